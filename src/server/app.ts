@@ -1,0 +1,57 @@
+import { existsSync } from 'node:fs';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { EntitySchema } from '@shared/schema';
+import pkg from '../../package.json' with { type: 'json' };
+import type { Db } from './db';
+import { registerAuthRoutes } from './domains/auth/routes';
+import { createTokens } from './domains/auth/tokens';
+import { registerEntityRoutes } from './engine/routes';
+import { loadSchemas } from './engine/schemas';
+import { registerErrorHandler } from './http/errors';
+import { registerGuard } from './http/guard';
+
+export interface AppOptions {
+  database: Db;
+  jwtSecret?: string;
+  jwtExpirySeconds?: number;
+  /** Folder of the built web app; not served when absent (API-only tests). */
+  webRoot?: string;
+  logger?: FastifyServerOptions['logger'];
+  schemas?: EntitySchema[];
+}
+
+/** Builds the whole server: used by `npm start` and by tests through `inject`. */
+export async function buildApp(opts: AppOptions) {
+  const app = Fastify({ logger: opts.logger ?? false, routerOptions: { ignoreTrailingSlash: true }, bodyLimit: 1024 * 1024 });
+  const { db } = opts.database;
+  const schemas = opts.schemas ?? loadSchemas();
+  const tokens = await createTokens(db, { secret: opts.jwtSecret, expirySeconds: opts.jwtExpirySeconds ?? 3600 });
+
+  registerErrorHandler(app);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: { 'script-src': ["'self'"], 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:', 'blob:'], 'worker-src': ["'self'", 'blob:'] },
+    },
+  });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Connectivity portal API', version: pkg.version },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  registerGuard(app, db, tokens);
+
+  app.get('/portal/version', { config: { public: true }, schema: { tags: ['system'] } }, async () => ({ name: pkg.name, version: pkg.version, engine: opts.database.engine }));
+  app.get('/portal/v3/api-docs', { schema: { hide: true } }, async () => app.swagger());
+  registerAuthRoutes(app, db, tokens);
+  registerEntityRoutes(app, db, schemas);
+
+  if (opts.webRoot && existsSync(opts.webRoot)) {
+    await app.register(fastifyStatic, { root: opts.webRoot, prefix: '/', wildcard: false });
+  }
+  return app;
+}

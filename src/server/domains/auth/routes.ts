@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/types';
+import { HttpError, fieldError, invalid } from '../../http/errors';
+import { principalOf } from '../../http/guard';
+import { hashPassword, verifyPassword } from './password';
+import type { Tokens } from './tokens';
+
+const credentials = {
+  type: 'object',
+  required: ['userName', 'password'],
+  properties: { userName: { type: 'string', minLength: 1, maxLength: 254 }, password: { type: 'string', minLength: 1, maxLength: 256 }, rememberMe: { type: 'boolean' } },
+};
+
+/** Compared against when the user does not exist, so a wrong name costs as long as a wrong password. */
+const decoyHash = hashPassword('decoy-password');
+
+export function registerAuthRoutes(app: FastifyInstance, db: Kysely<Database>, tokens: Tokens) {
+  app.post('/portal/auth', { config: { public: true }, schema: { tags: ['auth'], body: credentials } }, async (request) => {
+    const { userName, password } = request.body as { userName: string; password: string };
+    const user = await db.selectFrom('appUser').select(['id', 'passwordHash'])
+      .where((eb) => eb.or([eb(sql`lower(username)`, '=', userName.trim().toLowerCase()), eb(sql`lower(email)`, '=', userName.trim().toLowerCase())]))
+      .executeTakeFirst();
+    const ok = await verifyPassword(password, user?.passwordHash ?? (await decoyHash));
+    if (!user || !ok) throw new HttpError(401, 'BAD_CREDENTIALS', 'login.error');
+    return { jwt: await tokens.issue(user.id) };
+  });
+
+  app.get('/portal/auth/renew', { schema: { tags: ['auth'] } }, async (request) => ({ jwt: await tokens.issue(principalOf(request).userId) }));
+
+  app.get('/portal/user', { schema: { tags: ['user'] } }, async (request) => {
+    const p = principalOf(request);
+    const u = await db.selectFrom('appUser as u').innerJoin('reseller as r', 'r.id', 'u.resellerId')
+      .select(['u.id', 'u.username', 'u.email', 'u.firstName', 'u.lastName', 'u.accountId', 'u.preferences', 'r.id as resellerId', 'r.name as resellerName', 'r.accentColorHex'])
+      .where('u.id', '=', p.userId).executeTakeFirstOrThrow();
+    return {
+      id: u.id,
+      username: u.username,
+      email: u.email ?? u.username,
+      firstName: u.firstName ?? u.resellerName,
+      lastName: u.lastName,
+      accountId: u.accountId,
+      resellerInfo: { id: u.resellerId, name: u.resellerName, accentColorHex: u.accentColorHex },
+      preferences: u.preferences ?? '[]',
+    };
+  });
+
+  app.post('/portal/user/preferences', {
+    schema: { tags: ['user'], body: { type: 'object', required: ['preferences'], properties: { preferences: { type: 'string', maxLength: 10000 } } } },
+  }, async (request, reply) => {
+    const { preferences } = request.body as { preferences: string };
+    try {
+      if (!Array.isArray(JSON.parse(preferences))) throw new Error('not a list');
+    } catch {
+      throw invalid([fieldError('preferences', 'format', 'validation.invalid')]);
+    }
+    await db.updateTable('appUser').set({ preferences }).where('id', '=', principalOf(request).userId).execute();
+    return reply.status(204).send();
+  });
+
+  const privileges = async (request: Parameters<typeof principalOf>[0]) => ({ userPrivileges: principalOf(request).privileges });
+  app.get('/portal/user/ui-privileges', { schema: { tags: ['user'] } }, privileges);
+  app.get('/portal/roles/privileges', { schema: { tags: ['roles'] } }, privileges);
+
+  /** Resellers the caller may see (its own subtree), for reseller selects. */
+  app.get('/portal/reseller-info/list', { schema: { tags: ['resellers'] } }, async (request) => {
+    const p = principalOf(request);
+    return db.selectFrom('reseller').select(['id', 'name', 'parentId'])
+      .where('path', 'like', sql<string>`${p.resellerPath} || '%'`).orderBy('name').execute();
+  });
+}

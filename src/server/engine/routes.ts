@@ -1,0 +1,186 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import {
+  apiRoutes,
+  ListRequestError,
+  normaliseListRequest,
+  writableFields,
+  type ApiOperation,
+  type ApiRoute,
+  type EntitySchema,
+} from '@shared/schema';
+import { bodySchema, cleanProperty } from '@shared/validation';
+import type { ListRequest } from '@shared/wire';
+import { conflict, fieldError, invalid, notFound } from '../http/errors';
+import { principalOf } from '../http/guard';
+import type { Principal } from '../http/principal';
+import { EntityRepository, type Visibility } from './repository';
+import { createValidator } from './validator';
+
+type Body = Record<string, unknown>;
+type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+export const toFastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+function parseId(request: FastifyRequest): number {
+  const raw = (request.params as { id?: string }).id ?? '';
+  if (!/^-?\d{1,10}$/.test(raw)) throw invalid([fieldError('id', 'type', 'validation.invalid')]);
+  return Number(raw);
+}
+
+/** Only writable properties, with empty optional text stored as null. */
+function writableValues(schema: EntitySchema, body: Body): Body {
+  const out: Body = {};
+  for (const name of writableFields(schema)) {
+    if (!(name in body) || name === schema['x-entity'].key) continue;
+    const value = body[name];
+    out[name] = value === '' && !(schema.required ?? []).includes(name) ? null : value;
+  }
+  return out;
+}
+
+async function resellerInSubtree(db: Kysely<any>, principal: Principal, resellerId: number): Promise<boolean> {
+  const row = await db.selectFrom('reseller').select('id').where('id', '=', resellerId)
+    .where('path', 'like', sql<string>`${principal.resellerPath} || '%'`).executeTakeFirst();
+  return Boolean(row);
+}
+
+function isUniqueViolation(error: unknown) {
+  return typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
+}
+
+/** Handlers of the generic calls, shared by every schema. */
+function handlersFor(db: Kysely<any>, schema: EntitySchema): Record<ApiOperation, Handler> {
+  const repo = new EntityRepository(db, schema);
+  const validator = createValidator(schema);
+  const key = schema['x-entity'].key;
+  const scoped = schema['x-entity'].scope === 'reseller';
+  const uniqueMessage = schema['x-entity'].uniqueMessage ?? 'validation.unique';
+  const visibility = (request: FastifyRequest): Visibility => ({ principal: principalOf(request), query: request.query as Body });
+
+  const paged: Handler = async (request) => {
+    const principal = principalOf(request);
+    try {
+      const req = normaliseListRequest(schema, (request.body ?? {}) as ListRequest, principal.isAdmin);
+      return await repo.page(req, visibility(request));
+    } catch (e) {
+      if (e instanceof ListRequestError) throw invalid([fieldError(e.field, e.rule, e.messageId)]);
+      throw e;
+    }
+  };
+
+  /** Checks shared by create and update, inside the writing transaction. */
+  async function checkWrite(trx: Kysely<any>, principal: Principal, values: Body, exceptId?: number) {
+    if (scoped && values.resellerId !== undefined && values.resellerId !== null && !(await resellerInSubtree(trx, principal, Number(values.resellerId)))) {
+      throw invalid([fieldError('resellerId', 'scope', 'validation.reseller.notAllowed')]);
+    }
+    const taken = await repo.duplicates(values, exceptId, trx);
+    if (taken.length) throw conflict(taken.map((f) => fieldError(f, 'unique', uniqueMessage)));
+  }
+
+  async function write<T>(fn: (trx: Kysely<any>) => Promise<T>): Promise<T> {
+    try {
+      return await db.transaction().execute(fn);
+    } catch (e) {
+      // A concurrent writer can still win the race between the check and the insert.
+      if (isUniqueViolation(e)) throw conflict([fieldError('', 'unique', uniqueMessage)]);
+      throw e;
+    }
+  }
+
+  return {
+    paged,
+    search: paged,
+    list: async (request) => repo.list(schema['x-list'].listFields ?? [key, 'name'], visibility(request)),
+    get: async (request) => (await repo.get(parseId(request), visibility(request))) ?? Promise.reject(notFound()),
+    create: async (request, reply) => {
+      const principal = principalOf(request);
+      const errors = validator.validate('create', request.body);
+      if (errors.length) throw invalid(errors);
+      const values = writableValues(schema, request.body as Body);
+      if (scoped && (values.resellerId === undefined || values.resellerId === null)) values.resellerId = principal.resellerId;
+      const row = await write(async (trx) => {
+        await checkWrite(trx, principal, values);
+        const id = await repo.insert(values, trx);
+        return repo.get(id, { principal }, trx);
+      });
+      return reply.status(201).send(row);
+    },
+    update: async (request) => {
+      const principal = principalOf(request);
+      const errors = validator.validate('update', request.body);
+      if (errors.length) throw invalid(errors);
+      const body = request.body as Body;
+      const id = Number(body[key]);
+      const values = writableValues(schema, body);
+      if (scoped && values.resellerId === null) delete values.resellerId;
+      return write(async (trx) => {
+        if (!(await repo.get(id, visibility(request), trx))) throw notFound();
+        await checkWrite(trx, principal, values, id);
+        await repo.update(id, values, trx);
+        return repo.get(id, { principal }, trx);
+      });
+    },
+    delete: async (request, reply) => {
+      const id = parseId(request);
+      await write(async (trx) => {
+        if (!(await repo.get(id, visibility(request), trx))) throw notFound();
+        await repo.remove(id, trx);
+      });
+      return reply.status(204).send();
+    },
+  };
+}
+
+const pick = (props: Record<string, unknown>, names?: string[]) => (names ? Object.fromEntries(names.map((n) => [n, props[n]])) : props);
+
+/** OpenAPI description of a generated route; validation itself is the engine's (ajv with ajv-errors). */
+function routeDocs(schema: EntitySchema, route: ApiRoute) {
+  const row = {
+    type: 'object',
+    properties: Object.fromEntries(Object.entries(schema.properties).map(([n, p]) => [n, cleanProperty({ ...p, errorMessage: undefined, default: undefined })])),
+  };
+  const listRequest = {
+    type: 'object',
+    properties: {
+      sortBy: { type: 'string' }, sortDir: { type: 'string', enum: ['asc', 'desc'] },
+      searchBy: { type: 'string', enum: schema['x-list'].search.map((f) => f.by) }, searchKey: { type: 'string' },
+      page: { type: 'object', properties: { page: { type: 'integer' }, size: { type: 'integer' } } },
+    },
+  };
+  const envelope = {
+    type: 'object',
+    properties: { items: { type: 'array', items: row }, totalPageCount: { type: 'integer' }, totalItemsCount: { type: 'integer' }, currentPage: { type: 'integer' } },
+  };
+  const tags = [schema['x-entity'].domain];
+  const params = route.path.includes('{id}') ? { type: 'object', properties: { id: { type: 'integer' } } } : undefined;
+  switch (route.op) {
+    case 'paged':
+    case 'search': return { tags, body: listRequest, response: { 200: envelope } };
+    case 'list': return { tags, response: { 200: { type: 'array', items: { ...row, properties: pick(row.properties, schema['x-list'].listFields) } } } };
+    case 'get': return { tags, params, response: { 200: row } };
+    case 'delete': return { tags, params };
+    case 'create': return { tags, body: bodySchema(schema, 'create'), response: { 201: row } };
+    case 'update': return { tags, body: bodySchema(schema, 'update'), response: { 200: row } };
+  }
+}
+
+/** Registers every call named in each schema's `x-api`, guarded by the schema's privilege. */
+export function registerEntityRoutes(app: FastifyInstance, db: Kysely<any>, schemas: EntitySchema[]) {
+  for (const schema of schemas) {
+    const handlers = handlersFor(db, schema);
+    for (const route of apiRoutes(schema)) {
+      const options: RouteOptions = {
+        method: route.method,
+        url: toFastifyPath(route.path),
+        config: { privilege: schema['x-entity'].privilege },
+        schema: routeDocs(schema, route),
+        // The schema above documents the call; the engine's own validator checks it with the schema's messages.
+        validatorCompiler: () => (data: unknown) => ({ value: data }),
+        handler: handlers[route.op],
+      };
+      app.route(options);
+    }
+  }
+}

@@ -1,0 +1,46 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/types';
+import type { Tokens } from '../domains/auth/tokens';
+import { forbidden, unauthorized } from './errors';
+import { can, loadPrincipal, type Principal } from './principal';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Reachable without a token (sign-in, version, public join and reset calls). */
+    public?: boolean;
+    /** The privilege the caller's role must grant. */
+    privilege?: string;
+    /** Only the administrator (reseller -1). */
+    adminOnly?: boolean;
+  }
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}
+
+/** The caller of a guarded route; the guard has already refused anyone else. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw unauthorized();
+  return request.principal;
+}
+
+/**
+ * One hook guards every API route: a valid bearer token (401 otherwise), then the route's privilege and
+ * admin requirement (403). Routes opt out only by declaring themselves public.
+ */
+export function registerGuard(app: FastifyInstance, db: Kysely<Database>, tokens: Tokens) {
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/portal')) return;
+    const config = request.routeOptions.config;
+    if (config?.public || !request.routeOptions.url) return;
+    const header = request.headers.authorization ?? '';
+    const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+    const userId = token ? await tokens.verify(token) : undefined;
+    const principal = userId !== undefined ? await loadPrincipal(db, userId) : undefined;
+    if (!principal) throw unauthorized();
+    request.principal = principal;
+    if (config?.adminOnly && !principal.isAdmin) throw forbidden();
+    if (config?.privilege && !can(principal, config.privilege)) throw forbidden();
+  });
+}

@@ -1,0 +1,41 @@
+import { loadConfig } from './config';
+import { openDatabase } from './db';
+import { ensureAdmin, seedDemo } from './db/seed';
+import { buildApp } from './app';
+
+const config = loadConfig();
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const adminPassword = await ensureAdmin(database.db, config.adminPassword);
+const demoUsers = config.seedDemo ? await seedDemo(database.db) : [];
+
+const app = await buildApp({
+  database,
+  jwtSecret: config.jwtSecret,
+  jwtExpirySeconds: config.jwtExpirySeconds,
+  webRoot: config.webRoot,
+  logger: { level: config.logLevel },
+});
+
+let closing = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, async () => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    await app.close(); // stops accepting, lets requests in flight finish
+    await database.close();
+    process.exit(0);
+  });
+}
+
+await app.listen({ port: config.port, host: config.host });
+const url = `http://localhost:${config.port}/`;
+const lines = [
+  '',
+  `Connectivity portal is ready at ${url}`,
+  `Database: ${database.engine === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL'}`,
+];
+if (adminPassword) lines.push(`Sign in as "admin" with the generated password: ${adminPassword}   (shown once; set ADMIN_PASSWORD to choose it)`);
+else lines.push('Sign in as "admin" with the password you set in ADMIN_PASSWORD when the database was created.');
+for (const u of demoUsers) lines.push(`Demo user "${u.username}" (${u.role}), password: ${u.password}`);
+console.log(lines.join('\n') + '\n');

@@ -1,0 +1,61 @@
+/** The fixed privilege catalogue. A role grants a subset of it; the server checks it on every route. */
+
+export interface PrivilegeItem {
+  privilege: string;
+  subPrivileges: string[];
+}
+
+export const SEARCH_PAGES = [
+  'Subscribers', 'Accounts', 'Users', 'Network', 'Resellers', 'PrepaidTemplates', 'PricingPlans',
+  'LocationZones', 'DestinationZones', 'InternationalPlans', 'AllowedLists', 'RoamingProfiles',
+] as const;
+
+export const SUBSCRIBER_PANELS = [
+  'Account', 'Reseller', 'Location', 'IccidSim', 'NetworkEvents', 'AllowedNetworks', 'RoamingProfile', 'Status',
+  'MigrationStatus', 'Network', 'Msisdn', 'UsageLogs', 'SponsorImsis', 'GroupName', 'Apn', 'ImeiDevice',
+  'AuditLogs', 'Services',
+] as const;
+
+export const PRIVILEGE_CATALOGUE: PrivilegeItem[] = [
+  { privilege: 'Dashboard', subPrivileges: [] },
+  { privilege: 'Subscribers', subPrivileges: [] },
+  { privilege: 'Resellers', subPrivileges: [] },
+  { privilege: 'Accounts', subPrivileges: [] },
+  { privilege: 'SimOrders', subPrivileges: [] },
+  { privilege: 'RoamingProfile', subPrivileges: [] },
+  { privilege: 'AllowedLists', subPrivileges: [] },
+  { privilege: 'LocationZones', subPrivileges: [] },
+  { privilege: 'DestinationZones', subPrivileges: [] },
+  { privilege: 'Inventory', subPrivileges: [] },
+  { privilege: 'PrePaidTemplates', subPrivileges: [] },
+  { privilege: 'PrePaidPackages', subPrivileges: ['Sales'] },
+  { privilege: 'PricingPlans', subPrivileges: [] },
+  { privilege: 'IntPricingPlans', subPrivileges: [] },
+  { privilege: 'Pricing', subPrivileges: [] },
+  { privilege: 'MoveSubscribers', subPrivileges: [] },
+  { privilege: 'Users', subPrivileges: [] },
+  { privilege: 'Roles', subPrivileges: [] },
+  { privilege: 'Documentation', subPrivileges: [] },
+  { privilege: 'PaymentMethods', subPrivileges: [] },
+  { privilege: 'Search', subPrivileges: [...SEARCH_PAGES] },
+  { privilege: 'SubscriberDetails', subPrivileges: [...SUBSCRIBER_PANELS] },
+];
+
+export const PRIVILEGE_NAMES = PRIVILEGE_CATALOGUE.map((p) => p.privilege);
+
+export function hasPrivilege(granted: PrivilegeItem[], privilege: string, sub?: string): boolean {
+  const item = granted.find((p) => p.privilege === privilege);
+  if (!item) return false;
+  return sub === undefined || item.subPrivileges.includes(sub);
+}
+
+/** Keeps only names the catalogue knows, so a stored role can never grant an unknown privilege. */
+export function normalisePrivileges(items: PrivilegeItem[]): PrivilegeItem[] {
+  return PRIVILEGE_CATALOGUE.flatMap((known) => {
+    const item = items.find((p) => p.privilege === known.privilege);
+    if (!item) return [];
+    return [{ privilege: known.privilege, subPrivileges: known.subPrivileges.filter((s) => item.subPrivileges.includes(s)) }];
+  });
+}
+
+export const ADMIN_RESELLER_ID = -1;

@@ -1,0 +1,234 @@
+/**
+ * The entity schema: standard JSON Schema (draft-07) plus a few `x-` keywords.
+ * One file in schemas/ drives the server's routes, validation and SQL whitelist, the OpenAPI document,
+ * the web app's endpoints, grid and form, and the mocks. This module holds the types and the pure helpers
+ * every side shares, so a list request means the same thing everywhere.
+ */
+import type { ListRequest, SortDir } from './wire';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './wire';
+
+export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array';
+
+export interface PropertySchema {
+  type?: JsonType | JsonType[];
+  title?: string;
+  description?: string;
+  readOnly?: boolean;
+  format?: string;
+  enum?: unknown[];
+  default?: unknown;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  pattern?: string;
+  errorMessage?: Record<string, string> | string;
+  /** Value must be unique in the table (409 with entity's `x-entity.uniqueMessage` or `validation.unique`). */
+  'x-unique'?: boolean;
+  /** Display format for grids: money, bytes, date, datetime, status. */
+  'x-format'?: string;
+  /** The entity this id refers to (its options come from that entity's list call). */
+  'x-reference'?: string;
+  /** A read-only value read from another table through a foreign key of this entity. */
+  'x-join'?: { table: string; on: string; column: string; key?: string };
+  /** Column name when it is not the snake_case form of the property. */
+  'x-column'?: string;
+  [key: string]: unknown;
+}
+
+export type ApiOperation = 'paged' | 'search' | 'list' | 'get' | 'create' | 'update' | 'delete';
+
+export interface SearchFilter {
+  /** The searchBy value; a property name, or a name of its own with `fields`. */
+  by: string;
+  /** Properties searched; defaults to [by]. */
+  fields?: string[];
+  /** Message id of the filter's label; defaults to the property's title. */
+  title?: string;
+  /** Offered to (and accepted from) the admin only. */
+  adminOnly?: boolean;
+}
+
+export interface ColumnSpec {
+  field: string;
+  width?: number;
+  flex?: number;
+  sortable?: boolean;
+  hide?: boolean;
+}
+
+export interface EntitySchema {
+  $id: string;
+  title: string;
+  description?: string;
+  type: 'object';
+  required?: string[];
+  properties: Record<string, PropertySchema>;
+  'x-entity': {
+    name: string;
+    domain: string;
+    table: string;
+    key: string;
+    privilege: string;
+    /** reseller: rows carry resellerId and are visible in the caller's reseller subtree. */
+    scope: 'reseller' | 'none';
+    routes?: { list?: string; detail?: string };
+    /** Message id for a duplicate of an `x-unique` field. */
+    uniqueMessage?: string;
+  };
+  'x-api': Partial<Record<ApiOperation, string>>;
+  'x-list': {
+    defaultSort: { sortBy: string; sortDir: SortDir };
+    pageSize?: number;
+    /** Properties returned by the `list` call (id and name pairs for selects). */
+    listFields?: string[];
+    /** Rows whose boolean `field` is true are left out unless the query parameter `query` is "true". */
+    hiddenUnless?: { query: string; field: string };
+    search: SearchFilter[];
+  };
+  'x-columns': ColumnSpec[];
+  'x-ui'?: Record<string, unknown>;
+}
+
+export interface ApiRoute {
+  op: ApiOperation;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+}
+
+export function apiRoutes(schema: EntitySchema): ApiRoute[] {
+  return Object.entries(schema['x-api']).map(([op, spec]) => {
+    const [method, path] = String(spec).split(/\s+/);
+    return { op: op as ApiOperation, method: method as ApiRoute['method'], path };
+  });
+}
+
+export function apiRoute(schema: EntitySchema, op: ApiOperation): ApiRoute | undefined {
+  return apiRoutes(schema).find((r) => r.op === op);
+}
+
+export function propertyType(prop: PropertySchema): JsonType {
+  const t = Array.isArray(prop.type) ? prop.type.find((x) => x !== ('null' as JsonType)) : prop.type;
+  return t ?? 'string';
+}
+
+export function isNumeric(prop: PropertySchema): boolean {
+  const t = propertyType(prop);
+  return t === 'integer' || t === 'number';
+}
+
+/** Properties a list may be sorted by: scalar ones, own or joined. */
+export function sortableFields(schema: EntitySchema): string[] {
+  return Object.entries(schema.properties)
+    .filter(([, p]) => !['object', 'array'].includes(propertyType(p)))
+    .map(([name]) => name);
+}
+
+export function searchFilters(schema: EntitySchema, isAdmin: boolean): SearchFilter[] {
+  return schema['x-list'].search.filter((f) => isAdmin || !f.adminOnly);
+}
+
+export function filterFields(filter: SearchFilter): string[] {
+  return filter.fields ?? [filter.by];
+}
+
+/** Properties a client may write: everything but read-only and joined ones. */
+export function writableFields(schema: EntitySchema): string[] {
+  return Object.entries(schema.properties)
+    .filter(([, p]) => !p.readOnly && !p['x-join'])
+    .map(([name]) => name);
+}
+
+export function uniqueFields(schema: EntitySchema): string[] {
+  return Object.entries(schema.properties)
+    .filter(([, p]) => p['x-unique'])
+    .map(([name]) => name);
+}
+
+export interface NormalisedListRequest {
+  sortBy: string;
+  sortDir: SortDir;
+  searchBy?: SearchFilter;
+  searchKey?: string;
+  page: number;
+  size: number;
+}
+
+export class ListRequestError extends Error {
+  constructor(
+    public readonly field: string,
+    public readonly rule: string,
+    public readonly messageId: string,
+  ) {
+    super(`${field}: ${rule}`);
+  }
+}
+
+/**
+ * Applies defaults and checks a list request against the schema's whitelist: an unknown sort field or
+ * filter is refused, so no string from a request ever names a column.
+ */
+export function normaliseListRequest(schema: EntitySchema, req: ListRequest, isAdmin: boolean): NormalisedListRequest {
+  const list = schema['x-list'];
+  const sortBy = req.sortBy || list.defaultSort.sortBy;
+  if (!sortableFields(schema).includes(sortBy)) throw new ListRequestError('sortBy', 'enum', 'validation.sortBy.invalid');
+  const sortDir = req.sortDir ?? (req.sortBy ? 'asc' : list.defaultSort.sortDir);
+  if (sortDir !== 'asc' && sortDir !== 'desc') throw new ListRequestError('sortDir', 'enum', 'validation.sortDir.invalid');
+  const size = req.page?.size ?? list.pageSize ?? DEFAULT_PAGE_SIZE;
+  const page = req.page?.page ?? 0;
+  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) throw new ListRequestError('page.size', 'range', 'validation.pageSize.invalid');
+  if (!Number.isInteger(page) || page < 0) throw new ListRequestError('page.page', 'range', 'validation.page.invalid');
+  const searchKey = typeof req.searchKey === 'string' ? req.searchKey.trim() : undefined;
+  let searchBy: SearchFilter | undefined;
+  if (searchKey) {
+    const by = req.searchBy || 'multi';
+    searchBy = searchFilters(schema, isAdmin).find((f) => f.by === by) ?? (req.searchBy ? undefined : searchFilters(schema, isAdmin)[0]);
+    if (!searchBy) throw new ListRequestError('searchBy', 'enum', 'validation.searchBy.invalid');
+  }
+  return { sortBy, sortDir, searchBy, searchKey: searchKey || undefined, page, size };
+}
+
+/** How a search key is compared with one property: whole numbers equal, text contains (case-insensitive). */
+export function searchComparison(prop: PropertySchema, key: string): { kind: 'equals'; value: number } | { kind: 'contains'; value: string } | { kind: 'never' } {
+  if (isNumeric(prop)) {
+    return /^-?\d{1,15}$/.test(key) ? { kind: 'equals', value: Number(key) } : { kind: 'never' };
+  }
+  if (propertyType(prop) === 'boolean') return { kind: 'never' };
+  return { kind: 'contains', value: key.toLowerCase() };
+}
+
+/** The same search, sort and paging in memory: used by the mocks so they answer like the server. */
+export function pageInMemory<T extends Record<string, unknown>>(schema: EntitySchema, rows: T[], req: NormalisedListRequest) {
+  let items = rows;
+  if (req.searchBy && req.searchKey) {
+    const key = req.searchKey;
+    const fields = filterFields(req.searchBy);
+    items = items.filter((row) =>
+      fields.some((f) => {
+        const cmp = searchComparison(schema.properties[f], key);
+        if (cmp.kind === 'equals') return row[f] === cmp.value;
+        if (cmp.kind === 'contains') return String(row[f] ?? '').toLowerCase().includes(cmp.value);
+        return false;
+      }),
+    );
+  }
+  const dir = req.sortDir === 'asc' ? 1 : -1;
+  const key = schema['x-entity'].key;
+  const compare = (a: unknown, b: unknown) => (a === b ? 0 : (a as never) < (b as never) ? -1 : 1);
+  const empty = (v: unknown) => v === null || v === undefined;
+  // Empty values last in both directions, as the server sorts them.
+  const bySort = (a: T, b: T) => {
+    const x = a[req.sortBy];
+    const y = b[req.sortBy];
+    if (empty(x) || empty(y)) return empty(x) === empty(y) ? 0 : empty(x) ? 1 : -1;
+    return dir * compare(x, y);
+  };
+  items = [...items].sort((a, b) => bySort(a, b) || dir * compare(a[key], b[key]));
+  const total = items.length;
+  return {
+    items: items.slice(req.page * req.size, (req.page + 1) * req.size),
+    totalItemsCount: total,
+    totalPageCount: Math.max(1, Math.ceil(total / req.size)),
+    currentPage: req.page,
+  };
+}

@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { buildApp } from '@server/app';
+import { openDatabase, type Db } from '@server/db';
+import { ensureAdmin, seedDemo } from '@server/db/seed';
+
+export const ADMIN_PASSWORD = 'Admin@2026pass';
+
+/** The engines every server suite runs on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export const engines = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])] as const;
+
+/**
+ * A fresh database: PGlite in memory, or a schema of its own in the PostgreSQL test database
+ * (dropped again by `close`), so suites never see each other's rows.
+ */
+export async function freshDatabase(engine: string): Promise<Db> {
+  if (engine === 'pglite') return openDatabase({ dataDir: 'memory' });
+  const base = process.env.TEST_DATABASE_URL!;
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const url = new URL(base);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const db = await openDatabase({ databaseUrl: url.toString() });
+  return {
+    ...db,
+    async close() {
+      await db.close();
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop schema ${schema} cascade`);
+      await c.end();
+    },
+  };
+}
+
+export async function testApp(engine: string) {
+  const database = await freshDatabase(engine);
+  await ensureAdmin(database.db, ADMIN_PASSWORD);
+  const demo = await seedDemo(database.db);
+  const app = await buildApp({ database, jwtSecret: 'test-secret' });
+  const demoPassword = demo[0].password;
+
+  async function login(userName: string, password = userName === 'admin' ? ADMIN_PASSWORD : demoPassword) {
+    const res = await app.inject({ method: 'POST', url: '/portal/auth', payload: { userName, password } });
+    if (res.statusCode !== 200) throw new Error(`sign-in of ${userName} failed: ${res.body}`);
+    return res.json().jwt as string;
+  }
+
+  /** A caller bound to a token: `as.admin.post(url, body)`. */
+  function client(token: string) {
+    const headers = { authorization: `Bearer ${token}` };
+    return {
+      get: (url: string) => app.inject({ method: 'GET', url, headers }),
+      post: (url: string, payload?: unknown) => app.inject({ method: 'POST', url, headers, payload: payload as object }),
+      put: (url: string, payload?: unknown) => app.inject({ method: 'PUT', url, headers, payload: payload as object }),
+      delete: (url: string) => app.inject({ method: 'DELETE', url, headers }),
+    };
+  }
+
+  return {
+    app,
+    db: database.db,
+    demoPassword,
+    login,
+    client,
+    async as(userName: string) { return client(await login(userName)); },
+    async close() { await app.close(); await database.close(); },
+  };
+}

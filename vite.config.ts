@@ -1,0 +1,29 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+const dir = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+export const alias = {
+  '@shared': dir('./src/shared'),
+  '@web': dir('./src/web'),
+  '@server': dir('./src/server'),
+  '@schemas': dir('./schemas'),
+};
+
+export default defineConfig({
+  root: dir('./src/web'),
+  base: './',
+  plugins: [react()],
+  resolve: { alias },
+  build: { outDir: dir('./dist/web'), emptyOutDir: true, chunkSizeWarningLimit: 1500 },
+  server: { proxy: { '/portal': 'http://127.0.0.1:8080' } },
+  test: {
+    root: dir('.'),
+    include: ['src/**/*.test.{ts,tsx}', 'mocks/**/*.test.ts', 'test/server/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 30000,
+    hookTimeout: 60000,
+    pool: 'forks',
+  },
+});
