@@ -115,6 +115,13 @@ describe.each(engines)('accounts on %s', (engine) => {
       expect(updated.json().city).toBeUndefined();
     });
 
+    it('accepts back a row as it was read, server-owned fields included', async () => {
+      const row = (await admin.get('/portal/accounts/4')).json();
+      const res = await admin.put('/portal/accounts/', { ...row, city: 'Montreal' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ ...row, city: 'Montreal' });
+    });
+
     it('refuses a duplicate name, ignoring case, with 409 and nothing written', async () => {
       const before = (await paged(admin, {})).json().totalItemsCount;
       const dup = await admin.post('/portal/accounts/', { name: 'harbor LOGISTICS' });

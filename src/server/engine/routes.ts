@@ -50,6 +50,13 @@ function isUniqueViolation(error: unknown) {
   return typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
 }
 
+/** Drops the properties the server owns (read-only, joined), so a client may send back a row it read. */
+function withoutServerFields(schema: EntitySchema, body: unknown, keep?: string): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const writable = new Set(writableFields(schema));
+  return Object.fromEntries(Object.entries(body).filter(([k]) => k === keep || writable.has(k) || !(k in schema.properties)));
+}
+
 /** Handlers of the generic calls, shared by every schema. */
 function handlersFor(db: Kysely<any>, schema: EntitySchema): Record<ApiOperation, Handler> {
   const repo = new EntityRepository(db, schema);
@@ -96,9 +103,10 @@ function handlersFor(db: Kysely<any>, schema: EntitySchema): Record<ApiOperation
     get: async (request) => (await repo.get(parseId(request), visibility(request))) ?? Promise.reject(notFound()),
     create: async (request, reply) => {
       const principal = principalOf(request);
-      const errors = validator.validate('create', request.body);
+      const body = withoutServerFields(schema, request.body);
+      const errors = validator.validate('create', body);
       if (errors.length) throw invalid(errors);
-      const values = writableValues(schema, request.body as Body);
+      const values = writableValues(schema, body as Body);
       if (scoped && (values.resellerId === undefined || values.resellerId === null)) values.resellerId = principal.resellerId;
       const row = await write(async (trx) => {
         await checkWrite(trx, principal, values);
@@ -109,9 +117,9 @@ function handlersFor(db: Kysely<any>, schema: EntitySchema): Record<ApiOperation
     },
     update: async (request) => {
       const principal = principalOf(request);
-      const errors = validator.validate('update', request.body);
+      const body = withoutServerFields(schema, request.body, key) as Body;
+      const errors = validator.validate('update', body);
       if (errors.length) throw invalid(errors);
-      const body = request.body as Body;
       const id = Number(body[key]);
       const values = writableValues(schema, body);
       if (scoped && values.resellerId === null) delete values.resellerId;
