@@ -64,6 +64,8 @@ export interface EntitySchema {
   type: 'object';
   required?: string[];
   properties: Record<string, PropertySchema>;
+  /** Valid bodies for a create; the contract test of every schema round-trips the first one. */
+  examples?: Record<string, unknown>[];
   'x-entity': {
     name: string;
     domain: string;

@@ -53,6 +53,7 @@ export async function testApp(engine: string) {
   function client(token: string) {
     const headers = { authorization: `Bearer ${token}` };
     return {
+      send: (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) => app.inject({ method, url, headers, payload: payload as object }),
       get: (url: string) => app.inject({ method: 'GET', url, headers }),
       post: (url: string, payload?: unknown) => app.inject({ method: 'POST', url, headers, payload: payload as object }),
       put: (url: string, payload?: unknown) => app.inject({ method: 'PUT', url, headers, payload: payload as object }),

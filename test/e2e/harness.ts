@@ -1,0 +1,82 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const ADMIN_PASSWORD = 'Admin@e2e2026';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export interface Portal {
+  url: string;
+  output: () => string;
+  stop(): Promise<number | null>;
+}
+
+/** Starts the portal as a user would (`npm run serve` after a build), on a fresh data folder and a free port. */
+export async function startPortal(env: Record<string, string> = {}): Promise<Portal> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
+  const port = await freePort();
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_PASSWORD, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => { output += d; });
+  child.stderr!.on('data', (d) => { output += d; });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`portal exited: ${output}`);
+    try {
+      if ((await fetch(`${url}/portal/version`)).ok) break;
+    } catch { /* not listening yet */ }
+    if (Date.now() > deadline) throw new Error(`portal did not start: ${output}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    output: () => output,
+    async stop() {
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      child.kill('SIGTERM');
+      const code = await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/** Debian's Chromium with a fresh profile, as the project's browser tests always run it. */
+export async function openBrowser(): Promise<Browser> {
+  const profile = mkdtempSync(join(tmpdir(), 'portal-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, viewport: { width: 1360, height: 860 } });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}

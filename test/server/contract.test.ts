@@ -1,0 +1,88 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '@server/app';
+import { loadSchemas } from '@server/engine/schemas';
+import { apiRoute, type EntitySchema } from '@shared/schema';
+import { ADMIN_PASSWORD, engines, testApp } from './helpers';
+
+const schemas = loadSchemas();
+
+/** Every schema in schemas/ gets the same round trip through the generated calls. */
+describe.each(engines)('schema contract on %s', (engine) => {
+  let ctx: Awaited<ReturnType<typeof testApp>>;
+  beforeAll(async () => { ctx = await testApp(engine); });
+  afterAll(async () => ctx?.close());
+
+  describe.each(schemas.map((s) => [s.$id, s] as const))('%s', (_id, schema: EntitySchema) => {
+    const call = (op: Parameters<typeof apiRoute>[1], id?: number) => {
+      const route = apiRoute(schema, op)!;
+      return { method: route.method, url: route.path.replace('{id}', String(id)) };
+    };
+
+    it('declares an example, a default sort and columns that exist', () => {
+      expect(schema.examples?.length).toBeGreaterThan(0);
+      expect(schema.properties[schema['x-list'].defaultSort.sortBy]).toBeDefined();
+      for (const c of schema['x-columns']) expect(schema.properties[c.field], c.field).toBeDefined();
+      for (const f of schema['x-list'].search) for (const field of f.fields ?? [f.by]) expect(schema.properties[field], field).toBeDefined();
+    });
+
+    it('creates, reads, lists, searches and updates its example', async () => {
+      const admin = await ctx.as('admin');
+      const example = schema.examples![0];
+      const create = call('create');
+      const created = await admin.send(create.method, create.url, example);
+      expect(created.statusCode, created.body).toBe(201);
+      const key = schema['x-entity'].key;
+      const id = created.json()[key] as number;
+      expect(created.json()).toMatchObject(example);
+      const read = await admin.get(call('get', id).url);
+      expect(read.json()).toEqual(created.json());
+      const page = (await admin.post(call('paged').url, { sortBy: key, sortDir: 'desc', page: { page: 0, size: 1 } })).json();
+      expect(page.items[0][key]).toBe(id);
+      for (const filter of schema['x-list'].search) {
+        const res = await admin.post(call('paged').url, { searchBy: filter.by, searchKey: 'zz' });
+        expect(res.statusCode, filter.by).toBe(200);
+      }
+      const updated = await admin.put(call('update').url, { ...created.json() });
+      expect(updated.statusCode, updated.body).toBe(200);
+    });
+  });
+});
+
+describe('a new entity is one schema and one table', () => {
+  const deviceModel = {
+    $id: 'deviceModel', title: 'entity.deviceModel.title', type: 'object', required: ['name'],
+    properties: {
+      id: { type: 'integer', readOnly: true },
+      name: { type: 'string', minLength: 2, maxLength: 50, 'x-unique': true, errorMessage: { minLength: 'validation.name.invalid' } },
+      vendor: { type: 'string', maxLength: 50 },
+      resellerId: { type: 'integer' },
+    },
+    'x-entity': { name: 'deviceModel', domain: 'device-models', table: 'device_model', key: 'id', privilege: 'Inventory', scope: 'reseller' },
+    'x-api': { paged: 'POST /portal/device-models/paged', get: 'GET /portal/device-models/{id}', create: 'POST /portal/device-models/', update: 'PUT /portal/device-models/', delete: 'DELETE /portal/device-models/{id}' },
+    'x-list': { defaultSort: { sortBy: 'name', sortDir: 'asc' }, search: [{ by: 'vendor' }] },
+    'x-columns': [{ field: 'name' }],
+  } as unknown as EntitySchema;
+
+  it('gets validated, scoped calls including delete', async () => {
+    const ctx = await testApp('pglite');
+    await sql`create table device_model (id serial primary key, name text not null, vendor text, reseller_id integer not null references reseller(id))`.execute(ctx.db);
+    const app = await buildApp({ database: { db: ctx.db, engine: 'pglite', close: async () => {} }, jwtSecret: 'test-secret', schemas: [...schemas, deviceModel] });
+    const jwt = (await app.inject({ method: 'POST', url: '/portal/auth', payload: { userName: 'northwind', password: ctx.demoPassword } })).json().jwt;
+    const headers = { authorization: `Bearer ${jwt}` };
+    const created = await app.inject({ method: 'POST', url: '/portal/device-models/', headers, payload: { name: 'Quectel EG25', vendor: 'Quectel' } });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ name: 'Quectel EG25', resellerId: 1 });
+    const bad = await app.inject({ method: 'POST', url: '/portal/device-models/', headers, payload: { name: 'Q' } });
+    expect(bad.json().fields[0]).toMatchObject({ field: 'name', rule: 'minLength', message: 'Name must be valid' });
+    const found = await app.inject({ method: 'POST', url: '/portal/device-models/paged', headers, payload: { searchBy: 'vendor', searchKey: 'quec' } });
+    expect(found.json().totalItemsCount).toBe(1);
+    const adminJwt = (await app.inject({ method: 'POST', url: '/portal/auth', payload: { userName: 'admin', password: ADMIN_PASSWORD } })).json().jwt;
+    const blueSky = (await app.inject({ method: 'POST', url: '/portal/auth', payload: { userName: 'bluesky', password: ctx.demoPassword } })).json().jwt;
+    expect((await app.inject({ method: 'DELETE', url: `/portal/device-models/${created.json().id}`, headers: { authorization: `Bearer ${blueSky}` } })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'DELETE', url: `/portal/device-models/${created.json().id}`, headers })).statusCode).toBe(204);
+    expect((await app.inject({ method: 'GET', url: `/portal/device-models/${created.json().id}`, headers: { authorization: `Bearer ${adminJwt}` } })).statusCode).toBe(404);
+    await app.close();
+    await ctx.close();
+  });
+});

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+import { alias } from './vite.config';
+
+/** Browser tests: the real server (`npm run serve`) on a fresh data folder, driven through Debian's Chromium. */
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    include: ['test/e2e/**/*.e2e.test.ts'],
+    environment: 'node',
+    testTimeout: 120000,
+    hookTimeout: 180000,
+    fileParallelism: false,
+  },
+});
