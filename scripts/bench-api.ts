@@ -24,7 +24,7 @@ const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
 
 const scenarios = [
   { name: 'default sort', body: { page: { page: 0, size: 50 } } },
-  { name: 'name search', body: { searchBy: 'name', searchKey: 'account 4242', page: { page: 0, size: 50 } } },
+  { name: 'name search', body: { searchBy: 'name', searchKey: 'fleet 4242', page: { page: 0, size: 50 } } },
 ];
 
 async function benchEngine(engine: 'pglite' | 'postgres') {
@@ -34,10 +34,12 @@ async function benchEngine(engine: 'pglite' | 'postgres') {
   await ensureAdmin(db, PASSWORD);
   const started = Date.now();
   await sql`insert into account (name, city, country, usage_credit, reseller_id)
-    select 'Account ' || i, (array['Oslo','Lyon','Osaka','Denver','Riga'])[1 + i % 5], (array['NO','FR','JP','US','LV'])[1 + i % 5],
+    select (array['Harbor','Alpine','Meridian','Cedar','Lumen','Pacific','Orion','Tundra','Kestrel','Sakura'])[1 + i % 10] || ' '
+           || (array['Logistics','Sensors','Fleet','Health','Metering','Rail','Security','Freight','Drones','Vending'])[1 + (i / 10) % 10]
+           || ' ' || i, (array['Oslo','Lyon','Osaka','Denver','Riga'])[1 + i % 5], (array['NO','FR','JP','US','LV'])[1 + i % 5],
            (i % 1000) * 1.25, -1
     from generate_series(1, ${ROWS}) as i`.execute(db);
-  await sql`analyze account`.execute(db);
+  await sql`vacuum analyze account`.execute(db);
   console.log(`\n[${engine}] seeded ${ROWS.toLocaleString('en')} accounts in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
   const app = await buildApp({ database, jwtSecret: 'bench' });

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { CamelCasePlugin, Kysely, PostgresDialect, type Dialect } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect';
@@ -32,10 +33,12 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
   } else {
     const dir = opts.dataDir ?? 'memory';
     let client: PGlite;
-    if (dir === 'memory') client = await PGlite.create();
+    // pg_trgm lets a "contains" search use an index, as it does on PostgreSQL.
+    const extensions = { pg_trgm };
+    if (dir === 'memory') client = await PGlite.create({ extensions });
     else {
       mkdirSync(dir, { recursive: true });
-      client = await PGlite.create(dir);
+      client = await PGlite.create(dir, { extensions });
     }
     dialect = new PGliteDialect(client);
     engine = 'pglite';

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>) {
+  await sql`create extension if not exists pg_trgm`.execute(db);
   await db.schema
     .createTable('reseller')
     .addColumn('id', 'serial', (c) => c.primaryKey())
@@ -39,6 +40,8 @@ export async function up(db: Kysely<any>) {
     .execute();
   await sql`create unique index account_name_uq on account (lower(name))`.execute(db);
   await sql`create index account_reseller_idx on account (reseller_id, account_id)`.execute(db);
+  // Searches match part of a name ("contains"): a trigram index serves them.
+  await sql`create index account_name_trgm_idx on account using gin (name gin_trgm_ops)`.execute(db);
 
   await db.schema
     .createTable('app_user')
