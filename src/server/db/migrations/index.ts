@@ -1,12 +1,20 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import * as m0001 from './0001_identity_and_accounts';
 
-/** Migrations in order. Each is frozen in time: it never imports application code. */
-const migrations: Record<string, Migration> = {
-  '0001_identity_and_accounts': m0001,
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * Every `NNNN_name.ts` file beside this one, in name order: adding a table is adding a file. Each migration
+ * is frozen in time and never imports application code.
+ */
+const provider: MigrationProvider = {
+  async getMigrations() {
+    const files = readdirSync(here).filter((f) => /^\d{4}_[\w-]+\.ts$/.test(f)).sort();
+    const entries = await Promise.all(files.map(async (f) => [f.replace(/\.ts$/, ''), (await import(`./${f}`)) as Migration] as const));
+    return Object.fromEntries(entries);
+  },
 };
-
-const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 export async function migrateToLatest(db: Kysely<any>) {
   const migrator = new Migrator({ db, provider });
