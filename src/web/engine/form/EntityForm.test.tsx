@@ -1,0 +1,234 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { IntlProvider } from 'react-intl';
+import { Classes } from '@blueprintjs/core';
+import type { EntitySchema } from '@shared/schema';
+import type { FieldError } from '@shared/wire';
+import accountJson from '@schemas/account.json';
+import de from '../../../../i18n/de.json';
+import en from '../../../../i18n/en.json';
+import { EntityForm, type EntityFormProps } from './EntityForm';
+
+const account = accountJson as unknown as EntitySchema;
+const resellers = [
+  { value: 1, label: 'Acme Telecom' },
+  { value: 2, label: 'Globex' },
+];
+
+afterEach(cleanup);
+
+function renderForm(props: Partial<EntityFormProps> = {}, locale = 'en', messages: Record<string, string> = en) {
+  const onSubmit = props.onSubmit ?? vi.fn();
+  const view = render(
+    <IntlProvider locale={locale} messages={messages}>
+      <EntityForm schema={account} onSubmit={onSubmit} options={{ reseller: resellers }} {...props} />
+    </IntlProvider>,
+  );
+  return { ...view, onSubmit, user: userEvent.setup() };
+}
+
+/** The Blueprint FormGroup around a control: where its label and messages live. */
+function groupOf(control: HTMLElement): HTMLElement {
+  const group = control.closest<HTMLElement>(`.${Classes.FORM_GROUP}`);
+  if (!group) throw new Error('control outside a FormGroup');
+  return group;
+}
+
+const nameInput = () => screen.getByRole('textbox', { name: /^Name/ });
+const saveButton = () => screen.getByRole('button', { name: 'Save' });
+
+describe('EntityForm with the account schema', () => {
+  it('labels every editable field with its English title and hides read-only ones', () => {
+    renderForm();
+    for (const title of ['Name', 'E-mail', 'Address', 'City', 'Country', 'Reseller', 'Roaming plan', 'International pricing plan', 'Usage credit', 'Inventory account']) {
+      expect(screen.getByLabelText(new RegExp(`^${title}`))).toBeTruthy();
+    }
+    expect(screen.queryByText(/entity\.account\./)).toBeNull();
+    expect(screen.queryByLabelText(/^Account ID/)).toBeNull();
+    // The required field says so in its label.
+    expect(groupOf(nameInput()).textContent).toContain('(required)');
+  });
+
+  it('shows each name rule in the words of its errorMessage', async () => {
+    const { user } = renderForm();
+    const name = nameInput();
+
+    await user.type(name, 'A');
+    expect(within(groupOf(name)).getByText('Name must be valid')).toBeTruthy();
+    expect(groupOf(name).className).toContain(Classes.INTENT_DANGER);
+
+    await user.clear(name);
+    await user.type(name, 'x'.repeat(51));
+    expect(within(groupOf(name)).getByText('Name must be less than 50 characters')).toBeTruthy();
+    expect(within(groupOf(name)).queryByText('Name must be valid')).toBeNull();
+
+    await user.clear(name);
+    expect(within(groupOf(name)).getByText('Name is required')).toBeTruthy();
+  });
+
+  it('shows no error before a field is touched, and one after leaving it', async () => {
+    const { user } = renderForm();
+    expect(screen.queryByText('Name is required')).toBeNull();
+    await user.click(nameInput());
+    await user.tab();
+    expect(within(groupOf(nameInput())).getByText('Name is required')).toBeTruthy();
+    // Only the field the user left: the e-mail field is not complaining.
+    expect(groupOf(screen.getByLabelText(/^E-mail/)).className).not.toContain(Classes.INTENT_DANGER);
+  });
+
+  it('keeps Save disabled while the data is invalid', async () => {
+    const { user } = renderForm();
+    expect(saveButton()).toHaveProperty('disabled', true);
+
+    await user.type(nameInput(), 'Acme');
+    expect(saveButton()).toHaveProperty('disabled', false);
+
+    await user.type(screen.getByLabelText(/^E-mail/), 'not-an-email');
+    expect(screen.getByText('E-mail must be valid')).toBeTruthy();
+    expect(saveButton()).toHaveProperty('disabled', true);
+
+    await user.clear(screen.getByLabelText(/^E-mail/));
+    expect(saveButton()).toHaveProperty('disabled', false);
+  });
+
+  it('refuses a submit that bypasses the disabled button, showing every error', async () => {
+    const { user, onSubmit, container } = renderForm();
+    await user.type(screen.getByLabelText(/^E-mail/), 'ops@acme.example');
+    fireEvent.submit(container.querySelector('form')!);
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(within(groupOf(nameInput())).getByText('Name is required')).toBeTruthy();
+    expect(document.activeElement).toBe(nameInput());
+  });
+
+  it('keeps Save disabled while submitting', async () => {
+    renderForm({ formData: { name: 'Acme' }, submitting: true });
+    expect(saveButton()).toHaveProperty('disabled', true);
+  });
+
+  it('keeps Save disabled until the promise of onSubmit settles', async () => {
+    let finish = () => {};
+    const onSubmit = vi.fn(() => new Promise<void>((resolve) => (finish = resolve)));
+    const { user } = renderForm({ formData: { name: 'Acme' }, onSubmit });
+    await user.click(saveButton());
+    expect(onSubmit).toHaveBeenCalledTimes(1);
+    expect(saveButton()).toHaveProperty('disabled', true);
+    await act(async () => finish());
+    expect(saveButton()).toHaveProperty('disabled', false);
+  });
+
+  it('reads the record again when another one arrives', () => {
+    const { rerender } = renderForm({ formData: { name: 'First' } });
+    expect(nameInput()).toHaveProperty('value', 'First');
+    rerender(
+      <IntlProvider locale="en" messages={en}>
+        <EntityForm schema={account} onSubmit={vi.fn()} formData={{ name: 'Second' }} />
+      </IntlProvider>,
+    );
+    expect(nameInput()).toHaveProperty('value', 'Second');
+  });
+
+  it('submits exactly the writable fields that have a value', async () => {
+    const { user, onSubmit } = renderForm();
+    await user.type(nameInput(), 'Acme');
+    await user.type(screen.getByLabelText(/^E-mail/), 'ops@acme.example');
+    await user.selectOptions(screen.getByLabelText(/^Country/), 'Germany');
+    await user.selectOptions(screen.getByLabelText(/^Reseller/), 'Globex');
+    await user.type(screen.getByLabelText(/^Usage credit/), '12.50');
+    await user.click(saveButton());
+    expect(onSubmit).toHaveBeenCalledTimes(1);
+    expect(onSubmit).toHaveBeenCalledWith({
+      name: 'Acme',
+      email: 'ops@acme.example',
+      country: 'DE',
+      resellerId: 2,
+      usageCredit: 12.5,
+      inventoryAccount: false,
+    });
+  });
+
+  it('leaves read-only and joined fields out of an update, and nulls from the server', async () => {
+    const record = { accountId: 7, name: 'Old name', city: null, resellerId: 1, resellerName: 'Acme Telecom', inventoryAccount: true };
+    const { user, onSubmit } = renderForm({ formData: record });
+    expect(nameInput()).toHaveProperty('value', 'Old name');
+    await user.clear(nameInput());
+    await user.type(nameInput(), 'New name');
+    await user.click(saveButton());
+    expect(onSubmit).toHaveBeenCalledWith({ name: 'New name', resellerId: 1, inventoryAccount: true });
+  });
+
+  it('lets a number be cleared and checks the amount rule', async () => {
+    const { user, onSubmit } = renderForm({ formData: { name: 'Acme', usageCredit: 5 } });
+    const credit = screen.getByLabelText(/^Usage credit/);
+    await user.clear(credit);
+    await user.type(credit, '1.234');
+    expect(within(groupOf(credit)).getByText('Please enter a valid $ amount.')).toBeTruthy();
+    await user.clear(credit);
+    expect(within(groupOf(credit)).queryByText('Please enter a valid $ amount.')).toBeNull();
+    await user.click(saveButton());
+    // Cleared on a record that had it: sent as null so the update clears it.
+    expect(onSubmit).toHaveBeenCalledWith({ name: 'Acme', usageCredit: null, inventoryAccount: false });
+  });
+
+  it('shows server errors under their field until it is edited, and others above the form', async () => {
+    const serverErrors: FieldError[] = [
+      { field: 'name', rule: 'unique', messageId: 'entity.account.unique', message: 'account name already exists' },
+      { field: '', rule: 'body', messageId: 'error.validation', message: 'Some fields are not valid' },
+    ];
+    const { user } = renderForm({ formData: { name: 'Acme' }, serverErrors });
+    expect(within(groupOf(nameInput())).getByText('account name already exists')).toBeTruthy();
+    expect(screen.getByText('Some fields are not valid')).toBeTruthy();
+    // A server error does not block another try.
+    expect(saveButton()).toHaveProperty('disabled', false);
+
+    await user.type(nameInput(), ' Ltd');
+    expect(screen.queryByText('account name already exists')).toBeNull();
+  });
+
+  it('falls back to the English text of a server error the catalogue lacks', () => {
+    const serverErrors: FieldError[] = [{ field: 'city', rule: 'x', messageId: 'validation.notInCatalogue', message: 'City is on fire' }];
+    renderForm({ serverErrors });
+    expect(within(groupOf(screen.getByLabelText(/^City/))).getByText('City is on fire')).toBeTruthy();
+  });
+
+  it('offers country names and reseller options', () => {
+    renderForm();
+    const country = screen.getByLabelText(/^Country/) as HTMLSelectElement;
+    const germany = within(country).getByRole('option', { name: 'Germany' }) as HTMLOptionElement;
+    expect(germany.value).toBe('DE');
+    expect(within(country).getByRole('option', { name: 'Japan' })).toBeTruthy();
+    expect(within(country).getByRole('option', { name: 'Choose…' })).toBeTruthy();
+    expect(country.options.length).toBeGreaterThan(240);
+
+    const reseller = screen.getByLabelText(/^Reseller/);
+    expect(within(reseller).getAllByRole('option').map((o) => o.textContent)).toEqual(['Choose…', 'Acme Telecom', 'Globex']);
+  });
+
+  it('calls onCancel from the Cancel button', async () => {
+    const onCancel = vi.fn();
+    const { user } = renderForm({ onCancel });
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(onCancel).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows a read-only record without Save', () => {
+    renderForm({ formData: { name: 'Acme' }, readOnly: true, onCancel: () => {} });
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    expect(nameInput()).toHaveProperty('readOnly', true);
+  });
+
+  it('speaks German in the de locale', async () => {
+    const { user } = renderForm({}, 'de', { ...en, ...de });
+    for (const title of ['Adresse', 'Stadt', 'Land', 'Nutzungsguthaben', 'Bestandskonto']) {
+      expect(screen.getByLabelText(new RegExp(`^${title}`))).toBeTruthy();
+    }
+    expect(screen.getByRole('button', { name: 'Speichern' })).toBeTruthy();
+    const country = screen.getByLabelText(/^Land/);
+    expect((within(country).getByRole('option', { name: 'Deutschland' }) as HTMLOptionElement).value).toBe('DE');
+
+    const name = screen.getByRole('textbox', { name: /^Name/ });
+    await user.type(name, 'A');
+    expect(within(groupOf(name)).getByText('Name muss gültig sein')).toBeTruthy();
+  });
+});

@@ -1,0 +1,164 @@
+import { useMemo, useState } from 'react';
+import { useIntl } from 'react-intl';
+import { Callout, Intent } from '@blueprintjs/core';
+import type { IChangeEvent } from '@rjsf/core';
+import { deepEquals, orderProperties, type UiSchema } from '@rjsf/utils';
+import type { EntitySchema } from '@shared/schema';
+import type { FieldError } from '@shared/wire';
+import { Form } from './BlueprintForm';
+import type { BlueprintFormContext, ReferenceOption } from './context';
+import { formSchemaOf, initialData, propertyOfFieldId, uiSchemaOf, writableData } from './entitySchema';
+import { createErrorTransformer, mergeErrorSchemas, pickFieldErrors, serverErrorSchema } from './errors';
+import { hasMessage } from './messages';
+import { formValidator } from './validator';
+
+type Data = Record<string, unknown>;
+
+export interface EntityFormProps {
+  /** The entity schema (schemas/<entity>.json): fields, rules, messages and `x-ui`. */
+  schema: EntitySchema;
+  /** The record to edit; leave out to create. Read again whenever its content changes. */
+  formData?: Record<string, unknown>;
+  /** Called with the writable fields that have a value, and null for those cleared. While a returned promise is pending, Save is disabled. */
+  onSubmit: (data: Record<string, unknown>) => void | Promise<void>;
+  /** Disables Save and shows it busy, e.g. while the mutation runs. */
+  submitting?: boolean;
+  /** Field errors of the last save, shown under their fields until edited; others above the form. */
+  serverErrors?: FieldError[];
+  /** Choices of reference fields by referenced entity, e.g. `{ reseller: [{ value: 1, label: 'Acme' }] }`. */
+  options?: Record<string, ReferenceOption[]>;
+  /** Adds a Cancel button. */
+  onCancel?: () => void;
+  /** Shows the record without Save. */
+  readOnly?: boolean;
+}
+
+const NO_FIELDS: ReadonlySet<string> = new Set();
+
+function withFields(set: ReadonlySet<string>, fields: readonly string[]): ReadonlySet<string> {
+  return fields.every((field) => set.has(field)) ? set : new Set([...set, ...fields]);
+}
+
+/**
+ * The create and edit form of an entity, generated from its schema. It validates on every change with the
+ * schema's own rules and shows a field's errors once the user has changed or left that field (every field's,
+ * after an attempt to submit). Save stays disabled while the data is invalid or a save is under way.
+ */
+export function EntityForm({ schema, formData, onSubmit, submitting = false, serverErrors, options, onCancel, readOnly = false }: EntityFormProps) {
+  const intl = useIntl();
+  const formSchema = formSchemaOf(schema);
+  const names = useMemo(() => Object.keys(schema.properties), [schema]);
+  const baseUiSchema = useMemo(() => uiSchemaOf(schema), [schema]);
+
+  // By content, not identity: a parent may build the record anew on every render.
+  const recordKey = `${schema.$id}:${JSON.stringify(formData ?? null)}`;
+  const [record, setRecord] = useState(recordKey);
+  const [data, setData] = useState<Data>(() => initialData(schema, formData));
+  const [touched, setTouched] = useState(NO_FIELDS);
+  if (record !== recordKey) {
+    setRecord(recordKey);
+    setData(initialData(schema, formData));
+    setTouched(NO_FIELDS);
+  }
+
+  // Fields edited since the server's errors arrived: their server errors are out of date.
+  const serverKey = JSON.stringify(serverErrors ?? []);
+  const [server, setServer] = useState({ key: serverKey, edited: NO_FIELDS });
+  if (server.key !== serverKey) setServer({ key: serverKey, edited: NO_FIELDS });
+
+  const [pending, setPending] = useState(false);
+  const busy = submitting || pending;
+
+  const transformErrors = useMemo(() => createErrorTransformer(formSchema, intl), [formSchema, intl]);
+  const validation = useMemo(() => formValidator.validateFormData(data, formSchema, undefined, transformErrors), [data, formSchema, transformErrors]);
+  const valid = validation.errors.length === 0;
+
+  // Server errors are hidden while a save runs: the next answer replaces them.
+  const { fieldErrors, formErrors } = useMemo(() => {
+    const current = busy ? [] : (serverErrors ?? []);
+    const shown = names.filter((name) => (baseUiSchema[name] as UiSchema | undefined)?.['ui:widget'] !== 'hidden');
+    const fieldOf = (error: FieldError) => error.field.split('.')[0];
+    return {
+      fieldErrors: current.filter((e) => shown.includes(fieldOf(e)) && !server.edited.has(fieldOf(e))),
+      // The body as a whole, or a field the form does not show.
+      formErrors: current.filter((e) => !shown.includes(fieldOf(e))),
+    };
+  }, [busy, serverErrors, names, baseUiSchema, server.edited]);
+
+  const extraErrors = useMemo(
+    () => mergeErrorSchemas(pickFieldErrors(validation.errorSchema, touched), serverErrorSchema(fieldErrors, intl)),
+    [validation.errorSchema, touched, fieldErrors, intl],
+  );
+
+  const uiSchema = useMemo<UiSchema>(
+    () => ({ ...baseUiSchema, 'ui:submitButtonOptions': { norender: readOnly, props: { disabled: !valid || busy, loading: busy } } }),
+    [baseUiSchema, readOnly, valid, busy],
+  );
+  const formContext = useMemo<BlueprintFormContext>(() => ({ options, onCancel }), [options, onCancel]);
+
+  const handleChange = (event: IChangeEvent<Data>) => {
+    const next = event.formData ?? {};
+    const changed = names.filter((name) => !deepEquals(data[name], next[name]));
+    setData(next);
+    if (changed.length > 0) {
+      setTouched((previous) => withFields(previous, changed));
+      setServer((previous) => ({ ...previous, edited: withFields(previous.edited, changed) }));
+    }
+  };
+
+  const handleBlur = (id: string) => {
+    const name = propertyOfFieldId(id, names);
+    if (name) setTouched((previous) => withFields(previous, [name]));
+  };
+
+  const handleSubmit = async (event: IChangeEvent<Data>) => {
+    if (busy || readOnly) return;
+    if (!valid) {
+      // A submit can come without the disabled button (e.g. `requestSubmit()`): show every error, go to the first.
+      setTouched(new Set(names));
+      const order = baseUiSchema['ui:order'] as string[] | undefined;
+      const first = orderProperties(names, order).find((name) => validation.errorSchema[name]);
+      if (first) document.getElementById(`root_${first}`)?.focus();
+      return;
+    }
+    // The answer to this save decides which server errors hold, even ones identical to the last.
+    setServer((previous) => ({ ...previous, edited: NO_FIELDS }));
+    setPending(true);
+    try {
+      await onSubmit(writableData(schema, event.formData ?? data, formData));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <>
+      {formErrors.length > 0 && (
+        <Callout intent={Intent.DANGER}>
+          {formErrors.map((error, i) => (
+            <div key={i}>{hasMessage(intl, error.messageId) ? intl.formatMessage({ id: error.messageId }) : error.message}</div>
+          ))}
+        </Callout>
+      )}
+      <Form<Data, typeof formSchema, BlueprintFormContext>
+        schema={formSchema}
+        uiSchema={uiSchema}
+        formData={data}
+        formContext={formContext}
+        validator={formValidator}
+        extraErrors={extraErrors}
+        // The form validates itself (above) so the errors shown, Save's state and the submit agree; RJSF's
+        // own pass would keep a second, older set of errors.
+        noValidate
+        noHtml5Validate
+        showErrorList={false}
+        readonly={readOnly}
+        onChange={handleChange}
+        onBlur={handleBlur}
+        onSubmit={handleSubmit}
+      />
+    </>
+  );
+}
+
+export default EntityForm;

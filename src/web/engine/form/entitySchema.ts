@@ -1,0 +1,103 @@
+/** How an entity schema becomes RJSF's schema, uiSchema and data, and how form data goes back to the API. */
+import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import { writableFields, type EntitySchema, type PropertySchema } from '@shared/schema';
+
+// Keywords whose values are data, not schemas: nothing inside them is a keyword to strip.
+const VALUE_KEYWORDS = new Set(['default', 'enum', 'const', 'examples', 'errorMessage']);
+
+function withoutExtensions(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutExtensions);
+  if (typeof node !== 'object' || node === null) return node;
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key.startsWith('x-')) continue;
+    if (VALUE_KEYWORDS.has(key)) result[key] = value;
+    else if (key === 'properties') {
+      // Property names are not keywords, even one that starts with x-.
+      result[key] = Object.fromEntries(Object.entries(value as object).map(([name, sub]) => [name, withoutExtensions(sub)]));
+    } else result[key] = withoutExtensions(value);
+  }
+  return result;
+}
+
+function isReadOnly(prop: PropertySchema): boolean {
+  return Boolean(prop.readOnly || prop['x-join']);
+}
+
+const formSchemas = new WeakMap<EntitySchema, RJSFSchema>();
+
+/**
+ * The schema the form renders and validates: without the `x-` keywords (they describe the server, grid and
+ * API) and without `$id`, under which ajv would keep serving whichever copy it compiled first. Joined
+ * properties become `readOnly`. Cached per entity schema so ajv compiles each one once.
+ */
+export function formSchemaOf(schema: EntitySchema): RJSFSchema {
+  let result = formSchemas.get(schema);
+  if (!result) {
+    const rest = withoutExtensions(schema) as RJSFSchema;
+    delete rest.$id;
+    const properties = Object.fromEntries(
+      Object.entries(rest.properties ?? {}).map(([name, sub]) => [
+        name,
+        isReadOnly(schema.properties[name]) ? { ...(sub as object), readOnly: true } : sub,
+      ]),
+    );
+    result = { ...rest, properties } as RJSFSchema;
+    formSchemas.set(schema, result);
+  }
+  return result;
+}
+
+/**
+ * The uiSchema: the schema's `x-ui`, plus what the form needs from other `x-` keywords: a property with
+ * `x-reference` gets the `reference` widget (unless `x-ui` names one) told which options list to read,
+ * and read-only properties are not editable. The entity's title is the page's business, not the form's.
+ */
+export function uiSchemaOf(schema: EntitySchema): UiSchema {
+  const declared = (schema['x-ui'] ?? {}) as UiSchema;
+  const ui: UiSchema = { ...declared, 'ui:options': { label: false, ...declared['ui:options'] } };
+  for (const [name, prop] of Object.entries(schema.properties)) {
+    const entry: UiSchema = { ...(declared[name] as UiSchema | undefined) };
+    const reference = prop['x-reference'];
+    if (reference) {
+      entry['ui:widget'] ??= 'reference';
+      entry['ui:options'] = { reference, ...entry['ui:options'] };
+    }
+    if (isReadOnly(prop)) entry['ui:readonly'] = true;
+    if (Object.keys(entry).length > 0) ui[name] = entry;
+  }
+  return ui;
+}
+
+/**
+ * The starting data: the record's values for the schema's properties, with schema defaults where a value is
+ * missing. A null from the database counts as missing: JSON Schema types would reject it.
+ */
+export function initialData(schema: EntitySchema, record?: Record<string, unknown>): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const [name, prop] of Object.entries(schema.properties)) {
+    const value = record?.[name];
+    if (value !== undefined && value !== null) data[name] = value;
+    else if (prop.default !== undefined) data[name] = prop.default;
+  }
+  return data;
+}
+
+/**
+ * What a create or update sends: the writable properties that have a value, and null for those the user
+ * cleared (an update keeps the fields it does not send, so a cleared one must be sent as null).
+ */
+export function writableData(schema: EntitySchema, data: Record<string, unknown>, record?: Record<string, unknown>): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const name of writableFields(schema)) {
+    if (data[name] !== undefined) result[name] = data[name];
+    else if (record?.[name] !== undefined && record[name] !== null) result[name] = null;
+  }
+  return result;
+}
+
+/** The top-level property a field id such as `root_name` belongs to. */
+export function propertyOfFieldId(id: string, names: readonly string[], idPrefix = 'root', separator = '_'): string | undefined {
+  const matches = names.filter((name) => id === `${idPrefix}${separator}${name}` || id.startsWith(`${idPrefix}${separator}${name}${separator}`));
+  return matches.sort((a, b) => b.length - a.length)[0];
+}

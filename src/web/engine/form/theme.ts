@@ -1,0 +1,18 @@
+import { withTheme } from '@rjsf/core';
+import type { FormProps, ThemeProps } from '@rjsf/core';
+import type { FormContextType, RJSFSchema, StrictRJSFSchema } from '@rjsf/utils';
+import type { ComponentType } from 'react';
+import { generateTemplates } from './templates';
+import { generateWidgets } from './widgets';
+
+/** The Blueprint theme for RJSF: templates and widgets, to pass to `withTheme` or spread on a `Form`. */
+export function generateTheme<T = unknown, S extends StrictRJSFSchema = RJSFSchema, F extends FormContextType = FormContextType>(): ThemeProps<T, S, F> {
+  return { templates: generateTemplates<T, S, F>(), widgets: generateWidgets<T, S, F>() };
+}
+
+/** RJSF's Form with the Blueprint theme, without the react-intl wiring `Form` adds. */
+export function generateForm<T = unknown, S extends StrictRJSFSchema = RJSFSchema, F extends FormContextType = FormContextType>(): ComponentType<FormProps<T, S, F>> {
+  return withTheme<T, S, F>(generateTheme<T, S, F>());
+}
+
+export const Theme = generateTheme();
