@@ -23,8 +23,13 @@ export interface PropertySchema {
   maximum?: number;
   pattern?: string;
   errorMessage?: Record<string, string> | string;
-  /** Value must be unique in the table (409 with entity's `x-entity.uniqueMessage` or `validation.unique`). */
-  'x-unique'?: boolean;
+  /**
+   * Value must be unique in the table, ignoring case: `true` (message `x-entity.uniqueMessage`), a message id,
+   * or `{ message, scope }` to be unique only among rows sharing the `scope` properties (e.g. per reseller).
+   */
+  'x-unique'?: boolean | string | { message?: string; scope?: string[] };
+  /** Accepted on writes, never read back (e.g. a password). */
+  writeOnly?: boolean;
   /** Display format for grids: money, bytes, date, datetime, status. */
   'x-format'?: string;
   /** The entity this id refers to (its options come from that entity's list call). */
@@ -77,6 +82,10 @@ export interface EntitySchema {
     routes?: { list?: string; detail?: string };
     /** Message id for a duplicate of an `x-unique` field. */
     uniqueMessage?: string;
+    /** Message id when a row cannot be deleted because others refer to it. */
+    inUseMessage?: string;
+    /** Properties required on create only (e.g. a password, which an update may leave out). */
+    requiredOnCreate?: string[];
   };
   'x-api': Partial<Record<ApiOperation, string>>;
   'x-list': {
@@ -119,10 +128,10 @@ export function isNumeric(prop: PropertySchema): boolean {
   return t === 'integer' || t === 'number';
 }
 
-/** Properties a list may be sorted by: scalar ones, own or joined. */
+/** Properties a list may be sorted by: scalar ones, own or joined, that are read back. */
 export function sortableFields(schema: EntitySchema): string[] {
   return Object.entries(schema.properties)
-    .filter(([, p]) => !['object', 'array'].includes(propertyType(p)))
+    .filter(([, p]) => !['object', 'array'].includes(propertyType(p)) && !p.writeOnly)
     .map(([name]) => name);
 }
 
@@ -141,10 +150,20 @@ export function writableFields(schema: EntitySchema): string[] {
     .map(([name]) => name);
 }
 
-export function uniqueFields(schema: EntitySchema): string[] {
-  return Object.entries(schema.properties)
-    .filter(([, p]) => p['x-unique'])
-    .map(([name]) => name);
+export interface UniqueRule {
+  field: string;
+  scope: string[];
+  messageId: string;
+}
+
+export function uniqueRules(schema: EntitySchema): UniqueRule[] {
+  const fallback = schema['x-entity'].uniqueMessage ?? 'validation.unique';
+  return Object.entries(schema.properties).flatMap(([field, p]) => {
+    const u = p['x-unique'];
+    if (!u) return [];
+    if (typeof u === 'object') return [{ field, scope: u.scope ?? [], messageId: u.message ?? fallback }];
+    return [{ field, scope: [], messageId: typeof u === 'string' ? u : fallback }];
+  });
 }
 
 export interface NormalisedListRequest {

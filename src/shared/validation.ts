@@ -39,7 +39,8 @@ export function bodySchema(schema: EntitySchema, mode: ValidationMode): Record<s
   const names = writableFields(schema).filter((n) => n !== key);
   const properties: Record<string, PropertySchema> = {};
   const requiredMessages: Record<string, string> = {};
-  const required = (schema.required ?? []).filter((n) => names.includes(n));
+  const requiredNames = [...(schema.required ?? []), ...(mode === 'create' ? (schema['x-entity'].requiredOnCreate ?? []) : [])];
+  const required = requiredNames.filter((n) => names.includes(n));
   for (const name of names) {
     const prop = schema.properties[name];
     const cleaned = cleanProperty(prop);

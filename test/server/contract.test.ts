@@ -43,7 +43,7 @@ describe.each(engines)('schema contract on %s', (engine) => {
         const res = await admin.post(call('paged').url, { searchBy: filter.by, searchKey: 'zz' });
         expect(res.statusCode, filter.by).toBe(200);
       }
-      const updated = await admin.put(call('update').url, { ...created.json() });
+      const updated = await admin.put(call('update', id).url, created.json() as object);
       expect(updated.statusCode, updated.body).toBe(200);
     });
   });

@@ -20,9 +20,17 @@ export async function freshDatabase(engine: string): Promise<Db> {
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   await admin.query(`create schema ${schema}`);
+  // Extensions belong to the database: keep pg_trgm in public, which every test schema sees.
+  await admin.query('select pg_advisory_lock(7311)'); // suites start in parallel
+  await admin.query('create extension if not exists pg_trgm with schema public');
+  await admin.query(`do $$ begin
+    if (select extnamespace::regnamespace::text from pg_extension where extname = 'pg_trgm') <> 'public' then
+      alter extension pg_trgm set schema public;
+    end if; end $$`);
+  await admin.query('select pg_advisory_unlock(7311)');
   await admin.end();
   const url = new URL(base);
-  url.searchParams.set('options', `-c search_path=${schema}`);
+  url.searchParams.set('options', `-c search_path=${schema},public`);
   const db = await openDatabase({ databaseUrl: url.toString() });
   return {
     ...db,

@@ -2,10 +2,12 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type SelectQ
 import {
   filterFields,
   isNumeric,
+  propertyType,
   searchComparison,
-  uniqueFields,
+  uniqueRules,
   type EntitySchema,
   type NormalisedListRequest,
+  type UniqueRule,
 } from '@shared/schema';
 import type { Page } from '@shared/wire';
 import type { Principal } from '../http/principal';
@@ -28,25 +30,42 @@ function escapeLike(value: string) {
 
 /**
  * Generic SQL for one schema-described table. Every column name comes from the schema (never from a
- * request), and the CamelCasePlugin turns property names into snake_case columns.
+ * request), and the CamelCasePlugin turns property names (or their `x-column`) into snake_case columns.
  */
 export class EntityRepository {
   private readonly key: string;
+  private readonly keyColumn: string;
   private readonly table: string;
   private readonly joins: { alias: string; prop: string; table: string; on: string; column: string; key: string }[];
 
   constructor(private readonly db: Kysely<any>, private readonly schema: EntitySchema) {
     this.key = schema['x-entity'].key;
+    this.keyColumn = this.column(this.key);
     this.table = schema['x-entity'].table;
     this.joins = Object.entries(schema.properties)
       .filter(([, p]) => p['x-join'])
       .map(([prop, p], i) => ({ alias: `j${i}`, prop, key: 'id', ...p['x-join']! }));
   }
 
+  private column(prop: string): string {
+    return this.schema.properties[prop]?.['x-column'] ?? prop;
+  }
+
   /** The SQL expression of a property: own column or joined one. */
   private ref(prop: string) {
     const join = this.joins.find((j) => j.prop === prop);
-    return sql.ref(join ? `${join.alias}.${join.column}` : `${T}.${prop}`);
+    return sql.ref(join ? `${join.alias}.${join.column}` : `${T}.${this.column(prop)}`);
+  }
+
+  /** Property values to column values: renamed columns, and JSON text for object and array properties. */
+  private toColumns(values: Row): Row {
+    const out: Row = {};
+    for (const [name, value] of Object.entries(values)) {
+      const prop = this.schema.properties[name];
+      const structured = prop && ['object', 'array'].includes(propertyType(prop));
+      out[prop ? this.column(name) : name] = structured && value !== null ? JSON.stringify(value) : value;
+    }
+    return out;
   }
 
   private base(db: Kysely<any> = this.db): AnyQuery {
@@ -56,7 +75,7 @@ export class EntityRepository {
   }
 
   private selectAll(q: AnyQuery): AnyQuery {
-    const own = Object.entries(this.schema.properties).filter(([, p]) => !p['x-join']).map(([name]) => sql.ref(`${T}.${name}`).as(name));
+    const own = Object.entries(this.schema.properties).filter(([, p]) => !p['x-join'] && !p.writeOnly).map(([name]) => this.ref(name).as(name));
     const joined = this.joins.map((j) => this.ref(j.prop).as(j.prop));
     return q.select([...own, ...joined]);
   }
@@ -66,9 +85,9 @@ export class EntityRepository {
     const { principal } = v;
     const props = this.schema.properties;
     if (this.schema['x-entity'].scope === 'reseller' && !principal.isAdmin) {
-      q = q.where(`${T}.resellerId`, 'in', (eb: ExpressionBuilder<any, any>) =>
+      q = q.where(this.ref('resellerId'), 'in', (eb: ExpressionBuilder<any, any>) =>
         eb.selectFrom('reseller').select('id').where('path', 'like', `${escapeLike(principal.resellerPath)}%`));
-      if (principal.accountId !== null && props.accountId) q = q.where(`${T}.accountId`, '=', principal.accountId);
+      if (principal.accountId !== null && props.accountId) q = q.where(this.ref('accountId'), '=', principal.accountId);
     }
     return q;
   }
@@ -76,7 +95,7 @@ export class EntityRepository {
   /** Lists leave out rows flagged by `x-list.hiddenUnless` unless the request asks for them. */
   private listed(q: AnyQuery, v: Visibility): AnyQuery {
     const hidden = this.schema['x-list'].hiddenUnless;
-    if (hidden && String(v.query?.[hidden.query]) !== 'true') q = q.where(`${T}.${hidden.field}`, '=', false);
+    if (hidden && String(v.query?.[hidden.query]) !== 'true') q = q.where(this.ref(hidden.field), '=', false);
     return this.visible(q, v);
   }
 
@@ -99,6 +118,7 @@ export class EntityRepository {
     for (const [name, prop] of Object.entries(this.schema.properties)) {
       const value = row[name];
       if (isNumeric(prop) && typeof value === 'string') row[name] = Number(value);
+      if (['object', 'array'].includes(propertyType(prop)) && typeof value === 'string') row[name] = JSON.parse(value);
       if (value === null) delete row[name];
     }
     return row;
@@ -112,7 +132,7 @@ export class EntityRepository {
     const dir = req.sortDir === 'desc' ? sql`desc nulls last` : sql`asc nulls last`;
     const rows = await this.selectAll(filtered)
       .orderBy(sql`${this.ref(req.sortBy)} ${dir}`)
-      .orderBy(sql.ref(`${T}.${this.key}`), req.sortDir)
+      .orderBy(this.ref(this.key), req.sortDir)
       .limit(req.size)
       .offset(req.page * req.size)
       .execute();
@@ -134,34 +154,38 @@ export class EntityRepository {
   }
 
   async get(id: number, v: Visibility, db: Kysely<any> = this.db): Promise<Row | undefined> {
-    const row = await this.selectAll(this.visible(this.base(db), v)).where(`${T}.${this.key}`, '=', id).executeTakeFirst();
+    const row = await this.selectAll(this.visible(this.base(db), v)).where(this.ref(this.key), '=', id).executeTakeFirst();
     return row ? this.toWire(row as Row) : undefined;
   }
 
-  /** The unique fields whose value another row already holds (case-insensitive for text). */
-  async duplicates(values: Row, exceptId: number | undefined, db: Kysely<any> = this.db): Promise<string[]> {
-    const taken: string[] = [];
-    for (const field of uniqueFields(this.schema)) {
-      const value = values[field];
+  /**
+   * The unique rules another row already satisfies with these values (text compared ignoring case, within
+   * the rule's scope, e.g. role names per reseller). `values` is the whole row as it would be stored.
+   */
+  async duplicates(values: Row, exceptId: number | undefined, db: Kysely<any> = this.db): Promise<UniqueRule[]> {
+    const taken: UniqueRule[] = [];
+    for (const rule of uniqueRules(this.schema)) {
+      const value = values[rule.field];
       if (value === undefined || value === null) continue;
-      let q = db.selectFrom(this.table).select(this.key);
-      q = typeof value === 'string' ? q.where(sql`lower(${sql.ref(field)})`, '=', value.toLowerCase()) : q.where(field, '=', value);
-      if (exceptId !== undefined) q = q.where(this.key, '<>', exceptId);
-      if (await q.executeTakeFirst()) taken.push(field);
+      let q = db.selectFrom(`${this.table} as ${T}`).select(this.ref(this.key).as('k'));
+      q = typeof value === 'string' ? q.where(sql`lower(${this.ref(rule.field)})`, '=', value.toLowerCase()) : q.where(this.ref(rule.field), '=', value);
+      for (const scope of rule.scope) q = q.where(this.ref(scope), '=', values[scope] ?? null);
+      if (exceptId !== undefined) q = q.where(this.ref(this.key), '<>', exceptId);
+      if (await q.executeTakeFirst()) taken.push(rule);
     }
     return taken;
   }
 
   async insert(values: Row, db: Kysely<any> = this.db): Promise<number> {
-    const row = await db.insertInto(this.table).values(values).returning(this.key).executeTakeFirstOrThrow();
-    return Number(row[this.key]);
+    const row = await db.insertInto(this.table).values(this.toColumns(values)).returning(this.keyColumn).executeTakeFirstOrThrow();
+    return Number(row[this.keyColumn]);
   }
 
   async update(id: number, values: Row, db: Kysely<any> = this.db): Promise<void> {
-    if (Object.keys(values).length) await db.updateTable(this.table).set(values).where(this.key, '=', id).execute();
+    if (Object.keys(values).length) await db.updateTable(this.table).set(this.toColumns(values)).where(this.keyColumn, '=', id).execute();
   }
 
   async remove(id: number, db: Kysely<any> = this.db): Promise<void> {
-    await db.deleteFrom(this.table).where(this.key, '=', id).execute();
+    await db.deleteFrom(this.table).where(this.keyColumn, '=', id).execute();
   }
 }

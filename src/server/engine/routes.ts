@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import {
+  apiRoute,
   apiRoutes,
   ListRequestError,
   normaliseListRequest,
@@ -46,8 +47,8 @@ async function resellerInSubtree(db: Kysely<any>, principal: Principal, reseller
   return Boolean(row);
 }
 
-function isUniqueViolation(error: unknown) {
-  return typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
+function pgCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null ? (error as { code?: string }).code : undefined;
 }
 
 /** Drops the properties the server owns (read-only, joined), so a client may send back a row it read. */
@@ -57,13 +58,25 @@ function withoutServerFields(schema: EntitySchema, body: unknown, keep?: string)
   return Object.fromEntries(Object.entries(body).filter(([k]) => k === keep || writable.has(k) || !(k in schema.properties)));
 }
 
+/** What a domain adds to the generic calls of its entity, inside the writing transaction. */
+export interface EntityHooks {
+  /**
+   * Turns validated values into what is stored and enforces the domain's own rules (throwing an HttpError).
+   * `existing` is the row before an update.
+   */
+  beforeWrite?(ctx: { mode: 'create' | 'update'; values: Body; existing?: Body; principal: Principal; trx: Kysely<any> }): Promise<Body>;
+  beforeDelete?(ctx: { existing: Body; principal: Principal; trx: Kysely<any> }): Promise<void>;
+}
+
 /** Handlers of the generic calls, shared by every schema. */
-function handlersFor(db: Kysely<any>, schema: EntitySchema): Record<ApiOperation, Handler> {
+function handlersFor(db: Kysely<any>, schema: EntitySchema, hooks: EntityHooks): Record<ApiOperation, Handler> {
   const repo = new EntityRepository(db, schema);
   const validator = createValidator(schema);
   const key = schema['x-entity'].key;
   const scoped = schema['x-entity'].scope === 'reseller';
   const uniqueMessage = schema['x-entity'].uniqueMessage ?? 'validation.unique';
+  const inUseMessage = schema['x-entity'].inUseMessage ?? 'error.inUse';
+  const updateRoute = apiRoute(schema, 'update');
   const visibility = (request: FastifyRequest): Visibility => ({ principal: principalOf(request), query: request.query as Body });
 
   const paged: Handler = async (request) => {
@@ -77,13 +90,15 @@ function handlersFor(db: Kysely<any>, schema: EntitySchema): Record<ApiOperation
     }
   };
 
-  /** Checks shared by create and update, inside the writing transaction. */
-  async function checkWrite(trx: Kysely<any>, principal: Principal, values: Body, exceptId?: number) {
+  /** Checks shared by create and update, inside the writing transaction; answers what is stored. */
+  async function prepareWrite(trx: Kysely<any>, principal: Principal, mode: 'create' | 'update', values: Body, existing?: Body) {
     if (scoped && values.resellerId !== undefined && values.resellerId !== null && !(await resellerInSubtree(trx, principal, Number(values.resellerId)))) {
       throw invalid([fieldError('resellerId', 'scope', 'validation.reseller.notAllowed')]);
     }
-    const taken = await repo.duplicates(values, exceptId, trx);
-    if (taken.length) throw conflict(taken.map((f) => fieldError(f, 'unique', uniqueMessage)));
+    const stored = hooks.beforeWrite ? await hooks.beforeWrite({ mode, values, existing, principal, trx }) : values;
+    const taken = await repo.duplicates({ ...existing, ...stored }, existing ? Number(existing[key]) : undefined, trx);
+    if (taken.length) throw conflict(taken.map((rule) => fieldError(rule.field, 'unique', rule.messageId)));
+    return stored;
   }
 
   async function write<T>(fn: (trx: Kysely<any>) => Promise<T>): Promise<T> {
@@ -91,7 +106,9 @@ function handlersFor(db: Kysely<any>, schema: EntitySchema): Record<ApiOperation
       return await db.transaction().execute(fn);
     } catch (e) {
       // A concurrent writer can still win the race between the check and the insert.
-      if (isUniqueViolation(e)) throw conflict([fieldError('', 'unique', uniqueMessage)]);
+      if (pgCode(e) === '23505') throw conflict([fieldError('', 'unique', uniqueMessage)]);
+      // Another table still refers to the row.
+      if (pgCode(e) === '23503') throw conflict([fieldError('', 'inUse', inUseMessage)]);
       throw e;
     }
   }
@@ -109,8 +126,7 @@ function handlersFor(db: Kysely<any>, schema: EntitySchema): Record<ApiOperation
       const values = writableValues(schema, body as Body);
       if (scoped && (values.resellerId === undefined || values.resellerId === null)) values.resellerId = principal.resellerId;
       const row = await write(async (trx) => {
-        await checkWrite(trx, principal, values);
-        const id = await repo.insert(values, trx);
+        const id = await repo.insert(await prepareWrite(trx, principal, 'create', values), trx);
         return repo.get(id, { principal }, trx);
       });
       return reply.status(201).send(row);
@@ -118,22 +134,27 @@ function handlersFor(db: Kysely<any>, schema: EntitySchema): Record<ApiOperation
     update: async (request) => {
       const principal = principalOf(request);
       const body = withoutServerFields(schema, request.body, key) as Body;
+      // `PUT /things/{id}` names the row in the path, `PUT /things/` in the body.
+      if (updateRoute?.path.includes('{id}') && typeof body === 'object' && body !== null) body[key] = parseId(request);
       const errors = validator.validate('update', body);
       if (errors.length) throw invalid(errors);
       const id = Number(body[key]);
       const values = writableValues(schema, body);
       if (scoped && values.resellerId === null) delete values.resellerId;
       return write(async (trx) => {
-        if (!(await repo.get(id, visibility(request), trx))) throw notFound();
-        await checkWrite(trx, principal, values, id);
-        await repo.update(id, values, trx);
+        const existing = await repo.get(id, visibility(request), trx);
+        if (!existing) throw notFound();
+        await repo.update(id, await prepareWrite(trx, principal, 'update', values, existing), trx);
         return repo.get(id, { principal }, trx);
       });
     },
     delete: async (request, reply) => {
       const id = parseId(request);
+      const principal = principalOf(request);
       await write(async (trx) => {
-        if (!(await repo.get(id, visibility(request), trx))) throw notFound();
+        const existing = await repo.get(id, visibility(request), trx);
+        if (!existing) throw notFound();
+        await hooks.beforeDelete?.({ existing, principal, trx });
         await repo.remove(id, trx);
       });
       return reply.status(204).send();
@@ -175,9 +196,9 @@ function routeDocs(schema: EntitySchema, route: ApiRoute) {
 }
 
 /** Registers every call named in each schema's `x-api`, guarded by the schema's privilege. */
-export function registerEntityRoutes(app: FastifyInstance, db: Kysely<any>, schemas: EntitySchema[]) {
+export function registerEntityRoutes(app: FastifyInstance, db: Kysely<any>, schemas: EntitySchema[], hooks: Record<string, EntityHooks> = {}) {
   for (const schema of schemas) {
-    const handlers = handlersFor(db, schema);
+    const handlers = handlersFor(db, schema, hooks[schema.$id] ?? {});
     for (const route of apiRoutes(schema)) {
       const options: RouteOptions = {
         method: route.method,

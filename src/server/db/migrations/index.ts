@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -17,7 +17,9 @@ const provider: MigrationProvider = {
 };
 
 export async function migrateToLatest(db: Kysely<any>) {
-  const migrator = new Migrator({ db, provider });
+  // Name the schema: the migrator otherwise finds another schema's bookkeeping tables in the same database.
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  const migrator = new Migrator({ db, provider, migrationTableSchema: rows[0].schema });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
