@@ -6,9 +6,12 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { EntitySchema } from '@shared/schema';
 import pkg from '../../package.json' with { type: 'json' };
 import type { Db } from './db';
+import { registerAccess, type AccessOptions } from './domains/access';
 import { registerAuthRoutes } from './domains/auth/routes';
 import { createTokens } from './domains/auth/tokens';
 import { registerEntityRoutes } from './engine/routes';
+import { roleHooks } from './domains/roles/hooks';
+import { userHooks } from './domains/users/hooks';
 import { loadSchemas } from './engine/schemas';
 import { registerErrorHandler } from './http/errors';
 import { registerGuard } from './http/guard';
@@ -21,6 +24,8 @@ export interface AppOptions {
   webRoot?: string;
   logger?: FastifyServerOptions['logger'];
   schemas?: EntitySchema[];
+  /** Password reset, join requests, mail, robot check and attempt limits. */
+  access?: AccessOptions;
 }
 
 /** Builds the whole server: used by `npm start` and by tests through `inject`. */
@@ -47,8 +52,9 @@ export async function buildApp(opts: AppOptions) {
 
   app.get('/portal/version', { config: { public: true }, schema: { tags: ['system'] } }, async () => ({ name: pkg.name, version: pkg.version, engine: opts.database.engine }));
   app.get('/portal/v3/api-docs', { schema: { hide: true } }, async () => app.swagger());
+  await registerAccess(app, db, opts.access); // before the routes whose attempts it limits
   registerAuthRoutes(app, db, tokens);
-  registerEntityRoutes(app, db, schemas);
+  registerEntityRoutes(app, db, schemas, { user: userHooks, role: roleHooks });
 
   if (opts.webRoot && existsSync(opts.webRoot)) {
     await app.register(fastifyStatic, { root: opts.webRoot, prefix: '/', wildcard: false });

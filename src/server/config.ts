@@ -12,12 +12,27 @@ export interface Config {
   jwtExpirySeconds: number;
   logLevel: string;
   webRoot: string;
+  /** Base of links in mails (password reset). */
+  publicUrl: string;
+  /** SMTP server for mail; without it mail goes to the outbox the administrator reads. */
+  smtpUrl?: string;
+  mailFrom: string;
+  /** Receives join requests; else the administrator's e-mail, else the outbox. */
+  adminEmail?: string;
+  altchaHmacKey?: string;
+  altchaCost: number;
+  /** Shared attempt counters for several servers; in memory otherwise. */
+  redisUrl?: string;
+  rateLimitWindowMinutes: number;
+  rateLimitPerAddress: number;
+  rateLimitPerName: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL || undefined;
+  const port = Number(env.PORT ?? 8080);
   return {
-    port: Number(env.PORT ?? 8080),
+    port,
     host: env.HOST ?? '0.0.0.0',
     dataDir: resolve(env.DATA_DIR ?? './data'),
     databaseUrl,
@@ -28,5 +43,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtExpirySeconds: Number(env.JWT_EXPIRY_SECONDS ?? 3600),
     logLevel: env.LOG_LEVEL ?? 'info',
     webRoot: resolve(env.WEB_ROOT ?? './dist/web'),
+    publicUrl: env.PUBLIC_URL || `http://localhost:${port}`,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'portal@localhost',
+    adminEmail: env.ADMIN_EMAIL || undefined,
+    altchaHmacKey: env.ALTCHA_HMAC_KEY || undefined,
+    altchaCost: Number(env.ALTCHA_COST ?? 5000),
+    redisUrl: env.REDIS_URL || undefined,
+    rateLimitWindowMinutes: Number(env.RATE_LIMIT_WINDOW_MINUTES ?? 15),
+    rateLimitPerAddress: Number(env.RATE_LIMIT_PER_ADDRESS ?? 20),
+    rateLimitPerName: Number(env.RATE_LIMIT_PER_NAME ?? 5),
   };
 }

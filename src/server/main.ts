@@ -14,6 +14,13 @@ const app = await buildApp({
   jwtExpirySeconds: config.jwtExpirySeconds,
   webRoot: config.webRoot,
   logger: { level: config.logLevel },
+  access: {
+    publicUrl: config.publicUrl,
+    adminEmail: config.adminEmail,
+    mail: { smtpUrl: config.smtpUrl, from: config.mailFrom },
+    altcha: { hmacKey: config.altchaHmacKey, cost: config.altchaCost },
+    limits: { redisUrl: config.redisUrl, windowMinutes: config.rateLimitWindowMinutes, perAddress: config.rateLimitPerAddress, perName: config.rateLimitPerName },
+  },
 });
 
 let closing = false;

@@ -84,6 +84,8 @@ export interface EntitySchema {
     uniqueMessage?: string;
     /** Message id when a row cannot be deleted because others refer to it. */
     inUseMessage?: string;
+    /** Privileges that also open the `list` call, whose id and name pairs fill selects on other screens. */
+    listPrivileges?: string[];
     /** Properties required on create only (e.g. a password, which an update may leave out). */
     requiredOnCreate?: string[];
   };

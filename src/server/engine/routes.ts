@@ -203,7 +203,7 @@ export function registerEntityRoutes(app: FastifyInstance, db: Kysely<any>, sche
       const options: RouteOptions = {
         method: route.method,
         url: toFastifyPath(route.path),
-        config: { privilege: schema['x-entity'].privilege },
+        config: { privilege: route.op === 'list' ? [schema['x-entity'].privilege, ...(schema['x-entity'].listPrivileges ?? [])] : schema['x-entity'].privilege },
         schema: routeDocs(schema, route),
         // The schema above documents the call; the engine's own validator checks it with the schema's messages.
         validatorCompiler: () => (data: unknown) => ({ value: data }),

@@ -9,8 +9,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Reachable without a token (sign-in, version, public join and reset calls). */
     public?: boolean;
-    /** The privilege the caller's role must grant. */
-    privilege?: string;
+    /** The privilege the caller's role must grant; with a list, any one of them. */
+    privilege?: string | string[];
     /** Only the administrator (reseller -1). */
     adminOnly?: boolean;
   }
@@ -41,6 +41,7 @@ export function registerGuard(app: FastifyInstance, db: Kysely<Database>, tokens
     if (!principal) throw unauthorized();
     request.principal = principal;
     if (config?.adminOnly && !principal.isAdmin) throw forbidden();
-    if (config?.privilege && !can(principal, config.privilege)) throw forbidden();
+    const needed = config?.privilege === undefined ? [] : [config.privilege].flat();
+    if (needed.length && !needed.some((p) => can(principal, p))) throw forbidden();
   });
 }

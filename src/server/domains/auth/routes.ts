@@ -16,7 +16,7 @@ const credentials = {
 const decoyHash = hashPassword('decoy-password');
 
 export function registerAuthRoutes(app: FastifyInstance, db: Kysely<Database>, tokens: Tokens) {
-  app.post('/portal/auth', { config: { public: true }, schema: { tags: ['auth'], body: credentials } }, async (request) => {
+  app.post('/portal/auth', { config: { public: true, attempts: { group: 'signIn', nameField: 'userName', failuresOnly: true } }, schema: { tags: ['auth'], body: credentials } }, async (request) => {
     const { userName, password } = request.body as { userName: string; password: string };
     const user = await db.selectFrom('appUser').select(['id', 'passwordHash'])
       .where((eb) => eb.or([eb(sql`lower(username)`, '=', userName.trim().toLowerCase()), eb(sql`lower(email)`, '=', userName.trim().toLowerCase())]))

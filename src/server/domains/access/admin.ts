@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import { pageCount } from '@shared/wire';
+import { listOutbox } from '../../adapters/mail';
+import type { AccessContext } from './context';
+
+const paging = {
+  type: 'object',
+  properties: { page: { type: 'integer', minimum: 0, default: 0 }, size: { type: 'integer', minimum: 1, maximum: 200, default: 50 } },
+};
+
+const envelope = <T>(items: T[], total: number, page: number, size: number) =>
+  ({ items, totalPageCount: pageCount(total, size), totalItemsCount: total, currentPage: page });
+
+/** Administrator's views of what the public calls produced: mail kept locally and join requests. */
+export function registerAccessAdminRoutes(app: FastifyInstance, ctx: AccessContext) {
+  app.get('/portal/admin/outbox', { config: { adminOnly: true }, schema: { tags: ['admin'], summary: 'Mail kept in the outbox, newest first', querystring: paging } }, async (request) => {
+    const { page, size } = request.query as { page: number; size: number };
+    const { items, total } = await listOutbox(ctx.db, page, size);
+    return envelope(items, total, page, size);
+  });
+
+  app.get('/portal/admin/join-requests', { config: { adminOnly: true }, schema: { tags: ['admin'], summary: 'Join requests, newest first', querystring: paging } }, async (request) => {
+    const { page, size } = request.query as { page: number; size: number };
+    const [items, count] = await Promise.all([
+      ctx.db.selectFrom('joinRequest').selectAll().orderBy('id', 'desc').limit(size).offset(page * size).execute(),
+      ctx.db.selectFrom('joinRequest').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return envelope(items, Number(count.n), page, size);
+  });
+}

@@ -1,0 +1,58 @@
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import type { ColumnType, Generated, Kysely } from 'kysely';
+import type { Database } from '../../db/types';
+import type { Mailer } from '../../adapters/mail';
+import type { RobotCheck } from '../../adapters/robot-check/altcha';
+
+export interface PasswordResetTable {
+  id: Generated<number>;
+  userId: number;
+  tokenHash: string;
+  expiresAt: ColumnType<Date, Date | string, Date | string>;
+  usedAt: Date | null;
+  createdAt: ColumnType<Date, never, never>;
+}
+
+export interface JoinRequestTable {
+  id: Generated<number>;
+  firstName: string | null;
+  lastName: string;
+  email: string;
+  company: string;
+  phoneNumber: string;
+  comment: string | null;
+  type: string;
+  createdAt: ColumnType<Date, never, never>;
+}
+
+export type AccessDb = Database & { passwordReset: PasswordResetTable; joinRequest: JoinRequestTable };
+
+/** What the access routes share: the database, the adapters and settings. */
+export interface AccessContext {
+  db: Kysely<AccessDb>;
+  mailer: Mailer;
+  /** The local outbox, also used when there is no address to send to. */
+  outbox: Mailer;
+  robotCheck: RobotCheck;
+  /** Base of links in mails, without a trailing slash. */
+  publicUrl: string;
+  adminEmail?: string;
+  /** Work that must not delay or shape the answer; it finishes before the server closes. */
+  later(task: () => Promise<void>): void;
+}
+
+const ajv = new Ajv();
+addFormats(ajv, ['email']);
+const emailCheck = ajv.compile({ type: 'string', maxLength: 254, format: 'email' });
+
+/** The same e-mail rule the schemas use (ajv-formats). */
+export const isEmail = (value: string) => emailCheck(value);
+
+/**
+ * A body schema for the OpenAPI document only: these routes check bodies themselves, to answer with the
+ * portal's message ids, so Fastify's own validation is switched off with `validatorCompiler`.
+ */
+export function docsOnly(body: object) {
+  return { body: JSON.parse(JSON.stringify(body, (k, v) => (k === 'errorMessage' ? undefined : v))) as object };
+}

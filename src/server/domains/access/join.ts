@@ -1,0 +1,77 @@
+import Ajv from 'ajv';
+import ajvErrors from 'ajv-errors';
+import addFormats from 'ajv-formats';
+import type { FastifyInstance } from 'fastify';
+import { joinFormats, joinRequestSchema, normaliseJoinRequest, type JoinRequestBody } from '@shared/join';
+import { toFieldErrors } from '@shared/validation';
+import { ADMIN_RESELLER_ID } from '@shared/privileges';
+import { englishText, fieldError, invalid } from '../../http/errors';
+import { docsOnly, type AccessContext } from './context';
+
+function compileJoinCheck() {
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  addFormats(ajv);
+  ajvErrors(ajv);
+  for (const [name, validate] of Object.entries(joinFormats)) ajv.addFormat(name, { type: 'string', validate });
+  return ajv.compile(joinRequestSchema);
+}
+
+export function registerJoinRoutes(app: FastifyInstance, ctx: AccessContext) {
+  const { db, robotCheck } = ctx;
+  const check = compileJoinCheck();
+  const attempts = { group: 'join', nameField: 'email' };
+
+  app.get('/portal/join/challenge', {
+    config: { public: true, attempts },
+    schema: { tags: ['join'], summary: 'A proof-of-work challenge for the ALTCHA widget' },
+  }, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return robotCheck.challenge();
+  });
+
+  app.post('/portal/join/recaptcha', {
+    config: { public: true, attempts },
+    schema: { tags: ['join'], summary: 'Checks an ALTCHA payload once: true or false', ...docsOnly({ type: 'object', properties: { token: { type: 'string' } } }) },
+    validatorCompiler: () => () => true,
+  }, async (request) => {
+    const token = (request.body as { token?: unknown } | undefined)?.token;
+    return typeof token === 'string' && token.length <= 4000 ? robotCheck.verify(token, 'check') : false;
+  });
+
+  /** Where join requests are announced: ADMIN_EMAIL, else the administrator's own address, else the outbox. */
+  async function adminAddress() {
+    if (ctx.adminEmail) return ctx.adminEmail;
+    const admin = await db.selectFrom('appUser').select('email').where('resellerId', '=', ADMIN_RESELLER_ID).where('email', 'is not', null)
+      .orderBy('id').limit(1).executeTakeFirst();
+    return admin?.email ?? undefined;
+  }
+
+  app.post('/portal/join/request', {
+    config: { public: true, attempts },
+    schema: { tags: ['join'], summary: 'Asks for access to the portal', ...docsOnly(joinRequestSchema) },
+    validatorCompiler: () => () => true,
+  }, async (request, reply) => {
+    const body = normaliseJoinRequest(request.body);
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid([fieldError('', 'type', 'validation.invalid')]);
+    const errors = check(body) ? [] : toFieldErrors(check.errors as never, englishText);
+    const join = body as JoinRequestBody;
+    // The solution is spent only by a request that is otherwise valid, so fixing a field does not need a new one.
+    if (!errors.length && !(await robotCheck.verify(join.altcha, 'consume'))) errors.push(fieldError('altcha', 'valid', 'validation.altcha.invalid'));
+    if (errors.length) throw invalid(errors);
+    const row = {
+      firstName: join.firstName || null, lastName: join.lastName, email: join.email, company: join.company,
+      phoneNumber: join.phoneNumber, comment: join.comment || null, type: join.type,
+    };
+    const { id } = await db.insertInto('joinRequest').values(row).returning('id').executeTakeFirstOrThrow();
+    ctx.later(async () => {
+      const to = await adminAddress();
+      const lines = [
+        `A new request to join the portal (#${id}):`, '',
+        `Name: ${[row.firstName, row.lastName].filter(Boolean).join(' ')}`, `Company: ${row.company}`, `Type: ${row.type}`,
+        `E-mail: ${row.email}`, `Phone: ${row.phoneNumber}`, ...(row.comment ? ['', row.comment] : []),
+      ];
+      await (to ? ctx.mailer : ctx.outbox).send({ to: to ?? 'admin', subject: `Join request from ${row.company}`, text: lines.join('\n') });
+    });
+    return reply.status(201).send({ id });
+  });
+}
