@@ -1,0 +1,176 @@
+/**
+ * CRUD and paged-list handlers generated from each schema's `x-api`, answering like the server: the same list
+ * request rules and paging (`normaliseListRequest`, `pageInMemory`), reseller scoping, 400 on invalid bodies and
+ * 409 on a duplicate of an `x-unique` field.
+ */
+import { http, HttpResponse, type HttpHandler } from 'msw';
+import {
+  apiRoutes,
+  ListRequestError,
+  normaliseListRequest,
+  pageInMemory,
+  uniqueRules,
+  writableFields,
+  type ApiRoute,
+  type EntitySchema,
+} from '@shared/schema';
+import { hasPrivilege } from '@shared/privileges';
+import type { ListRequest } from '@shared/wire';
+import type { MockDatabase, MockUser, Row } from './data';
+import { errorResponse, fieldError, forbiddenResponse, notFoundResponse, unauthorizedResponse } from './http';
+import { callerOf, isAdmin, visibleResellerIds } from './session';
+import { validateBody } from './validate';
+
+interface Context {
+  db: MockDatabase;
+  schema: EntitySchema;
+  user: MockUser;
+  request: Request;
+  params: Record<string, string | readonly string[] | undefined>;
+}
+
+const name = (schema: EntitySchema) => schema['x-entity'].name;
+const keyOf = (schema: EntitySchema) => schema['x-entity'].key;
+const table = (db: MockDatabase, schema: EntitySchema): Row[] => (db.tables[name(schema)] ??= []);
+
+/** Fills joined read-only columns, e.g. an account's resellerName. */
+function withJoins(db: MockDatabase, schema: EntitySchema, row: Row): Row {
+  const out = { ...row };
+  for (const [field, prop] of Object.entries(schema.properties)) {
+    const join = prop['x-join'];
+    if (!join) continue;
+    const source: Row[] = join.table === 'reseller' ? db.resellers.map((r) => ({ ...r })) : (db.tables[join.table] ?? []);
+    const target = source.find((r) => r[join.key ?? (join.table === 'reseller' ? 'id' : join.on)] === row[join.on]);
+    out[field] = target?.[join.column] ?? null;
+  }
+  return out;
+}
+
+function inScope({ db, schema, user }: Context, row: Row): boolean {
+  if (schema['x-entity'].scope !== 'reseller') return true;
+  return visibleResellerIds(db, user).has(Number(row.resellerId));
+}
+
+function visibleRows(ctx: Context, applyHidden: boolean): Row[] {
+  const hidden = ctx.schema['x-list'].hiddenUnless;
+  const include = !hidden || new URL(ctx.request.url).searchParams.get(hidden.query) === 'true';
+  return table(ctx.db, ctx.schema)
+    .filter((row) => inScope(ctx, row))
+    .filter((row) => !applyHidden || include || !hidden || row[hidden.field] !== true)
+    .map((row) => withJoins(ctx.db, ctx.schema, row));
+}
+
+function duplicateErrors(ctx: Context, candidate: Row) {
+  const key = keyOf(ctx.schema);
+  const same = (a: unknown, b: unknown) => String(a ?? '').trim().toLowerCase() === String(b ?? '').trim().toLowerCase();
+  return uniqueRules(ctx.schema)
+    .filter(({ field, scope }) => {
+      if (!String(candidate[field] ?? '').trim()) return false;
+      return table(ctx.db, ctx.schema).some(
+        (row) =>
+          row[key] !== candidate[key] && same(row[field], candidate[field]) && scope.every((s) => row[s] === candidate[s]),
+      );
+    })
+    .map(({ field, messageId }) => fieldError(field, 'unique', messageId));
+}
+
+/** Checks a body, then the row it would write; answers the error response, or null when the row may be written. */
+function rejectBody(ctx: Context, body: Row, candidate: Row, mode: 'create' | 'update') {
+  const errors = validateBody(ctx.schema, body, mode);
+  if (errors.length) return errorResponse(400, 'VALIDATION', errors[0].message, errors);
+  if (ctx.schema['x-entity'].scope === 'reseller' && !visibleResellerIds(ctx.db, ctx.user).has(Number(candidate.resellerId))) {
+    const error = fieldError('resellerId', 'scope', 'validation.reseller.notAllowed');
+    return errorResponse(400, 'VALIDATION', error.message, [error]);
+  }
+  const duplicates = duplicateErrors(ctx, candidate);
+  if (duplicates.length) return errorResponse(409, 'DUPLICATE', duplicates[0].message, duplicates);
+  return null;
+}
+
+/** The stored part of a body: every writable field, a missing one as null (PUT replaces the whole row). */
+function writable(schema: EntitySchema, body: Row): Row {
+  const key = keyOf(schema);
+  return Object.fromEntries(writableFields(schema).filter((f) => f !== key).map((f) => [f, body[f] ?? null]));
+}
+
+const operations: Record<ApiRoute['op'], (ctx: Context) => Promise<Response> | Response> = {
+  paged: pageHandler,
+  search: pageHandler,
+  list: (ctx) => {
+    const fields = ctx.schema['x-list'].listFields ?? [keyOf(ctx.schema)];
+    return HttpResponse.json(visibleRows(ctx, true).map((row) => Object.fromEntries(fields.map((f) => [f, row[f] ?? null]))));
+  },
+  get: (ctx) => {
+    const row = table(ctx.db, ctx.schema).find((r) => String(r[keyOf(ctx.schema)]) === String(ctx.params.id));
+    if (!row) return notFoundResponse();
+    if (!inScope(ctx, row)) return forbiddenResponse();
+    return HttpResponse.json(withJoins(ctx.db, ctx.schema, row));
+  },
+  create: async (ctx) => {
+    const body = (await ctx.request.json()) as Row;
+    const key = keyOf(ctx.schema);
+    const rows = table(ctx.db, ctx.schema);
+    const candidate: Row = { ...writable(ctx.schema, body), [key]: Math.max(0, ...rows.map((r) => Number(r[key]))) + 1 };
+    if (ctx.schema['x-entity'].scope === 'reseller' && candidate.resellerId === null) candidate.resellerId = ctx.user.resellerId;
+    const rejected = rejectBody(ctx, body, candidate, 'create');
+    if (rejected) return rejected;
+    rows.push(candidate);
+    return HttpResponse.json(withJoins(ctx.db, ctx.schema, candidate), { status: 201 });
+  },
+  update: async (ctx) => {
+    const body = (await ctx.request.json()) as Row;
+    const key = keyOf(ctx.schema);
+    const rows = table(ctx.db, ctx.schema);
+    const index = rows.findIndex((r) => String(r[key]) === String(body[key] ?? ctx.params.id));
+    if (index < 0) return notFoundResponse();
+    if (!inScope(ctx, rows[index])) return forbiddenResponse();
+    // PUT replaces every writable field: one left out is cleared.
+    const candidate: Row = { ...rows[index], ...writable(ctx.schema, body) };
+    const rejected = rejectBody(ctx, body, candidate, 'update');
+    if (rejected) return rejected;
+    rows[index] = candidate;
+    return HttpResponse.json(withJoins(ctx.db, ctx.schema, candidate));
+  },
+  delete: (ctx) => {
+    const rows = table(ctx.db, ctx.schema);
+    const index = rows.findIndex((r) => String(r[keyOf(ctx.schema)]) === String(ctx.params.id));
+    if (index < 0) return notFoundResponse();
+    if (!inScope(ctx, rows[index])) return forbiddenResponse();
+    rows.splice(index, 1);
+    return new HttpResponse(null, { status: 204 });
+  },
+};
+
+async function pageHandler(ctx: Context): Promise<Response> {
+  const body = (await ctx.request.json()) as ListRequest;
+  try {
+    const request = normaliseListRequest(ctx.schema, body, isAdmin(ctx.user));
+    return HttpResponse.json(pageInMemory(ctx.schema, visibleRows(ctx, true), request));
+  } catch (error) {
+    if (!(error instanceof ListRequestError)) throw error;
+    const field = fieldError(error.field, error.rule, error.messageId);
+    return errorResponse(400, 'VALIDATION', field.message, [field]);
+  }
+}
+
+/** `/portal/accounts/{id}` to MSW's `/portal/accounts/:id`, under the given base. */
+function mswPath(path: string, base: string): string {
+  return path.replace(/^\/portal(?=\/|$)/, base).replace(/\{(\w+)\}/g, ':$1');
+}
+
+export function entityHandlers(db: MockDatabase, schemas: readonly EntitySchema[], base: string): HttpHandler[] {
+  const routes = schemas.flatMap((schema) => apiRoutes(schema).map((route) => ({ schema, route })));
+  // Fixed paths before parameterised ones, so `/accounts/list` is not read as the account with id "list".
+  routes.sort((a, b) => Number(a.route.path.includes('{')) - Number(b.route.path.includes('{')));
+  return routes.map(({ schema, route }) => {
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+    return http[method](mswPath(route.path, base), ({ request, params }) => {
+      const user = callerOf(db, request);
+      if (!user) return unauthorizedResponse();
+      // The list call feeds selects on other screens, so other privileges may open it too (e.g. roles for users).
+      const privileges = [schema['x-entity'].privilege, ...(route.op === 'list' ? (schema['x-entity'].listPrivileges ?? []) : [])];
+      if (!privileges.some((p) => hasPrivilege(user.privileges, p))) return forbiddenResponse();
+      return operations[route.op]({ db, schema, user, request, params });
+    });
+  });
+}

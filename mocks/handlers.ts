@@ -1,0 +1,14 @@
+/**
+ * The mock backend: session calls plus handlers generated from every schema. Each call to `createHandlers`
+ * can take its own database, so tests do not share rows. `base` is the API base the app calls: relative (same
+ * origin) in a page, absolute under Node.
+ */
+import type { HttpHandler } from 'msw';
+import { ENTITY_SCHEMAS } from '@web/engine/schemas';
+import { createMockDatabase, type MockDatabase } from './data';
+import { entityHandlers } from './entityHandlers';
+import { sessionHandlers } from './sessionHandlers';
+
+export function createHandlers(db: MockDatabase = createMockDatabase(), base = '/portal'): HttpHandler[] {
+  return [...sessionHandlers(db, base), ...entityHandlers(db, ENTITY_SCHEMAS, base)];
+}

@@ -1,0 +1,68 @@
+/** Sign-in, renewal, the profile, privileges, preferences, version and the reseller list. */
+import { http, HttpResponse } from 'msw';
+import type { MockDatabase } from './data';
+import { errorResponse, unauthorizedResponse } from './http';
+import { callerOf, visibleResellerIds } from './session';
+import { mockToken } from './token';
+
+export function sessionHandlers(db: MockDatabase, base: string) {
+  return [
+    http.post(`${base}/auth`, async ({ request }) => {
+      const body = (await request.json()) as { userName?: string; password?: string };
+      const name = (body.userName ?? '').trim().toLowerCase();
+      const user = db.users.find(
+        (u) => (u.username.toLowerCase() === name || u.email?.toLowerCase() === name) && u.password === body.password,
+      );
+      if (!user) return errorResponse(401, 'BAD_CREDENTIALS', 'The username or password is not correct');
+      return HttpResponse.json({ jwt: mockToken(user.username) });
+    }),
+
+    http.get(`${base}/auth/renew`, ({ request }) => {
+      const user = callerOf(db, request);
+      return user ? HttpResponse.json({ jwt: mockToken(user.username) }) : unauthorizedResponse();
+    }),
+
+    http.get(`${base}/user`, ({ request }) => {
+      const user = callerOf(db, request);
+      if (!user) return unauthorizedResponse();
+      const reseller = db.resellers.find((r) => r.id === user.resellerId);
+      return HttpResponse.json({
+        id: user.id,
+        username: user.username,
+        email: user.email,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        accountId: user.accountId,
+        resellerInfo: { id: user.resellerId, name: reseller?.name ?? '', accentColorHex: reseller?.accentColorHex ?? null },
+        preferences: user.preferences,
+      });
+    }),
+
+    http.post(`${base}/user/preferences`, async ({ request }) => {
+      const user = callerOf(db, request);
+      if (!user) return unauthorizedResponse();
+      const body = (await request.json()) as { preferences?: unknown };
+      if (typeof body.preferences !== 'string') {
+        return errorResponse(400, 'VALIDATION', 'preferences must be JSON text');
+      }
+      user.preferences = body.preferences;
+      return new HttpResponse(null, { status: 204 });
+    }),
+
+    http.get(`${base}/user/ui-privileges`, ({ request }) => {
+      const user = callerOf(db, request);
+      return user ? HttpResponse.json({ userPrivileges: user.privileges }) : unauthorizedResponse();
+    }),
+
+    http.get(`${base}/version`, () => HttpResponse.json({ name: 'connectivity-portal', version: 'mock' })),
+
+    http.get(`${base}/reseller-info/list`, ({ request }) => {
+      const user = callerOf(db, request);
+      if (!user) return unauthorizedResponse();
+      const visible = visibleResellerIds(db, user);
+      return HttpResponse.json(
+        db.resellers.filter((r) => visible.has(r.id)).map(({ id, name, parentId }) => ({ id, name, parentId })),
+      );
+    }),
+  ];
+}

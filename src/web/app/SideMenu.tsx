@@ -1,0 +1,46 @@
+import { Classes } from '@blueprintjs/core';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { NavLink } from 'react-router-dom';
+import { usePrivilegesQuery, useVersionQuery } from './authApi';
+import { CLIENT_VERSION } from './config';
+import { visibleMenuEntries } from './menu';
+import { ROUTED_PATHS } from './routePaths';
+
+function itemClass({ isActive }: { isActive: boolean }): string {
+  return isActive ? `${Classes.MENU_ITEM} ${Classes.ACTIVE}` : Classes.MENU_ITEM;
+}
+
+/** The side menu: nothing until privileges are loaded, then one entry per granted, routed screen. */
+export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
+  const intl = useIntl();
+  const { data: granted } = usePrivilegesQuery();
+  const { data: server } = useVersionQuery();
+  if (!granted) return null;
+  return (
+    <nav className="portal-side-menu" aria-label={intl.formatMessage({ id: 'menu.label' })}>
+      <ul className={Classes.MENU} data-testid="side-menu">
+        {visibleMenuEntries(granted, ROUTED_PATHS).map((entry) => (
+          <li key={entry.id}>
+            <NavLink
+              to={entry.path}
+              end={entry.path === '/'}
+              className={itemClass}
+              data-testid={`menu-${entry.id}`}
+              onClick={onNavigate}
+            >
+              <span className={Classes.MENU_ITEM_ICON}>
+                <entry.icon />
+              </span>
+              <div className={`${Classes.FILL} ${Classes.TEXT_OVERFLOW_ELLIPSIS}`}>
+                <FormattedMessage id={entry.messageId} />
+              </div>
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+      <p className={`portal-version ${Classes.TEXT_MUTED} ${Classes.TEXT_SMALL}`}>
+        <FormattedMessage id="app.version" values={{ client: CLIENT_VERSION, server: server?.version ?? '…' }} />
+      </p>
+    </nav>
+  );
+}

@@ -1,0 +1,45 @@
+/**
+ * The profile's preferences are JSON text holding `{ type, value }` items. These helpers read the two the app
+ * uses (darkMode, lang) and write them back without losing items of other types.
+ */
+import type { PreferenceItem } from './userTypes';
+import { isLocale, type Locale } from './locales';
+
+export interface ParsedPreferences {
+  darkMode?: boolean;
+  lang?: Locale;
+  items: PreferenceItem[];
+}
+
+function isItem(value: unknown): value is PreferenceItem {
+  return typeof value === 'object' && value !== null && typeof (value as PreferenceItem).type === 'string';
+}
+
+/** Null for text that is not a list of items: the caller ignores it. Empty text is an empty list. */
+export function parsePreferences(text: string | null | undefined): ParsedPreferences | null {
+  if (!text || !text.trim()) return { items: [] };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(value)) return null;
+  const items = value.filter(isItem).map((i) => ({ type: i.type, value: String(i.value) }));
+  const parsed: ParsedPreferences = { items };
+  const dark = items.find((i) => i.type === 'darkMode');
+  if (dark) parsed.darkMode = dark.value === 'true';
+  const lang = items.find((i) => i.type === 'lang');
+  if (lang && isLocale(lang.value)) parsed.lang = lang.value;
+  return parsed;
+}
+
+export function serialisePreferences(
+  previous: PreferenceItem[],
+  current: { darkMode: boolean; lang: Locale | null },
+): string {
+  const kept = previous.filter((i) => i.type !== 'darkMode' && i.type !== 'lang');
+  const items: PreferenceItem[] = [...kept, { type: 'darkMode', value: String(current.darkMode) }];
+  if (current.lang) items.push({ type: 'lang', value: current.lang });
+  return JSON.stringify(items);
+}

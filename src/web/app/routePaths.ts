@@ -1,0 +1,37 @@
+/**
+ * The route list as data: which paths lead to a screen and which privilege each needs. The side menu and the
+ * dashboard's shortcuts read it to hide links to screens that do not exist yet; routeTable.tsx turns it into
+ * elements.
+ */
+import type { EntitySchema } from '@shared/schema';
+import { matchPath } from 'react-router-dom';
+import { ENTITY_SCHEMAS } from '@web/engine/schemas';
+
+export type RouteSpec =
+  | { path: string; privilege: string; page: 'dashboard' }
+  | { path: string; privilege: string; page: 'entityList' | 'entityDetail'; schema: EntitySchema };
+
+/** `/account/{id}` in a schema becomes react-router's `/account/:id`. */
+export function toRouterPath(schemaPath: string): string {
+  return schemaPath.replace(/\{(\w+)\}/g, ':$1');
+}
+
+function entityRouteSpecs(schema: EntitySchema): RouteSpec[] {
+  const { routes, privilege } = schema['x-entity'];
+  const specs: RouteSpec[] = [];
+  if (routes?.list) specs.push({ path: toRouterPath(routes.list), privilege, page: 'entityList', schema });
+  if (routes?.detail) specs.push({ path: toRouterPath(routes.detail), privilege, page: 'entityDetail', schema });
+  return specs;
+}
+
+export const ROUTE_SPECS: readonly RouteSpec[] = [
+  { path: '/', privilege: 'Dashboard', page: 'dashboard' },
+  ...ENTITY_SCHEMAS.flatMap(entityRouteSpecs),
+];
+
+export const ROUTED_PATHS: ReadonlySet<string> = new Set(ROUTE_SPECS.map((r) => r.path));
+
+/** Whether a concrete path (e.g. `/account/new`) leads to a screen. */
+export function isRoutedPath(path: string): boolean {
+  return ROUTE_SPECS.some((spec) => matchPath(spec.path, path) !== null);
+}

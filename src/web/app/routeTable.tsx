@@ -1,0 +1,36 @@
+/**
+ * Every screen behind the sign-in, with the privilege it needs. Screens that pull in heavy libraries (AG Grid,
+ * RJSF and ajv, ECharts) are lazy, so the sign-in page downloads none of them.
+ */
+import { lazy, type ReactElement } from 'react';
+import { entityName } from '@web/engine/schemas';
+import DashboardPage from '@web/features/dashboard/DashboardPage';
+import { ROUTE_SPECS, type RouteSpec } from './routePaths';
+
+const EntityListPage = lazy(() => import('@web/engine/EntityListPage'));
+const EntityDetailPage = lazy(() => import('@web/engine/EntityDetailPage'));
+
+export interface AppRoute {
+  /** A react-router path. */
+  path: string;
+  privilege: string;
+  element: ReactElement;
+}
+
+function elementFor(spec: RouteSpec): ReactElement {
+  switch (spec.page) {
+    case 'dashboard':
+      return <DashboardPage />;
+    case 'entityList':
+      // Keyed by entity so moving between two lists starts each with fresh state.
+      return <EntityListPage key={entityName(spec.schema)} schema={spec.schema} />;
+    case 'entityDetail':
+      return <EntityDetailPage key={entityName(spec.schema)} schema={spec.schema} />;
+  }
+}
+
+export const APP_ROUTES: readonly AppRoute[] = ROUTE_SPECS.map((spec) => ({
+  path: spec.path,
+  privilege: spec.privilege,
+  element: elementFor(spec),
+}));

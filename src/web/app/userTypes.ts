@@ -1,0 +1,61 @@
+/** Shapes of the user calls (GET /portal/user and friends), as the web app reads them. */
+import type { PrivilegeItem } from '@shared/privileges';
+
+export interface ResellerInfo {
+  id: number;
+  name: string;
+  accentColorHex: string | null;
+}
+
+export interface UserProfile {
+  id: number;
+  username: string;
+  email: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  accountId: number | null;
+  resellerInfo: ResellerInfo;
+  /** JSON text: a list of `{ type, value }` items such as darkMode and lang. */
+  preferences: string | null;
+}
+
+export interface PreferenceItem {
+  type: string;
+  value: string;
+}
+
+export interface UiPrivileges {
+  userPrivileges: PrivilegeItem[];
+}
+
+export interface VersionInfo {
+  name: string;
+  version: string;
+}
+
+export interface ResellerListItem {
+  id: number;
+  name: string;
+  parentId: number | null;
+}
+
+export interface LoginRequest {
+  userName: string;
+  password: string;
+  /** Kept on the client: decides where the token is stored. */
+  remember: boolean;
+}
+
+export interface TokenResponse {
+  jwt: string;
+}
+
+/** The name the portal greets: first name, else the reseller's name. */
+export function displayName(profile: UserProfile): string {
+  return profile.firstName?.trim() || profile.resellerInfo.name;
+}
+
+/** The address the portal shows: e-mail, else the username. */
+export function displayEmail(profile: UserProfile): string {
+  return profile.email?.trim() || profile.username;
+}

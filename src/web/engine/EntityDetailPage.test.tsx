@@ -1,0 +1,62 @@
+// @vitest-environment happy-dom
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { AppRoutes } from '@web/app/AppRoutes';
+import { renderWithProviders, signedIn } from '@web/test/renderWithProviders';
+import { setupMockApi } from '@web/test/mockApi';
+import { mockToken } from '../../../mocks/token';
+
+const api = setupMockApi();
+
+function renderDetail(route: string) {
+  return renderWithProviders(<AppRoutes />, { route, preloadedState: signedIn(mockToken('nora')) });
+}
+
+const location = () => screen.getByTestId('location').textContent;
+
+describe('account detail', () => {
+  it('loads the row into the form and saves changes with PUT', async () => {
+    const { user } = renderDetail('/account/102');
+    const name = (await screen.findByLabelText(/^Name/, undefined, { timeout: 5000 })) as HTMLInputElement;
+    await waitFor(() => expect(name.value).toBe('Beacon Fleet'));
+    expect(screen.getByRole('heading', { name: 'Account 102' })).toBeTruthy();
+
+    await user.clear(name);
+    await user.type(name, 'Beacon Fleet Services');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    await waitFor(() => expect(api.requests('/portal/accounts/', 'PUT')).toHaveLength(1));
+    expect(api.requests('/portal/accounts/', 'PUT')[0].body).toMatchObject({ accountId: 102, name: 'Beacon Fleet Services' });
+    expect(api.db.tables.account.find((r) => r.accountId === 102)?.name).toBe('Beacon Fleet Services');
+  });
+
+  it('creates with POST and moves to the new row', async () => {
+    const { user } = renderDetail('/account/new');
+    expect(await screen.findByRole('heading', { name: 'New Account' })).toBeTruthy();
+    await user.type(await screen.findByLabelText(/^Name/, undefined, { timeout: 5000 }), 'Gamma Ports');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    await waitFor(() => expect(location()).toBe('/account/107'));
+    expect(api.requests('/portal/accounts/', 'POST')[0].body).toMatchObject({ name: 'Gamma Ports' });
+    // The reseller choices come from the reseller list call.
+    expect(api.requests('/portal/reseller-info/list', 'GET').length).toBeGreaterThan(0);
+  });
+
+  it('shows the server’s 409 under the field', async () => {
+    const { user } = renderDetail('/account/new');
+    await user.type(await screen.findByLabelText(/^Name/, undefined, { timeout: 5000 }), 'Alpha Logistics');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('account name already exists')).toBeTruthy();
+    expect(location()).toBe('/account/new');
+  });
+
+  it('says the row does not exist for another tenant’s row (403)', async () => {
+    renderDetail('/account/104');
+    expect((await screen.findByTestId('detail-not-found')).textContent).toBe('This record does not exist or you may not see it.');
+  });
+
+  it('says the row does not exist for an unknown id (404)', async () => {
+    renderDetail('/account/999');
+    expect(await screen.findByTestId('detail-not-found')).toBeTruthy();
+  });
+});

@@ -1,0 +1,121 @@
+/**
+ * The detail screen of any entity: loads the row, shows the schema's form, and saves with the schema's create
+ * or update call. The id `new` opens an empty form; after creating, the address moves to the new row.
+ */
+import { ArrowLeftIcon, ErrorIcon, SearchIcon, TickIcon } from '@blueprintjs/icons';
+import { Button, H2, Intent, NonIdealState } from '@blueprintjs/core';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { useNavigate, useParams } from 'react-router-dom';
+import type { EntitySchema } from '@shared/schema';
+import type { FieldError } from '@shared/wire';
+import { Loading } from '@web/app/Loading';
+import { apiErrorOf, httpStatus, type QueryError } from './apiErrors';
+import { entityEndpoints } from './endpoints';
+import { useReferenceOptionsQuery } from './referenceOptions';
+import { detailPath, entityName, listPath, NEW_ID } from './schemas';
+import { showToast } from './toaster';
+import type { EntityRow } from './types';
+
+// RJSF and ajv are the heaviest part of the app; they load with the first form.
+const EntityForm = lazy(() => import('./form/EntityForm'));
+
+function referencesOf(schema: EntitySchema): string[] {
+  const refs = Object.values(schema.properties).flatMap((p) => (p['x-reference'] ? [p['x-reference']] : []));
+  return [...new Set(refs)].sort();
+}
+
+const SAVE_ERROR_IDS: Record<number, string> = { 400: 'error.validation', 403: 'error.forbidden', 404: 'error.notFound', 409: 'error.conflict' };
+
+export default function EntityDetailPage({ schema }: { schema: EntitySchema }) {
+  const intl = useIntl();
+  const navigate = useNavigate();
+  const { id = NEW_ID } = useParams();
+  const creating = id === NEW_ID;
+  const key = schema['x-entity'].key;
+  const endpoints = entityEndpoints(schema);
+  // Which endpoints exist depends only on the schema, fixed for the page's life (routes key it by entity),
+  // so these hooks run in the same order on every render.
+  const row = endpoints.get?.useQuery(id, { skip: creating });
+  const [create, createState] = endpoints.create?.useMutation() ?? [];
+  const [update, updateState] = endpoints.update?.useMutation() ?? [];
+  const references = useMemo(() => referencesOf(schema), [schema]);
+  const { data: options } = useReferenceOptionsQuery(references, { skip: references.length === 0 });
+  const [serverErrors, setServerErrors] = useState<FieldError[]>([]);
+
+  const entity = intl.formatMessage({ id: `entity.${entityName(schema)}.single` });
+  const backToList = () => {
+    const path = listPath(schema);
+    if (path) navigate(path);
+  };
+
+  const failed = (error: QueryError) => {
+    const apiError = apiErrorOf(error);
+    setServerErrors(apiError?.fields ?? []);
+    const status = httpStatus(error);
+    const messageId = status !== undefined ? SAVE_ERROR_IDS[status] : undefined;
+    const message = messageId ? intl.formatMessage({ id: messageId }) : (apiError?.message ?? intl.formatMessage({ id: 'app.error.generic' }));
+    showToast({ intent: Intent.DANGER, icon: <ErrorIcon />, message: intl.formatMessage({ id: 'form.saveError' }, { message }) });
+  };
+
+  const onSubmit = async (data: EntityRow) => {
+    setServerErrors([]);
+    if (creating) {
+      if (!create) return;
+      const result = await create(data);
+      if (result.error) return failed(result.error);
+      showToast({ intent: Intent.SUCCESS, icon: <TickIcon />, message: intl.formatMessage({ id: 'form.saved' }) });
+      const path = detailPath(schema, String(result.data[key]));
+      if (path) navigate(path, { replace: true });
+      return;
+    }
+    if (!update) return;
+    const result = await update({ ...data, [key]: row?.data?.[key] ?? id });
+    if (result.error) return failed(result.error);
+    showToast({ intent: Intent.SUCCESS, icon: <TickIcon />, message: intl.formatMessage({ id: 'form.saved' }) });
+  };
+
+  const loadStatus = httpStatus(row?.error);
+  // 403 (another tenant's row) reads the same as 404, so the page does not confirm that a row exists.
+  const notFound = creating
+    ? !endpoints.create
+    : !endpoints.get || (loadStatus !== undefined && [400, 403, 404].includes(loadStatus));
+  const title = creating
+    ? intl.formatMessage({ id: 'form.create.title' }, { entity })
+    : intl.formatMessage({ id: 'form.edit.title' }, { entity, id });
+
+  return (
+    <div className="portal-page portal-detail" data-testid={`detail-${entityName(schema)}`}>
+      <header className="portal-page-header">
+        <H2>{title}</H2>
+        {listPath(schema) && (
+          <Button variant="minimal" icon={<ArrowLeftIcon />} onClick={backToList}>
+            <FormattedMessage id={schema.title} />
+          </Button>
+        )}
+      </header>
+      {notFound ? (
+        <div data-testid="detail-not-found">
+          <NonIdealState icon={<SearchIcon size={48} />} description={<FormattedMessage id="form.notFound" />} />
+        </div>
+      ) : row?.isError ? (
+        <NonIdealState icon={<ErrorIcon size={48} />} description={<FormattedMessage id="app.error.generic" />} />
+      ) : !creating && !row?.data ? (
+        <Loading />
+      ) : (
+        <Suspense fallback={<Loading />}>
+          <EntityForm
+            schema={schema}
+            formData={creating ? undefined : row?.data}
+            onSubmit={onSubmit}
+            submitting={Boolean(createState?.isLoading || updateState?.isLoading)}
+            serverErrors={serverErrors}
+            options={options}
+            onCancel={backToList}
+            readOnly={!creating && !update}
+          />
+        </Suspense>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * One page of an entity's rows in AG Grid. Paging, sorting and searching happen on the server: the grid shows
+ * the page it is given, reports header clicks as a new sort, and opens a row's detail on click or Enter.
+ */
+import type { CellKeyDownEvent, ColDef, GetRowIdParams, RowClickedEvent, SortChangedEvent } from 'ag-grid-community';
+import { AgGridReact } from 'ag-grid-react';
+import { useCallback, useMemo } from 'react';
+import { useIntl } from 'react-intl';
+import type { EntitySchema } from '@shared/schema';
+import type { SortDir } from '@shared/wire';
+import { useAppSelector } from '@web/app/hooks';
+import { isLocale, isRightToLeft } from '@web/app/locales';
+import { selectDarkMode } from '@web/app/preferencesSlice';
+import { columnsFromSchema } from './columns';
+import { darkGridTheme, lightGridTheme } from './gridSetup';
+import type { EntityRow } from './types';
+
+export interface GridSort {
+  sortBy: string;
+  sortDir: SortDir;
+}
+
+export interface EntityGridProps {
+  schema: EntitySchema;
+  rows: EntityRow[];
+  sort: GridSort;
+  /** Called when the user sorts by a header; clearing a sort reports the schema's default. */
+  onSortChange: (sort: GridSort) => void;
+  onOpenRow: (row: EntityRow) => void;
+}
+
+/** Narrow screens scroll the grid sideways rather than squeeze columns to nothing. */
+const DEFAULT_COLUMN: ColDef<EntityRow> = { minWidth: 90 };
+
+export function EntityGrid({ schema, rows, sort, onSortChange, onOpenRow }: EntityGridProps) {
+  const intl = useIntl();
+  const darkMode = useAppSelector(selectDarkMode);
+  const key = schema['x-entity'].key;
+  const rtl = isLocale(intl.locale) && isRightToLeft(intl.locale);
+
+  const columnDefs = useMemo(
+    () =>
+      columnsFromSchema(schema, intl).map((col) => ({
+        ...col,
+        sort: col.colId === sort.sortBy ? sort.sortDir : null,
+      })),
+    [schema, intl, sort.sortBy, sort.sortDir],
+  );
+
+  const getRowId = useCallback((params: GetRowIdParams<EntityRow>) => String(params.data[key]), [key]);
+
+  const handleSortChanged = useCallback(
+    (event: SortChangedEvent<EntityRow>) => {
+      // Sorts applied from the column definitions come back as events too; only a user's click is a request.
+      if (event.source !== 'uiColumnSorted') return;
+      const sorted = event.api.getColumnState().find((c) => c.sort);
+      onSortChange(
+        sorted?.sort ? { sortBy: sorted.colId, sortDir: sorted.sort } : schema['x-list'].defaultSort,
+      );
+    },
+    [onSortChange, schema],
+  );
+
+  const handleRowClicked = useCallback(
+    (event: RowClickedEvent<EntityRow>) => event.data && onOpenRow(event.data),
+    [onOpenRow],
+  );
+
+  const handleCellKeyDown = useCallback(
+    (event: CellKeyDownEvent<EntityRow>) => {
+      const keyboard = event.event;
+      if (keyboard instanceof KeyboardEvent && keyboard.key === 'Enter' && event.data) onOpenRow(event.data);
+    },
+    [onOpenRow],
+  );
+
+  return (
+    <div className="portal-grid" data-testid={`grid-${schema['x-entity'].name}`}>
+      <AgGridReact<EntityRow>
+        // The grid reads its direction once, when created: a change of language recreates it.
+        key={rtl ? 'rtl' : 'ltr'}
+        enableRtl={rtl}
+        theme={darkMode ? darkGridTheme : lightGridTheme}
+        rowData={rows}
+        columnDefs={columnDefs}
+        defaultColDef={DEFAULT_COLUMN}
+        getRowId={getRowId}
+        // One page of at most a few hundred rows: render them all, which also lets the page scroll as one.
+        domLayout="autoHeight"
+        suppressRowVirtualisation
+        suppressColumnVirtualisation
+        suppressNoRowsOverlay
+        suppressCellFocus={false}
+        rowClass="portal-grid-row"
+        onSortChanged={handleSortChanged}
+        onRowClicked={handleRowClicked}
+        onCellKeyDown={handleCellKeyDown}
+        enableCellTextSelection={false}
+        animateRows={false}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,145 @@
+// @vitest-environment happy-dom
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { AppRoutes } from '@web/app/AppRoutes';
+import { renderWithProviders, signedIn } from '@web/test/renderWithProviders';
+import { setupMockApi } from '@web/test/mockApi';
+import { mockToken } from '../../../mocks/token';
+
+const api = setupMockApi();
+
+function renderAccounts(route = '/accounts') {
+  return renderWithProviders(<AppRoutes />, { route, preloadedState: signedIn(mockToken('nora')) });
+}
+
+/** The text of every cell of one column, in row order, as the grid renders it. */
+function columnTexts(grid: HTMLElement, colId: string): string[] {
+  return within(grid)
+    .queryAllByRole('gridcell')
+    .filter((cell) => cell.getAttribute('col-id') === colId)
+    .sort((a, b) => rowIndex(a) - rowIndex(b))
+    .map((cell) => cell.textContent ?? '');
+}
+
+function rowIndex(cell: HTMLElement): number {
+  return Number(cell.closest('[role="row"]')?.getAttribute('row-index'));
+}
+
+async function gridWithNames(expected: string[]) {
+  const grid = await screen.findByTestId('grid-account');
+  await waitFor(() => expect(columnTexts(grid, 'name')).toEqual(expected));
+  return grid;
+}
+
+function lastBody(suffix: string) {
+  const found = api.requests(suffix, 'POST');
+  return found[found.length - 1]?.body;
+}
+
+const location = () => screen.getByTestId('location').textContent;
+
+describe('accounts list', () => {
+  it('renders the rows the server sends, formatted by the schema', async () => {
+    renderAccounts();
+    // Nora's reseller (10) and its child (11); Delta Rail belongs to another reseller.
+    const grid = await gridWithNames(['Alpha Logistics', 'Beacon Fleet', 'Cobalt Sensors', 'Echo Metering', 'Northwind Stock']);
+    expect(columnTexts(grid, 'usageCredit')[0]).toBe('$1,250.50');
+    const credit = within(grid).getAllByRole('gridcell').find((c) => c.getAttribute('col-id') === 'usageCredit');
+    expect(credit?.classList.contains('ag-right-aligned-cell')).toBe(true);
+    expect(columnTexts(grid, 'inventoryAccount')).toEqual(['No', 'No', 'No', 'No', 'Yes']);
+    expect(columnTexts(grid, 'resellerName')[2]).toBe('Harbor IoT');
+    expect(screen.getByTestId('list-total').textContent).toBe('5 items');
+    expect(screen.getByTestId('list-page').textContent).toBe('Page 1 of 1');
+
+    const [paged] = api.requests('/portal/accounts/paged', 'POST');
+    expect(paged.url.searchParams.get('include_inventory')).toBe('true');
+    expect(paged.body).toEqual({ sortBy: 'accountId', sortDir: 'asc', page: { page: 0, size: 50 } });
+    expect(paged.headers.get('authorization')).toMatch(/^Bearer /);
+    expect(paged.headers.get('x-time-zone')).toBeTruthy();
+  });
+
+  it('searches by name on the server, shows only the matches and writes the search to the address', async () => {
+    const { user } = renderAccounts();
+    await gridWithNames(['Alpha Logistics', 'Beacon Fleet', 'Cobalt Sensors', 'Echo Metering', 'Northwind Stock']);
+
+    await user.selectOptions(screen.getByTestId('list-search-by'), 'name');
+    await user.type(screen.getByTestId('list-search'), '  alpha {Enter}');
+
+    await gridWithNames(['Alpha Logistics']);
+    expect(lastBody('/portal/accounts/search')).toEqual({
+      sortBy: 'accountId',
+      sortDir: 'asc',
+      searchBy: 'name',
+      searchKey: 'alpha',
+      page: { page: 0, size: 50 },
+    });
+    expect(location()).toBe('/accounts?searchKey=alpha&searchBy=name&page=1');
+    expect(screen.getByTestId('list-total').textContent).toBe('1 item');
+  });
+
+  it('reads searchKey, searchBy and page from the address', async () => {
+    renderAccounts('/accounts?searchKey=Hamburg&searchBy=city&page=1');
+    await gridWithNames(['Alpha Logistics', 'Echo Metering', 'Northwind Stock']);
+    expect(lastBody('/portal/accounts/search')).toMatchObject({ searchBy: 'city', searchKey: 'Hamburg', page: { page: 0 } });
+    expect((screen.getByTestId('list-search') as HTMLInputElement).value).toBe('Hamburg');
+    expect((screen.getByTestId('list-search-by') as HTMLSelectElement).value).toBe('city');
+    expect(api.requests('/portal/accounts/paged')).toHaveLength(0);
+  });
+
+  it('offers the admin-only filters to the admin only', async () => {
+    const filters = () => within(screen.getByTestId('list-search-by')).getAllByRole('option').map((o) => o.getAttribute('value'));
+    const nora = renderAccounts();
+    await screen.findByTestId('user-name');
+    expect(filters()).toEqual(['multi', 'accountId', 'name', 'address', 'city']);
+    nora.unmount();
+
+    renderWithProviders(<AppRoutes />, { route: '/accounts', preloadedState: signedIn(mockToken('admin')) });
+    await screen.findByTestId('user-name');
+    await waitFor(() => expect(filters()).toEqual(['multi', 'accountId', 'name', 'address', 'city', 'resellerId', 'resellerName']));
+  });
+
+  it('sorts on the server when a header is clicked', async () => {
+    const { user } = renderAccounts();
+    const grid = await gridWithNames(['Alpha Logistics', 'Beacon Fleet', 'Cobalt Sensors', 'Echo Metering', 'Northwind Stock']);
+    const header = within(grid).getAllByRole('columnheader').find((h) => h.getAttribute('col-id') === 'city');
+    await user.click(within(header!).getByText('City'));
+    await waitFor(() => expect(lastBody('/portal/accounts/paged')).toMatchObject({ sortBy: 'city', sortDir: 'asc' }));
+    // Haifa, Hamburg x3 (then by id), Madrid: the server's order, kept by the grid.
+    await gridWithNames(['Cobalt Sensors', 'Alpha Logistics', 'Echo Metering', 'Northwind Stock', 'Beacon Fleet']);
+    expect(location()).toBe('/accounts?page=1&sortBy=city&sortDir=asc');
+  });
+
+  it('opens the detail route when a row is clicked', async () => {
+    const { user } = renderAccounts();
+    const grid = await gridWithNames(['Alpha Logistics', 'Beacon Fleet', 'Cobalt Sensors', 'Echo Metering', 'Northwind Stock']);
+    await user.click(within(grid).getByText('Beacon Fleet'));
+    await waitFor(() => expect(location()).toBe('/account/102'));
+  });
+
+  it('creates from the Create button route', async () => {
+    const { user } = renderAccounts();
+    await screen.findByTestId('grid-account');
+    await user.click(screen.getByTestId('list-create'));
+    await waitFor(() => expect(location()).toBe('/account/new'));
+  });
+});
+
+describe('accounts list paging', () => {
+  it('pages on the server, from the address and with the pager', async () => {
+    for (let i = 0; i < 60; i++) {
+      api.db.tables.account.push({ accountId: 1000 + i, name: `Fleet ${1000 + i}`, city: 'Oslo', resellerId: 10, inventoryAccount: false, usageCredit: 0 });
+    }
+    const { user } = renderWithProviders(<AppRoutes />, { route: '/accounts?page=2', preloadedState: signedIn(mockToken('nora')) });
+    const grid = await screen.findByTestId('grid-account');
+    // 65 rows, 50 a page: page 2 holds the last 15.
+    await waitFor(() => expect(columnTexts(grid, 'name')).toHaveLength(15));
+    expect(api.requests('/portal/accounts/paged')[0].body).toMatchObject({ page: { page: 1, size: 50 } });
+    expect(screen.getByTestId('list-page').textContent).toBe('Page 2 of 2');
+    expect(screen.getByTestId('list-total').textContent).toBe('65 items');
+
+    await user.click(screen.getByRole('button', { name: 'Previous page' }));
+    await waitFor(() => expect(columnTexts(grid, 'name')).toHaveLength(50));
+    expect(location()).toBe('/accounts?page=1');
+    expect(screen.getByRole('button', { name: 'Previous page' })).toHaveProperty('disabled', true);
+  });
+});

@@ -1,0 +1,71 @@
+import { CrossIcon, SearchIcon } from '@blueprintjs/icons';
+import { Button, ControlGroup, HTMLSelect, InputGroup } from '@blueprintjs/core';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useIntl } from 'react-intl';
+import type { EntitySchema, SearchFilter } from '@shared/schema';
+
+export interface SearchBarProps {
+  schema: EntitySchema;
+  filters: SearchFilter[];
+  searchKey: string;
+  searchBy: string;
+  onSearch: (searchKey: string, searchBy: string) => void;
+}
+
+function filterLabelId(schema: EntitySchema, filter: SearchFilter): string {
+  return filter.title ?? schema.properties[filter.by]?.title ?? filter.by;
+}
+
+/** A search box with its "search by" choice. Enter or the button searches; the box keeps what was searched. */
+export function SearchBar({ schema, filters, searchKey, searchBy, onSearch }: SearchBarProps) {
+  const intl = useIntl();
+  const [draft, setDraft] = useState(searchKey);
+  // The address can change under the box (back button, a bookmark): follow it.
+  useEffect(() => setDraft(searchKey), [searchKey]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSearch(draft.trim(), searchBy);
+  };
+  const clear = () => {
+    setDraft('');
+    onSearch('', searchBy);
+  };
+
+  return (
+    <form className="portal-search" role="search" onSubmit={submit}>
+      <ControlGroup>
+        <HTMLSelect
+          aria-label={intl.formatMessage({ id: 'search.by' })}
+          data-testid="list-search-by"
+          value={searchBy}
+          // A new filter re-runs a search that has text; with an empty box it only changes the choice.
+          onChange={(e) => onSearch(draft.trim(), e.currentTarget.value)}
+          options={filters.map((f) => ({ value: f.by, label: intl.formatMessage({ id: filterLabelId(schema, f) }) }))}
+        />
+        <InputGroup
+          type="search"
+          leftIcon={<SearchIcon />}
+          data-testid="list-search"
+          aria-label={intl.formatMessage({ id: 'search.placeholder' })}
+          placeholder={intl.formatMessage({ id: 'search.placeholder' })}
+          value={draft}
+          onChange={(e) => setDraft(e.currentTarget.value)}
+          rightElement={
+            draft ? (
+              <Button
+                variant="minimal"
+                icon={<CrossIcon />}
+                aria-label={intl.formatMessage({ id: 'search.clear' })}
+                onClick={clear}
+              />
+            ) : undefined
+          }
+        />
+        <Button type="submit" icon={<SearchIcon />} data-testid="list-search-submit">
+          {intl.formatMessage({ id: 'search.submit' })}
+        </Button>
+      </ControlGroup>
+    </form>
+  );
+}

@@ -1,0 +1,79 @@
+import { createIntl } from 'react-intl';
+import { describe, expect, it } from 'vitest';
+import type { ValueFormatterParams } from 'ag-grid-community';
+import type { EntitySchema } from '@shared/schema';
+import account from '../../../schemas/account.json';
+import en from '../../../i18n/en.json';
+import de from '../../../i18n/de.json';
+import { BooleanTag } from './cells';
+import { columnsFromSchema, formatCell } from './columns';
+import type { EntityRow } from './types';
+
+const schema = account as unknown as EntitySchema;
+const intl = createIntl({ locale: 'en', messages: en });
+
+function format(field: string, value: unknown, i = intl): string {
+  const col = columnsFromSchema(schema, i).find((c) => c.colId === field);
+  const formatter = col?.valueFormatter;
+  if (typeof formatter !== 'function') throw new Error(`${field} has no formatter`);
+  return formatter({ value } as ValueFormatterParams<EntityRow>);
+}
+
+describe('columnsFromSchema', () => {
+  it('builds one column per x-columns entry, in order, headed by the translated title', () => {
+    const cols = columnsFromSchema(schema, intl);
+    expect(cols.map((c) => c.colId)).toEqual(schema['x-columns'].map((c) => c.field));
+    expect(cols.map((c) => c.headerName)).toEqual([
+      'Account ID', 'Name', 'City', 'Country', 'E-mail', 'Usage credit', 'Reseller', 'Inventory account',
+    ]);
+  });
+
+  it('keeps widths and flex from the schema', () => {
+    const cols = columnsFromSchema(schema, intl);
+    expect(cols[0]).toMatchObject({ width: 120 });
+    expect(cols[1]).toMatchObject({ flex: 2 });
+  });
+
+  it('right-aligns money and numbers and formats money as US dollars', () => {
+    const cols = columnsFromSchema(schema, intl);
+    expect(cols.find((c) => c.colId === 'usageCredit')?.type).toBe('rightAligned');
+    expect(cols.find((c) => c.colId === 'accountId')?.type).toBe('rightAligned');
+    expect(cols.find((c) => c.colId === 'name')?.type).toBeUndefined();
+    expect(format('usageCredit', 1250.5)).toBe('$1,250.50');
+    expect(format('usageCredit', 0)).toBe('$0.00');
+    expect(format('accountId', 10234)).toBe('10234');
+  });
+
+  it('follows the locale', () => {
+    const german = createIntl({ locale: 'de', messages: { ...en, ...de } });
+    expect(format('usageCredit', 1250.5, german)).toBe('1.250,50\u00a0$');
+    expect(columnsFromSchema(schema, german)[0].headerName).toBe(de['entity.account.field.accountId']);
+  });
+
+  it('shows booleans as a Yes/No tag', () => {
+    const col = columnsFromSchema(schema, intl).find((c) => c.colId === 'inventoryAccount');
+    expect(col?.cellRenderer).toBe(BooleanTag);
+    expect(format('inventoryAccount', true)).toBe('Yes');
+    expect(format('inventoryAccount', false)).toBe('No');
+  });
+
+  it('shows a dash for empty values', () => {
+    expect(format('city', null)).toBe('—');
+    expect(format('usageCredit', undefined)).toBe('—');
+  });
+
+  it('lets the server sort: sortable columns never reorder rows locally', () => {
+    const cols = columnsFromSchema(schema, intl);
+    expect(cols.every((c) => c.sortable)).toBe(true);
+    const compare = cols[1].comparator;
+    expect(typeof compare === 'function' && compare('b', 'a', undefined as never, undefined as never, false)).toBe(0);
+  });
+});
+
+describe('formatCell', () => {
+  it('formats dates, times and bytes', () => {
+    expect(formatCell(intl, 'date', '2024-03-05T10:00:00Z')).toBe('Mar 5, 2024');
+    expect(formatCell(intl, 'bytes', 1536)).toBe('1.5 kB');
+    expect(formatCell(intl, 'bytes', 5 * 1024 ** 3)).toBe('5 GB');
+  });
+});

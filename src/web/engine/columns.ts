@@ -1,0 +1,79 @@
+/**
+ * AG Grid column definitions from a schema's `x-columns` and its property types. A pure function of the
+ * schema and the intl object, so it is tested without a grid.
+ */
+import type { ColDef, ValueFormatterParams } from 'ag-grid-community';
+import type { IntlShape } from 'react-intl';
+import { sortableFields, type ColumnSpec, type EntitySchema, type PropertySchema } from '@shared/schema';
+import { DEFAULT_CURRENCY } from '@web/app/config';
+import { cellKind, type CellKind } from './cellKinds';
+import { BooleanTag, StatusTag } from './cells';
+import type { EntityRow } from './types';
+
+const BYTE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
+
+export function formatBytes(intl: IntlShape, bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (Math.abs(value) >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return intl.formatNumber(value, { style: 'unit', unit: BYTE_UNITS[unit], unitDisplay: 'short', maximumFractionDigits: 1 });
+}
+
+/** Formats one cell value the way its kind reads; empty values show a dash. */
+export function formatCell(intl: IntlShape, kind: CellKind, value: unknown): string {
+  if (value === null || value === undefined || value === '') return intl.formatMessage({ id: 'format.none' });
+  switch (kind) {
+    case 'money':
+      return typeof value === 'number' || typeof value === 'string'
+        ? intl.formatNumber(Number(value), { style: 'currency', currency: DEFAULT_CURRENCY })
+        : String(value);
+    case 'bytes':
+      return formatBytes(intl, Number(value));
+    case 'date':
+      return intl.formatDate(String(value), { dateStyle: 'medium' });
+    case 'datetime':
+      return intl.formatDate(String(value), { dateStyle: 'medium', timeStyle: 'short' });
+    case 'boolean':
+      return intl.formatMessage({ id: value ? 'form.yes' : 'form.no' });
+    case 'number':
+      return typeof value === 'number' ? intl.formatNumber(value, { useGrouping: false }) : String(value);
+    default:
+      return String(value);
+  }
+}
+
+function headerFor(intl: IntlShape, field: string, prop: PropertySchema | undefined): string {
+  return prop?.title ? intl.formatMessage({ id: prop.title }) : field;
+}
+
+/** The server sorts; the grid must keep the order it was given, so every local comparison is a tie. */
+const keepServerOrder = () => 0;
+
+function columnFor(schema: EntitySchema, spec: ColumnSpec, intl: IntlShape, sortable: Set<string>): ColDef<EntityRow> {
+  const prop = schema.properties[spec.field];
+  const kind = cellKind(prop);
+  const right = kind === 'money' || kind === 'bytes' || kind === 'number';
+  const col: ColDef<EntityRow> = {
+    colId: spec.field,
+    field: spec.field,
+    headerName: headerFor(intl, spec.field, prop),
+    sortable: spec.sortable ?? sortable.has(spec.field),
+    comparator: keepServerOrder,
+    valueFormatter: (params: ValueFormatterParams<EntityRow>) => formatCell(intl, kind, params.value),
+  };
+  if (spec.width !== undefined) col.width = spec.width;
+  if (spec.flex !== undefined) col.flex = spec.flex;
+  if (spec.hide) col.hide = true;
+  if (right) col.type = 'rightAligned';
+  if (kind === 'boolean') col.cellRenderer = BooleanTag;
+  if (kind === 'status') col.cellRenderer = StatusTag;
+  return col;
+}
+
+export function columnsFromSchema(schema: EntitySchema, intl: IntlShape): ColDef<EntityRow>[] {
+  const sortable = new Set(sortableFields(schema));
+  return schema['x-columns'].map((spec) => columnFor(schema, spec, intl, sortable));
+}

@@ -1,0 +1,24 @@
+/**
+ * AG Grid modules and themes. Only the modules the entity grid uses are registered, which keeps the lazy grid
+ * chunk small; the validation module (development only) names any module a new option would need.
+ */
+import {
+  CellStyleModule,
+  ClientSideRowModelModule,
+  ColumnApiModule,
+  ModuleRegistry,
+  RowStyleModule,
+  ValidationModule,
+  colorSchemeDark,
+  colorSchemeLight,
+  themeQuartz,
+} from 'ag-grid-community';
+
+// Client-side rows (one server page at a time), column state (to read the sort), cell classes (right-aligned
+// amounts) and row classes (the pointer).
+ModuleRegistry.registerModules([ClientSideRowModelModule, ColumnApiModule, CellStyleModule, RowStyleModule]);
+if (import.meta.env.DEV) ModuleRegistry.registerModules([ValidationModule]);
+
+const accent = { accentColor: 'var(--portal-accent, #c99a2e)' };
+export const lightGridTheme = themeQuartz.withPart(colorSchemeLight).withParams(accent);
+export const darkGridTheme = themeQuartz.withPart(colorSchemeDark).withParams(accent);

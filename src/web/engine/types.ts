@@ -1,0 +1,8 @@
+/** A row of any entity as it travels over the wire; its shape is described by the entity's schema. */
+export type EntityRow = Record<string, unknown>;
+
+/** One choice of a select, e.g. a reseller for an account. */
+export interface SelectOption {
+  value: string | number;
+  label: string;
+}

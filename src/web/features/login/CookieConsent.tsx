@@ -1,0 +1,38 @@
+import { Button, Intent } from '@blueprintjs/core';
+import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+
+const KEY = 'portal.cookieConsent';
+
+function accepted(): boolean {
+  try {
+    return localStorage.getItem(KEY) === 'accepted';
+  } catch {
+    return false;
+  }
+}
+
+/** A bottom banner that stays until Continue is pressed; the answer is kept in local storage. */
+export function CookieConsent() {
+  const intl = useIntl();
+  const [visible, setVisible] = useState(() => !accepted());
+  if (!visible) return null;
+  const accept = () => {
+    try {
+      localStorage.setItem(KEY, 'accepted');
+    } catch {
+      // Without storage the banner simply comes back next time.
+    }
+    setVisible(false);
+  };
+  return (
+    <div className="portal-cookie-banner" role="region" aria-label={intl.formatMessage({ id: 'cookies.label' })} data-testid="cookie-banner">
+      <p>
+        <FormattedMessage id="cookies.message" />
+      </p>
+      <Button intent={Intent.PRIMARY} onClick={accept} data-testid="cookie-continue">
+        <FormattedMessage id="cookies.continue" />
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+import { Button, Callout, Checkbox, FormGroup, H3, InputGroup, Intent } from '@blueprintjs/core';
+import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { useNavigate } from 'react-router-dom';
+import { useLoginMutation } from '@web/app/authApi';
+
+interface Fields {
+  userName: string;
+  password: string;
+}
+
+const EMPTY: Fields = { userName: '', password: '' };
+
+function requiredErrors(fields: Fields): Partial<Record<keyof Fields, string>> {
+  return {
+    ...(fields.userName.trim() ? {} : { userName: 'login.userName.required' }),
+    ...(fields.password ? {} : { password: 'login.password.required' }),
+  };
+}
+
+/** Sign-in with username or e-mail. A refused sign-in clears both fields and starts validation afresh. */
+export function SignInForm() {
+  const intl = useIntl();
+  const navigate = useNavigate();
+  const [login, { isLoading }] = useLoginMutation();
+  const [fields, setFields] = useState<Fields>(EMPTY);
+  const [remember, setRemember] = useState(false);
+  // Errors show after the first submit, so an untouched form is not red.
+  const [submitted, setSubmitted] = useState(false);
+  const [failure, setFailure] = useState<'login.error' | 'app.error.generic' | null>(null);
+  const errors = submitted ? requiredErrors(fields) : {};
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitted(true);
+    if (Object.keys(requiredErrors(fields)).length > 0) return;
+    setFailure(null);
+    const result = await login({ userName: fields.userName.trim(), password: fields.password, remember });
+    if ('data' in result) {
+      navigate('/', { replace: true });
+      return;
+    }
+    const status = result.error && 'status' in result.error ? result.error.status : undefined;
+    console.warn('Sign-in failed', status);
+    setFailure(status === 401 || status === 400 || status === 403 ? 'login.error' : 'app.error.generic');
+    setFields(EMPTY);
+    setSubmitted(false);
+  };
+
+  const field = (name: keyof Fields) => ({
+    id: `login-${name}`,
+    name,
+    value: fields[name],
+    intent: errors[name] ? Intent.DANGER : Intent.NONE,
+    onChange: (e: ChangeEvent<HTMLInputElement>) => setFields({ ...fields, [name]: e.currentTarget.value }),
+  });
+  const helper = (name: keyof Fields) => {
+    const id = errors[name];
+    return id ? <span id={`login-${name}-error`}>{intl.formatMessage({ id })}</span> : undefined;
+  };
+
+  return (
+    <form className="portal-sign-in" onSubmit={onSubmit} noValidate data-testid="sign-in-form">
+      <H3>
+        <FormattedMessage id="login.title" />
+      </H3>
+      {failure && (
+        <Callout intent={Intent.DANGER} role="alert" data-testid="login-error" className="portal-login-error">
+          <FormattedMessage id={failure} />
+        </Callout>
+      )}
+      <FormGroup
+        label={intl.formatMessage({ id: 'login.userName' })}
+        labelFor="login-userName"
+        intent={errors.userName ? Intent.DANGER : Intent.NONE}
+        helperText={helper('userName')}
+      >
+        <InputGroup
+          {...field('userName')}
+          autoComplete="username"
+          autoFocus
+          aria-invalid={Boolean(errors.userName)}
+          aria-describedby={errors.userName ? 'login-userName-error' : undefined}
+        />
+      </FormGroup>
+      <FormGroup
+        label={intl.formatMessage({ id: 'login.password' })}
+        labelFor="login-password"
+        intent={errors.password ? Intent.DANGER : Intent.NONE}
+        helperText={helper('password')}
+      >
+        <InputGroup
+          {...field('password')}
+          type="password"
+          autoComplete="current-password"
+          aria-invalid={Boolean(errors.password)}
+          aria-describedby={errors.password ? 'login-password-error' : undefined}
+        />
+      </FormGroup>
+      <Checkbox
+        id="login-remember"
+        checked={remember}
+        label={intl.formatMessage({ id: 'login.rememberMe' })}
+        onChange={(e) => setRemember(e.currentTarget.checked)}
+      />
+      <Button type="submit" intent={Intent.PRIMARY} fill loading={isLoading} data-testid="sign-in-submit">
+        <FormattedMessage id="login.submit" />
+      </Button>
+    </form>
+  );
+}
