@@ -51,7 +51,7 @@ export async function buildApp(opts: AppOptions) {
   registerGuard(app, db, tokens);
 
   app.get('/portal/version', { config: { public: true }, schema: { tags: ['system'] } }, async () => ({ name: pkg.name, version: pkg.version, engine: opts.database.engine }));
-  app.get('/portal/v3/api-docs', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/portal/v3/api-docs', { config: { signedIn: true }, schema: { hide: true } }, async () => app.swagger());
   await registerAccess(app, db, opts.access); // before the routes whose attempts it limits
   registerAuthRoutes(app, db, tokens);
   registerEntityRoutes(app, db, schemas, { user: userHooks, role: roleHooks });

@@ -13,10 +13,23 @@ declare module 'fastify' {
     privilege?: string | string[];
     /** Only the administrator (reseller -1). */
     adminOnly?: boolean;
+    /** Any signed-in user (their own profile, session and preferences). */
+    signedIn?: boolean;
   }
   interface FastifyRequest {
     principal?: Principal;
   }
+  interface FastifyInstance {
+    /** Every API route with what it requires, for the access tests and the route count. */
+    portalRoutes: PortalRoute[];
+  }
+}
+
+export interface PortalRoute {
+  method: string;
+  url: string;
+  access: 'public' | 'signedIn' | 'admin' | 'privilege';
+  privileges: string[];
 }
 
 /** The caller of a guarded route; the guard has already refused anyone else. */
@@ -30,6 +43,16 @@ export function principalOf(request: FastifyRequest): Principal {
  * admin requirement (403). Routes opt out only by declaring themselves public.
  */
 export function registerGuard(app: FastifyInstance, db: Kysely<Database>, tokens: Tokens) {
+  app.decorate('portalRoutes', [] as PortalRoute[]);
+  // A route must say who may call it: one that does not is a mistake, and the server refuses to start.
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/portal') || route.method === 'HEAD') return;
+    const c = route.config ?? {};
+    const privileges = c.privilege === undefined ? [] : [c.privilege].flat();
+    const access = c.public ? 'public' : c.adminOnly ? 'admin' : privileges.length ? 'privilege' : c.signedIn ? 'signedIn' : undefined;
+    if (!access) throw new Error(`${String(route.method)} ${route.url} declares no access rule (public, signedIn, adminOnly or privilege)`);
+    for (const method of [route.method].flat()) app.portalRoutes.push({ method, url: route.url, access, privileges });
+  });
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/portal')) return;
     const config = request.routeOptions.config;

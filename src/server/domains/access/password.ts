@@ -85,7 +85,7 @@ export function registerPasswordRoutes(app: FastifyInstance, ctx: AccessContext)
   app.post('/portal/user/password/reset', resetRoute, reset);
 
   app.put('/portal/user/password', {
-    config: { attempts: { group: 'password', failuresOnly: true } },
+    config: { signedIn: true, attempts: { group: 'password', failuresOnly: true } },
     schema: { tags: ['user'], summary: 'Change the signed-in user\'s password', ...docsOnly({ type: 'object', properties: { currentPassword: { type: 'string' }, newPassword: { type: 'string' } } }) },
     validatorCompiler: () => () => true,
   }, async (request) => {

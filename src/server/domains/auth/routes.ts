@@ -26,9 +26,9 @@ export function registerAuthRoutes(app: FastifyInstance, db: Kysely<Database>, t
     return { jwt: await tokens.issue(user.id) };
   });
 
-  app.get('/portal/auth/renew', { schema: { tags: ['auth'] } }, async (request) => ({ jwt: await tokens.issue(principalOf(request).userId) }));
+  app.get('/portal/auth/renew', { config: { signedIn: true }, schema: { tags: ['auth'] } }, async (request) => ({ jwt: await tokens.issue(principalOf(request).userId) }));
 
-  app.get('/portal/user', { schema: { tags: ['user'] } }, async (request) => {
+  app.get('/portal/user', { config: { signedIn: true }, schema: { tags: ['user'] } }, async (request) => {
     const p = principalOf(request);
     const u = await db.selectFrom('appUser as u').innerJoin('reseller as r', 'r.id', 'u.resellerId')
       .select(['u.id', 'u.username', 'u.email', 'u.firstName', 'u.lastName', 'u.accountId', 'u.preferences', 'r.id as resellerId', 'r.name as resellerName', 'r.accentColorHex'])
@@ -46,6 +46,7 @@ export function registerAuthRoutes(app: FastifyInstance, db: Kysely<Database>, t
   });
 
   app.post('/portal/user/preferences', {
+    config: { signedIn: true },
     schema: { tags: ['user'], body: { type: 'object', required: ['preferences'], properties: { preferences: { type: 'string', maxLength: 10000 } } } },
   }, async (request, reply) => {
     const { preferences } = request.body as { preferences: string };
@@ -59,11 +60,11 @@ export function registerAuthRoutes(app: FastifyInstance, db: Kysely<Database>, t
   });
 
   const privileges = async (request: Parameters<typeof principalOf>[0]) => ({ userPrivileges: principalOf(request).privileges });
-  app.get('/portal/user/ui-privileges', { schema: { tags: ['user'] } }, privileges);
-  app.get('/portal/roles/privileges', { schema: { tags: ['roles'] } }, privileges);
+  app.get('/portal/user/ui-privileges', { config: { signedIn: true }, schema: { tags: ['user'] } }, privileges);
+  app.get('/portal/roles/privileges', { config: { signedIn: true }, schema: { tags: ['roles'] } }, privileges);
 
   /** Resellers the caller may see (its own subtree), for reseller selects. */
-  app.get('/portal/reseller-info/list', { schema: { tags: ['resellers'] } }, async (request) => {
+  app.get('/portal/reseller-info/list', { config: { signedIn: true }, schema: { tags: ['resellers'] } }, async (request) => {
     const p = principalOf(request);
     return db.selectFrom('reseller').select(['id', 'name', 'parentId'])
       .where('path', 'like', sql<string>`${p.resellerPath} || '%'`).orderBy('name').execute();
