@@ -26,11 +26,19 @@ export interface AppOptions {
   schemas?: EntitySchema[];
   /** Password reset, join requests, mail, robot check and attempt limits. */
   access?: AccessOptions;
+  /** Trust X-Forwarded-* from a reverse proxy (true, a hop count, or addresses), so limits see client addresses. */
+  trustProxy?: boolean | number | string;
 }
 
 /** Builds the whole server: used by `npm start` and by tests through `inject`. */
 export async function buildApp(opts: AppOptions) {
-  const app = Fastify({ logger: opts.logger ?? false, routerOptions: { ignoreTrailingSlash: true }, bodyLimit: 1024 * 1024 });
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    // A hop count is valid at run time though the types leave it out.
+    trustProxy: (opts.trustProxy ?? false) as boolean | string,
+    routerOptions: { ignoreTrailingSlash: true },
+    bodyLimit: 1024 * 1024,
+  });
   const { db } = opts.database;
   const schemas = opts.schemas ?? loadSchemas();
   const tokens = await createTokens(db, { secret: opts.jwtSecret, expirySeconds: opts.jwtExpirySeconds ?? 3600 });

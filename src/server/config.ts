@@ -26,6 +26,14 @@ export interface Config {
   rateLimitWindowMinutes: number;
   rateLimitPerAddress: number;
   rateLimitPerName: number;
+  /** Trust X-Forwarded-* from a reverse proxy: true, a hop count, or the proxy's addresses. */
+  trustProxy: boolean | number | string;
+}
+
+function parseTrustProxy(value: string | undefined): boolean | number | string {
+  if (!value || value === 'false') return false;
+  if (value === 'true') return true;
+  return /^\d+$/.test(value) ? Number(value) : value;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -43,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtExpirySeconds: Number(env.JWT_EXPIRY_SECONDS ?? 3600),
     logLevel: env.LOG_LEVEL ?? 'info',
     webRoot: resolve(env.WEB_ROOT ?? './dist/web'),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     publicUrl: env.PUBLIC_URL || `http://localhost:${port}`,
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'portal@localhost',

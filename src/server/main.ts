@@ -13,6 +13,7 @@ const app = await buildApp({
   jwtSecret: config.jwtSecret,
   jwtExpirySeconds: config.jwtExpirySeconds,
   webRoot: config.webRoot,
+  trustProxy: config.trustProxy,
   logger: { level: config.logLevel },
   access: {
     publicUrl: config.publicUrl,
