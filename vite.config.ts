@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { formValidatorsPlugin } from './src/web/engine/form/validatorsPlugin.ts';
 
 const dir = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -14,7 +15,8 @@ export const alias = {
 export default defineConfig({
   root: dir('./src/web'),
   base: './',
-  plugins: [react()],
+  // The form validators are precompiled from schemas/: the Content-Security-Policy forbids compiling them in the browser.
+  plugins: [react(), formValidatorsPlugin(dir('./schemas'))],
   resolve: { alias },
   build: { outDir: dir('./dist/web'), emptyOutDir: true, chunkSizeWarningLimit: 1500 },
   server: { proxy: { '/portal': 'http://127.0.0.1:8080' } },

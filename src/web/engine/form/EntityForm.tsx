@@ -10,7 +10,7 @@ import type { BlueprintFormContext, ReferenceOption } from './context';
 import { formSchemaOf, initialData, propertyOfFieldId, uiSchemaOf, writableData } from './entitySchema';
 import { createErrorTransformer, mergeErrorSchemas, pickFieldErrors, serverErrorSchema } from './errors';
 import { hasMessage } from './messages';
-import { formValidator } from './validator';
+import { formValidatorOf } from './validator';
 
 type Data = Record<string, unknown>;
 
@@ -47,6 +47,7 @@ function withFields(set: ReadonlySet<string>, fields: readonly string[]): Readon
 export function EntityForm({ schema, formData, onSubmit, submitting = false, serverErrors, options, onCancel, readOnly = false }: EntityFormProps) {
   const intl = useIntl();
   const formSchema = formSchemaOf(schema);
+  const formValidator = formValidatorOf<Data, BlueprintFormContext>(formSchema);
   const names = useMemo(() => Object.keys(schema.properties), [schema]);
   const baseUiSchema = useMemo(() => uiSchemaOf(schema), [schema]);
 

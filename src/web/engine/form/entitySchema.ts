@@ -1,52 +1,9 @@
 /** How an entity schema becomes RJSF's schema, uiSchema and data, and how form data goes back to the API. */
-import type { RJSFSchema, UiSchema } from '@rjsf/utils';
-import { writableFields, type EntitySchema, type PropertySchema } from '@shared/schema';
+import type { UiSchema } from '@rjsf/utils';
+import { writableFields, type EntitySchema } from '@shared/schema';
+import { isReadOnly } from './formSchema';
 
-// Keywords whose values are data, not schemas: nothing inside them is a keyword to strip.
-const VALUE_KEYWORDS = new Set(['default', 'enum', 'const', 'examples', 'errorMessage']);
-
-function withoutExtensions(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutExtensions);
-  if (typeof node !== 'object' || node === null) return node;
-  const result: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (key.startsWith('x-')) continue;
-    if (VALUE_KEYWORDS.has(key)) result[key] = value;
-    else if (key === 'properties') {
-      // Property names are not keywords, even one that starts with x-.
-      result[key] = Object.fromEntries(Object.entries(value as object).map(([name, sub]) => [name, withoutExtensions(sub)]));
-    } else result[key] = withoutExtensions(value);
-  }
-  return result;
-}
-
-function isReadOnly(prop: PropertySchema): boolean {
-  return Boolean(prop.readOnly || prop['x-join']);
-}
-
-const formSchemas = new WeakMap<EntitySchema, RJSFSchema>();
-
-/**
- * The schema the form renders and validates: without the `x-` keywords (they describe the server, grid and
- * API) and without `$id`, under which ajv would keep serving whichever copy it compiled first. Joined
- * properties become `readOnly`. Cached per entity schema so ajv compiles each one once.
- */
-export function formSchemaOf(schema: EntitySchema): RJSFSchema {
-  let result = formSchemas.get(schema);
-  if (!result) {
-    const rest = withoutExtensions(schema) as RJSFSchema;
-    delete rest.$id;
-    const properties = Object.fromEntries(
-      Object.entries(rest.properties ?? {}).map(([name, sub]) => [
-        name,
-        isReadOnly(schema.properties[name]) ? { ...(sub as object), readOnly: true } : sub,
-      ]),
-    );
-    result = { ...rest, properties } as RJSFSchema;
-    formSchemas.set(schema, result);
-  }
-  return result;
-}
+export { formSchemaOf } from './formSchema';
 
 /**
  * The uiSchema: the schema's `x-ui`, plus what the form needs from other `x-` keywords: a property with

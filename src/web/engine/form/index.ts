@@ -4,6 +4,6 @@ export { generateForm, generateTheme, Theme } from './theme';
 export { default as Templates, generateTemplates } from './templates';
 export { default as Widgets, generateWidgets } from './widgets';
 export { referenceWidget } from './widgets/ReferenceWidget';
-export { formValidator } from './validator';
+export { formValidatorOf } from './validator';
 export type { BlueprintFormContext, ReferenceOption } from './context';
 export { EntityForm, type EntityFormProps } from './EntityForm';

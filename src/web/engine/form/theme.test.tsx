@@ -12,7 +12,7 @@ import zh from '../../../../i18n/zh-Hans.json';
 import type { BlueprintFormContext } from './context';
 import { createErrorTransformer } from './errors';
 import { Form } from './index';
-import { formValidator } from './validator';
+import { runtimeValidator } from './runtimeValidator';
 
 afterEach(cleanup);
 
@@ -20,7 +20,7 @@ function renderThemed(schema: RJSFSchema, extra: { uiSchema?: UiSchema; formCont
   const onSubmit = vi.fn();
   render(
     <IntlProvider locale={locale} messages={messages}>
-      <Form schema={schema} validator={formValidator} onSubmit={onSubmit} onError={vi.fn()} noHtml5Validate {...extra} />
+      <Form schema={schema} validator={runtimeValidator} onSubmit={onSubmit} onError={vi.fn()} noHtml5Validate {...extra} />
     </IntlProvider>,
   );
   return { onSubmit, user: userEvent.setup() };
@@ -93,7 +93,7 @@ describe('error messages', () => {
       properties: { email: { type: 'string', title: 'entity.account.field.email' } },
       errorMessage: { required: { email: 'validation.email.required' } },
     };
-    const { errors, errorSchema } = formValidator.validateFormData({}, schema, undefined, createErrorTransformer(schema, intl));
+    const { errors, errorSchema } = runtimeValidator.validateFormData({}, schema, undefined, createErrorTransformer(schema, intl));
     expect(errorSchema).toEqual({ email: { __errors: ['E-mail is required'] } });
     expect(errors[0].stack).toBe('E-mail: E-mail is required');
   });
@@ -105,8 +105,8 @@ describe('error messages', () => {
       properties: { code: { type: 'string', minLength: 3 }, count: { type: 'integer', maximum: 5 }, kind: { enum: ['a', 'b'] } },
     };
     const transform = createErrorTransformer(schema, intl);
-    expect(formValidator.validateFormData({}, schema, undefined, transform).errorSchema).toEqual({ code: { __errors: ['This field is required'] } });
-    expect(formValidator.validateFormData({ code: 'x', count: 9, kind: 'c' }, schema, undefined, transform).errorSchema).toEqual({
+    expect(runtimeValidator.validateFormData({}, schema, undefined, transform).errorSchema).toEqual({ code: { __errors: ['This field is required'] } });
+    expect(runtimeValidator.validateFormData({ code: 'x', count: 9, kind: 'c' }, schema, undefined, transform).errorSchema).toEqual({
       code: { __errors: ['Must be at least 3 characters'] },
       count: { __errors: ['Must be at most 5'] },
       kind: { __errors: ['This value is not valid'] },
