@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { alias } from './vite.config';
+import { alias } from './vite.config.ts';
 
 /** Browser tests: the real server (`npm run serve`) on a fresh data folder, driven through Debian's Chromium. */
 export default defineConfig({
