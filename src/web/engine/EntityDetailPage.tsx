@@ -9,6 +9,8 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { EntitySchema } from '@shared/schema';
 import type { FieldError } from '@shared/wire';
+import { selectPrivileges } from '@web/app/authSlice';
+import { useAppSelector } from '@web/app/hooks';
 import { Loading } from '@web/app/Loading';
 import { apiErrorOf, httpStatus, type QueryError } from './apiErrors';
 import { entityEndpoints } from './endpoints';
@@ -40,6 +42,7 @@ export default function EntityDetailPage({ schema }: { schema: EntitySchema }) {
   const [create, createState] = endpoints.create?.useMutation() ?? [];
   const [update, updateState] = endpoints.update?.useMutation() ?? [];
   const references = useMemo(() => referencesOf(schema), [schema]);
+  const grantable = useAppSelector(selectPrivileges);
   const { data: options } = useReferenceOptionsQuery(references, { skip: references.length === 0 });
   const [serverErrors, setServerErrors] = useState<FieldError[]>([]);
 
@@ -113,6 +116,7 @@ export default function EntityDetailPage({ schema }: { schema: EntitySchema }) {
             options={options}
             onCancel={backToList}
             readOnly={!creating && !update}
+            grantable={grantable ?? undefined}
           />
         </Suspense>
       )}

@@ -3,6 +3,7 @@ import { useIntl } from 'react-intl';
 import { Callout, Intent } from '@blueprintjs/core';
 import type { IChangeEvent } from '@rjsf/core';
 import { deepEquals, orderProperties, type UiSchema } from '@rjsf/utils';
+import type { PrivilegeItem } from '@shared/privileges';
 import type { EntitySchema } from '@shared/schema';
 import type { FieldError } from '@shared/wire';
 import { Form } from './BlueprintForm';
@@ -31,6 +32,8 @@ export interface EntityFormProps {
   onCancel?: () => void;
   /** Shows the record without Save. */
   readOnly?: boolean;
+  /** Privileges the editor holds, for the role editor's privilege picker. */
+  grantable?: PrivilegeItem[];
 }
 
 const NO_FIELDS: ReadonlySet<string> = new Set();
@@ -44,7 +47,7 @@ function withFields(set: ReadonlySet<string>, fields: readonly string[]): Readon
  * schema's own rules and shows a field's errors once the user has changed or left that field (every field's,
  * after an attempt to submit). Save stays disabled while the data is invalid or a save is under way.
  */
-export function EntityForm({ schema, formData, onSubmit, submitting = false, serverErrors, options, onCancel, readOnly = false }: EntityFormProps) {
+export function EntityForm({ schema, formData, onSubmit, submitting = false, serverErrors, options, onCancel, readOnly = false, grantable }: EntityFormProps) {
   const intl = useIntl();
   const formSchema = formSchemaOf(schema);
   const formValidator = formValidatorOf<Data, BlueprintFormContext>(formSchema);
@@ -95,7 +98,7 @@ export function EntityForm({ schema, formData, onSubmit, submitting = false, ser
     () => ({ ...baseUiSchema, 'ui:submitButtonOptions': { norender: readOnly, props: { disabled: !valid || busy, loading: busy } } }),
     [baseUiSchema, readOnly, valid, busy],
   );
-  const formContext = useMemo<BlueprintFormContext>(() => ({ options, onCancel }), [options, onCancel]);
+  const formContext = useMemo<BlueprintFormContext>(() => ({ options, onCancel, grantable }), [options, onCancel, grantable]);
 
   const handleChange = (event: IChangeEvent<Data>) => {
     const next = event.formData ?? {};
