@@ -1,0 +1,82 @@
+import { mkdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { ADMIN_PASSWORD, openBrowser, startPortal, type Browser, type Portal } from './harness';
+
+const SHOTS = 'test-results';
+
+describe('users and roles in the browser', () => {
+  let portal: Portal;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    portal = await startPortal();
+    browser = await openBrowser();
+    page = browser.page;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await portal?.stop();
+  });
+
+  async function signIn(userName: string, password: string) {
+    await page.goto(`${portal.url}/#/login`);
+    await page.locator('#login-userName').fill(userName);
+    await page.locator('#login-password').fill(password);
+    await page.getByTestId('sign-in-submit').click();
+    await page.getByTestId('dashboard-welcome').waitFor();
+  }
+  const demoPassword = () => /Demo user "northwind".*password: (\S+)/.exec(portal.output())![1];
+
+  it('lets the admin build a role from the privilege picker and give it to a new user', async () => {
+    await signIn('admin', ADMIN_PASSWORD);
+    await page.goto(`${portal.url}/#/role/new`);
+    await page.locator('#root_name').fill('Account desk');
+    await page.locator('#root_resellerId').selectOption({ label: 'Northwind Mobile' });
+    await page.getByTestId('privileges-field').getByLabel('Dashboard', { exact: true }).check({ force: true });
+    await page.getByTestId('privileges-field').getByLabel('Accounts', { exact: true }).check({ force: true });
+    await page.screenshot({ path: `${SHOTS}/role-editor.png`, fullPage: true });
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => new URL(page.url()).hash).toMatch(/^#\/role\/\d+$/);
+
+    await page.goto(`${portal.url}/#/user/new`);
+    await page.locator('#root_username').fill('desk.clerk');
+    await page.locator('#root_email').fill('desk.clerk@example.com');
+    await page.locator('#root_password').fill('Desk@2026clerk');
+    await page.locator('#root_resellerId').selectOption({ label: 'Northwind Mobile' });
+    await page.locator('#root_roleId').selectOption({ label: 'Account desk' });
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => new URL(page.url()).hash).toMatch(/^#\/user\/\d+$/);
+    await page.screenshot({ path: `${SHOTS}/user-created.png` });
+  });
+
+  it('shows a user of a limited role only its menu entries, and refuses the rest', async () => {
+    await page.getByTestId('sign-out').click();
+    await signIn('desk.clerk', 'Desk@2026clerk');
+    const entries = await page.getByTestId('side-menu').locator('[data-testid^="menu-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
+    expect(entries).toEqual(['menu-Dashboard', 'menu-Accounts']);
+    await page.goto(`${portal.url}/#/users`);
+    await page.getByTestId('no-privilege').waitFor();
+    // The server refuses too, whatever the page shows.
+    const status = await page.evaluate(async () => {
+      const token = localStorage.getItem('portal.token') ?? sessionStorage.getItem('portal.token');
+      return (await fetch('/portal/user/paged', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' })).status;
+    });
+    expect(status).toBe(403);
+    await page.screenshot({ path: `${SHOTS}/limited-user.png` });
+  });
+
+  it('keeps a reseller manager to its own users', async () => {
+    await page.getByTestId('sign-out').click();
+    await signIn('northwind', demoPassword());
+    await page.getByTestId('menu-Users').click();
+    const grid = page.getByTestId('grid-user');
+    await grid.locator('[role="gridcell"][col-id="username"]').first().waitFor();
+    const names = await grid.locator('[role="gridcell"][col-id="username"]').allInnerTexts();
+    expect(names).toEqual(expect.arrayContaining(['northwind', 'northwind-iot', 'harbor', 'desk.clerk']));
+    expect(names).not.toContain('bluesky');
+    expect(names).not.toContain('admin');
+  });
+});
