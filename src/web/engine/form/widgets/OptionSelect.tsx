@@ -1,5 +1,7 @@
 import type { FocusEvent } from 'react';
 import { HTMLSelect } from '@blueprintjs/core';
+import { ariaDescribedByIds, type FormContextType, type StrictRJSFSchema, type WidgetProps } from '@rjsf/utils';
+import { useTranslate } from '../messages';
 
 export interface SelectOption {
   value: unknown;
@@ -58,5 +60,28 @@ export function OptionSelect({ id, name, options, value, onChange, onBlur, onFoc
         </option>
       ))}
     </HTMLSelect>
+  );
+}
+
+/** An OptionSelect wired to an RJSF widget's props: the one place the select widgets map them. */
+export function WidgetSelect<T, S extends StrictRJSFSchema, F extends FormContextType>({ widget, choices }: { widget: WidgetProps<T, S, F>; choices: readonly SelectOption[] }) {
+  const translate = useTranslate();
+  const { id, htmlName, value, options, required, disabled, readonly, autofocus, placeholder, rawErrors, hideError, onChange, onBlur, onFocus } = widget;
+  return (
+    <OptionSelect
+      id={id}
+      name={htmlName}
+      options={choices}
+      value={value}
+      onChange={(next) => onChange(next ?? options.emptyValue)}
+      onBlur={(next) => onBlur(id, next)}
+      onFocus={(next) => onFocus(id, next)}
+      placeholder={translate(placeholder || 'form.select.placeholder')}
+      required={required}
+      disabled={disabled || readonly}
+      autoFocus={autofocus}
+      invalid={!hideError && (rawErrors?.length ?? 0) > 0}
+      describedBy={ariaDescribedByIds(id)}
+    />
   );
 }
