@@ -5,10 +5,11 @@
  */
 import type { HttpHandler } from 'msw';
 import { ENTITY_SCHEMAS } from '@web/engine/schemas';
+import { accessHandlers } from './accessHandlers';
 import { createMockDatabase, type MockDatabase } from './data';
 import { entityHandlers } from './entityHandlers';
 import { sessionHandlers } from './sessionHandlers';
 
 export function createHandlers(db: MockDatabase = createMockDatabase(), base = '/portal'): HttpHandler[] {
-  return [...sessionHandlers(db, base), ...entityHandlers(db, ENTITY_SCHEMAS, base)];
+  return [...sessionHandlers(db, base), ...accessHandlers(db, base), ...entityHandlers(db, ENTITY_SCHEMAS, base)];
 }

@@ -1,5 +1,6 @@
 import { Route, Routes } from 'react-router-dom';
 import { LoginRoute } from '@web/features/login/LoginRoute';
+import { PrivacyPolicyFrame, PrivacyPolicyPage } from '@web/features/privacy/PrivacyPolicyPage';
 import { NotFoundPage } from './NotFoundPage';
 import { RequireAuth } from './RequireAuth';
 import { RequirePrivilege } from './RequirePrivilege';
@@ -10,6 +11,10 @@ export function AppRoutes() {
   return (
     <Routes>
       <Route path="/login" element={<LoginRoute />} />
+      {/* Public: readable without signing in, in the portal's frame for a signed-in user. */}
+      <Route path="/privacy-policy" element={<PrivacyPolicyFrame />}>
+        <Route index element={<PrivacyPolicyPage />} />
+      </Route>
       <Route
         element={
           <RequireAuth>

@@ -1,7 +1,21 @@
-import { CellTowerIcon, LogOutIcon, MenuIcon, UserIcon } from '@blueprintjs/icons';
-import { Alignment, Button, HTMLSelect, Navbar, NavbarDivider, NavbarGroup, NavbarHeading, Switch } from '@blueprintjs/core';
+import { CaretDownIcon, CellTowerIcon, KeyIcon, LogOutIcon, MenuIcon, ShieldIcon, UserIcon } from '@blueprintjs/icons';
+import {
+  Alignment,
+  Button,
+  HTMLSelect,
+  Menu,
+  MenuItem,
+  Navbar,
+  NavbarDivider,
+  NavbarGroup,
+  NavbarHeading,
+  PopoverNext,
+  Switch,
+} from '@blueprintjs/core';
+import { useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { Link } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
+import { ChangePasswordDialog } from '@web/features/account-security/ChangePasswordDialog';
 import { useAppDispatch, useAppSelector } from './hooks';
 import { selectProfile } from './authSlice';
 import { LANGUAGE_NAMES, LOCALES, isLocale } from './locales';
@@ -15,6 +29,9 @@ export function TopBar({ onToggleMenu }: { onToggleMenu: () => void }) {
   const profile = useAppSelector(selectProfile);
   const darkMode = useAppSelector(selectDarkMode);
   const locale = useAppSelector(selectLocale);
+  const navigate = useNavigate();
+  const [changingPassword, setChangingPassword] = useState(false);
+  const userMenu = useRef<HTMLButtonElement>(null);
 
   return (
     <Navbar className="portal-topbar">
@@ -51,11 +68,46 @@ export function TopBar({ onToggleMenu }: { onToggleMenu: () => void }) {
         />
         <NavbarDivider />
         {profile && (
-          <span className="portal-user" data-testid="user-name" title={displayEmail(profile)}>
-            <UserIcon />
-            <span className="portal-user-name">{displayName(profile)}</span>
-          </span>
+          <PopoverNext
+            placement="bottom-end"
+            // The dialog opened from the menu keeps the focus; it hands it back to this button when it closes.
+            shouldReturnFocusOnClose={false}
+            content={
+              <Menu aria-label={intl.formatMessage({ id: 'topbar.userMenu' })}>
+                <MenuItem
+                  icon={<KeyIcon />}
+                  text={intl.formatMessage({ id: 'topbar.changePassword' })}
+                  onClick={() => setChangingPassword(true)}
+                  data-testid="menu-change-password"
+                />
+                <MenuItem
+                  icon={<ShieldIcon />}
+                  text={intl.formatMessage({ id: 'topbar.privacyPolicy' })}
+                  onClick={() => navigate('/privacy-policy')}
+                  data-testid="menu-privacy-policy"
+                />
+              </Menu>
+            }
+          >
+            <Button
+              ref={userMenu}
+              variant="minimal"
+              endIcon={<CaretDownIcon />}
+              title={displayEmail(profile)}
+              data-testid="user-menu"
+            >
+              <span className="portal-user" data-testid="user-name">
+                <UserIcon />
+                <span className="portal-user-name">{displayName(profile)}</span>
+              </span>
+            </Button>
+          </PopoverNext>
         )}
+        <ChangePasswordDialog
+          isOpen={changingPassword}
+          onClose={() => setChangingPassword(false)}
+          onClosed={() => userMenu.current?.focus()}
+        />
         <Button
           variant="minimal"
           icon={<LogOutIcon />}

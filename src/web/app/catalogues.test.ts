@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LOCALES } from './locales';
 
-/** The prefixes the shell owns: every key under them must exist, translated, in all six catalogues. */
-const SHELL_PREFIXES = /^(app|menu|topbar|login|dashboard|search|list|error|format|cookies)\./;
+/** The prefixes the shell and the login screen own: every key under them must exist, translated, in all six catalogues. */
+const SHELL_PREFIXES = /^(app|menu|topbar|login|dashboard|search|list|error|format|cookies|join|reset|password|privacy)\./;
 
 const catalogue = (locale: string): Record<string, string> =>
   JSON.parse(readFileSync(new URL(`../../../i18n/${locale}.json`, import.meta.url), 'utf8'));

@@ -16,3 +16,9 @@ export const RENEW_BEFORE_EXPIRY_S = 900;
 /** Below this width the side menu becomes a drawer. */
 export const MOBILE_BREAKPOINT_PX = 920;
 export const DEFAULT_CURRENCY = 'USD';
+
+/** The product's public website, linked from the join form's thank-you message. */
+export const PRODUCT_URL = import.meta.env.VITE_PRODUCT_URL || '/';
+
+/** Where the privacy policy sends questions for the data protection officer; without it, to the product website. */
+export const PRIVACY_CONTACT_EMAIL = import.meta.env.VITE_PRIVACY_CONTACT_EMAIL || '';

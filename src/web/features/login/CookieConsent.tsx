@@ -12,8 +12,11 @@ function accepted(): boolean {
   }
 }
 
-/** A bottom banner that stays until Continue is pressed; the answer is kept in local storage. */
-export function CookieConsent() {
+/**
+ * A bottom banner that stays until Continue is pressed; the answer is kept in local storage. With
+ * `onShowPolicy` it also offers the privacy policy.
+ */
+export function CookieConsent({ onShowPolicy }: { onShowPolicy?: () => void }) {
   const intl = useIntl();
   const [visible, setVisible] = useState(() => !accepted());
   if (!visible) return null;
@@ -30,6 +33,11 @@ export function CookieConsent() {
       <p>
         <FormattedMessage id="cookies.message" />
       </p>
+      {onShowPolicy && (
+        <Button variant="minimal" className="portal-cookie-policy" onClick={onShowPolicy} data-testid="cookie-policy">
+          <FormattedMessage id="cookies.policy" />
+        </Button>
+      )}
       <Button intent={Intent.PRIMARY} onClick={accept} data-testid="cookie-continue">
         <FormattedMessage id="cookies.continue" />
       </Button>

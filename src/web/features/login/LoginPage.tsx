@@ -1,30 +1,98 @@
 import { CellTowerIcon } from '@blueprintjs/icons';
-import { Card, H2 } from '@blueprintjs/core';
-import { useState } from 'react';
+import { Button, Card, H2, Intent } from '@blueprintjs/core';
+import { lazy, Suspense, useState } from 'react';
 import { FormattedMessage } from 'react-intl';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { Loading } from '@web/app/Loading';
+import { PrivacyPolicy } from '@web/features/privacy/PrivacyPolicy';
 import { CookieConsent } from './CookieConsent';
 import { SignInForm } from './SignInForm';
+import './login.css';
+
+// The join form (phone numbers, robot check) and the reset panel load when opened, not with the sign-in.
+const JoinForm = lazy(() => import('./JoinForm').then((m) => ({ default: m.JoinForm })));
+const PasswordResetPanel = lazy(() => import('./PasswordResetPanel').then((m) => ({ default: m.PasswordResetPanel })));
 
 /**
- * The login screen holds mutually exclusive views: sign in, join request and privacy policy (a password-reset
- * panel joins them). Only sign-in exists so far; the others plug into `LoginView`.
+ * The login screen's mutually exclusive views: sign in, join request, privacy policy and the password-reset
+ * panel. The panel also opens from the address: `?password_reset=TOKEN` carries the token of a reset link.
  */
-export type LoginView = 'signIn';
+export type LoginView = 'signIn' | 'join' | 'privacy' | 'reset';
+
+/** The query parameter of a reset link: its value is the reset token. */
+export const RESET_TOKEN_PARAM = 'password_reset';
 
 export function LoginPage() {
-  const [view] = useState<LoginView>('signIn');
+  const [chosen, setChosen] = useState<LoginView>('signIn');
+  const [params] = useSearchParams();
+  const { pathname, search } = useLocation();
+  const navigate = useNavigate();
+  const token = params.get(RESET_TOKEN_PARAM) || null;
+  const view: LoginView = token ? 'reset' : chosen;
+
+  /** Leaves the current view; the address loses its query parameters (such as a reset token). */
+  const show = (next: LoginView) => {
+    setChosen(next);
+    if (search) navigate({ pathname, search: '' }, { replace: true });
+  };
+  const backToSignIn = () => show('signIn');
+
   return (
     <div className="portal-login">
-      <Card className="portal-login-card" elevation={2}>
+      <Card className={`portal-login-card${view === 'join' || view === 'privacy' ? ' portal-login-card-wide' : ''}`} elevation={2}>
         <div className="portal-login-brand">
           <CellTowerIcon size={28} />
           <H2>
             <FormattedMessage id="app.name" />
           </H2>
         </div>
-        {view === 'signIn' && <SignInForm />}
+        {view === 'signIn' && (
+          <>
+            <SignInForm />
+            <div className="portal-login-links">
+              <Button variant="minimal" intent={Intent.PRIMARY} onClick={() => show('reset')} data-testid="show-reset">
+                <FormattedMessage id="login.forgotPassword" />
+              </Button>
+              <Button variant="minimal" intent={Intent.PRIMARY} onClick={() => show('join')} data-testid="show-join">
+                <FormattedMessage id="login.requestAccess" />
+              </Button>
+              <Button variant="minimal" intent={Intent.PRIMARY} onClick={() => show('privacy')} data-testid="show-privacy">
+                <FormattedMessage id="login.privacyPolicy" />
+              </Button>
+            </div>
+          </>
+        )}
+        {view === 'join' && (
+          <>
+            <Suspense fallback={<Loading />}>
+              <JoinForm />
+            </Suspense>
+            <div className="portal-login-links">
+              <Button variant="minimal" intent={Intent.PRIMARY} onClick={backToSignIn} data-testid="back-to-sign-in">
+                <FormattedMessage id="login.backToSignIn" />
+              </Button>
+            </div>
+          </>
+        )}
+        {view === 'privacy' && (
+          <>
+            <div className="portal-login-privacy">
+              <PrivacyPolicy headingLevel={3} />
+            </div>
+            <div className="portal-login-links">
+              <Button variant="minimal" intent={Intent.PRIMARY} onClick={backToSignIn} data-testid="back-to-sign-in">
+                <FormattedMessage id="login.backToSignIn" />
+              </Button>
+            </div>
+          </>
+        )}
+        {view === 'reset' && (
+          <Suspense fallback={<Loading />}>
+            <PasswordResetPanel token={token} onBack={backToSignIn} onRequestNewLink={() => show('reset')} />
+          </Suspense>
+        )}
       </Card>
-      <CookieConsent />
+      <CookieConsent onShowPolicy={view === 'privacy' ? undefined : () => show('privacy')} />
     </div>
   );
 }

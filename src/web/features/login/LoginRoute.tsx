@@ -1,10 +1,14 @@
-import { Navigate } from 'react-router-dom';
+import { Navigate, useSearchParams } from 'react-router-dom';
 import { useAppSelector } from '@web/app/hooks';
 import { selectIsAuthenticated } from '@web/app/authSlice';
-import { LoginPage } from './LoginPage';
+import { LoginPage, RESET_TOKEN_PARAM } from './LoginPage';
 
-/** `/login`: a signed-in user has nothing to do here and goes to the dashboard. */
+/**
+ * `/login`: a signed-in user has nothing to do here and goes to the dashboard, unless they followed a
+ * password reset link, which still opens.
+ */
 export function LoginRoute() {
   const authenticated = useAppSelector(selectIsAuthenticated);
-  return authenticated ? <Navigate to="/" replace /> : <LoginPage />;
+  const [params] = useSearchParams();
+  return authenticated && !params.get(RESET_TOKEN_PARAM) ? <Navigate to="/" replace /> : <LoginPage />;
 }

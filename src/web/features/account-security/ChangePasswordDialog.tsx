@@ -1,0 +1,132 @@
+import { KeyIcon, TickCircleIcon } from '@blueprintjs/icons';
+import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, Intent } from '@blueprintjs/core';
+import { useState, type FormEvent } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { showToast } from '@web/engine/toaster';
+import { fieldErrorsOf, messageText } from '@web/features/login/fieldErrors';
+import { NewPasswordFields } from './NewPasswordFields';
+import { EMPTY_NEW_PASSWORD, newPasswordProblems, type NewPasswordValues } from './newPassword';
+import { useChangePasswordMutation } from './passwordApi';
+
+interface Props {
+  isOpen: boolean;
+  onClose(): void;
+  /** After the closing transition: where the focus goes back to. */
+  onClosed?(): void;
+}
+
+type ServerErrors = Partial<Record<'currentPassword' | 'newPassword', string>>;
+
+/**
+ * Security: the signed-in user changes their password. Save stays disabled until the current password is given,
+ * the new one follows the rule and the repetition matches. What the server refuses shows under its field.
+ */
+export function ChangePasswordDialog({ isOpen, onClose, onClosed }: Props) {
+  const intl = useIntl();
+  const [changePassword, { isLoading }] = useChangePasswordMutation();
+  const [current, setCurrent] = useState('');
+  const [currentTouched, setCurrentTouched] = useState(false);
+  const [next, setNext] = useState<NewPasswordValues>(EMPTY_NEW_PASSWORD);
+  const [serverErrors, setServerErrors] = useState<ServerErrors>({});
+  const [failed, setFailed] = useState(false);
+  // A new key after each close, so the fields' own touched state starts afresh too.
+  const [generation, setGeneration] = useState(0);
+
+  const currentProblem = current ? undefined : 'validation.password.required';
+  const currentError = serverErrors.currentPassword ?? (currentTouched && currentProblem ? messageText(intl, currentProblem) : undefined);
+  const ready = !currentProblem && Object.keys(newPasswordProblems(next)).length === 0;
+
+  const close = () => {
+    setCurrent('');
+    setCurrentTouched(false);
+    setNext(EMPTY_NEW_PASSWORD);
+    setServerErrors({});
+    setFailed(false);
+    setGeneration((g) => g + 1);
+    onClose();
+  };
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!ready) return;
+    setFailed(false);
+    const result = await changePassword({ currentPassword: current, newPassword: next.newPassword });
+    if ('data' in result) {
+      showToast({ message: intl.formatMessage({ id: 'password.changed' }), intent: Intent.SUCCESS, icon: <TickCircleIcon /> });
+      close();
+      return;
+    }
+    const byField = fieldErrorsOf(result.error);
+    const errors: ServerErrors = {};
+    if (byField.currentPassword) errors.currentPassword = messageText(intl, byField.currentPassword.messageId, byField.currentPassword.message);
+    if (byField.newPassword) errors.newPassword = messageText(intl, byField.newPassword.messageId, byField.newPassword.message);
+    setServerErrors(errors);
+    setFailed(Object.keys(errors).length === 0);
+  };
+
+  return (
+    <Dialog
+      isOpen={isOpen}
+      onClose={close}
+      onClosed={onClosed}
+      title={intl.formatMessage({ id: 'password.change.title' })}
+      icon={<KeyIcon />}
+      className="portal-change-password"
+    >
+      <form onSubmit={onSubmit} noValidate data-testid="change-password-form">
+        <DialogBody>
+          {failed && (
+            <Callout intent={Intent.DANGER} role="alert" className="portal-login-error" data-testid="change-password-error">
+              <FormattedMessage id="app.error.generic" />
+            </Callout>
+          )}
+          <FormGroup
+            label={intl.formatMessage({ id: 'password.current' })}
+            labelFor="change-currentPassword"
+            intent={currentError ? Intent.DANGER : Intent.NONE}
+            helperText={currentError ? <span id="change-currentPassword-error">{currentError}</span> : undefined}
+          >
+            <InputGroup
+              id="change-currentPassword"
+              name="currentPassword"
+              type="password"
+              autoComplete="current-password"
+              autoFocus
+              value={current}
+              intent={currentError ? Intent.DANGER : Intent.NONE}
+              aria-invalid={Boolean(currentError)}
+              aria-describedby={currentError ? 'change-currentPassword-error' : undefined}
+              onBlur={() => setCurrentTouched(true)}
+              onChange={(e) => {
+                setCurrent(e.currentTarget.value);
+                setServerErrors(({ currentPassword: _gone, ...rest }) => rest);
+              }}
+            />
+          </FormGroup>
+          <NewPasswordFields
+            key={generation}
+            idPrefix="change"
+            values={next}
+            serverError={serverErrors.newPassword}
+            onChange={(values) => {
+              setNext(values);
+              if (values.newPassword !== next.newPassword) setServerErrors(({ newPassword: _gone, ...rest }) => rest);
+            }}
+          />
+        </DialogBody>
+        <DialogFooter
+          actions={
+            <>
+              <Button onClick={close} data-testid="change-password-cancel">
+                <FormattedMessage id="password.change.cancel" />
+              </Button>
+              <Button type="submit" intent={Intent.PRIMARY} disabled={!ready} loading={isLoading} data-testid="change-password-submit">
+                <FormattedMessage id="password.change.submit" />
+              </Button>
+            </>
+          }
+        />
+      </form>
+    </Dialog>
+  );
+}

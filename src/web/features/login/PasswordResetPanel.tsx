@@ -1,0 +1,197 @@
+import { Button, Callout, FormGroup, H3, InputGroup, Intent } from '@blueprintjs/core';
+import { useState, type FormEvent } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { apiErrorOf } from '@web/engine/apiErrors';
+import { NewPasswordFields } from '@web/features/account-security/NewPasswordFields';
+import { EMPTY_NEW_PASSWORD, newPasswordProblems, type NewPasswordValues } from '@web/features/account-security/newPassword';
+import { useRequestPasswordResetMutation, useResetPasswordMutation } from './accessApi';
+import { fieldErrorsOf, messageText } from './fieldErrors';
+import { joinFieldProblem } from './joinRules';
+
+interface Props {
+  /** The reset token from the address (`password_reset`); without it the panel asks for an e-mail address. */
+  token: string | null;
+  onBack(): void;
+  /** The link was refused: ask for a new one. */
+  onRequestNewLink(): void;
+}
+
+/** The password-reset panel of the login screen: ask for a link, or set a new password with one. */
+export function PasswordResetPanel({ token, onBack, onRequestNewLink }: Props) {
+  return token ? (
+    <NewPasswordForm key={token} token={token} onBack={onBack} onRequestNewLink={onRequestNewLink} />
+  ) : (
+    <ResetRequestForm onBack={onBack} />
+  );
+}
+
+type RequestOutcome = { kind: 'idle' } | { kind: 'sent' } | { kind: 'failed'; message: string };
+
+/** Asks for a reset link. The answer reads the same whether or not the address is known; the field clears after it. */
+function ResetRequestForm({ onBack }: { onBack(): void }) {
+  const intl = useIntl();
+  const [requestReset, { isLoading }] = useRequestPasswordResetMutation();
+  const [email, setEmail] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [outcome, setOutcome] = useState<RequestOutcome>({ kind: 'idle' });
+  // The e-mail rule of the join form, the one the server applies here too.
+  const problem = joinFieldProblem('email', email);
+  const error = touched && problem ? messageText(intl, problem) : undefined;
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    if (problem) return;
+    const result = await requestReset({ email: email.trim() });
+    if ('data' in result) setOutcome({ kind: 'sent' });
+    else {
+      const fieldError = fieldErrorsOf(result.error).email;
+      console.warn('Password reset request failed', apiErrorOf(result.error)?.code);
+      setOutcome({ kind: 'failed', message: fieldError ? messageText(intl, fieldError.messageId, fieldError.message) : intl.formatMessage({ id: 'reset.error' }) });
+    }
+    setEmail('');
+    setTouched(false);
+  };
+
+  return (
+    <form className="portal-reset" onSubmit={onSubmit} noValidate data-testid="reset-request-form">
+      <H3>
+        <FormattedMessage id="reset.title" />
+      </H3>
+      <p className="portal-login-intro">
+        <FormattedMessage id="reset.intro" />
+      </p>
+      {outcome.kind === 'sent' && (
+        <Callout intent={Intent.SUCCESS} role="status" className="portal-login-error" data-testid="reset-message">
+          <FormattedMessage id="reset.requested" />
+        </Callout>
+      )}
+      {outcome.kind === 'failed' && (
+        <Callout intent={Intent.DANGER} role="alert" className="portal-login-error" data-testid="reset-error">
+          {outcome.message}
+        </Callout>
+      )}
+      <FormGroup
+        label={intl.formatMessage({ id: 'reset.email' })}
+        labelFor="reset-email"
+        intent={error ? Intent.DANGER : Intent.NONE}
+        helperText={error ? <span id="reset-email-error">{error}</span> : undefined}
+      >
+        <InputGroup
+          id="reset-email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          autoFocus
+          value={email}
+          intent={error ? Intent.DANGER : Intent.NONE}
+          aria-invalid={Boolean(error)}
+          aria-describedby={error ? 'reset-email-error' : undefined}
+          onBlur={() => email && setTouched(true)}
+          onChange={(e) => setEmail(e.currentTarget.value)}
+        />
+      </FormGroup>
+      <Button type="submit" intent={Intent.PRIMARY} fill loading={isLoading} data-testid="reset-submit">
+        <FormattedMessage id="reset.submit" />
+      </Button>
+      <div className="portal-login-links">
+        <Button variant="minimal" intent={Intent.PRIMARY} onClick={onBack} data-testid="back-to-sign-in">
+          <FormattedMessage id="login.backToSignIn" />
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+type NewPasswordOutcome = { kind: 'idle' } | { kind: 'done' } | { kind: 'tokenInvalid' } | { kind: 'failed' };
+
+/** Sets a new password with the token of a reset link. */
+function NewPasswordForm({ token, onBack, onRequestNewLink }: { token: string } & Omit<Props, 'token'>) {
+  const intl = useIntl();
+  const [resetPassword, { isLoading }] = useResetPasswordMutation();
+  const [values, setValues] = useState<NewPasswordValues>(EMPTY_NEW_PASSWORD);
+  const [serverError, setServerError] = useState<string>();
+  const [outcome, setOutcome] = useState<NewPasswordOutcome>({ kind: 'idle' });
+  const ready = Object.keys(newPasswordProblems(values)).length === 0;
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!ready) return;
+    const result = await resetPassword({ newPassword: values.newPassword, token });
+    if ('data' in result) {
+      setOutcome({ kind: 'done' });
+      return;
+    }
+    const apiError = apiErrorOf(result.error);
+    const fieldError = fieldErrorsOf(result.error).newPassword;
+    if (apiError?.code === 'RESET_TOKEN_INVALID') setOutcome({ kind: 'tokenInvalid' });
+    else if (fieldError) {
+      setServerError(messageText(intl, fieldError.messageId, fieldError.message));
+      setOutcome({ kind: 'idle' });
+    } else setOutcome({ kind: 'failed' });
+  };
+
+  if (outcome.kind === 'done' || outcome.kind === 'tokenInvalid') {
+    const done = outcome.kind === 'done';
+    return (
+      <div className="portal-reset" data-testid={done ? 'reset-done' : 'reset-token-invalid'}>
+        <H3>
+          <FormattedMessage id="reset.newPassword.title" />
+        </H3>
+        <Callout intent={done ? Intent.SUCCESS : Intent.DANGER} role={done ? 'status' : 'alert'} className="portal-login-error" data-testid="reset-message">
+          <FormattedMessage id={done ? 'reset.done' : 'reset.tokenInvalid'} />
+        </Callout>
+        {done ? (
+          <Button intent={Intent.PRIMARY} fill onClick={onBack} data-testid="back-to-sign-in">
+            <FormattedMessage id="login.backToSignIn" />
+          </Button>
+        ) : (
+          <>
+            <Button intent={Intent.PRIMARY} fill onClick={onRequestNewLink} data-testid="reset-request-new-link">
+              <FormattedMessage id="reset.requestNewLink" />
+            </Button>
+            <div className="portal-login-links">
+              <Button variant="minimal" intent={Intent.PRIMARY} onClick={onBack} data-testid="back-to-sign-in">
+                <FormattedMessage id="login.backToSignIn" />
+              </Button>
+            </div>
+          </>
+        )}
+      </div>
+    );
+  }
+
+  return (
+    <form className="portal-reset" onSubmit={onSubmit} noValidate data-testid="reset-new-password-form">
+      <H3>
+        <FormattedMessage id="reset.newPassword.title" />
+      </H3>
+      <p className="portal-login-intro">
+        <FormattedMessage id="reset.newPassword.intro" />
+      </p>
+      {outcome.kind === 'failed' && (
+        <Callout intent={Intent.DANGER} role="alert" className="portal-login-error" data-testid="reset-error">
+          <FormattedMessage id="app.error.generic" />
+        </Callout>
+      )}
+      <NewPasswordFields
+        idPrefix="reset"
+        values={values}
+        serverError={serverError}
+        autoFocus
+        onChange={(next) => {
+          if (next.newPassword !== values.newPassword) setServerError(undefined);
+          setValues(next);
+        }}
+      />
+      <Button type="submit" intent={Intent.PRIMARY} fill disabled={!ready} loading={isLoading} data-testid="reset-submit">
+        <FormattedMessage id="reset.newPassword.submit" />
+      </Button>
+      <div className="portal-login-links">
+        <Button variant="minimal" intent={Intent.PRIMARY} onClick={onBack} data-testid="back-to-sign-in">
+          <FormattedMessage id="login.backToSignIn" />
+        </Button>
+      </div>
+    </form>
+  );
+}

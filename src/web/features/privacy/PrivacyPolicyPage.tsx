@@ -1,0 +1,43 @@
+import { CellTowerIcon } from '@blueprintjs/icons';
+import { Card, H2 } from '@blueprintjs/core';
+import { FormattedMessage } from 'react-intl';
+import { Link, Outlet } from 'react-router-dom';
+import { selectIsAuthenticated } from '@web/app/authSlice';
+import { useAppSelector } from '@web/app/hooks';
+import { Shell } from '@web/app/Shell';
+import { CookieConsent } from '@web/features/login/CookieConsent';
+import { PrivacyPolicy } from './PrivacyPolicy';
+import '@web/features/login/login.css';
+
+/** `/privacy-policy` is readable without signing in: inside the portal's frame when signed in, on its own otherwise. */
+export function PrivacyPolicyFrame() {
+  const authenticated = useAppSelector(selectIsAuthenticated);
+  if (authenticated) return <Shell />;
+  return (
+    <div className="portal-login portal-public-page">
+      <Card className="portal-login-card portal-login-card-wide" elevation={2}>
+        <div className="portal-login-brand">
+          <CellTowerIcon size={28} />
+          <H2>
+            <FormattedMessage id="app.name" />
+          </H2>
+        </div>
+        <Outlet />
+        <div className="portal-login-links">
+          <Link to="/login" data-testid="privacy-sign-in">
+            <FormattedMessage id="login.backToSignIn" />
+          </Link>
+        </div>
+      </Card>
+      <CookieConsent />
+    </div>
+  );
+}
+
+export function PrivacyPolicyPage() {
+  return (
+    <div className="portal-privacy-page">
+      <PrivacyPolicy />
+    </div>
+  );
+}
