@@ -4,11 +4,9 @@
  * with the same answer for known and unknown addresses, and the shared password rule.
  * Robot-check payloads have no proof of work here: any text passes, except one starting with `refused`.
  */
-import Ajv from 'ajv';
-import ajvErrors from 'ajv-errors';
-import addFormats from 'ajv-formats';
 import { http, HttpResponse } from 'msw';
-import { joinFormats, joinRequestSchema, normaliseJoinRequest, type JoinRequestBody } from '@shared/join';
+import { normaliseJoinRequest, type JoinRequestBody } from '@shared/join';
+import { compileJoinCheck } from '@shared/joinCheck';
 import { passwordProblem } from '@shared/password';
 import { toFieldErrors } from '@shared/validation';
 import type { FieldError } from '@shared/wire';
@@ -36,14 +34,6 @@ export function accessStateOf(db: MockDatabase): MockAccessState {
     states.set(db, state);
   }
   return state;
-}
-
-function compileJoinCheck() {
-  const ajv = new Ajv({ allErrors: true, strict: false });
-  addFormats(ajv);
-  ajvErrors(ajv);
-  for (const [name, validate] of Object.entries(joinFormats)) ajv.addFormat(name, { type: 'string', validate });
-  return ajv.compile(joinRequestSchema);
 }
 
 let joinCheck: ReturnType<typeof compileJoinCheck> | undefined;

@@ -1,20 +1,10 @@
-import Ajv from 'ajv';
-import ajvErrors from 'ajv-errors';
-import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
-import { joinFormats, joinRequestSchema, normaliseJoinRequest, type JoinRequestBody } from '@shared/join';
+import { joinRequestSchema, normaliseJoinRequest, type JoinRequestBody } from '@shared/join';
+import { compileJoinCheck } from '@shared/joinCheck';
 import { toFieldErrors } from '@shared/validation';
 import { ADMIN_RESELLER_ID } from '@shared/privileges';
 import { englishText, fieldError, invalid } from '../../http/errors';
 import { docsOnly, type AccessContext } from './context';
-
-function compileJoinCheck() {
-  const ajv = new Ajv({ allErrors: true, strict: false });
-  addFormats(ajv);
-  ajvErrors(ajv);
-  for (const [name, validate] of Object.entries(joinFormats)) ajv.addFormat(name, { type: 'string', validate });
-  return ajv.compile(joinRequestSchema);
-}
 
 export function registerJoinRoutes(app: FastifyInstance, ctx: AccessContext) {
   const { db, robotCheck } = ctx;
