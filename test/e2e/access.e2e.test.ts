@@ -1,0 +1,123 @@
+import { mkdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { ADMIN_PASSWORD, openBrowser, startPortal, type Browser, type Portal } from './harness';
+
+const SHOTS = 'test-results';
+
+/** Sessions, the join request and the password reset, with a token lifetime short enough to see renewal. */
+describe('sign-in, sessions, join and reset in the browser', () => {
+  let portal: Portal;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    // 903 s: the app renews 900 s before expiry, so 3 s after sign-in.
+    portal = await startPortal({ JWT_EXPIRY_SECONDS: '903' });
+    browser = await openBrowser();
+    page = browser.page;
+    await page.goto(`${portal.url}/#/login`);
+    await page.getByTestId('cookie-continue').click();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await portal?.stop();
+  });
+
+  async function signIn(userName: string, password: string, remember = false) {
+    await page.goto(`${portal.url}/#/login`);
+    await page.locator('#login-userName').fill(userName);
+    await page.locator('#login-password').fill(password);
+    if (remember) await page.getByLabel('Remember me').check({ force: true });
+    await page.getByTestId('sign-in-submit').click();
+    await page.getByTestId('dashboard-welcome').waitFor();
+  }
+  /** Opens an address as a link from a mail does: a fresh page load. */
+  async function openLink(url: string) {
+    await page.goto('about:blank');
+    await page.goto(url);
+  }
+  const stored = () => page.evaluate(() => ({ local: localStorage.getItem('portal.token'), session: sessionStorage.getItem('portal.token') }));
+
+  it('keeps the token for the tab only, or across restarts with remember me', async () => {
+    await signIn('admin', ADMIN_PASSWORD);
+    expect(await stored()).toMatchObject({ local: null, session: expect.any(String) });
+    await page.getByTestId('sign-out').click();
+    await page.locator('#login-userName').waitFor();
+    await signIn('admin', ADMIN_PASSWORD, true);
+    expect(await stored()).toMatchObject({ local: expect.any(String), session: null });
+  });
+
+  it('renews the token 900 s before it expires', async () => {
+    const before = (await stored()).local;
+    const renewal = await page.waitForResponse((r) => r.url().endsWith('/portal/auth/renew'), { timeout: 15000 });
+    expect(renewal.status()).toBe(200);
+    await expect.poll(async () => (await stored()).local).not.toBe(before);
+  });
+
+  it('signs out once when the server refuses the token', async () => {
+    await page.evaluate(() => localStorage.setItem('portal.token', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.forged'));
+    await page.goto(`${portal.url}/#/accounts`);
+    await page.reload();
+    await page.locator('#login-userName').waitFor();
+    expect(await stored()).toEqual({ local: null, session: null });
+    expect(new URL(page.url()).hash).not.toContain('accounts');
+  });
+
+  it('sends a join request after the robot check', async () => {
+    await page.goto(`${portal.url}/#/login`);
+    await page.getByTestId('show-join').click();
+    await page.locator('#join-firstName').fill('Ana');
+    await page.locator('#join-lastName').fill('Lopes');
+    await page.locator('#join-email').fill('ana@fleetco.example');
+    await page.locator('#join-company').fill('FleetCo');
+    await page.locator('#join-phoneNumber').fill('+351 912 345 678');
+    await page.locator('#join-type').selectOption('IoT provider');
+    await page.locator('#join-comment').fill('Trackers for 4,000 trucks.');
+    expect(await page.getByTestId('join-submit').isDisabled()).toBe(true); // robot check still missing
+    await page.locator('altcha-widget label').first().click();
+    await expect.poll(() => page.getByTestId('join-submit').isEnabled(), { timeout: 30000 }).toBe(true);
+    await page.getByTestId('join-submit').click();
+    await page.getByTestId('join-thanks').waitFor();
+    await page.screenshot({ path: `${SHOTS}/join-thanks.png` });
+  });
+
+  it('resets a password through the link that the outbox holds', async () => {
+    await page.getByTestId('back-to-sign-in').click();
+    await page.getByTestId('show-reset').click();
+    await page.locator('#reset-email').fill('northwind@demo.example');
+    await page.getByTestId('reset-submit').click();
+    await page.getByTestId('reset-message').waitFor();
+    expect(await page.locator('#reset-email').inputValue()).toBe('');
+
+    // The administrator reads the outbox, where mail waits without an SMTP server.
+    const link = await (async () => {
+      const jwt = (await (await fetch(`${portal.url}/portal/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userName: 'admin', password: ADMIN_PASSWORD }) })).json()).jwt;
+      for (let i = 0; i < 20; i++) {
+        const outbox = await (await fetch(`${portal.url}/portal/admin/outbox`, { headers: { authorization: `Bearer ${jwt}` } })).json();
+        const mail = outbox.items.find((m: { to: string }) => m.to === 'northwind@demo.example');
+        const found = mail && /https?:\/\/\S+password_reset=[\w-]+/.exec(mail.text);
+        if (found) return found[0];
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      throw new Error('no reset mail in the outbox');
+    })();
+    const token = new URL(link.replace('/#', '')).searchParams.get('password_reset');
+    await openLink(`${portal.url}/#/login?password_reset=${token}`);
+    await page.locator('#reset-newPassword').fill('Renewed@2026pass');
+    await page.locator('#reset-repeat').fill('Renewed@2026pas');
+    expect(await page.getByRole('button', { name: /password/i }).last().isDisabled()).toBe(true);
+    await page.locator('#reset-repeat').fill('Renewed@2026pass');
+    await page.locator('#reset-repeat').press('Enter');
+    await page.getByTestId('reset-done').waitFor();
+    await signIn('northwind', 'Renewed@2026pass');
+    // The link worked once.
+    await page.getByTestId('sign-out').click();
+    await openLink(`${portal.url}/#/login?password_reset=${token}`);
+    await page.locator('#reset-newPassword').fill('Again@2026pass');
+    await page.locator('#reset-repeat').fill('Again@2026pass');
+    await page.locator('#reset-repeat').press('Enter');
+    await page.getByTestId('reset-token-invalid').waitFor();
+  });
+});
