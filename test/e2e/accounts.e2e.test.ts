@@ -78,8 +78,12 @@ describe('accounts in the browser', () => {
     await page.locator('#root_name').waitFor();
     const detail = page.url();
     await page.locator('#root_city').fill('Porto');
+    // The saved row is read again and the form shows it: wait for that before typing on.
+    const reread = page.waitForResponse((r) => r.request().method() === 'GET' && /\/portal\/accounts\/\d+$/.test(r.url()));
     await page.getByRole('button', { name: 'Save' }).click();
+    await reread;
     await expect.poll(async () => (await fetchAccount(detail)).city).toBe('Porto');
+    await expect.poll(() => page.locator('#root_city').inputValue()).toBe('Porto');
 
     await page.locator('#root_name').fill('X');
     await page.locator('#root_name').blur();
