@@ -8,8 +8,9 @@ import { ENTITY_SCHEMAS } from '@web/engine/schemas';
 import { accessHandlers } from './accessHandlers';
 import { createMockDatabase, type MockDatabase } from './data';
 import { entityHandlers } from './entityHandlers';
+import { logoHandlers } from './logoHandlers';
 import { sessionHandlers } from './sessionHandlers';
 
 export function createHandlers(db: MockDatabase = createMockDatabase(), base = '/portal'): HttpHandler[] {
-  return [...sessionHandlers(db, base), ...accessHandlers(db, base), ...entityHandlers(db, ENTITY_SCHEMAS, base)];
+  return [...sessionHandlers(db, base), ...accessHandlers(db, base), ...logoHandlers(db, base), ...entityHandlers(db, ENTITY_SCHEMAS, base)];
 }

@@ -9,6 +9,7 @@ import type { Db } from './db';
 import { registerAccess, type AccessOptions } from './domains/access';
 import { registerAuthRoutes } from './domains/auth/routes';
 import { createTokens } from './domains/auth/tokens';
+import { registerLogoRoutes } from './domains/logo/routes';
 import { registerEntityRoutes } from './engine/routes';
 import { roleHooks } from './domains/roles/hooks';
 import { userHooks } from './domains/users/hooks';
@@ -62,6 +63,7 @@ export async function buildApp(opts: AppOptions) {
   app.get('/portal/v3/api-docs', { config: { signedIn: true }, schema: { hide: true } }, async () => app.swagger());
   await registerAccess(app, db, opts.access); // before the routes whose attempts it limits
   registerAuthRoutes(app, db, tokens);
+  await registerLogoRoutes(app, db);
   registerEntityRoutes(app, db, schemas, { user: userHooks, role: roleHooks });
 
   if (opts.webRoot && existsSync(opts.webRoot)) {

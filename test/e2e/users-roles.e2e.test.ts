@@ -79,4 +79,17 @@ describe('users and roles in the browser', () => {
     expect(names).not.toContain('bluesky');
     expect(names).not.toContain('admin');
   });
+
+  it('shows the reseller\'s logo in the top bar once uploaded', async () => {
+    expect(await page.getByTestId('default-logo').count()).toBe(1);
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="28"><rect width="120" height="28" rx="6" fill="#c99a2e"/><text x="12" y="19" font-size="14" fill="#fff">Northwind</text></svg>';
+    const status = await page.evaluate(async (body) => {
+      const token = localStorage.getItem('portal.token') ?? sessionStorage.getItem('portal.token');
+      return (await fetch('/portal/user/logo', { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'image/svg+xml' }, body })).status;
+    }, svg);
+    expect(status).toBeLessThan(300);
+    await page.reload();
+    await page.getByTestId('reseller-logo').waitFor();
+    await page.screenshot({ path: `${SHOTS}/reseller-logo.png`, clip: { x: 0, y: 0, width: 700, height: 60 } });
+  });
 });

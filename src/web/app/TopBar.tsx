@@ -1,4 +1,4 @@
-import { CaretDownIcon, CellTowerIcon, KeyIcon, LogOutIcon, MenuIcon, ShieldIcon, UserIcon } from '@blueprintjs/icons';
+import { CaretDownIcon, CellTowerIcon, KeyIcon, LogOutIcon, MediaIcon, MenuIcon, ShieldIcon, UserIcon } from '@blueprintjs/icons';
 import {
   Alignment,
   Button,
@@ -15,13 +15,25 @@ import {
 import { useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useNavigate } from 'react-router-dom';
+import { hasPrivilege } from '@shared/privileges';
 import { ChangePasswordDialog } from '@web/features/account-security/ChangePasswordDialog';
+import { usePrivilegesQuery } from './authApi';
 import { useAppDispatch, useAppSelector } from './hooks';
 import { selectProfile } from './authSlice';
 import { LANGUAGE_NAMES, LOCALES, isLocale } from './locales';
+import { useResellerLogoQuery } from './logoApi';
 import { darkModeChosen, languageChosen, selectDarkMode, selectLocale } from './preferencesSlice';
+import { ResellerLogoDialog } from './ResellerLogoDialog';
 import { signOut } from './session';
 import { displayEmail, displayName } from './userTypes';
+
+/** The reseller's logo (or its nearest ancestor's); the default image when there is none or it fails to load. */
+function PortalLogo() {
+  const { data: url, isError } = useResellerLogoQuery();
+  const [brokenUrl, setBrokenUrl] = useState<string | null>(null);
+  if (!url || isError || brokenUrl === url) return <CellTowerIcon size={20} data-testid="default-logo" />;
+  return <img src={url} alt="" height={28} style={{ height: 28, width: 'auto', maxWidth: 160, objectFit: 'contain' }} data-testid="reseller-logo" onError={() => setBrokenUrl(url)} />;
+}
 
 export function TopBar({ onToggleMenu }: { onToggleMenu: () => void }) {
   const intl = useIntl();
@@ -31,6 +43,9 @@ export function TopBar({ onToggleMenu }: { onToggleMenu: () => void }) {
   const locale = useAppSelector(selectLocale);
   const navigate = useNavigate();
   const [changingPassword, setChangingPassword] = useState(false);
+  const [changingLogo, setChangingLogo] = useState(false);
+  const { data: granted } = usePrivilegesQuery();
+  const mayChangeLogo = Boolean(granted && hasPrivilege(granted, 'Resellers'));
   const userMenu = useRef<HTMLButtonElement>(null);
 
   return (
@@ -45,7 +60,7 @@ export function TopBar({ onToggleMenu }: { onToggleMenu: () => void }) {
         />
         <NavbarHeading>
           <Link to="/" className="portal-logo" aria-label={intl.formatMessage({ id: 'topbar.logo' })}>
-            <CellTowerIcon size={20} />
+            <PortalLogo />
             <span className="portal-logo-text">
               <FormattedMessage id="app.name" />
             </span>
@@ -80,6 +95,14 @@ export function TopBar({ onToggleMenu }: { onToggleMenu: () => void }) {
                   onClick={() => setChangingPassword(true)}
                   data-testid="menu-change-password"
                 />
+                {mayChangeLogo && (
+                  <MenuItem
+                    icon={<MediaIcon />}
+                    text={intl.formatMessage({ id: 'topbar.resellerLogo' })}
+                    onClick={() => setChangingLogo(true)}
+                    data-testid="menu-reseller-logo"
+                  />
+                )}
                 <MenuItem
                   icon={<ShieldIcon />}
                   text={intl.formatMessage({ id: 'topbar.privacyPolicy' })}
@@ -108,6 +131,7 @@ export function TopBar({ onToggleMenu }: { onToggleMenu: () => void }) {
           onClose={() => setChangingPassword(false)}
           onClosed={() => userMenu.current?.focus()}
         />
+        <ResellerLogoDialog isOpen={changingLogo} onClose={() => setChangingLogo(false)} onClosed={() => userMenu.current?.focus()} />
         <Button
           variant="minimal"
           icon={<LogOutIcon />}

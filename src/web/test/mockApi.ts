@@ -23,7 +23,8 @@ export function setupMockApi() {
   beforeAll(() => {
     server.listen({ onUnhandledRequest: 'error' });
     server.events.on('request:start', async ({ request }) => {
-      const text = await request.clone().text();
+      const isJson = (request.headers.get('content-type') ?? '').includes('json');
+      const text = isJson ? await request.clone().text() : '';
       state.requests.push({
         method: request.method,
         url: new URL(request.url),

@@ -1,0 +1,85 @@
+import type { FastifyInstance } from 'fastify';
+import { sql, type ColumnType, type Kysely } from 'kysely';
+import type { Database } from '../../db/types';
+import { fieldError, invalid, notFound } from '../../http/errors';
+import { principalOf } from '../../http/guard';
+
+interface ResellerLogoTable {
+  resellerId: number;
+  contentType: string;
+  bytes: Uint8Array;
+  updatedAt: ColumnType<Date, string | undefined, string>;
+}
+
+/** Logos are at most this many bytes ("less than 4 MB"). */
+export const LOGO_MAX_BYTES = 4 * 1024 * 1024;
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/svg+xml'];
+
+const refuse = (rule: string, messageId: string) => invalid([fieldError('logo', rule, messageId)]);
+
+const startsWith = (bytes: Buffer, magic: number[]) => bytes.length >= magic.length && magic.every((b, i) => bytes[i] === b);
+
+/** An SVG document: UTF-8 text whose root element, after an XML declaration, comments or a plain doctype, is <svg>. */
+function isSvg(bytes: Buffer): string | undefined {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+  const prolog = /^\uFEFF?\s*(?:<\?xml\s[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE\s+svg[^>[]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<svg[\s>/]/i;
+  return prolog.test(text) ? text : undefined;
+}
+
+/** Script in an SVG would run if the file were ever opened on its own: refuse it rather than trust the headers. */
+const unsafeSvg = (text: string) => /<script/i.test(text) || /[\s"'/]on[a-z]+\s*=/i.test(text) || /javascript:/i.test(text);
+
+/** The image type of the content itself, whatever the request declared; refuses anything else. */
+export function sniffLogo(body: unknown): string {
+  if (body === undefined || body === null || (Buffer.isBuffer(body) && body.length === 0)) throw refuse('required', 'validation.file.required');
+  if (!Buffer.isBuffer(body)) throw refuse('type', 'validation.logo.type');
+  if (body.length > LOGO_MAX_BYTES) throw refuse('size', 'validation.file.tooLarge');
+  if (startsWith(body, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
+  if (startsWith(body, [0xff, 0xd8, 0xff])) return 'image/jpeg';
+  const svg = isSvg(body);
+  if (svg === undefined) throw refuse('type', 'validation.logo.type');
+  if (unsafeSvg(svg)) throw refuse('unsafe', 'validation.logo.unsafe');
+  return 'image/svg+xml';
+}
+
+/** The reseller logo shown in the top bar: the caller's reseller's, else its nearest ancestor's. */
+export async function registerLogoRoutes(app: FastifyInstance, database: Kysely<Database>) {
+  const db = database.withTables<{ resellerLogo: ResellerLogoTable }>();
+  await app.register(async (scope) => {
+    scope.addContentTypeParser(IMAGE_TYPES, { parseAs: 'buffer', bodyLimit: LOGO_MAX_BYTES }, (_request, body, done) => done(null, body));
+    scope.setErrorHandler((error: Error & { code?: string }, _request, reply) => {
+      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.status(400).send(refuse('size', 'validation.file.tooLarge').toJSON());
+      throw error; // the application's own handler
+    });
+
+    scope.get('/portal/user/logo', { config: { signedIn: true }, schema: { tags: ['user'] } }, async (request, reply) => {
+      const ids = principalOf(request).resellerPath.split('/').filter(Boolean).map(Number);
+      const logo = await db.selectFrom('resellerLogo as l').innerJoin('reseller as r', 'r.id', 'l.resellerId')
+        .select(['l.contentType', 'l.bytes']).where('l.resellerId', 'in', ids)
+        .orderBy(sql`length(r.path)`, 'desc').limit(1).executeTakeFirst();
+      if (!logo) throw notFound();
+      reply.header('Content-Type', logo.contentType).header('Cache-Control', 'private, max-age=300').header('X-Content-Type-Options', 'nosniff');
+      if (logo.contentType === 'image/svg+xml') reply.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+      return reply.send(Buffer.from(logo.bytes));
+    });
+
+    scope.put('/portal/user/logo', { config: { privilege: 'Resellers' }, bodyLimit: LOGO_MAX_BYTES, schema: { tags: ['user'] } }, async (request, reply) => {
+      const contentType = sniffLogo(request.body);
+      const bytes = request.body as Buffer;
+      const resellerId = principalOf(request).resellerId;
+      await db.insertInto('resellerLogo').values({ resellerId, contentType, bytes })
+        .onConflict((oc) => oc.column('resellerId').doUpdateSet({ contentType, bytes, updatedAt: sql`now()` })).execute();
+      return reply.status(204).send();
+    });
+
+    scope.delete('/portal/user/logo', { config: { privilege: 'Resellers' }, schema: { tags: ['user'] } }, async (request, reply) => {
+      await db.deleteFrom('resellerLogo').where('resellerId', '=', principalOf(request).resellerId).execute();
+      return reply.status(204).send();
+    });
+  });
+}
