@@ -89,12 +89,13 @@ describe('accounts list', () => {
   it('offers the admin-only filters to the admin only', async () => {
     const filters = () => within(screen.getByTestId('list-search-by')).getAllByRole('option').map((o) => o.getAttribute('value'));
     const nora = renderAccounts();
-    await screen.findByTestId('user-name');
+    // The list page loads lazily: wait for it, not for the shell.
+    await screen.findByTestId('list-search-by', {}, { timeout: 5000 });
     expect(filters()).toEqual(['multi', 'accountId', 'name', 'address', 'city']);
     nora.unmount();
 
     renderWithProviders(<AppRoutes />, { route: '/accounts', preloadedState: signedIn(mockToken('admin')) });
-    await screen.findByTestId('user-name');
+    await screen.findByTestId('list-search-by', {}, { timeout: 5000 });
     await waitFor(() => expect(filters()).toEqual(['multi', 'accountId', 'name', 'address', 'city', 'resellerId', 'resellerName']));
   });
 

@@ -1,3 +1,4 @@
+import { configure } from '@testing-library/react';
 /**
  * Renders a component as the app does (store, language, Blueprint, router) with a store of its own, and a
  * session whose page reload and navigation are spies.
@@ -11,6 +12,9 @@ import { vi } from 'vitest';
 import type { AuthState } from '@web/app/authState';
 import { AppFrame } from '@web/app/AppFrame';
 import { makeStore, type AppStore, type RootState } from '@web/app/store';
+
+// Lazy screens load their chunks during a test; on a busy machine that can take over the default second.
+configure({ asyncUtilTimeout: 5000 });
 
 /** Shows the router's current address, so tests can read what a page wrote to it. */
 export function LocationProbe() {
