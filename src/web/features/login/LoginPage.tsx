@@ -8,6 +8,7 @@ import { PrivacyPolicy } from '@web/features/privacy/PrivacyPolicy';
 import { CookieConsent } from './CookieConsent';
 import { SignInForm } from './SignInForm';
 import './login.css';
+import { BackToSignIn } from './BackToSignIn';
 
 // The join form (phone numbers, robot check) and the reset panel load when opened, not with the sign-in.
 const JoinForm = lazy(() => import('./JoinForm').then((m) => ({ default: m.JoinForm })));
@@ -67,11 +68,7 @@ export function LoginPage() {
             <Suspense fallback={<Loading />}>
               <JoinForm />
             </Suspense>
-            <div className="portal-login-links">
-              <Button variant="minimal" intent={Intent.PRIMARY} onClick={backToSignIn} data-testid="back-to-sign-in">
-                <FormattedMessage id="login.backToSignIn" />
-              </Button>
-            </div>
+            <BackToSignIn onBack={backToSignIn} />
           </>
         )}
         {view === 'privacy' && (
@@ -79,11 +76,7 @@ export function LoginPage() {
             <div className="portal-login-privacy">
               <PrivacyPolicy headingLevel={3} />
             </div>
-            <div className="portal-login-links">
-              <Button variant="minimal" intent={Intent.PRIMARY} onClick={backToSignIn} data-testid="back-to-sign-in">
-                <FormattedMessage id="login.backToSignIn" />
-              </Button>
-            </div>
+            <BackToSignIn onBack={backToSignIn} />
           </>
         )}
         {view === 'reset' && (

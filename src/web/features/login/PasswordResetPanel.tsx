@@ -7,6 +7,7 @@ import { EMPTY_NEW_PASSWORD, newPasswordProblems, type NewPasswordValues } from 
 import { useRequestPasswordResetMutation, useResetPasswordMutation } from './accessApi';
 import { fieldErrorsOf, messageText } from './fieldErrors';
 import { joinFieldProblem } from './joinRules';
+import { BackToSignIn } from './BackToSignIn';
 
 interface Props {
   /** The reset token from the address (`password_reset`); without it the panel asks for an e-mail address. */
@@ -94,11 +95,7 @@ function ResetRequestForm({ onBack }: { onBack(): void }) {
       <Button type="submit" intent={Intent.PRIMARY} fill loading={isLoading} data-testid="reset-submit">
         <FormattedMessage id="reset.submit" />
       </Button>
-      <div className="portal-login-links">
-        <Button variant="minimal" intent={Intent.PRIMARY} onClick={onBack} data-testid="back-to-sign-in">
-          <FormattedMessage id="login.backToSignIn" />
-        </Button>
-      </div>
+      <BackToSignIn onBack={onBack} />
     </form>
   );
 }
@@ -150,11 +147,7 @@ function NewPasswordForm({ token, onBack, onRequestNewLink }: { token: string } 
             <Button intent={Intent.PRIMARY} fill onClick={onRequestNewLink} data-testid="reset-request-new-link">
               <FormattedMessage id="reset.requestNewLink" />
             </Button>
-            <div className="portal-login-links">
-              <Button variant="minimal" intent={Intent.PRIMARY} onClick={onBack} data-testid="back-to-sign-in">
-                <FormattedMessage id="login.backToSignIn" />
-              </Button>
-            </div>
+            <BackToSignIn onBack={onBack} />
           </>
         )}
       </div>
@@ -187,11 +180,7 @@ function NewPasswordForm({ token, onBack, onRequestNewLink }: { token: string } 
       <Button type="submit" intent={Intent.PRIMARY} fill disabled={!ready} loading={isLoading} data-testid="reset-submit">
         <FormattedMessage id="reset.newPassword.submit" />
       </Button>
-      <div className="portal-login-links">
-        <Button variant="minimal" intent={Intent.PRIMARY} onClick={onBack} data-testid="back-to-sign-in">
-          <FormattedMessage id="login.backToSignIn" />
-        </Button>
-      </div>
+      <BackToSignIn onBack={onBack} />
     </form>
   );
 }
