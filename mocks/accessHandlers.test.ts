@@ -1,19 +1,10 @@
-import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { accessStateOf } from './accessHandlers';
-import { createMockDatabase, MOCK_PASSWORD, type MockDatabase } from './data';
-import { createHandlers } from './handlers';
+import { MOCK_PASSWORD } from './data';
+import { MOCK_BASE as BASE, useMockServer } from './testServer';
 import { mockToken } from './token';
 
-const BASE = 'http://localhost/portal';
-let db: MockDatabase = createMockDatabase();
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-beforeEach(() => {
-  db = createMockDatabase();
-  server.resetHandlers(...createHandlers(db, BASE));
-});
-afterAll(() => server.close());
+const mock = useMockServer();
 
 async function call(method: string, path: string, body?: unknown, token?: string) {
   const res = await fetch(`${BASE}${path}`, {
@@ -48,12 +39,12 @@ describe('mock access calls', () => {
     const known = await call('PUT', '/user/password/reset', { email: 'nora@northwind.test' });
     const unknown = await call('PUT', '/user/password/reset', { email: 'nobody@nowhere.test' });
     expect(known).toEqual(unknown);
-    const [token] = [...accessStateOf(db).resetTokens.keys()];
+    const [token] = [...accessStateOf(mock.db).resetTokens.keys()];
 
     const weak = await call('PUT', '/user/password/reset', { newPassword: 'weak', token });
     expect(weak.body.fields[0]).toMatchObject({ field: 'newPassword', messageId: 'validation.password.invalid' });
     expect((await call('PUT', '/user/password/reset', { newPassword: 'Harbour#2026', token })).status).toBe(200);
-    expect(db.users[1].password).toBe('Harbour#2026');
+    expect(mock.db.users[1].password).toBe('Harbour#2026');
     const reused = await call('PUT', '/user/password/reset', { newPassword: 'Harbour#2027', token });
     expect(reused.body).toMatchObject({ statusCode: 400, code: 'RESET_TOKEN_INVALID' });
   });
@@ -64,6 +55,6 @@ describe('mock access calls', () => {
     const wrong = await call('PUT', '/user/password', { currentPassword: 'nope', newPassword: 'Harbour#2026' }, token);
     expect(wrong.body.fields).toEqual([expect.objectContaining({ field: 'currentPassword', rule: 'current' })]);
     expect((await call('PUT', '/user/password', { currentPassword: MOCK_PASSWORD, newPassword: 'Harbour#2026' }, token)).status).toBe(200);
-    expect(db.users[1].password).toBe('Harbour#2026');
+    expect(mock.db.users[1].password).toBe('Harbour#2026');
   });
 });

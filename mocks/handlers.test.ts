@@ -1,18 +1,8 @@
-import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createMockDatabase, MOCK_PASSWORD, type MockDatabase } from './data';
-import { createHandlers } from './handlers';
+import { describe, expect, it } from 'vitest';
+import { MOCK_PASSWORD } from './data';
+import { MOCK_BASE as BASE, useMockServer } from './testServer';
 
-const BASE = 'http://localhost/portal';
-let db: MockDatabase = createMockDatabase();
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-beforeEach(() => {
-  db = createMockDatabase();
-  // Node has no page origin to resolve a relative path against: the handlers get an absolute base.
-  server.resetHandlers(...createHandlers(db, BASE));
-});
-afterAll(() => server.close());
+useMockServer();
 
 async function signIn(userName: string): Promise<string> {
   const res = await fetch(`${BASE}/auth`, { method: 'POST', body: JSON.stringify({ userName, password: MOCK_PASSWORD }) });

@@ -1,5 +1,4 @@
-import { CellTowerIcon } from '@blueprintjs/icons';
-import { Button, Card, H2, Intent } from '@blueprintjs/core';
+import { Button, Card, Intent } from '@blueprintjs/core';
 import { lazy, Suspense, useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
@@ -9,6 +8,7 @@ import { CookieConsent } from './CookieConsent';
 import { SignInForm } from './SignInForm';
 import './login.css';
 import { BackToSignIn } from './BackToSignIn';
+import { LoginBrand } from './LoginBrand';
 
 // The join form (phone numbers, robot check) and the reset panel load when opened, not with the sign-in.
 const JoinForm = lazy(() => import('./JoinForm').then((m) => ({ default: m.JoinForm })));
@@ -41,12 +41,7 @@ export function LoginPage() {
   return (
     <div className="portal-login">
       <Card className={`portal-login-card${view === 'join' || view === 'privacy' ? ' portal-login-card-wide' : ''}`} elevation={2}>
-        <div className="portal-login-brand">
-          <CellTowerIcon size={28} />
-          <H2>
-            <FormattedMessage id="app.name" />
-          </H2>
-        </div>
+        <LoginBrand />
         {view === 'signIn' && (
           <>
             <SignInForm />

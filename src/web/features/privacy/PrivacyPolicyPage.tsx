@@ -1,5 +1,4 @@
-import { CellTowerIcon } from '@blueprintjs/icons';
-import { Card, H2 } from '@blueprintjs/core';
+import { Card } from '@blueprintjs/core';
 import { FormattedMessage } from 'react-intl';
 import { Link, Outlet } from 'react-router-dom';
 import { selectIsAuthenticated } from '@web/app/authSlice';
@@ -8,6 +7,7 @@ import { Shell } from '@web/app/Shell';
 import { CookieConsent } from '@web/features/login/CookieConsent';
 import { PrivacyPolicy } from './PrivacyPolicy';
 import '@web/features/login/login.css';
+import { LoginBrand } from '@web/features/login/LoginBrand';
 
 /** `/privacy-policy` is readable without signing in: inside the portal's frame when signed in, on its own otherwise. */
 export function PrivacyPolicyFrame() {
@@ -16,12 +16,7 @@ export function PrivacyPolicyFrame() {
   return (
     <div className="portal-login portal-public-page">
       <Card className="portal-login-card portal-login-card-wide" elevation={2}>
-        <div className="portal-login-brand">
-          <CellTowerIcon size={28} />
-          <H2>
-            <FormattedMessage id="app.name" />
-          </H2>
-        </div>
+        <LoginBrand />
         <Outlet />
         <div className="portal-login-links">
           <Link to="/login" data-testid="privacy-sign-in">
