@@ -9,7 +9,15 @@ import { ENTITY_SCHEMAS } from '@web/engine/schemas';
 
 export type RouteSpec =
   | { path: string; privilege: string; page: 'dashboard' }
-  | { path: string; privilege: string; page: 'entityList' | 'entityDetail'; schema: EntitySchema };
+  | { path: string; privilege: string; page: 'entityList' | 'entityDetail'; schema: EntitySchema }
+  /** A bespoke screen, named in routeTable.tsx's SCREENS (lazy-loaded there). */
+  | { path: string; privilege: string; page: 'screen'; screen: string };
+
+/**
+ * Bespoke screens: where the specification asks for behaviour a generic entity screen cannot give. Each names
+ * its component in routeTable.tsx's SCREENS. A bespoke screen on a path an entity schema also routes wins.
+ */
+export const SCREEN_SPECS: readonly Extract<RouteSpec, { page: 'screen' }>[] = [];
 
 /** `/account/{id}` in a schema becomes react-router's `/account/:id`. */
 export function toRouterPath(schemaPath: string): string {
@@ -24,9 +32,12 @@ function entityRouteSpecs(schema: EntitySchema): RouteSpec[] {
   return specs;
 }
 
+const SCREEN_PATHS = new Set(SCREEN_SPECS.map((s) => s.path));
+
 export const ROUTE_SPECS: readonly RouteSpec[] = [
   { path: '/', privilege: 'Dashboard', page: 'dashboard' },
-  ...ENTITY_SCHEMAS.flatMap(entityRouteSpecs),
+  ...SCREEN_SPECS,
+  ...ENTITY_SCHEMAS.flatMap(entityRouteSpecs).filter((spec) => !SCREEN_PATHS.has(spec.path)),
 ];
 
 export const ROUTED_PATHS: ReadonlySet<string> = new Set(ROUTE_SPECS.map((r) => r.path));

@@ -2,13 +2,16 @@
  * Every screen behind the sign-in, with the privilege it needs. Screens that pull in heavy libraries (AG Grid,
  * RJSF and ajv, ECharts) are lazy, so the sign-in page downloads none of them.
  */
-import { lazy, type ReactElement } from 'react';
+import { lazy, type ComponentType, type LazyExoticComponent, type ReactElement } from 'react';
 import { entityName } from '@web/engine/schemas';
 import DashboardPage from '@web/features/dashboard/DashboardPage';
 import { ROUTE_SPECS, type RouteSpec } from './routePaths';
 
 const EntityListPage = lazy(() => import('@web/engine/EntityListPage'));
 const EntityDetailPage = lazy(() => import('@web/engine/EntityDetailPage'));
+
+/** Bespoke screens by the name SCREEN_SPECS gives them; each is its own chunk. */
+const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {};
 
 export interface AppRoute {
   /** A react-router path. */
@@ -26,6 +29,11 @@ function elementFor(spec: RouteSpec): ReactElement {
       return <EntityListPage key={entityName(spec.schema)} schema={spec.schema} />;
     case 'entityDetail':
       return <EntityDetailPage key={entityName(spec.schema)} schema={spec.schema} />;
+    case 'screen': {
+      const Screen = SCREENS[spec.screen];
+      if (!Screen) throw new Error(`No screen named ${spec.screen}`);
+      return <Screen key={spec.screen} />;
+    }
   }
 }
 
