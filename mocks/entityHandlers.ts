@@ -14,6 +14,7 @@ import {
   type ApiRoute,
   type EntitySchema,
 } from '@shared/schema';
+import { csvLine } from '@shared/csv';
 import { hasPrivilege } from '@shared/privileges';
 import type { ListRequest } from '@shared/wire';
 import type { MockDatabase, MockUser, Row } from './data';
@@ -96,6 +97,7 @@ function writable(schema: EntitySchema, body: Row): Row {
 const operations: Record<ApiRoute['op'], (ctx: Context) => Promise<Response> | Response> = {
   paged: pageHandler,
   search: pageHandler,
+  download: downloadHandler,
   list: (ctx) => {
     const fields = ctx.schema['x-list'].listFields ?? [keyOf(ctx.schema)];
     return HttpResponse.json(visibleRows(ctx, true).map((row) => Object.fromEntries(fields.map((f) => [f, row[f] ?? null]))));
@@ -140,6 +142,18 @@ const operations: Record<ApiRoute['op'], (ctx: Context) => Promise<Response> | R
     return new HttpResponse(null, { status: 204 });
   },
 };
+
+async function downloadHandler(ctx: Context): Promise<Response> {
+  const body = (await ctx.request.json()) as ListRequest;
+  const rows = visibleRows(ctx, true);
+  const request = normaliseListRequest(ctx.schema, body, isAdmin(ctx.user));
+  const { items } = pageInMemory(ctx.schema, rows, { ...request, page: 0, size: Math.max(1, rows.length) });
+  const fields = Object.entries(ctx.schema.properties).filter(([, p]) => !p.writeOnly).map(([name]) => name);
+  const csv = `\uFEFF${csvLine(fields)}${items.map((row) => csvLine(fields.map((f) => withJoins(ctx.db, ctx.schema, row)[f]))).join('')}`;
+  return new HttpResponse(csv, {
+    headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${ctx.schema['x-entity'].name}.csv"` },
+  });
+}
 
 async function pageHandler(ctx: Context): Promise<Response> {
   const body = (await ctx.request.json()) as ListRequest;

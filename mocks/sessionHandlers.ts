@@ -1,4 +1,4 @@
-/** Sign-in, renewal, the profile, privileges, preferences, version and the reseller list. */
+/** Sign-in, renewal, the profile, privileges, preferences, version, exchange rates and the reseller list. */
 import { http, HttpResponse } from 'msw';
 import type { MockDatabase } from './data';
 import { errorResponse, unauthorizedResponse } from './http';
@@ -55,6 +55,16 @@ export function sessionHandlers(db: MockDatabase, base: string) {
     }),
 
     http.get(`${base}/version`, () => HttpResponse.json({ name: 'connectivity-portal', version: 'mock' })),
+
+    // The server's seeded reference rates.
+    http.get(`${base}/exchange-rates`, ({ request }) =>
+      callerOf(db, request)
+        ? HttpResponse.json({
+            base: 'USD',
+            rates: Object.entries({ BTC: 0.0000159, EUR: 0.9334, ILS: 3.7645, JPY: 161.48, RUB: 87.79 }).map(([currency, rate]) => ({ currency, rate, asOf: '2024-07-01' })),
+          })
+        : unauthorizedResponse(),
+    ),
 
     http.get(`${base}/reseller-info/list`, ({ request }) => {
       const user = callerOf(db, request);

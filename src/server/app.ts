@@ -9,18 +9,41 @@ import type { Db } from './db';
 import { registerAccess, type AccessOptions } from './domains/access';
 import { registerAuthRoutes } from './domains/auth/routes';
 import { createTokens } from './domains/auth/tokens';
+import { createTwoFactor } from './domains/auth/twoFactor';
+import { registerExchangeRateRoutes, type ExchangeRateOptions } from './domains/exchange-rates/routes';
 import { registerLogoRoutes } from './domains/logo/routes';
+import { allowedListHooks, applyCatalogueChanges, registerAllowedListRoutes } from './domains/allowed-lists';
+import { ensureNetworks } from './domains/networks/catalogue';
+import { registerNetworkRoutes } from './domains/networks/routes';
+import { createCoreNetwork, type CoreNetwork, type CoreNetworkSettings } from './adapters/core-network';
+import { pricingPlanHooks, registerPricingRoutes } from './domains/pricing/routes';
 import { registerEntityRoutes } from './engine/routes';
 import { roleHooks } from './domains/roles/hooks';
+import { subscriberHooks } from './domains/subscribers/hooks';
+import { registerSubscriberRoutes } from './domains/subscribers/routes';
 import { userHooks } from './domains/users/hooks';
+import { zoneHooks } from './domains/zones/hooks';
+import { roamingProfileHooks } from './domains/roaming-profiles/hooks';
+import { registerRoamingProfileRoutes } from './domains/roaming-profiles/routes';
 import { loadSchemas } from './engine/schemas';
 import { registerErrorHandler } from './http/errors';
 import { registerGuard } from './http/guard';
+import { JobRunner, type RunnerOptions } from './jobs/runner';
+import { registerJobRoutes } from './jobs/routes';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Durable background jobs: domains register kinds, requests enqueue (see jobs/runner.ts). */
+    jobs: JobRunner;
+  }
+}
 
 export interface AppOptions {
   database: Db;
   jwtSecret?: string;
   jwtExpirySeconds?: number;
+  /** Encrypts the two-factor secrets; generated and kept in the database when absent. */
+  twoFactorKey?: string;
   /** Folder of the built web app; not served when absent (API-only tests). */
   webRoot?: string;
   logger?: FastifyServerOptions['logger'];
@@ -29,6 +52,19 @@ export interface AppOptions {
   access?: AccessOptions;
   /** Trust X-Forwarded-* from a reverse proxy (true, a hop count, or addresses), so limits see client addresses. */
   trustProxy?: boolean | number | string;
+  /** Chunk size, polling and lease of the background job runner. */
+  jobs?: RunnerOptions;
+  /** The core network: a local simulator unless a gateway URL is set. */
+  coreNetwork?: CoreNetworkSettings;
+  /** Source of exchange rates; the stored rates serve without one. */
+  exchangeRates?: ExchangeRateOptions;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The core network (HLR/HSS, signalling) behind its adapter; every request lands in the network event log. */
+    coreNetwork: CoreNetwork;
+  }
 }
 
 /** Builds the whole server: used by `npm start` and by tests through `inject`. */
@@ -58,13 +94,33 @@ export async function buildApp(opts: AppOptions) {
     },
   });
   registerGuard(app, db, tokens);
+  // Domains register their job kinds on it; the runner starts once the server is ready and stops with it.
+  app.decorate('jobs', new JobRunner(db, app.log, opts.jobs));
+  app.addHook('onReady', async () => app.jobs.start());
+  app.addHook('onClose', async () => app.jobs.stop());
+  app.decorate('coreNetwork', createCoreNetwork(db, app.log, opts.coreNetwork));
+  // Answers still on their way are applied before the database closes.
+  app.addHook('onClose', async () => app.coreNetwork.idle());
+  await ensureNetworks(db);
 
   app.get('/portal/version', { config: { public: true }, schema: { tags: ['system'] } }, async () => ({ name: pkg.name, version: pkg.version, engine: opts.database.engine }));
   app.get('/portal/v3/api-docs', { config: { signedIn: true }, schema: { hide: true } }, async () => app.swagger());
+  registerExchangeRateRoutes(app, db, opts.exchangeRates);
   await registerAccess(app, db, opts.access); // before the routes whose attempts it limits
-  registerAuthRoutes(app, db, tokens);
+  const twoFactor = await createTwoFactor(db, opts.twoFactorKey);
+  registerAuthRoutes(app, db, tokens, twoFactor);
+  twoFactor.registerRoutes(app);
   await registerLogoRoutes(app, db);
-  registerEntityRoutes(app, db, schemas, { user: userHooks, role: roleHooks });
+  registerNetworkRoutes(app, db, (report) => applyCatalogueChanges(db, report));
+  registerAllowedListRoutes(app, db, opts.database.engine);
+  registerEntityRoutes(app, db, opts.database.engine, schemas, { user: userHooks, role: roleHooks, locationZone: zoneHooks, destinationZone: zoneHooks, pricingPlan: pricingPlanHooks, roamingProfile: roamingProfileHooks,
+    subscriber: subscriberHooks, allowedList: allowedListHooks,
+  });
+  const roamingProfileSchema = schemas.find((s) => s.$id === 'roamingProfile');
+  if (roamingProfileSchema) registerRoamingProfileRoutes(app, db, opts.database.engine, roamingProfileSchema);
+  registerSubscriberRoutes(app, db);
+  registerJobRoutes(app, db, opts.database.engine);
+  await registerPricingRoutes(app, db, opts.database.engine, schemas);
 
   if (opts.webRoot && existsSync(opts.webRoot)) {
     await app.register(fastifyStatic, { root: opts.webRoot, prefix: '/', wildcard: false });

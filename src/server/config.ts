@@ -8,8 +8,11 @@ export interface Config {
   databaseUrl?: string;
   adminPassword?: string;
   seedDemo: boolean;
+  /** Subscribers the demo seed creates. */
+  demoSubscribers: number;
   jwtSecret?: string;
   jwtExpirySeconds: number;
+  twoFactorKey?: string;
   logLevel: string;
   webRoot: string;
   /** Base of links in mails (password reset). */
@@ -28,6 +31,13 @@ export interface Config {
   rateLimitPerName: number;
   /** Trust X-Forwarded-* from a reverse proxy: true, a hop count, or the proxy's addresses. */
   trustProxy: boolean | number | string;
+  /** Core-network gateway; without it the local simulator answers. */
+  coreNetworkUrl?: string;
+  coreNetworkFailureRate?: number;
+  coreNetworkDelay?: string;
+  /** JSON source of exchange rates (e.g. https://api.frankfurter.app/latest?from=USD); stored rates otherwise. */
+  exchangeRateUrl?: string;
+  exchangeRateRefreshHours: number;
 }
 
 function parseTrustProxy(value: string | undefined): boolean | number | string {
@@ -47,11 +57,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.ADMIN_PASSWORD || undefined,
     // Demo data fills the embedded database by default; PostgreSQL gets it only when asked.
     seedDemo: env.SEED_DEMO !== undefined ? env.SEED_DEMO === '1' || env.SEED_DEMO === 'true' : !databaseUrl,
+    demoSubscribers: Number(env.DEMO_SUBSCRIBERS ?? 20000),
     jwtSecret: env.JWT_SECRET || undefined,
     jwtExpirySeconds: Number(env.JWT_EXPIRY_SECONDS ?? 3600),
+    twoFactorKey: env.TWO_FACTOR_KEY || undefined,
     logLevel: env.LOG_LEVEL ?? 'info',
     webRoot: resolve(env.WEB_ROOT ?? './dist/web'),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    coreNetworkUrl: env.CORE_NETWORK_URL || undefined,
+    coreNetworkFailureRate: env.CORE_NETWORK_FAILURE_RATE ? Number(env.CORE_NETWORK_FAILURE_RATE) : undefined,
+    coreNetworkDelay: env.CORE_NETWORK_DELAY_MS || undefined,
     publicUrl: env.PUBLIC_URL || `http://localhost:${port}`,
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'portal@localhost',
@@ -62,5 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitWindowMinutes: Number(env.RATE_LIMIT_WINDOW_MINUTES ?? 15),
     rateLimitPerAddress: Number(env.RATE_LIMIT_PER_ADDRESS ?? 20),
     rateLimitPerName: Number(env.RATE_LIMIT_PER_NAME ?? 5),
+    exchangeRateUrl: env.EXCHANGE_RATE_URL || undefined,
+    exchangeRateRefreshHours: Number(env.EXCHANGE_RATE_REFRESH_HOURS ?? 12),
   };
 }

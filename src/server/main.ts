@@ -2,18 +2,24 @@ import { loadConfig } from './config';
 import { openDatabase } from './db';
 import { ensureAdmin, seedDemo } from './db/seed';
 import { buildApp } from './app';
+import { parseDelay } from './adapters/core-network/simulator';
 
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 const adminPassword = await ensureAdmin(database.db, config.adminPassword);
-const demoUsers = config.seedDemo ? await seedDemo(database.db) : [];
+const seedStart = performance.now();
+const demoUsers = config.seedDemo ? await seedDemo(database.db, { subscribers: config.demoSubscribers }) : [];
+const seedSeconds = (performance.now() - seedStart) / 1000;
 
 const app = await buildApp({
   database,
   jwtSecret: config.jwtSecret,
+  twoFactorKey: config.twoFactorKey,
   jwtExpirySeconds: config.jwtExpirySeconds,
   webRoot: config.webRoot,
   trustProxy: config.trustProxy,
+  coreNetwork: { url: config.coreNetworkUrl, simulator: { failureRate: config.coreNetworkFailureRate, ...parseDelay(config.coreNetworkDelay) } },
+  exchangeRates: { url: config.exchangeRateUrl, refreshHours: config.exchangeRateRefreshHours },
   logger: { level: config.logLevel },
   access: {
     publicUrl: config.publicUrl,
@@ -45,5 +51,6 @@ const lines = [
 ];
 if (adminPassword) lines.push(`Sign in as "admin" with the generated password: ${adminPassword}   (shown once; set ADMIN_PASSWORD to choose it)`);
 else lines.push('Sign in as "admin" with the password you set in ADMIN_PASSWORD when the database was created.');
+if (demoUsers.length) lines.push(`Demo data (${config.demoSubscribers} subscribers) loaded in ${seedSeconds.toFixed(1)} s`);
 for (const u of demoUsers) lines.push(`Demo user "${u.username}" (${u.role}), password: ${u.password}`);
 console.log(lines.join('\n') + '\n');

@@ -32,3 +32,20 @@ export const COUNTRY_CODES: readonly string[] = Object.keys(countries.getNames('
 export function isCountryCode(code: string): boolean {
   return /^[A-Z]{2}$/.test(code) && countries.isValid(code);
 }
+
+/**
+ * The codes a search key names: the code itself, or every country whose name contains the key (ignoring case)
+ * in any of the portal's languages. "ger", "Deutsch" and "de" all find Germany.
+ */
+export function countryCodesMatching(key: string): string[] {
+  const needle = key.trim().toLocaleLowerCase();
+  if (!needle) return [];
+  const found = new Set<string>();
+  if (isCountryCode(needle.toUpperCase())) found.add(needle.toUpperCase());
+  for (const language of REGISTERED) {
+    for (const [code, name] of Object.entries(countries.getNames(language))) {
+      if (name.toLocaleLowerCase().includes(needle)) found.add(code);
+    }
+  }
+  return [...found].sort();
+}

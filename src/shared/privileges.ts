@@ -41,6 +41,11 @@ export const PRIVILEGE_CATALOGUE: PrivilegeItem[] = [
   { privilege: 'SubscriberDetails', subPrivileges: [...SUBSCRIBER_PANELS] },
 ];
 
+/** Not a privilege a role can grant: a route marked with it is the administrator's alone. */
+export const ADMIN_ONLY = 'Administrator';
+/** Not a privilege either: a route marked with it is open to every signed-in user (e.g. their own jobs). */
+export const SIGNED_IN = 'SignedIn';
+
 export const PRIVILEGE_NAMES = PRIVILEGE_CATALOGUE.map((p) => p.privilege);
 
 export function hasPrivilege(granted: PrivilegeItem[], privilege: string, sub?: string): boolean {

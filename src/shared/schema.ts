@@ -36,12 +36,14 @@ export interface PropertySchema {
   'x-reference'?: string;
   /** A read-only value read from another table through a foreign key of this entity. */
   'x-join'?: { table: string; on: string; column: string; key?: string };
+  /** Kept in tables of their own, not a column: the domain's hooks write and read it (e.g. a profile's rates). */
+  'x-apart'?: boolean;
   /** Column name when it is not the snake_case form of the property. */
   'x-column'?: string;
   [key: string]: unknown;
 }
 
-export type ApiOperation = 'paged' | 'search' | 'list' | 'get' | 'create' | 'update' | 'delete';
+export type ApiOperation = 'paged' | 'search' | 'list' | 'get' | 'create' | 'update' | 'delete' | 'download';
 
 export interface SearchFilter {
   /** The searchBy value; a property name, or a name of its own with `fields`. */
@@ -52,6 +54,11 @@ export interface SearchFilter {
   title?: string;
   /** Offered to (and accepted from) the admin only. */
   adminOnly?: boolean;
+  /**
+   * Matches rows that own a row of another table whose `column` contains the key (e.g. any of a subscriber's
+   * MSISDNs): `on` is that table's column holding this entity's key.
+   */
+  child?: { table: string; on: string; column: string };
 }
 
 export interface ColumnSpec {
@@ -86,10 +93,13 @@ export interface EntitySchema {
     inUseMessage?: string;
     /** Privileges that also open the `list` call, whose id and name pairs fill selects on other screens. */
     listPrivileges?: string[];
+    /** Only the administrator creates, updates and deletes rows; the privilege opens the reads. */
+    adminWrites?: boolean;
     /** Properties required on create only (e.g. a password, which an update may leave out). */
     requiredOnCreate?: string[];
   };
-  'x-api': Partial<Record<ApiOperation, string>>;
+  /** The calls, e.g. `"get": "GET /portal/things/{id}"`; a list names several paths of one call (the first is the client's). */
+  'x-api': Partial<Record<ApiOperation, string | string[]>>;
   'x-list': {
     defaultSort: { sortBy: string; sortDir: SortDir };
     pageSize?: number;
@@ -110,10 +120,12 @@ export interface ApiRoute {
 }
 
 export function apiRoutes(schema: EntitySchema): ApiRoute[] {
-  return Object.entries(schema['x-api']).map(([op, spec]) => {
-    const [method, path] = String(spec).split(/\s+/);
-    return { op: op as ApiOperation, method: method as ApiRoute['method'], path };
-  });
+  return Object.entries(schema['x-api']).flatMap(([op, specs]) =>
+    [specs ?? []].flat().map((spec) => {
+      const [method, path] = String(spec).split(/\s+/);
+      return { op: op as ApiOperation, method: method as ApiRoute['method'], path };
+    }),
+  );
 }
 
 export function apiRoute(schema: EntitySchema, op: ApiOperation): ApiRoute | undefined {
@@ -141,8 +153,9 @@ export function searchFilters(schema: EntitySchema, isAdmin: boolean): SearchFil
   return schema['x-list'].search.filter((f) => isAdmin || !f.adminOnly);
 }
 
+/** The properties a filter compares; none for a `child` filter, which looks in another table. */
 export function filterFields(filter: SearchFilter): string[] {
-  return filter.fields ?? [filter.by];
+  return filter.fields ?? (filter.child ? [] : [filter.by]);
 }
 
 /** Properties a client may write: everything but read-only and joined ones. */
@@ -226,7 +239,10 @@ export function pageInMemory<T extends Record<string, unknown>>(schema: EntitySc
   if (req.searchBy && req.searchKey) {
     const key = req.searchKey;
     const fields = filterFields(req.searchBy);
-    items = items.filter((row) =>
+    const child = req.searchBy.child ? req.searchBy.by : undefined;
+    // In memory, a child filter looks in the row's array of that name (e.g. `msisdn` rows carry `msisdns`).
+    const inChild = (row: T) => child !== undefined && Array.isArray(row[`${child}s`]) && (row[`${child}s`] as unknown[]).some((v) => String(v).toLowerCase().includes(key.toLowerCase()));
+    items = items.filter((row) => inChild(row) ||
       fields.some((f) => {
         const cmp = searchComparison(schema.properties[f], key);
         if (cmp.kind === 'equals') return row[f] === cmp.value;

@@ -83,26 +83,42 @@ describe('sign-in, sessions, join and reset in the browser', () => {
     await page.screenshot({ path: `${SHOTS}/join-thanks.png` });
   });
 
-  it('resets a password through the link that the outbox holds', async () => {
+  it('shows the administrator the join request, and no one else', async () => {
     await page.getByTestId('back-to-sign-in').click();
+    await signIn('admin', ADMIN_PASSWORD);
+    await page.goto(`${portal.url}/#/admin/join-requests`);
+    const row = page.getByTestId('admin-row').filter({ hasText: 'FleetCo' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('Ana Lopes');
+    expect(await row.textContent()).toContain('IoT provider');
+    await page.screenshot({ path: `${SHOTS}/admin-join-requests.png` });
+    await page.getByTestId('sign-out').click();
+    await signIn('northwind', /Demo user "northwind".*password: (\S+)/.exec(portal.output())![1]);
+    await page.goto(`${portal.url}/#/admin/join-requests`);
+    await page.getByTestId('no-privilege').waitFor();
+    await page.getByTestId('sign-out').click();
+    await page.locator('#login-userName').waitFor();
+  });
+
+  it('resets a password through the link that the outbox holds', async () => {
+    await page.goto(`${portal.url}/#/login`);
     await page.getByTestId('show-reset').click();
     await page.locator('#reset-email').fill('northwind@demo.example');
     await page.getByTestId('reset-submit').click();
     await page.getByTestId('reset-message').waitFor();
     expect(await page.locator('#reset-email').inputValue()).toBe('');
 
-    // The administrator reads the outbox, where mail waits without an SMTP server.
-    const link = await (async () => {
-      const jwt = (await (await fetch(`${portal.url}/portal/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userName: 'admin', password: ADMIN_PASSWORD }) })).json()).jwt;
-      for (let i = 0; i < 20; i++) {
-        const outbox = await (await fetch(`${portal.url}/portal/admin/outbox`, { headers: { authorization: `Bearer ${jwt}` } })).json();
-        const mail = outbox.items.find((m: { to: string }) => m.to === 'northwind@demo.example');
-        const found = mail && /https?:\/\/\S+password_reset=[\w-]+/.exec(mail.text);
-        if (found) return found[0];
-        await new Promise((r) => setTimeout(r, 250));
-      }
-      throw new Error('no reset mail in the outbox');
-    })();
+    // The administrator reads the outbox in the portal, where mail waits without an SMTP server.
+    await page.getByTestId('back-to-sign-in').click();
+    await signIn('admin', ADMIN_PASSWORD);
+    await page.goto(`${portal.url}/#/admin/outbox`);
+    await page.getByTestId('admin-row').filter({ hasText: 'northwind@demo.example' }).first().click();
+    const mailText = (await page.getByTestId('admin-detail').textContent()) ?? '';
+    await page.screenshot({ path: `${SHOTS}/admin-outbox.png` });
+    const link = /https?:\/\/\S+password_reset=[\w-]+/.exec(mailText)?.[0];
+    if (!link) throw new Error(`no reset link in the mail: ${mailText}`);
+    await page.getByTestId('sign-out').click();
+    await page.locator('#login-userName').waitFor();
     const token = new URL(link.replace('/#', '')).searchParams.get('password_reset');
     await openLink(`${portal.url}/#/login?password_reset=${token}`);
     await page.locator('#reset-newPassword').fill('Renewed@2026pass');

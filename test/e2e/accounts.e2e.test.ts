@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN_PASSWORD, openBrowser, startPortal, type Browser, type Portal } from './harness';
+import { ADMIN_PASSWORD, openBrowser, startPortal, type Browser, type Portal, setDarkMode } from './harness';
 
 const SHOTS = 'test-results';
 
@@ -61,6 +61,16 @@ describe('accounts in the browser', () => {
     await page.screenshot({ path: `${SHOTS}/accounts-search.png` });
   });
 
+  it('downloads the search it shows as CSV', async () => {
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('list-download').click()]);
+    expect(file.suggestedFilename()).toMatch(/^account-\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = readFileSync((await file.path())!, 'utf8').replace(/^\uFEFF/, '');
+    const [header, ...rows] = text.trim().split('\r\n');
+    expect(header.split(',')).toContain('name');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toContain('Meridian Fleet');
+  });
+
   it('creates an account and finds it in the list', async () => {
     await page.goto(`${portal.url}/#/accounts`);
     await page.getByTestId('list-create').click();
@@ -96,14 +106,14 @@ describe('accounts in the browser', () => {
   it('renders dark mode and Hebrew right-to-left', async () => {
     await page.goto(`${portal.url}/#/accounts`);
     await grid().locator('[role="gridcell"]').first().waitFor();
-    await page.getByLabel('Dark mode').check({ force: true });
+    await setDarkMode(page, true);
     await expect.poll(() => page.evaluate(() => document.body.classList.contains('bp6-dark'))).toBe(true);
     await page.screenshot({ path: `${SHOTS}/accounts-dark.png` });
     await page.getByTestId('language-select').selectOption('he');
     await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe('rtl');
     await page.screenshot({ path: `${SHOTS}/accounts-he-dark.png` });
     await page.getByTestId('language-select').selectOption('en');
-    await page.getByLabel('Dark mode').uncheck({ force: true });
+    await setDarkMode(page, false);
   });
 
   it('signs out back to the login screen', async () => {

@@ -80,3 +80,13 @@ export async function openBrowser(): Promise<Browser> {
     },
   };
 }
+
+/** Turns dark mode on or off from the user menu, as a user does, and waits until the page follows. */
+export async function setDarkMode(page: Page, on: boolean) {
+  await page.getByTestId('user-menu').click();
+  const toggle = page.getByTestId('dark-mode-switch');
+  if (on) await toggle.check({ force: true });
+  else await toggle.uncheck({ force: true });
+  await page.getByTestId('user-menu').click();
+  await page.waitForFunction((dark) => document.body.classList.contains('bp6-dark') === dark, on);
+}

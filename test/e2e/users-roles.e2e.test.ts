@@ -92,4 +92,30 @@ describe('users and roles in the browser', () => {
     await page.getByTestId('reseller-logo').waitFor();
     await page.screenshot({ path: `${SHOTS}/reseller-logo.png`, clip: { x: 0, y: 0, width: 700, height: 60 } });
   });
+  it('offers in the role editor only the privileges the editor holds, and warns about the rest', async () => {
+    await page.getByTestId('sign-out').click();
+    await signIn('admin', ADMIN_PASSWORD);
+    // An editor of roles who holds only Dashboard and Roles, set up through the API.
+    const { accountDeskId } = await page.evaluate(async () => {
+      const token = localStorage.getItem('portal.token') ?? sessionStorage.getItem('portal.token');
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const call = async (method: string, url: string, body?: unknown) => (await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })).json();
+      const resellers: { id: number; name: string }[] = await call('GET', '/portal/reseller-info/list');
+      const resellerId = resellers.find((r) => r.name === 'Northwind Mobile')!.id;
+      const roles: { id: number; name: string }[] = await call('GET', '/portal/roles');
+      const role = await call('POST', '/portal/roles', { name: 'Role desk', resellerId, privileges: [{ privilege: 'Dashboard', subPrivileges: [] }, { privilege: 'Roles', subPrivileges: [] }] });
+      await call('POST', '/portal/user', { username: 'role.clerk', email: 'role.clerk@example.com', password: 'Role@2026clerk', resellerId, roleId: role.id });
+      return { accountDeskId: roles.find((r) => r.name === 'Account desk')!.id };
+    });
+    await page.getByTestId('sign-out').click();
+    await signIn('role.clerk', 'Role@2026clerk');
+    await page.goto(`${portal.url}/#/role/${accountDeskId}`);
+    const picker = page.getByTestId('privileges-field');
+    await picker.getByLabel('Roles', { exact: true }).waitFor();
+    const offered = await picker.locator('.privileges-item > label').allInnerTexts();
+    expect(offered.map((t) => t.trim())).toEqual(['Dashboard', 'Roles']);
+    // Account desk also grants Accounts, which this editor lacks: saving would drop it, and the editor says so.
+    await expect.poll(() => picker.getByTestId('privileges-warning').innerText()).toContain('Accounts');
+    await page.screenshot({ path: `${SHOTS}/role-editor-limited.png` });
+  });
 });

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '@server/app';
 import { loadSchemas } from '@server/engine/schemas';
-import { apiRoute, type EntitySchema } from '@shared/schema';
+import { apiRoute, filterFields, type EntitySchema } from '@shared/schema';
 import { ADMIN_PASSWORD, engines, testApp } from './helpers';
 
 const schemas = loadSchemas();
@@ -23,10 +23,30 @@ describe.each(engines)('schema contract on %s', (engine) => {
       expect(schema.examples?.length).toBeGreaterThan(0);
       expect(schema.properties[schema['x-list'].defaultSort.sortBy]).toBeDefined();
       for (const c of schema['x-columns']) expect(schema.properties[c.field], c.field).toBeDefined();
-      for (const f of schema['x-list'].search) for (const field of f.fields ?? [f.by]) expect(schema.properties[field], field).toBeDefined();
+      for (const f of schema['x-list'].search) for (const field of filterFields(f)) expect(schema.properties[field], field).toBeDefined();
     });
 
-    it('creates, reads, lists, searches and updates its example', async () => {
+    const creatable = Boolean(apiRoute(schema, 'create'));
+
+    // Entities the portal does not create (subscribers come from SIM orders) round-trip a seeded row instead.
+    it.runIf(!creatable)('reads, lists, searches and updates a seeded row', async () => {
+      const admin = await ctx.as('admin');
+      const key = schema['x-entity'].key;
+      const page = (await admin.post(call('paged').url, { sortBy: key, sortDir: 'desc', page: { page: 0, size: 1 } })).json();
+      expect(page.totalItemsCount).toBeGreaterThan(0);
+      const row = page.items[0];
+      expect((await admin.get(call('get', row[key]).url)).json()).toEqual(row);
+      for (const filter of schema['x-list'].search) {
+        const res = await admin.post(call('paged').url, { searchBy: filter.by, searchKey: 'zz' });
+        expect(res.statusCode, filter.by).toBe(200);
+      }
+      const update = call('update', row[key]);
+      const updated = await admin.send(update.method, update.url, { ...row, ...schema.examples![0] });
+      expect(updated.statusCode, updated.body).toBe(200);
+      expect(updated.json()).toMatchObject(schema.examples![0]);
+    });
+
+    it.runIf(creatable)('creates, reads, lists, searches and updates its example', async () => {
       const admin = await ctx.as('admin');
       const example = schema.examples![0];
       const create = call('create');
@@ -45,7 +65,8 @@ describe.each(engines)('schema contract on %s', (engine) => {
         const res = await admin.post(call('paged').url, { searchBy: filter.by, searchKey: 'zz' });
         expect(res.statusCode, filter.by).toBe(200);
       }
-      const updated = await admin.put(call('update', id).url, created.json() as object);
+      const update = call('update', id);
+      const updated = await admin.send(update.method, update.url, created.json() as object);
       expect(updated.statusCode, updated.body).toBe(200);
     });
   });

@@ -5,6 +5,8 @@ import { openDatabase, type Db } from '@server/db';
 import { ensureAdmin, seedDemo } from '@server/db/seed';
 
 export const ADMIN_PASSWORD = 'Admin@2026pass';
+/** Subscribers every test app starts with (the demo seed's numbering, spread over the demo accounts). */
+export const DEMO_TEST_SUBSCRIBERS = 240;
 
 /** The engines every server suite runs on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export const engines = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])] as const;
@@ -47,7 +49,7 @@ export async function freshDatabase(engine: string): Promise<Db> {
 export async function testApp(engine: string) {
   const database = await freshDatabase(engine);
   await ensureAdmin(database.db, ADMIN_PASSWORD);
-  const demo = await seedDemo(database.db);
+  const demo = await seedDemo(database.db, { subscribers: DEMO_TEST_SUBSCRIBERS });
   const app = await buildApp({ database, jwtSecret: 'test-secret' });
   const demoPassword = demo[0].password;
 

@@ -1,6 +1,9 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { ADMIN_RESELLER_ID, PRIVILEGE_CATALOGUE, type PrivilegeItem } from '@shared/privileges';
 import { generatePassword, hashPassword } from '../domains/auth/password';
+import { ensureNetworks } from '../domains/networks/catalogue';
+import { seedPricing } from './seedPricing';
+import { seedSubscribers } from './seedSubscribers';
 import type { Database } from './types';
 
 export interface SeedReport {
@@ -49,13 +52,45 @@ const DEMO_ACCOUNTS: [string, string, string, string][] = [
   ['Kiwi Cold Chain', 'Auckland', 'NZ', 'Northwind Mobile'], ['Danube Parcels', 'Vienna', 'AT', 'Northwind Mobile'],
 ];
 
-/** Demo resellers with a sub-reseller, roles, users and accounts for the embedded database. */
-export async function seedDemo(db: Kysely<Database>): Promise<SeedReport['demoUsers']> {
+/** IMSI sponsors: home networks whose IMSI ranges the demo SIMs use. */
+const DEMO_SPONSORS = [
+  { name: 'Orbit Home NL', plmn: '20404', imsiPrefix: '2040412', country: 'NL', description: 'Dutch IMSI range, multi-IMSI primary' },
+  { name: 'Orbit Home UK', plmn: '23410', imsiPrefix: '2341077', country: 'GB', description: 'UK IMSI range for Europe and North America' },
+  { name: 'Orbit Home US', plmn: '310260', imsiPrefix: '31026099', country: 'US', description: 'US IMSI range for the Americas' },
+];
+
+/** Allowed lists with networks blocked (confirmed) and some changes waiting for a sync. */
+const DEMO_ALLOWED_LISTS = [
+  { name: 'Europe standard', reference: 'NW-EU-STD', sponsor: 'Orbit Home NL', reseller: 'Northwind Mobile', blocked: ['23420', '20810', '26203'], pending: ['21407'] },
+  { name: 'IoT worldwide', reference: 'NWIOT-WW', sponsor: 'Orbit Home UK', reseller: 'Northwind IoT', blocked: ['310120', '44020'], pending: [] },
+  { name: 'Americas', reference: 'BST-AMER-01', sponsor: 'Orbit Home US', reseller: 'Blue Sky Telecom', blocked: ['334050', '72405'], pending: ['302720'] },
+];
+
+async function seedAllowedLists(trx: Kysely<Database>, resellerIds: Map<string, number>) {
+  for (const l of DEMO_ALLOWED_LISTS) {
+    const sponsor = await trx.selectFrom('sponsor').select('id').where('name', '=', l.sponsor).executeTakeFirstOrThrow();
+    const { allowedListId } = await trx.insertInto('allowedList')
+      .values({ name: l.name, reference: l.reference, sponsorId: sponsor.id, resellerId: resellerIds.get(l.reseller)!, syncStartedAt: null, syncFinishedAt: null })
+      .returning('allowedListId').executeTakeFirstOrThrow();
+    await sql`insert into allowed_list_network (allowed_list_id, network_id, applied, target)
+      select ${allowedListId}, id, case when plmn in (${sql.join(['', ...l.blocked])}) then 'blocked' else 'preferred' end,
+        case when plmn in (${sql.join(['', ...l.pending])}) then 'blocked' end
+      from network where withdrawn_at is null`.execute(trx);
+  }
+}
+
+/**
+ * Demo resellers with a sub-reseller, roles, users and accounts for the embedded database, and `subscribers`
+ * subscribers with their SIMs spread over the accounts.
+ */
+export async function seedDemo(db: Kysely<Database>, opts: { subscribers?: number } = {}): Promise<SeedReport['demoUsers']> {
   if (await db.selectFrom('reseller').select('id').where('id', '<>', ADMIN_RESELLER_ID).limit(1).executeTakeFirst()) return [];
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
   const users: SeedReport['demoUsers'] = [];
+  await ensureNetworks(db);
   await db.transaction().execute(async (trx) => {
+    await trx.insertInto('sponsor').values(DEMO_SPONSORS).execute();
     const ids = new Map<string, number>();
     for (const r of DEMO_RESELLERS) {
       const parentId = r.parent ? ids.get(r.parent)! : ADMIN_RESELLER_ID;
@@ -64,6 +99,7 @@ export async function seedDemo(db: Kysely<Database>): Promise<SeedReport['demoUs
       await trx.updateTable('reseller').set({ path: `${parentPath}${id}/` }).where('id', '=', id).execute();
       ids.set(r.name, id);
     }
+    await seedAllowedLists(trx, ids);
     let accountNo = 0;
     const accountIds = new Map<string, number>();
     for (const [name, city, country, reseller] of DEMO_ACCOUNTS) {
@@ -77,6 +113,7 @@ export async function seedDemo(db: Kysely<Database>): Promise<SeedReport['demoUs
     for (const reseller of ['Northwind Mobile', 'Blue Sky Telecom']) {
       await trx.insertInto('account').values({ name: `${reseller} Inventory`, resellerId: ids.get(reseller)!, inventoryAccount: true, country: null }).execute();
     }
+    await seedPricing(trx as Kysely<any>, ids);
     const roleFor = async (resellerName: string, name: string, privileges: PrivilegeItem[]) =>
       (await trx.insertInto('role').values({ name, resellerId: ids.get(resellerName)!, privileges: JSON.stringify(privileges) }).returning('id').executeTakeFirstOrThrow()).id;
     const demoUsers: [string, string, string, string, string | null, PrivilegeItem[]][] = [
@@ -93,6 +130,55 @@ export async function seedDemo(db: Kysely<Database>): Promise<SeedReport['demoUs
       }).execute();
       users.push({ username, password, role: `${role} of ${account ?? reseller}` });
     }
+    await seedZones(trx as unknown as Kysely<any>, ids);
+    await seedRoamingProfiles(trx as unknown as Kysely<any>, ids);
   });
+  await seedSubscribers(db, opts.subscribers ?? 0);
   return users;
+}
+
+const DEMO_ZONES: { table: 'location_zone' | 'destination_zone'; name: string; reseller: string; countries: string[]; maxVoipCost?: string }[] = [
+  { table: 'location_zone', name: 'Europe', reseller: 'Northwind Mobile', countries: ['AT', 'BE', 'CH', 'DE', 'DK', 'ES', 'FI', 'FR', 'GB', 'IE', 'IT', 'NL', 'NO', 'PL', 'PT', 'SE'] },
+  { table: 'location_zone', name: 'Nordics', reseller: 'Northwind IoT', countries: ['DK', 'FI', 'IS', 'NO', 'SE'] },
+  { table: 'location_zone', name: 'North America', reseller: 'Blue Sky Telecom', countries: ['CA', 'MX', 'US'] },
+  { table: 'location_zone', name: 'Asia Pacific', reseller: 'Blue Sky Telecom', countries: ['AU', 'CN', 'JP', 'KR', 'NZ', 'SG'] },
+  { table: 'destination_zone', name: 'EU calls', reseller: 'Northwind Mobile', countries: ['AT', 'BE', 'DE', 'ES', 'FR', 'IT', 'NL', 'PT'], maxVoipCost: '0.0450' },
+  { table: 'destination_zone', name: 'Worldwide calls', reseller: 'Blue Sky Telecom', countries: ['AU', 'BR', 'CA', 'CN', 'DE', 'GB', 'IN', 'JP', 'US'], maxVoipCost: '0.1200' },
+];
+
+async function seedZones(trx: Kysely<any>, resellerIds: Map<string, number>) {
+  for (const z of DEMO_ZONES) {
+    await trx.insertInto(z.table).values({
+      name: z.name, resellerId: resellerIds.get(z.reseller)!, countries: JSON.stringify(z.countries), countryCount: z.countries.length,
+      ...(z.maxVoipCost ? { maxVoipCost: z.maxVoipCost } : {}),
+    }).execute();
+  }
+}
+
+/** Rates in USD: MO and MT call per minute, MO and MT SMS per message, data per MB. */
+const DEMO_RATES: Record<string, [string, string, string, string, string]> = {
+  DE: ['0.0500', '0.0100', '0.0200', '0.0000', '0.0125'], FR: ['0.0550', '0.0100', '0.0200', '0.0000', '0.0130'],
+  ES: ['0.0600', '0.0120', '0.0250', '0.0000', '0.0140'], GB: ['0.0700', '0.0150', '0.0300', '0.0000', '0.0150'],
+  US: ['0.0900', '0.0200', '0.0400', '0.0000', '0.0200'], JP: ['0.1500', '0.0500', '0.0600', '0.0000', '0.0350'],
+};
+
+const DEMO_PROFILES = [
+  { name: 'Europe IoT', reference: 'NW-EU-IOT', slots: 1, reseller: 'Northwind Mobile', approved: true, countries: ['DE', 'ES', 'FR', 'GB'], sponsors: ['Orbit Home NL'] },
+  { name: 'Global dual IMSI', reference: 'NW-GLOBAL2', slots: 2, reseller: 'Northwind Mobile', approved: false, countries: ['DE', 'GB', 'JP', 'US'], sponsors: ['Orbit Home NL', 'Orbit Home UK'] },
+  { name: 'Americas', reference: 'BS-AMERICAS', slots: 1, reseller: 'Blue Sky Telecom', approved: true, countries: ['US'], sponsors: ['Orbit Home US'] },
+];
+
+async function seedRoamingProfiles(trx: Kysely<any>, resellerIds: Map<string, number>) {
+  for (const p of DEMO_PROFILES) {
+    const { id } = await trx.insertInto('roamingProfile').values({
+      name: p.name, reference: p.reference, slots: p.slots, resellerId: resellerIds.get(p.reseller)!,
+      reviewState: p.approved ? 'approved' : 'pending', reviewedAt: p.approved ? new Date() : null,
+    }).returning('id').executeTakeFirstOrThrow();
+    const sponsors = await trx.selectFrom('sponsor').select('id').where('name', 'in', p.sponsors).execute();
+    await trx.insertInto('roamingProfileSponsor').values(sponsors.map((s) => ({ roamingProfileId: id, sponsorId: s.id }))).execute();
+    await trx.insertInto('roamingProfileRate').values(p.countries.map((country) => {
+      const [moCall, mtCall, moSms, mtSms, data] = DEMO_RATES[country];
+      return { roamingProfileId: id, country, moCall, mtCall, moSms, mtSms, data };
+    })).execute();
+  }
 }

@@ -9,6 +9,7 @@ import {
   type NormalisedListRequest,
   type UniqueRule,
 } from '@shared/schema';
+import { countryCodesMatching } from '@shared/countries';
 import type { Page } from '@shared/wire';
 import type { Principal } from '../http/principal';
 
@@ -75,7 +76,7 @@ export class EntityRepository {
   }
 
   private selectAll(q: AnyQuery): AnyQuery {
-    const own = Object.entries(this.schema.properties).filter(([, p]) => !p['x-join'] && !p.writeOnly).map(([name]) => this.ref(name).as(name));
+    const own = Object.entries(this.schema.properties).filter(([, p]) => !p['x-join'] && !p.writeOnly && !p['x-apart']).map(([name]) => this.ref(name).as(name));
     const joined = this.joins.map((j) => this.ref(j.prop).as(j.prop));
     return q.select([...own, ...joined]);
   }
@@ -104,7 +105,18 @@ export class EntityRepository {
     const key = req.searchKey;
     return q.where((eb: ExpressionBuilder<any, any>) => {
       const terms: Expression<SqlBool>[] = [];
+      const child = req.searchBy!.child;
+      if (child) {
+        terms.push(eb.exists(eb.selectFrom(`${child.table} as c`).select(sql.lit(1).as('one'))
+          .where(sql.ref(`c.${child.on}`), '=', this.ref(this.key))
+          .where(sql.ref(`c.${child.column}`), 'ilike', `%${escapeLike(key.toLowerCase())}%`)));
+      }
       for (const field of filterFields(req.searchBy!)) {
+        if (this.schema.properties[field]['x-format'] === 'countries') {
+          // A list of country codes (JSON text): the key names countries by code or by name in any language.
+          for (const code of countryCodesMatching(key)) terms.push(eb(this.ref(field), 'like', `%"${code}"%`));
+          continue;
+        }
         const cmp = searchComparison(this.schema.properties[field], key);
         if (cmp.kind === 'equals') terms.push(eb(this.ref(field), '=', cmp.value));
         if (cmp.kind === 'contains') terms.push(eb(this.ref(field), 'ilike', `%${escapeLike(cmp.value)}%`));
@@ -124,15 +136,30 @@ export class EntityRepository {
     return row;
   }
 
+  /** Every visible row the search matches, in the requested order (the key breaks ties, so the order is total). */
+  private sorted(req: NormalisedListRequest, v: Visibility): AnyQuery {
+    // Empty values sort last in both directions: a user sorting a column wants to see values first.
+    const dir = req.sortDir === 'desc' ? sql`desc nulls last` : sql`asc nulls last`;
+    return this.selectAll(this.searched(this.listed(this.base(), v), req))
+      .orderBy(sql`${this.ref(req.sortBy)} ${dir}`)
+      .orderBy(this.ref(this.key), req.sortDir);
+  }
+
+  /** The properties a download writes, in schema order: every readable one, joined ones included. */
+  exportFields(): string[] {
+    return Object.entries(this.schema.properties).filter(([, p]) => !p.writeOnly && !p['x-apart']).map(([name]) => name);
+  }
+
+  /** The query of a download: the list's search and sort without paging; values stay as stored (exact decimals). */
+  exportQuery(req: NormalisedListRequest, v: Visibility): AnyQuery {
+    return this.sorted(req, v);
+  }
+
   async page(req: NormalisedListRequest, v: Visibility): Promise<Page<Row>> {
     const filtered = this.searched(this.listed(this.base(), v), req);
     const countRow = await filtered.select((eb: ExpressionBuilder<any, any>) => eb.fn.countAll().as('n')).executeTakeFirst();
     const total = Number(countRow?.n ?? 0);
-    // Empty values sort last in both directions: a user sorting a column wants to see values first.
-    const dir = req.sortDir === 'desc' ? sql`desc nulls last` : sql`asc nulls last`;
-    const rows = await this.selectAll(filtered)
-      .orderBy(sql`${this.ref(req.sortBy)} ${dir}`)
-      .orderBy(this.ref(this.key), req.sortDir)
+    const rows = await this.sorted(req, v)
       .limit(req.size)
       .offset(req.page * req.size)
       .execute();

@@ -16,6 +16,8 @@ import type { ListRequest } from '@shared/wire';
 import { conflict, fieldError, invalid, notFound } from '../http/errors';
 import { principalOf } from '../http/guard';
 import type { Principal } from '../http/principal';
+import type { Engine } from '../db';
+import { queryBatches, sendCsv } from './csv';
 import { EntityRepository, type Visibility } from './repository';
 import { createValidator } from './validator';
 
@@ -66,10 +68,14 @@ export interface EntityHooks {
    */
   beforeWrite?(ctx: { mode: 'create' | 'update'; values: Body; existing?: Body; principal: Principal; trx: Kysely<any> }): Promise<Body>;
   beforeDelete?(ctx: { existing: Body; principal: Principal; trx: Kysely<any> }): Promise<void>;
+  /** Writes what lives beside the row (e.g. child tables), after the row itself; `values` as validated. */
+  afterWrite?(ctx: { mode: 'create' | 'update'; id: number; values: Body; principal: Principal; trx: Kysely<any> }): Promise<void>;
+  /** Adds what lives beside a row to the row a get, create or update answers. */
+  afterRead?(row: Body, db: Kysely<any>): Promise<Body>;
 }
 
 /** Handlers of the generic calls, shared by every schema. */
-function handlersFor(db: Kysely<any>, schema: EntitySchema, hooks: EntityHooks): Record<ApiOperation, Handler> {
+function handlersFor(db: Kysely<any>, engine: Engine, schema: EntitySchema, hooks: EntityHooks): Record<ApiOperation, Handler> {
   const repo = new EntityRepository(db, schema);
   const validator = createValidator(schema);
   const key = schema['x-entity'].key;
@@ -78,16 +84,28 @@ function handlersFor(db: Kysely<any>, schema: EntitySchema, hooks: EntityHooks):
   const inUseMessage = schema['x-entity'].inUseMessage ?? 'error.inUse';
   const updateRoute = apiRoute(schema, 'update');
   const visibility = (request: FastifyRequest): Visibility => ({ principal: principalOf(request), query: request.query as Body });
+  const read = async (id: number, v: Visibility, trx: Kysely<any> = db) => {
+    const row = await repo.get(id, v, trx);
+    return row && hooks.afterRead ? hooks.afterRead(row, trx) : row;
+  };
 
-  const paged: Handler = async (request) => {
-    const principal = principalOf(request);
+  const listRequest = (request: FastifyRequest) => {
     try {
-      const req = normaliseListRequest(schema, (request.body ?? {}) as ListRequest, principal.isAdmin);
-      return await repo.page(req, visibility(request));
+      return normaliseListRequest(schema, (request.body ?? {}) as ListRequest, principalOf(request).isAdmin);
     } catch (e) {
       if (e instanceof ListRequestError) throw invalid([fieldError(e.field, e.rule, e.messageId)]);
       throw e;
     }
+  };
+
+  const paged: Handler = async (request) => repo.page(listRequest(request), visibility(request));
+
+  /** The whole search as CSV, streamed: one column per readable property, named as on the wire. */
+  const download: Handler = async (request, reply) => {
+    const fields = repo.exportFields();
+    const query = repo.exportQuery(listRequest(request), visibility(request));
+    const day = new Date().toISOString().slice(0, 10);
+    return sendCsv(reply, `${schema['x-entity'].name}-${day}.csv`, fields, queryBatches(db, engine, query), (row) => fields.map((f) => row[f]));
   };
 
   /** Checks shared by create and update, inside the writing transaction; answers what is stored. */
@@ -107,8 +125,8 @@ function handlersFor(db: Kysely<any>, schema: EntitySchema, hooks: EntityHooks):
     } catch (e) {
       // A concurrent writer can still win the race between the check and the insert.
       if (pgCode(e) === '23505') throw conflict([fieldError('', 'unique', uniqueMessage)]);
-      // Another table still refers to the row.
-      if (pgCode(e) === '23503') throw conflict([fieldError('', 'inUse', inUseMessage)]);
+      // Another table still refers to the row: 23503 (NO ACTION), 23001 (ON DELETE RESTRICT).
+      if (pgCode(e) === '23503' || pgCode(e) === '23001') throw conflict([fieldError('', 'inUse', inUseMessage)]);
       throw e;
     }
   }
@@ -116,8 +134,9 @@ function handlersFor(db: Kysely<any>, schema: EntitySchema, hooks: EntityHooks):
   return {
     paged,
     search: paged,
+    download,
     list: async (request) => repo.list(schema['x-list'].listFields ?? [key, 'name'], visibility(request)),
-    get: async (request) => (await repo.get(parseId(request), visibility(request))) ?? Promise.reject(notFound()),
+    get: async (request) => (await read(parseId(request), visibility(request))) ?? Promise.reject(notFound()),
     create: async (request, reply) => {
       const principal = principalOf(request);
       const body = withoutServerFields(schema, request.body);
@@ -127,7 +146,8 @@ function handlersFor(db: Kysely<any>, schema: EntitySchema, hooks: EntityHooks):
       if (scoped && (values.resellerId === undefined || values.resellerId === null)) values.resellerId = principal.resellerId;
       const row = await write(async (trx) => {
         const id = await repo.insert(await prepareWrite(trx, principal, 'create', values), trx);
-        return repo.get(id, { principal }, trx);
+        await hooks.afterWrite?.({ mode: 'create', id, values, principal, trx });
+        return read(id, { principal }, trx);
       });
       return reply.status(201).send(row);
     },
@@ -145,7 +165,8 @@ function handlersFor(db: Kysely<any>, schema: EntitySchema, hooks: EntityHooks):
         const existing = await repo.get(id, visibility(request), trx);
         if (!existing) throw notFound();
         await repo.update(id, await prepareWrite(trx, principal, 'update', values, existing), trx);
-        return repo.get(id, { principal }, trx);
+        await hooks.afterWrite?.({ mode: 'update', id, values, principal, trx });
+        return read(id, { principal }, trx);
       });
     },
     delete: async (request, reply) => {
@@ -187,6 +208,7 @@ function routeDocs(schema: EntitySchema, route: ApiRoute) {
   switch (route.op) {
     case 'paged':
     case 'search': return { tags, body: listRequest, response: { 200: envelope } };
+    case 'download': return { tags, body: listRequest, summary: 'The whole search as CSV (streamed)', produces: ['text/csv'] };
     case 'list': return { tags, response: { 200: { type: 'array', items: { ...row, properties: pick(row.properties, schema['x-list'].listFields) } } } };
     case 'get': return { tags, params, response: { 200: row } };
     case 'delete': return { tags, params };
@@ -196,14 +218,17 @@ function routeDocs(schema: EntitySchema, route: ApiRoute) {
 }
 
 /** Registers every call named in each schema's `x-api`, guarded by the schema's privilege. */
-export function registerEntityRoutes(app: FastifyInstance, db: Kysely<any>, schemas: EntitySchema[], hooks: Record<string, EntityHooks> = {}) {
+export function registerEntityRoutes(app: FastifyInstance, db: Kysely<any>, engine: Engine, schemas: EntitySchema[], hooks: Record<string, EntityHooks> = {}) {
   for (const schema of schemas) {
-    const handlers = handlersFor(db, schema, hooks[schema.$id] ?? {});
+    const handlers = handlersFor(db, engine, schema, hooks[schema.$id] ?? {});
     for (const route of apiRoutes(schema)) {
       const options: RouteOptions = {
         method: route.method,
         url: toFastifyPath(route.path),
-        config: { privilege: route.op === 'list' ? [schema['x-entity'].privilege, ...(schema['x-entity'].listPrivileges ?? [])] : schema['x-entity'].privilege },
+        config: {
+          privilege: route.op === 'list' ? [schema['x-entity'].privilege, ...(schema['x-entity'].listPrivileges ?? [])] : schema['x-entity'].privilege,
+          ...(schema['x-entity'].adminWrites && ['create', 'update', 'delete'].includes(route.op) ? { adminOnly: true } : {}),
+        },
         schema: routeDocs(schema, route),
         // The schema above documents the call; the engine's own validator checks it with the schema's messages.
         validatorCompiler: () => (data: unknown) => ({ value: data }),

@@ -2,18 +2,25 @@ import { ErrorIcon, LockIcon } from '@blueprintjs/icons';
 import { NonIdealState } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
-import { hasPrivilege } from '@shared/privileges';
+import { ADMIN_ONLY, hasPrivilege, SIGNED_IN } from '@shared/privileges';
+import { useIsAdmin } from '@web/engine/useIsAdmin';
 import { usePrivilegesQuery } from './authApi';
 import { Loading } from './Loading';
 
-/** Shows the page only when the user holds its privilege; waits while privileges load. */
+/**
+ * Shows the page only when the user holds its privilege (ADMIN_ONLY: when the user is the administrator;
+ * SIGNED_IN: always); waits
+ * while privileges load.
+ */
 export function RequirePrivilege({ privilege, children }: { privilege: string; children: ReactNode }) {
   const { data: granted, isError } = usePrivilegesQuery();
+  const isAdmin = useIsAdmin();
   if (isError) {
     return <NonIdealState icon={<ErrorIcon size={48} />} title={<FormattedMessage id="app.error.generic" />} />;
   }
   if (!granted) return <Loading />;
-  if (!hasPrivilege(granted, privilege)) {
+  const allowed = privilege === SIGNED_IN || (privilege === ADMIN_ONLY ? isAdmin : hasPrivilege(granted, privilege));
+  if (!allowed) {
     return (
       <div data-testid="no-privilege">
         <NonIdealState icon={<LockIcon size={48} />} description={<FormattedMessage id="app.noPrivilege" />} />

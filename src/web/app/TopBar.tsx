@@ -1,31 +1,19 @@
-import { CaretDownIcon, CellTowerIcon, KeyIcon, LogOutIcon, MediaIcon, MenuIcon, ShieldIcon, UserIcon } from '@blueprintjs/icons';
-import {
-  Alignment,
-  Button,
-  HTMLSelect,
-  Menu,
-  MenuItem,
-  Navbar,
-  NavbarDivider,
-  NavbarGroup,
-  NavbarHeading,
-  PopoverNext,
-  Switch,
-} from '@blueprintjs/core';
-import { useRef, useState } from 'react';
+import { CellTowerIcon, LightningIcon, LogOutIcon, MenuIcon } from '@blueprintjs/icons';
+import { Alignment, Button, HTMLSelect, Navbar, NavbarDivider, NavbarGroup, NavbarHeading } from '@blueprintjs/core';
+import { useCallback, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { Link, useNavigate } from 'react-router-dom';
-import { hasPrivilege } from '@shared/privileges';
-import { ChangePasswordDialog } from '@web/features/account-security/ChangePasswordDialog';
+import { Link } from 'react-router-dom';
+import { AdminSettingsMenu, NotificationsMenu } from './adminMenus';
 import { usePrivilegesQuery } from './authApi';
+import { selectIsAdmin, selectProfile } from './authSlice';
 import { useAppDispatch, useAppSelector } from './hooks';
-import { selectProfile } from './authSlice';
 import { LANGUAGE_NAMES, LOCALES, isLocale } from './locales';
 import { useResellerLogoQuery } from './logoApi';
-import { darkModeChosen, languageChosen, selectDarkMode, selectLocale } from './preferencesSlice';
-import { ResellerLogoDialog } from './ResellerLogoDialog';
+import { languageChosen, selectLocale } from './preferencesSlice';
+import { CommandPalette, useCommandPaletteKey } from './search/CommandPalette';
+import { SearchPopup } from './search/SearchPopup';
 import { signOut } from './session';
-import { displayEmail, displayName } from './userTypes';
+import { UserMenu } from './UserMenu';
 
 /** The reseller's logo (or its nearest ancestor's); the default image when there is none or it fails to load. */
 function PortalLogo() {
@@ -39,14 +27,13 @@ export function TopBar({ onToggleMenu }: { onToggleMenu: () => void }) {
   const intl = useIntl();
   const dispatch = useAppDispatch();
   const profile = useAppSelector(selectProfile);
-  const darkMode = useAppSelector(selectDarkMode);
+  const isAdmin = useAppSelector(selectIsAdmin);
   const locale = useAppSelector(selectLocale);
-  const navigate = useNavigate();
-  const [changingPassword, setChangingPassword] = useState(false);
-  const [changingLogo, setChangingLogo] = useState(false);
-  const { data: granted } = usePrivilegesQuery();
-  const mayChangeLogo = Boolean(granted && hasPrivilege(granted, 'Resellers'));
-  const userMenu = useRef<HTMLButtonElement>(null);
+  const { data: granted = [] } = usePrivilegesQuery();
+  const searchPages = granted.find((p) => p.privilege === 'Search')?.subPrivileges ?? [];
+  const [paletteOpen, setPaletteOpen] = useState(false);
+  const openPalette = useCallback(() => setPaletteOpen(true), []);
+  useCommandPaletteKey(openPalette);
 
   return (
     <Navbar className="portal-topbar">
@@ -68,13 +55,24 @@ export function TopBar({ onToggleMenu }: { onToggleMenu: () => void }) {
         </NavbarHeading>
       </NavbarGroup>
       <NavbarGroup align={Alignment.END} className="portal-topbar-actions">
-        <Switch
-          className="portal-dark-switch"
-          checked={darkMode}
-          label={intl.formatMessage({ id: 'topbar.darkMode' })}
-          onChange={(e) => dispatch(darkModeChosen(e.currentTarget.checked))}
+        <SearchPopup searchPages={searchPages} />
+        {/* The assistant: the command palette, also on Ctrl+K for everyone. */}
+        <Button
+          variant="minimal"
+          icon={<LightningIcon />}
+          aria-label={intl.formatMessage({ id: 'palette.open' })}
+          title={intl.formatMessage({ id: 'palette.shortcut' })}
+          data-testid="palette-open"
+          onClick={openPalette}
         />
+        {isAdmin && profile && (
+          <>
+            <AdminSettingsMenu resellerId={profile.resellerInfo.id} />
+            <NotificationsMenu />
+          </>
+        )}
         <HTMLSelect
+          className="portal-hide-mobile"
           aria-label={intl.formatMessage({ id: 'topbar.language' })}
           data-testid="language-select"
           value={locale}
@@ -82,56 +80,7 @@ export function TopBar({ onToggleMenu }: { onToggleMenu: () => void }) {
           options={LOCALES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))}
         />
         <NavbarDivider />
-        {profile && (
-          <PopoverNext
-            placement="bottom-end"
-            // The dialog opened from the menu keeps the focus; it hands it back to this button when it closes.
-            shouldReturnFocusOnClose={false}
-            content={
-              <Menu aria-label={intl.formatMessage({ id: 'topbar.userMenu' })}>
-                <MenuItem
-                  icon={<KeyIcon />}
-                  text={intl.formatMessage({ id: 'topbar.changePassword' })}
-                  onClick={() => setChangingPassword(true)}
-                  data-testid="menu-change-password"
-                />
-                {mayChangeLogo && (
-                  <MenuItem
-                    icon={<MediaIcon />}
-                    text={intl.formatMessage({ id: 'topbar.resellerLogo' })}
-                    onClick={() => setChangingLogo(true)}
-                    data-testid="menu-reseller-logo"
-                  />
-                )}
-                <MenuItem
-                  icon={<ShieldIcon />}
-                  text={intl.formatMessage({ id: 'topbar.privacyPolicy' })}
-                  onClick={() => navigate('/privacy-policy')}
-                  data-testid="menu-privacy-policy"
-                />
-              </Menu>
-            }
-          >
-            <Button
-              ref={userMenu}
-              variant="minimal"
-              endIcon={<CaretDownIcon />}
-              title={displayEmail(profile)}
-              data-testid="user-menu"
-            >
-              <span className="portal-user" data-testid="user-name">
-                <UserIcon />
-                <span className="portal-user-name">{displayName(profile)}</span>
-              </span>
-            </Button>
-          </PopoverNext>
-        )}
-        <ChangePasswordDialog
-          isOpen={changingPassword}
-          onClose={() => setChangingPassword(false)}
-          onClosed={() => userMenu.current?.focus()}
-        />
-        <ResellerLogoDialog isOpen={changingLogo} onClose={() => setChangingLogo(false)} onClosed={() => userMenu.current?.focus()} />
+        <UserMenu />
         <Button
           variant="minimal"
           icon={<LogOutIcon />}
@@ -144,6 +93,7 @@ export function TopBar({ onToggleMenu }: { onToggleMenu: () => void }) {
           </span>
         </Button>
       </NavbarGroup>
+      <CommandPalette isOpen={paletteOpen} onClose={() => setPaletteOpen(false)} />
     </Navbar>
   );
 }

@@ -4,6 +4,7 @@ import { api } from './api';
 import type {
   LoginRequest,
   ResellerListItem,
+  SignInResponse,
   TokenResponse,
   UiPrivileges,
   UserProfile,
@@ -12,8 +13,8 @@ import type {
 
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
-    login: build.mutation<TokenResponse, LoginRequest>({
-      query: ({ userName, password }) => ({ url: '/auth', method: 'POST', body: { userName, password } }),
+    login: build.mutation<SignInResponse, LoginRequest>({
+      query: ({ userName, password, code }) => ({ url: '/auth', method: 'POST', body: { userName, password, ...(code ? { code } : {}) } }),
     }),
     renew: build.mutation<TokenResponse, void>({
       query: () => ({ url: '/auth/renew' }),
@@ -46,4 +47,5 @@ export const {
   usePrivilegesQuery,
   useVersionQuery,
   useResellerListQuery,
+  useSavePreferencesMutation,
 } = authApi;

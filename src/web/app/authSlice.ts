@@ -39,6 +39,11 @@ export const authSlice = createSlice({
         state.status = 'loading';
       })
       .addMatcher(authApi.endpoints.login.matchFulfilled, (state, action) => {
+        // A second step (two-factor code or enrolment) comes first: no session yet.
+        if (!('jwt' in action.payload)) {
+          state.status = 'empty';
+          return;
+        }
         state.token = action.payload.jwt;
         state.remember = action.meta.arg.originalArgs.remember;
         state.status = 'success';
@@ -61,6 +66,10 @@ export const authSlice = createSlice({
         // A skipped or deduplicated call is not a failure of the profile.
         if (action.meta.condition) return;
         state.profileStatus = 'error';
+      })
+      // Saved preferences are the profile's from the moment they are sent, so the next save builds on them.
+      .addMatcher(authApi.endpoints.savePreferences.matchPending, (state, action) => {
+        if (state.profile) state.profile.preferences = action.meta.arg.originalArgs.preferences;
       })
       .addMatcher(authApi.endpoints.privileges.matchFulfilled, (state, action) => {
         state.privileges = action.payload;

@@ -1,25 +1,82 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { describe, expect, it } from 'vitest';
 import { LOCALES } from './locales';
 
-/** The prefixes the shell and the login screen own: every key under them must exist, translated, in all six catalogues. */
-const SHELL_PREFIXES = /^(app|menu|topbar|login|dashboard|search|list|error|format|cookies|join|reset|password|privacy)\./;
+const root = fileURLToPath(new URL('../../../', import.meta.url));
 
-const catalogue = (locale: string): Record<string, string> =>
-  JSON.parse(readFileSync(new URL(`../../../i18n/${locale}.json`, import.meta.url), 'utf8'));
+const catalogue = (locale: string): Record<string, string> => JSON.parse(readFileSync(`${root}i18n/${locale}.json`, 'utf8'));
+
+/** The names of a message's arguments and tags, sorted: a translation must keep them all. */
+function argumentsOf(elements: MessageFormatElement[]): string[] {
+  return elements
+    .flatMap((e): string[] => {
+      if (e.type === TYPE.literal || e.type === TYPE.pound) return [];
+      if (e.type === TYPE.tag) return [`<${e.value}>`, ...argumentsOf(e.children)];
+      if (e.type === TYPE.select || e.type === TYPE.plural) {
+        return [e.value, ...Object.values(e.options).flatMap((o) => argumentsOf(o.value))];
+      }
+      return [e.value];
+    })
+    .filter((v, i, all) => all.indexOf(v) === i)
+    .sort();
+}
+
+/** Message ids written literally in the web app's code, as @formatjs/cli extracts them. */
+function idsInCode(): string[] {
+  const bin = `${root}node_modules/@formatjs/cli/bin/formatjs`;
+  const out = execFileSync(process.execPath, [bin, 'extract', 'src/web/**/*.{ts,tsx}', '--ignore', '**/*.test.*'], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  return Object.keys(JSON.parse(out) as Record<string, unknown>);
+}
+
+/** Message ids the entity schemas name: titles, and every string value under a key ending in "message". */
+function idsInSchemas(): string[] {
+  const ids: string[] = [];
+  const walk = (value: unknown, key: string) => {
+    if (typeof value === 'string') {
+      if (/^(title|.*[mM]essage)$/.test(key)) ids.push(value);
+    } else if (Array.isArray(value)) value.forEach((v) => walk(v, key));
+    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, k);
+  };
+  for (const file of readdirSync(`${root}schemas`).filter((f) => f.endsWith('.json'))) {
+    walk(JSON.parse(readFileSync(`${root}schemas/${file}`, 'utf8')), '');
+  }
+  return ids;
+}
 
 describe('message catalogues', () => {
   const en = catalogue('en');
-  const shellKeys = Object.keys(en).filter((k) => SHELL_PREFIXES.test(k));
+  const others = LOCALES.filter((l) => l !== 'en');
 
-  it.each(LOCALES.filter((l) => l !== 'en'))('%s has every shell key', (locale) => {
+  it.each(others)('%s has every message of the English catalogue', (locale) => {
     const messages = catalogue(locale);
-    expect(shellKeys.filter((k) => !(k in messages))).toEqual([]);
+    expect(Object.keys(en).filter((k) => !(k in messages))).toEqual([]);
+    expect(Object.keys(messages).filter((k) => !(k in en))).toEqual([]);
   });
 
-  it.each(LOCALES.filter((l) => l !== 'en'))('%s keeps the placeholders of each shell message', (locale) => {
+  it.each([...LOCALES])('%s: every message parses as ICU and keeps the English arguments and tags', (locale) => {
     const messages = catalogue(locale);
-    const args = (text: string) => [...text.matchAll(/\{(\w+)/g)].map((m) => m[1]).sort();
-    for (const key of shellKeys) expect([key, args(messages[key] ?? '')]).toEqual([key, args(en[key])]);
+    const broken: string[] = [];
+    for (const [key, text] of Object.entries(messages)) {
+      try {
+        const args = argumentsOf(parse(text));
+        if (key in en && JSON.stringify(args) !== JSON.stringify(argumentsOf(parse(en[key])))) broken.push(`${key}: arguments differ`);
+      } catch (error) {
+        broken.push(`${key}: ${(error as Error).message}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('has every message id the code and the schemas use', () => {
+    const used = [...idsInCode(), ...idsInSchemas()];
+    expect(used.length).toBeGreaterThan(50);
+    expect([...new Set(used)].filter((id) => !(id in en))).toEqual([]);
   });
 });

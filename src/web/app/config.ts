@@ -15,7 +15,6 @@ export const API_TIMEOUT_MS = 60_000;
 export const RENEW_BEFORE_EXPIRY_S = 900;
 /** Below this width the side menu becomes a drawer. */
 export const MOBILE_BREAKPOINT_PX = 920;
-export const DEFAULT_CURRENCY = 'USD';
 
 /** The product's public website, linked from the join form's thank-you message. */
 export const PRODUCT_URL = import.meta.env.VITE_PRODUCT_URL || '/';

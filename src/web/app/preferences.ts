@@ -1,13 +1,15 @@
 /**
  * The profile's preferences are JSON text holding `{ type, value }` items. These helpers read the two the app
- * uses (darkMode, lang) and write them back without losing items of other types.
+ * uses (darkMode, lang, currency) and write them back without losing items of other types.
  */
 import type { PreferenceItem } from './userTypes';
 import { isLocale, type Locale } from './locales';
+import { isCurrency, type Currency } from '@shared/currencies';
 
 export interface ParsedPreferences {
   darkMode?: boolean;
   lang?: Locale;
+  currency?: Currency;
   items: PreferenceItem[];
 }
 
@@ -31,15 +33,19 @@ export function parsePreferences(text: string | null | undefined): ParsedPrefere
   if (dark) parsed.darkMode = dark.value === 'true';
   const lang = items.find((i) => i.type === 'lang');
   if (lang && isLocale(lang.value)) parsed.lang = lang.value;
+  const currency = items.find((i) => i.type === 'currency');
+  if (currency && isCurrency(currency.value)) parsed.currency = currency.value;
   return parsed;
 }
 
 export function serialisePreferences(
   previous: PreferenceItem[],
-  current: { darkMode: boolean; lang: Locale | null },
+  current: { darkMode: boolean; lang: Locale | null; currency?: Currency },
 ): string {
-  const kept = previous.filter((i) => i.type !== 'darkMode' && i.type !== 'lang');
+  const written = new Set(['darkMode', 'lang', ...(current.currency ? ['currency'] : [])]);
+  const kept = previous.filter((i) => !written.has(i.type));
   const items: PreferenceItem[] = [...kept, { type: 'darkMode', value: String(current.darkMode) }];
   if (current.lang) items.push({ type: 'lang', value: current.lang });
+  if (current.currency) items.push({ type: 'currency', value: current.currency });
   return JSON.stringify(items);
 }

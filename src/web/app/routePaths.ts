@@ -6,6 +6,7 @@
 import type { EntitySchema } from '@shared/schema';
 import { matchPath } from 'react-router-dom';
 import { ENTITY_SCHEMAS } from '@web/engine/schemas';
+import { ADMIN_ONLY, SIGNED_IN } from '@shared/privileges';
 
 export type RouteSpec =
   | { path: string; privilege: string; page: 'dashboard' }
@@ -17,7 +18,13 @@ export type RouteSpec =
  * Bespoke screens: where the specification asks for behaviour a generic entity screen cannot give. Each names
  * its component in routeTable.tsx's SCREENS. A bespoke screen on a path an entity schema also routes wins.
  */
-export const SCREEN_SPECS: readonly Extract<RouteSpec, { page: 'screen' }>[] = [];
+export const SCREEN_SPECS: readonly Extract<RouteSpec, { page: 'screen' }>[] = [
+  { path: '/admin/outbox', privilege: ADMIN_ONLY, page: 'screen', screen: 'Outbox' },
+  { path: '/admin/join-requests', privilege: ADMIN_ONLY, page: 'screen', screen: 'JoinRequests' },
+  { path: '/jobs', privilege: SIGNED_IN, page: 'screen', screen: 'Jobs' },
+  { path: '/api/documentation', privilege: 'Documentation', page: 'screen', screen: 'Documentation' },
+  { path: '/admin/two-factor', privilege: ADMIN_ONLY, page: 'screen', screen: 'TwoFactorResellers' },
+];
 
 /** `/account/{id}` in a schema becomes react-router's `/account/:id`. */
 export function toRouterPath(schemaPath: string): string {

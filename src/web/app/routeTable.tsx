@@ -11,7 +11,13 @@ const EntityListPage = lazy(() => import('@web/engine/EntityListPage'));
 const EntityDetailPage = lazy(() => import('@web/engine/EntityDetailPage'));
 
 /** Bespoke screens by the name SCREEN_SPECS gives them; each is its own chunk. */
-const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {};
+const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
+  Outbox: lazy(() => import('@web/features/admin/OutboxPage')),
+  JoinRequests: lazy(() => import('@web/features/admin/JoinRequestsPage')),
+  Jobs: lazy(() => import('@web/features/jobs/JobsPage')),
+  Documentation: lazy(() => import('@web/features/documentation/DocumentationPage')),
+  TwoFactorResellers: lazy(() => import('@web/features/admin/TwoFactorResellersPage')),
+};
 
 export interface AppRoute {
   /** A react-router path. */

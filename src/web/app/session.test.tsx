@@ -71,16 +71,18 @@ describe('session', () => {
     ]);
     const { user, store } = renderWithProviders(<AppRoutes />, { route: '/', preloadedState: signedIn(mockToken('nora')) });
     await waitFor(() => expect(store.getState().preferences.lang).toBe('de'));
-    // The German catalogue loads on demand.
+    expect(store.getState().preferences.currency).toBe('EUR');
+    // The German catalogue loads on demand; the switch is in the user menu.
+    await user.click(await screen.findByTestId('user-menu'));
     const darkMode = await screen.findByLabelText('Dunkelmodus');
     await user.click(darkMode);
 
     await waitFor(() => expect(api.requests('/portal/user/preferences', 'POST')).toHaveLength(1));
     const saved = JSON.parse((api.requests('/portal/user/preferences')[0].body as { preferences: string }).preferences);
     expect(saved).toEqual([
-      { type: 'currency', value: 'EUR' },
       { type: 'darkMode', value: 'true' },
       { type: 'lang', value: 'de' },
+      { type: 'currency', value: 'EUR' },
     ]);
     expect(document.body.classList.contains('bp6-dark')).toBe(true);
     expect(document.documentElement.lang).toBe('de');

@@ -7,7 +7,7 @@ import { authApi } from './authApi';
 import { sessionRestored, unauthorized } from './authActions';
 import { renewDelayMs } from './jwt';
 import { parsePreferences, serialisePreferences } from './preferences';
-import { darkModeChosen, languageChosen, preferencesLoaded } from './preferencesSlice';
+import { currencyChosen, darkModeChosen, languageChosen, preferencesLoaded } from './preferencesSlice';
 import { signOut, type SessionEnv } from './session';
 import type { AppDispatch, RootState } from './store';
 import { writeStoredToken } from './tokenStorage';
@@ -77,17 +77,21 @@ export function createSessionListeners(env: SessionEnv) {
         console.warn('Ignoring preferences that are not a JSON list of {type, value} items.');
         return;
       }
-      dispatch(preferencesLoaded({ darkMode: parsed.darkMode, lang: parsed.lang }));
+      dispatch(preferencesLoaded({ darkMode: parsed.darkMode, lang: parsed.lang, currency: parsed.currency }));
     },
   });
 
   startListening({
-    matcher: isAnyOf(darkModeChosen, languageChosen),
+    matcher: isAnyOf(darkModeChosen, languageChosen, currencyChosen),
     effect: (_action, { dispatch, getState }) => {
       const { auth, preferences } = getState();
       if (!auth.token) return;
       const previous = parsePreferences(auth.profile?.preferences)?.items ?? [];
-      const text = serialisePreferences(previous, { darkMode: preferences.darkMode, lang: preferences.lang });
+      const text = serialisePreferences(previous, {
+        darkMode: preferences.darkMode,
+        lang: preferences.lang,
+        currency: preferences.currency,
+      });
       void dispatch(authApi.endpoints.savePreferences.initiate({ preferences: text }));
     },
   });

@@ -14,7 +14,7 @@ import { browserSessionEnv, type SessionEnv } from './session';
 import { createSessionListeners } from './sessionListeners';
 
 const persistedPreferences = persistReducer(
-  { key: 'portal.preferences', version: 1, storage, whitelist: ['darkMode', 'lang'] },
+  { key: 'portal.preferences', version: 1, storage, whitelist: ['darkMode', 'lang', 'currency'] },
   preferencesSlice.reducer,
 );
 

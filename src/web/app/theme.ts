@@ -15,6 +15,18 @@ export function accentColour(hex: string | null | undefined): string {
   return hex.startsWith('#') ? hex : `#${hex}`;
 }
 
+/** Dark text on a light accent, white on a dark one, whichever reads better (WCAG relative luminance). */
+export function textOnAccent(hex: string): string {
+  const full = hex.replace('#', '').replace(/^(.)(.)(.)$/, '$1$1$2$2$3$3');
+  const [r, g, b] = [0, 2, 4].map((i) => {
+    const c = Number.parseInt(full.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  // Contrast against #1c2127 (luminance about 0.014) versus against white.
+  return (luminance + 0.05) / 0.064 >= 1.05 / (luminance + 0.05) ? '#1c2127' : '#ffffff';
+}
+
 /**
  * Blueprint's dark class goes on the body, not on the app's root, because overlays, toasts and drawers are
  * portalled to the body and must turn dark too.
@@ -27,6 +39,7 @@ export function useThemeOnBody() {
   }, [darkMode]);
   useEffect(() => {
     document.documentElement.style.setProperty('--portal-accent', accent);
+    document.documentElement.style.setProperty('--portal-accent-text', textOnAccent(accent));
   }, [accent]);
 }
 

@@ -44,11 +44,19 @@ export interface LoginRequest {
   password: string;
   /** Kept on the client: decides where the token is stored. */
   remember: boolean;
+  /** The authenticator's code, in the second step of a two-factor sign-in. */
+  code?: string;
 }
 
 export interface TokenResponse {
   jwt: string;
 }
+
+/** Sign-in answers with a token, or asks for a second step: a code, or enrolment first (QR code and key). */
+export type SignInResponse =
+  | TokenResponse
+  | { twoFactor: 'code' }
+  | { twoFactor: 'enrol'; secret: string; otpauthUri: string };
 
 /** The name the portal greets: first name, else the reseller's name. */
 export function displayName(profile: UserProfile): string {

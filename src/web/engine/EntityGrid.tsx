@@ -2,7 +2,7 @@
  * One page of an entity's rows in AG Grid. Paging, sorting and searching happen on the server: the grid shows
  * the page it is given, reports header clicks as a new sort, and opens a row's detail on click or Enter.
  */
-import type { CellKeyDownEvent, ColDef, GetRowIdParams, RowClickedEvent, SortChangedEvent } from 'ag-grid-community';
+import type { CellKeyDownEvent, ColDef, Column, ColumnMovedEvent, ColumnResizedEvent, ColumnVisibleEvent, GetRowIdParams, GridApi, RowClickedEvent, SortChangedEvent } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useCallback, useMemo } from 'react';
 import { useIntl } from 'react-intl';
@@ -12,6 +12,7 @@ import { useAppSelector } from '@web/app/hooks';
 import { isLocale, isRightToLeft } from '@web/app/locales';
 import { selectDarkMode } from '@web/app/preferencesSlice';
 import { columnsFromSchema } from './columns';
+import type { SavedColumn } from './gridPreferences';
 import { darkGridTheme, lightGridTheme } from './gridSetup';
 import type { EntityRow } from './types';
 
@@ -27,12 +28,36 @@ export interface EntityGridProps {
   /** Called when the user sorts by a header; clearing a sort reports the schema's default. */
   onSortChange: (sort: GridSort) => void;
   onOpenRow: (row: EntityRow) => void;
+  /** The user's saved columns: order, widths and visibility. */
+  columns?: SavedColumn[];
+  /** Called when the user moves, resizes, shows or hides a column. */
+  onColumnsChange?: (columns: SavedColumn[]) => void;
+}
+
+/** The schema's columns in the saved order, with the saved widths and visibility; new columns keep their place at the end. */
+export function withSavedColumns(defs: ColDef<EntityRow>[], saved: SavedColumn[] | undefined): ColDef<EntityRow>[] {
+  // Visibility is always stated, so a reset brings hidden columns back.
+  if (!saved?.length) return defs.map((def) => ({ ...def, hide: Boolean(def.hide) }));
+  const rank = new Map(saved.map((c, i) => [c.colId, i]));
+  const ordered = [...defs].sort((a, b) => (rank.get(a.colId!) ?? saved.length) - (rank.get(b.colId!) ?? saved.length));
+  return ordered.map((def) => {
+    const s = saved.find((c) => c.colId === def.colId);
+    if (!s) return def;
+    const next = { ...def, hide: Boolean(s.hide) };
+    if (s.width) return { ...next, width: s.width, flex: undefined };
+    return next;
+  });
+}
+
+/** What is saved of the grid's columns, in display order. */
+export function savedColumnsOf(api: GridApi<EntityRow>): SavedColumn[] {
+  return (api.getAllGridColumns() as Column[]).map((c) => ({ colId: c.getColId(), width: c.getActualWidth(), hide: !c.isVisible() }));
 }
 
 /** Narrow screens scroll the grid sideways rather than squeeze columns to nothing. */
 const DEFAULT_COLUMN: ColDef<EntityRow> = { minWidth: 90 };
 
-export function EntityGrid({ schema, rows, sort, onSortChange, onOpenRow }: EntityGridProps) {
+export function EntityGrid({ schema, rows, sort, onSortChange, onOpenRow, columns, onColumnsChange }: EntityGridProps) {
   const intl = useIntl();
   const darkMode = useAppSelector(selectDarkMode);
   const key = schema['x-entity'].key;
@@ -40,11 +65,21 @@ export function EntityGrid({ schema, rows, sort, onSortChange, onOpenRow }: Enti
 
   const columnDefs = useMemo(
     () =>
-      columnsFromSchema(schema, intl).map((col) => ({
+      withSavedColumns(columnsFromSchema(schema, intl), columns).map((col) => ({
         ...col,
         sort: col.colId === sort.sortBy ? sort.sortDir : null,
       })),
-    [schema, intl, sort.sortBy, sort.sortDir],
+    [schema, intl, sort.sortBy, sort.sortDir, columns],
+  );
+
+  // Only the user's own changes are saved, once finished (a drag or resize reports every step).
+  const handleColumnsChanged = useCallback(
+    (event: ColumnMovedEvent<EntityRow> | ColumnResizedEvent<EntityRow> | ColumnVisibleEvent<EntityRow>) => {
+      if (!onColumnsChange || !('finished' in event ? event.finished : true)) return;
+      if (!['uiColumnMoved', 'uiColumnResized', 'uiColumnDragged', 'toolPanelUi', 'columnMenu'].includes(event.source)) return;
+      onColumnsChange(savedColumnsOf(event.api));
+    },
+    [onColumnsChange],
   );
 
   const getRowId = useCallback((params: GetRowIdParams<EntityRow>) => String(params.data[key]), [key]);
@@ -93,6 +128,9 @@ export function EntityGrid({ schema, rows, sort, onSortChange, onOpenRow }: Enti
         suppressCellFocus={false}
         rowClass="portal-grid-row"
         onSortChanged={handleSortChanged}
+        onColumnMoved={handleColumnsChanged}
+        onColumnResized={handleColumnsChanged}
+        onColumnVisible={handleColumnsChanged}
         onRowClicked={handleRowClicked}
         onCellKeyDown={handleCellKeyDown}
         enableCellTextSelection={false}

@@ -143,4 +143,19 @@ describe('accounts list paging', () => {
     expect(location()).toBe('/accounts?page=1');
     expect(screen.getByRole('button', { name: 'Previous page' })).toHaveProperty('disabled', true);
   });
+
+  it('hides a column from the chooser, saves the layout to the preferences, and resets it', async () => {
+    const { user } = renderAccounts();
+    const grid = await gridWithNames(['Alpha Logistics', 'Beacon Fleet', 'Cobalt Sensors', 'Echo Metering', 'Northwind Stock']);
+    await user.click(screen.getByTestId('list-columns'));
+    await user.click(await screen.findByTestId('column-choice-city'));
+    await waitFor(() => expect(within(grid).queryAllByRole('columnheader').some((h) => h.getAttribute('col-id') === 'city')).toBe(false));
+    await waitFor(() => expect(lastBody('/portal/user/preferences')).toBeDefined());
+    const items = JSON.parse((lastBody('/portal/user/preferences') as { preferences: string }).preferences) as { type: string; value: string }[];
+    const layout = JSON.parse(items.find((i) => i.type === 'grid.account')!.value);
+    expect(layout.columns.find((c: { colId: string }) => c.colId === 'city')).toMatchObject({ hide: true });
+    expect(items.some((i) => i.type === 'darkMode')).toBe(true); // other preferences kept
+    await user.click(screen.getByTestId('column-reset'));
+    await waitFor(() => expect(within(grid).queryAllByRole('columnheader').some((h) => h.getAttribute('col-id') === 'city')).toBe(true));
+  });
 });

@@ -2,18 +2,22 @@
  * The list screen of any entity with routes: title, search, grid and pager. Its state is the address's query,
  * so reloading or bookmarking a list returns to the same search and page.
  */
-import { AddIcon, LockIcon, RefreshIcon, SearchIcon } from '@blueprintjs/icons';
+import { AddIcon, DownloadIcon, LockIcon, RefreshIcon, SearchIcon } from '@blueprintjs/icons';
 import { Button, Callout, H2, Intent, NonIdealState } from '@blueprintjs/core';
-import { useCallback } from 'react';
+import { useCallback, useEffect } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { searchFilters, type EntitySchema } from '@shared/schema';
 import { Loading } from '@web/app/Loading';
+import { showToast } from './toaster';
 import { httpStatus } from './apiErrors';
 import { EntityGrid, type GridSort } from './EntityGrid';
 import { entityEndpoints } from './endpoints';
 import { readListQuery, toListRequest, writeListQuery, type ListQuery } from './listQuery';
 import { Pager } from './Pager';
+import { ColumnChooser } from './ColumnChooser';
+import type { SavedColumn } from './gridPreferences';
+import { useGridLayout } from './useGridLayout';
 import { detailPath, NEW_ID } from './schemas';
 import { SearchBar } from './SearchBar';
 import type { EntityRow } from './types';
@@ -36,16 +40,41 @@ export default function EntityListPage({ schema }: { schema: EntitySchema }) {
   const navigate = useNavigate();
   const isAdmin = useIsAdmin();
   const [params, setParams] = useSearchParams();
-  const query = readListQuery(params, schema, isAdmin);
+  const [layout, setLayout] = useGridLayout(schema['x-entity'].name);
+  // Without a sort in the address, the list opens in the user's saved sort.
+  const query = { ...readListQuery(params, schema, isAdmin), ...(!params.has('sortBy') && layout?.sort ? layout.sort : {}) };
   const result = usePage(schema, query);
   const canCreate = Boolean(schema['x-api'].create);
+  const { download } = entityEndpoints(schema);
+  const [startDownload, downloading] = download?.useMutation() ?? [undefined, undefined];
+  const onDownload = async () => {
+    const { page: _page, ...search } = toListRequest(query, schema);
+    try {
+      await startDownload?.(search).unwrap();
+    } catch {
+      showToast({ intent: Intent.DANGER, message: intl.formatMessage({ id: 'list.downloadError' }) });
+    }
+  };
 
   const go = useCallback(
     (next: Partial<ListQuery>) => setParams(writeListQuery({ ...query, ...next }, schema)),
     [query, schema, setParams],
   );
   const onSearch = (searchKey: string, searchBy: string) => go({ searchKey, searchBy, page: 1 });
-  const onSortChange = (sort: GridSort) => go({ ...sort, page: 1 });
+  // A chosen sort stays in the address even when it is the default, so it overrides a saved one.
+  const onSortChange = (sort: GridSort) => {
+    const next = writeListQuery({ ...query, ...sort, page: 1 }, schema);
+    next.set('sortBy', sort.sortBy);
+    next.set('sortDir', sort.sortDir);
+    setParams(next);
+  };
+  // The sort the user chose is remembered with the columns (saved after the address has changed).
+  const chosenSort = params.has('sortBy') ? `${query.sortBy} ${query.sortDir}` : undefined;
+  const savedSort = layout?.sort ? `${layout.sort.sortBy} ${layout.sort.sortDir}` : undefined;
+  useEffect(() => {
+    if (chosenSort && chosenSort !== savedSort) setLayout({ columns: layout?.columns ?? [], sort: { sortBy: query.sortBy, sortDir: query.sortDir } });
+  }, [chosenSort, savedSort, layout?.columns, query.sortBy, query.sortDir, setLayout]);
+  const onColumnsChange = (columns: SavedColumn[]) => setLayout({ ...layout, columns });
   const onOpenRow = (row: EntityRow) => {
     const path = detailPath(schema, String(row[schema['x-entity'].key]));
     if (path) navigate(path);
@@ -68,6 +97,12 @@ export default function EntityListPage({ schema }: { schema: EntitySchema }) {
             loading={result?.isFetching}
             onClick={() => result?.refetch()}
           />
+          <ColumnChooser schema={schema} columns={layout?.columns} onChange={onColumnsChange} onReset={() => setLayout(undefined)} />
+          {startDownload && (
+            <Button icon={<DownloadIcon />} data-testid="list-download" loading={downloading?.isLoading} onClick={onDownload}>
+              <FormattedMessage id="list.download" />
+            </Button>
+          )}
           {canCreate && (
             <Button
               intent={Intent.PRIMARY}
@@ -109,6 +144,8 @@ export default function EntityListPage({ schema }: { schema: EntitySchema }) {
             sort={{ sortBy: query.sortBy, sortDir: query.sortDir }}
             onSortChange={onSortChange}
             onOpenRow={onOpenRow}
+            columns={layout?.columns}
+            onColumnsChange={onColumnsChange}
           />
           {page.items.length === 0 && (
             <NonIdealState icon={<SearchIcon size={48} />} description={<FormattedMessage id="list.empty" />} />

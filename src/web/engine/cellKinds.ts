@@ -4,11 +4,12 @@
  */
 import { propertyType, type PropertySchema } from '@shared/schema';
 
-export type CellKind = 'money' | 'bytes' | 'datetime' | 'date' | 'boolean' | 'status' | 'number' | 'text';
+export type CellKind = 'usage' | 'money' | 'bytes' | 'datetime' | 'date' | 'boolean' | 'status' | 'number' | 'text';
 
 type Tester = (prop: PropertySchema) => number;
 
 const TESTERS: [CellKind, Tester][] = [
+  ['usage', (p) => (p['x-format'] === 'usage' && typeof p['x-limit'] === 'string' ? 4 : 0)],
   ['money', (p) => (p['x-format'] === 'money' ? 3 : 0)],
   ['bytes', (p) => (p['x-format'] === 'bytes' ? 3 : 0)],
   ['datetime', (p) => (p['x-format'] === 'datetime' || p.format === 'date-time' ? 2 : 0)],

@@ -1,5 +1,6 @@
-import { Intent, Tag } from '@blueprintjs/core';
+import { Intent, ProgressBar, Tag } from '@blueprintjs/core';
 import type { CustomCellRendererProps } from 'ag-grid-react';
+import { useIntl } from 'react-intl';
 import type { EntityRow } from './types';
 
 /** Booleans as a Yes/No tag; the text comes already translated from the column's value formatter. */
@@ -12,8 +13,45 @@ export function BooleanTag({ value, valueFormatted }: CustomCellRendererProps<En
   );
 }
 
-/** Enumerated values (statuses) as a neutral tag. */
+/** The colour a status reads in: in service green, held back amber, failed red, anything else neutral. */
+const STATUS_INTENTS: Record<string, Intent> = {
+  active: Intent.SUCCESS, success: Intent.SUCCESS, suspended: Intent.WARNING, pending: Intent.PRIMARY, error: Intent.DANGER,
+};
+
+/** Enumerated values (statuses) as a tag coloured by what they mean. */
 export function StatusTag({ value, valueFormatted }: CustomCellRendererProps<EntityRow>) {
   if (value === null || value === undefined || value === '') return valueFormatted ?? null;
-  return <Tag minimal>{valueFormatted}</Tag>;
+  return (
+    <Tag minimal intent={STATUS_INTENTS[String(value)] ?? Intent.NONE} data-status={String(value)}>
+      {valueFormatted}
+    </Tag>
+  );
+}
+
+/** Share of the limit from which usage shows as close to it. */
+export const USAGE_WARNING_SHARE = 0.8;
+
+export function usageIntent(used: number, limit: number | undefined): Intent {
+  if (!limit) return Intent.NONE;
+  if (used >= limit) return Intent.DANGER;
+  return used >= limit * USAGE_WARNING_SHARE ? Intent.WARNING : Intent.SUCCESS;
+}
+
+/** Usage as text over a bar filled to its share of the limit; without a limit, the text alone. */
+export function UsageCell(props: CustomCellRendererProps<EntityRow> & { limitField: string; formatLimit: (v: number) => string }) {
+  const intl = useIntl();
+  const { value, valueFormatted, data, limitField, formatLimit } = props;
+  if (value === null || value === undefined) return valueFormatted ?? null;
+  const limitValue = data?.[limitField];
+  const limit = typeof limitValue === 'number' && limitValue > 0 ? limitValue : undefined;
+  const used = Number(value);
+  const intent = usageIntent(used, limit);
+  return (
+    <div className="portal-usage" data-usage={intent === Intent.NONE ? 'none' : intent}>
+      <span className="portal-usage-text">
+        {limit ? intl.formatMessage({ id: 'format.usageOfLimit' }, { used: valueFormatted, limit: formatLimit(limit) }) : valueFormatted}
+      </span>
+      {limit !== undefined && <ProgressBar animate={false} stripes={false} intent={intent} value={Math.min(1, used / limit)} />}
+    </div>
+  );
 }

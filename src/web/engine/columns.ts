@@ -5,9 +5,9 @@
 import type { ColDef, ValueFormatterParams } from 'ag-grid-community';
 import type { IntlShape } from 'react-intl';
 import { sortableFields, type ColumnSpec, type EntitySchema, type PropertySchema } from '@shared/schema';
-import { DEFAULT_CURRENCY } from '@web/app/config';
+import { DEFAULT_CURRENCY } from '@shared/currencies';
 import { cellKind, type CellKind } from './cellKinds';
-import { BooleanTag, StatusTag } from './cells';
+import { BooleanTag, StatusTag, UsageCell } from './cells';
 import type { EntityRow } from './types';
 
 const BYTE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
@@ -31,7 +31,13 @@ export function formatCell(intl: IntlShape, kind: CellKind, value: unknown): str
         ? intl.formatNumber(Number(value), { style: 'currency', currency: DEFAULT_CURRENCY })
         : String(value);
     case 'bytes':
+    case 'usage':
       return formatBytes(intl, Number(value));
+    case 'status': {
+      // An enumerated value reads in the user's language when the catalogue names it (`enum.active`).
+      const id = `enum.${String(value)}`;
+      return intl.messages[id] ? intl.formatMessage({ id }) : String(value);
+    }
     case 'date':
       return intl.formatDate(String(value), { dateStyle: 'medium' });
     case 'datetime':
@@ -49,6 +55,23 @@ function headerFor(intl: IntlShape, field: string, prop: PropertySchema | undefi
   return prop?.title ? intl.formatMessage({ id: prop.title }) : field;
 }
 
+/** Usage against a limit held by another property (`x-limit`): a bar that turns amber near it and red past it. */
+function usageColumn(spec: ColumnSpec, prop: PropertySchema | undefined, intl: IntlShape, sortable: Set<string>): ColDef<EntityRow> {
+  const limitField = String(prop?.['x-limit']);
+  return {
+    colId: spec.field,
+    field: spec.field,
+    sortable: spec.sortable ?? sortable.has(spec.field),
+    comparator: keepServerOrder,
+    width: spec.width,
+    flex: spec.flex,
+    hide: spec.hide,
+    valueFormatter: (params: ValueFormatterParams<EntityRow>) => formatCell(intl, 'usage', params.value),
+    cellRenderer: UsageCell,
+    cellRendererParams: { limitField, formatLimit: (v: number) => formatBytes(intl, v) },
+  };
+}
+
 /** The server sorts; the grid must keep the order it was given, so every local comparison is a tie. */
 const keepServerOrder = () => 0;
 
@@ -56,6 +79,7 @@ function columnFor(schema: EntitySchema, spec: ColumnSpec, intl: IntlShape, sort
   const prop = schema.properties[spec.field];
   const kind = cellKind(prop);
   const right = kind === 'money' || kind === 'bytes' || kind === 'number';
+  if (kind === 'usage') return { ...usageColumn(spec, prop, intl, sortable), headerName: headerFor(intl, spec.field, prop) };
   const col: ColDef<EntityRow> = {
     colId: spec.field,
     field: spec.field,

@@ -60,11 +60,36 @@ function entityDefinitions(build: Builder, schema: EntitySchema) {
       query: (body) => call(schema, 'update', { body, id: String(body[key] ?? '') }),
       invalidatesTags: (_row, _error, body) => [LIST, rowTag(body)],
     }),
+    /** Saves the whole search as a CSV file; answers the file's name. */
+    Download: build.mutation<string, ListRequest>({
+      query: (body) => ({ ...call(schema, 'download', { body, params: listParams(schema) }), responseHandler: saveAttachment }),
+    }),
     Delete: build.mutation<void, RowId>({
       query: (id) => call(schema, 'delete', { id }),
       invalidatesTags: (_result, _error, id) => [LIST, { type, id: String(id) }],
     }),
   };
+}
+
+/** The file name a `content-disposition: attachment; filename="…"` header gives. */
+function attachmentName(response: Response): string {
+  return /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'download.csv';
+}
+
+/**
+ * Hands a downloaded file to the browser's save mechanism. Errors are read as JSON like any other answer. The
+ * body has to be read whole here: the request carries the bearer token, which a plain link cannot.
+ */
+export async function saveAttachment(response: Response): Promise<unknown> {
+  if (!response.ok) return response.json().catch(() => null);
+  const name = attachmentName(response);
+  const url = URL.createObjectURL(await response.blob());
+  const link = Object.assign(document.createElement('a'), { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+  return name;
 }
 
 type Capitalised<Op extends string> = Capitalize<Op>;
@@ -103,6 +128,7 @@ function injectEntityEndpoints(schema: EntitySchema) {
     create: endpoint('create'),
     update: endpoint('update'),
     delete: endpoint('delete'),
+    download: endpoint('download'),
   };
 }
 

@@ -19,7 +19,8 @@ const provider: MigrationProvider = {
 export async function migrateToLatest(db: Kysely<any>) {
   // Name the schema: the migrator otherwise finds another schema's bookkeeping tables in the same database.
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-  const migrator = new Migrator({ db, provider, migrationTableSchema: rows[0].schema });
+  // Unordered: migrations written side by side may land in either order; each stands on its own.
+  const migrator = new Migrator({ db, provider, migrationTableSchema: rows[0].schema, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);

@@ -5,24 +5,30 @@ import { HttpError, fieldError, invalid } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { hashPassword, verifyPassword } from './password';
 import type { Tokens } from './tokens';
+import type { TwoFactor } from './twoFactor';
 
 const credentials = {
   type: 'object',
   required: ['userName', 'password'],
-  properties: { userName: { type: 'string', minLength: 1, maxLength: 254 }, password: { type: 'string', minLength: 1, maxLength: 256 }, rememberMe: { type: 'boolean' } },
+  properties: { userName: { type: 'string', minLength: 1, maxLength: 254 }, password: { type: 'string', minLength: 1, maxLength: 256 }, rememberMe: { type: 'boolean' },
+    code: { type: 'string', maxLength: 10, description: 'The six-digit code of the authenticator, when the first answer asked for it' },
+  },
 };
 
 /** Compared against when the user does not exist, so a wrong name costs as long as a wrong password. */
 const decoyHash = hashPassword('decoy-password');
 
-export function registerAuthRoutes(app: FastifyInstance, db: Kysely<Database>, tokens: Tokens) {
+export function registerAuthRoutes(app: FastifyInstance, db: Kysely<Database>, tokens: Tokens, twoFactor: TwoFactor) {
   app.post('/portal/auth', { config: { public: true, attempts: { group: 'signIn', nameField: 'userName', failuresOnly: true } }, schema: { tags: ['auth'], body: credentials } }, async (request) => {
-    const { userName, password } = request.body as { userName: string; password: string };
+    const { userName, password, code } = request.body as { userName: string; password: string; code?: string };
     const user = await db.selectFrom('appUser').select(['id', 'passwordHash'])
       .where((eb) => eb.or([eb(sql`lower(username)`, '=', userName.trim().toLowerCase()), eb(sql`lower(email)`, '=', userName.trim().toLowerCase())]))
       .executeTakeFirst();
     const ok = await verifyPassword(password, user?.passwordHash ?? (await decoyHash));
     if (!user || !ok) throw new HttpError(401, 'BAD_CREDENTIALS', 'login.error');
+    // The second step, when there is one, answers instead of a token: asking for a code is not a failure.
+    const secondStep = await twoFactor.signIn(user.id, code?.trim() || undefined);
+    if (secondStep) return secondStep;
     return { jwt: await tokens.issue(user.id) };
   });
 

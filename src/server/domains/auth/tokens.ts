@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types';
+import { serverKey } from './secrets';
 
 export interface Tokens {
   issue(userId: number): Promise<string>;
@@ -13,12 +13,7 @@ export interface Tokens {
  * sessions survive a restart and several servers on one PostgreSQL accept each other's tokens.
  */
 export async function createTokens(db: Kysely<Database>, opts: { secret?: string; expirySeconds: number }): Promise<Tokens> {
-  let secret = opts.secret;
-  if (!secret) {
-    await db.insertInto('setting').values({ key: 'jwt_secret', value: randomBytes(32).toString('base64url') }).onConflict((oc) => oc.column('key').doNothing()).execute();
-    secret = (await db.selectFrom('setting').select('value').where('key', '=', 'jwt_secret').executeTakeFirstOrThrow()).value;
-  }
-  const key = new TextEncoder().encode(secret);
+  const key = new TextEncoder().encode(await serverKey(db, 'jwt_secret', opts.secret));
   return {
     issue: (userId) =>
       new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(String(userId)).setIssuedAt()

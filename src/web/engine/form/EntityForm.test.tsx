@@ -7,6 +7,7 @@ import { Classes } from '@blueprintjs/core';
 import type { EntitySchema } from '@shared/schema';
 import type { FieldError } from '@shared/wire';
 import accountJson from '@schemas/account.json';
+import userJson from '@schemas/user.json';
 import de from '../../../../i18n/de.json';
 import en from '../../../../i18n/en.json';
 import { EntityForm, type EntityFormProps } from './EntityForm';
@@ -230,5 +231,32 @@ describe('EntityForm with the account schema', () => {
     const name = screen.getByRole('textbox', { name: /^Name/ });
     await user.type(name, 'A');
     expect(within(groupOf(name)).getByText('Name muss gültig sein')).toBeTruthy();
+  });
+});
+
+describe('EntityForm with the user schema', () => {
+  const user = userJson as unknown as EntitySchema;
+  const roles = [{ value: 1, label: 'Reseller manager' }];
+  const passwordInput = () => screen.getByLabelText(/^Password/);
+
+  function renderUserForm(formData?: Record<string, unknown>) {
+    return renderForm({ schema: user, formData, options: { role: roles, reseller: resellers } });
+  }
+
+  it('requires the password when creating a user', async () => {
+    const { user: typist } = renderUserForm();
+    expect(groupOf(passwordInput()).textContent).toContain('(required)');
+    await typist.type(screen.getByLabelText(/^Username/), 'casey.new');
+    await typist.type(screen.getByLabelText(/^E-mail/), 'casey.new@example.com');
+    await typist.selectOptions(screen.getByLabelText(/^Role/), '1');
+    expect(saveButton()).toHaveProperty('disabled', true);
+    await typist.type(passwordInput(), 'Casey@2026x');
+    expect(saveButton()).toHaveProperty('disabled', false);
+  });
+
+  it('leaves the password optional when editing one', () => {
+    renderUserForm({ userId: 7, username: 'casey', email: 'casey@example.com', roleId: 1 });
+    expect(groupOf(passwordInput()).textContent).not.toContain('(required)');
+    expect(saveButton()).toHaveProperty('disabled', false);
   });
 });

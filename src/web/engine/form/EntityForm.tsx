@@ -49,7 +49,7 @@ function withFields(set: ReadonlySet<string>, fields: readonly string[]): Readon
  */
 export function EntityForm({ schema, formData, onSubmit, submitting = false, serverErrors, options, onCancel, readOnly = false, grantable }: EntityFormProps) {
   const intl = useIntl();
-  const formSchema = formSchemaOf(schema);
+  const formSchema = formSchemaOf(schema, formData ? 'edit' : 'create');
   const formValidator = formValidatorOf<Data, BlueprintFormContext>(formSchema);
   const names = useMemo(() => Object.keys(schema.properties), [schema]);
   const baseUiSchema = useMemo(() => uiSchemaOf(schema), [schema]);

@@ -27,15 +27,19 @@ export function isReadOnly(prop: PropertySchema): boolean {
   return Boolean(prop.readOnly || prop['x-join']);
 }
 
-const formSchemas = new WeakMap<EntitySchema, RJSFSchema>();
+export type FormMode = 'create' | 'edit';
+
+const formSchemas = { create: new WeakMap<EntitySchema, RJSFSchema>(), edit: new WeakMap<EntitySchema, RJSFSchema>() };
 
 /**
  * The schema the form renders and validates: without the `x-` keywords (they describe the server, grid and
  * API) and without `$id`, so its validator is found by the hash of its content and always matches it (see
- * validator.ts). Joined properties become `readOnly`. Cached per entity schema: one object, one validator.
+ * validator.ts). Joined properties become `readOnly`. When creating, the fields of `x-entity.requiredOnCreate`
+ * (e.g. a user's password) are required too, as the server requires them. Cached per entity schema and mode:
+ * one object, one validator.
  */
-export function formSchemaOf(schema: EntitySchema): RJSFSchema {
-  let result = formSchemas.get(schema);
+export function formSchemaOf(schema: EntitySchema, mode: FormMode = 'edit'): RJSFSchema {
+  let result = formSchemas[mode].get(schema);
   if (!result) {
     const rest = withoutExtensions(schema) as RJSFSchema;
     delete rest.$id;
@@ -46,7 +50,14 @@ export function formSchemaOf(schema: EntitySchema): RJSFSchema {
       ]),
     );
     result = { ...rest, properties } as RJSFSchema;
-    formSchemas.set(schema, result);
+    const onCreate = schema['x-entity'].requiredOnCreate ?? [];
+    if (mode === 'create' && onCreate.length > 0) result.required = [...new Set([...(rest.required ?? []), ...onCreate])];
+    formSchemas[mode].set(schema, result);
   }
   return result;
+}
+
+/** Every form schema an entity schema yields: the build precompiles a validator for each. */
+export function formSchemasOf(schema: EntitySchema): RJSFSchema[] {
+  return [formSchemaOf(schema, 'edit'), ...((schema['x-entity'].requiredOnCreate ?? []).length > 0 ? [formSchemaOf(schema, 'create')] : [])];
 }

@@ -15,7 +15,7 @@ import { deepEquals, schemaParser, type RJSFSchema } from '@rjsf/utils';
 import createAjvInstance from '@rjsf/validator-ajv8/lib/createAjvInstance.js';
 import type { EntitySchema } from '@shared/schema';
 import { AJV_OPTIONS } from './ajvConfig.ts';
-import { formSchemaOf } from './formSchema.ts';
+import { formSchemasOf } from './formSchema.ts';
 
 export const VIRTUAL_ID = 'virtual:form-validators';
 const RESOLVED_ID = `\0${VIRTUAL_ID}`;
@@ -97,7 +97,7 @@ export function formValidatorsPlugin(schemasDir: string): Plugin {
       if (id !== RESOLVED_ID) return undefined;
       const files = schemaFiles(dir);
       for (const file of files) this.addWatchFile(file);
-      const schemas = files.map((file) => formSchemaOf(JSON.parse(readFileSync(file, 'utf8')) as EntitySchema));
+      const schemas = files.flatMap((file) => formSchemasOf(JSON.parse(readFileSync(file, 'utf8')) as EntitySchema));
       return validatorsModuleCode(schemas);
     },
     // A schema added, changed or removed: compile again (the schemas' own modules reload with it).

@@ -1,5 +1,5 @@
 import { KeyIcon, TickCircleIcon } from '@blueprintjs/icons';
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, Intent } from '@blueprintjs/core';
+import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, Intent, Tab, Tabs } from '@blueprintjs/core';
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { showToast } from '@web/engine/toaster';
@@ -7,6 +7,7 @@ import { fieldErrorsOf, messageText } from '@web/features/login/fieldErrors';
 import { NewPasswordFields } from './NewPasswordFields';
 import { EMPTY_NEW_PASSWORD, newPasswordProblems, type NewPasswordValues } from './newPassword';
 import { useChangePasswordMutation } from './passwordApi';
+import { TwoFactorPanel } from './TwoFactorPanel';
 
 interface Props {
   isOpen: boolean;
@@ -18,7 +19,7 @@ interface Props {
 type ServerErrors = Partial<Record<'currentPassword' | 'newPassword', string>>;
 
 /**
- * Security: the signed-in user changes their password. Save stays disabled until the current password is given,
+ * Security: the signed-in user changes their password, or turns two-factor sign-in on or off (second tab). Save stays disabled until the current password is given,
  * the new one follows the rule and the repetition matches. What the server refuses shows under its field.
  */
 export function ChangePasswordDialog({ isOpen, onClose, onClosed }: Props) {
@@ -31,6 +32,7 @@ export function ChangePasswordDialog({ isOpen, onClose, onClosed }: Props) {
   const [failed, setFailed] = useState(false);
   // A new key after each close, so the fields' own touched state starts afresh too.
   const [generation, setGeneration] = useState(0);
+  const [tab, setTab] = useState<'password' | 'twoFactor'>('password');
 
   const currentProblem = current ? undefined : 'validation.password.required';
   const currentError = serverErrors.currentPassword ?? (currentTouched && currentProblem ? messageText(intl, currentProblem) : undefined);
@@ -43,6 +45,7 @@ export function ChangePasswordDialog({ isOpen, onClose, onClosed }: Props) {
     setServerErrors({});
     setFailed(false);
     setGeneration((g) => g + 1);
+    setTab('password');
     onClose();
   };
 
@@ -64,69 +67,76 @@ export function ChangePasswordDialog({ isOpen, onClose, onClosed }: Props) {
     setFailed(Object.keys(errors).length === 0);
   };
 
+  const passwordForm = (
+    <form onSubmit={onSubmit} noValidate data-testid="change-password-form">
+      <DialogBody>
+        {failed && (
+          <Callout intent={Intent.DANGER} role="alert" className="portal-login-error" data-testid="change-password-error">
+            <FormattedMessage id="app.error.generic" />
+          </Callout>
+        )}
+        <FormGroup
+          label={intl.formatMessage({ id: 'password.current' })}
+          labelFor="change-currentPassword"
+          intent={currentError ? Intent.DANGER : Intent.NONE}
+          helperText={currentError ? <span id="change-currentPassword-error">{currentError}</span> : undefined}
+        >
+          <InputGroup
+            id="change-currentPassword"
+            name="currentPassword"
+            type="password"
+            autoComplete="current-password"
+            autoFocus
+            value={current}
+            intent={currentError ? Intent.DANGER : Intent.NONE}
+            aria-invalid={Boolean(currentError)}
+            aria-describedby={currentError ? 'change-currentPassword-error' : undefined}
+            onBlur={() => setCurrentTouched(true)}
+            onChange={(e) => {
+              setCurrent(e.currentTarget.value);
+              setServerErrors(({ currentPassword: _gone, ...rest }) => rest);
+            }}
+          />
+        </FormGroup>
+        <NewPasswordFields
+          key={generation}
+          idPrefix="change"
+          values={next}
+          serverError={serverErrors.newPassword}
+          onChange={(values) => {
+            setNext(values);
+            if (values.newPassword !== next.newPassword) setServerErrors(({ newPassword: _gone, ...rest }) => rest);
+          }}
+        />
+      </DialogBody>
+      <DialogFooter
+        actions={
+          <>
+            <Button onClick={close} data-testid="change-password-cancel">
+              <FormattedMessage id="password.change.cancel" />
+            </Button>
+            <Button type="submit" intent={Intent.PRIMARY} disabled={!ready} loading={isLoading} data-testid="change-password-submit">
+              <FormattedMessage id="password.change.submit" />
+            </Button>
+          </>
+        }
+      />
+    </form>
+  );
+
   return (
     <Dialog
       isOpen={isOpen}
       onClose={close}
       onClosed={onClosed}
-      title={intl.formatMessage({ id: 'password.change.title' })}
+      title={intl.formatMessage({ id: 'security.title' })}
       icon={<KeyIcon />}
       className="portal-change-password"
     >
-      <form onSubmit={onSubmit} noValidate data-testid="change-password-form">
-        <DialogBody>
-          {failed && (
-            <Callout intent={Intent.DANGER} role="alert" className="portal-login-error" data-testid="change-password-error">
-              <FormattedMessage id="app.error.generic" />
-            </Callout>
-          )}
-          <FormGroup
-            label={intl.formatMessage({ id: 'password.current' })}
-            labelFor="change-currentPassword"
-            intent={currentError ? Intent.DANGER : Intent.NONE}
-            helperText={currentError ? <span id="change-currentPassword-error">{currentError}</span> : undefined}
-          >
-            <InputGroup
-              id="change-currentPassword"
-              name="currentPassword"
-              type="password"
-              autoComplete="current-password"
-              autoFocus
-              value={current}
-              intent={currentError ? Intent.DANGER : Intent.NONE}
-              aria-invalid={Boolean(currentError)}
-              aria-describedby={currentError ? 'change-currentPassword-error' : undefined}
-              onBlur={() => setCurrentTouched(true)}
-              onChange={(e) => {
-                setCurrent(e.currentTarget.value);
-                setServerErrors(({ currentPassword: _gone, ...rest }) => rest);
-              }}
-            />
-          </FormGroup>
-          <NewPasswordFields
-            key={generation}
-            idPrefix="change"
-            values={next}
-            serverError={serverErrors.newPassword}
-            onChange={(values) => {
-              setNext(values);
-              if (values.newPassword !== next.newPassword) setServerErrors(({ newPassword: _gone, ...rest }) => rest);
-            }}
-          />
-        </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button onClick={close} data-testid="change-password-cancel">
-                <FormattedMessage id="password.change.cancel" />
-              </Button>
-              <Button type="submit" intent={Intent.PRIMARY} disabled={!ready} loading={isLoading} data-testid="change-password-submit">
-                <FormattedMessage id="password.change.submit" />
-              </Button>
-            </>
-          }
-        />
-      </form>
+      <Tabs id="security-tabs" className="portal-security-tabs" selectedTabId={tab} onChange={(id) => setTab(id as typeof tab)} renderActiveTabPanelOnly>
+        <Tab id="password" title={intl.formatMessage({ id: 'password.change.title' })} data-testid="security-tab-password" panel={passwordForm} />
+        <Tab id="twoFactor" title={intl.formatMessage({ id: 'twoFactor.title' })} data-testid="security-tab-two-factor" panel={<DialogBody><TwoFactorPanel /></DialogBody>} />
+      </Tabs>
     </Dialog>
   );
 }

@@ -4,11 +4,21 @@ import { FormattedMessage, useIntl } from 'react-intl';
 
 const KEY = 'portal.cookieConsent';
 
-function accepted(): boolean {
+export function cookieConsentGiven(): boolean {
   try {
     return localStorage.getItem(KEY) === 'accepted';
   } catch {
     return false;
+  }
+}
+
+/** Records or withdraws the consent; withdrawn, the banner asks again on the next visit to the sign-in page. */
+export function setCookieConsent(given: boolean): void {
+  try {
+    if (given) localStorage.setItem(KEY, 'accepted');
+    else localStorage.removeItem(KEY);
+  } catch {
+    // Without storage the banner simply comes back next time.
   }
 }
 
@@ -18,14 +28,10 @@ function accepted(): boolean {
  */
 export function CookieConsent({ onShowPolicy }: { onShowPolicy?: () => void }) {
   const intl = useIntl();
-  const [visible, setVisible] = useState(() => !accepted());
+  const [visible, setVisible] = useState(() => !cookieConsentGiven());
   if (!visible) return null;
   const accept = () => {
-    try {
-      localStorage.setItem(KEY, 'accepted');
-    } catch {
-      // Without storage the banner simply comes back next time.
-    }
+    setCookieConsent(true);
     setVisible(false);
   };
   return (

@@ -3,6 +3,8 @@ import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate } from 'react-router-dom';
 import { useLoginMutation } from '@web/app/authApi';
+import type { LoginRequest, SignInResponse } from '@web/app/userTypes';
+import { TwoFactorStep } from './TwoFactorStep';
 
 interface Fields {
   userName: string;
@@ -18,7 +20,10 @@ function requiredErrors(fields: Fields): Partial<Record<keyof Fields, string>> {
   };
 }
 
-/** Sign-in with username or e-mail. A refused sign-in clears both fields and starts validation afresh. */
+/**
+ * Sign-in with username or e-mail. A refused sign-in clears both fields and starts validation afresh. When the
+ * server asks for a second factor, the code step replaces the form.
+ */
 export function SignInForm() {
   const intl = useIntl();
   const navigate = useNavigate();
@@ -27,7 +32,8 @@ export function SignInForm() {
   const [remember, setRemember] = useState(false);
   // Errors show after the first submit, so an untouched form is not red.
   const [submitted, setSubmitted] = useState(false);
-  const [failure, setFailure] = useState<'login.error' | 'app.error.generic' | null>(null);
+  const [failure, setFailure] = useState<'login.error' | 'app.error.generic' | 'error.rateLimited' | null>(null);
+  const [secondStep, setSecondStep] = useState<{ credentials: LoginRequest; step: Exclude<SignInResponse, { jwt: string }> }>();
   const errors = submitted ? requiredErrors(fields) : {};
 
   const onSubmit = async (event: FormEvent) => {
@@ -35,14 +41,16 @@ export function SignInForm() {
     setSubmitted(true);
     if (Object.keys(requiredErrors(fields)).length > 0) return;
     setFailure(null);
-    const result = await login({ userName: fields.userName.trim(), password: fields.password, remember });
-    if ('data' in result) {
-      navigate('/', { replace: true });
+    const credentials = { userName: fields.userName.trim(), password: fields.password, remember };
+    const result = await login(credentials);
+    if (result.data) {
+      if ('jwt' in result.data) navigate('/', { replace: true });
+      else setSecondStep({ credentials, step: result.data });
       return;
     }
     const status = result.error && 'status' in result.error ? result.error.status : undefined;
     console.warn('Sign-in failed', status);
-    setFailure(status === 401 || status === 400 || status === 403 ? 'login.error' : 'app.error.generic');
+    setFailure(status === 401 || status === 400 || status === 403 ? 'login.error' : status === 429 ? 'error.rateLimited' : 'app.error.generic');
     setFields(EMPTY);
     setSubmitted(false);
   };
@@ -58,6 +66,20 @@ export function SignInForm() {
     const id = errors[name];
     return id ? <span id={`login-${name}-error`}>{intl.formatMessage({ id })}</span> : undefined;
   };
+
+  if (secondStep) {
+    return (
+      <TwoFactorStep
+        credentials={secondStep.credentials}
+        step={secondStep.step}
+        onBack={() => {
+          setSecondStep(undefined);
+          setFields(EMPTY);
+          setSubmitted(false);
+        }}
+      />
+    );
+  }
 
   return (
     <form className="portal-sign-in" onSubmit={onSubmit} noValidate data-testid="sign-in-form">

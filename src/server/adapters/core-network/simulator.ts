@@ -1,0 +1,87 @@
+import type { CoreNetworkRequest, CoreNetworkTransport } from './index';
+
+export interface SimulatorSettings {
+  /** Share of requests that fail, 0 to 1 (CORE_NETWORK_FAILURE_RATE; default 0.03, as a busy network does). */
+  failureRate?: number;
+  /** Answer delay range in milliseconds (CORE_NETWORK_DELAY_MS, "min-max"; default 200-1200). */
+  minDelayMs?: number;
+  maxDelayMs?: number;
+  /** Random source, replaceable for repeatable runs. */
+  random?: () => number;
+}
+
+/** Switches a test uses to make the network fail on demand. */
+export interface SimulatorControls {
+  /** The next `count` requests fail (with `detail`, or a typical network error). */
+  failNext(count?: number, detail?: string): void;
+  /** Every request fails while true. */
+  setOutage(down: boolean): void;
+  setFailureRate(rate: number): void;
+  /** Holds every answer back until `resume()`, to look at requests in flight. */
+  pause(): void;
+  resume(): void;
+  /** Requests received so far, oldest first. */
+  readonly received: readonly CoreNetworkRequest[];
+}
+
+/** The errors a real core network gives back, one picked at random for a simulated failure. */
+const NETWORK_ERRORS = [
+  'timeout: no answer from the HSS within 10 s',
+  'Diameter 3002 DIAMETER_UNABLE_TO_DELIVER',
+  'Diameter 5012 DIAMETER_UNABLE_TO_COMPLY',
+  'MAP error 34: system failure',
+];
+
+/**
+ * The core network on one machine: accepts every known operation, answers after a random delay, and fails
+ * now and then like a real network, or on demand.
+ */
+export function createSimulator(settings: SimulatorSettings = {}): CoreNetworkTransport & SimulatorControls {
+  const random = settings.random ?? Math.random;
+  const min = settings.minDelayMs ?? 200;
+  const max = Math.max(min, settings.maxDelayMs ?? 1200);
+  let failureRate = settings.failureRate ?? 0.03;
+  let forced: { count: number; detail?: string } = { count: 0 };
+  let outage = false;
+  const received: CoreNetworkRequest[] = [];
+  let paused: { promise: Promise<void>; release: () => void } | undefined;
+
+  return {
+    received,
+    failNext(count = 1, detail) { forced = { count, detail }; },
+    setOutage(down) { outage = down; },
+    setFailureRate(rate) { failureRate = rate; },
+    pause() {
+      if (paused) return;
+      let release = () => {};
+      const promise = new Promise<void>((resolve) => { release = resolve; });
+      paused = { promise, release };
+    },
+    resume() {
+      paused?.release();
+      paused = undefined;
+    },
+    async deliver(request) {
+      received.push(request);
+      if (received.length > 10000) received.splice(0, received.length - 10000);
+      // Decide when the request is received, so a switch applies to the requests sent after it.
+      let failure: string | undefined;
+      if (forced.count > 0) {
+        forced.count -= 1;
+        failure = forced.detail ?? NETWORK_ERRORS[0];
+      } else if (outage || random() < failureRate) {
+        failure = NETWORK_ERRORS[Math.floor(random() * NETWORK_ERRORS.length)];
+      }
+      await new Promise((resolve) => setTimeout(resolve, min + random() * (max - min)));
+      await paused?.promise;
+      return failure ? { ok: false, detail: failure } : { ok: true };
+    },
+  };
+}
+
+/** Reads "min-max" or a single number of milliseconds. */
+export function parseDelay(value: string | undefined): Pick<SimulatorSettings, 'minDelayMs' | 'maxDelayMs'> {
+  const m = /^\s*(\d+)\s*(?:-\s*(\d+))?\s*$/.exec(value ?? '');
+  if (!m) return {};
+  return { minDelayMs: Number(m[1]), maxDelayMs: Number(m[2] ?? m[1]) };
+}

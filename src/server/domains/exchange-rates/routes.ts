@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { BASE_CURRENCY } from '@shared/currencies';
+import { latestRates, scheduleRefresh } from '../../adapters/exchange-rates';
+
+export interface ExchangeRateOptions {
+  /** Where newer rates come from; without it the stored rates are used. */
+  url?: string;
+  refreshHours?: number;
+}
+
+/** GET /portal/exchange-rates: the newest stored rate of each currency against the US dollar, with its day. */
+export function registerExchangeRateRoutes(app: FastifyInstance, db: Kysely<any>, opts: ExchangeRateOptions = {}) {
+  app.get('/portal/exchange-rates', { config: { signedIn: true }, schema: { tags: ['system'] } }, async () => ({
+    base: BASE_CURRENCY,
+    rates: await latestRates(db),
+  }));
+  const { url } = opts;
+  if (url) {
+    let stop = () => {};
+    app.addHook('onReady', async () => {
+      stop = scheduleRefresh(db, url, opts.refreshHours ?? 12, app.log);
+    });
+    app.addHook('onClose', async () => stop());
+  }
+}

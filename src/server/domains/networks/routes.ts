@@ -1,0 +1,111 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import { COUNTRY_CODES, countryNames } from '@shared/countries';
+import type { Page } from '@shared/wire';
+import { forbidden } from '../../http/errors';
+import { principalOf } from '../../http/guard';
+import { refreshNetworks, type RefreshReport } from './catalogue';
+
+/** The portal's languages; each country carries its name in all of them. */
+const LANGUAGES = ['en', 'ru', 'de', 'he', 'zh-Hans', 'es'] as const;
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+const pageQuery = {
+  page: { type: 'integer', minimum: 0, default: 0 },
+  size: { type: 'integer', minimum: 1, maximum: 5000, default: 100 },
+} as const;
+
+function envelope<T>(items: T[], total: number, page: number, size: number): Page<T> {
+  return { items, totalItemsCount: total, totalPageCount: Math.max(1, Math.ceil(total / size)), currentPage: page };
+}
+
+/** Reference data every signed-in user reads, the admin's catalogue refresh, and the signalling log. */
+export function registerNetworkRoutes(app: FastifyInstance, db: Kysely<any>, onRefresh?: (report: RefreshReport) => Promise<void>) {
+  app.get('/portal/networks', {
+    config: { signedIn: true },
+    schema: {
+      tags: ['networks'],
+      querystring: { type: 'object', properties: { ...pageQuery, country: { type: 'string', pattern: '^[A-Z]{2}$' }, searchKey: { type: 'string', maxLength: 100 } } },
+    },
+  }, async (request) => {
+    const q = request.query as { page: number; size: number; country?: string; searchKey?: string };
+    let base = db.selectFrom('network').where('withdrawnAt', 'is', null);
+    if (q.country) base = base.where('country', '=', q.country);
+    const key = q.searchKey?.trim();
+    if (key) {
+      const like = `%${escapeLike(key)}%`;
+      base = base.where((eb) => eb.or([eb('plmn', 'like', like), eb('operator', 'ilike', like), eb('brand', 'ilike', like)]));
+    }
+    const { n } = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const items = await base.select(['id', 'plmn', 'mcc', 'mnc', 'country', 'operator', 'brand', 'status', 'bands'])
+      .orderBy('country').orderBy('plmn').limit(q.size).offset(q.page * q.size).execute();
+    return envelope(items, Number(n), q.page, q.size);
+  });
+
+  app.get('/portal/misc/countries', { config: { signedIn: true }, schema: { tags: ['networks'] } }, async () => {
+    const names = Object.fromEntries(LANGUAGES.map((l) => [l, countryNames(l)]));
+    const networks = await db.selectFrom('network').select(['plmn', 'mcc', 'mnc', 'country', 'operator', 'brand'])
+      .where('withdrawnAt', 'is', null).orderBy('plmn').execute();
+    const byCountry = new Map<string, typeof networks>();
+    for (const n of networks) byCountry.set(n.country, [...(byCountry.get(n.country) ?? []), n]);
+    return COUNTRY_CODES.map((code) => ({
+      code,
+      names: Object.fromEntries(LANGUAGES.map((l) => [l, names[l][code]])),
+      networks: (byCountry.get(code) ?? []).map(({ country: _country, ...n }) => n),
+    }));
+  });
+
+  app.get('/portal/time-zones', { config: { signedIn: true }, schema: { tags: ['networks'] } }, async () => ({
+    timeZones: Intl.supportedValuesOf('timeZone'),
+  }));
+
+  app.post('/portal/admin/update-sponsor-networks', { config: { adminOnly: true }, schema: { tags: ['networks'] } }, async (request) => {
+    const report = await refreshNetworks(db);
+    request.log.info({ added: report.added.length, updated: report.updated.length, withdrawn: report.withdrawn.length }, 'network catalogue refreshed');
+    await onRefresh?.(report);
+    return report;
+  });
+
+  app.get('/portal/network-events/ss7', {
+    config: { privilege: ['Subscribers', 'SubscriberDetails', 'AllowedLists'] },
+    schema: {
+      tags: ['networks'],
+      querystring: {
+        type: 'object',
+        properties: {
+          ...pageQuery,
+          size: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
+          imsi: { type: 'string', pattern: '^\\d{6,15}$' },
+          plmn: { type: 'string', pattern: '^\\d{5,6}$' },
+          operation: { type: 'string', maxLength: 50 },
+          result: { type: 'string', enum: ['success', 'failure'] },
+          subject: { type: 'string', maxLength: 100 },
+          from: { type: 'string', format: 'date-time' },
+          to: { type: 'string', format: 'date-time' },
+        },
+      },
+    },
+  }, async (request: FastifyRequest) => {
+    const principal = principalOf(request);
+    // The log of a reseller's requests; an account user reads its subscribers' events on their own pages.
+    if (principal.accountId !== null) throw forbidden();
+    const q = request.query as { page: number; size: number; imsi?: string; plmn?: string; operation?: string; result?: string; subject?: string; from?: string; to?: string };
+    let base = db.selectFrom('networkEvent as e');
+    if (!principal.isAdmin) {
+      base = base.where('e.resellerId', 'in', (eb: ExpressionBuilder<any, any>) => eb.selectFrom('reseller').select('id').where('path', 'like', `${escapeLike(principal.resellerPath)}%`));
+    }
+    for (const field of ['imsi', 'plmn', 'operation', 'result', 'subject'] as const) {
+      if (q[field]) base = base.where(`e.${field}`, '=', q[field]);
+    }
+    if (q.from) base = base.where('e.createdAt', '>=', new Date(q.from));
+    if (q.to) base = base.where('e.createdAt', '<', new Date(q.to));
+    const { n } = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const rows = await base
+      .select(['e.id', 'e.requestId', 'e.protocol', 'e.operation', 'e.imsi', 'e.plmn', 'e.result', 'e.detail', 'e.resellerId', 'e.subscriberId', 'e.subject', 'e.createdAt'])
+      .orderBy('e.createdAt', 'desc').orderBy('e.id', 'desc').limit(q.size).offset(q.page * q.size).execute();
+    const items = rows.map((r) => ({ ...r, id: Number(r.id), createdAt: new Date(r.createdAt as string).toISOString() }));
+    return envelope(items, Number(n), q.page, q.size);
+  });
+}
+

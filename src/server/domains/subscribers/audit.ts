@@ -1,0 +1,25 @@
+import type { Kysely } from 'kysely';
+import type { Principal } from '../../http/principal';
+
+type Row = Record<string, unknown>;
+
+/**
+ * Writes one audit entry for a change of a subscriber: who, when (the database clock), what was done, and the
+ * changed fields before and after. Fields that did not change are left out of both; no entry when nothing changed.
+ */
+export async function auditSubscriber(trx: Kysely<any>, principal: Principal, subscriberId: number, action: string, before: Row, after: Row) {
+  const changedBefore: Row = {};
+  const changedAfter: Row = {};
+  for (const key of Object.keys(after)) {
+    const was = before[key] ?? null;
+    const now = after[key] ?? null;
+    if (JSON.stringify(was) === JSON.stringify(now)) continue;
+    changedBefore[key] = was;
+    changedAfter[key] = now;
+  }
+  if (!Object.keys(changedAfter).length) return;
+  await trx.insertInto('subscriberAudit').values({
+    subscriberId, userId: principal.userId, username: principal.username, action,
+    before: JSON.stringify(changedBefore), after: JSON.stringify(changedAfter),
+  }).execute();
+}

@@ -1,0 +1,26 @@
+import { useState } from 'react';
+import { AdminTablePage, When, type AdminColumn } from '@web/features/admin/AdminTablePage';
+import type { AdminPageArgs } from '@web/features/admin/adminApi';
+import { JobSummary, KindName } from './JobProgress';
+import { isOpen, JOB_POLL_MS, useJobsQuery, type Job } from './jobsApi';
+
+/** The page of jobs, asked for again every second while any of them is still open. */
+function useJobRows(args: AdminPageArgs) {
+  const [open, setOpen] = useState(true);
+  const result = useJobsQuery(args, { pollingInterval: open ? JOB_POLL_MS : 0 });
+  const anyOpen = Boolean(result.data?.items.some(isOpen));
+  if (result.data && anyOpen !== open) setOpen(anyOpen);
+  return result;
+}
+
+const columns: AdminColumn<Job>[] = [
+  { header: 'job.id', cell: (job) => job.id },
+  { header: 'job.kind', cell: (job) => <KindName kind={job.kind} /> },
+  { header: 'job.createdAt', cell: (job) => <When at={job.createdAt} /> },
+  { header: 'job.progress', cell: (job) => <JobSummary job={job} /> },
+];
+
+/** The user's background jobs (the administrator's: everyone's), newest first, followed live while any runs. */
+export default function JobsPage() {
+  return <AdminTablePage testId="jobs-page" title="job.title" intro="job.intro" useRows={useJobRows} columns={columns} />;
+}
