@@ -116,6 +116,16 @@ describe.each(engines)('roaming profiles on %s', (engine) => {
     expect(await search('id', String(id))).toEqual(['Americas']);
   });
 
+  it('searches by an allowed list\'s uuid and by a sponsor\'s name, as the search popup offers', async () => {
+    const search = async (searchBy: string, searchKey: string) => (await admin.post(`${BASE}/paged`, { searchBy, searchKey })).json().items.map((p: Profile) => p.name);
+    const sponsor = (await admin.get('/portal/sponsors')).json()[1] as { id: number; name: string };
+    const list = (await admin.post('/portal/allowed-lists/paged', { searchBy: 'name', searchKey: 'Americas' })).json().items[0] as { allowedListId: number; uuid: string };
+    await create(northwind, { name: 'Found by links', reference: 'LINKS-01', slots: 1, sponsorIds: [sponsor.id], allowedListIds: [list.allowedListId] });
+    expect(await search('allowedListUuid', list.uuid.slice(0, 13).toUpperCase())).toContain('Found by links');
+    expect(await search('sponsorName', sponsor.name.toLowerCase())).toContain('Found by links');
+    expect(await search('sponsorName', 'no such sponsor')).toEqual([]);
+  });
+
   it('downloads the price table as CSV, and the whole profile in the import format', async () => {
     const europe = (await northwind.post(`${BASE}/paged`, { searchBy: 'name', searchKey: 'Europe IoT' })).json().items[0] as Profile;
     const res = await northwind.post(`${BASE}/${europe.id}/download`);
