@@ -2,7 +2,7 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { ListRequestError, normaliseListRequest, type EntitySchema } from '@shared/schema';
-import type { ListRequest } from '@shared/wire';
+import type { FieldError, ListRequest } from '@shared/wire';
 import type { Engine } from '../../db';
 import { queryBatches, sendCsv } from '../../engine/csv';
 import { EntityRepository } from '../../engine/repository';
@@ -11,7 +11,7 @@ import { principalOf } from '../../http/guard';
 import type { Principal } from '../../http/principal';
 import type { EntityHooks } from '../../engine/routes';
 import { applyRules, cellText, parseRules, RULE_FILE_MAX_BYTES } from './csv';
-import { knownNetworks, RULE_FIELDS, RULE_SCHEMA, RuleStore, validateRule } from './rules';
+import { exactText, INTERNATIONAL_RULES, knownNetworks, ROAMING_RULES, RULE_FIELDS, RuleStore, validateRule } from './rules';
 
 type Row = Record<string, unknown>;
 const PRIVILEGE = 'PricingPlans';
@@ -37,15 +37,22 @@ export const pricingPlanHooks: EntityHooks = {
   },
 };
 
-/**
- * Local pricing plans' roaming rules (plans themselves are schema-driven), and the plan lists every screen uses.
- * A rule is reached through its plan, so the plan's tenancy covers its rules.
- */
-export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<any>, engine: Engine, schemas: EntitySchema[]) {
-  const planSchema = schemas.find((s) => s.$id === 'pricingPlan')!;
-  const plans = new EntityRepository(db, planSchema);
-  const rules = new RuleStore(db);
+/** The rules of one kind of plan: paged, get, create, update, delete and the grid's batch save. */
+interface RuleRoutes {
+  /** e.g. `/portal/pricing-plans/local/:id/rules` */
+  base: string;
+  privilege: string;
+  plans: EntityRepository;
+  store: RuleStore;
+  /** Every message of a rule's values, in the request's transaction. */
+  validate: (values: Row, trx: Kysely<any>) => Promise<FieldError[]>;
+}
 
+/**
+ * Registers a plan's rule calls. A rule is reached through its plan, so the plan's tenancy covers its rules;
+ * answers the function that finds the request's plan.
+ */
+function registerRuleRoutes(app: FastifyInstance, db: Kysely<any>, { base, privilege, plans, store, validate }: RuleRoutes) {
   /** The plan of the request, when the caller may see it; 404 otherwise (another tenant's id is not confirmed). */
   async function planOf(request: FastifyRequest, trx: Kysely<any> = db): Promise<{ planId: number; principal: Principal }> {
     const principal = principalOf(request);
@@ -55,24 +62,13 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<any
   }
 
   const ruleId = (request: FastifyRequest) => parseIdParam((request.params as { ruleId?: string }).ruleId, 'ruleId');
-  const base = '/portal/pricing-plans/local/:id/rules';
-  const config = { privilege: PRIVILEGE };
-
-  app.get('/portal/pricing-plans/', { config: { signedIn: true }, schema: { tags: TAGS } }, async (request) => {
-    const principal = principalOf(request);
-    const subtree = (table: string) => db.selectFrom(`${table} as p`).innerJoin('reseller as r', 'r.id', 'p.resellerId')
-      .where('r.path', 'like', sql<string>`${principal.resellerPath} || '%'`).orderBy('p.name');
-    const [local, international] = await Promise.all([
-      subtree('pricing_plan').select(['p.id as pricingPlanId', 'p.name as pricingPlanName']).execute(),
-      subtree('international_plan').select(['p.id as internationalPricingPlanId', 'p.name as internationalPricingPlanName']).execute(),
-    ]);
-    return { pricingPlans: local, internationalPricingPlans: international };
-  });
+  const config = { privilege };
+  const schema = store.kind.schema;
 
   app.post(`${base}/paged`, { config, schema: { tags: TAGS } }, async (request) => {
     const { planId, principal } = await planOf(request);
     try {
-      return await rules.page(planId, normaliseListRequest(RULE_SCHEMA, (request.body ?? {}) as ListRequest, principal.isAdmin));
+      return await store.page(planId, normaliseListRequest(schema, (request.body ?? {}) as ListRequest, principal.isAdmin));
     } catch (e) {
       if (e instanceof ListRequestError) throw invalid([fieldError(e.field, e.rule, e.messageId)]);
       throw e;
@@ -81,16 +77,16 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<any
 
   app.get(`${base}/:ruleId`, { config, schema: { tags: TAGS } }, async (request) => {
     const { planId } = await planOf(request);
-    return (await rules.get(planId, ruleId(request))) ?? Promise.reject(notFound());
+    return (await store.get(planId, ruleId(request))) ?? Promise.reject(notFound());
   });
 
   app.post(base, { config, schema: { tags: TAGS } }, async (request, reply) => {
     const { planId } = await planOf(request);
     const values = ruleValues(request.body);
-    const errors = validateRule(values, await knownNetworks(db));
+    const errors = await validate(values, db);
     if (errors.length) throw invalid(errors);
-    const id = await rules.insert(planId, values);
-    return reply.status(201).send(await rules.get(planId, id));
+    const id = await store.insert(planId, values);
+    return reply.status(201).send(await store.get(planId, id));
   });
 
   /** Updates the fields it sends and keeps the others, like every update. */
@@ -98,19 +94,19 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<any
     const { planId } = await planOf(request);
     const id = ruleId(request);
     return db.transaction().execute(async (trx) => {
-      const existing = await rules.get(planId, id, trx);
+      const existing = await store.get(planId, id, trx);
       if (!existing) throw notFound();
       const merged = { ...ruleValues(existing), ...ruleValues(request.body) };
-      const errors = validateRule(merged, await knownNetworks(trx));
+      const errors = await validate(merged, trx);
       if (errors.length) throw invalid(errors);
-      await rules.update(planId, id, merged, trx);
-      return rules.get(planId, id, trx);
+      await store.update(planId, id, merged, trx);
+      return store.get(planId, id, trx);
     });
   });
 
   app.delete(`${base}/:ruleId`, { config, schema: { tags: TAGS } }, async (request, reply) => {
     const { planId } = await planOf(request);
-    if (!(await rules.remove(planId, ruleId(request)))) throw notFound();
+    if (!(await store.remove(planId, ruleId(request)))) throw notFound();
     return reply.status(204).send();
   });
 
@@ -124,26 +120,75 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<any
     const save = body.save ?? [];
     return db.transaction().execute(async (trx) => {
       const errors = [];
-      const networks = await knownNetworks(trx);
       const prepared: { id?: number; values: Row }[] = [];
       for (const [i, row] of save.entries()) {
         const id = row && typeof row === 'object' && Number.isInteger(row.id) ? Number(row.id) : undefined;
-        const existing = id === undefined ? {} : await rules.get(planId, id, trx);
+        const existing = id === undefined ? {} : await store.get(planId, id, trx);
         if (!existing) throw notFound();
         const values = { ...ruleValues(existing), ...ruleValues(row) };
-        const rowErrors = validateRule(values, networks);
+        const rowErrors = await validate(values, trx);
         errors.push(...rowErrors.map((e) => ({ ...e, field: `save[${i}].${e.field}` })));
         prepared.push({ id, values });
       }
       if (errors.length) throw invalid(errors);
-      for (const id of body.delete ?? []) if (!(await rules.remove(planId, id, trx))) throw notFound();
+      for (const id of body.delete ?? []) if (!(await store.remove(planId, id, trx))) throw notFound();
       const ids: number[] = [];
       for (const { id, values } of prepared) {
-        if (id === undefined) ids.push(await rules.insert(planId, values, trx));
-        else { await rules.update(planId, id, values, trx); ids.push(id); }
+        if (id === undefined) ids.push(await store.insert(planId, values, trx));
+        else { await store.update(planId, id, values, trx); ids.push(id); }
       }
       return { saved: ids, deleted: body.delete ?? [] };
     });
+  });
+
+  return planOf;
+}
+
+/**
+ * Local pricing plans' roaming rules and international plans' rules (plans themselves are schema-driven), and
+ * the plan lists every screen uses.
+ */
+export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<any>, engine: Engine, schemas: EntitySchema[]) {
+  const planSchema = schemas.find((s) => s.$id === 'pricingPlan')!;
+  const plans = new EntityRepository(db, planSchema);
+  const rules = new RuleStore(db, ROAMING_RULES);
+  const internationalPlans = new EntityRepository(db, schemas.find((s) => s.$id === 'internationalPlan')!);
+  const config = { privilege: PRIVILEGE };
+
+  app.get('/portal/pricing-plans/', { config: { signedIn: true }, schema: { tags: TAGS } }, async (request) => {
+    const principal = principalOf(request);
+    const subtree = (table: string) => db.selectFrom(`${table} as p`).innerJoin('reseller as r', 'r.id', 'p.resellerId')
+      .where('r.path', 'like', sql<string>`${principal.resellerPath} || '%'`).orderBy('p.name');
+    const [local, international] = await Promise.all([
+      subtree('pricing_plan').select(['p.id as pricingPlanId', 'p.name as pricingPlanName']).execute(),
+      subtree('international_plan').select(['p.id as internationalPricingPlanId', 'p.name as internationalPricingPlanName']).execute(),
+    ]);
+    return { pricingPlans: local, internationalPricingPlans: international };
+  });
+
+  /** The caller's visible international plans, for choosing one on the account and reseller screens. */
+  app.get('/portal/pricing-plans/api/list-international', { config: { signedIn: true }, schema: { tags: TAGS } }, async (request) => {
+    const principal = principalOf(request);
+    const resultObject = await db.selectFrom('international_plan as p').innerJoin('reseller as r', 'r.id', 'p.resellerId')
+      .where('r.path', 'like', sql<string>`${principal.resellerPath} || '%'`)
+      .select(['p.id', 'p.name', 'p.resellerId', 'p.defaultPrice']).orderBy('p.name').execute();
+    return { resultObject: resultObject.map((p) => ({ ...p, defaultPrice: p.defaultPrice === null ? null : Number(exactText(p.defaultPrice)) })) };
+  });
+
+  const planOf = registerRuleRoutes(app, db, {
+    base: '/portal/pricing-plans/local/:id/rules',
+    privilege: PRIVILEGE,
+    plans,
+    store: rules,
+    validate: async (values, trx) => validateRule(values, await knownNetworks(trx)),
+  });
+
+  registerRuleRoutes(app, db, {
+    base: '/portal/pricing-plans/international/:id/rules',
+    privilege: 'IntPricingPlans',
+    plans: internationalPlans,
+    store: new RuleStore(db, INTERNATIONAL_RULES),
+    validate: async (values) => INTERNATIONAL_RULES.validate(values),
   });
 
   /** Every rule of the plan, streamed, in the columns the upload reads. */
