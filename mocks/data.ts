@@ -83,6 +83,21 @@ function accounts(): Row[] {
   ];
 }
 
+function pricingPlans(): Row[] {
+  return [
+    { id: 1, name: 'Provider Standard', resellerId: -1, currency: 'USD' },
+    { id: 2, name: 'Northwind Europe', resellerId: 10, currency: 'EUR' },
+  ];
+}
+
+function internationalPlans(): Row[] {
+  return [{ id: 1, name: 'Northwind Calls', resellerId: 10, defaultPrice: 0.12 }];
+}
+
 export function createMockDatabase(): MockDatabase {
-  return { resellers: resellers(), users: users(), tables: { account: accounts() } };
+  const accountRows = accounts();
+  // One plan of the reseller's own, one the provider set above it, and one account on "no plan".
+  Object.assign(accountRows[0], { pricingPlanId: 2, internationalPricingPlanId: 1 });
+  Object.assign(accountRows[1], { pricingPlanId: 1, internationalPricingPlanId: -1 });
+  return { resellers: resellers(), users: users(), tables: { account: accountRows, pricingPlan: pricingPlans(), internationalPlan: internationalPlans() } };
 }

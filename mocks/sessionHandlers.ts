@@ -1,4 +1,4 @@
-/** Sign-in, renewal, the profile, privileges, preferences, version, exchange rates and the reseller list. */
+/** Sign-in, renewal, the profile, privileges, preferences, version, exchange rates, the plan lists and the reseller list. */
 import { http, HttpResponse } from 'msw';
 import type { MockDatabase } from './data';
 import { errorResponse, unauthorizedResponse } from './http';
@@ -65,6 +65,18 @@ export function sessionHandlers(db: MockDatabase, base: string) {
           })
         : unauthorizedResponse(),
     ),
+
+    // The plans of the caller's subtree, as the portal names them across screens.
+    http.get(`${base}/pricing-plans/`, ({ request }) => {
+      const user = callerOf(db, request);
+      if (!user) return unauthorizedResponse();
+      const visible = visibleResellerIds(db, user);
+      const plans = (table: string) => (db.tables[table] ?? []).filter((p) => visible.has(p.resellerId as number));
+      return HttpResponse.json({
+        pricingPlans: plans('pricingPlan').map((p) => ({ pricingPlanId: p.id, pricingPlanName: p.name })),
+        internationalPricingPlans: plans('internationalPlan').map((p) => ({ internationalPricingPlanId: p.id, internationalPricingPlanName: p.name })),
+      });
+    }),
 
     http.get(`${base}/reseller-info/list`, ({ request }) => {
       const user = callerOf(db, request);

@@ -18,6 +18,7 @@ import { registerNetworkRoutes } from './domains/networks/routes';
 import { createCoreNetwork, type CoreNetwork, type CoreNetworkSettings } from './adapters/core-network';
 import { pricingPlanHooks, registerPricingRoutes } from './domains/pricing/routes';
 import { registerEntityRoutes } from './engine/routes';
+import { accountHooks } from './domains/accounts/hooks';
 import { roleHooks } from './domains/roles/hooks';
 import { subscriberHooks } from './domains/subscribers/hooks';
 import { registerSubscriberRoutes } from './domains/subscribers/routes';
@@ -113,7 +114,7 @@ export async function buildApp(opts: AppOptions) {
   await registerLogoRoutes(app, db);
   registerNetworkRoutes(app, db, (report) => applyCatalogueChanges(db, report));
   registerAllowedListRoutes(app, db, opts.database.engine);
-  registerEntityRoutes(app, db, opts.database.engine, schemas, { user: userHooks, role: roleHooks, locationZone: zoneHooks, destinationZone: zoneHooks, pricingPlan: pricingPlanHooks, roamingProfile: roamingProfileHooks,
+  registerEntityRoutes(app, db, opts.database.engine, schemas, { account: accountHooks, user: userHooks, role: roleHooks, locationZone: zoneHooks, destinationZone: zoneHooks, pricingPlan: pricingPlanHooks, roamingProfile: roamingProfileHooks,
     subscriber: subscriberHooks, allowedList: allowedListHooks,
   });
   const roamingProfileSchema = schemas.find((s) => s.$id === 'roamingProfile');

@@ -162,6 +162,45 @@ describe.each(engines)('accounts on %s', (engine) => {
     });
   });
 
+  describe('plans', () => {
+    const planIds = async (c: Client) => {
+      const lists = (await c.get('/portal/pricing-plans/')).json();
+      return {
+        local: Object.fromEntries(lists.pricingPlans.map((p: { pricingPlanId: number; pricingPlanName: string }) => [p.pricingPlanName, p.pricingPlanId])),
+        international: Object.fromEntries(lists.internationalPricingPlans.map((p: { internationalPricingPlanId: number; internationalPricingPlanName: string }) => [p.internationalPricingPlanName, p.internationalPricingPlanId])),
+      };
+    };
+
+    it('takes a visible plan or none (-1), and refuses a plan of another reseller naming the field, writing nothing', async () => {
+      const northwind = await ctx.as('northwind');
+      const own = await planIds(northwind);
+      const others = await planIds(await ctx.as('bluesky'));
+      expect(Object.keys(own.local)).not.toContain('Blue Sky Worldwide');
+      const created = await northwind.post('/portal/accounts/', { name: 'Plan Holder', pricingPlanId: own.local['Europe IoT Standard'], internationalPricingPlanId: -1 });
+      expect(created.statusCode).toBe(201);
+      const { accountId } = created.json();
+
+      const refused = await northwind.put('/portal/accounts/', { accountId, name: 'Plan Holder', pricingPlanId: others.local['Blue Sky Worldwide'], internationalPricingPlanId: others.international['Blue Sky Voice World'] });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().fields).toEqual([
+        expect.objectContaining({ field: 'pricingPlanId', rule: 'exists', message: 'Please choose a pricing plan from the list' }),
+        expect.objectContaining({ field: 'internationalPricingPlanId', rule: 'exists', message: 'Please choose an international plan from the list' }),
+      ]);
+      expect((await northwind.get(`/portal/accounts/${accountId}`)).json()).toMatchObject({ pricingPlanId: own.local['Europe IoT Standard'], internationalPricingPlanId: -1 });
+      expect((await northwind.post('/portal/accounts/', { name: 'Sneaky Plan', pricingPlanId: others.local['Blue Sky Worldwide'] })).statusCode).toBe(400);
+    });
+
+    it('keeps a plan the administrator set, which the reseller cannot see, while the reseller edits other fields', async () => {
+      const northwind = await ctx.as('northwind');
+      const blueSkyPlan = (await planIds(await ctx.as('bluesky'))).local['Blue Sky Worldwide'];
+      const { accountId } = (await northwind.post('/portal/accounts/', { name: 'Admin Planned' })).json();
+      expect((await admin.put('/portal/accounts/', { accountId, name: 'Admin Planned', pricingPlanId: blueSkyPlan })).statusCode).toBe(200);
+      const edited = await northwind.put('/portal/accounts/', { accountId, name: 'Admin Planned', city: 'Oslo', pricingPlanId: blueSkyPlan });
+      expect(edited.statusCode).toBe(200);
+      expect(edited.json()).toMatchObject({ city: 'Oslo', pricingPlanId: blueSkyPlan });
+    });
+  });
+
   describe('access', () => {
     it('answers 401 without a token or with a bad one', async () => {
       expect((await ctx.app.inject({ method: 'POST', url: '/portal/accounts/paged', payload: {} })).statusCode).toBe(401);

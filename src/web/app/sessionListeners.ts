@@ -4,6 +4,7 @@
  */
 import { createListenerMiddleware, isAnyOf } from '@reduxjs/toolkit';
 import { authApi } from './authApi';
+import { pricingPlansApi } from './pricingPlansApi';
 import { sessionRestored, unauthorized } from './authActions';
 import { renewDelayMs } from './jwt';
 import { parsePreferences, serialisePreferences } from './preferences';
@@ -66,6 +67,15 @@ export function createSessionListeners(env: SessionEnv) {
       // 401 is handled above; an unreachable server is not a reason to end the session.
       if (status === undefined || status === 401 || status === 'FETCH_ERROR' || status === 'TIMEOUT_ERROR') return;
       dispatch(signOut());
+    },
+  });
+
+  // Once the profile is in, the plan lists follow (privileges and the logo load with the shell that shows them),
+  // so any screen naming a plan finds them in the cache.
+  startListening({
+    matcher: authApi.endpoints.profile.matchFulfilled,
+    effect: (_action, { dispatch }) => {
+      void dispatch(pricingPlansApi.endpoints.pricingPlanLists.initiate(undefined, { subscribe: false }));
     },
   });
 

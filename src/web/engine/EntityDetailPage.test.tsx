@@ -50,6 +50,16 @@ describe('account detail', () => {
     expect(location()).toBe('/account/new');
   });
 
+  it('names plans from the lists loaded after sign-in: N/D for none, "Set by admin" for one set above the reseller', async () => {
+    renderDetail('/account/102');
+    const roaming = (await screen.findByLabelText(/^Roaming plan/, undefined, { timeout: 5000 })) as HTMLSelectElement;
+    await waitFor(() => expect(roaming.selectedOptions[0]?.textContent).toBe('Set by admin'));
+    expect([...roaming.options].map((o) => o.textContent)).toEqual(['Choose…', 'N/D', 'Northwind Europe', 'Set by admin']);
+    const international = screen.getByLabelText(/^International pricing plan/) as HTMLSelectElement;
+    expect(international.selectedOptions[0]?.textContent).toBe('N/D');
+    expect(api.requests('/portal/pricing-plans/', 'GET').length).toBeGreaterThan(0);
+  });
+
   it('says the row does not exist for another tenant’s row (403)', async () => {
     renderDetail('/account/104');
     expect((await screen.findByTestId('detail-not-found')).textContent).toBe('This record does not exist or you may not see it.');

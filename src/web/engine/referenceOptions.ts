@@ -1,11 +1,12 @@
 /**
  * Choices for reference fields (`x-reference`), e.g. the reseller of an account. Resellers come from the
- * reseller list call; any other entity from its own schema's `list` call.
+ * reseller list call, plans from the plan lists; any other entity from its own schema's `list` call.
  */
 import { apiRoute } from '@shared/schema';
 import type { ResellerListItem } from '@web/app/userTypes';
 import { api } from '@web/app/api';
 import { apiPath } from '@web/app/config';
+import { isPlanReference, planOptions, type PricingPlanLists } from '@web/app/pricingPlansApi';
 import { findSchema } from './schemas';
 import type { EntityRow, SelectOption } from './types';
 
@@ -30,6 +31,12 @@ export const referenceApi = api.injectEndpoints({
             const result = await baseQuery('/reseller-info/list');
             if (result.error) return { error: result.error };
             options.reseller = (result.data as ResellerListItem[]).map((r) => ({ value: r.id, label: r.name }));
+            continue;
+          }
+          if (isPlanReference(reference)) {
+            const result = await baseQuery('/pricing-plans/');
+            if (result.error) return { error: result.error };
+            options[reference] = planOptions(result.data as PricingPlanLists, reference);
             continue;
           }
           const schema = findSchema(reference);

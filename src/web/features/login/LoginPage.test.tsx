@@ -65,6 +65,12 @@ describe('login screen', () => {
     expect(store.getState().auth.status).toBe('success');
     expect(sessionStorage.getItem('portal.token')).toBe(store.getState().auth.token);
     expect(localStorage.getItem('portal.token')).toBeNull();
+    // Then the plan lists, the privileges and the logo load, on the dashboard, which names none of them.
+    await waitFor(() => expect(api.requests('/portal/pricing-plans/', 'GET')).toHaveLength(1));
+    expect(api.requests('/portal/user/ui-privileges', 'GET').length).toBeGreaterThan(0);
+    expect(store.getState().api.queries['pricingPlanLists(undefined)']?.data).toMatchObject({
+      pricingPlans: expect.arrayContaining([{ pricingPlanId: 2, pricingPlanName: 'Northwind Europe' }]),
+    });
   });
 
   it('keeps the token in local storage when "remember me" is ticked', async () => {
