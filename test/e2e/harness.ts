@@ -85,8 +85,9 @@ export async function openBrowser(): Promise<Browser> {
 export async function setDarkMode(page: Page, on: boolean) {
   await page.getByTestId('user-menu').click();
   const toggle = page.getByTestId('dark-mode-switch');
-  if (on) await toggle.check({ force: true });
-  else await toggle.uncheck({ force: true });
+  // The switch's label takes the click, as a person's would; Playwright waits for the menu to stop moving first.
+  if ((await toggle.isChecked()) !== on) await page.locator('label', { has: toggle }).click();
+  await page.waitForFunction((dark) => (document.querySelector('[data-testid=dark-mode-switch]') as HTMLInputElement | null)?.checked === dark, on);
   await page.getByTestId('user-menu').click();
   await page.waitForFunction((dark) => document.body.classList.contains('bp6-dark') === dark, on);
 }

@@ -64,7 +64,7 @@ function RateLine() {
   const rate = data?.rates.find((r) => r.currency === currency);
   if (!data || !rate || currency === data.base) return null;
   return (
-    <li className={`portal-menu-note ${Classes.TEXT_MUTED} ${Classes.TEXT_SMALL}`} data-testid="exchange-rate">
+    <li role="none" className={`portal-menu-note ${Classes.TEXT_MUTED} ${Classes.TEXT_SMALL}`} data-testid="exchange-rate">
       <FormattedMessage
         id="topbar.exchangeRate"
         values={{
@@ -103,7 +103,7 @@ export function UserMenu() {
         shouldReturnFocusOnClose={false}
         content={
           <Menu aria-label={intl.formatMessage({ id: 'topbar.userMenu' })} className="portal-user-menu">
-            <li className="portal-user-card">
+            <li role="none" className="portal-user-card">
               <Avatar name={name} />
               <span>
                 <strong>{name}</strong>
@@ -124,9 +124,11 @@ export function UserMenu() {
               </>
             )}
             <MenuDivider title={intl.formatMessage({ id: 'topbar.preferences' })} />
-            <li className="portal-menu-control">
+            <li role="none" className="portal-menu-control">
               <Switch
                 checked={darkMode}
+                role="menuitemcheckbox"
+                aria-checked={darkMode}
                 label={intl.formatMessage({ id: 'topbar.darkMode' })}
                 onChange={(e) => dispatch(darkModeChosen(e.currentTarget.checked))}
                 data-testid="dark-mode-switch"
@@ -158,9 +160,11 @@ export function UserMenu() {
             </MenuItem>
             <RateLine />
             <MenuDivider title={intl.formatMessage({ id: 'topbar.privacy' })} />
-            <li className="portal-menu-control">
+            <li role="none" className="portal-menu-control">
               <Switch
                 checked={cookies}
+                role="menuitemcheckbox"
+                aria-checked={cookies}
                 label={intl.formatMessage({ id: 'topbar.cookies' })}
                 onChange={(e) => {
                   setCookieConsent(e.currentTarget.checked);
@@ -187,7 +191,7 @@ export function UserMenu() {
             )}
             <MenuDivider />
             <MenuItem icon={<LogOutIcon />} text={intl.formatMessage({ id: 'topbar.signOut' })} onClick={() => dispatch(signOut())} data-testid="menu-sign-out" />
-            <li className={`portal-menu-note ${Classes.TEXT_MUTED} ${Classes.TEXT_SMALL}`} data-testid="versions">
+            <li role="none" className={`portal-menu-note ${Classes.TEXT_MUTED} ${Classes.TEXT_SMALL}`} data-testid="versions">
               <FormattedMessage id="app.version" values={{ client: CLIENT_VERSION, server: server?.version ?? '…' }} />
             </li>
           </Menu>
