@@ -24,6 +24,10 @@ export const SCREEN_SPECS: readonly Extract<RouteSpec, { page: 'screen' }>[] = [
   { path: '/jobs', privilege: SIGNED_IN, page: 'screen', screen: 'Jobs' },
   { path: '/api/documentation', privilege: 'Documentation', page: 'screen', screen: 'Documentation' },
   { path: '/admin/two-factor', privilege: ADMIN_ONLY, page: 'screen', screen: 'TwoFactorResellers' },
+  // Either privilege opens it: the screen shows the tabs the user holds (allowed lists, roaming profiles).
+  { path: '/profiles', privilege: SIGNED_IN, page: 'screen', screen: 'Profiles' },
+  { path: '/allowed-list/:id', privilege: 'AllowedLists', page: 'screen', screen: 'AllowedList' },
+  { path: '/roaming-profile/:id', privilege: 'RoamingProfile', page: 'screen', screen: 'RoamingProfile' },
 ];
 
 /** `/account/{id}` in a schema becomes react-router's `/account/:id`. */

@@ -17,6 +17,9 @@ const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   Jobs: lazy(() => import('@web/features/jobs/JobsPage')),
   Documentation: lazy(() => import('@web/features/documentation/DocumentationPage')),
   TwoFactorResellers: lazy(() => import('@web/features/admin/TwoFactorResellersPage')),
+  Profiles: lazy(() => import('@web/features/profiles/ProfilesPage')),
+  AllowedList: lazy(() => import('@web/features/profiles/AllowedListPage')),
+  RoamingProfile: lazy(() => import('@web/features/profiles/RoamingProfilePage')),
 };
 
 export interface AppRoute {

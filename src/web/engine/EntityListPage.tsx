@@ -35,11 +35,25 @@ function usePage(schema: EntitySchema, query: ListQuery) {
   return searching ? viaSearch : viaPaged;
 }
 
-export default function EntityListPage({ schema }: { schema: EntitySchema }) {
+/**
+ * How a list's state sits in the address when a screen hosts it beside others (the profiles screen's tabs): `read`
+ * turns the address into the list's own `searchKey`/`searchBy`/`page`/`sort` parameters, `write` back.
+ */
+export interface ListAddress {
+  read: (address: URLSearchParams) => URLSearchParams;
+  write: (list: URLSearchParams) => URLSearchParams;
+}
+
+export default function EntityListPage({ schema, address }: { schema: EntitySchema; address?: ListAddress }) {
   const intl = useIntl();
   const navigate = useNavigate();
   const isAdmin = useIsAdmin();
-  const [params, setParams] = useSearchParams();
+  const [rawParams, setRawParams] = useSearchParams();
+  const params = address ? address.read(rawParams) : rawParams;
+  const setParams = useCallback(
+    (next: URLSearchParams) => setRawParams(address ? address.write(next) : next),
+    [address, setRawParams],
+  );
   const [layout, setLayout] = useGridLayout(schema['x-entity'].name);
   // Without a sort in the address, the list opens in the user's saved sort.
   const query = { ...readListQuery(params, schema, isAdmin), ...(!params.has('sortBy') && layout?.sort ? layout.sort : {}) };

@@ -1,0 +1,87 @@
+/**
+ * The calls of the profiles screens beyond the schemas' own: an allowed list's networks, blocking them, syncing
+ * them with the core network, the downloads, and approving a roaming profile. Writes invalidate the row's entity
+ * tag, so the detail form and the lists read the new state.
+ */
+import { api } from '@web/app/api';
+import { saveAttachment } from '@web/engine/endpoints';
+import type { EntityRow } from '@web/engine/types';
+
+/** Mirrors the server's NETWORK_STATES. */
+export const NETWORK_STATES = ['pending', 'blocked', 'preferred', 'removed', 'pendingRemoval', 'pendingChanges'] as const;
+export type NetworkState = (typeof NETWORK_STATES)[number];
+export type StateCounts = Record<NetworkState, number>;
+
+export interface NetworkSummary {
+  allowedListId: number;
+  counts: StateCounts;
+  countries: { country: string; states: StateCounts }[];
+}
+
+export interface ListNetwork {
+  networkId: number;
+  plmn: string;
+  mcc: string;
+  mnc: string;
+  country: string;
+  operator: string | null;
+  brand: string | null;
+  state: NetworkState;
+  inFlight: boolean;
+  lastError?: string;
+}
+
+export interface BlockRequest {
+  allowedListId: number;
+  blocked: boolean;
+  plmns?: string[];
+  countries?: string[];
+}
+
+const tagged = api.enhanceEndpoints({ addTagTypes: ['ListNetworks'] });
+
+export const profilesApi = tagged.injectEndpoints({
+  endpoints: (build) => ({
+    listNetworkSummary: build.query<NetworkSummary, number>({
+      query: (id) => `/allowed-lists/${id}/networks`,
+      providesTags: (_r, _e, id) => [{ type: 'ListNetworks', id }],
+    }),
+    listCountryNetworks: build.query<ListNetwork[], { id: number; country: string }>({
+      query: ({ id, country }) => `/allowed-lists/${id}/networks/${country}`,
+      providesTags: (_r, _e, { id }) => [{ type: 'ListNetworks', id }],
+    }),
+    blockNetworks: build.mutation<NetworkSummary & { changed: number }, BlockRequest>({
+      query: (body) => ({ url: '/admin/block-networks', method: 'POST', body }),
+      invalidatesTags: (_r, _e, { allowedListId }) => [{ type: 'ListNetworks', id: allowedListId }],
+    }),
+    syncAllowedList: build.mutation<{ allowedListId: number; sent: number }, number>({
+      query: (id) => ({ url: `/allowed-lists/${id}/sync`, method: 'POST' }),
+      invalidatesTags: (_r, _e, id) => [{ type: 'allowedList', id: String(id) }, { type: 'ListNetworks', id }],
+    }),
+    /** The server names the list by its uuid here. */
+    downloadAllowedList: build.mutation<string, string>({
+      query: (uuid) => ({ url: `/allowed-lists/${uuid}/download`, method: 'POST', responseHandler: saveAttachment }),
+    }),
+    downloadPriceTable: build.mutation<string, number>({
+      query: (id) => ({ url: `/roaming-profiles/${id}/download`, method: 'POST', responseHandler: saveAttachment }),
+    }),
+    downloadWholeProfile: build.mutation<string, number>({
+      query: (id) => ({ url: `/v2/roaming-profiles/${id}/download`, method: 'POST', responseHandler: saveAttachment }),
+    }),
+    approveRoamingProfile: build.mutation<EntityRow, number>({
+      query: (id) => ({ url: `/admin/roaming-profiles/${id}/approve`, method: 'POST' }),
+      invalidatesTags: (_r, _e, id) => [{ type: 'roamingProfile', id: String(id) }, { type: 'roamingProfile', id: 'LIST' }],
+    }),
+  }),
+});
+
+export const {
+  useListNetworkSummaryQuery,
+  useListCountryNetworksQuery,
+  useBlockNetworksMutation,
+  useSyncAllowedListMutation,
+  useDownloadAllowedListMutation,
+  useDownloadPriceTableMutation,
+  useDownloadWholeProfileMutation,
+  useApproveRoamingProfileMutation,
+} = profilesApi;
