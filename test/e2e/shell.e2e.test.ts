@@ -133,7 +133,7 @@ describe('the shell in the browser', () => {
     const blocked: string[] = [];
     page.on('console', (m) => m.type() === 'error' && /Content Security Policy|Refused/.test(m.text()) && blocked.push(m.text()));
     await page.goto(`${portal.url}/#/api/documentation`);
-    await page.getByTestId('api-reference').getByText('/portal/accounts/paged').first().waitFor({ timeout: 30000 });
+    await page.getByTestId('api-reference').getByText('/portal/accounts/paged').first().waitFor({ timeout: 60000 });
     await page.screenshot({ path: `${SHOTS}/documentation-dark.png` });
     expect(blocked).toEqual([]);
 

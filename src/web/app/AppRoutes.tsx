@@ -4,6 +4,8 @@ import { PrivacyPolicyFrame, PrivacyPolicyPage } from '@web/features/privacy/Pri
 import { NotFoundPage } from './NotFoundPage';
 import { RequireAuth } from './RequireAuth';
 import { RequirePrivilege } from './RequirePrivilege';
+import { ComingSoonPage } from './ComingSoonPage';
+import { PLANNED_ROUTES } from './routePaths';
 import { APP_ROUTES } from './routeTable';
 import { Shell } from './Shell';
 
@@ -27,6 +29,13 @@ export function AppRoutes() {
             key={route.path}
             path={route.path}
             element={<RequirePrivilege privilege={route.privilege}>{route.element}</RequirePrivilege>}
+          />
+        ))}
+        {PLANNED_ROUTES.map((route) => (
+          <Route
+            key={route.path}
+            path={route.path}
+            element={<RequirePrivilege privilege={route.privilege}><ComingSoonPage /></RequirePrivilege>}
           />
         ))}
         <Route path="*" element={<NotFoundPage />} />

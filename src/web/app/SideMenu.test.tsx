@@ -57,6 +57,18 @@ describe('side menu', () => {
     expect((await screen.findByTestId('not-found')).textContent).toContain('/no/such/screen');
   });
 
+  it('says a specified screen that is not built yet is coming, behind its privilege', async () => {
+    renderWithProviders(<AppRoutes />, { route: '/orders/3f2a', preloadedState: signedIn(mockToken('admin')) });
+    expect((await screen.findByTestId('coming-soon')).textContent).toContain('This screen will come soon');
+    expect(screen.queryByTestId('menu-SimOrders')).toBeNull();
+  });
+
+  it('refuses a specified screen that is not built yet to a user without its privilege', async () => {
+    renderWithProviders(<AppRoutes />, { route: '/inventory', preloadedState: signedIn(mockToken('viewer')) });
+    expect(await screen.findByTestId('no-privilege')).toBeTruthy();
+    expect(screen.queryByTestId('coming-soon')).toBeNull();
+  });
+
   it('greets with the display name and shows the reseller on the dashboard', async () => {
     renderWithProviders(<AppRoutes />, { route: '/', preloadedState: signedIn(mockToken('nora')) });
     const welcome = await screen.findByTestId('dashboard-welcome');

@@ -53,6 +53,35 @@ export const ROUTE_SPECS: readonly RouteSpec[] = [
 
 export const ROUTED_PATHS: ReadonlySet<string> = new Set(ROUTE_SPECS.map((r) => r.path));
 
+/**
+ * The specification's route table, with the privilege each screen needs. A specified path without a screen yet
+ * says it is coming (behind the same privilege) rather than that the page does not exist; the side menu still
+ * offers only screens that exist.
+ */
+const SPECIFIED_ROUTES: readonly { path: string; privilege: string }[] = [
+  { path: '/orders', privilege: 'SimOrders' },
+  { path: '/orders/profiles', privilege: 'SimOrders' },
+  { path: '/orders/:uuid', privilege: 'SimOrders' },
+  { path: '/payment-methods', privilege: 'PaymentMethods' },
+  { path: '/network', privilege: SIGNED_IN },
+  { path: '/assign-subscribers', privilege: 'MoveSubscribers' },
+  { path: '/inventory', privilege: 'Inventory' },
+  { path: '/resellers', privilege: 'Resellers' },
+  { path: '/reseller/:id', privilege: 'Resellers' },
+  { path: '/services/:id', privilege: SIGNED_IN },
+  { path: '/pricing-plan-rules/:id', privilege: 'PricingPlans' },
+  { path: '/pricing-plan-rules/:id/:ruleId', privilege: 'PricingPlans' },
+  { path: '/my-pricing', privilege: 'Pricing' },
+  { path: '/sim/:id', privilege: 'Subscribers' },
+  { path: '/serviceclass', privilege: SIGNED_IN },
+  { path: '/templates', privilege: 'PrePaidTemplates' },
+  { path: '/template/:id', privilege: 'PrePaidTemplates' },
+  { path: '/packages', privilege: 'PrePaidPackages' },
+  { path: '/Account', privilege: ADMIN_ONLY },
+];
+
+export const PLANNED_ROUTES = SPECIFIED_ROUTES.filter((r) => !ROUTED_PATHS.has(r.path));
+
 /** Whether a concrete path (e.g. `/account/new`) leads to a screen. */
 export function isRoutedPath(path: string): boolean {
   return ROUTE_SPECS.some((spec) => matchPath(spec.path, path) !== null);
