@@ -24,6 +24,10 @@ export const SCREEN_SPECS: readonly Extract<RouteSpec, { page: 'screen' }>[] = [
   { path: '/jobs', privilege: SIGNED_IN, page: 'screen', screen: 'Jobs' },
   { path: '/api/documentation', privilege: 'Documentation', page: 'screen', screen: 'Documentation' },
   { path: '/admin/two-factor', privilege: ADMIN_ONLY, page: 'screen', screen: 'TwoFactorResellers' },
+  { path: '/pricing-plan/:id', privilege: 'PricingPlans', page: 'screen', screen: 'PricingPlanDetail' },
+  { path: '/pricing-plan-rules/:id', privilege: 'PricingPlans', page: 'screen', screen: 'PricingPlanRules' },
+  { path: '/pricing-plan-rules/:id/:ruleId', privilege: 'PricingPlans', page: 'screen', screen: 'PricingPlanRules' },
+  { path: '/international-pricing-plan/:id', privilege: 'IntPricingPlans', page: 'screen', screen: 'InternationalPlanDetail' },
   // Either privilege opens it: the screen shows the tabs the user holds (allowed lists, roaming profiles).
   { path: '/profiles', privilege: SIGNED_IN, page: 'screen', screen: 'Profiles' },
   { path: '/allowed-list/:id', privilege: 'AllowedLists', page: 'screen', screen: 'AllowedList' },

@@ -6,7 +6,7 @@
  * key (`$id`, or RJSF's hash of it) to its validate function, the map `createPrecompiledValidator` reads.
  * Generated on every build and dev-server start, and again when a schema changes, so it cannot drift.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Plugin } from 'vite';
 import { _ } from 'ajv';
@@ -77,11 +77,11 @@ export function validatorsModuleCode(schemas: readonly RJSFSchema[]): string {
   ].join('\n');
 }
 
+/** The entity schemas and the child schemas (rows reached through a parent, e.g. a plan's rules) in `children/`. */
 function schemaFiles(schemasDir: string): string[] {
-  return readdirSync(schemasDir)
-    .filter((name) => name.endsWith('.json'))
-    .sort()
-    .map((name) => join(schemasDir, name));
+  const jsonIn = (dir: string) => readdirSync(dir).filter((name) => name.endsWith('.json')).sort().map((name) => join(dir, name));
+  const children = join(schemasDir, 'children');
+  return [...jsonIn(schemasDir), ...(existsSync(children) ? jsonIn(children) : [])];
 }
 
 /** Serves `virtual:form-validators`, compiled from the entity schemas in `schemasDir`. */

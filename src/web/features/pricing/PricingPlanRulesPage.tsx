@@ -1,0 +1,54 @@
+/**
+ * `/pricing-plan-rules/{id}`: the roaming rules of one local plan in the spreadsheet grid, with rule files below;
+ * `/pricing-plan-rules/{id}/{ruleId}` opens one rule's form (`new` for an empty one).
+ */
+import { ArrowLeftIcon } from '@blueprintjs/icons';
+import { Button, H2 } from '@blueprintjs/core';
+import { useCallback } from 'react';
+import { FormattedMessage } from 'react-intl';
+import { useNavigate, useParams } from 'react-router-dom';
+import { entityEndpoints } from '@web/engine/endpoints';
+import { findSchema } from '@web/engine/schemas';
+import { RuleFilePanel } from './RuleFilePanel';
+import { RuleFormPage } from './RuleFormPage';
+import { ROAMING_RULES } from './ruleKinds';
+import { RulesGrid } from './RulesGrid';
+
+const planSchema = findSchema('pricingPlan')!;
+
+/** A new rule starts in the plan's currency, today, without caps or discounts. */
+export function newRoamingRule(currency: unknown) {
+  return () => ({
+    currency: typeof currency === 'string' && currency ? currency : 'USD',
+    startDate: `${new Date().toISOString().slice(0, 10)}T00:00:00.000Z`,
+    dailyCap: false,
+    discounted: false,
+    hidden: false,
+  });
+}
+
+export default function PricingPlanRulesPage() {
+  const { id = '', ruleId } = useParams();
+  const navigate = useNavigate();
+  const plan = entityEndpoints(planSchema).get!.useQuery(id).data;
+  const rulePath = useCallback((rule: string) => `/pricing-plan-rules/${encodeURIComponent(id)}/${encodeURIComponent(rule)}`, [id]);
+  const newRow = useCallback(() => newRoamingRule(plan?.currency)(), [plan?.currency]);
+  const back = `/pricing-plan-rules/${encodeURIComponent(id)}`;
+
+  if (ruleId) return <RuleFormPage kind={ROAMING_RULES} planId={id} ruleId={ruleId} back={back} defaults={newRow} />;
+
+  return (
+    <div className="portal-page" data-testid="pricing-plan-rules">
+      <header className="portal-page-header">
+        <H2>
+          <FormattedMessage id="pricingRules.title" values={{ plan: String(plan?.name ?? id) }} />
+        </H2>
+        <Button variant="minimal" icon={<ArrowLeftIcon />} onClick={() => navigate(`/pricing-plan/${encodeURIComponent(id)}`)}>
+          <FormattedMessage id="entity.pricingPlan.single" />
+        </Button>
+      </header>
+      <RulesGrid kind={ROAMING_RULES} planId={id} currency={typeof plan?.currency === 'string' ? plan.currency : undefined} newRow={newRow} rulePath={rulePath} />
+      <RuleFilePanel planId={id} />
+    </div>
+  );
+}

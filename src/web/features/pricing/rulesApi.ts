@@ -1,0 +1,99 @@
+/**
+ * The calls of a plan's rules: a page, one rule, the grid's batch save, rule files (check, apply, download) and
+ * the network catalogue the network picker reads. Rules are cached under their plan's tag, id `rules-<plan>`.
+ */
+import type { ListRequest, Page } from '@shared/wire';
+import { api } from '@web/app/api';
+import { saveAttachment } from '@web/engine/endpoints';
+import type { EntityRow } from '@web/engine/types';
+import { RULE_KINDS, type RuleKindName } from './ruleKinds';
+
+/** Which rules: the kind by name (query arguments stay plain data) and the plan. */
+export interface RulesArgs {
+  kind: RuleKindName;
+  planId: string;
+}
+
+const pathOf = ({ kind, planId }: RulesArgs) => RULE_KINDS[kind].rulesPath(planId);
+
+export interface BatchSave {
+  save: EntityRow[];
+  delete: number[];
+}
+
+export interface RejectedLine {
+  line: number;
+  values: Record<string, string>;
+  fields: { field: string; rule: string; messageId: string; message: string }[];
+}
+
+/** The answer to a rule file: every line counted, the rejected ones with their reasons, and how many were applied. */
+export interface RuleFileReport {
+  total: number;
+  valid: number;
+  rejected: RejectedLine[];
+  applied: number;
+}
+
+export interface Network {
+  id: number;
+  plmn: string;
+  mcc: string;
+  mnc: string;
+  country: string;
+  operator: string;
+  brand: string | null;
+}
+
+const rulesTag = ({ kind, planId }: RulesArgs) => ({ type: RULE_KINDS[kind].planTag, id: `rules-${planId}` });
+
+export const rulesApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    planRulesPage: build.query<Page<EntityRow>, RulesArgs & { request: ListRequest }>({
+      query: ({ request, ...args }) => ({ url: `${pathOf(args)}/paged`, method: 'POST', body: request }),
+      providesTags: (_page, _error, args) => [rulesTag(args)],
+    }),
+    planRule: build.query<EntityRow, RulesArgs & { ruleId: string }>({
+      query: ({ ruleId, ...args }) => `${pathOf(args)}/${encodeURIComponent(ruleId)}`,
+      providesTags: (_rule, _error, args) => [rulesTag(args)],
+    }),
+    savePlanRule: build.mutation<EntityRow, RulesArgs & { ruleId?: string; rule: EntityRow }>({
+      query: ({ ruleId, rule, ...args }) => ({
+        url: ruleId ? `${pathOf(args)}/${encodeURIComponent(ruleId)}` : pathOf(args),
+        method: 'POST',
+        body: rule,
+      }),
+      invalidatesTags: (_rule, _error, args) => [rulesTag(args)],
+    }),
+    savePlanRules: build.mutation<{ saved: number[]; deleted: number[] }, RulesArgs & { batch: BatchSave }>({
+      query: ({ batch, ...args }) => ({ url: `${pathOf(args)}/batch`, method: 'POST', body: batch }),
+      invalidatesTags: (_result, _error, args) => [rulesTag(args)],
+    }),
+    /** Checks a rule file (nothing written), or with `confirm` replaces the plan's rules with its valid lines. */
+    sendRuleFile: build.mutation<RuleFileReport, RulesArgs & { file: File; confirm: boolean }>({
+      query: ({ planId, file, confirm }) => {
+        const body = new FormData();
+        body.append('pricingPlanFile', file);
+        return { url: `/pricing-plans/local/${encodeURIComponent(planId)}/by-csv`, method: 'POST', body, params: confirm ? { confirm: 'true' } : undefined };
+      },
+      invalidatesTags: (_result, _error, args) => (args.confirm ? [rulesTag(args)] : []),
+    }),
+    downloadRules: build.mutation<string, { planId: string }>({
+      query: ({ planId }) => ({ url: `/pricing-plans/local/${encodeURIComponent(planId)}/download`, method: 'POST', responseHandler: saveAttachment }),
+    }),
+    networkCatalogue: build.query<Network[], void>({
+      query: () => ({ url: '/networks', params: { size: 5000 } }),
+      transformResponse: (page: Page<Network>) => page.items,
+    }),
+  }),
+});
+
+export const {
+  usePlanRulesPageQuery,
+  usePlanRuleQuery,
+  useSavePlanRuleMutation,
+  useSavePlanRulesMutation,
+  useSendRuleFileMutation,
+  useDownloadRulesMutation,
+  useNetworkCatalogueQuery,
+} = rulesApi;
