@@ -32,10 +32,16 @@ describe('allowed lists and roaming profiles in the browser', () => {
 
   const hashOf = () => decodeURIComponent(new URL(page.url()).hash);
   const names = (grid: string) => page.getByTestId(grid).locator('[role="gridcell"][col-id="name"]');
-  const shoot = async (name: string) => {
-    await page.screenshot({ path: `${SHOTS}/${name}-light.png`, fullPage: true });
+  /** Light and dark screenshots: the whole page, or the window scrolled to `at`. */
+  const shoot = async (name: string, at?: string) => {
+    const take = async (mode: string) => {
+      if (at) await page.getByTestId(at).scrollIntoViewIfNeeded();
+      else await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: `${SHOTS}/${name}-${mode}.png`, fullPage: !at });
+    };
+    await take('light');
     await setDarkMode(page, true);
-    await page.screenshot({ path: `${SHOTS}/${name}-dark.png`, fullPage: true });
+    await take('dark');
     await setDarkMode(page, false);
   };
 
@@ -81,7 +87,8 @@ describe('allowed lists and roaming profiles in the browser', () => {
     await expect.poll(() => page.getByTestId('sync-progress').getAttribute('data-running'), { timeout: 20000 }).toBe('false');
     expect(await page.getByTestId('sync-counts').innerText()).toBe('Last sync: 2 of 2 answered, 0 failed');
     expect(await page.getByTestId('network-counts').innerText()).not.toContain('Pending');
-    await shoot('allowed-list');
+    await shoot('allowed-list', 'sync-progress');
+    await shoot('allowed-list-networks', 'network-23415');
   });
 
   it('edits a rate in the price table, refuses a wrong one, and keeps the saved one after a reload', async () => {
@@ -90,6 +97,8 @@ describe('allowed lists and roaming profiles in the browser', () => {
     await names('grid-roamingProfile').first().click();
     await expect.poll(hashOf).toMatch(/^#\/roaming-profile\/\d+$/);
     await expect.poll(() => page.getByTestId('profile-review-state').getAttribute('data-state')).toBe('approved');
+    // Sponsors are picked by name.
+    await expect.poll(() => page.getByTestId('references-sponsorIds').locator('.bp6-tag').allInnerTexts()).toEqual(['Orbit Home NL']);
 
     const cell = page.getByTestId('grid-rates').locator('[role="row"][row-id="DE"] [col-id="moSms"]');
     const edit = async (text: string) => {

@@ -23,13 +23,19 @@ import type { EntityRow } from './types';
 const EntityForm = lazy(() => import('./form/EntityForm'));
 
 function referencesOf(schema: EntitySchema): string[] {
-  const refs = Object.values(schema.properties).flatMap((p) => (p['x-reference'] ? [p['x-reference']] : []));
+  // A field may also name its entity in x-ui (`ui:options.reference`), e.g. a list of ids (a profile's sponsors).
+  const ui = (schema['x-ui'] ?? {}) as Record<string, { 'ui:options'?: { reference?: unknown } } | undefined>;
+  const refs = Object.entries(schema.properties).flatMap(([name, p]) => {
+    const reference = p['x-reference'] ?? ui[name]?.['ui:options']?.reference;
+    return typeof reference === 'string' ? [reference] : [];
+  });
   return [...new Set(refs)].sort();
 }
 
 const SAVE_ERROR_IDS: Record<number, string> = { 400: 'error.validation', 403: 'error.forbidden', 404: 'error.notFound', 409: 'error.conflict' };
 
-export default function EntityDetailPage({ schema }: { schema: EntitySchema }) {
+/** `listAddress`: where Cancel and the back button lead when the list is not the schema's own route (a tab). */
+export default function EntityDetailPage({ schema, listAddress }: { schema: EntitySchema; listAddress?: string }) {
   const intl = useIntl();
   const navigate = useNavigate();
   const { id = NEW_ID } = useParams();
@@ -47,9 +53,9 @@ export default function EntityDetailPage({ schema }: { schema: EntitySchema }) {
   const [serverErrors, setServerErrors] = useState<FieldError[]>([]);
 
   const entity = intl.formatMessage({ id: `entity.${entityName(schema)}.single` });
+  const list = listAddress ?? listPath(schema);
   const backToList = () => {
-    const path = listPath(schema);
-    if (path) navigate(path);
+    if (list) navigate(list);
   };
 
   const failed = (error: QueryError) => {
@@ -91,7 +97,7 @@ export default function EntityDetailPage({ schema }: { schema: EntitySchema }) {
     <div className="portal-page portal-detail" data-testid={`detail-${entityName(schema)}`}>
       <header className="portal-page-header">
         <H2>{title}</H2>
-        {listPath(schema) && (
+        {list && (
           <Button variant="minimal" icon={<ArrowLeftIcon />} onClick={backToList}>
             <FormattedMessage id={schema.title} />
           </Button>

@@ -6,11 +6,12 @@ import { generateTemplates } from './templates';
 import { generateWidgets } from './widgets';
 import { CountriesField } from './fields/CountriesField';
 import { PrivilegesField } from './fields/PrivilegesField';
+import { ReferencesField } from './fields/ReferencesField';
 
 /** The Blueprint theme for RJSF: templates and widgets, to pass to `withTheme` or spread on a `Form`. */
 export function generateTheme<T = unknown, S extends StrictRJSFSchema = RJSFSchema, F extends FormContextType = FormContextType>(): ThemeProps<T, S, F> {
   // Fields named by `ui:field` in a schema's x-ui.
-  const fields = { privileges: PrivilegesField, countries: CountriesField } as unknown as ThemeProps<T, S, F>['fields'];
+  const fields = { privileges: PrivilegesField, countries: CountriesField, references: ReferencesField } as unknown as ThemeProps<T, S, F>['fields'];
   return { templates: generateTemplates<T, S, F>(), widgets: generateWidgets<T, S, F>(), fields };
 }
 

@@ -59,19 +59,33 @@ function StateCountTags({ states }: { states: StateCounts }) {
 
 type Block = (blocked: boolean, target: { plmns?: string[]; countries?: string[] }) => void;
 
-function BlockButtons({ onBlock, target, busy }: { onBlock: Block; target: { plmns?: string[]; countries?: string[] }; busy: boolean }) {
+/** States a block or an unblock would change: the others offer only the opposite action. */
+const BLOCKABLE: readonly NetworkState[] = ['preferred', 'pendingChanges'];
+const UNBLOCKABLE: readonly NetworkState[] = ['blocked', 'pending'];
+
+interface BlockButtonsProps {
+  onBlock: Block;
+  target: { plmns?: string[]; countries?: string[] };
+  busy: boolean;
+  canBlock: boolean;
+  canUnblock: boolean;
+}
+
+function BlockButtons({ onBlock, target, busy, canBlock, canUnblock }: BlockButtonsProps) {
   const intl = useIntl();
   return (
     <ButtonGroup variant="minimal">
-      <Button size="small" icon={<BanCircleIcon />} intent={Intent.DANGER} disabled={busy} onClick={() => onBlock(true, target)} data-testid="network-block">
+      <Button size="small" icon={<BanCircleIcon />} intent={Intent.DANGER} disabled={busy || !canBlock} onClick={() => onBlock(true, target)} data-testid="network-block">
         {intl.formatMessage({ id: 'allowedList.block' })}
       </Button>
-      <Button size="small" icon={<TickCircleIcon />} intent={Intent.SUCCESS} disabled={busy} onClick={() => onBlock(false, target)} data-testid="network-unblock">
+      <Button size="small" icon={<TickCircleIcon />} intent={Intent.SUCCESS} disabled={busy || !canUnblock} onClick={() => onBlock(false, target)} data-testid="network-unblock">
         {intl.formatMessage({ id: 'allowedList.unblock' })}
       </Button>
     </ButtonGroup>
   );
 }
+
+const any = (states: StateCounts, which: readonly NetworkState[]) => which.some((s) => states[s] > 0);
 
 function CountryNetworks({ id, country, isAdmin, onBlock, busy }: { id: number; country: string; isAdmin: boolean; onBlock: Block; busy: boolean }) {
   const intl = useIntl();
@@ -108,7 +122,13 @@ function CountryNetworks({ id, country, isAdmin, onBlock, busy }: { id: number; 
             </td>
             {isAdmin && (
               <td>
-                <BlockButtons onBlock={onBlock} target={{ plmns: [n.plmn] }} busy={busy} />
+                <BlockButtons
+                  onBlock={onBlock}
+                  target={{ plmns: [n.plmn] }}
+                  busy={busy}
+                  canBlock={BLOCKABLE.includes(n.state)}
+                  canUnblock={UNBLOCKABLE.includes(n.state)}
+                />
               </td>
             )}
           </tr>
@@ -189,9 +209,10 @@ export function AllowedListNetworks({ id }: { id: number }) {
   };
 
   const key = filter.trim().toLowerCase();
-  const countries = (summary.data?.countries ?? []).filter(
-    (c) => !key || c.country.toLowerCase() === key || (names[c.country] ?? '').toLowerCase().includes(key),
-  );
+  const nameOf = (code: string) => names[code] ?? code;
+  const countries = (summary.data?.countries ?? [])
+    .filter((c) => !key || c.country.toLowerCase() === key || nameOf(c.country).toLowerCase().includes(key))
+    .sort((a, b) => nameOf(a.country).localeCompare(nameOf(b.country), intl.locale));
   const toggle = (country: string) =>
     setOpen((was) => {
       const next = new Set(was);
@@ -262,7 +283,7 @@ export function AllowedListNetworks({ id }: { id: number }) {
                       onClick={() => toggle(country)}
                       data-testid={`country-toggle-${country}`}
                     >
-                      {names[country] ?? country} <span className="portal-muted">{country}</span>
+                      {nameOf(country)} <span className="portal-muted">{country}</span>
                     </Button>
                   </td>
                   <td>
@@ -270,7 +291,13 @@ export function AllowedListNetworks({ id }: { id: number }) {
                   </td>
                   {isAdmin && (
                     <td>
-                      <BlockButtons onBlock={onBlock} target={{ countries: [country] }} busy={blocking.isLoading} />
+                      <BlockButtons
+                        onBlock={onBlock}
+                        target={{ countries: [country] }}
+                        busy={blocking.isLoading}
+                        canBlock={any(states, BLOCKABLE)}
+                        canUnblock={any(states, UNBLOCKABLE)}
+                      />
                     </td>
                   )}
                 </tr>

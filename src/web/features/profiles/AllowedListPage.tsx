@@ -13,7 +13,7 @@ export default function AllowedListPage() {
   const { id = NEW_ID } = useParams();
   return (
     <>
-      <EntityDetailPage schema={schema} />
+      <EntityDetailPage schema={schema} listAddress="/profiles?tab=0" />
       {/^\d{1,10}$/.test(id) && <AllowedListNetworks id={Number(id)} />}
     </>
   );

@@ -77,7 +77,7 @@ export default function RoamingProfilePage() {
   const { id = NEW_ID } = useParams();
   return (
     <>
-      <EntityDetailPage schema={schema} />
+      <EntityDetailPage schema={schema} listAddress="/profiles?tab=1" />
       {/^\d{1,10}$/.test(id) && <ProfileExtras id={Number(id)} />}
     </>
   );

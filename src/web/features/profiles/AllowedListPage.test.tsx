@@ -1,0 +1,71 @@
+// @vitest-environment happy-dom
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { AppRoutes } from '@web/app/AppRoutes';
+import { renderWithProviders, signedIn } from '@web/test/renderWithProviders';
+import { setupMockApi } from '@web/test/mockApi';
+import { mockToken } from '../../../../mocks/token';
+import type { ListNetwork, StateCounts } from './profilesApi';
+
+const api = setupMockApi();
+
+const counts = (states: Partial<StateCounts>): StateCounts => ({ pending: 0, blocked: 0, preferred: 0, removed: 0, pendingRemoval: 0, pendingChanges: 0, ...states });
+const network = (plmn: string, state: ListNetwork['state'], operator: string): ListNetwork => ({
+  networkId: Number(plmn), plmn, mcc: plmn.slice(0, 3), mnc: plmn.slice(3), country: 'GB', operator, brand: null, state, inFlight: false,
+});
+
+/** A list with two British networks, one blocked; the core network's side is played by the handlers. */
+function render(user: string) {
+  api.db.tables.allowedList = [
+    { allowedListId: 1, name: 'Europe standard', reference: 'NW-EU-01', uuid: '11111111-1111-4111-8111-111111111111', sponsorId: 1, resellerId: 10, syncStartedAt: null, syncFinishedAt: null },
+  ];
+  api.db.users.find((u) => u.username === 'nora')!.privileges = [{ privilege: 'AllowedLists', subPrivileges: [] }];
+  let gb = [network('23415', 'preferred', 'Vodafone'), network('23420', 'blocked', 'Three')];
+  const summary = () => ({ allowedListId: 1, counts: counts({ preferred: 1, blocked: 1 }), countries: [{ country: 'GB', states: counts({ preferred: 1, blocked: 1 }) }] });
+  api.server.use(
+    http.get('*/portal/allowed-lists/1/networks', () => HttpResponse.json(summary())),
+    http.get('*/portal/allowed-lists/1/networks/GB', () => HttpResponse.json(gb)),
+    http.post('*/portal/admin/block-networks', () => {
+      gb = [network('23415', 'pending', 'Vodafone'), gb[1]];
+      return HttpResponse.json({ ...summary(), changed: 1 });
+    }),
+    http.post('*/portal/allowed-lists/1/sync', () => {
+      Object.assign(api.db.tables.allowedList[0], { syncTotal: 1, syncDone: 0, syncFailed: 0, syncStartedAt: '2026-01-01T10:00:00Z', syncFinishedAt: null });
+      return HttpResponse.json({ allowedListId: 1, sent: 1 }, { status: 202 });
+    }),
+  );
+  return renderWithProviders(<AppRoutes />, { route: '/allowed-list/1', preloadedState: signedIn(mockToken(user)) });
+}
+
+describe('allowed list networks', () => {
+  it('lets the administrator block a network, then follows the sync until it ends', async () => {
+    const { user } = render('admin');
+    await user.click(await screen.findByTestId('country-toggle-GB'));
+    const row = await screen.findByTestId('network-23415');
+    expect(row.getAttribute('data-state')).toBe('preferred');
+    expect(within(row).getByText('Preferred')).toBeTruthy();
+    expect((within(row).getByTestId('network-unblock') as HTMLButtonElement).disabled).toBe(true);
+    expect((within(screen.getByTestId('network-23420')).getByTestId('network-block') as HTMLButtonElement).disabled).toBe(true);
+
+    await user.click(within(row).getByTestId('network-block'));
+    await waitFor(() => expect(screen.getByTestId('network-23415').getAttribute('data-state')).toBe('pending'));
+    expect(api.requests('/portal/admin/block-networks', 'POST')[0].body).toEqual({ allowedListId: 1, blocked: true, plmns: ['23415'] });
+
+    await user.click(screen.getByTestId('allowed-list-sync'));
+    await waitFor(() => expect(screen.getByTestId('sync-counts').textContent).toBe('Syncing: 0 of 1 answered, 0 failed'));
+    expect((screen.getByTestId('allowed-list-sync') as HTMLButtonElement).disabled).toBe(true);
+    // The core network answers: the next poll of the list reads the finished sync.
+    Object.assign(api.db.tables.allowedList[0], { syncDone: 1, syncFinishedAt: '2026-01-01T10:00:02Z' });
+    await waitFor(() => expect(screen.getByTestId('sync-counts').textContent).toBe('Last sync: 1 of 1 answered, 0 failed'), { timeout: 4000 });
+    expect(screen.getByTestId('sync-progress').getAttribute('data-running')).toBe('false');
+  });
+
+  it('offers no blocking to a reseller, whom the server refuses it', async () => {
+    const { user } = render('nora');
+    await user.click(await screen.findByTestId('country-toggle-GB'));
+    await screen.findByTestId('network-23415');
+    expect(screen.queryByTestId('network-block')).toBeNull();
+    expect(screen.getByTestId('allowed-list-sync')).toBeTruthy();
+  });
+});
