@@ -1,0 +1,152 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoPassword, openBrowser, setDarkMode, signIn, startPortal, type Browser, type Portal } from './harness';
+
+const SHOTS = process.env.SHOTS_DIR ?? 'test-results';
+
+describe('pricing plan rules in the browser', () => {
+  let portal: Portal;
+  let browser: Browser;
+  let page: Page;
+  let rulesUrl = '';
+  let downloaded = '';
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    portal = await startPortal();
+    browser = await openBrowser();
+    page = browser.page;
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await signIn(page, portal, 'northwind', demoPassword(portal));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await portal?.stop();
+  });
+
+  const grid = () => page.getByTestId('rules-grid');
+  /** The cell of a column in the row whose PLMN is given (the grid's own row, not the pinned checkbox part). */
+  const cellOf = (plmn: string, colId: string) =>
+    grid().locator('[role="row"]', { has: page.locator(`[col-id="plmn"]`, { hasText: plmn }) }).locator(`[role="gridcell"][col-id="${colId}"]`);
+  const rowsShown = () => grid().locator('[role="gridcell"][col-id="plmn"]').count();
+
+  async function download(): Promise<string> {
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('rule-file-download').click()]);
+    expect(file.suggestedFilename()).toMatch(/^pricing-plan-\d+-rules\.csv$/);
+    return readFileSync((await file.path())!, 'utf8');
+  }
+
+  it('opens a plan\'s rules from its page', async () => {
+    await page.goto(`${portal.url}/#/pricing-plans`);
+    await page.getByTestId('grid-pricingPlan').locator('[role="gridcell"][col-id="name"]', { hasText: 'Europe IoT Standard' }).click();
+    await page.getByTestId('plan-rules-link').click();
+    await expect.poll(() => new URL(page.url()).hash).toMatch(/^#\/pricing-plan-rules\/\d+$/);
+    rulesUrl = page.url();
+    await cellOf('26202', 'network').waitFor();
+    expect(await rowsShown()).toBe(10);
+    expect(await page.getByRole('heading', { level: 2 }).innerText()).toBe('Roaming rules of Europe IoT Standard');
+    await page.screenshot({ path: `${SHOTS}/pricing-rules-light.png`, fullPage: true });
+  });
+
+  it('marks an invalid rate with its message, then saves a valid one that is there after a reload', async () => {
+    const rate = cellOf('26202', 'dataRate');
+    await rate.dblclick();
+    await rate.locator('input').fill('abc');
+    await rate.locator('input').press('Enter');
+    await expect.poll(() => rate.getAttribute('class')).toContain('portal-cell-invalid');
+    await expect.poll(() => page.getByTestId('rules-errors').innerText()).toContain('Please enter a rate from 0 to 999999.999999 with at most 6 decimals');
+    await page.screenshot({ path: `${SHOTS}/pricing-rules-invalid.png` });
+
+    await rate.dblclick();
+    await rate.locator('input').fill('0.0123');
+    await rate.locator('input').press('Enter');
+    await expect.poll(() => rate.innerText()).toBe('€0.0123');
+    await page.getByTestId('rules-save').click();
+    await page.getByText('Rules saved').waitFor();
+    await page.reload();
+    await expect.poll(() => cellOf('26202', 'dataRate').innerText()).toBe('€0.0123');
+  });
+
+  it('downloads the rules, lists a bad uploaded row before writing anything, then applies the file', async () => {
+    downloaded = await download();
+    const lines = downloaded.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+    expect(lines).toHaveLength(11);
+    const columns = lines[0].split(',');
+    // One rate changed, and one line whose MNC is not a valid one.
+    const changed = lines.map((line) => (line.includes(',262,02,') ? line.replace(/,0\.0123,/, ',0.0456,') : line));
+    expect(changed).not.toEqual(lines);
+    const bad = changed[1].split(',');
+    bad[columns.indexOf('mnc')] = '1';
+    const file = join(tmpdir(), `rules-${Date.now()}.csv`);
+    writeFileSync(file, [...changed, bad.join(',')].join('\r\n') + '\r\n');
+
+    await page.getByTestId('rule-file').locator('input[type="file"]').setInputFiles(file);
+    await page.getByTestId('rule-file-check').click();
+    const rejected = page.getByTestId('rule-file-rejected');
+    await rejected.waitFor();
+    expect(await rejected.locator('tbody tr').count()).toBe(1);
+    expect(await rejected.locator('tbody tr').innerText()).toMatch(/^12\s+MNC: MNC must be 2 or 3 digits$/);
+    expect(await page.getByTestId('rule-file-report').innerText()).toContain('11 lines: 10 valid, 1 rejected. Nothing has been written yet.');
+    await page.screenshot({ path: `${SHOTS}/pricing-rules-upload-preview.png`, fullPage: true });
+    // Nothing written yet: the grid, read again, still has the saved rate.
+    await page.reload();
+    await expect.poll(() => cellOf('26202', 'dataRate').innerText()).toBe('€0.0123');
+
+    await page.getByTestId('rule-file').locator('input[type="file"]').setInputFiles(file);
+    await page.getByTestId('rule-file-check').click();
+    await page.getByTestId('rule-file-apply').click();
+    await page.getByText('10 rules applied: they replace the plan\'s rules.').waitFor();
+    await expect.poll(() => cellOf('26202', 'dataRate').innerText()).toBe('€0.0456');
+    expect(await rowsShown()).toBe(10);
+
+    // Read back exactly as written: the download of the applied file is the file without its rejected line.
+    const again = (await download()).replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+    expect(again).toEqual(changed);
+  });
+
+  it('reads well in dark mode and right to left', async () => {
+    await page.goto(rulesUrl);
+    await cellOf('26202', 'network').waitFor();
+    await setDarkMode(page, true);
+    await page.screenshot({ path: `${SHOTS}/pricing-rules-dark.png`, fullPage: true });
+    const background = await grid().locator('.ag-root-wrapper').evaluate((el) => getComputedStyle(el).backgroundColor);
+    const [r, g, b] = background.match(/\d+/g)!.map(Number);
+    expect(r + g + b).toBeLessThan(200);
+
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('language-select').selectOption('he');
+    await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => grid().locator('.ag-rtl').count()).toBeGreaterThan(0);
+    await page.screenshot({ path: `${SHOTS}/pricing-rules-hebrew-dark.png`, fullPage: true });
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('language-select').selectOption('en');
+    await page.keyboard.press('Escape');
+    await setDarkMode(page, false);
+  });
+
+  it('edits the international rules on the international plan\'s page', async () => {
+    await page.goto(`${portal.url}/#/international-plans`);
+    await page.getByTestId('grid-internationalPlan').locator('[role="gridcell"][col-id="name"]').first().click();
+    const rules = page.getByTestId('international-rules');
+    await rules.waitFor();
+    await rules.getByTestId('rules-add').click();
+    const cell = (colId: string) => rules.locator(`[role="row"][row-index="0"] [role="gridcell"][col-id="${colId}"]`);
+    for (const [colId, value] of [['country', 'DE'], ['prefix', '4915'], ['price', '0.12'], ['countryName', 'Germany']]) {
+      await cell(colId).dblclick();
+      await cell(colId).locator('input').fill(value);
+      await cell(colId).locator('input').press('Enter');
+    }
+    await rules.getByTestId('rules-save').click();
+    await page.getByText('Rules saved').waitFor();
+    await page.reload();
+    await expect.poll(() => rules.locator('[role="gridcell"][col-id="prefix"]').first().innerText()).toBe('4915');
+    expect(await rules.locator('[role="gridcell"][col-id="price"]').first().innerText()).toBe('$0.12');
+    await page.screenshot({ path: `${SHOTS}/international-rules.png`, fullPage: true });
+    expect(errors).toEqual([]);
+  });
+});
