@@ -1,5 +1,6 @@
 import { KeyIcon, TickCircleIcon } from '@blueprintjs/icons';
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, Intent, Tab, Tabs } from '@blueprintjs/core';
+import { Button, Callout, Dialog, DialogBody, DialogFooter, Intent, Tab, Tabs } from '@blueprintjs/core';
+import { LabelledInput } from '@web/app/LabelledInput';
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { showToast } from '@web/engine/toaster';
@@ -75,29 +76,21 @@ export function ChangePasswordDialog({ isOpen, onClose, onClosed }: Props) {
             <FormattedMessage id="app.error.generic" />
           </Callout>
         )}
-        <FormGroup
+        <LabelledInput
+          id="change-currentPassword"
           label={intl.formatMessage({ id: 'password.current' })}
-          labelFor="change-currentPassword"
-          intent={currentError ? Intent.DANGER : Intent.NONE}
-          helperText={currentError ? <span id="change-currentPassword-error">{currentError}</span> : undefined}
-        >
-          <InputGroup
-            id="change-currentPassword"
-            name="currentPassword"
-            type="password"
-            autoComplete="current-password"
-            autoFocus
-            value={current}
-            intent={currentError ? Intent.DANGER : Intent.NONE}
-            aria-invalid={Boolean(currentError)}
-            aria-describedby={currentError ? 'change-currentPassword-error' : undefined}
-            onBlur={() => setCurrentTouched(true)}
-            onChange={(e) => {
-              setCurrent(e.currentTarget.value);
-              setServerErrors(({ currentPassword: _gone, ...rest }) => rest);
-            }}
-          />
-        </FormGroup>
+          error={currentError}
+          name="currentPassword"
+          type="password"
+          autoComplete="current-password"
+          autoFocus
+          value={current}
+          onBlur={() => setCurrentTouched(true)}
+          onChange={(e) => {
+            setCurrent(e.currentTarget.value);
+            setServerErrors(({ currentPassword: _gone, ...rest }) => rest);
+          }}
+        />
         <NewPasswordFields
           key={generation}
           idPrefix="change"

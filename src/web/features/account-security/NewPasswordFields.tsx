@@ -1,4 +1,4 @@
-import { FormGroup, InputGroup, Intent } from '@blueprintjs/core';
+import { LabelledInput } from '@web/app/LabelledInput';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { messageText } from '@web/features/login/fieldErrors';
@@ -29,51 +29,30 @@ export function NewPasswordFields({ idPrefix, values, onChange, serverError, aut
 
   return (
     <>
-      <FormGroup
+      <LabelledInput
+        id={id('newPassword')}
         label={intl.formatMessage({ id: 'password.new' })}
-        labelFor={id('newPassword')}
-        intent={newPasswordError ? Intent.DANGER : Intent.NONE}
-        helperText={
-          newPasswordError ? (
-            <span id={`${id('newPassword')}-error`}>{newPasswordError}</span>
-          ) : hint ? (
-            <span id={`${id('newPassword')}-hint`}>{hint}</span>
-          ) : undefined
-        }
-      >
-        <InputGroup
-          id={id('newPassword')}
-          name="newPassword"
-          type="password"
-          autoComplete="new-password"
-          autoFocus={autoFocus}
-          value={values.newPassword}
-          intent={newPasswordError ? Intent.DANGER : Intent.NONE}
-          aria-invalid={Boolean(newPasswordError)}
-          aria-describedby={newPasswordError ? `${id('newPassword')}-error` : hint ? `${id('newPassword')}-hint` : undefined}
-          onBlur={() => setTouched((t) => ({ ...t, newPassword: true }))}
-          onChange={(e) => onChange({ ...values, newPassword: e.currentTarget.value })}
-        />
-      </FormGroup>
-      <FormGroup
+        error={newPasswordError}
+        hint={hint}
+        name="newPassword"
+        type="password"
+        autoComplete="new-password"
+        autoFocus={autoFocus}
+        value={values.newPassword}
+        onBlur={() => setTouched((t) => ({ ...t, newPassword: true }))}
+        onChange={(e) => onChange({ ...values, newPassword: e.currentTarget.value })}
+      />
+      <LabelledInput
+        id={id('repeat')}
         label={intl.formatMessage({ id: 'password.repeat' })}
-        labelFor={id('repeat')}
-        intent={repeatError ? Intent.DANGER : Intent.NONE}
-        helperText={repeatError ? <span id={`${id('repeat')}-error`}>{repeatError}</span> : undefined}
-      >
-        <InputGroup
-          id={id('repeat')}
-          name="repeat"
-          type="password"
-          autoComplete="new-password"
-          value={values.repeat}
-          intent={repeatError ? Intent.DANGER : Intent.NONE}
-          aria-invalid={Boolean(repeatError)}
-          aria-describedby={repeatError ? `${id('repeat')}-error` : undefined}
-          onBlur={() => setTouched((t) => ({ ...t, repeat: true }))}
-          onChange={(e) => onChange({ ...values, repeat: e.currentTarget.value })}
-        />
-      </FormGroup>
+        error={repeatError}
+        name="repeat"
+        type="password"
+        autoComplete="new-password"
+        value={values.repeat}
+        onBlur={() => setTouched((t) => ({ ...t, repeat: true }))}
+        onChange={(e) => onChange({ ...values, repeat: e.currentTarget.value })}
+      />
     </>
   );
 }

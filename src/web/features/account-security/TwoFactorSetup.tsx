@@ -1,5 +1,5 @@
 /** Pieces of two-factor sign-in shared by the security dialog and the sign-in screen. */
-import { FormGroup, InputGroup, Intent } from '@blueprintjs/core';
+import { LabelledInput } from '@web/app/LabelledInput';
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
@@ -47,28 +47,21 @@ interface CodeFieldProps {
 export function CodeField({ id, value, onChange, error, autoFocus }: CodeFieldProps) {
   const intl = useIntl();
   return (
-    <FormGroup
+    <LabelledInput
+      id={id}
       label={intl.formatMessage({ id: 'twoFactor.code' })}
-      labelFor={id}
-      intent={error ? Intent.DANGER : Intent.NONE}
-      helperText={error ? <span id={`${id}-error`} role="alert">{error}</span> : undefined}
-    >
-      <InputGroup
-        id={id}
-        name="code"
-        dir="ltr"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
-        autoFocus={autoFocus}
-        value={value}
-        intent={error ? Intent.DANGER : Intent.NONE}
-        aria-invalid={Boolean(error)}
-        aria-describedby={error ? `${id}-error` : undefined}
-        onChange={(e) => onChange(e.currentTarget.value.replace(/\D/g, '').slice(0, 6))}
-        data-testid="two-factor-code"
-      />
-    </FormGroup>
+      error={error}
+      errorRole="alert"
+      name="code"
+      dir="ltr"
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      maxLength={6}
+      autoFocus={autoFocus}
+      value={value}
+      onChange={(e) => onChange(e.currentTarget.value.replace(/\D/g, '').slice(0, 6))}
+      data-testid="two-factor-code"
+    />
   );
 }
 

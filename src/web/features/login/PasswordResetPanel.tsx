@@ -1,4 +1,5 @@
-import { Button, Callout, FormGroup, H3, InputGroup, Intent } from '@blueprintjs/core';
+import { Button, Callout, H3, Intent } from '@blueprintjs/core';
+import { LabelledInput } from '@web/app/LabelledInput';
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { apiErrorOf } from '@web/engine/apiErrors';
@@ -72,26 +73,18 @@ function ResetRequestForm({ onBack }: { onBack(): void }) {
           {outcome.message}
         </Callout>
       )}
-      <FormGroup
+      <LabelledInput
+        id="reset-email"
         label={intl.formatMessage({ id: 'reset.email' })}
-        labelFor="reset-email"
-        intent={error ? Intent.DANGER : Intent.NONE}
-        helperText={error ? <span id="reset-email-error">{error}</span> : undefined}
-      >
-        <InputGroup
-          id="reset-email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          autoFocus
-          value={email}
-          intent={error ? Intent.DANGER : Intent.NONE}
-          aria-invalid={Boolean(error)}
-          aria-describedby={error ? 'reset-email-error' : undefined}
-          onBlur={() => email && setTouched(true)}
-          onChange={(e) => setEmail(e.currentTarget.value)}
-        />
-      </FormGroup>
+        error={error}
+        name="email"
+        type="email"
+        autoComplete="email"
+        autoFocus
+        value={email}
+        onBlur={() => email && setTouched(true)}
+        onChange={(e) => setEmail(e.currentTarget.value)}
+      />
       <Button type="submit" intent={Intent.PRIMARY} fill loading={isLoading} data-testid="reset-submit">
         <FormattedMessage id="reset.submit" />
       </Button>

@@ -1,4 +1,5 @@
-import { Button, Callout, Checkbox, FormGroup, H3, InputGroup, Intent } from '@blueprintjs/core';
+import { Button, Callout, Checkbox, H3, Intent } from '@blueprintjs/core';
+import { LabelledInput } from '@web/app/LabelledInput';
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate } from 'react-router-dom';
@@ -55,16 +56,15 @@ export function SignInForm() {
     setSubmitted(false);
   };
 
-  const field = (name: keyof Fields) => ({
-    id: `login-${name}`,
-    name,
-    value: fields[name],
-    intent: errors[name] ? Intent.DANGER : Intent.NONE,
-    onChange: (e: ChangeEvent<HTMLInputElement>) => setFields({ ...fields, [name]: e.currentTarget.value }),
-  });
-  const helper = (name: keyof Fields) => {
-    const id = errors[name];
-    return id ? <span id={`login-${name}-error`}>{intl.formatMessage({ id })}</span> : undefined;
+  const field = (name: keyof Fields) => {
+    const error = errors[name];
+    return {
+      id: `login-${name}`,
+      name,
+      value: fields[name],
+      error: error ? intl.formatMessage({ id: error }) : undefined,
+      onChange: (e: ChangeEvent<HTMLInputElement>) => setFields({ ...fields, [name]: e.currentTarget.value }),
+    };
   };
 
   if (secondStep) {
@@ -91,34 +91,8 @@ export function SignInForm() {
           <FormattedMessage id={failure} />
         </Callout>
       )}
-      <FormGroup
-        label={intl.formatMessage({ id: 'login.userName' })}
-        labelFor="login-userName"
-        intent={errors.userName ? Intent.DANGER : Intent.NONE}
-        helperText={helper('userName')}
-      >
-        <InputGroup
-          {...field('userName')}
-          autoComplete="username"
-          autoFocus
-          aria-invalid={Boolean(errors.userName)}
-          aria-describedby={errors.userName ? 'login-userName-error' : undefined}
-        />
-      </FormGroup>
-      <FormGroup
-        label={intl.formatMessage({ id: 'login.password' })}
-        labelFor="login-password"
-        intent={errors.password ? Intent.DANGER : Intent.NONE}
-        helperText={helper('password')}
-      >
-        <InputGroup
-          {...field('password')}
-          type="password"
-          autoComplete="current-password"
-          aria-invalid={Boolean(errors.password)}
-          aria-describedby={errors.password ? 'login-password-error' : undefined}
-        />
-      </FormGroup>
+      <LabelledInput {...field('userName')} label={intl.formatMessage({ id: 'login.userName' })} autoComplete="username" autoFocus />
+      <LabelledInput {...field('password')} label={intl.formatMessage({ id: 'login.password' })} type="password" autoComplete="current-password" />
       <Checkbox
         id="login-remember"
         checked={remember}
