@@ -13,16 +13,22 @@ export const NAME_PATTERN = '^[^0-9_!¡?÷¿/\\\\+=@#$%&*(){}|~<>;:[\\]]*$';
 export const JOIN_COMMENT_MAX = 250;
 export const JOIN_TYPE_MAX = 30;
 
-export interface JoinRequestBody {
-  firstName?: string | null;
+/** What a join request says, as it is stored and listed for the administrator. */
+export interface JoinRequestFields {
+  firstName: string | null;
   lastName: string;
   email: string;
   company: string;
   /** International format, e.g. "+44 20 7946 0958". */
   phoneNumber: string;
-  comment?: string | null;
+  comment: string | null;
   /** One of JOIN_PROVIDER_TYPES or a custom type. */
   type: string;
+}
+
+export interface JoinRequestBody extends Omit<JoinRequestFields, 'firstName' | 'comment'> {
+  firstName?: string | null;
+  comment?: string | null;
   /** The ALTCHA payload the widget produced (base64 JSON of challenge and solution). */
   altcha: string;
 }

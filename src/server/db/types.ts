@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { MobileNetwork } from '@shared/networks';
 
 /** Tables with behaviour of their own. Entity tables driven by schemas/ are reached through the engine. */
 export interface ResellerTable {
@@ -97,16 +98,8 @@ export interface SponsorTable {
 }
 
 /** A public mobile network (reference data from the mcc-mnc-list catalogue). */
-export interface NetworkTable {
+export interface NetworkTable extends MobileNetwork {
   id: Generated<number>;
-  plmn: string;
-  mcc: string;
-  mnc: string;
-  country: string;
-  operator: string | null;
-  brand: string | null;
-  status: string | null;
-  bands: string | null;
   withdrawnAt: ColumnType<Date | null, never, Date | string | null>;
   updatedAt: ColumnType<Date, never, Date | string>;
 }

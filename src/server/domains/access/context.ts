@@ -4,6 +4,7 @@ import type { ColumnType, Generated, Kysely } from 'kysely';
 import type { Database } from '../../db/types';
 import type { Mailer } from '../../adapters/mail';
 import type { RobotCheck } from '../../adapters/robot-check/altcha';
+import type { JoinRequestFields } from '@shared/join';
 
 export interface PasswordResetTable {
   id: Generated<number>;
@@ -14,15 +15,8 @@ export interface PasswordResetTable {
   createdAt: ColumnType<Date, never, never>;
 }
 
-export interface JoinRequestTable {
+export interface JoinRequestTable extends JoinRequestFields {
   id: Generated<number>;
-  firstName: string | null;
-  lastName: string;
-  email: string;
-  company: string;
-  phoneNumber: string;
-  comment: string | null;
-  type: string;
   createdAt: ColumnType<Date, never, never>;
 }
 

@@ -1,18 +1,9 @@
 import mccMnc from 'mcc-mnc-list';
 import { sql, type Kysely } from 'kysely';
 import { isCountryCode } from '@shared/countries';
+import type { MobileNetwork } from '@shared/networks';
 
-/** A public mobile network as the portal keeps it. */
-export interface NetworkRow {
-  plmn: string;
-  mcc: string;
-  mnc: string;
-  country: string;
-  operator: string | null;
-  brand: string | null;
-  status: string | null;
-  bands: string | null;
-}
+export type NetworkRow = MobileNetwork;
 
 /** Statuses of assignments that are not a network one can roam on. */
 const NOT_A_NETWORK = new Set(['Not operational', 'Returned spare', 'Reserved']);

@@ -1,6 +1,7 @@
 /** The administrator's read-only views of what public calls produced: mail kept locally and join requests. */
 import type { Page } from '@shared/wire';
 import { api } from '@web/app/api';
+import type { JoinRequestFields } from '@shared/join';
 
 export interface OutboxMail {
   id: number;
@@ -11,15 +12,8 @@ export interface OutboxMail {
   createdAt: string;
 }
 
-export interface JoinRequestRow {
+export interface JoinRequestRow extends JoinRequestFields {
   id: number;
-  firstName: string | null;
-  lastName: string;
-  email: string;
-  company: string;
-  phoneNumber: string;
-  comment: string | null;
-  type: string;
   createdAt: string;
 }
 
