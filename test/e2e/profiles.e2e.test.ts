@@ -122,6 +122,14 @@ describe('allowed lists and roaming profiles in the browser', () => {
     await page.reload();
     await expect.poll(() => cell.innerText()).toBe('0.1234');
     await shoot('roaming-profile');
+    // Hebrew lays the price table out right to left, country first on the right.
+    await page.getByTestId('language-select').selectOption('he');
+    await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    await expect.poll(() => page.getByTestId('grid-rates').locator('.ag-rtl').count()).toBe(1);
+    await expect.poll(() => cell.innerText()).toBe('0.1234');
+    await page.screenshot({ path: `${SHOTS}/roaming-profile-he.png`, fullPage: true });
+    await page.getByTestId('language-select').selectOption('en');
+    await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe('ltr');
 
     const saved = page.waitForEvent('download');
     await page.getByTestId('profile-download-rates').click();

@@ -1,5 +1,5 @@
 import { BanCircleIcon, ChevronDownIcon, ChevronRightIcon, DownloadIcon, ErrorIcon, RefreshIcon, SearchIcon, TickCircleIcon } from '@blueprintjs/icons';
-import { Button, ButtonGroup, Callout, H3, HTMLTable, InputGroup, Intent, ProgressBar, Spinner, Tag } from '@blueprintjs/core';
+import { Button, ButtonGroup, Callout, Classes, H3, HTMLTable, InputGroup, Intent, ProgressBar, Spinner, Tag } from '@blueprintjs/core';
 import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { countryNames } from '@shared/countries';
@@ -105,7 +105,7 @@ function CountryNetworks({ id, country, isAdmin, onBlock, busy }: { id: number; 
       <tbody>
         {data.map((n: ListNetwork) => (
           <tr key={n.plmn} data-testid={`network-${n.plmn}`} data-state={n.state}>
-            <td className="portal-mono">{n.plmn}</td>
+            <td className={Classes.MONOSPACE_TEXT}>{n.plmn}</td>
             <td>{[n.operator, n.brand && n.brand !== n.operator ? n.brand : null].filter(Boolean).join(' · ')}</td>
             <td>
               <StateTag state={n.state} />
