@@ -95,7 +95,7 @@ export function RuleFilePanel({ planId }: { planId: string }) {
       )}
       {report && (
         <div data-testid="rule-file-report">
-          <Callout intent={report.rejected.length ? Intent.WARNING : Intent.SUCCESS}>
+          <Callout intent={report.applied > 0 || !report.rejected.length ? Intent.SUCCESS : Intent.WARNING}>
             {report.applied > 0 ? (
               <FormattedMessage id="ruleFile.appliedSummary" values={{ count: report.applied }} />
             ) : (

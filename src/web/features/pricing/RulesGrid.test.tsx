@@ -44,6 +44,8 @@ const rowCount = () => new Set([...screen.getByTestId('rules-grid').querySelecto
 
 async function renderRules() {
   const rendered = renderWithProviders(<AppRoutes />, { route: '/pricing-plan-rules/2', preloadedState: signedIn(mockToken('admin')) });
+  // The first screen of a run waits for its lazy chunk (grid, validators) to compile.
+  await screen.findByTestId('rules-grid', {}, { timeout: 20000 });
   await waitFor(() => expect(cell(1, 'network').textContent).toBe('Orange'));
   return rendered;
 }
@@ -128,5 +130,19 @@ describe('roaming rules grid', () => {
     expect(sent[0].save[0]).not.toHaveProperty('id');
     await waitFor(() => expect(cell(1, 'mnc').classList.contains('portal-cell-invalid')).toBe(true));
     expect(screen.getByTestId('rules-errors').textContent).toBe('Row 2, MNC: No mobile network of the catalogue has this MCC and MNC');
+  });
+
+  it('picks a network of the row\'s country, which fills in MCC, MNC and PLMN', async () => {
+    serveRules();
+    const { user } = await renderRules();
+    await user.click(screen.getByTestId('rules-add'));
+    await typeInto(user, cell(2, 'country'), 'de');
+    await user.dblClick(cell(2, 'network'));
+    const picker = await waitFor(() => cell(2, 'network').querySelector('select') as HTMLSelectElement);
+    expect([...picker.options].map((o) => o.text)).toEqual(['Choose a network…', 'Telekom (26201)', 'Vodafone (26202)']);
+    await user.selectOptions(picker, '26202');
+    await waitFor(() => expect(cell(2, 'network').textContent).toBe('Vodafone'));
+    expect([cell(2, 'mcc').textContent, cell(2, 'mnc').textContent, cell(2, 'plmn').textContent]).toEqual(['262', '02', '26202']);
+    expect(screen.queryByTestId('rules-errors')).toBeNull();
   });
 });

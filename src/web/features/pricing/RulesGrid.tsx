@@ -96,6 +96,17 @@ export interface RulesGridProps {
 
 const NETWORK_FIELDS = new Set(['network']);
 
+/** Columns keep their headers readable; the grid scrolls sideways instead. */
+const DEFAULT_COLUMN: ColDef<GridRow> = { minWidth: 110 };
+
+/**
+ * As tall as its rows (header, rows, the sideways scroll bar) up to most of the window, then it scrolls with
+ * its header kept in view, as a spreadsheet does.
+ */
+function gridHeight(rows: number): string {
+  return `min(70vh, ${50 + Math.max(rows, 3) * 42 + 20}px)`;
+}
+
 export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGridProps) {
   const intl = useIntl();
   const isAdmin = useIsAdmin();
@@ -154,6 +165,7 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
       const editable = Boolean(prop) && !isReadOnly(prop);
       const def: ColDef<GridRow> = {
         ...(col as ColDef<GridRow>),
+        ...(col.flex ? { minWidth: 180 } : {}),
         sortable: col.sortable && !dirty,
         editable,
         // Editors hand over the text as typed; cellValue reads it (a decimal comma too) the way a paste is read.
@@ -355,14 +367,14 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
         </Callout>
       ) : (
         // The grid takes pastes and Ctrl+Z for the focused cell.
-        <div className="portal-grid portal-rules-grid" onPaste={onPaste} onKeyDown={onKeyDown} data-testid="rules-grid">
+        <div className="portal-grid portal-rules-grid" style={{ height: gridHeight(rowData.length) }} onPaste={onPaste} onKeyDown={onKeyDown} data-testid="rules-grid">
           <AgGridReact<GridRow>
             key={rtl ? 'rtl' : 'ltr'}
             enableRtl={rtl}
             theme={darkMode ? darkGridTheme : lightGridTheme}
             rowData={rowData}
             columnDefs={columnDefs}
-            defaultColDef={{ minWidth: 80 }}
+            defaultColDef={DEFAULT_COLUMN}
             getRowId={(p: GetRowIdParams<GridRow>) => p.data.__key}
             onGridReady={(e: GridReadyEvent<GridRow>) => (apiRef.current = e.api)}
             readOnlyEdit
@@ -370,7 +382,6 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
             onSortChanged={onSortChanged}
             rowSelection={{ mode: 'multiRow', checkboxes: true, headerCheckbox: true, enableClickSelection: false }}
             rowClassRules={{ 'portal-row-changed': (p) => p.data?.__status === 'changed', 'portal-row-new': (p) => p.data?.__status === 'new' }}
-            domLayout="autoHeight"
             suppressRowVirtualisation
             suppressColumnVirtualisation
             stopEditingWhenCellsLoseFocus
