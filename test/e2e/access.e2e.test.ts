@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN_PASSWORD, openBrowser, startPortal, type Browser, type Portal } from './harness';
+import { ADMIN_PASSWORD, demoPassword, openBrowser, signIn as signInAs, startPortal, type Browser, type Portal } from './harness';
 
 const SHOTS = 'test-results';
 
@@ -25,14 +25,7 @@ describe('sign-in, sessions, join and reset in the browser', () => {
     await portal?.stop();
   });
 
-  async function signIn(userName: string, password: string, remember = false) {
-    await page.goto(`${portal.url}/#/login`);
-    await page.locator('#login-userName').fill(userName);
-    await page.locator('#login-password').fill(password);
-    if (remember) await page.getByLabel('Remember me').check({ force: true });
-    await page.getByTestId('sign-in-submit').click();
-    await page.getByTestId('dashboard-welcome').waitFor();
-  }
+  const signIn = (userName: string, password: string, remember = false) => signInAs(page, portal, userName, password, remember);
   /** Opens an address as a link from a mail does: a fresh page load. */
   async function openLink(url: string) {
     await page.goto('about:blank');
@@ -93,7 +86,7 @@ describe('sign-in, sessions, join and reset in the browser', () => {
     expect(await row.textContent()).toContain('IoT provider');
     await page.screenshot({ path: `${SHOTS}/admin-join-requests.png` });
     await page.getByTestId('sign-out').click();
-    await signIn('northwind', /Demo user "northwind".*password: (\S+)/.exec(portal.output())![1]);
+    await signIn('northwind', demoPassword(portal));
     await page.goto(`${portal.url}/#/admin/join-requests`);
     await page.getByTestId('no-privilege').waitFor();
     await page.getByTestId('sign-out').click();

@@ -91,3 +91,20 @@ export async function setDarkMode(page: Page, on: boolean) {
   await page.getByTestId('user-menu').click();
   await page.waitForFunction((dark) => document.body.classList.contains('bp6-dark') === dark, on);
 }
+
+/** The password of a demo user, which the portal prints at its first start. */
+export function demoPassword(portal: Portal, user = 'northwind'): string {
+  const printed = new RegExp(`Demo user "${user}".*password: (\\S+)`).exec(portal.output());
+  if (!printed) throw new Error(`the portal printed no password for ${user}`);
+  return printed[1];
+}
+
+/** Signs in through the login form, as a person does, and waits for the dashboard. */
+export async function signIn(page: Page, portal: Portal, userName: string, password: string, remember = false) {
+  await page.goto(`${portal.url}/#/login`);
+  await page.locator('#login-userName').fill(userName);
+  await page.locator('#login-password').fill(password);
+  if (remember) await page.getByLabel('Remember me').check({ force: true });
+  await page.getByTestId('sign-in-submit').click();
+  await page.getByTestId('dashboard-welcome').waitFor();
+}

@@ -1,7 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN_PASSWORD, openBrowser, startPortal, type Browser, type Portal, setDarkMode } from './harness';
+import { ADMIN_PASSWORD, demoPassword, openBrowser, signIn as signInAs, startPortal, type Browser, type Portal, setDarkMode } from './harness';
 
 const SHOTS = process.env.SHOTS_DIR ?? 'test-results';
 
@@ -40,16 +40,9 @@ describe('the shell in the browser', () => {
     await portal?.stop();
   });
 
-  const demoPassword = () => /Demo user "northwind".*password: (\S+)/.exec(portal.output())![1];
   const hash = () => decodeURIComponent(new URL(page.url()).hash.slice(1));
 
-  async function signIn(userName: string, password: string) {
-    await page.goto(`${portal.url}/#/login`);
-    await page.locator('#login-userName').fill(userName);
-    await page.locator('#login-password').fill(password);
-    await page.getByTestId('sign-in-submit').click();
-    await page.getByTestId('dashboard-welcome').waitFor();
-  }
+  const signIn = (userName: string, password: string) => signInAs(page, portal, userName, password);
   async function signOut() {
     await page.getByTestId('sign-out').click();
     await page.locator('#login-userName').waitFor();
@@ -68,14 +61,14 @@ describe('the shell in the browser', () => {
   it('shows each role exactly its menu entries, in the fixed order', async () => {
     const inOrder = (ids: string[]) => expect(ids).toEqual(MENU_ORDER.filter((id) => ids.includes(id)));
 
-    await signIn('harbor', demoPassword());
+    await signIn('harbor', demoPassword(portal));
     const harbor = await menuIds();
     inOrder(harbor);
     expect(harbor.filter((id) => !['Dashboard', 'Subscribers', 'Accounts'].includes(id))).toEqual([]);
     expect(harbor).toEqual(expect.arrayContaining(['Dashboard', 'Accounts']));
     await signOut();
 
-    await signIn('northwind', demoPassword());
+    await signIn('northwind', demoPassword(portal));
     const northwind = await menuIds();
     inOrder(northwind);
     expect(northwind).toEqual(expect.arrayContaining(['Dashboard', 'Accounts', 'Users', 'Documentation']));

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN_PASSWORD, openBrowser, startPortal, type Browser, type Portal, setDarkMode } from './harness';
+import { ADMIN_PASSWORD, demoPassword, openBrowser, startPortal, type Browser, type Portal, setDarkMode } from './harness';
 
 const SHOTS = 'test-results';
 
@@ -30,7 +30,6 @@ describe('two-factor sign-in in the browser', () => {
     await portal?.stop();
   });
 
-  const demoPassword = () => /Demo user "bluesky".*password: (\S+)/.exec(portal.output())![1];
   async function firstStep(userName: string, password: string) {
     await page.goto(`${portal.url}/#/login`);
     await page.locator('#login-userName').fill(userName);
@@ -41,7 +40,7 @@ describe('two-factor sign-in in the browser', () => {
   let secret = '';
 
   it('enrols from the security dialog with the QR code and a confirming code', async () => {
-    await firstStep('bluesky', demoPassword());
+    await firstStep('bluesky', demoPassword(portal, 'bluesky'));
     await page.getByTestId('dashboard-welcome').waitFor();
     await page.getByTestId('user-menu').click();
     await page.getByTestId('menu-change-password').click();
@@ -63,7 +62,7 @@ describe('two-factor sign-in in the browser', () => {
 
   it('asks for the code after the password, refuses a wrong one, and signs in with the right one', async () => {
     await page.getByTestId('sign-out').click();
-    await firstStep('bluesky', demoPassword());
+    await firstStep('bluesky', demoPassword(portal, 'bluesky'));
     await page.getByTestId('two-factor-step').waitFor();
     expect(await page.getByTestId('two-factor-setup').count()).toBe(0); // enrolled: no QR code again
     const right = await codeFor(secret, 1);

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN_PASSWORD, openBrowser, startPortal, type Browser, type Portal } from './harness';
+import { ADMIN_PASSWORD, demoPassword, openBrowser, signIn as signInAs, startPortal, type Browser, type Portal } from './harness';
 
 const SHOTS = 'test-results';
 
@@ -21,14 +21,7 @@ describe('users and roles in the browser', () => {
     await portal?.stop();
   });
 
-  async function signIn(userName: string, password: string) {
-    await page.goto(`${portal.url}/#/login`);
-    await page.locator('#login-userName').fill(userName);
-    await page.locator('#login-password').fill(password);
-    await page.getByTestId('sign-in-submit').click();
-    await page.getByTestId('dashboard-welcome').waitFor();
-  }
-  const demoPassword = () => /Demo user "northwind".*password: (\S+)/.exec(portal.output())![1];
+  const signIn = (userName: string, password: string) => signInAs(page, portal, userName, password);
 
   it('lets the admin build a role from the privilege picker and give it to a new user', async () => {
     await signIn('admin', ADMIN_PASSWORD);
@@ -70,7 +63,7 @@ describe('users and roles in the browser', () => {
 
   it('keeps a reseller manager to its own users', async () => {
     await page.getByTestId('sign-out').click();
-    await signIn('northwind', demoPassword());
+    await signIn('northwind', demoPassword(portal));
     await page.getByTestId('menu-Users').click();
     const grid = page.getByTestId('grid-user');
     await grid.locator('[role="gridcell"][col-id="username"]').first().waitFor();

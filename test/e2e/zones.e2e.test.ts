@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openBrowser, startPortal, type Browser, type Portal, setDarkMode } from './harness';
+import { demoPassword, openBrowser, startPortal, type Browser, type Portal, setDarkMode } from './harness';
 
 const SHOTS = process.env.SHOTS_DIR ?? 'test-results';
 
@@ -41,7 +41,6 @@ describe('location zones in the browser', () => {
     await portal?.stop();
   });
 
-  const demoPassword = () => /Demo user "northwind".*password: (\S+)/.exec(portal.output())![1];
   const pick = async (text: string) => {
     const input = page.getByTestId('countries-field').locator('input');
     await input.fill(text);
@@ -51,7 +50,7 @@ describe('location zones in the browser', () => {
   it('creates a location zone by picking countries and shows them on the map', async () => {
     await page.goto(`${portal.url}/#/login`);
     await page.locator('#login-userName').fill('northwind');
-    await page.locator('#login-password').fill(demoPassword());
+    await page.locator('#login-password').fill(demoPassword(portal));
     await page.getByTestId('sign-in-submit').click();
     await page.getByTestId('dashboard-welcome').waitFor();
 
