@@ -24,6 +24,9 @@ import { subscriberHooks } from './domains/subscribers/hooks';
 import { registerSubscriberRoutes } from './domains/subscribers/routes';
 import { userHooks } from './domains/users/hooks';
 import { zoneHooks } from './domains/zones/hooks';
+import { templateHooks } from './domains/prepaid/hooks';
+import { registerPrepaidRoutes } from './domains/prepaid/routes';
+import { registerLedgerRoutes } from './domains/ledger';
 import { roamingProfileHooks } from './domains/roaming-profiles/hooks';
 import { registerRoamingProfileRoutes } from './domains/roaming-profiles/routes';
 import { loadSchemas } from './engine/schemas';
@@ -115,12 +118,14 @@ export async function buildApp(opts: AppOptions) {
   registerNetworkRoutes(app, db, (report) => applyCatalogueChanges(db, report));
   registerAllowedListRoutes(app, db, opts.database.engine);
   registerEntityRoutes(app, db, opts.database.engine, schemas, { account: accountHooks, user: userHooks, role: roleHooks, locationZone: zoneHooks, destinationZone: zoneHooks, pricingPlan: pricingPlanHooks, roamingProfile: roamingProfileHooks,
-    subscriber: subscriberHooks, allowedList: allowedListHooks,
+    subscriber: subscriberHooks, allowedList: allowedListHooks, prepaidTemplate: templateHooks,
   });
   const roamingProfileSchema = schemas.find((s) => s.$id === 'roamingProfile');
   if (roamingProfileSchema) registerRoamingProfileRoutes(app, db, opts.database.engine, roamingProfileSchema);
   registerSubscriberRoutes(app, db);
   registerJobRoutes(app, db, opts.database.engine);
+  registerPrepaidRoutes(app, db, opts.database.engine);
+  registerLedgerRoutes(app, db);
   await registerPricingRoutes(app, db, opts.database.engine, schemas);
 
   if (opts.webRoot && existsSync(opts.webRoot)) {

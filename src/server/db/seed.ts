@@ -3,6 +3,7 @@ import { ADMIN_RESELLER_ID, PRIVILEGE_CATALOGUE, type PrivilegeItem } from '@sha
 import { generatePassword, hashPassword } from '../domains/auth/password';
 import { ensureNetworks } from '../domains/networks/catalogue';
 import { seedPricing } from './seedPricing';
+import { seedPrepaid } from './seedPrepaid';
 import { seedSubscribers } from './seedSubscribers';
 import type { Database } from './types';
 
@@ -132,6 +133,7 @@ export async function seedDemo(db: Kysely<Database>, opts: { subscribers?: numbe
     }
     await seedZones(trx as unknown as Kysely<any>, ids);
     await seedRoamingProfiles(trx as unknown as Kysely<any>, ids);
+    await seedPrepaid(trx as unknown as Kysely<any>, ids);
   });
   await seedSubscribers(db, opts.subscribers ?? 0);
   return users;

@@ -1,0 +1,92 @@
+/**
+ * The reseller ledger: every movement of a reseller's money is one row with the balance after it, so the
+ * balance is the latest row's and the history explains it. Amounts are exact decimals, added up by the database
+ * (numeric), never by floating point. A posting locks the reseller's row first, so two postings for one
+ * reseller happen one after the other and each sees the other's balance.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql, type Kysely } from 'kysely';
+import { conflict, fieldError, invalid, notFound } from '../../http/errors';
+import { principalOf } from '../../http/guard';
+import type { Principal } from '../../http/principal';
+
+/** The portal keeps reseller money in US dollars, its default currency. */
+export const LEDGER_CURRENCY = 'USD';
+
+export type LedgerKind = 'opening' | 'purchase' | 'payment' | 'adjustment';
+
+export interface Posting {
+  resellerId: number;
+  /** Exact decimal text or a number with at most two decimals; negative for a debit. */
+  amount: string | number;
+  kind: LedgerKind;
+  reference?: string | null;
+  /** Refuse the posting when it would take the balance below zero (a purchase). */
+  mustCover?: boolean;
+}
+
+/** A reseller's balance as exact decimal text ("0.00" before any movement). */
+export async function balanceOf(db: Kysely<any>, resellerId: number): Promise<string> {
+  const { rows } = await sql<{ balance: string }>`
+    select coalesce((select balance_after from ledger_entry where reseller_id = ${resellerId} order by id desc limit 1), 0)::numeric(14, 2)::text as balance`.execute(db);
+  return rows[0].balance;
+}
+
+/**
+ * Writes one movement inside the caller's transaction and answers its id and the balance after it. With
+ * `mustCover`, a movement the balance cannot cover is refused with 409 naming the rule, and nothing is written.
+ */
+export async function post(trx: Kysely<any>, posting: Posting): Promise<{ id: number; balanceAfter: string }> {
+  await sql`select id from reseller where id = ${posting.resellerId} for update`.execute(trx);
+  const amount = String(posting.amount);
+  const { rows } = await sql<{ after: string; short: boolean }>`
+    select b.after::text as after, b.after < 0 as short from (
+      select coalesce((select balance_after from ledger_entry where reseller_id = ${posting.resellerId} order by id desc limit 1), 0)
+        + ${amount}::numeric(14, 2) as after) b`.execute(trx);
+  if (posting.mustCover && rows[0].short) throw conflict([fieldError('balance', 'insufficientBalance', 'ledger.insufficientBalance')]);
+  const row = await trx.insertInto('ledger_entry')
+    .values({ resellerId: posting.resellerId, amount, currency: LEDGER_CURRENCY, kind: posting.kind, reference: posting.reference ?? null, balanceAfter: rows[0].after })
+    .returning(['id', sql<string>`balance_after::text`.as('balanceAfter')])
+    .executeTakeFirstOrThrow();
+  return { id: Number(row.id), balanceAfter: row.balanceAfter as string };
+}
+
+/** The reseller a ledger call names (`reseller_id`, the caller's own by default), if the caller may see it. */
+async function resellerOf(db: Kysely<any>, request: FastifyRequest, principal: Principal): Promise<number> {
+  const raw = (request.query as { reseller_id?: string }).reseller_id;
+  if (raw !== undefined && !/^-?\d{1,9}$/.test(raw)) throw invalid([fieldError('reseller_id', 'type', 'validation.invalid')]);
+  const id = raw === undefined ? principal.resellerId : Number(raw);
+  const row = await db.selectFrom('reseller').select('id').where('id', '=', id)
+    .where('path', 'like', sql<string>`${principal.resellerPath} || '%'`).executeTakeFirst();
+  if (!row) throw notFound();
+  return id;
+}
+
+/** Who reads balances: those who sell packages, manage resellers or pay. */
+const READERS = ['PrePaidPackages', 'Resellers', 'PaymentMethods'];
+
+export function registerLedgerRoutes(app: FastifyInstance, db: Kysely<any>) {
+  const config = { privilege: READERS };
+  const tags = ['ledger'];
+
+  app.get('/portal/ledger/balance', { config, schema: { tags, summary: 'A reseller\'s balance (reseller_id, else the caller\'s)' } }, async (request) => {
+    const resellerId = await resellerOf(db, request, principalOf(request));
+    return { resellerId, balance: Number(await balanceOf(db, resellerId)), currency: LEDGER_CURRENCY };
+  });
+
+  app.get('/portal/ledger/entries', { config, schema: { tags, summary: 'A reseller\'s money movements, newest first (reseller_id, page, size)' } }, async (request) => {
+    const resellerId = await resellerOf(db, request, principalOf(request));
+    const query = request.query as { page?: string; size?: string };
+    const page = Number(query.page ?? 0);
+    const size = Number(query.size ?? 50);
+    if (!Number.isInteger(page) || page < 0) throw invalid([fieldError('page', 'minimum', 'validation.page.invalid')]);
+    if (!Number.isInteger(size) || size < 1 || size > 500) throw invalid([fieldError('size', 'maximum', 'validation.pageSize.invalid')]);
+    const total = Number((await db.selectFrom('ledger_entry').select((eb) => eb.fn.countAll().as('n')).where('resellerId', '=', resellerId).executeTakeFirst())?.n ?? 0);
+    const rows = await db.selectFrom('ledger_entry').select(['id', 'resellerId', 'amount', 'currency', 'kind', 'reference', 'createdAt', 'balanceAfter'])
+      .where('resellerId', '=', resellerId).orderBy('id', 'desc').limit(size).offset(page * size).execute();
+    return {
+      items: rows.map((r) => ({ ...r, id: Number(r.id), amount: Number(r.amount), balanceAfter: Number(r.balanceAfter) })),
+      totalItemsCount: total, totalPageCount: Math.max(1, Math.ceil(total / size)), currentPage: page,
+    };
+  });
+}

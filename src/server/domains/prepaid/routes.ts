@@ -1,0 +1,226 @@
+/**
+ * Prepaid packages: a subscriber's packages, assigning (free) and purchasing (debited from the subscriber's
+ * reseller through the ledger) a package from a template, expiring one, and the sales history with its CSV
+ * download. Templates themselves are an entity of schemas/; this adds the calls a generic entity has not.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql, type Kysely } from 'kysely';
+import { ListRequestError, normaliseListRequest } from '@shared/schema';
+import { packageSchema, type PackageSaleRequest, type SaleKind } from '@shared/prepaid';
+import type { FieldError, ListRequest } from '@shared/wire';
+import type { Engine } from '../../db';
+import { queryBatches, sendCsv } from '../../engine/csv';
+import { EntityRepository } from '../../engine/repository';
+import { conflict, fieldError, forbidden, invalid, notFound } from '../../http/errors';
+import { principalOf } from '../../http/guard';
+import { can, type Principal } from '../../http/principal';
+import { post } from '../ledger';
+
+type Body = Record<string, unknown>;
+
+const BASE = '/portal/pre-paid-packages';
+const tags = ['pre-paid-packages'];
+
+function pathId(request: FastifyRequest, name: string): number {
+  const raw = (request.params as Record<string, string>)[name] ?? '';
+  if (!/^\d{1,9}$/.test(raw)) throw invalid([fieldError(name, 'type', 'validation.invalid')]);
+  return Number(raw);
+}
+
+function queryId(request: FastifyRequest, name: string): number | undefined {
+  const raw = (request.query as Record<string, string | undefined>)[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^-?\d{1,9}$/.test(raw)) throw invalid([fieldError(name, 'type', 'validation.invalid')]);
+  return Number(raw);
+}
+
+/** Checks a body of named properties: ids are positive integers, flags booleans, nothing else is accepted. */
+function checkBody(raw: unknown, ids: string[], flags: string[] = []): Body {
+  const body = (typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? raw : {}) as Body;
+  const errors: FieldError[] = [];
+  for (const name of ids) {
+    const v = body[name];
+    if (v === undefined || v === null) errors.push(fieldError(name, 'required', 'validation.select.required'));
+    else if (!Number.isInteger(v) || (v as number) < 1 || (v as number) > 2147483647) errors.push(fieldError(name, 'type', 'validation.select.required'));
+  }
+  for (const name of flags) if (body[name] !== undefined && body[name] !== null && typeof body[name] !== 'boolean') errors.push(fieldError(name, 'type', 'validation.invalid'));
+  for (const name of Object.keys(body)) if (![...ids, ...flags].includes(name)) errors.push(fieldError(name, 'additionalProperties', 'validation.unknownField'));
+  if (errors.length) throw invalid(errors);
+  return body;
+}
+
+/** The subscriber, if the caller may see it (their reseller subtree, their account), with its reseller's path. */
+async function visibleSubscriber(db: Kysely<any>, principal: Principal, id: number, forUpdate = false) {
+  let q = db.selectFrom('subscriber as s').innerJoin('reseller as r', 'r.id', 's.resellerId')
+    .select(['s.subscriberId', 's.resellerId', 's.accountId', 'r.path']).where('s.subscriberId', '=', id);
+  if (!principal.isAdmin) {
+    q = q.where('r.path', 'like', sql<string>`${principal.resellerPath} || '%'`);
+    if (principal.accountId !== null) q = q.where('s.accountId', '=', principal.accountId);
+  }
+  if (forUpdate) q = q.forUpdate('s');
+  const row = await q.executeTakeFirst();
+  if (!row) throw notFound();
+  return row as { subscriberId: number; resellerId: number; accountId: number; path: string };
+}
+
+/** Templates the caller sees; with `offeredTo`, only those of the subscriber's reseller or a reseller above it. */
+function visibleTemplates(db: Kysely<any>, principal: Principal, offeredTo?: string) {
+  let q = db.selectFrom('prepaid_template as t').innerJoin('reseller as tr', 'tr.id', 't.resellerId')
+    .leftJoin('location_zone as lz', 'lz.id', 't.locationZoneId')
+    .leftJoin('destination_zone as dz', 'dz.id', 't.destinationZoneId')
+    .where('tr.path', 'like', sql<string>`${principal.resellerPath} || '%'`);
+  if (offeredTo !== undefined) q = q.where(sql<string>`${offeredTo}`, 'like', sql<string>`tr.path || '%'`);
+  return q;
+}
+
+const TEMPLATE_LIST_FIELDS = [
+  't.id', 't.name', 't.resellerId', 'tr.name as resellerName', 't.priority', 't.locationZoneId', 'lz.name as locationZoneName',
+  't.destinationZoneId', 'dz.name as destinationZoneName', 't.periodDays', 't.price', 't.dataMb', 't.unlimitedData',
+] as const;
+
+const withoutNulls = (row: Body): Body => Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null));
+
+/** Packages whose period has run out read as expired: brought up to date before a list is read. */
+async function expireDue(db: Kysely<any>) {
+  await db.updateTable('prepaid_package').set({ status: 'expired' }).where('status', '=', 'active').where('expirationDate', '<=', sql<Date>`now()`).execute();
+}
+
+export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<any>, engine: Engine) {
+  const packages = new EntityRepository(db, packageSchema);
+  const sellers = { privilege: 'PrePaidPackages' };
+
+  /** The sales screen needs the Sales sub-privilege of PrePaidPackages; the administrator holds it. */
+  const salesCaller = (request: FastifyRequest) => {
+    const principal = principalOf(request);
+    if (!principal.isAdmin && !can(principal, 'PrePaidPackages', 'Sales')) throw forbidden();
+    return principal;
+  };
+
+  const listRequest = (request: FastifyRequest) => {
+    try {
+      return normaliseListRequest(packageSchema, (request.body ?? {}) as ListRequest, principalOf(request).isAdmin);
+    } catch (e) {
+      if (e instanceof ListRequestError) throw invalid([fieldError(e.field, e.rule, e.messageId)]);
+      throw e;
+    }
+  };
+
+  app.get(`${BASE}/templates`, {
+    config: { privilege: ['PrePaidTemplates', 'PrePaidPackages'] },
+    schema: { tags, summary: 'Templates the caller may use: a reseller\'s (reseller_id), those offered to a subscriber (subscriber_id), or all' },
+  }, async (request) => {
+    const principal = principalOf(request);
+    const resellerId = queryId(request, 'reseller_id');
+    const subscriberId = queryId(request, 'subscriber_id');
+    let q;
+    if (subscriberId !== undefined) {
+      const subscriber = await visibleSubscriber(db, principal, subscriberId);
+      q = visibleTemplates(db, principal, subscriber.path);
+    } else {
+      q = visibleTemplates(db, principal);
+      if (resellerId !== undefined) {
+        const reseller = await db.selectFrom('reseller').select('id').where('id', '=', resellerId).where('path', 'like', sql<string>`${principal.resellerPath} || '%'`).executeTakeFirst();
+        if (!reseller) throw notFound();
+        q = q.where('t.resellerId', '=', resellerId);
+      }
+    }
+    const rows = await q.select([...TEMPLATE_LIST_FIELDS]).orderBy('t.priority', 'desc').orderBy('t.name').execute();
+    return rows.map((r) => withoutNulls({ ...r, price: Number(r.price) }));
+  });
+
+  app.get(`${BASE}/location-zones/:id/countries`, {
+    config: { privilege: ['PrePaidTemplates', 'PrePaidPackages'] },
+    schema: { tags, summary: 'The countries of a location zone the caller sees' },
+  }, async (request) => {
+    const principal = principalOf(request);
+    const id = pathId(request, 'id');
+    const zone = await db.selectFrom('location_zone as z').innerJoin('reseller as r', 'r.id', 'z.resellerId').select(['z.id', 'z.name', 'z.countries'])
+      .where('z.id', '=', id).where('r.path', 'like', sql<string>`${principal.resellerPath} || '%'`).executeTakeFirst();
+    if (!zone) throw notFound();
+    return { locationZoneId: zone.id, name: zone.name, countries: JSON.parse(String(zone.countries)) as string[] };
+  });
+
+  app.get(`${BASE}/list/:subscriberId`, {
+    config: sellers,
+    schema: { tags, summary: 'A subscriber\'s packages, newest first; expired ones only with show_expired=true' },
+  }, async (request) => {
+    const principal = principalOf(request);
+    const subscriber = await visibleSubscriber(db, principal, pathId(request, 'subscriberId'));
+    const showExpired = String((request.query as Body).show_expired) === 'true';
+    await expireDue(db);
+    const page = await packages.page(
+      { sortBy: 'id', sortDir: 'desc', searchBy: { by: 'subscriberId' }, searchKey: String(subscriber.subscriberId), page: 0, size: 500 },
+      { principal },
+    );
+    return { subscriberPackages: page.items.filter((p) => showExpired || p.status !== 'expired') };
+  });
+
+  async function sell(request: FastifyRequest, kind: SaleKind) {
+    const principal = principalOf(request);
+    const body = checkBody(request.body, ['subscriberId', 'templateId'], ['activateUponFirstUse']) as unknown as PackageSaleRequest;
+    const id = await db.transaction().execute(async (trx) => {
+      const subscriber = await visibleSubscriber(trx, principal, body.subscriberId, true);
+      const template = await trx.selectFrom('prepaid_template as t').innerJoin('reseller as tr', 'tr.id', 't.resellerId')
+        .selectAll('t').select('tr.path as resellerPath')
+        .where('t.id', '=', body.templateId).where('tr.path', 'like', sql<string>`${principal.resellerPath} || '%'`).executeTakeFirst();
+      if (!template) throw notFound();
+      if (!subscriber.path.startsWith(String(template.resellerPath))) throw invalid([fieldError('templateId', 'offered', 'prepaid.template.notOffered')]);
+      const waits = body.activateUponFirstUse === true;
+      const row = await trx.insertInto('prepaid_package').values({
+        templateId: template.id, subscriberId: subscriber.subscriberId, resellerId: subscriber.resellerId, accountId: subscriber.accountId,
+        locationZoneId: template.locationZoneId, destinationZoneId: template.destinationZoneId, periodDays: template.periodDays,
+        activationDate: waits ? null : sql`now()`,
+        expirationDate: waits ? null : sql`now() + make_interval(days => ${template.periodDays}::int)`,
+        priority: template.priority, mocMinutes: template.moCallMinutes, mtcMinutes: template.mtCallMinutes, smsOut: template.moSms, smsIn: template.mtSms,
+        bitrate: template.bitrate, dataMb: template.dataMb, unlimitedData: template.unlimitedData, dataSlices: template.slices,
+        status: waits ? 'pending' : 'active', price: kind === 'purchase' ? template.price : '0', saleKind: kind,
+        paymentDate: kind === 'purchase' ? sql`now()` : null, activateUponFirstUse: waits, soldBy: principal.username,
+      }).returning('id').executeTakeFirstOrThrow();
+      if (kind === 'purchase') {
+        const entry = await post(trx, {
+          resellerId: subscriber.resellerId, amount: `-${template.price}`, kind: 'purchase', mustCover: true,
+          reference: `prepaid package ${row.id} (template ${template.id}, subscriber ${subscriber.subscriberId})`,
+        });
+        await trx.updateTable('prepaid_package').set({ ledgerEntryId: entry.id }).where('id', '=', row.id).execute();
+      }
+      return row.id as number;
+    });
+    return packages.get(id, { principal });
+  }
+
+  app.post(`${BASE}/assign`, { config: sellers, schema: { tags, summary: 'Gives a subscriber a package from a template, free of charge' } },
+    async (request, reply) => reply.status(201).send(await sell(request, 'assign')));
+
+  app.post(`${BASE}/purchase`, { config: sellers, schema: { tags, summary: 'Sells a subscriber a package from a template, debited from the subscriber\'s reseller' } },
+    async (request, reply) => reply.status(201).send(await sell(request, 'purchase')));
+
+  app.post(`${BASE}/api/expire`, { config: sellers, schema: { tags, summary: 'Ends a package now' } }, async (request) => {
+    const principal = principalOf(request);
+    const body = checkBody(request.body, ['packageId']);
+    const id = Number(body.packageId);
+    await db.transaction().execute(async (trx) => {
+      await expireDue(trx);
+      const existing = await packages.get(id, { principal }, trx);
+      if (!existing) throw notFound();
+      if (existing.status === 'expired') throw conflict([fieldError('packageId', 'expired', 'prepaid.package.alreadyExpired')]);
+      await trx.updateTable('prepaid_package').set({ status: 'expired', expirationDate: sql`now()` }).where('id', '=', id).execute();
+    });
+    return packages.get(id, { principal });
+  });
+
+  app.post(`${BASE}/sales`, { config: sellers, schema: { tags, summary: 'The sales history, paged, sorted and searched like every list' } }, async (request) => {
+    const principal = salesCaller(request);
+    const req = listRequest(request);
+    await expireDue(db);
+    return packages.page(req, { principal });
+  });
+
+  app.post(`${BASE}/sales/download`, { config: sellers, schema: { tags, summary: 'The whole sales search as CSV (streamed)', produces: ['text/csv'] } }, async (request, reply) => {
+    const principal = salesCaller(request);
+    const req = listRequest(request);
+    await expireDue(db);
+    const fields = packages.exportFields();
+    const day = new Date().toISOString().slice(0, 10);
+    return sendCsv(reply, `package-sales-${day}.csv`, fields, queryBatches(db, engine, packages.exportQuery(req, { principal })), (row) => fields.map((f) => row[f]));
+  });
+}
