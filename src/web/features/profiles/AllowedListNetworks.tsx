@@ -5,14 +5,13 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { countryNames } from '@shared/countries';
 import { useAppDispatch } from '@web/app/hooks';
 import { httpStatus } from '@web/engine/apiErrors';
-import { entityEndpoints } from '@web/engine/endpoints';
-import { findSchema } from '@web/engine/schemas';
 import { showToast } from '@web/engine/toaster';
 import { useIsAdmin } from '@web/engine/useIsAdmin';
 import { STATE_INTENT } from './networkStates';
 import {
   NETWORK_STATES,
   profilesApi,
+  useAllowedListSyncQuery,
   useBlockNetworksMutation,
   useDownloadAllowedListMutation,
   useListCountryNetworksQuery,
@@ -21,22 +20,13 @@ import {
   type ListNetwork,
   type NetworkState,
   type StateCounts,
+  type SyncState,
 } from './profilesApi';
 import './profiles.css';
-
-const schema = findSchema('allowedList')!;
 
 /** How often a running sync is asked for its progress, in ms. */
 export const SYNC_POLL_MS = 1000;
 
-interface SyncFields {
-  uuid?: string;
-  syncTotal?: number | null;
-  syncDone?: number | null;
-  syncFailed?: number | null;
-  syncStartedAt?: string | null;
-  syncFinishedAt?: string | null;
-}
 
 export function StateTag({ state, count }: { state: NetworkState; count?: number }) {
   return (
@@ -138,7 +128,7 @@ function CountryNetworks({ id, country, isAdmin, onBlock, busy }: { id: number; 
   );
 }
 
-function SyncProgress({ row }: { row: SyncFields }) {
+function SyncProgress({ row }: { row: SyncState }) {
   const intl = useIntl();
   if (!row.syncStartedAt) return null;
   const total = row.syncTotal ?? 0;
@@ -167,10 +157,8 @@ export function AllowedListNetworks({ id }: { id: number }) {
   const isAdmin = useIsAdmin();
   const [filter, setFilter] = useState('');
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
-  // The same cache entry as the form's: polling it while a sync runs also refreshes the form's read-only fields.
   const [running, setRunning] = useState(false);
-  const row = entityEndpoints(schema).get!.useQuery(String(id), { pollingInterval: running ? SYNC_POLL_MS : 0 });
-  const list = row.data as SyncFields | undefined;
+  const { data: list } = useAllowedListSyncQuery(id, { pollingInterval: running ? SYNC_POLL_MS : 0 });
   const summary = useListNetworkSummaryQuery(id, { skip: !list });
   const [block, blocking] = useBlockNetworksMutation();
   const [sync, syncing] = useSyncAllowedListMutation();

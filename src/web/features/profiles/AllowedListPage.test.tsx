@@ -41,6 +41,8 @@ function render(user: string) {
 describe('allowed list networks', () => {
   it('lets the administrator block a network, then follows the sync until it ends', async () => {
     const { user } = render('admin');
+    // The form (RJSF) loads lazily and can take a while on a busy machine.
+    await screen.findByDisplayValue('Europe standard', {}, { timeout: 15000 });
     await user.click(await screen.findByTestId('country-toggle-GB'));
     const row = await screen.findByTestId('network-23415');
     expect(row.getAttribute('data-state')).toBe('preferred');
@@ -55,10 +57,13 @@ describe('allowed list networks', () => {
     await user.click(screen.getByTestId('allowed-list-sync'));
     await waitFor(() => expect(screen.getByTestId('sync-counts').textContent).toBe('Syncing: 0 of 1 answered, 0 failed'));
     expect((screen.getByTestId('allowed-list-sync') as HTMLButtonElement).disabled).toBe(true);
+    // An edit of the form made while the sync is followed is not lost to the polling.
+    await user.type(screen.getByDisplayValue('Europe standard'), ' EU');
     // The core network answers: the next poll of the list reads the finished sync.
     Object.assign(api.db.tables.allowedList[0], { syncDone: 1, syncFinishedAt: '2026-01-01T10:00:02Z' });
     await waitFor(() => expect(screen.getByTestId('sync-counts').textContent).toBe('Last sync: 1 of 1 answered, 0 failed'), { timeout: 4000 });
     expect(screen.getByTestId('sync-progress').getAttribute('data-running')).toBe('false');
+    expect(screen.getByDisplayValue('Europe standard EU')).toBeTruthy();
   });
 
   it('offers no blocking to a reseller, whom the server refuses it', async () => {

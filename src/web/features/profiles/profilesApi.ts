@@ -38,10 +38,29 @@ export interface BlockRequest {
   countries?: string[];
 }
 
-const tagged = api.enhanceEndpoints({ addTagTypes: ['ListNetworks'] });
+/** An allowed list's sync state, as its row carries it. */
+export interface SyncState {
+  allowedListId: number;
+  uuid: string;
+  syncTotal: number | null;
+  syncDone: number | null;
+  syncFailed: number | null;
+  syncStartedAt: string | null;
+  syncFinishedAt: string | null;
+}
+
+const tagged = api.enhanceEndpoints({ addTagTypes: ['ListNetworks', 'ListSync'] });
 
 export const profilesApi = tagged.injectEndpoints({
   endpoints: (build) => ({
+    /**
+     * The list's row read for its sync progress. A cache entry apart from the form's, so polling it while a sync
+     * runs does not reset a form being edited.
+     */
+    allowedListSync: build.query<SyncState, number>({
+      query: (id) => `/allowed-lists/${id}`,
+      providesTags: (_r, _e, id) => [{ type: 'ListSync', id }],
+    }),
     listNetworkSummary: build.query<NetworkSummary, number>({
       query: (id) => `/allowed-lists/${id}/networks`,
       providesTags: (_r, _e, id) => [{ type: 'ListNetworks', id }],
@@ -56,7 +75,7 @@ export const profilesApi = tagged.injectEndpoints({
     }),
     syncAllowedList: build.mutation<{ allowedListId: number; sent: number }, number>({
       query: (id) => ({ url: `/allowed-lists/${id}/sync`, method: 'POST' }),
-      invalidatesTags: (_r, _e, id) => [{ type: 'allowedList', id: String(id) }, { type: 'ListNetworks', id }],
+      invalidatesTags: (_r, _e, id) => [{ type: 'ListSync', id }, { type: 'ListNetworks', id }],
     }),
     /** The server names the list by its uuid here. */
     downloadAllowedList: build.mutation<string, string>({
@@ -76,6 +95,7 @@ export const profilesApi = tagged.injectEndpoints({
 });
 
 export const {
+  useAllowedListSyncQuery,
   useListNetworkSummaryQuery,
   useListCountryNetworksQuery,
   useBlockNetworksMutation,
