@@ -22,6 +22,9 @@ import { accountHooks } from './domains/accounts/hooks';
 import { roleHooks } from './domains/roles/hooks';
 import { subscriberHooks } from './domains/subscribers/hooks';
 import { registerSubscriberRoutes } from './domains/subscribers/routes';
+import { registerSubscriberInfoRoutes } from './domains/subscribers/infoRoutes';
+import { registerSubscriberOperationRoutes } from './domains/subscribers/operationRoutes';
+import { createMailer } from './adapters/mail';
 import { userHooks } from './domains/users/hooks';
 import { zoneHooks } from './domains/zones/hooks';
 import { templateHooks } from './domains/prepaid/hooks';
@@ -123,6 +126,8 @@ export async function buildApp(opts: AppOptions) {
   const roamingProfileSchema = schemas.find((s) => s.$id === 'roamingProfile');
   if (roamingProfileSchema) registerRoamingProfileRoutes(app, db, opts.database.engine, roamingProfileSchema);
   registerSubscriberRoutes(app, db);
+  registerSubscriberOperationRoutes(app, db);
+  registerSubscriberInfoRoutes(app, db, opts.database.engine, opts.access?.mailer ?? createMailer(db, app.log, opts.access?.mail));
   registerJobRoutes(app, db, opts.database.engine);
   registerPrepaidRoutes(app, db, opts.database.engine);
   registerLedgerRoutes(app, db);

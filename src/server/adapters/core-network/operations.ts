@@ -16,12 +16,39 @@ export const CORE_NETWORK_OPERATIONS = {
   allowNetwork: { protocol: 'Diameter', summary: 'network allowed and preferred in the HSS profile' },
   /** Takes a network out of an allowed list (it left the catalogue). */
   removeNetwork: { protocol: 'Diameter', summary: 'network removed from the HSS profile' },
+  /** Bars a subscriber from service (HSS subscriber status: operator-determined barring). */
+  suspendSubscriber: { protocol: 'Diameter', summary: 'subscriber barred in the HSS' },
+  /** Lifts the barring of a suspended subscriber. */
+  reactivateSubscriber: { protocol: 'Diameter', summary: 'subscriber barring lifted in the HSS' },
+  /** Tells the serving VLR/MME to drop the subscriber, so it registers afresh. */
+  cancelLocation: {
+    protocol: 'SS7', summary: 'MAP Cancel Location sent to the serving VLR',
+    failures: ['cancel location failure: MAP error 27 absent subscriber', 'cancel location failure: no answer from the serving VLR'],
+  },
+  /** Refreshes the SIM over the air (SMS-PP OTA, REFRESH proactive command). */
+  refreshSim: {
+    protocol: 'SS7', summary: 'SIM refresh delivered over the air',
+    failures: ['OTA delivery failed: SMS-PP not acknowledged by the SIM', 'subscriber not online: MAP error 27 absent subscriber'],
+  },
+  /** Changes the MSISDN the HLR/HSS holds for the subscriber. */
+  modifyMsisdn: { protocol: 'Diameter', summary: 'MSISDN changed in the HSS profile' },
+  /** Writes the subscriber's roaming profile to the HSS. */
+  updateHssProfile: { protocol: 'Diameter', summary: 'roaming profile written to the HSS' },
+  /** Resets the subscriber's allowed networks in the HSS to its roaming profile's lists. */
+  resetAllowedNetworks: { protocol: 'Diameter', summary: 'allowed networks reset in the HSS profile' },
+  /** Sends the sponsor IMSIs waiting for provisioning to the SIM over the air. */
+  pushPendingImsis: {
+    protocol: 'SS7', summary: 'pending IMSIs pushed to the SIM over the air',
+    failures: ['OTA delivery failed: SMS-PP not acknowledged by the SIM', 'subscriber not online: MAP error 27 absent subscriber'],
+  },
 } as const satisfies Record<string, OperationSpec>;
 
 export interface OperationSpec {
   /** `SS7` (MAP over SIGTRAN) or `Diameter`. */
   protocol: 'SS7' | 'Diameter';
   summary: string;
+  /** How this operation typically fails on a real network; the simulator picks one for a simulated failure. */
+  failures?: readonly string[];
 }
 
 export type CoreNetworkOperation = keyof typeof CORE_NETWORK_OPERATIONS;

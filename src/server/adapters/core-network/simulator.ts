@@ -1,4 +1,5 @@
 import type { CoreNetworkRequest, CoreNetworkTransport } from './index';
+import { CORE_NETWORK_OPERATIONS, type OperationSpec } from './operations';
 
 export interface SimulatorSettings {
   /** Share of requests that fail, 0 to 1 (CORE_NETWORK_FAILURE_RATE; default 0.03, as a busy network does). */
@@ -65,12 +66,14 @@ export function createSimulator(settings: SimulatorSettings = {}): CoreNetworkTr
       received.push(request);
       if (received.length > 10000) received.splice(0, received.length - 10000);
       // Decide when the request is received, so a switch applies to the requests sent after it.
+      // An operation with failures of its own (OTA delivery, absent subscriber) fails with one of them.
+      const errors = (CORE_NETWORK_OPERATIONS[request.operation] as OperationSpec).failures ?? NETWORK_ERRORS;
       let failure: string | undefined;
       if (forced.count > 0) {
         forced.count -= 1;
-        failure = forced.detail ?? NETWORK_ERRORS[0];
+        failure = forced.detail ?? errors[0];
       } else if (outage || random() < failureRate) {
-        failure = NETWORK_ERRORS[Math.floor(random() * NETWORK_ERRORS.length)];
+        failure = errors[Math.floor(random() * errors.length)];
       }
       await new Promise((resolve) => setTimeout(resolve, min + random() * (max - min)));
       await paused?.promise;

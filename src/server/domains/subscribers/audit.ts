@@ -7,7 +7,7 @@ type Row = Record<string, unknown>;
  * Writes one audit entry for a change of a subscriber: who, when (the database clock), what was done, and the
  * changed fields before and after. Fields that did not change are left out of both; no entry when nothing changed.
  */
-export async function auditSubscriber(trx: Kysely<any>, principal: Principal, subscriberId: number, action: string, before: Row, after: Row) {
+export async function auditSubscriber(trx: Kysely<any>, principal: Pick<Principal, 'userId' | 'username'>, subscriberId: number, action: string, before: Row, after: Row) {
   const changedBefore: Row = {};
   const changedAfter: Row = {};
   for (const key of Object.keys(after)) {
