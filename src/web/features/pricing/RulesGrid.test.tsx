@@ -146,3 +146,43 @@ describe('roaming rules grid', () => {
     expect(screen.queryByTestId('rules-errors')).toBeNull();
   });
 });
+
+describe('rule file', () => {
+  it('asks for a file and refuses one of 4 MB before sending anything', async () => {
+    serveRules();
+    const { user } = await renderRules();
+    await user.click(screen.getByTestId('rule-file-check'));
+    expect(screen.getByTestId('rule-file-problem').textContent).toBe('Please select a file.');
+    const input = screen.getByTestId('rule-file').querySelector('input[type="file"]') as HTMLInputElement;
+    await user.upload(input, new File([new Uint8Array(4 * 1024 * 1024)], 'big.csv', { type: 'text/csv' }));
+    expect(screen.getByTestId('rule-file-problem').textContent).toBe('File size should be less than 4 MB!');
+    await user.click(screen.getByTestId('rule-file-check'));
+    expect(api.requests('/by-csv')).toHaveLength(0);
+  });
+
+  it('lists every rejected line the check finds, then applies the file', async () => {
+    serveRules();
+    const confirms: (string | null)[] = [];
+    api.server.use(
+      http.post('/portal/pricing-plans/local/2/by-csv', ({ request }) => {
+        const confirm = new URL(request.url).searchParams.get('confirm');
+        confirms.push(confirm);
+        const rejected = [{ line: 3, values: {}, fields: [fieldError('mnc', 'pattern', 'validation.mnc.invalid'), fieldError('dataRate', 'type', 'validation.rate.invalid')] }];
+        return HttpResponse.json({ total: 3, valid: 2, rejected, applied: confirm ? 2 : 0 });
+      }),
+    );
+    const { user } = await renderRules();
+    const input = screen.getByTestId('rule-file').querySelector('input[type="file"]') as HTMLInputElement;
+    await user.upload(input, new File(['country,mcc,mnc,startDate\n'], 'rules.csv', { type: 'text/csv' }));
+    await user.click(screen.getByTestId('rule-file-check'));
+    const rejected = await screen.findByTestId('rule-file-rejected');
+    expect(within(rejected).getAllByRole('row').map((r) => r.textContent)).toEqual([
+      'LineReasons',
+      '3MNC: MNC must be 2 or 3 digitsData rate (per MB): Please enter a rate from 0 to 999999.999999 with at most 6 decimals',
+    ]);
+    expect(screen.getByTestId('rule-file-report').textContent).toContain('3 lines: 2 valid, 1 rejected. Nothing has been written yet.');
+    await user.click(screen.getByTestId('rule-file-apply'));
+    await waitFor(() => expect(screen.getByTestId('rule-file-report').textContent).toContain('2 rules applied'));
+    expect(confirms).toEqual([null, 'true']);
+  });
+});
