@@ -10,7 +10,13 @@ import { createMockDatabase, type MockDatabase } from './data';
 import { entityHandlers } from './entityHandlers';
 import { logoHandlers } from './logoHandlers';
 import { sessionHandlers } from './sessionHandlers';
+import { subscriberHandlers } from './subscriberHandlers';
 
 export function createHandlers(db: MockDatabase = createMockDatabase(), base = '/portal'): HttpHandler[] {
-  return [...sessionHandlers(db, base), ...accessHandlers(db, base), ...logoHandlers(db, base), ...entityHandlers(db, ENTITY_SCHEMAS, base)];
+  return [
+    ...sessionHandlers(db, base), ...accessHandlers(db, base), ...logoHandlers(db, base),
+    // Before the entity handlers: `/subscriber-info/daily-limit` is not the subscriber with id "daily-limit".
+    ...subscriberHandlers(db, base),
+    ...entityHandlers(db, ENTITY_SCHEMAS, base),
+  ];
 }

@@ -32,6 +32,7 @@ export const SCREEN_SPECS: readonly Extract<RouteSpec, { page: 'screen' }>[] = [
   { path: '/profiles', privilege: SIGNED_IN, page: 'screen', screen: 'Profiles' },
   { path: '/allowed-list/:id', privilege: 'AllowedLists', page: 'screen', screen: 'AllowedList' },
   { path: '/roaming-profile/:id', privilege: 'RoamingProfile', page: 'screen', screen: 'RoamingProfile' },
+  { path: '/subscriber/:id', privilege: 'Subscribers', page: 'screen', screen: 'SubscriberDetail' },
 ];
 
 /** `/account/{id}` in a schema becomes react-router's `/account/:id`. */

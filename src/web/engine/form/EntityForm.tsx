@@ -34,6 +34,8 @@ export interface EntityFormProps {
   readOnly?: boolean;
   /** Privileges the editor holds, for the role editor's privilege picker. */
   grantable?: PrivilegeItem[];
+  /** Shows only these fields (a part of a record edited on its own, e.g. in a panel); the others are kept as they are. */
+  fields?: readonly string[];
 }
 
 const NO_FIELDS: ReadonlySet<string> = new Set();
@@ -47,12 +49,19 @@ function withFields(set: ReadonlySet<string>, fields: readonly string[]): Readon
  * schema's own rules and shows a field's errors once the user has changed or left that field (every field's,
  * after an attempt to submit). Save stays disabled while the data is invalid or a save is under way.
  */
-export function EntityForm({ schema, formData, onSubmit, submitting = false, serverErrors, options, onCancel, readOnly = false, grantable }: EntityFormProps) {
+export function EntityForm({ schema, formData, onSubmit, submitting = false, serverErrors, options, onCancel, readOnly = false, grantable, fields }: EntityFormProps) {
   const intl = useIntl();
   const formSchema = formSchemaOf(schema, formData ? 'edit' : 'create');
   const formValidator = formValidatorOf<Data, BlueprintFormContext>(formSchema);
   const names = useMemo(() => Object.keys(schema.properties), [schema]);
-  const baseUiSchema = useMemo(() => uiSchemaOf(schema), [schema]);
+  const fieldsKey = fields?.join(',');
+  const baseUiSchema = useMemo(() => {
+    const ui = uiSchemaOf(schema);
+    if (fieldsKey === undefined) return ui;
+    const shown = new Set(fieldsKey.split(','));
+    const hidden = Object.keys(schema.properties).filter((name) => !shown.has(name));
+    return { ...ui, ...Object.fromEntries(hidden.map((name) => [name, { ...(ui[name] as object | undefined), 'ui:widget': 'hidden' }])) };
+  }, [schema, fieldsKey]);
 
   // By content, not identity: a parent may build the record anew on every render.
   const recordKey = `${schema.$id}:${JSON.stringify(formData ?? null)}`;

@@ -1,0 +1,293 @@
+/**
+ * The subscriber detail page's calls beyond the schema's own: panels, operations and the daily limit. Network
+ * operations answer pending and finish on the next poll of `GET /subscriber-info/operations/{id}`, failing
+ * when a test asked for it with `failNextNetworkOperation`; a failure leaves the subscriber as it was.
+ */
+import { http, HttpResponse } from 'msw';
+import { hasPrivilege } from '@shared/privileges';
+import type { MockDatabase, MockUser, Row } from './data';
+import { errorResponse, fieldError, forbiddenResponse, messageText, notFoundResponse, unauthorizedResponse } from './http';
+import { callerOf, isAdmin, visibleResellerIds } from './session';
+
+export const QOS_SPEED_LIMITS = [
+  { id: '64kbps', name: '64 kbit/s', kbps: 64 },
+  { id: '256kbps', name: '256 kbit/s', kbps: 256 },
+  { id: '1Mbps', name: '1 Mbit/s', kbps: 1024 },
+];
+
+/** Two subscribers of Northwind's accounts, one with a plan and an eSIM, one without either. */
+export function seedSubscribers(db: MockDatabase) {
+  db.tables.subscriber = [
+    {
+      subscriberId: 7, name: 'Forklift 7', status: 'active', imsi: '901280000000007', iccid: '8988228000000000070', msisdn: '882280000007',
+      deviceType: 'Router', device: 'Teltonika RUT240', imei: '864239040000008', country: 'DE', network: 'Telekom', lastLocationAt: '2026-11-20T08:00:00.000Z',
+      balance: 12.5, accountId: 101, resellerId: 10, groupName: 'Warehouse', apn: 'iot.example', dailyLimitBytes: null, qosThrottling: null,
+      usageTodayBytes: 52428800, pricingPlanId: 2, roamingProfileId: null, migrationStatus: null,
+    },
+    {
+      subscriberId: 8, name: 'Meter 8', status: 'active', imsi: '901280000000008', iccid: '8988228000000000088', msisdn: '882280000008',
+      deviceType: null, device: null, imei: null, country: null, network: null, lastLocationAt: null,
+      balance: 0, accountId: 102, resellerId: 10, groupName: null, apn: null, dailyLimitBytes: null, qosThrottling: null,
+      usageTodayBytes: 0, pricingPlanId: null, roamingProfileId: null, migrationStatus: null,
+    },
+  ];
+  db.tables.simCard = [
+    { iccid: '8988228000000000070', simType: 'esim', status: 'active', statusDate: '2026-01-02T00:00:00.000Z', profileType: 'consumer', batch: 'B-1', cost: 2.5, serviceProviderName: 'Northwind', activationCode: 'LPA:1$smdp.example.com$ACT-0007' },
+    { iccid: '8988228000000000088', simType: 'physical', status: 'active', statusDate: '2026-01-02T00:00:00.000Z', profileType: null, batch: 'B-1', cost: 1, serviceProviderName: null, activationCode: null },
+  ];
+  db.tables.subscriberMsisdn = [
+    { subscriberId: 7, msisdn: '882280000007' }, { subscriberId: 7, msisdn: '882280000070' }, { subscriberId: 8, msisdn: '882280000008' },
+  ];
+}
+
+interface NetworkState {
+  failures: string[];
+}
+const networks = new WeakMap<MockDatabase, NetworkState>();
+const networkOf = (db: MockDatabase) => {
+  let state = networks.get(db);
+  if (!state) networks.set(db, (state = { failures: [] }));
+  return state;
+};
+
+/** The next network operation fails with `detail` (e.g. 'OTA delivery failed: …'). */
+export function failNextNetworkOperation(db: MockDatabase, detail: string) {
+  networkOf(db).failures.push(detail);
+}
+
+const table = (db: MockDatabase, name: string) => (db.tables[name] ??= []);
+const now = () => new Date().toISOString();
+
+function failureMessageId(operation: string, detail: string): string {
+  if (operation === 'cancel-location') return 'subscriberOperation.failed.cancelLocation';
+  if (/not online/i.test(detail)) return 'subscriberOperation.failed.notOnline';
+  if (/\bOTA\b/.test(detail)) return 'subscriberOperation.failed.ota';
+  return 'subscriberOperation.failed.network';
+}
+
+export function subscriberHandlers(db: MockDatabase, base: string) {
+  /** The caller and the subscriber, when the caller may see it and holds the panel (403, 404 otherwise). */
+  function access(request: Request, id: unknown, panel?: string): { user: MockUser; sub: Row } | Response {
+    const user = callerOf(db, request);
+    if (!user) return unauthorizedResponse();
+    if (!hasPrivilege(user.privileges, 'Subscribers')) return forbiddenResponse();
+    if (panel && !isAdmin(user) && !hasPrivilege(user.privileges, 'SubscriberDetails', panel)) return forbiddenResponse();
+    const sub = table(db, 'subscriber').find((r) => String(r.subscriberId) === String(id));
+    if (!sub || !visibleResellerIds(db, user).has(Number(sub.resellerId))) return notFoundResponse();
+    return { user, sub };
+  }
+
+  function audit(sub: Row, user: MockUser, action: string, after: Row) {
+    const before = Object.fromEntries(Object.keys(after).map((k) => [k, sub[k] ?? null]));
+    Object.assign(sub, after);
+    const rows = table(db, 'subscriberAudit');
+    rows.unshift({ id: rows.length + 1, subscriberId: sub.subscriberId, at: now(), username: user.username, action, before, after });
+  }
+
+  function record(sub: Row, user: MockUser, operation: string, status: string, change?: Row, request: Row = {}) {
+    const rows = table(db, 'subscriberOperation');
+    const op: Row = { id: rows.length + 1, subscriberId: sub.subscriberId, operation, status, request, username: user.username, createdAt: now(), finishedAt: status === 'pending' ? null : now(), change, user: user.username };
+    rows.push(op);
+    return op;
+  }
+
+  const wire = ({ change: _c, user: _u, failure, ...op }: Row) => ({
+    ...op,
+    ...(op.status === 'failed' ? { error: { code: 'NETWORK_FAILED', messageId: failure, message: messageText(String(failure)), detail: null } } : {}),
+  });
+
+  /** A network operation: pending now, applied (or failed) at the next poll. */
+  function network(sub: Row, user: MockUser, operation: string, change: Row = {}) {
+    if (table(db, 'subscriberOperation').some((o) => o.subscriberId === sub.subscriberId && o.status === 'pending')) {
+      return errorResponse(409, 'CONFLICT', 'pending', [fieldError('subscriberId', 'pending', 'error.operation.pending')]);
+    }
+    const op = record(sub, user, operation, 'pending', change);
+    op.failure = networkOf(db).failures.shift();
+    return HttpResponse.json(wire({ ...op, failure: undefined }), { status: 202 });
+  }
+
+  return [
+    http.get(`${base}/reseller-info/api/qos-speed-limits`, ({ request }) => (callerOf(db, request) ? HttpResponse.json(QOS_SPEED_LIMITS) : unauthorizedResponse())),
+
+    http.get(`${base}/subscriber-info/daily-limit/:id`, ({ request, params }) => {
+      const found = access(request, params.id);
+      if (found instanceof Response) return found;
+      const { sub } = found;
+      const limit = (sub.dailyLimitBytes as number | null) ?? null;
+      const usage = Number(sub.usageTodayBytes ?? 0);
+      const reached = limit !== null && usage >= limit;
+      const qos = limit === null ? null : (sub.qosThrottling as string | null) ?? 'BLOCK';
+      return HttpResponse.json({ subscriberId: sub.subscriberId, dailyLimitBytes: limit, qosThrottling: qos, usageTodayBytes: usage, reached, effect: !reached ? null : qos === 'BLOCK' ? 'blocked' : 'throttled' });
+    }),
+
+    http.post(`${base}/subscriber-info/daily-limit`, async ({ request }) => {
+      const body = (await request.json()) as Row;
+      const limit = body.dailyLimitBytes;
+      if (limit === undefined || limit === null) return errorResponse(400, 'VALIDATION', 'invalid', [fieldError('dailyLimitBytes', 'required', 'validation.dailyLimit.required')]);
+      if (typeof limit !== 'number' || !Number.isInteger(limit) || limit <= 0) return errorResponse(400, 'VALIDATION', 'invalid', [fieldError('dailyLimitBytes', 'exclusiveMinimum', 'validation.dailyLimit.positive')]);
+      const found = access(request, body.subscriberId);
+      if (found instanceof Response) return found;
+      const qos = (body.qosThrottling as string | undefined) ?? 'BLOCK';
+      audit(found.sub, found.user, 'daily-limit', { dailyLimitBytes: limit, qosThrottling: qos });
+      const usage = Number(found.sub.usageTodayBytes ?? 0);
+      return HttpResponse.json({ subscriberId: found.sub.subscriberId, dailyLimitBytes: limit, qosThrottling: qos, usageTodayBytes: usage, reached: usage >= limit, effect: usage < limit ? null : qos === 'BLOCK' ? 'blocked' : 'throttled' });
+    }),
+
+    http.post(`${base}/subscriber-info/api/`, async ({ request }) => {
+      const body = (await request.json()) as Row;
+      const panels: Record<string, string> = { suspend: 'Status', reactivate: 'Status', 'refresh-sim': 'IccidSim', 'modify-msisdn': 'Msisdn', 'pricing-plan': 'Services', credit: 'Services' };
+      const operation = String(body.operation);
+      if (!panels[operation]) return errorResponse(400, 'VALIDATION', 'invalid', [fieldError('operation', 'enum', 'validation.operation.invalid')]);
+      const found = access(request, body.subscriberId, panels[operation]);
+      if (found instanceof Response) return found;
+      const { sub, user } = found;
+      if (operation === 'suspend' || operation === 'reactivate') {
+        const target = operation === 'suspend' ? 'suspended' : 'active';
+        if (sub.status === target) return errorResponse(409, 'CONFLICT', 'state', [fieldError('operation', 'state', operation === 'suspend' ? 'validation.status.alreadySuspended' : 'validation.status.alreadyActive')]);
+        return network(sub, user, operation, { status: target });
+      }
+      if (operation === 'refresh-sim') return network(sub, user, operation);
+      if (operation === 'modify-msisdn') return network(sub, user, operation, { msisdn: body.msisdn });
+      if (operation === 'pricing-plan') {
+        audit(sub, user, operation, { pricingPlanId: body.pricingPlanId });
+        return HttpResponse.json(wire(record(sub, user, operation, 'success', undefined, body)));
+      }
+      if (sub.pricingPlanId === null || sub.pricingPlanId === undefined) return errorResponse(400, 'VALIDATION', 'invalid', [fieldError('pricingPlanId', 'planBeforeCredit', 'validation.credit.planRequired')]);
+      audit(sub, user, operation, { balance: Number(sub.balance ?? 0) + Number(body.amount) });
+      table(db, 'subscriberCharge').unshift({ id: table(db, 'subscriberCharge').length + 1, subscriberId: sub.subscriberId, kind: 'credit', amount: body.amount, description: body.description ?? null, username: user.username, createdAt: now() });
+      return HttpResponse.json(wire(record(sub, user, operation, 'success', undefined, body)));
+    }),
+
+    http.get(`${base}/subscriber-info/operations/:id`, ({ request, params }) => {
+      const user = callerOf(db, request);
+      if (!user) return unauthorizedResponse();
+      const op = table(db, 'subscriberOperation').find((o) => String(o.id) === String(params.id));
+      if (!op) return notFoundResponse();
+      if (op.status === 'pending') {
+        // The first poll still finds it pending; the network answers before the second.
+        if (!op.polled) op.polled = true;
+        else {
+          const sub = table(db, 'subscriber').find((r) => r.subscriberId === op.subscriberId)!;
+          if (op.failure) {
+            Object.assign(op, { status: 'failed', failure: failureMessageId(String(op.operation), String(op.failure)), finishedAt: now() });
+          } else {
+            if (op.change && Object.keys(op.change as Row).length) audit(sub, user, String(op.operation), op.change as Row);
+            Object.assign(op, { status: 'success', finishedAt: now() });
+          }
+        }
+      }
+      const { polled: _p, ...rest } = op;
+      return HttpResponse.json(wire(rest));
+    }),
+
+    http.post(`${base}/subscriber-info/:id/cancel-location`, ({ request, params }) => {
+      const found = access(request, params.id, 'Location');
+      return found instanceof Response ? found : network(found.sub, found.user, 'cancel-location', { network: null, country: null });
+    }),
+
+    http.post(`${base}/subscribers/:id/allowed-networks`, ({ request, params }) => {
+      const found = access(request, params.id, 'AllowedNetworks');
+      return found instanceof Response ? found : network(found.sub, found.user, 'reset-allowed-networks');
+    }),
+
+    http.get(`${base}/subscribers/:id/roaming-profile`, ({ request, params }) => {
+      const found = access(request, params.id, 'RoamingProfile');
+      if (found instanceof Response) return found;
+      return HttpResponse.json({ subscriberId: found.sub.subscriberId, roamingProfileId: null, roamingProfile: null, multiImsi: false, lastHssUpdate: null });
+    }),
+
+    http.get(`${base}/subscriber-info/sim-info/:id`, ({ request, params }) => {
+      const found = access(request, params.id, 'IccidSim');
+      if (found instanceof Response) return found;
+      const sim = table(db, 'simCard').find((c) => c.iccid === found.sub.iccid);
+      return sim ? HttpResponse.json(sim) : notFoundResponse();
+    }),
+
+    http.post(`${base}/sim-cards/:iccid`, async ({ request, params }) => {
+      const user = callerOf(db, request);
+      if (!user) return unauthorizedResponse();
+      const { email } = (await request.json()) as Row;
+      if (typeof email !== 'string' || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return errorResponse(400, 'VALIDATION', 'invalid', [fieldError('email', 'format', 'validation.email.invalid')]);
+      const sim = table(db, 'simCard').find((c) => c.iccid === params.iccid);
+      if (!sim) return errorResponse(404, 'NOT_FOUND', messageText('error.simCard.notFound'));
+      table(db, 'outbox').push({ to: email, iccid: sim.iccid });
+      return HttpResponse.json({ message: messageText('simCard.qrSent') });
+    }),
+
+    http.get(`${base}/msisdn/:id`, ({ request, params }) => {
+      const found = access(request, params.id, 'Msisdn');
+      if (found instanceof Response) return found;
+      const rows = table(db, 'subscriberMsisdn').filter((m) => m.subscriberId === found.sub.subscriberId);
+      return HttpResponse.json(rows.map((m) => ({ msisdn: m.msisdn, isDefault: m.msisdn === found.sub.msisdn })));
+    }),
+
+    http.post(`${base}/msisdn/:id/modify-default`, async ({ request, params }) => {
+      const { msisdn } = (await request.json()) as Row;
+      const found = access(request, params.id, 'Msisdn');
+      if (found instanceof Response) return found;
+      const own = table(db, 'subscriberMsisdn').filter((m) => m.subscriberId === found.sub.subscriberId);
+      if (!own.some((m) => m.msisdn === msisdn)) return errorResponse(400, 'VALIDATION', 'invalid', [fieldError('msisdn', 'own', 'validation.msisdn.notOwn')]);
+      audit(found.sub, found.user, 'msisdn-default', { msisdn });
+      return HttpResponse.json(own.map((m) => ({ msisdn: m.msisdn, isDefault: m.msisdn === msisdn })));
+    }),
+
+    http.get(`${base}/subscriber-info/sponsor-imsis/:id`, ({ request, params }) => {
+      const found = access(request, params.id, 'SponsorImsis');
+      return found instanceof Response ? found : HttpResponse.json([]);
+    }),
+
+    http.get(`${base}/subscriber-info/audit-logs/:id`, ({ request, params }) => {
+      const found = access(request, params.id, 'AuditLogs');
+      if (found instanceof Response) return found;
+      return HttpResponse.json(table(db, 'subscriberAudit').filter((a) => a.subscriberId === found.sub.subscriberId));
+    }),
+
+    http.get(`${base}/subscriber-info/usage-logs/:id`, ({ request, params }) => {
+      const found = access(request, params.id, 'UsageLogs');
+      if (found instanceof Response) return found;
+      return HttpResponse.json([
+        { id: 2, at: '2026-11-20T08:05:00.000Z', imsi: found.sub.imsi, requestType: 'UPDATE', plmn: '26201', apn: 'iot.example', bytesUp: 2048, bytesDown: 1048576, resultCode: 2001 },
+        { id: 1, at: '2026-11-20T08:00:00.000Z', imsi: found.sub.imsi, requestType: 'INITIAL', plmn: '26201', apn: 'iot.example', bytesUp: 0, bytesDown: 0, resultCode: 2001 },
+      ]);
+    }),
+
+    http.post(`${base}/subscriber-info/network-events/:imsi`, async ({ request, params }) => {
+      const user = callerOf(db, request);
+      if (!user) return unauthorizedResponse();
+      const sub = table(db, 'subscriber').find((r) => r.imsi === params.imsi);
+      if (!sub) return notFoundResponse();
+      const found = access(request, sub.subscriberId, 'NetworkEvents');
+      if (found instanceof Response) return found;
+      const { page } = (await request.json()) as { page: { page: number; size: number } };
+      const events = table(db, 'subscriberOperation').filter((o) => o.subscriberId === sub.subscriberId && o.status !== 'pending')
+        .map((o) => ({ id: o.id, createdAt: o.finishedAt, protocol: 'Diameter', operation: o.operation, imsi: sub.imsi, plmn: null, result: o.status === 'success' ? 'success' : 'failure', detail: null }))
+        .reverse();
+      const items = events.slice(page.page * page.size, (page.page + 1) * page.size);
+      return HttpResponse.json({ items, totalItemsCount: events.length, totalPageCount: Math.max(1, Math.ceil(events.length / page.size)), currentPage: page.page });
+    }),
+
+    http.post(`${base}/subscriber-info/network-events/:imsi/download`, () =>
+      new HttpResponse('\uFEFFcreatedAt,protocol,operation\r\n', { headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="network-events.csv"' } })),
+
+    http.post(`${base}/subscriber-info/charges/:id`, async ({ request, params }) => {
+      const found = access(request, params.id, 'Services');
+      if (found instanceof Response) return found;
+      const { page } = (await request.json()) as { page: { page: number; size: number } };
+      const rows = table(db, 'subscriberCharge').filter((c) => c.subscriberId === found.sub.subscriberId);
+      return HttpResponse.json({ items: rows.slice(page.page * page.size, (page.page + 1) * page.size), totalItemsCount: rows.length, totalPageCount: Math.max(1, Math.ceil(rows.length / page.size)), currentPage: page.page });
+    }),
+
+    http.get(`${base}/summa/subscriber-migration/:id`, ({ request, params }) => {
+      const found = access(request, params.id, 'MigrationStatus');
+      return found instanceof Response ? found : HttpResponse.json({ subscriberId: found.sub.subscriberId, migrationStatus: found.sub.migrationStatus ?? null });
+    }),
+
+    http.post(`${base}/misc/equipment`, async ({ request }) => {
+      if (!callerOf(db, request)) return unauthorizedResponse();
+      const { imei } = (await request.json()) as { imei?: string };
+      if (!imei || !/^\d{14,16}$/.test(imei)) return errorResponse(400, 'VALIDATION', 'invalid', [fieldError('imei', 'pattern', 'validation.imei.invalid')]);
+      if (imei.startsWith('86423904')) return HttpResponse.json({ imei, tac: '86423904', make: 'Teltonika', model: 'RUT240', deviceType: 'Router' });
+      return errorResponse(404, 'NOT_FOUND', messageText('error.equipment.unknown'));
+    }),
+  ];
+}
