@@ -43,6 +43,8 @@ describe('pricing plan rules in the browser', () => {
   it('opens a plan\'s rules from its page', async () => {
     await page.goto(`${portal.url}/#/pricing-plans`);
     await page.getByTestId('grid-pricingPlan').locator('[role="gridcell"][col-id="name"]', { hasText: 'Europe IoT Standard' }).click();
+    await page.getByTestId('plan-rules-link').waitFor();
+    await page.screenshot({ path: `${SHOTS}/pricing-plan-detail.png` });
     await page.getByTestId('plan-rules-link').click();
     await expect.poll(() => new URL(page.url()).hash).toMatch(/^#\/pricing-plan-rules\/\d+$/);
     rulesUrl = page.url();
@@ -108,11 +110,23 @@ describe('pricing plan rules in the browser', () => {
     expect(again).toEqual(changed);
   });
 
+  it('opens one rule in its form and saves it', async () => {
+    await cellOf('26202', '__open').getByRole('link').click();
+    await expect.poll(() => new URL(page.url()).hash).toMatch(/^#\/pricing-plan-rules\/\d+\/\d+$/);
+    await expect.poll(() => page.locator('#root_dataRate').inputValue()).toBe('0.0456');
+    await page.locator('#root_moCallRate').fill('0.11');
+    await page.screenshot({ path: `${SHOTS}/pricing-rule-form.png` });
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved', { exact: false }).first().waitFor();
+    await page.getByRole('button', { name: 'Back to the rules' }).click();
+    await expect.poll(() => cellOf('26202', 'moCallRate').innerText()).toBe('€0.11');
+  });
+
   it('reads well in dark mode and right to left', async () => {
     await page.goto(rulesUrl);
     await cellOf('26202', 'network').waitFor();
     await setDarkMode(page, true);
-    await page.screenshot({ path: `${SHOTS}/pricing-rules-dark.png`, fullPage: true });
+    await page.screenshot({ path: `${SHOTS}/pricing-rules-dark.png` });
     const background = await grid().locator('.ag-root-wrapper').evaluate((el) => getComputedStyle(el).backgroundColor);
     const [r, g, b] = background.match(/\d+/g)!.map(Number);
     expect(r + g + b).toBeLessThan(200);
@@ -122,7 +136,7 @@ describe('pricing plan rules in the browser', () => {
     await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe('rtl');
     await page.keyboard.press('Escape');
     await expect.poll(() => grid().locator('.ag-rtl').count()).toBeGreaterThan(0);
-    await page.screenshot({ path: `${SHOTS}/pricing-rules-hebrew-dark.png`, fullPage: true });
+    await page.screenshot({ path: `${SHOTS}/pricing-rules-hebrew-dark.png` });
     await page.getByTestId('user-menu').click();
     await page.getByTestId('language-select').selectOption('en');
     await page.keyboard.press('Escape');
