@@ -9,6 +9,7 @@ import { accessHandlers } from './accessHandlers';
 import { createMockDatabase, type MockDatabase } from './data';
 import { entityHandlers } from './entityHandlers';
 import { logoHandlers } from './logoHandlers';
+import { packageHandlers } from './packageHandlers';
 import { sessionHandlers } from './sessionHandlers';
 import { subscriberHandlers } from './subscriberHandlers';
 
@@ -17,6 +18,7 @@ export function createHandlers(db: MockDatabase = createMockDatabase(), base = '
     ...sessionHandlers(db, base), ...accessHandlers(db, base), ...logoHandlers(db, base),
     // Before the entity handlers: `/subscriber-info/daily-limit` is not the subscriber with id "daily-limit".
     ...subscriberHandlers(db, base),
+    ...packageHandlers(db, base),
     ...entityHandlers(db, ENTITY_SCHEMAS, base),
   ];
 }

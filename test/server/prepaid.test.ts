@@ -65,7 +65,7 @@ describe.each(engines)('prepaid templates, packages and the ledger on %s', (engi
       const updated = await northwind.put(`${TEMPLATES}/${created.id}`, { ...created, price: 0.3, unlimitedData: true });
       expect(updated.statusCode, updated.body).toBe(200);
       expect(updated.json()).toMatchObject({ name: 'Europe exact price', price: 0.3, unlimitedData: true });
-      const posted = await northwind.post(`${TEMPLATES}/${created.id}`, { ...updated.json(), priority: 7 });
+      const posted = await northwind.post(`${TEMPLATES}/${created.id}`, { ...(updated.json() as Row), priority: 7 });
       expect(posted.statusCode, posted.body).toBe(200);
       expect(posted.json()).toMatchObject({ priority: 7, price: 0.3 });
     });

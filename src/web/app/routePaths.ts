@@ -32,6 +32,8 @@ export const SCREEN_SPECS: readonly Extract<RouteSpec, { page: 'screen' }>[] = [
   { path: '/profiles', privilege: SIGNED_IN, page: 'screen', screen: 'Profiles' },
   { path: '/allowed-list/:id', privilege: 'AllowedLists', page: 'screen', screen: 'AllowedList' },
   { path: '/roaming-profile/:id', privilege: 'RoamingProfile', page: 'screen', screen: 'RoamingProfile' },
+  // The sales history; it also asks for the Sales sub-privilege, as the server does.
+  { path: '/packages', privilege: 'PrePaidPackages', page: 'screen', screen: 'PackageSales' },
   { path: '/subscriber/:id', privilege: 'Subscribers', page: 'screen', screen: 'SubscriberDetail' },
 ];
 

@@ -23,6 +23,7 @@ const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   Profiles: lazy(() => import('@web/features/profiles/ProfilesPage')),
   AllowedList: lazy(() => import('@web/features/profiles/AllowedListPage')),
   RoamingProfile: lazy(() => import('@web/features/profiles/RoamingProfilePage')),
+  PackageSales: lazy(() => import('@web/features/packages/PackageSalesPage')),
   SubscriberDetail: lazy(() => import('@web/features/subscribers/SubscriberDetailPage')),
 };
 
