@@ -43,7 +43,7 @@ describe('pricing plan rules in the browser', () => {
   it('opens a plan\'s rules from its page', async () => {
     await page.goto(`${portal.url}/#/pricing-plans`);
     await page.getByTestId('grid-pricingPlan').locator('[role="gridcell"][col-id="name"]', { hasText: 'Europe IoT Standard' }).click();
-    await page.getByTestId('plan-rules-link').waitFor();
+    await page.locator('#root_name').waitFor();
     await page.screenshot({ path: `${SHOTS}/pricing-plan-detail.png` });
     await page.getByTestId('plan-rules-link').click();
     await expect.poll(() => new URL(page.url()).hash).toMatch(/^#\/pricing-plan-rules\/\d+$/);

@@ -1,10 +1,11 @@
-/** `/pricing-plan/{id}`: the plan's form, and the way to its roaming rules. */
+/** `/pricing-plan/{id}`: the plan's form and, below it, the way to its roaming rules. */
 import { PropertiesIcon } from '@blueprintjs/icons';
-import { Button } from '@blueprintjs/core';
+import { Button, H3 } from '@blueprintjs/core';
 import { FormattedMessage } from 'react-intl';
 import { useNavigate, useParams } from 'react-router-dom';
 import EntityDetailPage from '@web/engine/EntityDetailPage';
 import { findSchema, NEW_ID } from '@web/engine/schemas';
+import './pricing.css';
 
 const planSchema = findSchema('pricingPlan')!;
 
@@ -13,14 +14,17 @@ export default function PricingPlanDetailPage() {
   const navigate = useNavigate();
   return (
     <>
-      {id !== NEW_ID && (
-        <div className="portal-plan-rules-link">
-          <Button icon={<PropertiesIcon />} onClick={() => navigate(`/pricing-plan-rules/${encodeURIComponent(id)}`)} data-testid="plan-rules-link">
-            <FormattedMessage id="pricingRules.openRules" />
-          </Button>
-        </div>
-      )}
       <EntityDetailPage schema={planSchema} />
+      {id !== NEW_ID && (
+        <section className="portal-page portal-rules-section">
+          <H3>
+            <FormattedMessage id="pricingRules.openRules" />
+          </H3>
+          <Button icon={<PropertiesIcon />} onClick={() => navigate(`/pricing-plan-rules/${encodeURIComponent(id)}`)} data-testid="plan-rules-link">
+            <FormattedMessage id="pricingRules.openRulesButton" />
+          </Button>
+        </section>
+      )}
     </>
   );
 }

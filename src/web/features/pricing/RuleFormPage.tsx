@@ -31,7 +31,7 @@ export function RuleFormPage({ kind, planId, ruleId, back, defaults }: RuleFormP
   const rule = usePlanRuleQuery({ kind: kind.name, planId, ruleId }, { skip: creating });
   const [save, saving] = useSavePlanRuleMutation();
   const [serverErrors, setServerErrors] = useState<FieldError[]>([]);
-  const entity = intl.formatMessage({ id: kind.schema.title! });
+  const entity = intl.formatMessage({ id: `entity.${kind.schema['x-entity'].name}.single` });
 
   const onSubmit = async (data: EntityRow) => {
     setServerErrors([]);
