@@ -357,6 +357,8 @@ describe.each(engines)('subscriber operations on %s', (engine) => {
 
     it('shows at most 250 usage records (CCR), newest first', async () => {
       const sub = await row(nw[10]);
+      expect((await northwind.get(`/portal/subscriber-info/usage-logs/${sub.subscriberId}`)).json()).toHaveLength(3); // the demo's session
+      await sql`delete from usage_record where subscriber_id = ${sub.subscriberId}`.execute(ctx.db);
       await sql`insert into usage_record (subscriber_id, imsi, at, request_type, bytes_up, bytes_down)
         select ${sub.subscriberId}, ${sub.imsi}, now() - make_interval(mins => g), case when g % 3 = 0 then 'INITIAL' else 'UPDATE' end, g, g * 10 from generate_series(1, 300) g`.execute(ctx.db);
       const rows = (await northwind.get(`/portal/subscriber-info/usage-logs/${sub.subscriberId}`)).json();

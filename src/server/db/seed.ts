@@ -5,6 +5,7 @@ import { ensureNetworks } from '../domains/networks/catalogue';
 import { seedPricing } from './seedPricing';
 import { seedPrepaid } from './seedPrepaid';
 import { seedSubscribers } from './seedSubscribers';
+import { seedUsage } from './seedUsage';
 import type { Database } from './types';
 
 export interface SeedReport {
@@ -136,6 +137,7 @@ export async function seedDemo(db: Kysely<Database>, opts: { subscribers?: numbe
     await seedPrepaid(trx as unknown as Kysely<any>, ids);
   });
   await seedSubscribers(db, opts.subscribers ?? 0);
+  await seedUsage(db);
   return users;
 }
 

@@ -1,0 +1,20 @@
+import { sql, type Kysely } from 'kysely';
+
+/** Credit-control requests per demo subscriber: a data session opened, updated and closed over the last day. */
+const RECORDS_PER_SUBSCRIBER = 3;
+
+/**
+ * The demo usage log (CCR): one statement over every subscriber, deterministic, so the usage-log panel has rows to
+ * show. Sessions are on the subscriber's APN and answered with DIAMETER_SUCCESS (2001).
+ */
+export async function seedUsage(db: Kysely<any>): Promise<void> {
+  if (await db.selectFrom('usageRecord').select('id').limit(1).executeTakeFirst()) return;
+  await sql`insert into usage_record (subscriber_id, imsi, at, request_type, apn, bytes_up, bytes_down)
+    select s.subscriber_id, s.imsi,
+      now() - make_interval(mins => (s.subscriber_id * 37 + g * 211) % 1440),
+      (array['INITIAL', 'UPDATE', 'TERMINATION'])[g],
+      s.apn,
+      case when g = 1 then 0 else (s.subscriber_id * 7919 + g * 104729) % 900000 end,
+      case when g = 1 then 0 else (s.subscriber_id * 15485 + g * 224737) % 9000000 end
+    from subscriber s cross join generate_series(1, ${sql.lit(RECORDS_PER_SUBSCRIBER)}) g`.execute(db);
+}
