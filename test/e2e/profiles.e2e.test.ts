@@ -33,6 +33,14 @@ describe('allowed lists and roaming profiles in the browser', () => {
   const hashOf = () => decodeURIComponent(new URL(page.url()).hash);
   const names = (grid: string) => page.getByTestId(grid).locator('[role="gridcell"][col-id="name"]');
   /** Light and dark screenshots: the whole page, or the window scrolled to `at`. */
+  /** Clicks a download button and reads the saved CSV. */
+  const downloadCsv = async (testId: string) => {
+    const saved = page.waitForEvent('download');
+    await page.getByTestId(testId).click();
+    const download = await saved;
+    const text = readFileSync((await download.path())!, 'utf8').replace(/^\uFEFF/, '');
+    return { name: download.suggestedFilename(), ...Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true }) };
+  };
   const shoot = async (name: string, at?: string) => {
     const take = async (mode: string) => {
       if (at) await page.getByTestId(at).scrollIntoViewIfNeeded();
@@ -87,6 +95,9 @@ describe('allowed lists and roaming profiles in the browser', () => {
     await expect.poll(() => page.getByTestId('sync-progress').getAttribute('data-running'), { timeout: 20000 }).toBe('false');
     expect(await page.getByTestId('sync-counts').innerText()).toBe('Last sync: 2 of 2 answered, 0 failed');
     expect(await page.getByTestId('network-counts').innerText()).not.toContain('Pending');
+    const list = await downloadCsv('allowed-list-download');
+    expect(list.name).toBe('allowed-list-Europe-standard.csv');
+    expect(list.data.find((r) => r.plmn === '23415')).toMatchObject({ country: 'GB', countryName: 'United Kingdom', state: 'blocked' });
     await shoot('allowed-list', 'sync-progress');
     await shoot('allowed-list-networks', 'network-23415');
   });
@@ -131,17 +142,18 @@ describe('allowed lists and roaming profiles in the browser', () => {
     await page.getByTestId('language-select').selectOption('en');
     await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe('ltr');
 
-    const saved = page.waitForEvent('download');
-    await page.getByTestId('profile-download-rates').click();
-    const download = await saved;
-    expect(download.suggestedFilename()).toMatch(/^roaming-profile-\d+-rates\.csv$/);
-    const text = readFileSync((await download.path())!, 'utf8').replace(/^\uFEFF/, '');
-    const { data, meta } = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true });
+    const { name, data, meta } = await downloadCsv('profile-download-rates');
+    expect(name).toMatch(/^roaming-profile-\d+-rates\.csv$/);
     expect(meta.fields).toEqual(['country', 'countryName', 'moCall', 'mtCall', 'moSms', 'mtSms', 'data']);
     expect(data.map((r) => r.country)).toEqual(['DE', 'ES', 'FR', 'GB']);
     const germany = data.find((r) => r.country === 'DE')!;
     expect(germany.countryName).toBe('Germany');
     expect(Number(germany.moSms)).toBe(0.1234);
+    // The whole profile, in the import format.
+    const whole = await downloadCsv('profile-download-profile');
+    expect(whole.meta.fields).toEqual(['resellerId', 'name', 'reference', 'slots', 'country', 'moCall', 'mtCall', 'moSms', 'mtSms', 'data']);
+    expect(whole.data.find((r) => r.country === 'DE')).toMatchObject({ name: 'Europe IoT', reference: 'NW-EU-IOT', slots: '1' });
+    expect(Number(whole.data.find((r) => r.country === 'DE')!.moSms)).toBe(0.1234);
 
     // The administrator approves it again.
     await page.getByTestId('profile-approve').click();
