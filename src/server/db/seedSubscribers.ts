@@ -42,77 +42,105 @@ function random(seed: number) {
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 const withLuhn = (digits: string) => digits + luhnDigit(digits);
 
-/**
- * Demo subscribers with their SIM cards, MSISDNs and sponsor IMSIs, spread over every non-inventory account,
- * inserted in batches. Numbering: IMSI 90128 + 10 digits, ICCID 8988228 + 12 digits + check digit,
- * MSISDN 88228 + 8 digits (a second one on every seventh subscriber), IMEI TAC + serial + check digit.
- */
-export async function seedSubscribers(db: Kysely<any>, count: number, batchSize = 1000): Promise<number> {
-  if (count <= 0 || (await db.selectFrom('subscriber').select('subscriberId').limit(1).executeTakeFirst())) return 0;
-  const accounts = await db.selectFrom('account').select(['accountId', 'resellerId']).where('inventoryAccount', '=', false).orderBy('accountId').execute();
-  if (!accounts.length) return 0;
+/** What numbering and spreading the demo subscribers needs from the database. */
+export interface SubscriberSeedContext {
+  accounts: { accountId: number; resellerId: number }[];
+  sponsors: { id: number | null; name: string; prefix: string }[];
+  /** A pricing plan and a roaming profile per reseller, when their seeds ran. */
+  plans: Map<number, number>;
+  profiles: Map<number, number>;
+}
+
+/** One demo subscriber: its SIM card, itself, its MSISDNs and (on multi-IMSI SIMs) its sponsor IMSIs. */
+export interface SubscriberSeedRow {
+  sim: Record<string, unknown>;
+  subscriber: Record<string, unknown>;
+  msisdns: string[];
+  sponsorImsis: { imsi: string; sponsorId: number | null; sponsorName: string; pending: boolean }[];
+}
+
+export async function subscriberSeedContext(db: Kysely<any>): Promise<SubscriberSeedContext> {
+  const accounts = (await db.selectFrom('account').select(['accountId', 'resellerId']).where('inventoryAccount', '=', false).orderBy('accountId').execute())
+    .map((a) => ({ accountId: Number(a.accountId), resellerId: Number(a.resellerId) }));
   // Sponsors, plans and profiles of the demo, when their seeds ran first; the constants otherwise.
   const sponsorRows = await db.selectFrom('sponsor').select(['id', 'name', 'imsiPrefix']).orderBy('id').execute().catch(() => []);
-  const sponsorList = sponsorRows.length
+  const sponsors = sponsorRows.length
     ? sponsorRows.map((r) => ({ id: Number(r.id), name: String(r.name), prefix: String(r.imsiPrefix) }))
     : SPONSORS.map((r) => ({ id: null, name: r.name, prefix: r.plmn }));
   const firstOf = async (table: string) => new Map((await db.selectFrom(table).select(['id', 'resellerId']).orderBy('id', 'desc').execute().catch(() => []))
     .map((r) => [Number(r.resellerId), Number(r.id)] as const));
-  const plans = await firstOf('pricingPlan');
-  const profiles = await firstOf('roamingProfile');
+  return { accounts, sponsors, plans: await firstOf('pricingPlan'), profiles: await firstOf('roamingProfile') };
+}
+
+/**
+ * The first `count` demo subscribers, in order and the same on every run. Numbering: IMSI
+ * 90128 + 10 digits, ICCID 8988228 + 12 digits + check digit, MSISDN 88228 + 8 digits (a second one on every
+ * seventh subscriber), IMEI TAC + serial + check digit.
+ */
+export function* subscriberSeedRows(ctx: SubscriberSeedContext, count: number, now = Date.now()): Generator<SubscriberSeedRow> {
+  const { accounts, sponsors: sponsorList, plans, profiles } = ctx;
   const rnd = random(20260);
   const pick = <T>(list: readonly T[]) => list[Math.floor(rnd() * list.length)];
-  const now = Date.now();
+  for (let i = 0; i < count; i++) {
+    const account = accounts[i % accounts.length];
+    const iccid = withLuhn(`${ICCID_PREFIX}${pad(100000 + i, 12)}`);
+    const esim = i % 5 === 0;
+    const sim = {
+      iccid, simType: esim ? 'esim' : 'physical', status: 'active', statusDate: new Date(now - (400 - (i % 365)) * 86_400_000).toISOString(),
+      profileType: esim ? 'consumer' : 'M2M', batch: `B${2025}-${pad(Math.floor(i / 5000) + 1, 3)}`, cost: esim ? '1.20' : '2.50',
+      serviceProviderName: 'Connectivity Provider', activationCode: esim ? `LPA:1$smdp.portal.example$${pad(i, 8)}-${iccid.slice(-6)}` : null,
+      resellerId: account.resellerId,
+    };
+    const [country, network] = pick(NETWORKS);
+    const [deviceType, device, tac] = pick(DEVICES);
+    const limit = rnd() < 0.8 ? pick(LIMITS) : null;
+    const usage = limit ? Math.floor(limit * rnd() * 1.15) : Math.floor(rnd() * 300 * MB);
+    const msisdn = `${MSISDN_PREFIX}${pad(10000000 + i, 8)}`;
+    const msisdns = i % 7 === 3 ? [msisdn, `${MSISDN_PREFIX}${pad(60000000 + i, 8)}`] : [msisdn];
+    const sponsorImsis: SubscriberSeedRow['sponsorImsis'] = [];
+    if (i % 3 === 0) {
+      const sponsorCount = i % 2 === 0 ? 2 : 1;
+      for (let s = 0; s < sponsorCount; s++) {
+        const sponsor = sponsorList[(i + s) % sponsorList.length];
+        sponsorImsis.push({ imsi: `${sponsor.prefix}${pad(i, 15 - sponsor.prefix.length)}`, sponsorId: sponsor.id, sponsorName: sponsor.name, pending: i % 97 === 0 });
+      }
+    }
+    const subscriber = {
+      name: `${deviceType} ${pad(i + 1, 5)}`, status: rnd() < 0.9 ? 'active' : 'suspended', imsi: `${HOME_PLMN}${pad(i + 1, 10)}`, iccid, msisdn,
+      deviceType, device, imei: withLuhn(`${tac}${pad(Math.floor(rnd() * 1e6), 6)}`), country, network,
+      lastLocationAt: new Date(now - Math.floor(rnd() * 7 * 86_400_000)).toISOString(), balance: (rnd() * 200).toFixed(2),
+      accountId: account.accountId, resellerId: account.resellerId, groupName: pick(GROUPS), apn: pick(APNS),
+      dailyLimitBytes: limit, qosThrottling: limit ? pick(QOS) : null, usageTodayBytes: usage, migrationStatus: null,
+      pricingPlanId: plans.get(account.resellerId) ?? null, roamingProfileId: profiles.get(account.resellerId) ?? null,
+    };
+    yield { sim, subscriber, msisdns, sponsorImsis };
+  }
+}
+
+/** Demo subscribers with their SIM cards, MSISDNs and sponsor IMSIs, spread over every non-inventory account, inserted in batches. */
+export async function seedSubscribers(db: Kysely<any>, count: number, batchSize = 1000): Promise<number> {
+  if (count <= 0 || (await db.selectFrom('subscriber').select('subscriberId').limit(1).executeTakeFirst())) return 0;
+  const ctx = await subscriberSeedContext(db);
+  if (!ctx.accounts.length) return 0;
+  const generated = subscriberSeedRows(ctx, count);
   let inserted = 0;
   for (let start = 0; start < count; start += batchSize) {
-    const sims: Record<string, unknown>[] = [];
-    const subs: Record<string, unknown>[] = [];
-    const msisdns: { msisdn: string; seq: number }[] = [];
-    const sponsors: { imsi: string; seq: number; sponsorId: number | null; sponsorName: string; pending: boolean }[] = [];
-    for (let i = start; i < Math.min(count, start + batchSize); i++) {
-      const account = accounts[i % accounts.length];
-      const iccid = withLuhn(`${ICCID_PREFIX}${pad(100000 + i, 12)}`);
-      const esim = i % 5 === 0;
-      sims.push({
-        iccid, simType: esim ? 'esim' : 'physical', status: 'active', statusDate: new Date(now - (400 - (i % 365)) * 86_400_000).toISOString(),
-        profileType: esim ? 'consumer' : 'M2M', batch: `B${2025}-${pad(Math.floor(i / 5000) + 1, 3)}`, cost: esim ? '1.20' : '2.50',
-        serviceProviderName: 'Connectivity Provider', activationCode: esim ? `LPA:1$smdp.portal.example$${pad(i, 8)}-${iccid.slice(-6)}` : null,
-        resellerId: account.resellerId,
-      });
-      const [country, network] = pick(NETWORKS);
-      const [deviceType, device, tac] = pick(DEVICES);
-      const limit = rnd() < 0.8 ? pick(LIMITS) : null;
-      const usage = limit ? Math.floor(limit * rnd() * 1.15) : Math.floor(rnd() * 300 * MB);
-      const msisdn = `${MSISDN_PREFIX}${pad(10000000 + i, 8)}`;
-      msisdns.push({ msisdn, seq: i });
-      if (i % 7 === 3) msisdns.push({ msisdn: `${MSISDN_PREFIX}${pad(60000000 + i, 8)}`, seq: i });
-      if (i % 3 === 0) {
-        const sponsorCount = i % 2 === 0 ? 2 : 1;
-        for (let s = 0; s < sponsorCount; s++) {
-          const sponsor = sponsorList[(i + s) % sponsorList.length];
-          sponsors.push({ imsi: `${sponsor.prefix}${pad(i, 15 - sponsor.prefix.length)}`, seq: i, sponsorId: sponsor.id, sponsorName: sponsor.name, pending: i % 97 === 0 });
-        }
-      }
-      subs.push({
-        name: `${deviceType} ${pad(i + 1, 5)}`, status: rnd() < 0.9 ? 'active' : 'suspended', imsi: `${HOME_PLMN}${pad(i + 1, 10)}`, iccid, msisdn,
-        deviceType, device, imei: withLuhn(`${tac}${pad(Math.floor(rnd() * 1e6), 6)}`), country, network,
-        lastLocationAt: new Date(now - Math.floor(rnd() * 7 * 86_400_000)).toISOString(), balance: (rnd() * 200).toFixed(2),
-        accountId: account.accountId, resellerId: account.resellerId, groupName: pick(GROUPS), apn: pick(APNS),
-        dailyLimitBytes: limit, qosThrottling: limit ? pick(QOS) : null, usageTodayBytes: usage, migrationStatus: null,
-        pricingPlanId: plans.get(account.resellerId) ?? null, roamingProfileId: profiles.get(account.resellerId) ?? null,
-      });
+    const rows: SubscriberSeedRow[] = [];
+    while (rows.length < batchSize) {
+      const next = generated.next();
+      if (next.done) break;
+      rows.push(next.value);
     }
     await db.transaction().execute(async (trx) => {
-      await trx.insertInto('simCard').values(sims).execute();
-      const ids = await trx.insertInto('subscriber').values(subs).returning(['subscriberId', 'iccid']).execute();
+      await trx.insertInto('simCard').values(rows.map((r) => r.sim)).execute();
+      const ids = await trx.insertInto('subscriber').values(rows.map((r) => r.subscriber)).returning(['subscriberId', 'iccid']).execute();
       const idOf = new Map(ids.map((r) => [r.iccid as string, Number(r.subscriberId)]));
-      const idAt = (seq: number) => idOf.get(String(sims[seq - start].iccid))!;
-      await trx.insertInto('subscriberMsisdn').values(msisdns.map((m) => ({ msisdn: m.msisdn, subscriberId: idAt(m.seq) }))).execute();
-      if (sponsors.length) {
-        await trx.insertInto('sponsorImsi').values(sponsors.map((s) => ({ imsi: s.imsi, subscriberId: idAt(s.seq), sponsorId: s.sponsorId, sponsorName: s.sponsorName, pending: s.pending }))).execute();
-      }
+      const owned = rows.map((r) => ({ row: r, subscriberId: idOf.get(String(r.sim.iccid))! }));
+      await trx.insertInto('subscriberMsisdn').values(owned.flatMap(({ row, subscriberId }) => row.msisdns.map((msisdn) => ({ msisdn, subscriberId })))).execute();
+      const sponsorImsis = owned.flatMap(({ row, subscriberId }) => row.sponsorImsis.map((s) => ({ ...s, subscriberId })));
+      if (sponsorImsis.length) await trx.insertInto('sponsorImsi').values(sponsorImsis).execute();
     });
-    inserted += subs.length;
+    inserted += rows.length;
   }
   // Fresh statistics, so the planner uses the indexes on the tables just filled.
   await sql`analyze subscriber`.execute(db);
