@@ -26,7 +26,6 @@ export interface PriceTableProps {
   /** Saves the table; answers whether the server took it. */
   onSave: (rates: Rate[]) => Promise<boolean>;
   saving: boolean;
-  readOnly?: boolean;
 }
 
 function RemoveButton({ data, context }: CustomCellRendererProps<DraftRate, unknown, { remove: (country: string) => void; label: string }>) {
@@ -34,7 +33,7 @@ function RemoveButton({ data, context }: CustomCellRendererProps<DraftRate, unkn
   return <Button variant="minimal" size="small" icon={<TrashIcon />} aria-label={context.label} onClick={() => context.remove(data.country)} />;
 }
 
-export function PriceTable({ rates, onSave, saving, readOnly }: PriceTableProps) {
+export function PriceTable({ rates, onSave, saving }: PriceTableProps) {
   const intl = useIntl();
   const darkMode = useAppSelector(selectDarkMode);
   const rtl = isLocale(intl.locale) && isRightToLeft(intl.locale);
@@ -70,21 +69,19 @@ export function PriceTable({ rates, onSave, saving, readOnly }: PriceTableProps)
           colId: field,
           field,
           headerName: intl.formatMessage({ id: `entity.roamingProfile.rate.${field}` }),
-          editable: !readOnly,
+          editable: true,
           type: 'rightAligned',
           flex: 1,
           minWidth: 110,
           // The text stays as typed: a wrong value is shown marked rather than lost.
           valueParser: (p) => String(p.newValue ?? '').trim(),
           cellClassRules: { 'portal-cell-invalid': (p) => !isRateText(String(p.value ?? '')) },
-          tooltipValueGetter: (p) => (isRateText(String(p.value ?? '')) ? undefined : intl.formatMessage({ id: 'roamingProfile.rates.invalid' })),
+          tooltip: (p) => (isRateText(String(p.value ?? '')) ? undefined : intl.formatMessage({ id: 'roamingProfile.rates.invalid' })),
         }),
       ),
-      ...(readOnly
-        ? []
-        : [{ colId: 'remove', headerName: '', width: 70, minWidth: 70, sortable: false, cellRenderer: RemoveButton } satisfies ColDef<DraftRate>]),
+      { colId: 'remove', headerName: '', width: 70, minWidth: 70, sortable: false, cellRenderer: RemoveButton },
     ],
-    [intl, names, readOnly],
+    [intl, names],
   );
 
   const context = useMemo(
@@ -117,41 +114,37 @@ export function PriceTable({ rates, onSave, saving, readOnly }: PriceTableProps)
         <H3>
           <FormattedMessage id="roamingProfile.rates.title" />
         </H3>
-        {!readOnly && (
-          <div className="portal-page-actions">
-            <Button icon={<UndoIcon />} disabled={!dirty || saving} onClick={() => setDraft(saved)} data-testid="price-table-reset">
-              <FormattedMessage id="roamingProfile.rates.reset" />
-            </Button>
-            <Button
-              intent={Intent.PRIMARY}
-              icon={<FloppyDiskIcon />}
-              disabled={!dirty || invalid.length > 0}
-              loading={saving}
-              onClick={save}
-              data-testid="price-table-save"
-            >
-              <FormattedMessage id="roamingProfile.rates.save" />
-            </Button>
-          </div>
-        )}
-      </header>
-      {!readOnly && (
-        <div className="portal-price-add">
-          <HTMLSelect
-            value={adding}
-            onChange={(e) => setAdding(e.currentTarget.value)}
-            aria-label={intl.formatMessage({ id: 'roamingProfile.rates.country' })}
-            data-testid="price-table-country"
-            options={[
-              { value: '', label: intl.formatMessage({ id: 'roamingProfile.rates.country' }) },
-              ...addable.map((c) => ({ value: c, label: `${names[c] ?? c} (${c})` })),
-            ]}
-          />
-          <Button icon={<AddIcon />} disabled={!adding} onClick={add} data-testid="price-table-add">
-            <FormattedMessage id="roamingProfile.rates.add" />
+        <div className="portal-page-actions">
+          <Button icon={<UndoIcon />} disabled={!dirty || saving} onClick={() => setDraft(saved)} data-testid="price-table-reset">
+            <FormattedMessage id="roamingProfile.rates.reset" />
+          </Button>
+          <Button
+            intent={Intent.PRIMARY}
+            icon={<FloppyDiskIcon />}
+            disabled={!dirty || invalid.length > 0}
+            loading={saving}
+            onClick={save}
+            data-testid="price-table-save"
+          >
+            <FormattedMessage id="roamingProfile.rates.save" />
           </Button>
         </div>
-      )}
+      </header>
+      <div className="portal-price-add">
+        <HTMLSelect
+          value={adding}
+          onChange={(e) => setAdding(e.currentTarget.value)}
+          aria-label={intl.formatMessage({ id: 'roamingProfile.rates.country' })}
+          data-testid="price-table-country"
+          options={[
+            { value: '', label: intl.formatMessage({ id: 'roamingProfile.rates.country' }) },
+            ...addable.map((c) => ({ value: c, label: `${names[c] ?? c} (${c})` })),
+          ]}
+        />
+        <Button icon={<AddIcon />} disabled={!adding} onClick={add} data-testid="price-table-add">
+          <FormattedMessage id="roamingProfile.rates.add" />
+        </Button>
+      </div>
       {invalid.length > 0 && (
         <Callout intent={Intent.DANGER} role="alert" data-testid="price-table-invalid">
           <FormattedMessage id="roamingProfile.rates.invalidCells" values={{ count: invalid.length }} />
