@@ -249,6 +249,20 @@ describe.each(engines)('prepaid templates, packages and the ledger on %s', (engi
       expect(await balance(northwind, 1)).toBe(parent);
     });
 
+    it('lets concurrent purchases spend the balance exactly once', async () => {
+      const start = await balance(iot, 2);
+      const price = Math.floor(start / 3 - 1);
+      const dear = await createTemplate(iot, { name: 'Concurrent purchases', price, locationZoneId: zone.Nordics, destinationZoneId: null });
+      const results = await Promise.all(Array.from({ length: 5 }, () => iot.post(`${BASE}/purchase/`, { subscriberId: subscriber.iot, templateId: dear.id })));
+      expect(results.map((r) => r.statusCode).sort()).toEqual([201, 201, 201, 409, 409]);
+      expect(await balance(iot, 2)).toBe(Math.round((start - 3 * price) * 100) / 100);
+      const rows = (await sql<{ amount: string; after: string }>`select amount::text as amount, balance_after::text as after from ledger_entry where reseller_id = 2 order by id`.execute(ctx.db)).rows;
+      // Each row's balance is the one before it plus its amount, in cents.
+      for (let i = 1; i < rows.length; i += 1) {
+        expect(Math.round(Number(rows[i - 1].after) * 100) + Math.round(Number(rows[i].amount) * 100)).toBe(Math.round(Number(rows[i].after) * 100));
+      }
+    });
+
     it('waits for first use when asked, and checks the request body', async () => {
       const res = await northwind.post(`${BASE}/assign/`, { subscriberId: subscriber.northwind, templateId: tenCents.id, activateUponFirstUse: true });
       expect(res.statusCode, res.body).toBe(201);

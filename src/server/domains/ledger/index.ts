@@ -1,8 +1,8 @@
 /**
  * The reseller ledger: every movement of a reseller's money is one row with the balance after it, so the
  * balance is the latest row's and the history explains it. Amounts are exact decimals, added up by the database
- * (numeric), never by floating point. A posting locks the reseller's row first, so two postings for one
- * reseller happen one after the other and each sees the other's balance.
+ * (numeric), never by floating point. A posting locks the reseller's row, so two postings for one reseller happen
+ * one after the other and each sees the other's balance.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
@@ -37,7 +37,9 @@ export async function balanceOf(db: Kysely<any>, resellerId: number): Promise<st
  * `mustCover`, a movement the balance cannot cover is refused with 409 naming the rule, and nothing is written.
  */
 export async function post(trx: Kysely<any>, posting: Posting): Promise<{ id: number; balanceAfter: string }> {
-  await sql`select id from reseller where id = ${posting.resellerId} for update`.execute(trx);
+  // `no key update`: the posting's own inserts already hold key-share locks on the reseller row (foreign keys),
+  // which a plain `for update` would wait on across two postings, a deadlock.
+  await sql`select id from reseller where id = ${posting.resellerId} for no key update`.execute(trx);
   const amount = String(posting.amount);
   const { rows } = await sql<{ after: string; short: boolean }>`
     select b.after::text as after, b.after < 0 as short from (

@@ -50,14 +50,13 @@ function checkBody(raw: unknown, ids: string[], flags: string[] = []): Body {
 }
 
 /** The subscriber, if the caller may see it (their reseller subtree, their account), with its reseller's path. */
-async function visibleSubscriber(db: Kysely<any>, principal: Principal, id: number, forUpdate = false) {
+async function visibleSubscriber(db: Kysely<any>, principal: Principal, id: number) {
   let q = db.selectFrom('subscriber as s').innerJoin('reseller as r', 'r.id', 's.resellerId')
     .select(['s.subscriberId', 's.resellerId', 's.accountId', 'r.path']).where('s.subscriberId', '=', id);
   if (!principal.isAdmin) {
     q = q.where('r.path', 'like', sql<string>`${principal.resellerPath} || '%'`);
     if (principal.accountId !== null) q = q.where('s.accountId', '=', principal.accountId);
   }
-  if (forUpdate) q = q.forUpdate('s');
   const row = await q.executeTakeFirst();
   if (!row) throw notFound();
   return row as { subscriberId: number; resellerId: number; accountId: number; path: string };
@@ -159,7 +158,7 @@ export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<any>, eng
     const principal = principalOf(request);
     const body = checkBody(request.body, ['subscriberId', 'templateId'], ['activateUponFirstUse']) as unknown as PackageSaleRequest;
     const id = await db.transaction().execute(async (trx) => {
-      const subscriber = await visibleSubscriber(trx, principal, body.subscriberId, true);
+      const subscriber = await visibleSubscriber(trx, principal, body.subscriberId);
       const template = await trx.selectFrom('prepaid_template as t').innerJoin('reseller as tr', 'tr.id', 't.resellerId')
         .selectAll('t').select('tr.path as resellerPath')
         .where('t.id', '=', body.templateId).where('tr.path', 'like', sql<string>`${principal.resellerPath} || '%'`).executeTakeFirst();
