@@ -26,8 +26,8 @@ describe('subscriber detail page', () => {
     const status = within(screen.getByTestId('subscriber-header')).getByTestId('subscriber-status');
     expect((status).textContent).toContain('Active');
     expect(status.className).toContain('bp6-intent-success');
-    await waitFor(() => expect(panelIds()).toHaveLength(21));
-    expect(panelIds()).toEqual(expect.arrayContaining(['panel-qos', 'panel-daily-limit', 'panel-audit-logs', 'panel-network-events', 'panel-services']));
+    await waitFor(() => expect(panelIds()).toHaveLength(22));
+    expect(panelIds()).toEqual(expect.arrayContaining(['panel-qos', 'panel-daily-limit', 'panel-audit-logs', 'panel-network-events', 'panel-services', 'panel-packages']));
   });
 
   it('shows only the panels the role grants, and asks only for their data', async () => {

@@ -341,6 +341,7 @@ export function ServicesPanel({ subscriber }: PanelProps) {
         [label(field('balance')), formatCell(intl, 'money', subscriber.balance)],
         [label(field('pricingPlanId')), <span data-testid="pricing-plan-name">{planName}</span>],
       ]} />
+      <h4 className="portal-panel-subtitle">{label('subscriber.charges')}</h4>
       {error ? <LoadError error={error} /> : !data ? <Loading /> : data.items.length === 0 ? <Empty /> : (
         <>
           <HTMLTable compact striped className="portal-panel-table" data-testid="charges-table">
@@ -536,7 +537,9 @@ export function UsageLogsPanel({ subscriber }: PanelProps) {
 /** A changed field's value as text: byte counts and money as such, nothing as a dash. */
 function AuditValues({ values }: { values: Record<string, unknown> }) {
   const intl = useIntl();
+  const speeds = useQosSpeedLimitsQuery();
   const entries = Object.entries(values);
+  const qosText = (id: unknown) => (id === QOS_BLOCK ? intl.formatMessage({ id: 'subscriber.qos.block' }) : speeds.data?.find((s) => s.id === id)?.name ?? String(id));
   if (entries.length === 0) return <>{intl.formatMessage({ id: 'format.none' })}</>;
   return (
     <ul className="portal-audit-values">
@@ -544,6 +547,7 @@ function AuditValues({ values }: { values: Record<string, unknown> }) {
         const title = intl.messages[field(key)] ? intl.formatMessage({ id: field(key) }) : key;
         const text = value === null || value === undefined || value === '' ? intl.formatMessage({ id: 'format.none' })
           : key.endsWith('Bytes') && typeof value === 'number' ? formatBytes(intl, value)
+            : key === 'qosThrottling' ? qosText(value)
             : key === 'status' ? textOr(intl, `subscriber.status.${String(value)}`, String(value))
               : Array.isArray(value) ? value.join(', ') : String(value);
         return <li key={key}><span className="portal-audit-field">{title}:</span> {text}</li>;
