@@ -94,7 +94,9 @@ describe('allowed lists and roaming profiles in the browser', () => {
     await expect.poll(() => network.getAttribute('data-state'), { timeout: 20000 }).toBe('blocked');
     await expect.poll(() => page.getByTestId('sync-progress').getAttribute('data-running'), { timeout: 20000 }).toBe('false');
     expect(await page.getByTestId('sync-counts').innerText()).toBe('Last sync: 2 of 2 answered, 0 failed');
-    expect(await page.getByTestId('network-counts').innerText()).not.toContain('Pending');
+    // The counts are read again once the last answer is in.
+    await expect.poll(() => page.getByTestId('network-counts').innerText()).not.toContain('Pending');
+    expect(await page.getByTestId('network-counts').innerText()).toContain('Blocked 5');
     const list = await downloadCsv('allowed-list-download');
     expect(list.name).toBe('allowed-list-Europe-standard.csv');
     expect(list.data.find((r) => r.plmn === '23415')).toMatchObject({ country: 'GB', countryName: 'United Kingdom', state: 'blocked' });
