@@ -146,9 +146,11 @@ describe('pricing plan rules in the browser', () => {
     await page.getByTestId('grid-internationalPlan').locator('[role="gridcell"][col-id="name"]').first().click();
     const rules = page.getByTestId('international-rules');
     await rules.waitFor();
+    // The demo's rules, sorted by country; a new row goes below them.
+    await expect.poll(() => rules.locator('[role="gridcell"][col-id="prefix"]').count()).toBe(6);
     await rules.getByTestId('rules-add').click();
-    const cell = (colId: string) => rules.locator(`[role="row"][row-index="0"] [role="gridcell"][col-id="${colId}"]`);
-    for (const [colId, value] of [['country', 'DE'], ['prefix', '4915'], ['price', '0.12'], ['countryName', 'Germany']]) {
+    const cell = (colId: string) => rules.locator(`[role="row"][row-index="6"] [role="gridcell"][col-id="${colId}"]`);
+    for (const [colId, value] of [['country', 'PT'], ['prefix', '3519'], ['price', '0.135'], ['countryName', 'Portugal']]) {
       await cell(colId).dblclick();
       await cell(colId).locator('input').fill(value);
       await cell(colId).locator('input').press('Enter');
@@ -156,8 +158,9 @@ describe('pricing plan rules in the browser', () => {
     await rules.getByTestId('rules-save').click();
     await page.getByText('Rules saved').waitFor();
     await page.reload();
-    await expect.poll(() => rules.locator('[role="gridcell"][col-id="prefix"]').first().innerText()).toBe('4915');
-    expect(await rules.locator('[role="gridcell"][col-id="price"]').first().innerText()).toBe('$0.12');
+    const saved = rules.locator('[role="row"]', { has: page.locator('[col-id="prefix"]', { hasText: '3519' }) });
+    await expect.poll(() => saved.locator('[col-id="price"]').innerText()).toBe('$0.135');
+    expect(await saved.locator('[col-id="countryGroup"]').innerText()).toBe('Mobile');
     await page.screenshot({ path: `${SHOTS}/international-rules.png`, fullPage: true });
     expect(errors).toEqual([]);
   });

@@ -9,6 +9,12 @@ const DEMO_NETWORKS: [string, string, string, string, string][] = [
   ['JP', '440', '10', 'NTT Docomo', '0.0120'], ['CH', '228', '01', 'Swisscom', '0.0150'],
 ];
 
+/** Demo international destinations: country, dialling prefix, name, group, price per minute. */
+const DEMO_DESTINATIONS: [string, string, string, string, string][] = [
+  ['DE', '49', 'Germany', 'Land', '0.04'], ['DE', '4915', 'Germany', 'Mobile', '0.12'], ['FR', '33', 'France', 'Land', '0.05'],
+  ['FR', '336', 'France', 'Mobile', '0.15'], ['US', '1', 'United States', 'Land', '0.02'], ['IL', '9725', 'Israel', 'Mobile', '0.18'],
+];
+
 /** Demo pricing plans with roaming rules, and international plans, for the demo resellers. */
 export async function seedPricing(trx: Kysely<any>, resellerIds: Map<string, number>) {
   const plans: [string, string, string, string][] = [
@@ -29,6 +35,10 @@ export async function seedPricing(trx: Kysely<any>, resellerIds: Map<string, num
     }))).execute();
   }
   for (const [reseller, name, defaultPrice] of [['Northwind Mobile', 'International Calls Basic', '0.25'], ['Blue Sky Telecom', 'Blue Sky Voice World', '0.30']]) {
-    await trx.insertInto('international_plan').values({ name, resellerId: resellerIds.get(reseller)!, defaultPrice }).execute();
+    const { id } = await trx.insertInto('international_plan').values({ name, resellerId: resellerIds.get(reseller)!, defaultPrice }).returning('id').executeTakeFirstOrThrow();
+    await trx.insertInto('international_rule').values(DEMO_DESTINATIONS.map(([country, prefix, countryName, countryGroup, price]) => ({
+      planId: id, country, prefix, countryName, countryGroup, price, description: `${countryName} ${countryGroup === 'Land' ? 'landlines' : 'mobiles'}`,
+      startDate: '2026-01-01T00:00:00Z', endDate: null, fromDate: '2026-01-01T00:00:00Z', hidden: false,
+    }))).execute();
   }
 }
