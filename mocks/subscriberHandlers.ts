@@ -50,6 +50,12 @@ const networkOf = (db: MockDatabase) => {
   return state;
 };
 
+/** A network operation already under way when the page opens (started in another tab, say). */
+export function pendingOperation(db: MockDatabase, subscriberId: number, operation: string, change: Row) {
+  const rows = table(db, 'subscriberOperation');
+  rows.push({ id: rows.length + 1, subscriberId, operation, status: 'pending', request: {}, username: 'nora', createdAt: now(), finishedAt: null, change });
+}
+
 /** The next network operation fails with `detail` (e.g. 'OTA delivery failed: …'). */
 export function failNextNetworkOperation(db: MockDatabase, detail: string) {
   networkOf(db).failures.push(detail);
@@ -180,7 +186,14 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
       return HttpResponse.json(wire(rest));
     }),
 
-    http.post(`${base}/subscriber-info/:id/cancel-location`, ({ request, params }) => {
+    http.get(`${base}/subscriber-info/:id/operations`, ({ request, params }) => {
+      const found = access(request, params.id);
+      if (found instanceof Response) return found;
+      const rows = table(db, 'subscriberOperation').filter((o) => o.subscriberId === found.sub.subscriberId).reverse();
+      return HttpResponse.json(rows.map(({ polled: _p, ...op }) => wire(op)));
+    }),
+
+        http.post(`${base}/subscriber-info/:id/cancel-location`, ({ request, params }) => {
       const found = access(request, params.id, 'Location');
       return found instanceof Response ? found : network(found.sub, found.user, 'cancel-location', { network: null, country: null });
     }),

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { AppRoutes } from '@web/app/AppRoutes';
 import { renderWithProviders, signedIn } from '@web/test/renderWithProviders';
 import { setupMockApi } from '@web/test/mockApi';
-import { failNextNetworkOperation, seedSubscribers } from '../../../../mocks/subscriberHandlers';
+import { failNextNetworkOperation, pendingOperation, seedSubscribers } from '../../../../mocks/subscriberHandlers';
 import { mockToken } from '../../../../mocks/token';
 
 const api = setupMockApi();
@@ -66,6 +66,16 @@ describe('subscriber detail page', () => {
     const audit = await screen.findByTestId('audit-table');
     await waitFor(() => expect(within(audit).getAllByRole('row')).toHaveLength(3));
     expect((within(audit).getAllByRole('row')[1]).textContent).toContain('Reactivate');
+  });
+
+  it('follows an operation that was already under way when the page opened', async () => {
+    seedSubscribers(api.db);
+    pendingOperation(api.db, 7, 'suspend', { status: 'suspended' });
+    renderWithProviders(<AppRoutes />, { route: '/subscriber/7', preloadedState: signedIn(mockToken('admin')) });
+    await waitFor(() => expect(screen.getByTestId('operation-outcome').dataset.status).toBe('pending'));
+    expect((screen.getByTestId('action-suspend') as HTMLButtonElement).disabled).toBe(true);
+    await waitFor(() => expect(screen.getByTestId('operation-outcome').dataset.status).toBe('success'));
+    await waitFor(() => expect(within(screen.getByTestId('subscriber-header')).getByTestId('subscriber-status').textContent).toBe('Suspended'));
   });
 
   it('shows a failed SIM refresh as an error and leaves the subscriber as it was', async () => {

@@ -42,6 +42,7 @@ function usePanels() {
   return {
     may: (panel: string) => admin || hasPrivilege(privileges, 'SubscriberDetails', panel),
     accounts: admin || hasPrivilege(privileges, 'Accounts'),
+    profiles: admin || hasPrivilege(privileges, 'RoamingProfile'),
   };
 }
 
@@ -151,7 +152,7 @@ function Header({ subscriber, actions }: { subscriber: Subscriber; actions: Reac
 
 function SubscriberView({ subscriber }: { subscriber: Subscriber }) {
   const intl = useIntl();
-  const { may, accounts } = usePanels();
+  const { may, accounts, profiles } = usePanels();
   const [dialog, setDialog] = useState<DialogName | null>(null);
   const close = () => setDialog(null);
   const id = subscriber.subscriberId;
@@ -199,7 +200,7 @@ function SubscriberView({ subscriber }: { subscriber: Subscriber }) {
         {may('Reseller') && <ResellerPanel {...props} />}
         {may('Location') && <LocationPanel {...props} />}
         {may('Network') && <NetworkPanel {...props} />}
-        {may('RoamingProfile') && <RoamingProfilePanel {...props} />}
+        {may('RoamingProfile') && <RoamingProfilePanel {...props} canOpen={profiles} />}
         {may('AllowedNetworks') && <AllowedNetworksPanel {...props} />}
         {may('SponsorImsis') && <SponsorImsisPanel {...props} />}
         {may('MigrationStatus') && <MigrationPanel {...props} />}

@@ -9,7 +9,7 @@ import { useIntl, type IntlShape } from 'react-intl';
 import { apiErrorOf, type QueryError } from '@web/engine/apiErrors';
 import { hasMessage } from '@web/engine/form/messages';
 import { useAppDispatch } from '@web/app/hooks';
-import { refreshSubscriber, useSubscriberOperationQuery, type SubscriberOperation } from './subscriberApi';
+import { refreshSubscriber, useRecentOperationsQuery, useSubscriberOperationQuery, type SubscriberOperation } from './subscriberApi';
 
 /** How often a pending operation is asked for its outcome. */
 export const POLL_MS = 800;
@@ -82,6 +82,18 @@ export function OperationsProvider({ subscriberId, children }: { subscriberId: n
       setOutcome({ kind: 'pending', operation: op.operation });
     } else finished(op);
   }, [finished, intl]);
+
+  // An operation started before the page opened (another tab, a reload) is followed as well.
+  const recent = useRecentOperationsQuery(subscriberId, { refetchOnMountOrArgChange: true });
+  const [resumed, setResumed] = useState(false);
+  const waiting = recent.data?.find((op) => op.status === 'pending');
+  if (!resumed && recent.data) {
+    setResumed(true);
+    if (waiting && !pending) {
+      setPending(waiting);
+      setOutcome({ kind: 'pending', operation: waiting.operation });
+    }
+  }
 
   const value = useMemo(() => ({ follow, busy: pending !== null }), [follow, pending]);
   return (

@@ -365,7 +365,7 @@ export function ServicesPanel({ subscriber }: PanelProps) {
   );
 }
 
-export function RoamingProfilePanel({ subscriber }: PanelProps) {
+export function RoamingProfilePanel({ subscriber, canOpen }: PanelProps & { canOpen: boolean }) {
   const intl = useIntl();
   const label = useLabel();
   const { data, error } = useSubscriberRoamingProfileQuery(subscriber.subscriberId);
@@ -385,7 +385,7 @@ export function RoamingProfilePanel({ subscriber }: PanelProps) {
     >
       {error ? <LoadError error={error} /> : !data ? <Loading /> : !profile ? <Empty /> : (
         <Facts items={[
-          [label('subscriber.roaming.profile'), <Link to={`/roaming-profile/${profile.id}`}>{profile.name}</Link>],
+          [label('subscriber.roaming.profile'), canOpen ? <Link to={`/roaming-profile/${profile.id}`}>{profile.name}</Link> : profile.name],
           [label('subscriber.roaming.reference'), profile.reference],
           [label('subscriber.roaming.slots'), profile.slots],
           [label('subscriber.roaming.review'), <StatusTag value={profile.reviewState} />],

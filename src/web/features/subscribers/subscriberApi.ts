@@ -104,6 +104,10 @@ export const subscriberApi = tagged.injectEndpoints({
     subscriberOperation: build.query<SubscriberOperation, number>({
       query: (id) => `/subscriber-info/operations/${id}`,
     }),
+    /** The subscriber's latest operations, newest first: one still pending is followed after a reload too. */
+    recentOperations: build.query<SubscriberOperation[], number>({
+      query: (id) => `/subscriber-info/${id}/operations`,
+    }),
     dailyLimit: build.query<DailyLimit, number>({
       query: (id) => `/subscriber-info/daily-limit/${id}`,
       providesTags: (_r, _e, id) => info(id),
@@ -175,6 +179,7 @@ export const {
   useSetImsiPendingMutation,
   useWriteHssProfileMutation,
   useSubscriberOperationQuery,
+  useRecentOperationsQuery,
   useDailyLimitQuery,
   useSetDailyLimitMutation,
   useQosSpeedLimitsQuery,
