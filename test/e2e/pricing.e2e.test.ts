@@ -161,6 +161,7 @@ describe('pricing plan rules in the browser', () => {
     const saved = rules.locator('[role="row"]', { has: page.locator('[col-id="prefix"]', { hasText: '3519' }) });
     await expect.poll(() => saved.locator('[col-id="price"]').innerText()).toBe('$0.135');
     expect(await saved.locator('[col-id="countryGroup"]').innerText()).toBe('Mobile');
+    await page.locator('#root_name').waitFor();
     await page.screenshot({ path: `${SHOTS}/international-rules.png`, fullPage: true });
     expect(errors).toEqual([]);
   });
