@@ -54,6 +54,7 @@ describe('prepaid templates and package sales in the browser', () => {
     await row.waitFor();
     expect(await row.locator('[col-id="locationZoneName"]').innerText()).toBe('Europe');
     expect(await row.locator('[col-id="price"]').innerText()).toBe('$12.50');
+    await page.screenshot({ path: `${SHOTS}/templates-light.png`, fullPage: true });
   });
 
   it('sells a package from the template to a subscriber through the packages panel, debiting the balance', async () => {

@@ -84,6 +84,14 @@ async function expireDue(db: Kysely<any>) {
   await db.updateTable('prepaid_package').set({ status: 'expired' }).where('status', '=', 'active').where('expirationDate', '<=', sql<Date>`now()`).execute();
 }
 
+/** OpenAPI descriptions of the bodies; `checkBody` validates them with the portal's messages. */
+const documented = (properties: Record<string, unknown>, required: string[]) => ({
+  body: { type: 'object', properties, required, additionalProperties: false },
+});
+const SALE_BODY = documented({ subscriberId: { type: 'integer' }, templateId: { type: 'integer' }, activateUponFirstUse: { type: 'boolean' } }, ['subscriberId', 'templateId']);
+const EXPIRE_BODY = documented({ packageId: { type: 'integer' } }, ['packageId']);
+const passThrough = () => (data: unknown) => ({ value: data });
+
 export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<any>, engine: Engine) {
   const packages = new EntityRepository(db, packageSchema);
   const sellers = { privilege: 'PrePaidPackages' };
@@ -187,13 +195,13 @@ export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<any>, eng
     return packages.get(id, { principal });
   }
 
-  app.post(`${BASE}/assign`, { config: sellers, schema: { tags, summary: 'Gives a subscriber a package from a template, free of charge' } },
+  app.post(`${BASE}/assign`, { config: sellers, validatorCompiler: passThrough, schema: { tags, ...SALE_BODY, summary: 'Gives a subscriber a package from a template, free of charge' } },
     async (request, reply) => reply.status(201).send(await sell(request, 'assign')));
 
-  app.post(`${BASE}/purchase`, { config: sellers, schema: { tags, summary: 'Sells a subscriber a package from a template, debited from the subscriber\'s reseller' } },
+  app.post(`${BASE}/purchase`, { config: sellers, validatorCompiler: passThrough, schema: { tags, ...SALE_BODY, summary: 'Sells a subscriber a package from a template, debited from the subscriber\'s reseller' } },
     async (request, reply) => reply.status(201).send(await sell(request, 'purchase')));
 
-  app.post(`${BASE}/api/expire`, { config: sellers, schema: { tags, summary: 'Ends a package now' } }, async (request) => {
+  app.post(`${BASE}/api/expire`, { config: sellers, validatorCompiler: passThrough, schema: { tags, ...EXPIRE_BODY, summary: 'Ends a package now' } }, async (request) => {
     const principal = principalOf(request);
     const body = checkBody(request.body, ['packageId']);
     const id = Number(body.packageId);
