@@ -21,10 +21,10 @@ describe('subscriber detail page', () => {
   it('shows the header and every panel to the administrator', async () => {
     render('/subscriber/7');
     expect((await screen.findByTestId('subscriber-name')).textContent).toContain('Forklift 7');
-    expect((screen.getByTestId('subscriber-iccid')).textContent).toContain('8988228000000000070');
-    expect((screen.getByTestId('subscriber-msisdn')).textContent).toContain('882280000007');
+    expect(screen.getByTestId('subscriber-iccid').textContent).toContain('8988228000000000070');
+    expect(screen.getByTestId('subscriber-msisdn').textContent).toContain('882280000007');
     const status = within(screen.getByTestId('subscriber-header')).getByTestId('subscriber-status');
-    expect((status).textContent).toContain('Active');
+    expect(status.textContent).toContain('Active');
     expect(status.className).toContain('bp6-intent-success');
     await waitFor(() => expect(panelIds()).toHaveLength(22));
     expect(panelIds()).toEqual(expect.arrayContaining(['panel-qos', 'panel-daily-limit', 'panel-audit-logs', 'panel-network-events', 'panel-services', 'panel-packages']));
@@ -52,20 +52,20 @@ describe('subscriber detail page', () => {
     await screen.findByTestId('suspend-confirm');
     await user.click(document.querySelector<HTMLElement>('.portal-suspend-alert .bp6-alert-footer .bp6-intent-warning')!);
     expect((await outcome()).dataset.status).toBe('pending');
-    expect((screen.getByTestId('operation-outcome')).textContent).toContain('Suspend: waiting for the core network');
+    expect(screen.getByTestId('operation-outcome').textContent).toContain('Suspend: waiting for the core network');
     await waitFor(() => expect(screen.getByTestId('operation-outcome').dataset.status).toBe('success'));
     const header = screen.getByTestId('subscriber-header');
-    await waitFor(() => expect((within(header).getByTestId('subscriber-status')).textContent).toContain('Suspended'));
+    await waitFor(() => expect(within(header).getByTestId('subscriber-status').textContent).toContain('Suspended'));
     expect(within(header).getByTestId('subscriber-status').className).toContain('bp6-intent-warning');
     expect(api.requests('/portal/subscriber-info/api/', 'POST')[0].body).toEqual({ operation: 'suspend', subscriberId: 7 });
 
     await user.click(within(header).getByTestId('action-reactivate'));
-    await waitFor(() => expect((within(header).getByTestId('subscriber-status')).textContent).toContain('Active'));
-    expect((screen.getByTestId('operation-outcome')).textContent).toContain('Reactivate done.');
+    await waitFor(() => expect(within(header).getByTestId('subscriber-status').textContent).toContain('Active'));
+    expect(screen.getByTestId('operation-outcome').textContent).toContain('Reactivate done.');
     // Both changes are in the audit log, newest first.
     const audit = await screen.findByTestId('audit-table');
     await waitFor(() => expect(within(audit).getAllByRole('row')).toHaveLength(3));
-    expect((within(audit).getAllByRole('row')[1]).textContent).toContain('Reactivate');
+    expect(within(audit).getAllByRole('row')[1].textContent).toContain('Reactivate');
   });
 
   it('follows an operation that was already under way when the page opened', async () => {
@@ -84,9 +84,9 @@ describe('subscriber detail page', () => {
     failNextNetworkOperation(api.db, 'OTA delivery failed: SMS-PP not acknowledged by the SIM');
     await user.click(within(screen.getByTestId('subscriber-header')).getByTestId('action-refresh-sim'));
     await waitFor(() => expect(screen.getByTestId('operation-outcome').dataset.status).toBe('failed'));
-    expect((screen.getByTestId('operation-outcome')).textContent).toContain('SIM refresh failed: OTA delivery failed');
-    expect((screen.getByRole('alert')).textContent).toContain('OTA delivery failed');
-    expect((within(screen.getByTestId('subscriber-header')).getByTestId('subscriber-status')).textContent).toContain('Active');
+    expect(screen.getByTestId('operation-outcome').textContent).toContain('SIM refresh failed: OTA delivery failed');
+    expect(screen.getByRole('alert').textContent).toContain('OTA delivery failed');
+    expect(within(screen.getByTestId('subscriber-header')).getByTestId('subscriber-status').textContent).toContain('Active');
   });
 
   it('checks the daily limit before sending it, then sets it with a throttle speed', async () => {
@@ -95,32 +95,59 @@ describe('subscriber detail page', () => {
     await user.click(within(screen.getByTestId('subscriber-header')).getByTestId('action-daily-limit'));
     const dialog = await screen.findByTestId('daily-limit-dialog');
     await user.click(within(dialog).getByTestId('daily-limit-dialog-submit'));
-    expect((dialog).textContent).toContain('Daily limit is required');
+    expect(dialog.textContent).toContain('Daily limit is required');
     await user.type(within(dialog).getByTestId('daily-limit-amount'), '0');
-    expect((dialog).textContent).toContain('Daily limit must be greater than 0');
+    expect(dialog.textContent).toContain('Daily limit must be greater than 0');
     await user.clear(within(dialog).getByTestId('daily-limit-amount'));
     await user.type(within(dialog).getByTestId('daily-limit-amount'), '-5');
-    expect((dialog).textContent).toContain('Daily limit must be greater than 0');
+    expect(dialog.textContent).toContain('Daily limit must be greater than 0');
     expect(api.requests('/portal/subscriber-info/daily-limit', 'POST')).toHaveLength(0);
 
     await user.clear(within(dialog).getByTestId('daily-limit-amount'));
     await user.type(within(dialog).getByTestId('daily-limit-amount'), '500');
     await user.click(within(dialog).getByLabelText('Throttle to a lower speed'));
     await user.click(within(dialog).getByTestId('daily-limit-dialog-submit'));
-    expect((dialog).textContent).toContain('Please choose a speed');
+    expect(dialog.textContent).toContain('Please choose a speed');
     await user.selectOptions(within(dialog).getByTestId('daily-limit-speed'), '256kbps');
     await user.click(within(dialog).getByTestId('daily-limit-dialog-submit'));
     await waitFor(() => expect(screen.queryByTestId('daily-limit-dialog')).toBeNull());
     expect(api.requests('/portal/subscriber-info/daily-limit', 'POST')[0].body).toEqual({ subscriberId: 7, dailyLimitBytes: 500 * 1024 * 1024, qosThrottling: '256kbps' });
-    await waitFor(() => expect((screen.getByTestId('daily-limit-facts')).textContent).toContain('500 MB'));
-    expect((screen.getByTestId('qos-facts')).textContent).toContain('Throttle to 256 kbit/s');
+    await waitFor(() => expect(screen.getByTestId('daily-limit-facts').textContent).toContain('500 MB'));
+    expect(screen.getByTestId('qos-facts').textContent).toContain('Throttle to 256 kbit/s');
   });
 
   it('refuses credit until a pricing plan is chosen, and says why', async () => {
     render('/subscriber/8');
     await screen.findByTestId('subscriber-name');
     expect((screen.getByTestId('action-credit') as HTMLButtonElement).disabled).toBe(true);
-    expect((screen.getByTestId('credit-needs-plan')).textContent).toContain('A pricing plan must be chosen before adding credit');
+    expect(screen.getByTestId('credit-needs-plan').textContent).toContain('A pricing plan must be chosen before adding credit');
+  });
+
+  it('adds credit once a pricing plan is chosen', async () => {
+    const { user } = render('/subscriber/8');
+    await screen.findByTestId('subscriber-name');
+    await user.click(screen.getByTestId('action-pricing-plan'));
+    const plans = await screen.findByTestId('pricing-plan-dialog');
+    await user.click(within(plans).getByTestId('pricing-plan-dialog-submit'));
+    expect(plans.textContent).toContain('Please choose a pricing plan');
+    await user.selectOptions(within(plans).getByTestId('pricing-plan-select'), 'Northwind Europe');
+    await user.click(within(plans).getByTestId('pricing-plan-dialog-submit'));
+    await waitFor(() => expect((screen.getByTestId('action-credit') as HTMLButtonElement).disabled).toBe(false));
+    expect(screen.getByTestId('pricing-plan-name').textContent).toBe('Northwind Europe');
+    expect(screen.queryByTestId('credit-needs-plan')).toBeNull();
+
+    await user.click(screen.getByTestId('action-credit'));
+    const credit = await screen.findByTestId('credit-dialog');
+    await user.type(within(credit).getByTestId('credit-amount'), '2,555');
+    await user.click(within(credit).getByTestId('credit-dialog-submit'));
+    expect(credit.textContent).toContain('Please enter a valid $ amount.');
+    await user.clear(within(credit).getByTestId('credit-amount'));
+    await user.type(within(credit).getByTestId('credit-amount'), '2,5');
+    await user.click(within(credit).getByTestId('credit-dialog-submit'));
+    await waitFor(() => expect(screen.queryByTestId('credit-dialog')).toBeNull());
+    expect(api.requests('/portal/subscriber-info/api/', 'POST').at(-1)!.body).toEqual({ operation: 'credit', subscriberId: 8, amount: 2.5 });
+    expect((await screen.findByTestId('charges-table')).textContent).toContain('$2.50');
+    expect(screen.getByTestId('operation-outcome').textContent).toBe('Credit done.');
   });
 
   it('edits the device with the schema rules and names the device by its IMEI', async () => {

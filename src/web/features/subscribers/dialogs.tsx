@@ -62,13 +62,16 @@ function fieldMessage(intl: ReturnType<typeof useIntl>, error: QueryError, field
   return intl.messages[found.messageId] ? intl.formatMessage({ id: found.messageId }) : found.message;
 }
 
+/** A number typed with a decimal point or a decimal comma. */
+const decimal = (text: string) => Number(text.trim().replace(',', '.'));
+
 const UNITS = { MB: 1024 ** 2, GB: 1024 ** 3 } as const;
 type Unit = keyof typeof UNITS;
 
 /** The daily limit's check: required and greater than 0 (a message id, or undefined when it holds). */
 export function dailyLimitProblem(text: string): string | undefined {
   if (text.trim() === '') return 'validation.dailyLimit.required';
-  const value = Number(text);
+  const value = decimal(text);
   if (!Number.isFinite(value)) return 'validation.dailyLimit.positive';
   return value > 0 ? undefined : 'validation.dailyLimit.positive';
 }
@@ -92,7 +95,7 @@ export function DailyLimitDialog({ subscriberId, current, onClose }: DialogProps
   const submit = async () => {
     setTouched(true);
     if (problem || (mode === 'throttle' && !throttle)) return;
-    const dailyLimitBytes = Math.round(Number(amount) * UNITS[unit]);
+    const dailyLimitBytes = Math.round(decimal(amount) * UNITS[unit]);
     const result = await save({ subscriberId, dailyLimitBytes: Math.max(1, dailyLimitBytes), qosThrottling: mode === 'block' ? QOS_BLOCK : throttle });
     if (!result.error) onClose();
   };
@@ -191,7 +194,7 @@ export function PricingPlanDialog({ subscriberId, currentPlanId, onClose }: Dial
 
 /** An amount: more than 0, below 100000, at most two decimals. */
 export function amountProblem(text: string): string | undefined {
-  const value = text.trim();
+  const value = text.trim().replace(',', '.');
   if (!value) return 'validation.amount.required';
   if (!/^\d{1,5}(\.\d{1,2})?$/.test(value)) return 'validation.amount.invalid';
   return Number(value) > 0 && Number(value) < 100000 ? undefined : 'validation.amount.range';
@@ -208,7 +211,7 @@ export function CreditDialog({ subscriberId, onClose }: DialogProps) {
   const submit = async () => {
     setTouched(true);
     if (problem) return;
-    const result = await run({ operation: 'credit', subscriberId, amount: Number(amount), ...(description.trim() ? { description: description.trim() } : {}) });
+    const result = await run({ operation: 'credit', subscriberId, amount: decimal(amount), ...(description.trim() ? { description: description.trim() } : {}) });
     if (!result.error) {
       follow('credit', result);
       onClose();

@@ -345,7 +345,7 @@ export function ServicesPanel({ subscriber }: PanelProps) {
       {error ? <LoadError error={error} /> : !data ? <Loading /> : data.items.length === 0 ? <Empty /> : (
         <>
           <HTMLTable compact striped className="portal-panel-table" data-testid="charges-table">
-            <thead><tr><th>{label('subscriber.log.when')}</th><th>{label('subscriber.charge.kind')}</th><th>{label('subscriber.charge.amount')}</th><th>{label('subscriber.credit.description')}</th><th>{label('subscriber.log.who')}</th></tr></thead>
+            <thead><tr><th>{label('subscriber.log.when')}</th><th>{label('subscriber.charge.kind')}</th><th className="portal-cell-number">{label('subscriber.charge.amount')}</th><th>{label('subscriber.credit.description')}</th><th>{label('subscriber.log.who')}</th></tr></thead>
             <tbody>
               {data.items.map((c) => (
                 <tr key={c.id}>
@@ -512,7 +512,7 @@ export function UsageLogsPanel({ subscriber }: PanelProps) {
           <p className="portal-muted-note"><FormattedMessage id="subscriber.usage.latest" values={{ count: data.length }} /></p>
           <div className="portal-table-scroll portal-table-tall">
             <HTMLTable compact striped className="portal-panel-table" data-testid="usage-table">
-              <thead><tr><th>{label('subscriber.log.when')}</th><th>{label('subscriber.usage.type')}</th><th>PLMN</th><th>APN</th><th>{label('subscriber.usage.up')}</th><th>{label('subscriber.usage.down')}</th><th>{label('subscriber.usage.result')}</th></tr></thead>
+              <thead><tr><th>{label('subscriber.log.when')}</th><th>{label('subscriber.usage.type')}</th><th>PLMN</th><th>APN</th><th className="portal-cell-number">{label('subscriber.usage.up')}</th><th className="portal-cell-number">{label('subscriber.usage.down')}</th><th>{label('subscriber.usage.result')}</th></tr></thead>
               <tbody>
                 {data.map((u) => (
                   <tr key={u.id}>
