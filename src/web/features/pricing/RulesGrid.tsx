@@ -131,8 +131,7 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
   const items = result.data?.items;
   useEffect(() => {
     if (items && !dirty) dispatch({ type: 'load', items });
-    // `dirty` is left out on purpose: an undo back to no change must not reload.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Only a new page loads: `dirty` is left out, so an undo back to no change keeps the rows as they are.
   }, [items]);
 
   const cellErrors = useMemo(() => {
