@@ -113,6 +113,20 @@ describe('prepaid templates and package sales in the browser', () => {
     await page.screenshot({ path: `${SHOTS}/template-he-dark.png`, fullPage: true });
     await page.getByTestId('language-select').selectOption('en');
     await setDarkMode(page, false);
+  });
+
+  it('purchases through the same panel on the subscriber page', async () => {
+    await page.goto(`${portal.url}/#/subscriber/${subscriberId}`);
+    const panel = page.getByTestId('panel-packages');
+    await panel.getByText('This subscriber has no packages.').waitFor();
+    await panel.getByTestId('package-purchase').click();
+    await page.getByTestId('package-template').selectOption({ label: `${TEMPLATE} · 30 days · $12.50` });
+    await page.getByTestId('package-confirm').click();
+    await expect.poll(() => panel.getByTestId('package-status').first().innerText()).toBe('Active');
+    await panel.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/subscriber-packages.png` });
+    await page.goto(`${portal.url}/#/packages`);
+    await expect.poll(() => page.getByTestId('reseller-balance').innerText()).toBe('Balance: $4,975.00');
     expect(errors).toEqual([]);
   });
 });
