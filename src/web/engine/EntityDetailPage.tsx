@@ -98,7 +98,7 @@ export default function EntityDetailPage({ schema, listAddress }: { schema: Enti
       <header className="portal-page-header">
         <H2>{title}</H2>
         {list && (
-          <Button variant="minimal" icon={<ArrowLeftIcon />} onClick={backToList}>
+          <Button variant="minimal" icon={<ArrowLeftIcon className="portal-mirror-rtl" />} onClick={backToList}>
             <FormattedMessage id={schema.title} />
           </Button>
         )}

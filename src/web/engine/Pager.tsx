@@ -19,7 +19,7 @@ export function Pager({ page, pages, total, onPage }: PagerProps) {
       </span>
       <ButtonGroup>
         <Button
-          icon={<ChevronLeftIcon />}
+          icon={<ChevronLeftIcon className="portal-mirror-rtl" />}
           aria-label={intl.formatMessage({ id: 'list.previous' })}
           disabled={page <= 1}
           onClick={() => onPage(page - 1)}
@@ -28,7 +28,7 @@ export function Pager({ page, pages, total, onPage }: PagerProps) {
           <FormattedMessage id="list.page" values={{ page, pages }} />
         </span>
         <Button
-          icon={<ChevronRightIcon />}
+          icon={<ChevronRightIcon className="portal-mirror-rtl" />}
           aria-label={intl.formatMessage({ id: 'list.next' })}
           disabled={page >= pages}
           onClick={() => onPage(page + 1)}

@@ -43,7 +43,7 @@ export default function PricingPlanRulesPage() {
         <H2>
           <FormattedMessage id="pricingRules.title" values={{ plan: String(plan?.name ?? id) }} />
         </H2>
-        <Button variant="minimal" icon={<ArrowLeftIcon />} onClick={() => navigate(`/pricing-plan/${encodeURIComponent(id)}`)}>
+        <Button variant="minimal" icon={<ArrowLeftIcon className="portal-mirror-rtl" />} onClick={() => navigate(`/pricing-plan/${encodeURIComponent(id)}`)}>
           <FormattedMessage id="entity.pricingPlan.single" />
         </Button>
       </header>

@@ -50,7 +50,7 @@ export function RuleFormPage({ kind, planId, ruleId, back, defaults }: RuleFormP
     <div className="portal-page portal-detail" data-testid="rule-form">
       <header className="portal-page-header">
         <H2>{creating ? intl.formatMessage({ id: 'form.create.title' }, { entity }) : intl.formatMessage({ id: 'form.edit.title' }, { entity, id: ruleId })}</H2>
-        <Button variant="minimal" icon={<ArrowLeftIcon />} onClick={() => navigate(back)}>
+        <Button variant="minimal" icon={<ArrowLeftIcon className="portal-mirror-rtl" />} onClick={() => navigate(back)}>
           <FormattedMessage id="pricingRules.backToRules" />
         </Button>
       </header>

@@ -266,7 +266,7 @@ export function AllowedListNetworks({ id }: { id: number }) {
                     <Button
                       variant="minimal"
                       size="small"
-                      icon={open.has(country) ? <ChevronDownIcon /> : <ChevronRightIcon />}
+                      icon={open.has(country) ? <ChevronDownIcon /> : <ChevronRightIcon className="portal-mirror-rtl" />}
                       aria-expanded={open.has(country)}
                       onClick={() => toggle(country)}
                       data-testid={`country-toggle-${country}`}

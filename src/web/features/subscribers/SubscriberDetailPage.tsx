@@ -135,7 +135,7 @@ function Header({ subscriber, actions }: { subscriber: Subscriber; actions: Reac
   return (
     <header className="portal-subscriber-header" data-testid="subscriber-header">
       <div className="portal-subscriber-title">
-        <Button variant="minimal" icon={<ArrowLeftIcon />} onClick={() => navigate('/subscribers')} aria-label={intl.formatMessage({ id: 'entity.subscriber.title' })} />
+        <Button variant="minimal" icon={<ArrowLeftIcon className="portal-mirror-rtl" />} onClick={() => navigate('/subscribers')} aria-label={intl.formatMessage({ id: 'entity.subscriber.title' })} />
         <H2 data-testid="subscriber-name">{subscriber.name || intl.formatMessage({ id: 'form.edit.title' }, { entity: intl.formatMessage({ id: 'entity.subscriber.single' }), id: subscriber.subscriberId })}</H2>
         <StatusTag value={subscriber.status} large />
       </div>
