@@ -29,6 +29,7 @@ import { userHooks } from './domains/users/hooks';
 import { zoneHooks } from './domains/zones/hooks';
 import { templateHooks } from './domains/prepaid/hooks';
 import { registerPrepaidRoutes } from './domains/prepaid/routes';
+import { registerResellerPricingRoutes } from './domains/reseller-pricing/routes';
 import { registerLedgerRoutes } from './domains/ledger';
 import { roamingProfileHooks } from './domains/roaming-profiles/hooks';
 import { registerRoamingProfileRoutes } from './domains/roaming-profiles/routes';
@@ -132,6 +133,7 @@ export async function buildApp(opts: AppOptions) {
   registerPrepaidRoutes(app, db, opts.database.engine);
   registerLedgerRoutes(app, db);
   await registerPricingRoutes(app, db, opts.database.engine, schemas);
+  registerResellerPricingRoutes(app, db, opts.database.engine);
 
   if (opts.webRoot && existsSync(opts.webRoot)) {
     await app.register(fastifyStatic, { root: opts.webRoot, prefix: '/', wildcard: false });

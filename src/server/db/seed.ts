@@ -4,6 +4,7 @@ import { generatePassword, hashPassword } from '../domains/auth/password';
 import { ensureNetworks } from '../domains/networks/catalogue';
 import { seedPricing } from './seedPricing';
 import { seedPrepaid } from './seedPrepaid';
+import { seedResellerPricing } from './seedResellerPricing';
 import { seedSubscribers } from './seedSubscribers';
 import { seedUsage } from './seedUsage';
 import type { Database } from './types';
@@ -116,6 +117,7 @@ export async function seedDemo(db: Kysely<Database>, opts: { subscribers?: numbe
       await trx.insertInto('account').values({ name: `${reseller} Inventory`, resellerId: ids.get(reseller)!, inventoryAccount: true, country: null }).execute();
     }
     await seedPricing(trx as Kysely<any>, ids);
+    await seedResellerPricing(trx as Kysely<any>, ids);
     const roleFor = async (resellerName: string, name: string, privileges: PrivilegeItem[]) =>
       (await trx.insertInto('role').values({ name, resellerId: ids.get(resellerName)!, privileges: JSON.stringify(privileges) }).returning('id').executeTakeFirstOrThrow()).id;
     const demoUsers: [string, string, string, string, string | null, PrivilegeItem[]][] = [

@@ -11,6 +11,8 @@ export interface ResellerTable {
   accentColorHex: string | null;
   /** Users of this reseller and of its sub-resellers must sign in with a second factor. */
   requireTwoFactor: ColumnType<boolean, boolean | undefined, boolean>;
+  /** The local pricing plan the reseller pays by, assigned by its parent or the administrator. */
+  pricingPlanId: ColumnType<number | null, number | null | undefined, number | null>;
   createdAt: ColumnType<Date, never, never>;
 }
 
