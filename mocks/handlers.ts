@@ -10,6 +10,7 @@ import { createMockDatabase, type MockDatabase } from './data';
 import { entityHandlers } from './entityHandlers';
 import { logoHandlers } from './logoHandlers';
 import { packageHandlers } from './packageHandlers';
+import { resellerPricingHandlers } from './resellerPricingHandlers';
 import { sessionHandlers } from './sessionHandlers';
 import { subscriberHandlers } from './subscriberHandlers';
 
@@ -19,6 +20,7 @@ export function createHandlers(db: MockDatabase = createMockDatabase(), base = '
     // Before the entity handlers: `/subscriber-info/daily-limit` is not the subscriber with id "daily-limit".
     ...subscriberHandlers(db, base),
     ...packageHandlers(db, base),
+    ...resellerPricingHandlers(db, base),
     ...entityHandlers(db, ENTITY_SCHEMAS, base),
   ];
 }

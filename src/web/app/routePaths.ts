@@ -35,6 +35,7 @@ export const SCREEN_SPECS: readonly Extract<RouteSpec, { page: 'screen' }>[] = [
   // The sales history; it also asks for the Sales sub-privilege, as the server does.
   { path: '/packages', privilege: 'PrePaidPackages', page: 'screen', screen: 'PackageSales' },
   { path: '/subscriber/:id', privilege: 'Subscribers', page: 'screen', screen: 'SubscriberDetail' },
+  { path: '/my-pricing', privilege: 'Pricing', page: 'screen', screen: 'MyPricing' },
 ];
 
 /** `/account/{id}` in a schema becomes react-router's `/account/:id`. */

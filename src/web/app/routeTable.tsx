@@ -25,6 +25,7 @@ const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   RoamingProfile: lazy(() => import('@web/features/profiles/RoamingProfilePage')),
   PackageSales: lazy(() => import('@web/features/packages/PackageSalesPage')),
   SubscriberDetail: lazy(() => import('@web/features/subscribers/SubscriberDetailPage')),
+  MyPricing: lazy(() => import('@web/features/reseller-pricing/MyPricingPage')),
 };
 
 export interface AppRoute {

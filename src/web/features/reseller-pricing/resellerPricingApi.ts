@@ -1,0 +1,43 @@
+/**
+ * The reseller pricing calls: the summary of a reseller's plan, its prices per network (paged), per country and
+ * per zone, the CSV download, and the margin preview of a plan proposed for a sub-reseller.
+ */
+import type { CountryPrice, MarginPreview, MarginPreviewRequest, NetworkPrice, ResellerPricingSummary, ZonePrice } from '@shared/resellerPricing';
+import type { ListRequest, Page } from '@shared/wire';
+import { api } from '@web/app/api';
+import { saveAttachment } from '@web/engine/endpoints';
+
+const params = (resellerId: number | undefined) => (resellerId === undefined ? undefined : { reseller_id: String(resellerId) });
+type Scoped<T> = T & { resellerId?: number };
+
+export const resellerPricingApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    resellerPricing: build.query<ResellerPricingSummary, number | undefined>({
+      query: (resellerId) => ({ url: '/reseller-pricing', params: params(resellerId) }),
+    }),
+    networkPrices: build.query<Page<NetworkPrice>, Scoped<ListRequest>>({
+      query: ({ resellerId, ...body }) => ({ url: '/reseller-pricing/paged', method: 'POST', body, params: params(resellerId) }),
+    }),
+    countryPrices: build.query<{ items: CountryPrice[] }, number | undefined>({
+      query: (resellerId) => ({ url: '/reseller-pricing/countries', params: params(resellerId) }),
+    }),
+    zonePrices: build.query<{ items: ZonePrice[] }, { kind: 'location-zones' | 'destination-zones'; resellerId?: number }>({
+      query: ({ kind, resellerId }) => ({ url: `/reseller-pricing/${kind}`, params: params(resellerId) }),
+    }),
+    downloadPrices: build.mutation<string, Scoped<ListRequest>>({
+      query: ({ resellerId, ...body }) => ({ url: '/reseller-pricing/download', method: 'POST', body, params: params(resellerId), responseHandler: saveAttachment }),
+    }),
+    marginPreview: build.mutation<MarginPreview, MarginPreviewRequest>({
+      query: (body) => ({ url: '/reseller-pricing/margin-preview', method: 'POST', body }),
+    }),
+  }),
+});
+
+export const {
+  useResellerPricingQuery,
+  useNetworkPricesQuery,
+  useCountryPricesQuery,
+  useZonePricesQuery,
+  useDownloadPricesMutation,
+  useMarginPreviewMutation,
+} = resellerPricingApi;
