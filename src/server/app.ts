@@ -24,6 +24,10 @@ import { subscriberHooks } from './domains/subscribers/hooks';
 import { registerSubscriberRoutes } from './domains/subscribers/routes';
 import { registerSubscriberInfoRoutes } from './domains/subscribers/infoRoutes';
 import { registerSubscriberOperationRoutes } from './domains/subscribers/operationRoutes';
+import { MIGRATION_JOB, migrationJobKind, registerSubscriberRangeRoutes } from './domains/subscribers/rangeRoutes';
+import { registerSubscriberBulkRoutes } from './domains/subscribers/bulkRoutes';
+import { registerSubscriberImpactRoutes } from './domains/subscribers/impactRoutes';
+import { createMigrationPlatform, type MigrationPlatform, type MigrationSettings } from './adapters/migration';
 import { createMailer } from './adapters/mail';
 import { userHooks } from './domains/users/hooks';
 import { zoneHooks } from './domains/zones/hooks';
@@ -66,12 +70,16 @@ export interface AppOptions {
   coreNetwork?: CoreNetworkSettings;
   /** Source of exchange rates; the stored rates serve without one. */
   exchangeRates?: ExchangeRateOptions;
+  /** Migration to the external core platform: a local simulator unless a gateway URL is set. */
+  migration?: MigrationSettings;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The core network (HLR/HSS, signalling) behind its adapter; every request lands in the network event log. */
     coreNetwork: CoreNetwork;
+    /** Migration of subscribers to the external core platform, behind its adapter. */
+    migration: MigrationPlatform;
   }
 }
 
@@ -129,6 +137,12 @@ export async function buildApp(opts: AppOptions) {
   registerSubscriberRoutes(app, db);
   registerSubscriberOperationRoutes(app, db);
   registerSubscriberInfoRoutes(app, db, opts.database.engine, opts.access?.mailer ?? createMailer(db, app.log, opts.access?.mail));
+  app.decorate('migration', createMigrationPlatform(opts.migration));
+  app.jobs.register(MIGRATION_JOB, migrationJobKind(app.migration));
+  registerSubscriberRangeRoutes(app, db);
+  const subscriberSchema = schemas.find((s) => s.$id === 'subscriber');
+  if (subscriberSchema) await registerSubscriberBulkRoutes(app, db, subscriberSchema);
+  registerSubscriberImpactRoutes(app, db);
   registerJobRoutes(app, db, opts.database.engine);
   registerPrepaidRoutes(app, db, opts.database.engine);
   registerLedgerRoutes(app, db);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { buildApp } from '@server/app';
+import { buildApp, type AppOptions } from '@server/app';
 import { openDatabase, type Db } from '@server/db';
 import { ensureAdmin, seedDemo } from '@server/db/seed';
 
@@ -46,11 +46,11 @@ export async function freshDatabase(engine: string): Promise<Db> {
   };
 }
 
-export async function testApp(engine: string) {
+export async function testApp(engine: string, options: Partial<Omit<AppOptions, 'database'>> = {}) {
   const database = await freshDatabase(engine);
   await ensureAdmin(database.db, ADMIN_PASSWORD);
   const demo = await seedDemo(database.db, { subscribers: DEMO_TEST_SUBSCRIBERS });
-  const app = await buildApp({ database, jwtSecret: 'test-secret' });
+  const app = await buildApp({ database, jwtSecret: 'test-secret', ...options });
   const demoPassword = demo[0].password;
 
   async function login(userName: string, password = userName === 'admin' ? ADMIN_PASSWORD : demoPassword) {

@@ -1,0 +1,363 @@
+/**
+ * Changes of many subscribers at once: the actions a bulk job, a range change, a move and a CSV upload share.
+ * Each action is resolved once (its parameters checked against what the caller may use), then checked per
+ * subscriber (a reason when it cannot or need not change) and applied per subscriber with its audit entry.
+ * Applying is idempotent: a subscriber already in the target state is left alone and gets no second entry.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { FieldError } from '@shared/wire';
+import type { CoreNetwork } from '../../adapters/core-network';
+import { conflict, fieldError, forbidden, HttpError, invalid } from '../../http/errors';
+import { can, loadPrincipal, type Principal } from '../../http/principal';
+import { scopeToCaller, type Body } from './context';
+import { QOS_BLOCK, QOS_SPEED_LIMITS } from './infoRoutes';
+import { recordOperation } from './network';
+import { changeSubscriber } from './operationRoutes';
+
+export const BULK_ACTIONS = ['suspend', 'reactivate', 'daily-limit', 'qos', 'pricing-plan', 'roaming-profile', 'move', 'group-name'] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+
+/** The detail panel (SubscriberDetails sub-privilege) an action needs, as its single-subscriber call does. */
+const ACTION_PANELS: Partial<Record<BulkAction, string>> = {
+  suspend: 'Status', reactivate: 'Status', 'pricing-plan': 'Services', 'roaming-profile': 'RoamingProfile', 'group-name': 'GroupName',
+};
+
+/** A range change covers at most this many subscribers (specification). */
+export const RANGE_MAX = 1000;
+export const RANGE_TYPES = ['SUBSCRIBER_ID', 'ICCID', 'IMSI'] as const;
+export type RangeType = (typeof RANGE_TYPES)[number];
+export interface Range { type: RangeType; start: string; end: string }
+
+const MAX_DAILY_LIMIT = 1e15;
+const QOS_IDS: string[] = [QOS_BLOCK, ...QOS_SPEED_LIMITS.map((q) => q.id)];
+/** Ids per `in (...)` list: well under PostgreSQL's 65535 parameters. */
+const ID_BATCH = 5000;
+
+/** What is not to change on a subscriber, with the reason. */
+export const UNCHANGED = 'bulk.reason.unchanged';
+
+/** One subscriber as the checks see it. */
+export interface Target {
+  subscriberId: number;
+  status: 'active' | 'suspended';
+  imsi: string;
+  iccid: string;
+  accountId: number;
+  resellerId: number;
+  resellerPath: string;
+  dailyLimitBytes: number | null;
+  qosThrottling: string | null;
+  pricingPlanId: number | null;
+  roamingProfileId: number | null;
+  groupName: string | null;
+  multiImsi: boolean;
+  /** Reseller paths of the subscriber's pricing plan and roaming profile (null without one). */
+  planPath: string | null;
+  profilePath: string | null;
+}
+
+/** An action with its parameters checked: what it sets and the rows it refers to. */
+export interface Resolved {
+  action: BulkAction;
+  params: Body;
+  plan?: { id: number; path: string };
+  profile?: { id: number; path: string; slots: number };
+  account?: { accountId: number; resellerId: number; path: string };
+}
+
+function targetsQuery(db: Kysely<any>, principal: Principal) {
+  const q = db.selectFrom('subscriber as s').innerJoin('reseller as r', 'r.id', 's.resellerId')
+    .leftJoin('pricingPlan as pp', 'pp.id', 's.pricingPlanId').leftJoin('reseller as ppr', 'ppr.id', 'pp.resellerId')
+    .leftJoin('roamingProfile as rp', 'rp.id', 's.roamingProfileId').leftJoin('reseller as rpr', 'rpr.id', 'rp.resellerId')
+    .select([
+      's.subscriberId', 's.status', 's.imsi', 's.iccid', 's.accountId', 's.resellerId', 'r.path as resellerPath', 's.dailyLimitBytes', 's.qosThrottling',
+      's.pricingPlanId', 's.roamingProfileId', 's.groupName', 'ppr.path as planPath', 'rpr.path as profilePath',
+      sql<boolean>`exists (select 1 from sponsor_imsi i where i.subscriber_id = s.subscriber_id)`.as('multiImsi'),
+    ]);
+  return scopeToCaller(q, principal);
+}
+
+const toTarget = (r: Record<string, any>): Target => ({
+  ...r, subscriberId: Number(r.subscriberId), dailyLimitBytes: r.dailyLimitBytes === null ? null : Number(r.dailyLimitBytes), multiImsi: Boolean(r.multiImsi),
+} as Target);
+
+/** The subscribers among `ids` the caller may see, by id; the others are simply absent. */
+export async function loadTargets(db: Kysely<any>, principal: Principal, ids: readonly number[], forUpdate = false): Promise<Map<number, Target>> {
+  const found = new Map<number, Target>();
+  for (let i = 0; i < ids.length; i += ID_BATCH) {
+    let q = targetsQuery(db, principal).where('s.subscriberId', 'in', ids.slice(i, i + ID_BATCH));
+    if (forUpdate) q = q.forUpdate('s');
+    for (const row of await q.execute()) found.set(Number(row.subscriberId), toTarget(row));
+  }
+  return found;
+}
+
+const positiveInt = (v: unknown) => Number.isInteger(v) && (v as number) > 0;
+
+/**
+ * Checks an action's parameters against what the caller may use; 400 naming `params.<field>` and the rule,
+ * 403 for a move without MoveSubscribers.
+ */
+export async function resolveAction(db: Kysely<any>, principal: Principal, action: unknown, rawParams: unknown): Promise<Resolved> {
+  if (typeof action !== 'string' || !(BULK_ACTIONS as readonly string[]).includes(action)) {
+    throw invalid([fieldError('action', action === undefined ? 'required' : 'enum', 'validation.bulk.action')]);
+  }
+  const panel = ACTION_PANELS[action as BulkAction];
+  if (panel && !principal.isAdmin && !can(principal, 'SubscriberDetails', panel)) throw forbidden();
+  const params = (typeof rawParams === 'object' && rawParams !== null && !Array.isArray(rawParams) ? rawParams : {}) as Body;
+  const errors: FieldError[] = [];
+  const allowed: Record<BulkAction, string[]> = {
+    suspend: [], reactivate: [], 'daily-limit': ['dailyLimitBytes', 'qosThrottling'], qos: ['qosThrottling'], 'pricing-plan': ['pricingPlanId'],
+    'roaming-profile': ['roamingProfileId'], move: ['accountId'], 'group-name': ['groupName'],
+  };
+  for (const key of Object.keys(params)) if (!allowed[action as BulkAction].includes(key)) errors.push(fieldError(`params.${key}`, 'additionalProperties', 'validation.unknownField'));
+  const resolved: Resolved = { action: action as BulkAction, params };
+  if (action === 'daily-limit') {
+    const limit = params.dailyLimitBytes;
+    if (limit === undefined || limit === null) errors.push(fieldError('params.dailyLimitBytes', 'required', 'validation.dailyLimit.required'));
+    else if (!positiveInt(limit) || (limit as number) > MAX_DAILY_LIMIT) errors.push(fieldError('params.dailyLimitBytes', typeof limit === 'number' && limit <= 0 ? 'exclusiveMinimum' : 'type', 'validation.dailyLimit.positive'));
+  }
+  if ((action === 'daily-limit' && params.qosThrottling !== undefined) || action === 'qos') {
+    if (!QOS_IDS.includes(params.qosThrottling as string)) errors.push(fieldError('params.qosThrottling', params.qosThrottling === undefined ? 'required' : 'enum', 'validation.qos.invalid'));
+  }
+  if (action === 'group-name' && params.groupName !== null && (typeof params.groupName !== 'string' || params.groupName.length > 50)) {
+    errors.push(fieldError('params.groupName', typeof params.groupName === 'string' ? 'maxLength' : 'type', 'validation.max50'));
+  }
+  const visibleResellerRow = (table: string, idColumn: string, id: number) => {
+    let q = db.selectFrom(`${table} as x`).innerJoin('reseller as xr', 'xr.id', 'x.resellerId').select([`x.${idColumn} as id`, 'x.resellerId', 'xr.path']).where(`x.${idColumn}`, '=', id);
+    // A plan or profile of the caller's reseller or one above it; an account of the caller's subtree.
+    if (!principal.isAdmin) {
+      q = table === 'account'
+        ? q.where('xr.path', 'like', sql<string>`${principal.resellerPath} || '%'`)
+        : q.where((eb) => eb.or([eb('xr.path', 'like', sql<string>`${principal.resellerPath} || '%'`), eb(sql<string>`${principal.resellerPath}`, 'like', sql<string>`xr.path || '%'`)]));
+    }
+    return q;
+  };
+  if (action === 'pricing-plan') {
+    if (!positiveInt(params.pricingPlanId)) errors.push(fieldError('params.pricingPlanId', params.pricingPlanId === undefined ? 'required' : 'type', 'validation.pricingPlan.required'));
+    else {
+      const plan = await visibleResellerRow('pricingPlan', 'id', params.pricingPlanId as number).executeTakeFirst();
+      if (!plan) errors.push(fieldError('params.pricingPlanId', 'exists', 'validation.pricingPlan.unknown'));
+      else resolved.plan = { id: Number(plan.id), path: plan.path };
+    }
+  }
+  if (action === 'roaming-profile') {
+    if (!positiveInt(params.roamingProfileId)) errors.push(fieldError('params.roamingProfileId', params.roamingProfileId === undefined ? 'required' : 'type', 'validation.roamingProfile.required'));
+    else {
+      const profile = await visibleResellerRow('roamingProfile', 'id', params.roamingProfileId as number).select(['x.slots', 'x.reviewState']).executeTakeFirst();
+      if (!profile) errors.push(fieldError('params.roamingProfileId', 'exists', 'validation.roamingProfile.unknown'));
+      else if (profile.reviewState !== 'approved') errors.push(fieldError('params.roamingProfileId', 'approved', 'validation.roamingProfile.notApproved'));
+      else resolved.profile = { id: Number(profile.id), path: profile.path, slots: Number(profile.slots) };
+    }
+  }
+  if (action === 'move') {
+    if (!principal.isAdmin && !can(principal, 'MoveSubscribers')) throw forbidden();
+    if (!positiveInt(params.accountId)) errors.push(fieldError('params.accountId', params.accountId === undefined ? 'required' : 'type', 'validation.move.account'));
+    else {
+      let q = visibleResellerRow('account', 'accountId', params.accountId as number);
+      if (principal.accountId !== null) q = q.where('x.accountId', '=', principal.accountId);
+      const account = await q.executeTakeFirst();
+      if (!account) errors.push(fieldError('params.accountId', 'exists', 'validation.move.account'));
+      else resolved.account = { accountId: Number(account.id), resellerId: Number(account.resellerId), path: account.path };
+    }
+  }
+  if (errors.length) throw invalid(errors);
+  return resolved;
+}
+
+/** Why this subscriber cannot take the action (a message id), `UNCHANGED` when it already has it, null when it will change. */
+export function reasonFor(r: Resolved, t: Target): string | null {
+  const p = r.params;
+  switch (r.action) {
+    case 'suspend': return t.status === 'suspended' ? UNCHANGED : null;
+    case 'reactivate': return t.status === 'active' ? UNCHANGED : null;
+    case 'daily-limit': {
+      const qos = (p.qosThrottling as string | undefined) ?? t.qosThrottling ?? QOS_BLOCK;
+      return t.dailyLimitBytes === p.dailyLimitBytes && (t.qosThrottling ?? QOS_BLOCK) === qos ? UNCHANGED : null;
+    }
+    case 'qos':
+      if (t.dailyLimitBytes === null) return 'bulk.reason.noDailyLimit';
+      return (t.qosThrottling ?? QOS_BLOCK) === p.qosThrottling ? UNCHANGED : null;
+    case 'pricing-plan':
+      if (!t.resellerPath.startsWith(r.plan!.path)) return 'validation.pricingPlan.unknown';
+      return t.pricingPlanId === r.plan!.id ? UNCHANGED : null;
+    case 'roaming-profile':
+      if (!t.resellerPath.startsWith(r.profile!.path)) return 'validation.roamingProfile.unknown';
+      if (t.multiImsi && r.profile!.slots < 2) return 'validation.roamingProfile.singleImsi';
+      return t.roamingProfileId === r.profile!.id ? UNCHANGED : null;
+    case 'move': {
+      if (t.accountId === r.account!.accountId) return UNCHANGED;
+      const path = r.account!.path;
+      // The plan and profile it keeps must be usable under the new account's reseller.
+      if ((t.planPath && !path.startsWith(t.planPath)) || (t.profilePath && !path.startsWith(t.profilePath))) return 'bulk.reason.outsideReseller';
+      return null;
+    }
+    case 'group-name': {
+      const name = typeof p.groupName === 'string' && p.groupName.trim() ? p.groupName.trim() : null;
+      return t.groupName === name ? UNCHANGED : null;
+    }
+  }
+}
+
+/** A refusal of one subscriber as an error whose message is the reason (kept by the job runner). */
+export const refusal = (messageId: string) => conflict([fieldError('subscriberId', messageId.split('.').at(-1)!, messageId)]);
+
+export interface ApplyContext {
+  /** The database, for the network's answer, which arrives after the transaction. */
+  db: Kysely<any>;
+  trx: Kysely<any>;
+  principal: Principal;
+  core: CoreNetwork;
+  /** Names the requests in the network event log, e.g. `job:12`. */
+  subject: string;
+  /** Holds network requests until the caller's transaction has committed; without it they go at once. */
+  defer?: (send: () => void) => void;
+}
+
+/**
+ * Applies a checked action to one subscriber (locked and re-checked here): the change and its audit entry in
+ * the caller's transaction. Status changes go through the core network as a pending operation, applied when
+ * the network confirms; a roaming profile is stored at once and its HSS write sent after. Returns false when
+ * the subscriber already had it (nothing written); throws the reason when it cannot take it.
+ */
+export async function applyAction(ctx: ApplyContext, r: Resolved, subscriberId: number): Promise<boolean> {
+  const { trx, principal, core } = ctx;
+  const t = (await loadTargets(trx, principal, [subscriberId], true)).get(subscriberId);
+  if (!t) throw new HttpError(404, 'NOT_FOUND', 'error.notFound');
+  const reason = reasonFor(r, t);
+  if (reason === UNCHANGED) return false;
+  if (reason) throw refusal(reason);
+  const actor = { userId: principal.userId, username: principal.username };
+  const p = r.params;
+  switch (r.action) {
+    case 'suspend':
+    case 'reactivate': {
+      const target = r.action === 'suspend' ? 'suspended' : 'active';
+      const pending = await trx.selectFrom('subscriberOperation').select('id').where('subscriberId', '=', subscriberId).where('status', '=', 'pending').executeTakeFirst();
+      if (pending) throw refusal('error.operation.pending');
+      const op = await trx.insertInto('subscriberOperation').values({
+        subscriberId, operation: r.action, status: 'pending', request: JSON.stringify({ bulk: ctx.subject }), userId: principal.userId, username: principal.username,
+      }).returning('id').executeTakeFirstOrThrow();
+      const iccid = t.iccid;
+      // The answer is applied in a transaction of its own once this one has committed (the database serialises them).
+      send(ctx, () => core.dispatch(
+        { operation: r.action === 'suspend' ? 'suspendSubscriber' : 'reactivateSubscriber', resellerId: t.resellerId, imsi: t.imsi, subscriberId, subject: `subscriber-operation:${op.id}` },
+        (answer) => finishStatus(ctx.db, Number(op.id), subscriberId, target, iccid, actor, answer),
+      ));
+      return true;
+    }
+    case 'daily-limit':
+      await changeSubscriber(trx, subscriberId, actor, r.action, { dailyLimitBytes: p.dailyLimitBytes, qosThrottling: (p.qosThrottling as string | undefined) ?? t.qosThrottling ?? QOS_BLOCK });
+      break;
+    case 'qos':
+      await changeSubscriber(trx, subscriberId, actor, r.action, { qosThrottling: p.qosThrottling });
+      break;
+    case 'pricing-plan':
+      await changeSubscriber(trx, subscriberId, actor, r.action, { pricingPlanId: r.plan!.id });
+      break;
+    case 'roaming-profile':
+      await changeSubscriber(trx, subscriberId, actor, r.action, { roamingProfileId: r.profile!.id });
+      send(ctx, () => core.dispatch({ operation: 'updateHssProfile', resellerId: t.resellerId, imsi: t.imsi, subscriberId, subject: ctx.subject, payload: { roamingProfileId: r.profile!.id } }, async () => {}));
+      break;
+    case 'move':
+      await changeSubscriber(trx, subscriberId, actor, r.action, { accountId: r.account!.accountId, resellerId: r.account!.resellerId });
+      await trx.updateTable('simCard').set({ resellerId: r.account!.resellerId }).where('iccid', '=', t.iccid).execute();
+      break;
+    case 'group-name':
+      await changeSubscriber(trx, subscriberId, actor, r.action, { groupName: typeof p.groupName === 'string' && p.groupName.trim() ? p.groupName.trim() : null });
+      break;
+  }
+  await recordOperation(trx, principal, subscriberId, r.action, { ...p, bulk: ctx.subject });
+  return true;
+}
+
+const send = (ctx: ApplyContext, fn: () => void) => (ctx.defer ? ctx.defer(fn) : fn());
+
+/** The caller of a job, as of now (a changed role applies); a job of a deleted user applies nothing. */
+export async function jobPrincipal(trx: Kysely<any>, userId: number | null): Promise<Principal> {
+  const principal = userId === null ? undefined : await loadPrincipal(trx, userId);
+  if (!principal) throw forbidden();
+  return principal;
+}
+
+/** The network's answer to a bulk status change: applied (with its audit entry) or failed, as a single operation is. */
+async function finishStatus(db: Kysely<any>, id: number, subscriberId: number, target: string, iccid: string, actor: { userId: number; username: string }, answer: { ok: boolean; detail?: string; requestId: string }) {
+  await db.transaction().execute(async (t) => {
+    // The job's chunk holds this lock until it commits: waiting for it makes the operation row visible (or gone, when rolled back).
+    await t.selectFrom('subscriber').select('subscriberId').where('subscriberId', '=', subscriberId).forUpdate().execute();
+    const op = await t.selectFrom('subscriberOperation').select('status').where('id', '=', id).forUpdate().executeTakeFirst();
+    if (!op || op.status !== 'pending') return; // rolled back with its job chunk, or already settled
+    if (answer.ok) {
+      await changeSubscriber(t, subscriberId, actor, target === 'suspended' ? 'suspend' : 'reactivate', { status: target });
+      await t.updateTable('simCard').set({ status: target, statusDate: sql`now()` }).where('iccid', '=', iccid).execute();
+    }
+    await t.updateTable('subscriberOperation').set({
+      status: answer.ok ? 'success' : 'failed', messageId: answer.ok ? null : 'subscriberOperation.failed.network', detail: answer.detail ?? null,
+      networkRequestId: answer.requestId, finishedAt: sql`now()`,
+    }).where('id', '=', id).execute();
+  });
+}
+
+/** The ids of the caller's subscribers in a range, in order, at most `limit` (to tell "more than the maximum"). */
+export function rangeIds(db: Kysely<any>, principal: Principal, range: Range, limit: number, sourceRoamingProfileId?: number) {
+  let q = db.selectFrom('subscriber as s').innerJoin('reseller as r', 'r.id', 's.resellerId').select('s.subscriberId');
+  q = scopeToCaller(q, principal);
+  if (range.type === 'SUBSCRIBER_ID') q = q.where('s.subscriberId', '>=', Number(range.start)).where('s.subscriberId', '<=', Number(range.end));
+  else {
+    const column = range.type === 'ICCID' ? 's.iccid' : 's.imsi';
+    q = q.where(column, '>=', range.start).where(column, '<=', range.end).where(sql`length(${sql.ref(column)})`, '=', range.start.length);
+  }
+  if (sourceRoamingProfileId !== undefined) q = q.where('s.roamingProfileId', '=', sourceRoamingProfileId);
+  return q.orderBy('s.subscriberId').limit(limit).execute().then((rows) => rows.map((row) => Number(row.subscriberId)));
+}
+
+/** Checks `{ rangeStart, rangeEnd }` and the range type: numbers or digit strings of the type's length, start not after end. */
+export function checkRange(range: unknown, rangeType: unknown, errors: FieldError[], prefix = 'range.'): Range | undefined {
+  const type = (rangeType ?? 'SUBSCRIBER_ID') as RangeType;
+  if (!RANGE_TYPES.includes(type)) {
+    errors.push(fieldError('rangeType', 'enum', 'validation.rangeType.invalid'));
+    return undefined;
+  }
+  const body = (typeof range === 'object' && range !== null ? range : {}) as Body;
+  const text = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? String(v) : typeof v === 'string' ? v.trim() : '');
+  const start = text(body.rangeStart);
+  const end = text(body.rangeEnd);
+  const pattern = type === 'SUBSCRIBER_ID' ? /^[1-9]\d{0,8}$/ : type === 'ICCID' ? /^\d{18,22}$/ : /^\d{15}$/;
+  const messageId = type === 'SUBSCRIBER_ID' ? 'validation.subscriberId.required' : type === 'ICCID' ? 'validation.iccid.invalid' : 'validation.imsi.invalid';
+  let ok = true;
+  for (const [name, value, raw] of [['rangeStart', start, body.rangeStart], ['rangeEnd', end, body.rangeEnd]] as const) {
+    if (raw === undefined || raw === null || raw === '') errors.push(fieldError(`${prefix}${name}`, 'required', 'validation.range.required'));
+    else if (!pattern.test(value)) errors.push(fieldError(`${prefix}${name}`, 'pattern', messageId));
+    else continue;
+    ok = false;
+  }
+  if (!ok) return undefined;
+  const after = type === 'SUBSCRIBER_ID' ? Number(start) > Number(end) : start.length !== end.length || start > end;
+  if (after) {
+    errors.push(fieldError(`${prefix}rangeEnd`, 'order', 'validation.range.order'));
+    return undefined;
+  }
+  return { type, start, end };
+}
+
+/** Counts per reason and the first rows that will not change: the answer of every preview. */
+export function previewOf(r: Resolved, requested: readonly number[], targets: Map<number, Target>, firstRows = 50) {
+  const reasons = new Map<string, number>();
+  const rows: { subscriberId: number; messageId: string }[] = [];
+  let willChange = 0;
+  for (const id of requested) {
+    const t = targets.get(id);
+    const reason = t ? reasonFor(r, t) : 'error.notFound';
+    if (!reason) { willChange += 1; continue; }
+    reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+    if (rows.length < firstRows) rows.push({ subscriberId: id, messageId: reason });
+  }
+  const text = (messageId: string) => fieldError('', '', messageId).message;
+  return {
+    action: r.action,
+    total: requested.length,
+    willChange,
+    reasons: [...reasons].map(([messageId, count]) => ({ messageId, message: text(messageId), count })),
+    rows: rows.map((row) => ({ ...row, message: text(row.messageId) })),
+  };
+}

@@ -1,0 +1,293 @@
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import Papa from 'papaparse';
+import { ListRequestError, normaliseListRequest, type EntitySchema } from '@shared/schema';
+import type { FieldError } from '@shared/wire';
+import { EntityRepository } from '../../engine/repository';
+import { fieldError, HttpError, invalid } from '../../http/errors';
+import { principalOf } from '../../http/guard';
+import type { Principal } from '../../http/principal';
+import type { JobKind } from '../../jobs/runner';
+import { applyAction, BULK_ACTIONS, jobPrincipal, loadTargets, previewOf, reasonFor, resolveAction, UNCHANGED, type BulkAction, type Resolved, type Target } from './bulk';
+import { bodyOf, scopeToCaller, type Body } from './context';
+
+export const BULK_JOB = 'subscribers.bulk';
+export const CSV_JOB = 'subscribers.csv';
+/** Subscribers one bulk action or one file may cover. */
+export const BULK_MAX = 100000;
+/** Upload files are "less than 4 MB": this size is refused. */
+export const CSV_MAX_BYTES = 4 * 1024 * 1024;
+/** Columns an upload may change, as the subscriber CSV export names them. */
+export const CSV_COLUMNS = ['status', 'dailyLimitBytes', 'qosThrottling', 'pricingPlanId', 'roamingProfileId', 'accountId', 'groupName'] as const;
+
+/** One change of an uploaded line: an action and its parameters. */
+interface Change { action: BulkAction; params: Body }
+
+/** The bulk job: the action, checked again for each subscriber when it is applied. */
+export function bulkJobKind(db: Kysely<any>, app: Pick<FastifyInstance, 'coreNetwork'>): JobKind {
+  return {
+    async apply(trx, key, job) {
+      const principal = await jobPrincipal(trx, job.userId);
+      const resolved = await resolveAction(trx, principal, job.params.action, job.params.params);
+      await applyAction({ db, trx, principal, core: app.coreNetwork, subject: `job:${job.id}` }, resolved, Number(key));
+    },
+  };
+}
+
+/** The upload job: each subscriber's changes from its line, those through the core network last. */
+export function csvJobKind(db: Kysely<any>, app: Pick<FastifyInstance, 'coreNetwork'>): JobKind {
+  return {
+    async apply(trx, key, job) {
+      const principal = await jobPrincipal(trx, job.userId);
+      const line = await trx.selectFrom('subscriberUploadLine').select('changes').where('jobId', '=', job.id).where('subscriberId', '=', Number(key)).executeTakeFirst();
+      const changes = (typeof line?.changes === 'string' ? JSON.parse(line.changes) : line?.changes ?? []) as Change[];
+      for (const change of changes) {
+        const resolved = await resolveAction(trx, principal, change.action, change.params);
+        await applyAction({ db, trx, principal, core: app.coreNetwork, subject: `job:${job.id}` }, resolved, Number(key));
+      }
+    },
+  };
+}
+
+/**
+ * Bulk actions on subscribers as durable jobs: a preview (nothing written), the job itself, and a CSV upload
+ * of changes in the columns of the subscriber export.
+ */
+export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kysely<any>, schema: EntitySchema) {
+  const tags = ['subscribers'];
+  const repo = new EntityRepository(db, schema);
+  const config = { privilege: 'Subscribers' };
+  const noValidation = { validatorCompiler: () => () => true };
+  app.jobs.register(BULK_JOB, bulkJobKind(db, app));
+  app.jobs.register(CSV_JOB, csvJobKind(db, app));
+
+  /** The subscriber ids a selection names now: the listed ids, or every visible row of the grid's search. */
+  async function selectionIds(principal: Principal, selection: unknown): Promise<number[]> {
+    const sel = (typeof selection === 'object' && selection !== null && !Array.isArray(selection) ? selection : {}) as Body;
+    if (Array.isArray(sel.ids) && sel.search === undefined) {
+      if (!sel.ids.length || sel.ids.some((id) => !Number.isInteger(id) || id < 1)) throw invalid([fieldError('selection.ids', 'type', 'validation.subscriberId.required')]);
+      if (sel.ids.length > BULK_MAX) throw invalid([fieldError('selection.ids', 'maxItems', 'validation.bulk.tooMany')]);
+      return [...new Set(sel.ids as number[])];
+    }
+    if (typeof sel.search === 'object' && sel.search !== null && sel.ids === undefined) {
+      const { searchBy, searchKey } = sel.search as Body;
+      let req;
+      try {
+        req = normaliseListRequest(schema, { searchBy, searchKey } as never, principal.isAdmin);
+      } catch (e) {
+        if (e instanceof ListRequestError) throw invalid([fieldError(`selection.search.${e.field}`, e.rule, e.messageId)]);
+        throw e;
+      }
+      const rows = await db.selectFrom(repo.exportQuery(req, { principal }).as('q')).select('q.subscriberId').limit(BULK_MAX + 1).execute();
+      if (rows.length > BULK_MAX) throw invalid([fieldError('selection', 'maxItems', 'validation.bulk.tooMany')]);
+      return rows.map((r) => Number(r.subscriberId));
+    }
+    throw invalid([fieldError('selection', 'oneOf', 'validation.bulk.selection')]);
+  }
+
+  const bodySchema = {
+    type: 'object', required: ['action', 'selection'],
+    properties: {
+      action: { type: 'string', enum: [...BULK_ACTIONS] },
+      params: { type: 'object' },
+      selection: { type: 'object', properties: { ids: { type: 'array', items: { type: 'integer' } }, search: { type: 'object', properties: { searchBy: { type: 'string' }, searchKey: { type: 'string' } } } } },
+    },
+  };
+  const paramsText = 'Parameters: `daily-limit` `{ dailyLimitBytes, qosThrottling? }`, `qos` `{ qosThrottling }`, `pricing-plan` `{ pricingPlanId }`, '
+    + '`roaming-profile` `{ roamingProfileId }`, `move` `{ accountId }` (needs MoveSubscribers), `group-name` `{ groupName }`; `suspend` and `reactivate` none.';
+
+  async function checked(request: FastifyRequest) {
+    const body = bodyOf(request);
+    const errors: FieldError[] = [];
+    for (const key of Object.keys(body)) if (!['action', 'params', 'selection'].includes(key)) errors.push(fieldError(key, 'additionalProperties', 'validation.unknownField'));
+    if (errors.length) throw invalid(errors);
+    const principal = principalOf(request);
+    const resolved = await resolveAction(db, principal, body.action, body.params);
+    const ids = await selectionIds(principal, body.selection);
+    return { principal, resolved, ids };
+  }
+
+  app.post('/portal/subscribers/bulk/preview', {
+    config,
+    schema: {
+      tags, body: bodySchema,
+      summary: 'What a bulk action would do: how many subscribers change, and which cannot or need not, with the reason (nothing is written)',
+      description: `Body \`{ action, params, selection: { ids } | { search: { searchBy, searchKey } } }\`. ${paramsText} The answer: \`{ total, willChange, reasons: [{ messageId, message, count }], rows }\` (the first 50 that will not change).`,
+    },
+    ...noValidation,
+  }, async (request) => {
+    const { principal, resolved, ids } = await checked(request);
+    return previewOf(resolved, ids, await loadTargets(db, principal, ids));
+  });
+
+  app.post('/portal/subscribers/bulk', {
+    config,
+    schema: {
+      tags, body: bodySchema,
+      summary: 'Start a bulk action as a background job (202 with the job id)',
+      description: `Same body as the preview. The job's items are the subscribers the selection names now; each is checked again and applied with its audit entry, or fails with its reason (\`GET /portal/jobs/{id}/failures\`). ${paramsText}`,
+    },
+    ...noValidation,
+  }, async (request, reply) => {
+    const { principal, resolved, ids } = await checked(request);
+    const jobId = await app.jobs.enqueue({
+      kind: BULK_JOB, userId: principal.userId, resellerId: principal.resellerId, keys: ids.map(String),
+      params: { action: resolved.action, params: resolved.params },
+    });
+    return reply.code(202).send({ jobId, total: ids.length });
+  });
+
+  /** The subscribers an upload names, by ICCID or IMSI, among those the caller may see. */
+  async function targetsByKey(principal: Principal, column: 'iccid' | 'imsi', keys: string[]) {
+    const found = new Map<string, Target>();
+    const ids: number[] = [];
+    for (let i = 0; i < keys.length; i += 5000) {
+      let q = db.selectFrom('subscriber as s').innerJoin('reseller as r', 'r.id', 's.resellerId').select('s.subscriberId').where(`s.${column}`, 'in', keys.slice(i, i + 5000));
+      q = scopeToCaller(q, principal);
+      ids.push(...(await q.execute()).map((r) => Number(r.subscriberId)));
+    }
+    for (const t of (await loadTargets(db, principal, ids)).values()) found.set(t[column], t);
+    return found;
+  }
+
+  /** Reads and checks an upload; writes nothing. */
+  async function checkUpload(principal: Principal, text: string) {
+    const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: 'greedy' });
+    const header = (parsed.meta.fields ?? []).map((h) => h.trim());
+    const keyColumn = header.includes('iccid') ? 'iccid' : header.includes('imsi') ? 'imsi' : undefined;
+    if (!keyColumn || !parsed.data.length) throw invalid([fieldError('file', 'columns', 'validation.csv.key')]);
+    const known = new Set([...repo.exportFields(), ...CSV_COLUMNS]);
+    const unknown = header.filter((h) => !known.has(h));
+    if (unknown.length) throw invalid(unknown.map((h) => fieldError(`file.${h}`, 'columns', 'validation.csv.columns')));
+    const cell = (row: Record<string, string>, name: string) => {
+      const raw = (row[name] ?? '').trim();
+      // The export guards text a spreadsheet would run as a formula with an apostrophe: take it off again.
+      return /^'[=+\-@]/.test(raw) ? raw.slice(1) : raw;
+    };
+    const targets = await targetsByKey(principal, keyColumn, [...new Set(parsed.data.map((row) => cell(row, keyColumn)).filter(Boolean))]);
+    const resolvedCache = new Map<string, Promise<Resolved | FieldError[]>>();
+    const resolve = (action: BulkAction, params: Body) => {
+      const cacheKey = JSON.stringify([action, params]);
+      if (!resolvedCache.has(cacheKey)) {
+        resolvedCache.set(cacheKey, resolveAction(db, principal, action, params).catch((e) => {
+          if (e instanceof HttpError) return e.fields ?? [fieldError('', e.code, e.statusCode === 403 ? 'error.forbidden' : 'error.validation')];
+          throw e;
+        }));
+      }
+      return resolvedCache.get(cacheKey)!;
+    };
+    const lines: Record<string, Change[]> = {};
+    const rejected: { line: number; values: Record<string, string>; fields: FieldError[] }[] = [];
+    const seen = new Set<number>();
+    let unchanged = 0;
+    for (const [i, row] of parsed.data.entries()) {
+      const line = i + 2;
+      const errors: FieldError[] = [];
+      const t = targets.get(cell(row, keyColumn));
+      if (!t) errors.push(fieldError(keyColumn, 'exists', 'validation.csv.noSubscriber'));
+      else if (seen.has(t.subscriberId)) errors.push(fieldError(keyColumn, 'unique', 'validation.csv.duplicate'));
+      const wanted: Change[] = [];
+      const number = (name: string) => {
+        const v = cell(row, name);
+        if (!v) return undefined;
+        return /^\d{1,15}$/.test(v) ? Number(v) : v;
+      };
+      const status = cell(row, 'status');
+      if (status && status !== 'active' && status !== 'suspended') errors.push(fieldError('status', 'enum', 'validation.status.invalid'));
+      const limit = number('dailyLimitBytes');
+      const qos = cell(row, 'qosThrottling') || undefined;
+      if (limit !== undefined) wanted.push({ action: 'daily-limit', params: { dailyLimitBytes: limit, ...(qos ? { qosThrottling: qos } : {}) } });
+      else if (qos) wanted.push({ action: 'qos', params: { qosThrottling: qos } });
+      const plan = number('pricingPlanId');
+      if (plan !== undefined) wanted.push({ action: 'pricing-plan', params: { pricingPlanId: plan } });
+      const group = cell(row, 'groupName');
+      if (group) wanted.push({ action: 'group-name', params: { groupName: group } });
+      const account = number('accountId');
+      if (account !== undefined) wanted.push({ action: 'move', params: { accountId: account } });
+      const profile = number('roamingProfileId');
+      if (profile !== undefined) wanted.push({ action: 'roaming-profile', params: { roamingProfileId: profile } });
+      if (status === 'active' || status === 'suspended') wanted.push({ action: status === 'active' ? 'reactivate' : 'suspend', params: {} });
+      const changes: Change[] = [];
+      for (const change of wanted) {
+        if (t && sameAsCurrent(change, t)) continue; // a column sent back as exported: no check, no change
+        const resolved = await resolve(change.action, change.params);
+        if (Array.isArray(resolved)) {
+          errors.push(...resolved.map((f) => ({ ...f, field: f.field.replace(/^params\./, '') || columnOf(change.action) })));
+          continue;
+        }
+        if (!t) continue;
+        const reason = reasonFor(resolved, t);
+        if (reason === UNCHANGED) continue;
+        if (reason) errors.push(fieldError(columnOf(change.action), reason.split('.').at(-1)!, reason));
+        else changes.push(change);
+      }
+      if (errors.length) rejected.push({ line, values: row, fields: errors });
+      else if (!changes.length) unchanged += 1;
+      else {
+        seen.add(t!.subscriberId);
+        lines[t!.subscriberId] = changes;
+      }
+    }
+    return { total: parsed.data.length, valid: Object.keys(lines).length, unchanged, rejected, lines };
+  }
+
+  await app.register(async (scope) => {
+    await scope.register(fastifyMultipart, { limits: { fileSize: CSV_MAX_BYTES - 1, files: 1, fields: 0 } });
+    const refuse = (rule: string, messageId: string) => invalid([fieldError('file', rule, messageId)]);
+
+    scope.post('/portal/subscribers/bulk/csv', {
+      config,
+      schema: {
+        tags, consumes: ['multipart/form-data'], querystring: { type: 'object', properties: { confirm: { type: 'boolean' } } },
+        summary: 'Change subscribers from a CSV file (multipart field `file`, less than 4 MB)',
+        description: 'Columns: `iccid` or `imsi`, and any of `status`, `dailyLimitBytes`, `qosThrottling`, `pricingPlanId`, `roamingProfileId`, `accountId`, '
+          + '`groupName`; the other columns of the subscriber export are ignored, so an export can be edited and sent back. An empty cell changes nothing. '
+          + 'Without `confirm=true` the answer lists every rejected line with its reasons and nothing is written; with it, the valid lines become a job (202).',
+      },
+    }, async (request, reply) => {
+      if (!request.isMultipart()) throw refuse('required', 'validation.file.required');
+      const file = await request.file();
+      if (!file || file.fieldname !== 'file') throw refuse('required', 'validation.file.required');
+      let bytes: Buffer;
+      try {
+        bytes = await file.toBuffer();
+      } catch (e) {
+        if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw refuse('size', 'validation.file.tooLarge');
+        throw e;
+      }
+      if (!bytes.length) throw refuse('required', 'validation.file.required');
+      const principal = principalOf(request);
+      const { lines, ...summary } = await checkUpload(principal, bytes.toString('utf8'));
+      if ((request.query as { confirm?: boolean }).confirm !== true) return summary;
+      if (!summary.valid) throw refuse('rows', 'validation.csv.noValidLines');
+      // The changes of each line wait beside the job, which carries only the subscriber ids.
+      const jobId = await db.transaction().execute(async (trx) => {
+        const id = await app.jobs.enqueue({ kind: CSV_JOB, userId: principal.userId, resellerId: principal.resellerId, keys: Object.keys(lines), params: { file: file.filename } }, trx as never);
+        const rows = Object.entries(lines).map(([subscriberId, changes]) => ({ jobId: id, subscriberId: Number(subscriberId), changes: JSON.stringify(changes) }));
+        for (let i = 0; i < rows.length; i += 1000) await trx.insertInto('subscriberUploadLine').values(rows.slice(i, i + 1000)).execute();
+        return id;
+      });
+      return reply.code(202).send({ ...summary, jobId });
+    });
+  });
+}
+
+/** Whether a change only repeats what the subscriber has (so it needs no privilege and no check). */
+function sameAsCurrent({ action, params: p }: Change, t: Target): boolean {
+  switch (action) {
+    case 'suspend': return t.status === 'suspended';
+    case 'reactivate': return t.status === 'active';
+    case 'daily-limit': return t.dailyLimitBytes === p.dailyLimitBytes && (p.qosThrottling === undefined || t.qosThrottling === p.qosThrottling);
+    case 'qos': return t.qosThrottling === p.qosThrottling;
+    case 'pricing-plan': return t.pricingPlanId === p.pricingPlanId;
+    case 'roaming-profile': return t.roamingProfileId === p.roamingProfileId;
+    case 'move': return t.accountId === p.accountId;
+    case 'group-name': return t.groupName === p.groupName;
+  }
+}
+
+/** The upload column an action comes from. */
+function columnOf(action: BulkAction): string {
+  return ({ suspend: 'status', reactivate: 'status', 'daily-limit': 'dailyLimitBytes', qos: 'qosThrottling', 'pricing-plan': 'pricingPlanId', 'roaming-profile': 'roamingProfileId', move: 'accountId', 'group-name': 'groupName' } as const)[action];
+}

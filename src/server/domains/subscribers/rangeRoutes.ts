@@ -1,0 +1,178 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { FieldError } from '@shared/wire';
+import type { MigrationPlatform } from '../../adapters/migration';
+import { fieldError, invalid } from '../../http/errors';
+import { principalOf } from '../../http/guard';
+import type { Principal } from '../../http/principal';
+import type { JobKind } from '../../jobs/runner';
+import { auditSubscriber } from './audit';
+import { applyAction, checkRange, jobPrincipal, loadTargets, rangeIds, RANGE_MAX, reasonFor, resolveAction, UNCHANGED, type Range, type Resolved } from './bulk';
+import { bodyOf, requirePanel, type Body } from './context';
+import { changeSubscriber } from './operationRoutes';
+
+export const MIGRATION_JOB = 'subscribers.migrate';
+
+function unknownFields(body: Body, allowed: string[], errors: FieldError[]) {
+  for (const key of Object.keys(body)) if (!allowed.includes(key)) errors.push(fieldError(key, 'additionalProperties', 'validation.unknownField'));
+}
+
+/** An action's parameter errors named as the call's own fields (`params.accountId` is `accountId` here). */
+async function resolveFlat(db: Kysely<any>, principal: Principal, action: string, params: Body): Promise<Resolved> {
+  try {
+    return await resolveAction(db, principal, action, params);
+  } catch (e) {
+    const fields = (e as { fields?: FieldError[] }).fields;
+    if (fields) for (const f of fields) f.field = f.field.replace(/^params\./, '');
+    throw e;
+  }
+}
+
+/** The caller's subscribers of a range, refused when there are none or more than the maximum. */
+async function idsInRange(db: Kysely<any>, principal: Principal, range: Range, sourceRoamingProfileId?: number) {
+  const ids = await rangeIds(db, principal, range, RANGE_MAX + 1, sourceRoamingProfileId);
+  if (ids.length > RANGE_MAX) throw invalid([fieldError('range', 'maximum', 'validation.range.max')]);
+  if (!ids.length) throw invalid([fieldError('range', 'empty', 'validation.range.empty')]);
+  return ids;
+}
+
+/**
+ * Applies one action to every listed subscriber in one transaction, or to none: each subscriber is locked and
+ * checked first; if any cannot take it, the answer names them per reason and nothing is written. Network
+ * requests (the HSS writes) go out once the transaction has committed.
+ */
+async function allOrNothing(app: FastifyInstance, db: Kysely<any>, principal: Principal, resolved: Resolved, ids: number[], field: string) {
+  const sends: (() => void)[] = [];
+  const result = await db.transaction().execute(async (trx) => {
+    const targets = await loadTargets(trx, principal, ids, true);
+    const refused = new Map<string, number[]>();
+    let unchanged = 0;
+    for (const id of ids) {
+      const t = targets.get(id);
+      const reason = t ? reasonFor(resolved, t) : 'error.notFound';
+      if (reason === UNCHANGED) unchanged += 1;
+      else if (reason) refused.set(reason, [...(refused.get(reason) ?? []), id]);
+    }
+    if (refused.size) {
+      // One entry per reason, naming the subscribers (the first 100) and how many there are.
+      throw invalid([...refused].map(([messageId, which]) => ({ ...fieldError(field, messageId.split('.').at(-1)!, messageId), subscriberIds: which.slice(0, 100), count: which.length })));
+    }
+    const changed: number[] = [];
+    const ctx = { db, trx, principal, core: app.coreNetwork, subject: `${resolved.action}:${principal.username}`, defer: (send: () => void) => sends.push(send) };
+    for (const id of ids) if (await applyAction(ctx, resolved, id)) changed.push(id);
+    return { total: ids.length, changed: changed.length, unchanged, subscriberIds: changed };
+  });
+  for (const send of sends) send();
+  return result;
+}
+
+/** The migration job: each subscriber goes from pending to success or error through the migration platform. */
+export function migrationJobKind(platform: MigrationPlatform): JobKind {
+  return {
+    async apply(trx, key, job) {
+      const principal = await jobPrincipal(trx, job.userId);
+      const id = Number(key);
+      const t = (await loadTargets(trx, principal, [id], true)).get(id);
+      if (!t) throw invalid([fieldError('subscriberId', 'exists', 'error.notFound')]);
+      const { migrationStatus } = await trx.selectFrom('subscriber').select('migrationStatus').where('subscriberId', '=', id).executeTakeFirstOrThrow();
+      if (migrationStatus !== 'pending') return; // settled already
+      const answer = await platform.migrate({ subscriberId: id, imsi: t.imsi, iccid: t.iccid });
+      const status = answer.ok ? 'success' : 'error';
+      await trx.updateTable('subscriber').set({ migrationStatus: status }).where('subscriberId', '=', id).execute();
+      await auditSubscriber(trx, principal, id, 'migration', { migrationStatus: 'pending' }, { migrationStatus: status, ...(answer.ok ? {} : { migrationError: answer.detail ?? null }) });
+    },
+  };
+}
+
+/** Range calls: a roaming profile for a range, moving subscribers to another account, migrating a range. */
+export function registerSubscriberRangeRoutes(app: FastifyInstance, db: Kysely<any>) {
+  const tags = ['subscribers'];
+  const noValidation = { validatorCompiler: () => () => true };
+  const rangeSchema = { type: 'object', properties: { rangeStart: { type: ['string', 'integer'] }, rangeEnd: { type: ['string', 'integer'] } } };
+
+  app.post('/portal/subscribers/roaming-profile', {
+    config: { privilege: 'Subscribers' },
+    schema: {
+      tags,
+      summary: `Give the subscribers of a range (at most ${RANGE_MAX}) an approved roaming profile, all or none`,
+      description: 'Body `{ roamingProfileId, range: { rangeStart, rangeEnd }, rangeType?: SUBSCRIBER_ID | ICCID | IMSI, sourceRoamingProfileId? }`. '
+        + 'Only the caller\'s subscribers in the range count (with `sourceRoamingProfileId`, only those on that profile). A multi-IMSI subscriber '
+        + 'cannot take a single-IMSI profile: the answer names them and nothing changes. Each change is in the subscriber\'s audit log; '
+        + 'the HSS writes go out after the change is stored.',
+      body: {
+        type: 'object', required: ['roamingProfileId', 'range'],
+        properties: { roamingProfileId: { type: 'integer' }, range: rangeSchema, rangeType: { type: 'string', enum: ['SUBSCRIBER_ID', 'ICCID', 'IMSI'] }, sourceRoamingProfileId: { type: 'integer' } },
+      },
+    },
+    ...noValidation,
+  }, async (request: FastifyRequest) => {
+    const body = bodyOf(request);
+    const errors: FieldError[] = [];
+    unknownFields(body, ['roamingProfileId', 'range', 'rangeType', 'sourceRoamingProfileId'], errors);
+    const range = checkRange(body.range, body.rangeType, errors);
+    const source = body.sourceRoamingProfileId;
+    if (source !== undefined && source !== null && (!Number.isInteger(source) || (source as number) < 1)) errors.push(fieldError('sourceRoamingProfileId', 'type', 'validation.roamingProfile.unknown'));
+    if (errors.length) throw invalid(errors);
+    const principal = principalOf(request);
+    const resolved = await resolveFlat(db, principal, 'roaming-profile', { roamingProfileId: body.roamingProfileId });
+    const ids = await idsInRange(db, principal, range!, (source ?? undefined) as number | undefined);
+    return { roamingProfileId: resolved.profile!.id, ...(await allOrNothing(app, db, principal, resolved, ids, 'roamingProfileId')) };
+  });
+
+  app.post('/portal/subscribers/move', {
+    config: { privilege: 'MoveSubscribers' },
+    schema: {
+      tags,
+      summary: `Move subscribers (ids, or a range of at most ${RANGE_MAX}) to another account the caller can see, all or none`,
+      description: 'Body `{ accountId, subscriberIds?: number[] }` or `{ accountId, range: { rangeStart, rangeEnd }, rangeType? }`. '
+        + 'The subscriber takes the account\'s reseller; its pricing plan and roaming profile must be usable there.',
+      body: {
+        type: 'object', required: ['accountId'],
+        properties: { accountId: { type: 'integer' }, subscriberIds: { type: 'array', items: { type: 'integer' }, maxItems: RANGE_MAX }, range: rangeSchema, rangeType: { type: 'string' } },
+      },
+    },
+    ...noValidation,
+  }, async (request) => {
+    const body = bodyOf(request);
+    const errors: FieldError[] = [];
+    unknownFields(body, ['accountId', 'subscriberIds', 'range', 'rangeType'], errors);
+    let range: Range | undefined;
+    let ids: number[] | undefined;
+    if (Array.isArray(body.subscriberIds) && body.range === undefined) {
+      if (!body.subscriberIds.length || body.subscriberIds.some((id) => !Number.isInteger(id) || id < 1)) errors.push(fieldError('subscriberIds', 'type', 'validation.subscriberId.required'));
+      else if (body.subscriberIds.length > RANGE_MAX) errors.push(fieldError('subscriberIds', 'maxItems', 'validation.range.max'));
+      else ids = [...new Set(body.subscriberIds as number[])];
+    } else if (body.range !== undefined && body.subscriberIds === undefined) range = checkRange(body.range, body.rangeType, errors);
+    else errors.push(fieldError('subscriberIds', 'oneOf', 'validation.move.selection'));
+    if (errors.length) throw invalid(errors);
+    const principal = principalOf(request);
+    const resolved = await resolveFlat(db, principal, 'move', { accountId: body.accountId });
+    ids ??= await idsInRange(db, principal, range!);
+    return { accountId: resolved.account!.accountId, ...(await allOrNothing(app, db, principal, resolved, ids, 'subscriberIds')) };
+  });
+
+  app.post('/portal/summa/subscriber-migration/range', {
+    config: { privilege: 'Subscribers' },
+    schema: {
+      tags,
+      summary: `Migrate a range of subscriber ids (at most ${RANGE_MAX}) to the external core platform, as a background job (202)`,
+      description: 'Body `{ rangeStart, rangeEnd }`: the caller\'s subscribers in the range become `pending` at once, then `success` or `error` '
+        + 'one by one (`GET /portal/summa/subscriber-migration/{id}`); the answer carries the job to follow at `GET /portal/jobs/{id}`.',
+      body: rangeSchema,
+    },
+    ...noValidation,
+  }, async (request, reply) => {
+    const body = bodyOf(request);
+    const errors: FieldError[] = [];
+    unknownFields(body, ['rangeStart', 'rangeEnd'], errors);
+    const range = checkRange(body, 'SUBSCRIBER_ID', errors, '');
+    if (errors.length) throw invalid(errors);
+    const principal = requirePanel(request, 'MigrationStatus');
+    const ids = await idsInRange(db, principal, range!);
+    const jobId = await db.transaction().execute(async (trx) => {
+      for (const id of ids) await changeSubscriber(trx, id, principal, 'migration', { migrationStatus: 'pending' });
+      return app.jobs.enqueue({ kind: MIGRATION_JOB, userId: principal.userId, resellerId: principal.resellerId, params: { rangeStart: range!.start, rangeEnd: range!.end }, keys: ids.map(String) }, trx as never);
+    });
+    return reply.code(202).send({ jobId, total: ids.length, migrationStatus: 'pending' });
+  });
+}

@@ -1,0 +1,407 @@
+import { sql, type Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { subscriberSeedContext, subscriberSeedRows } from '@server/db/seedSubscribers';
+import { bulkJobKind } from '@server/domains/subscribers/bulkRoutes';
+import { engines, testApp } from './helpers';
+
+type Ctx = Awaited<ReturnType<typeof testApp>>;
+type Client = ReturnType<Ctx['client']>;
+type Row = Record<string, any>;
+
+/** Subscribers the suite works with: enough for a range of 1001 of one reseller. */
+const SUBSCRIBERS = 3000;
+const BOUNDARY = 'bulk-boundary-7f3a';
+
+function multipart(text: string | Buffer, field = 'file') {
+  return Buffer.concat([
+    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${field}"; filename="subscribers.csv"\r\nContent-Type: text/csv\r\n\r\n`),
+    Buffer.isBuffer(text) ? text : Buffer.from(text),
+    Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+  ]);
+}
+
+describe.each(engines)('subscriber ranges and bulk actions on %s', (engine) => {
+  let ctx: Ctx;
+  let admin: Client;
+  let northwind: Client;
+  let bluesky: Client;
+  let harbor: Client;
+  let northwindToken: string;
+  /** Northwind's subscribers (Northwind Mobile and Northwind IoT), by id. */
+  let nw: number[];
+  let profiles: Row[];
+
+  const db = () => ctx.db as unknown as Kysely<any>;
+  const q = async (text: ReturnType<typeof sql>) => (await text.execute(ctx.db)).rows as Row[];
+  const auditCount = async (ids: number[], action?: string) => Number((await q(sql`select count(*) as n from subscriber_audit where subscriber_id in (${sql.join(ids)}) ${action ? sql`and action = ${action}` : sql``}`))[0].n);
+  const fields = (res: { json: () => any }) => res.json().fields.map((f: Row) => ({ field: f.field, rule: f.rule, messageId: f.messageId }));
+  const waitFor = async (id: number, client: Client = northwind) => {
+    for (let i = 0; i < 400; i++) {
+      const job = (await client.get(`/portal/jobs/${id}`)).json();
+      if (job.status === 'done' || job.status === 'cancelled') return job;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`job ${id} did not finish`);
+  };
+  const upload = (body: Buffer, confirm = false, token = northwindToken) => ctx.app.inject({
+    method: 'POST', url: `/portal/subscribers/bulk/csv${confirm ? '?confirm=true' : ''}`, payload: body,
+    headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+  });
+
+  beforeAll(async () => {
+    // A quick core network: a range change sends one HSS write per subscriber.
+    ctx = await testApp(engine, { coreNetwork: { simulator: { failureRate: 0, minDelayMs: 0, maxDelayMs: 5 }, concurrency: 32 } });
+    // More demo subscribers, numbered on from the seeded ones.
+    const rows = [...subscriberSeedRows(await subscriberSeedContext(db()), SUBSCRIBERS)].slice(await db().selectFrom('subscriber').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow().then((r) => Number(r.n)));
+    for (let i = 0; i < rows.length; i += 500) {
+      const batch = rows.slice(i, i + 500);
+      await db().insertInto('simCard').values(batch.map((r) => r.sim)).execute();
+      const ids = await db().insertInto('subscriber').values(batch.map((r) => r.subscriber)).returning(['subscriberId', 'iccid']).execute();
+      const idOf = new Map(ids.map((r) => [r.iccid as string, Number(r.subscriberId)]));
+      const imsis = batch.flatMap((r) => r.sponsorImsis.map((s) => ({ ...s, subscriberId: idOf.get(String(r.sim.iccid))! })));
+      if (imsis.length) await db().insertInto('sponsorImsi').values(imsis).execute();
+    }
+    [admin, bluesky, harbor] = await Promise.all(['admin', 'bluesky', 'harbor'].map((u) => ctx.as(u)));
+    northwindToken = await ctx.login('northwind');
+    northwind = ctx.client(northwindToken);
+    nw = (await q(sql`select subscriber_id as id from subscriber s join reseller r on r.id = s.reseller_id where r.path like '/-1/1/%' order by 1`)).map((r) => r.id);
+    profiles = await q(sql`select id, name, slots, reseller_id, review_state from roaming_profile order by id`);
+  }, 120000);
+  afterAll(async () => ctx?.close());
+
+  describe('roaming profile of a range', () => {
+    it('changes exactly 1000 subscribers in one go, each with an audit entry, and refuses 1001 naming the rule', async () => {
+      const dual = profiles.find((p) => p.name === 'Global dual IMSI')!;
+      await sql`update roaming_profile set review_state = 'approved' where id = ${dual.id}`.execute(ctx.db);
+      expect(nw.length).toBeGreaterThan(1001);
+      const body = (end: number) => ({ roamingProfileId: dual.id, range: { rangeStart: nw[0], rangeEnd: end } });
+
+      const tooMany = await northwind.post('/portal/subscribers/roaming-profile', body(nw[1000]));
+      expect(tooMany.statusCode).toBe(400);
+      expect(fields(tooMany)).toEqual([{ field: 'range', rule: 'maximum', messageId: 'validation.range.max' }]);
+      expect(tooMany.json().fields[0].message).toBe('A range change covers at most 1000 subscribers');
+      expect(Number((await q(sql`select count(*) as n from subscriber where roaming_profile_id = ${dual.id}`))[0].n)).toBe(0);
+
+      const ok = await northwind.post('/portal/subscribers/roaming-profile', body(nw[999]));
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(ok.json()).toMatchObject({ roamingProfileId: dual.id, total: 1000, changed: 1000, unchanged: 0 });
+      const onIt = (await q(sql`select subscriber_id as id from subscriber where roaming_profile_id = ${dual.id} order by 1`)).map((r) => r.id);
+      expect(onIt).toEqual(nw.slice(0, 1000));
+      expect(await auditCount(nw.slice(0, 1000), 'roaming-profile')).toBe(1000);
+      const [entry] = await q(sql`select username, before, after from subscriber_audit where subscriber_id = ${nw[0]} and action = 'roaming-profile'`);
+      expect(entry.username).toBe('northwind');
+      expect(typeof entry.after === 'string' ? JSON.parse(entry.after) : entry.after).toEqual({ roamingProfileId: dual.id });
+      // Only subscribers on the source profile count: none past the 1000 are on it.
+      const europe = profiles.find((p) => p.name === 'Europe IoT')!;
+      const back = await northwind.post('/portal/subscribers/roaming-profile', { roamingProfileId: europe.id, range: { rangeStart: nw[1000], rangeEnd: nw[1010] }, sourceRoamingProfileId: dual.id });
+      expect(back.statusCode).toBe(400);
+      expect(fields(back)).toEqual([{ field: 'range', rule: 'empty', messageId: 'validation.range.empty' }]);
+    });
+
+    it('refuses a single-IMSI profile for multi-IMSI subscribers, naming them, and changes none of the range', async () => {
+      const europe = profiles.find((p) => p.name === 'Europe IoT')!;
+      const range = nw.slice(1100, 1120);
+      const multi = (await q(sql`select distinct subscriber_id as id from sponsor_imsi where subscriber_id in (${sql.join(range)}) order by 1`)).map((r) => r.id);
+      expect(multi.length).toBeGreaterThan(0);
+      const before = await q(sql`select subscriber_id, roaming_profile_id from subscriber where subscriber_id in (${sql.join(range)}) order by 1`);
+      const res = await northwind.post('/portal/subscribers/roaming-profile', { roamingProfileId: europe.id, range: { rangeStart: range[0], rangeEnd: range.at(-1) } });
+      expect(res.statusCode).toBe(400);
+      const [field] = res.json().fields;
+      expect(field).toMatchObject({ field: 'roamingProfileId', rule: 'singleImsi', messageId: 'validation.roamingProfile.singleImsi', count: multi.length, subscriberIds: multi });
+      expect(field.message).toBe('A multi-IMSI subscriber cannot be changed to a single-IMSI profile');
+      expect(await q(sql`select subscriber_id, roaming_profile_id from subscriber where subscriber_id in (${sql.join(range)}) order by 1`)).toEqual(before);
+      expect(await auditCount(range)).toBe(0);
+    });
+
+    it('changes all or nothing when the database fails midway; only approved profiles, only the caller\'s subscribers, ICCID and IMSI ranges', async () => {
+      const europe = profiles.find((p) => p.name === 'Europe IoT')!;
+      // Five subscribers in a row, all Northwind's, made single-IMSI.
+      const from = nw.findIndex((id, i) => i >= 1200 && nw[i + 4] === id + 4);
+      const contiguous = nw.slice(from, from + 5);
+      await sql`delete from sponsor_imsi where subscriber_id in (${sql.join(contiguous)})`.execute(ctx.db);
+      const run = await q(sql`select subscriber_id as id, iccid, imsi from subscriber where subscriber_id in (${sql.join(contiguous)}) order by 1`);
+      // ICCIDs and IMSIs follow subscriber ids in the demo numbering.
+      expect(run.map((r) => r.iccid)).toEqual([...run.map((r) => r.iccid)].sort());
+      await sql`update subscriber set roaming_profile_id = null where subscriber_id in (${sql.join(contiguous)})`.execute(ctx.db);
+      await sql.raw(`create function fail_bulk_test() returns trigger language plpgsql as $$ begin
+        if new.subscriber_id = ${run[3].id} then raise exception 'disk full'; end if; return new; end $$`).execute(ctx.db);
+      await sql`create trigger fail_bulk_test before update on subscriber for each row execute function fail_bulk_test()`.execute(ctx.db);
+      const body = { roamingProfileId: europe.id, range: { rangeStart: run[0].id, rangeEnd: run[4].id } };
+      try {
+        const failed = await northwind.post('/portal/subscribers/roaming-profile', body);
+        expect(failed.statusCode).toBe(500);
+      } finally {
+        await sql`drop trigger fail_bulk_test on subscriber`.execute(ctx.db);
+        await sql`drop function fail_bulk_test()`.execute(ctx.db);
+      }
+      expect((await q(sql`select roaming_profile_id from subscriber where subscriber_id in (${sql.join(contiguous)})`)).every((r) => r.roamingProfileId === null)).toBe(true);
+      expect(await auditCount(contiguous)).toBe(0);
+
+      const pending = profiles.find((p) => p.reviewState !== 'approved' && p.name !== 'Global dual IMSI');
+      if (pending) expect(fields(await northwind.post('/portal/subscribers/roaming-profile', { ...body, roamingProfileId: pending.id }))[0].rule).toBe('approved');
+      await sql`update roaming_profile set review_state = 'pending' where id = ${europe.id}`.execute(ctx.db);
+      expect(fields(await northwind.post('/portal/subscribers/roaming-profile', body))).toEqual([{ field: 'roamingProfileId', rule: 'approved', messageId: 'validation.roamingProfile.notApproved' }]);
+      await sql`update roaming_profile set review_state = 'approved' where id = ${europe.id}`.execute(ctx.db);
+      const americas = profiles.find((p) => p.name === 'Americas')!;
+      expect(fields(await northwind.post('/portal/subscribers/roaming-profile', { ...body, roamingProfileId: americas.id }))[0]).toMatchObject({ field: 'roamingProfileId', rule: 'exists' });
+      // Another reseller's range: none of its subscribers, nothing confirmed.
+      expect(fields(await bluesky.post('/portal/subscribers/roaming-profile', { roamingProfileId: americas.id, range: body.range }))).toEqual([{ field: 'range', rule: 'empty', messageId: 'validation.range.empty' }]);
+      expect(fields(await northwind.post('/portal/subscribers/roaming-profile', { roamingProfileId: europe.id, range: { rangeStart: 5, rangeEnd: 2 } }))).toEqual([{ field: 'range.rangeEnd', rule: 'order', messageId: 'validation.range.order' }]);
+      expect(fields(await northwind.post('/portal/subscribers/roaming-profile', { roamingProfileId: europe.id, range: { rangeStart: '1' }, rangeType: 'ICCID' }))).toEqual([
+        { field: 'range.rangeStart', rule: 'pattern', messageId: 'validation.iccid.invalid' }, { field: 'range.rangeEnd', rule: 'required', messageId: 'validation.range.required' },
+      ]);
+      expect(fields(await northwind.post('/portal/subscribers/roaming-profile', { roamingProfileId: europe.id, range: body.range, rangeType: 'MSISDN' }))[0]).toMatchObject({ field: 'rangeType', rule: 'enum' });
+
+      const byIccid = await northwind.post('/portal/subscribers/roaming-profile', { roamingProfileId: europe.id, range: { rangeStart: run[0].iccid, rangeEnd: run[2].iccid }, rangeType: 'ICCID' });
+      expect(byIccid.statusCode, byIccid.body).toBe(200);
+      const iccidIds = contiguous.slice(0, contiguous.indexOf(run[2].id) + 1);
+      expect(byIccid.json()).toMatchObject({ total: iccidIds.length, changed: iccidIds.length });
+      const byImsi = await northwind.post('/portal/subscribers/roaming-profile', { roamingProfileId: europe.id, range: { rangeStart: run[3].imsi, rangeEnd: run[4].imsi }, rangeType: 'IMSI' });
+      expect(byImsi.json()).toMatchObject({ changed: 2 });
+      expect((await q(sql`select roaming_profile_id from subscriber where subscriber_id in (${sql.join(contiguous)})`)).every((r) => r.roamingProfileId === europe.id)).toBe(true);
+      await ctx.app.coreNetwork.idle();
+      expect(Number((await q(sql`select count(*) as n from network_event where operation = 'updateHssProfile' and subscriber_id in (${sql.join(contiguous)})`))[0].n)).toBe(contiguous.length);
+    });
+  });
+
+  describe('move', () => {
+    it('moves subscribers to another visible account with its reseller, all or none, audited; needs MoveSubscribers', async () => {
+      const accounts = await q(sql`select a.account_id as id, a.reseller_id, a.name from account a where not a.inventory_account order by 1`);
+      const meridian = accounts.find((a) => a.name === 'Meridian Fleet')!; // Northwind Mobile
+      const alpine = accounts.find((a) => a.name === 'Alpine Sensors')!; // Northwind IoT
+      const cedar = accounts.find((a) => a.name === 'Cedar Health')!; // Blue Sky
+      // Down the tree: Northwind Mobile's plan and profile stay usable under Northwind IoT.
+      const ids = (await q(sql`select subscriber_id as id from subscriber where account_id = ${meridian.id} order by 1 limit 2`)).map((r) => r.id);
+      const res = await northwind.post('/portal/subscribers/move', { accountId: alpine.id, subscriberIds: ids });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ accountId: alpine.id, changed: 2 });
+      const moved = await q(sql`select s.account_id, s.reseller_id, c.reseller_id as sim_reseller from subscriber s join sim_card c using (iccid) where subscriber_id in (${sql.join(ids)})`);
+      expect(moved.every((m) => m.accountId === alpine.id && m.resellerId === alpine.resellerId && m.simReseller === alpine.resellerId)).toBe(true);
+      const [entry] = await q(sql`select after from subscriber_audit where subscriber_id = ${ids[0]} and action = 'move'`);
+      expect(typeof entry.after === 'string' ? JSON.parse(entry.after) : entry.after).toEqual({ accountId: alpine.id, resellerId: alpine.resellerId });
+
+      // Up the tree: Northwind IoT's own plan or profile cannot follow; one such subscriber stops the whole move.
+      const other = (await q(sql`select subscriber_id as id from subscriber where account_id = ${alpine.id} and subscriber_id not in (${sql.join(ids)}) order by 1 limit 2`)).map((r) => r.id);
+      await sql`update subscriber set pricing_plan_id = null, roaming_profile_id = null where subscriber_id = ${other[0]}`.execute(ctx.db);
+      const kept = (await q(sql`select pricing_plan_id, roaming_profile_id from subscriber where subscriber_id = ${other[1]}`))[0];
+      expect(kept.pricingPlanId ?? kept.roamingProfileId).not.toBeNull();
+      const audited = await auditCount(other);
+      const mixed = await northwind.post('/portal/subscribers/move', { accountId: meridian.id, subscriberIds: other });
+      expect(mixed.statusCode).toBe(400);
+      expect(mixed.json().fields).toEqual([expect.objectContaining({ field: 'subscriberIds', rule: 'outsideReseller', subscriberIds: [other[1]], count: 1 })]);
+      expect((await q(sql`select account_id from subscriber where subscriber_id in (${sql.join(other)})`)).every((r) => r.accountId === alpine.id)).toBe(true);
+      expect(await auditCount(other)).toBe(audited);
+      expect(fields(await northwind.post('/portal/subscribers/move', { accountId: cedar.id, subscriberIds: other }))).toEqual([{ field: 'accountId', rule: 'exists', messageId: 'validation.move.account' }]);
+      expect((await harbor.post('/portal/subscribers/move', { accountId: meridian.id, subscriberIds: other })).statusCode).toBe(403);
+      const foreign = (await q(sql`select subscriber_id as id from subscriber where account_id = ${cedar.id} limit 1`))[0].id;
+      const stolen = await northwind.post('/portal/subscribers/move', { accountId: meridian.id, subscriberIds: [foreign] });
+      expect(stolen.json().fields[0]).toMatchObject({ rule: 'notFound', subscriberIds: [foreign] });
+      expect((await q(sql`select account_id from subscriber where subscriber_id = ${foreign}`))[0].accountId).toBe(cedar.id);
+      expect(fields(await northwind.post('/portal/subscribers/move', { accountId: meridian.id }))).toEqual([{ field: 'subscriberIds', rule: 'oneOf', messageId: 'validation.move.selection' }]);
+    });
+  });
+
+  describe('migration', () => {
+    it('a range goes pending at once, then success or error one by one through the migration adapter', async () => {
+      // Three subscribers in a row, all Northwind's.
+      const from = nw.findIndex((id, i) => i >= 1400 && nw[i + 2] === id + 2);
+      const ids = nw.slice(from, from + 3);
+      await ctx.app.jobs.stop();
+      let jobId: number;
+      try {
+        const res = await northwind.post('/portal/summa/subscriber-migration/range', { rangeStart: ids[0], rangeEnd: ids[2] });
+        expect(res.statusCode, res.body).toBe(202);
+        expect(res.json()).toMatchObject({ total: 3, migrationStatus: 'pending' });
+        jobId = res.json().jobId;
+        for (const id of ids) expect((await northwind.get(`/portal/summa/subscriber-migration/${id}`)).json().migrationStatus).toBe('pending');
+      } finally {
+        ctx.app.migration.simulator!.failNext(1, 'target platform: IMSI range unknown');
+        ctx.app.jobs.start();
+      }
+      expect(await waitFor(jobId)).toMatchObject({ status: 'done', total: 3, done: 3, kind: 'subscribers.migrate' });
+      const statuses = await Promise.all(ids.map(async (id) => (await northwind.get(`/portal/summa/subscriber-migration/${id}`)).json().migrationStatus));
+      expect(statuses).toEqual(['error', 'success', 'success']);
+      const [entry] = await q(sql`select after from subscriber_audit where subscriber_id = ${ids[0]} and action = 'migration' order by id desc limit 1`);
+      expect(typeof entry.after === 'string' ? JSON.parse(entry.after) : entry.after).toEqual({ migrationStatus: 'error', migrationError: 'target platform: IMSI range unknown' });
+      expect(ctx.app.migration.simulator!.received.map((r) => r.subscriberId)).toEqual(ids);
+      expect(fields(await bluesky.post('/portal/summa/subscriber-migration/range', { rangeStart: ids[0], rangeEnd: ids[2] }))).toEqual([{ field: 'range', rule: 'empty', messageId: 'validation.range.empty' }]);
+      expect((await harbor.post('/portal/summa/subscriber-migration/range', { rangeStart: 1, rangeEnd: 2 })).statusCode).toBe(403);
+      expect(fields(await northwind.post('/portal/summa/subscriber-migration/range', { rangeStart: 1 }))).toEqual([{ field: 'rangeEnd', rule: 'required', messageId: 'validation.range.required' }]);
+    });
+  });
+
+  describe('bulk actions', () => {
+    it('previews counts per reason and the first rows, writing nothing; covers the grid\'s search', async () => {
+      const harborAccount = (await q(sql`select account_id as id from account where name = 'Harbor Logistics'`))[0].id;
+      const subs = await q(sql`select subscriber_id as id, daily_limit_bytes, qos_throttling from subscriber where account_id = ${harborAccount} order by 1`);
+      const noLimit = subs.filter((s) => s.dailyLimitBytes === null).length;
+      const already = subs.filter((s) => s.dailyLimitBytes !== null && s.qosThrottling === '64kbps').length;
+      const ids = subs.map((s) => s.id);
+      const audits = await auditCount(ids);
+      const res = await northwind.post('/portal/subscribers/bulk/preview', { action: 'qos', params: { qosThrottling: '64kbps' }, selection: { search: { searchBy: 'accountId', searchKey: String(harborAccount) } } });
+      expect(res.statusCode, res.body).toBe(200);
+      const preview = res.json();
+      expect(preview).toMatchObject({ action: 'qos', total: subs.length, willChange: subs.length - noLimit - already });
+      expect(preview.reasons).toEqual(expect.arrayContaining([
+        ...(noLimit ? [{ messageId: 'bulk.reason.noDailyLimit', message: 'The subscriber has no daily limit to throttle at', count: noLimit }] : []),
+        ...(already ? [{ messageId: 'bulk.reason.unchanged', message: 'Already so: nothing to change', count: already }] : []),
+      ]));
+      expect(preview.rows.length).toBe(Math.min(50, noLimit + already));
+      expect(await auditCount(ids)).toBe(audits);
+
+      const foreign = (await q(sql`select subscriber_id as id from subscriber where reseller_id = 3 limit 2`)).map((r) => r.id);
+      const mixed = (await northwind.post('/portal/subscribers/bulk/preview', { action: 'group-name', params: { groupName: 'Night shift' }, selection: { ids: [...foreign, ids[0]] } })).json();
+      expect(mixed).toMatchObject({ total: 3, willChange: 1, reasons: [{ messageId: 'error.notFound', count: 2 }] });
+      expect(fields(await northwind.post('/portal/subscribers/bulk/preview', { action: 'teleport', selection: { ids } }))).toEqual([{ field: 'action', rule: 'enum', messageId: 'validation.bulk.action' }]);
+      expect(fields(await northwind.post('/portal/subscribers/bulk/preview', { action: 'daily-limit', params: { dailyLimitBytes: 0 }, selection: { ids } }))).toEqual([{ field: 'params.dailyLimitBytes', rule: 'exclusiveMinimum', messageId: 'validation.dailyLimit.positive' }]);
+      expect(fields(await northwind.post('/portal/subscribers/bulk/preview', { action: 'suspend', selection: {} }))).toEqual([{ field: 'selection', rule: 'oneOf', messageId: 'validation.bulk.selection' }]);
+      expect(fields(await northwind.post('/portal/subscribers/bulk/preview', { action: 'suspend', selection: { search: { searchBy: 'colour', searchKey: 'x' } } }))[0].field).toMatch(/^selection\.search\./);
+      // A role without the Status panel cannot suspend in bulk; daily limits need only Subscribers.
+      expect((await harbor.post('/portal/subscribers/bulk/preview', { action: 'suspend', selection: { ids } })).statusCode).toBe(403);
+      expect((await harbor.post('/portal/subscribers/bulk/preview', { action: 'move', params: { accountId: harborAccount }, selection: { ids } })).statusCode).toBe(403);
+      expect((await harbor.post('/portal/subscribers/bulk/preview', { action: 'daily-limit', params: { dailyLimitBytes: 5 }, selection: { ids } })).statusCode).toBe(200);
+    });
+
+    it('runs a job whose failures keep their reason; suspends through the core network', async () => {
+      const ids = (await q(sql`select subscriber_id as id from subscriber where subscriber_id in (${sql.join(nw.slice(1500, 1540))}) and status = 'active' order by 1 limit 3`)).map((r) => r.id);
+      const foreign = (await q(sql`select subscriber_id as id from subscriber where reseller_id = 3 limit 1`))[0].id;
+      const res = await northwind.post('/portal/subscribers/bulk', { action: 'suspend', selection: { ids: [...ids, foreign] } });
+      expect(res.statusCode, res.body).toBe(202);
+      const job = await waitFor(res.json().jobId);
+      expect(job).toMatchObject({ kind: 'subscribers.bulk', total: 4, done: 3, failed: 1, params: { action: 'suspend' } });
+      const failures = await northwind.get(`/portal/jobs/${job.id}/failures`);
+      expect(failures.body).toContain(`${foreign},Not found`);
+      await ctx.app.coreNetwork.idle();
+      expect((await q(sql`select status from subscriber where subscriber_id in (${sql.join(ids)})`)).every((r) => r.status === 'suspended')).toBe(true);
+      expect(await auditCount(ids, 'suspend')).toBe(3);
+      expect((await q(sql`select status from subscriber where subscriber_id = ${foreign}`))[0].status).toBe('active');
+      expect((await bluesky.get(`/portal/jobs/${job.id}`)).statusCode).toBe(404);
+    });
+
+    it('resumes after a restart without applying any subscriber twice', async () => {
+      const ids = nw.slice(1600, 1612);
+      const limit = 123456789;
+      await ctx.app.jobs.stop();
+      const res = await northwind.post('/portal/subscribers/bulk', { action: 'daily-limit', params: { dailyLimitBytes: limit, qosThrottling: '128kbps' }, selection: { ids } });
+      expect(res.statusCode, res.body).toBe(202);
+      const id = res.json().jobId;
+      const kind = bulkJobKind(ctx.db, ctx.app);
+      const job = (await q(sql`select id, kind, user_id, reseller_id, params from job where id = ${id}`))[0];
+      const record = { id, kind: job.kind, userId: job.userId, resellerId: job.resellerId, params: typeof job.params === 'string' ? JSON.parse(job.params) : job.params };
+      // The state a crash leaves: the first chunk committed, the next one applied in a transaction that never committed.
+      await ctx.db.transaction().execute(async (trx) => {
+        for (const key of ids.slice(0, 5)) await kind.apply(trx, String(key), record);
+        await trx.updateTable('jobItem').set({ status: 'done' }).where('jobId', '=', id).where('seq', '<', 5).execute();
+        await trx.updateTable('job').set({ status: 'running', done: 5, leaseOwner: 'gone', leaseUntil: sql`now() - interval '1 second'` }).where('id', '=', id).execute();
+      });
+      await expect(ctx.db.transaction().execute(async (trx) => {
+        for (const key of ids.slice(5, 8)) await kind.apply(trx, String(key), record);
+        throw new Error('server stopped');
+      })).rejects.toThrow('server stopped');
+      // Applying an item a second time changes nothing and writes no second entry.
+      await ctx.db.transaction().execute(async (trx) => kind.apply(trx, String(ids[0]), record));
+      expect(await auditCount(ids, 'daily-limit')).toBe(5);
+
+      ctx.app.jobs.start();
+      expect(await waitFor(id)).toMatchObject({ status: 'done', total: 12, done: 12, failed: 0 });
+      const rows = await q(sql`select daily_limit_bytes, qos_throttling from subscriber where subscriber_id in (${sql.join(ids)})`);
+      expect(rows.every((r) => Number(r.dailyLimitBytes) === limit && r.qosThrottling === '128kbps')).toBe(true);
+      for (const sub of ids) expect(await auditCount([sub], 'daily-limit'), `subscriber ${sub}`).toBe(1);
+    });
+  });
+
+  describe('CSV upload', () => {
+    it('previews every rejected line with its reasons, writes nothing, then applies the valid lines as a job', async () => {
+      const subs = await q(sql`select subscriber_id as id, iccid, imsi, group_name, daily_limit_bytes from subscriber where subscriber_id in (${sql.join(nw.slice(1700, 1705))}) order by 1`);
+      const foreign = (await q(sql`select iccid from subscriber where reseller_id = 3 limit 1`))[0].iccid;
+      const csv = [
+        'iccid,status,dailyLimitBytes,groupName',
+        `${subs[0].iccid},,5000000,Bulk A`,
+        `${subs[1].iccid},paused,,`,
+        `${subs[2].iccid},,0,`,
+        `${foreign},,,Stolen`,
+        `${subs[3].iccid},,,Bulk B`,
+        `${subs[3].iccid},,,Bulk C`,
+        `${subs[4].iccid},,,${subs[4].groupName ?? ''}`,
+      ].join('\n');
+      const audits = await auditCount(subs.map((s) => s.id));
+      const preview = await upload(multipart(csv));
+      expect(preview.statusCode, preview.body).toBe(200);
+      const body = preview.json();
+      expect(body).toMatchObject({ total: 7, valid: 2, unchanged: 1 });
+      expect(body.rejected.map((r: Row) => [r.line, r.fields.map((f: Row) => `${f.field}:${f.rule}`)])).toEqual([
+        [3, ['status:enum']], [4, ['dailyLimitBytes:exclusiveMinimum']], [5, ['iccid:exists']], [7, ['iccid:unique']],
+      ]);
+      expect(body.rejected[0].values.status).toBe('paused');
+      expect(await auditCount(subs.map((s) => s.id))).toBe(audits);
+
+      const confirmed = await upload(multipart(csv), true);
+      expect(confirmed.statusCode, confirmed.body).toBe(202);
+      expect(await waitFor(confirmed.json().jobId)).toMatchObject({ kind: 'subscribers.csv', total: 2, done: 2, failed: 0 });
+      expect((await q(sql`select daily_limit_bytes, group_name from subscriber where subscriber_id = ${subs[0].id}`))[0]).toMatchObject({ groupName: 'Bulk A' });
+      expect(Number((await q(sql`select daily_limit_bytes from subscriber where subscriber_id = ${subs[0].id}`))[0].dailyLimitBytes)).toBe(5000000);
+      expect((await q(sql`select group_name from subscriber where subscriber_id = ${subs[3].id}`))[0].groupName).toBe('Bulk B');
+      expect(await auditCount([subs[1].id, subs[2].id, subs[4].id])).toBe(0);
+    });
+
+    it('takes back an unedited export without a change, and refuses bad files', async () => {
+      const harborAccount = (await q(sql`select account_id as id from account where name = 'Harbor Logistics'`))[0].id;
+      const exported = await northwind.post('/portal/subscribers/list/download', { searchBy: 'accountId', searchKey: String(harborAccount) });
+      expect(exported.statusCode).toBe(200);
+      const lines = exported.body.trim().split('\r\n').length - 1;
+      const back = await upload(multipart(exported.rawPayload));
+      expect(back.statusCode, back.body).toBe(200);
+      expect(back.json()).toEqual({ total: lines, valid: 0, unchanged: lines, rejected: [] });
+      expect(fields(await upload(multipart(exported.rawPayload), true))).toEqual([{ field: 'file', rule: 'rows', messageId: 'validation.csv.noValidLines' }]);
+
+      expect(fields(await upload(multipart('name,status\nx,active\n')))).toEqual([{ field: 'file', rule: 'columns', messageId: 'validation.csv.key' }]);
+      expect(fields(await upload(multipart('iccid,colour\n1,red\n')))).toEqual([{ field: 'file.colour', rule: 'columns', messageId: 'validation.csv.columns' }]);
+      const big = await upload(multipart(Buffer.alloc(4 * 1024 * 1024, 'a')));
+      expect(big.statusCode).toBe(400);
+      expect(big.json().fields[0]).toMatchObject({ field: 'file', rule: 'size', message: 'File size should be less than 4 MB!' });
+      expect(fields(await upload(multipart('iccid\n1\n', 'other')))).toEqual([{ field: 'file', rule: 'required', messageId: 'validation.file.required' }]);
+      // A move column needs MoveSubscribers; an account user changes only its own account's subscribers.
+      const sub = (await q(sql`select iccid from subscriber where account_id = ${harborAccount} limit 1`))[0].iccid;
+      const other = (await q(sql`select iccid from subscriber where account_id <> ${harborAccount} and reseller_id = 1 limit 1`))[0].iccid;
+      const harborToken = await ctx.login('harbor');
+      const meridian = (await q(sql`select account_id as id from account where name = 'Meridian Fleet'`))[0].id;
+      const moved = (await upload(multipart(`iccid,accountId,dailyLimitBytes\n${sub},${meridian},\n${other},,5\n`), false, harborToken)).json();
+      expect(moved.rejected.map((r: Row) => r.fields.map((f: Row) => `${f.field}:${f.messageId}`))).toEqual([['accountId:error.forbidden'], ['iccid:validation.csv.noSubscriber']]);
+    });
+  });
+
+  describe('impact previews', () => {
+    it('finds the subscribers seen on the networks an allowed list would block, and on a profile\'s dropped countries', async () => {
+      const list = (await q(sql`select allowed_list_id as id, sponsor_id from allowed_list where name = 'Europe standard'`))[0];
+      const [hit, old] = (await q(sql`select distinct s.subscriber_id as id from subscriber s join sponsor_imsi i using (subscriber_id)
+        where i.sponsor_id = ${list.sponsorId} and s.reseller_id = 1 order by 1 limit 2`)).map((r) => r.id);
+      await sql`update subscriber set last_location_at = now() - interval '60 days' where subscriber_id in (${hit}, ${old})`.execute(ctx.db);
+      await sql`insert into usage_record (subscriber_id, imsi, at, request_type, plmn) values
+        (${hit}, '901280000000001', now() - interval '2 days', 'INITIAL', '23420'),
+        (${old}, '901280000000002', now() - interval '40 days', 'INITIAL', '23420')`.execute(ctx.db);
+      const res = await northwind.post(`/portal/allowed-lists/${list.id}/impact`, { plmns: ['23420'] });
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json();
+      expect(body).toMatchObject({ allowedListId: list.id, total: 1, countries: [{ country: 'GB', count: 1 }] });
+      expect(body.subscribers.items.map((s: Row) => s.subscriberId)).toEqual([hit]);
+      expect(body.subscribers.items[0].lastSeenAt).toEqual(expect.any(String));
+      expect((await northwind.post(`/portal/allowed-lists/${list.id}/impact`, { countries: ['GB'] })).json().total).toBeGreaterThanOrEqual(1);
+      expect(fields(await northwind.post(`/portal/allowed-lists/${list.id}/impact`, {}))).toEqual([{ field: 'plmns', rule: 'required', messageId: 'validation.impact.networks' }]);
+      expect(fields(await northwind.post(`/portal/allowed-lists/${list.id}/impact`, { plmns: ['abc'] }))).toEqual([{ field: 'plmns', rule: 'pattern', messageId: 'validation.plmn.invalid' }]);
+      expect((await bluesky.post(`/portal/allowed-lists/${list.id}/impact`, { plmns: ['23420'] })).statusCode).toBe(404);
+
+      const europe = profiles.find((p) => p.name === 'Europe IoT')!;
+      await sql`update subscriber set roaming_profile_id = ${europe.id} where subscriber_id = ${hit}`.execute(ctx.db);
+      const profile = (await northwind.post(`/portal/roaming-profiles/${europe.id}/impact`, { countries: ['GB'] })).json();
+      expect(profile.subscribers.items.map((s: Row) => s.subscriberId)).toContain(hit);
+      expect(profile.countries.find((c: Row) => c.country === 'GB').count).toBeGreaterThanOrEqual(1);
+      await sql`insert into roaming_profile_allowed_list (roaming_profile_id, allowed_list_id) values (${europe.id}, ${list.id})`.execute(ctx.db);
+      await sql`update allowed_list_network set applied = 'preferred', target = null where allowed_list_id = ${list.id} and network_id = (select id from network where plmn = '23420')`.execute(ctx.db);
+      const dropped = (await northwind.post(`/portal/roaming-profiles/${europe.id}/impact`, { allowedListIds: [list.id] })).json();
+      expect(dropped.subscribers.items.map((s: Row) => s.subscriberId)).toContain(hit);
+      expect((await bluesky.post(`/portal/roaming-profiles/${europe.id}/impact`, { countries: ['GB'] })).statusCode).toBe(404);
+      expect((await harbor.post(`/portal/roaming-profiles/${europe.id}/impact`, { countries: ['GB'] })).statusCode).toBe(403);
+      expect((await admin.post(`/portal/roaming-profiles/${europe.id}/impact`, { countries: ['GB'] })).json().total).toBe(profile.total);
+    });
+  });
+});
