@@ -138,16 +138,13 @@ export function resellerPricingHandlers(db: MockDatabase, base: string): HttpHan
       if (!plan) return errorResponse(400, 'VALIDATION_FAILED', 'Some fields are not valid', [fieldError('pricingPlanId', 'parentPlan', 'resellerPricing.validation.parentPlan')]);
       const paid = prices(planOfReseller(db, child.parentId ?? -1));
       const proposed = prices(plan);
-      const plmns = [...new Set([...paid, ...proposed].map((p) => p.plmn))];
-      const rows = plmns.map((plmn) => {
-        const c = paid.find((p) => p.plmn === plmn);
-        const s = proposed.find((p) => p.plmn === plmn);
-        const any = (c ?? s)!;
-        const row: Row = { country: any.country, mcc: any.mcc, mnc: any.mnc, plmn, network: any.network, callerCurrency: c?.currency ?? null, proposedCurrency: s?.currency ?? null };
+      const rows = proposed.map((s) => {
+        const c = paid.find((p) => p.plmn === s.plmn);
+        const row: Row = { country: s.country, mcc: s.mcc, mnc: s.mnc, plmn: s.plmn, network: s.network, callerCurrency: c?.currency ?? null, proposedCurrency: s.currency };
         for (const f of MARGIN_FIELDS) {
           const cap = `${f[0].toUpperCase()}${f.slice(1)}`;
-          const [x, y] = [c?.[f] ?? null, s?.[f] ?? null];
-          const same = x !== null && y !== null && c?.currency === s?.currency;
+          const [x, y] = [c?.[f] ?? null, s[f]];
+          const same = x !== null && y !== null && c?.currency === s.currency;
           Object.assign(row, {
             [`caller${cap}`]: x, [`proposed${cap}`]: y,
             [`${f}Margin`]: same ? (micro(y!) - micro(x!)) / 1e6 : null,
@@ -155,7 +152,7 @@ export function resellerPricingHandlers(db: MockDatabase, base: string): HttpHan
           });
         }
         return row as unknown as MarginRow;
-      }).sort((a, b) => a.country.localeCompare(b.country) || a.plmn.localeCompare(b.plmn));
+      }).sort((a, b) => (a.dataRateMarginPercent ?? Infinity) - (b.dataRateMarginPercent ?? Infinity) || a.country.localeCompare(b.country) || a.plmn.localeCompare(b.plmn));
       return HttpResponse.json({ resellerId: child.id, pricingPlanId: plan.id, rows, negativeCount: rows.filter((r) => (r.dataRateMargin ?? 0) < 0).length });
     }),
   ];

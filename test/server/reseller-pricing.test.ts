@@ -141,8 +141,10 @@ describe.each(engines)('reseller pricing on %s', (engine) => {
     expect(row('22801')).toMatchObject({ dataRateMargin: -0.003, dataRateMarginPercent: -16.67 });
     // Partner: the parent pays its defaults (0.008), the proposed rule asks 0.009.
     expect(row('42501')).toMatchObject({ callerDataRate: 0.008, proposedDataRate: 0.009, dataRateMargin: 0.001, dataRateMarginPercent: 12.5 });
-    // A network only the parent pays for: no proposed price, no margin.
-    expect(same.rows.find((r: { proposedDataRate: number | null }) => r.proposedDataRate === null)).toMatchObject({ dataRateMargin: null });
+    // One row per network the proposed plan prices, the worst data margin first.
+    expect(same.rows).toHaveLength(10);
+    expect(same.rows.every((r: { proposedDataRate: number | null }) => r.proposedDataRate !== null)).toBe(true);
+    expect(same.rows[0].plmn).toBe('22801');
     expect(same.negativeCount).toBe(1);
     // Prices of two currencies have no margin.
     const usd = res.json().rows.find((r: { plmn: string }) => r.plmn === '26201');

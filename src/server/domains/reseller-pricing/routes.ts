@@ -215,7 +215,8 @@ export function registerResellerPricingRoutes(app: FastifyInstance, db: Kysely<a
 
   /**
    * What the caller would earn per network if its sub-reseller paid by the proposed plan: nothing is written.
-   * Margins compare prices of one currency only; a network priced in two currencies has no margin.
+   * One row per network the proposed plan prices, the worst data margin first. Margins compare prices of one
+   * currency only; a network priced in two currencies, or one the parent pays nothing for, has no margin.
    */
   app.post(`${BASE}/margin-preview`, {
     config,
@@ -232,12 +233,11 @@ export function registerResellerPricingRoutes(app: FastifyInstance, db: Kysely<a
         case when c.currency = s.currency then s.${c} - c.${c} end as ${c}_margin,
         case when c.currency = s.currency and c.${c} > 0 then round((s.${c} - c.${c}) * 100 / c.${c}, 2) end as ${c}_margin_percent`);
     });
-    const { rows } = await sql<Row>`select coalesce(s.country, c.country) as country, coalesce(s.mcc, c.mcc) as mcc, coalesce(s.mnc, c.mnc) as mnc,
-        coalesce(s.plmn, c.plmn) as plmn, coalesce(s.network, c.network) as network, c.currency as caller_currency, s.currency as proposed_currency,
+    const { rows } = await sql<Row>`select s.country, s.mcc, s.mnc, s.plmn, s.network, c.currency as caller_currency, s.currency as proposed_currency,
         ${sql.join(columns)}
-      from (${effectivePrices(parent?.pricingPlanId ?? null)}) c
-      full join (${effectivePrices(body.pricingPlanId)}) s on s.plmn = c.plmn
-      order by 1, 4`.execute(db);
+      from (${effectivePrices(body.pricingPlanId)}) s
+      left join (${effectivePrices(parent?.pricingPlanId ?? null)}) c on c.plmn = s.plmn
+      order by data_rate_margin_percent asc nulls last, country, plmn`.execute(db);
     const numeric = MARGIN_FIELDS.flatMap((f) => {
       const Cap = f[0].toUpperCase() + f.slice(1);
       return [`caller${Cap}`, `proposed${Cap}`, `${f}Margin`, `${f}MarginPercent`];

@@ -43,7 +43,7 @@ export function MarginPreviewPanel({ summary }: { summary: ResellerPricingSummar
     const negative = { 'portal-margin-negative': (p: CellClassParams<MarginRow>) => typeof p.value === 'number' && p.value < 0 };
     const header = (id: string, rateId: string) => intl.formatMessage({ id }, { rate: intl.formatMessage({ id: rateId }) });
     return [
-      { colId: 'country', field: 'country', width: 150, valueFormatter: (p) => `${names[String(p.value)] ?? p.value} (${p.value})`, headerName: intl.formatMessage({ id: 'entity.networkPrice.field.country' }) },
+      { colId: 'country', field: 'country', width: 150, valueFormatter: (p) => `${p.value} · ${names[String(p.value)] ?? p.value}`, headerName: intl.formatMessage({ id: 'entity.networkPrice.field.country' }) },
       { colId: 'network', field: 'network', flex: 1, minWidth: 160, headerName: intl.formatMessage({ id: 'entity.networkPrice.field.network' }) },
       ...COMPARED.flatMap((c): ColDef<MarginRow>[] => {
         const rateId = `entity.networkPrice.field.${lower(c)}`;

@@ -132,7 +132,7 @@ export default function MyPricingPage() {
     const header = (f: string) => intl.formatMessage({ id: `entity.networkPrice.field.${f}` });
     const rate = (p: ValueFormatterParams<NetworkPrice>) => (p.value === null || p.value === undefined ? intl.formatMessage({ id: 'format.none' }) : formatRate(intl.locale, Number(p.value), p.data?.currency));
     return [
-      { colId: 'country', field: 'country', width: 170, headerName: header('country'), valueFormatter: (p) => `${names[String(p.value)] ?? p.value} (${p.value})` },
+      { colId: 'country', field: 'country', width: 170, headerName: header('country'), valueFormatter: (p) => `${p.value} · ${names[String(p.value)] ?? p.value}` },
       { colId: 'network', field: 'network', flex: 1, minWidth: 170, headerName: header('network') },
       { colId: 'plmn', field: 'plmn', width: 100, headerName: header('plmn') },
       { colId: 'source', field: 'source', width: 120, headerName: header('source'), valueFormatter: (p) => intl.formatMessage({ id: `resellerPricing.source.${String(p.value)}` }) },
