@@ -128,6 +128,20 @@ export function resellerPricingHandlers(db: MockDatabase, base: string): HttpHan
       const csv = `\uFEFF${csvLine(PRICE_CSV_FIELDS)}${items.map((row) => csvLine(PRICE_CSV_FIELDS.map((f) => row[f]))).join('')}`;
       return new HttpResponse(csv, { headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="reseller-${resellerId}-prices.csv"` } });
     })),
+    http.put(url('/plan'), async ({ request }) => {
+      const user = callerOf(db, request);
+      if (!user) return unauthorizedResponse();
+      if (!hasPrivilege(user.privileges, 'Resellers')) return forbiddenResponse();
+      const body = (await request.json()) as { resellerId?: number; pricingPlanId?: number | null };
+      const child = db.resellers.find((r) => r.id === body.resellerId && r.id !== user.resellerId && visibleResellerIds(db, user).has(r.id));
+      if (!child) return notFoundResponse();
+      const plan = plansOf(db).find((p) => p.id === body.pricingPlanId && p.resellerId === child.parentId);
+      if (body.pricingPlanId !== null && !plan) return errorResponse(400, 'VALIDATION_FAILED', 'Some fields are not valid', [fieldError('pricingPlanId', 'parentPlan', 'resellerPricing.validation.parentPlan')]);
+      const assignments = (db.tables.resellerPricingAssignment ??= []).filter((a) => a.resellerId !== child.id);
+      if (plan) assignments.push({ resellerId: child.id, planId: plan.id });
+      db.tables.resellerPricingAssignment = assignments;
+      return HttpResponse.json({ resellerId: child.id, pricingPlanId: plan?.id ?? null });
+    }),
     http.post(url('/margin-preview'), async ({ request }) => {
       const user = caller(request);
       if (user instanceof Response) return user;

@@ -4,14 +4,17 @@
  * margins (selling below cost) are highlighted.
  */
 import { Button, Callout, FormGroup, H3, HTMLSelect, Intent } from '@blueprintjs/core';
-import { ChartIcon } from '@blueprintjs/icons';
+import { ChartIcon, TickIcon } from '@blueprintjs/icons';
 import type { CellClassParams, ColDef, ValueFormatterParams } from 'ag-grid-community';
 import { useId, useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { countryNames } from '@shared/countries';
 import { formatRate } from '@shared/pricing';
+import { hasPrivilege } from '@shared/privileges';
 import type { MarginPreview, MarginRow, ResellerPricingSummary } from '@shared/resellerPricing';
-import { useMarginPreviewMutation } from './resellerPricingApi';
+import { usePrivilegesQuery } from '@web/app/authApi';
+import { showToast } from '@web/engine/toaster';
+import { useAssignPlanMutation, useMarginPreviewMutation } from './resellerPricingApi';
 import { PricesGrid } from './PricesGrid';
 
 type Compared = 'DataRate' | 'MoCallRate' | 'MoSmsRate';
@@ -25,6 +28,9 @@ export function MarginPreviewPanel({ summary }: { summary: ResellerPricingSummar
   const [resellerId, setResellerId] = useState<number | undefined>(summary.subResellers[0]?.id);
   const [planId, setPlanId] = useState<number | undefined>(summary.assignablePlans[0]?.id);
   const [preview, state] = useMarginPreviewMutation();
+  const [assign, assigning] = useAssignPlanMutation();
+  const { data: granted } = usePrivilegesQuery();
+  const mayAssign = hasPrivilege(granted ?? [], 'Resellers');
   const [result, setResult] = useState<MarginPreview>();
   const names = useMemo(() => countryNames(intl.locale), [intl.locale]);
 
@@ -36,6 +42,19 @@ export function MarginPreviewPanel({ summary }: { summary: ResellerPricingSummar
       setResult(undefined);
     }
   };
+
+  const onAssign = async () => {
+    if (!result) return;
+    const reseller = summary.subResellers.find((r) => r.id === result.resellerId)?.name ?? '';
+    const plan = summary.assignablePlans.find((p) => p.id === result.pricingPlanId)?.name ?? '';
+    try {
+      await assign({ resellerId: result.resellerId, pricingPlanId: result.pricingPlanId }).unwrap();
+      showToast({ intent: Intent.SUCCESS, message: intl.formatMessage({ id: 'resellerPricing.margin.assigned' }, { reseller, plan }) });
+    } catch {
+      showToast({ intent: Intent.DANGER, message: intl.formatMessage({ id: 'resellerPricing.margin.assignError' }) });
+    }
+  };
+  const current = summary.subResellers.find((r) => r.id === result?.resellerId)?.pricingPlanId;
 
   const columns = useMemo<ColDef<MarginRow>[]>(() => {
     const rate = (currency: 'callerCurrency' | 'proposedCurrency') => (p: ValueFormatterParams<MarginRow>) =>
@@ -94,6 +113,17 @@ export function MarginPreviewPanel({ summary }: { summary: ResellerPricingSummar
               : intl.formatMessage({ id: 'resellerPricing.margin.allPositive' })}
           </Callout>
           <PricesGrid rows={result.rows} columns={columns} rowId={(r) => r.plmn} testId="grid-margin" height={420} />
+          {mayAssign && (
+            <div className="portal-my-pricing-choices portal-my-pricing-assign">
+              {current === result.pricingPlanId ? (
+                <span data-testid="margin-current"><FormattedMessage id="resellerPricing.margin.current" /></span>
+              ) : (
+                <Button icon={<TickIcon />} data-testid="margin-assign" loading={assigning.isLoading} onClick={onAssign}>
+                  <FormattedMessage id="resellerPricing.margin.assign" />
+                </Button>
+              )}
+            </div>
+          )}
         </>
       )}
     </section>

@@ -57,6 +57,20 @@ describe('the my pricing screen', () => {
     expect(negative.closest('.portal-margin-negative')).not.toBeNull();
     expect(within(grid).getAllByText('-€0.003')[0].closest('.portal-margin-negative')).not.toBeNull();
     expect(within(grid).getAllByText('75%')[0].closest('.portal-margin-negative')).toBeNull();
+    // Without Resellers, the plan is only previewed.
+    expect(within(panel).queryByTestId('margin-assign')).toBeNull();
+    expect(api.requests('/reseller-pricing/plan')).toHaveLength(0);
+  });
+
+  it('assigns the previewed plan for a user who manages resellers', async () => {
+    api.db.users.find((u) => u.username === 'nora')!.privileges.push({ privilege: 'Resellers', subPrivileges: [] });
+    const { user } = render('/my-pricing');
+    const panel = await screen.findByTestId('margin-preview');
+    await user.selectOptions(within(panel).getByTestId('margin-plan'), '3');
+    await user.click(within(panel).getByTestId('margin-run'));
+    await user.click(await within(panel).findByTestId('margin-assign'));
+    await waitFor(() => expect(api.requests('/reseller-pricing/plan', 'PUT')[0]?.body).toEqual({ resellerId: 11, pricingPlanId: 3 }));
+    expect(await within(panel).findByTestId('margin-current')).toBeTruthy();
   });
 
   it('says so when the role lacks Pricing, without prices', async () => {

@@ -10,10 +10,14 @@ import { saveAttachment } from '@web/engine/endpoints';
 const params = (resellerId: number | undefined) => (resellerId === undefined ? undefined : { reseller_id: String(resellerId) });
 type Scoped<T> = T & { resellerId?: number };
 
-export const resellerPricingApi = api.injectEndpoints({
+const tagged = api.enhanceEndpoints({ addTagTypes: ['ResellerPricing'] });
+const PRICING = { type: 'ResellerPricing' as const, id: 'LIST' };
+
+export const resellerPricingApi = tagged.injectEndpoints({
   endpoints: (build) => ({
     resellerPricing: build.query<ResellerPricingSummary, number | undefined>({
       query: (resellerId) => ({ url: '/reseller-pricing', params: params(resellerId) }),
+      providesTags: [PRICING],
     }),
     networkPrices: build.query<Page<NetworkPrice>, Scoped<ListRequest>>({
       query: ({ resellerId, ...body }) => ({ url: '/reseller-pricing/paged', method: 'POST', body, params: params(resellerId) }),
@@ -30,6 +34,11 @@ export const resellerPricingApi = api.injectEndpoints({
     marginPreview: build.mutation<MarginPreview, MarginPreviewRequest>({
       query: (body) => ({ url: '/reseller-pricing/margin-preview', method: 'POST', body }),
     }),
+    /** Assigns one of the caller's plans to a sub-reseller (needs Resellers). */
+    assignPlan: build.mutation<{ resellerId: number; pricingPlanId: number | null }, { resellerId: number; pricingPlanId: number | null }>({
+      query: (body) => ({ url: '/reseller-pricing/plan', method: 'PUT', body }),
+      invalidatesTags: [PRICING],
+    }),
   }),
 });
 
@@ -40,4 +49,5 @@ export const {
   useZonePricesQuery,
   useDownloadPricesMutation,
   useMarginPreviewMutation,
+  useAssignPlanMutation,
 } = resellerPricingApi;
