@@ -125,7 +125,7 @@ export async function resolveAction(db: Kysely<any>, principal: Principal, actio
   }
   const visibleResellerRow = (table: string, idColumn: string, id: number) => {
     let q = db.selectFrom(`${table} as x`).innerJoin('reseller as xr', 'xr.id', 'x.resellerId').select([`x.${idColumn} as id`, 'x.resellerId', 'xr.path']).where(`x.${idColumn}`, '=', id);
-    // A plan or profile of the caller's reseller or one above it; an account of the caller's subtree.
+    // A plan or profile of the caller's subtree or above it (each subscriber is then checked against its own reseller); an account of the caller's subtree.
     if (!principal.isAdmin) {
       q = table === 'account'
         ? q.where('xr.path', 'like', sql<string>`${principal.resellerPath} || '%'`)
