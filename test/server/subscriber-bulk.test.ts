@@ -252,6 +252,13 @@ describe.each(engines)('subscriber ranges and bulk actions on %s', (engine) => {
       const foreign = (await q(sql`select subscriber_id as id from subscriber where reseller_id = 3 limit 2`)).map((r) => r.id);
       const mixed = (await northwind.post('/portal/subscribers/bulk/preview', { action: 'group-name', params: { groupName: 'Night shift' }, selection: { ids: [...foreign, ids[0]] } })).json();
       expect(mixed).toMatchObject({ total: 3, willChange: 1, reasons: [{ messageId: 'error.notFound', count: 2 }] });
+      // A one-slot profile: the multi-IMSI subscribers are counted apart, with their reason.
+      const europe = profiles.find((p) => p.name === 'Europe IoT')!;
+      const multi = Number((await q(sql`select count(distinct subscriber_id) as n from sponsor_imsi where subscriber_id in (${sql.join(ids)})`))[0].n);
+      const single = (await northwind.post('/portal/subscribers/bulk/preview', { action: 'roaming-profile', params: { roamingProfileId: europe.id }, selection: { ids } })).json();
+      expect(multi).toBeGreaterThan(0);
+      expect(single.reasons).toContainEqual({ messageId: 'validation.roamingProfile.singleImsi', message: 'A multi-IMSI subscriber cannot be changed to a single-IMSI profile', count: multi });
+      expect(await auditCount(ids)).toBe(audits);
       expect(fields(await northwind.post('/portal/subscribers/bulk/preview', { action: 'teleport', selection: { ids } }))).toEqual([{ field: 'action', rule: 'enum', messageId: 'validation.bulk.action' }]);
       expect(fields(await northwind.post('/portal/subscribers/bulk/preview', { action: 'daily-limit', params: { dailyLimitBytes: 0 }, selection: { ids } }))).toEqual([{ field: 'params.dailyLimitBytes', rule: 'exclusiveMinimum', messageId: 'validation.dailyLimit.positive' }]);
       expect(fields(await northwind.post('/portal/subscribers/bulk/preview', { action: 'suspend', selection: {} }))).toEqual([{ field: 'selection', rule: 'oneOf', messageId: 'validation.bulk.selection' }]);
