@@ -84,13 +84,16 @@ export async function openBrowser(): Promise<Browser> {
 
 /** Turns dark mode on or off from the user menu, as a user does, and waits until the page follows. */
 export async function setDarkMode(page: Page, on: boolean) {
+  const dark = () => page.evaluate(() => document.body.classList.contains('bp6-dark'));
+  if ((await dark()) === on) return;
   await page.getByTestId('user-menu').click();
   const toggle = page.getByTestId('dark-mode-switch');
   // The switch's label takes the click, as a person's would; Playwright waits for the menu to stop moving first.
-  if ((await toggle.isChecked()) !== on) await page.locator('label', { has: toggle }).click();
-  await page.waitForFunction((dark) => (document.querySelector('[data-testid=dark-mode-switch]') as HTMLInputElement | null)?.checked === dark, on);
-  await page.getByTestId('user-menu').click();
-  await page.waitForFunction((dark) => document.body.classList.contains('bp6-dark') === dark, on);
+  await page.locator('label', { has: toggle }).click();
+  await page.waitForFunction((wanted) => document.body.classList.contains('bp6-dark') === wanted, on);
+  // The menu may have closed as the theme changed; close it if it is still open.
+  if (await toggle.isVisible()) await page.keyboard.press('Escape');
+  await toggle.waitFor({ state: 'hidden' });
 }
 
 /** The password of a demo user, which the portal prints at its first start. */

@@ -65,6 +65,8 @@ describe('allowed lists and roaming profiles in the browser', () => {
 
     await page.getByRole('tab', { name: 'Allowed lists' }).click();
     await expect.poll(hashOf).toBe('#/profiles?tab=0');
+    // The tab's list mounts afresh: search once its rows are in, so the text goes into the box that stays.
+    await expect.poll(() => names('grid-allowedList').allInnerTexts()).toContain('Europe standard');
     await page.getByTestId('list-search').fill('IoT');
     await page.getByTestId('list-search').press('Enter');
     await expect.poll(hashOf).toBe('#/profiles?tab=0&name=IoT&page=1');

@@ -126,8 +126,16 @@ describe('the shell in the browser', () => {
     const blocked: string[] = [];
     page.on('console', (m) => m.type() === 'error' && /Content Security Policy|Refused/.test(m.text()) && blocked.push(m.text()));
     await page.goto(`${portal.url}/#/api/documentation`);
-    await page.getByTestId('api-reference').getByText('/portal/accounts/paged').first().waitFor({ timeout: 60000 });
+    const reference = page.getByTestId('api-reference');
+    await reference.locator('.opblock').first().waitFor({ timeout: 60000 });
     await page.screenshot({ path: `${SHOTS}/documentation-dark.png` });
+    // The reference draws operations as they scroll into view: scroll until the accounts list call shows.
+    const accountsPaged = reference.getByText('/portal/accounts/paged').first();
+    await expect.poll(async () => {
+      if (await accountsPaged.isVisible()) return true;
+      await page.mouse.wheel(0, 1500);
+      return false;
+    }, { timeout: 60000, interval: 250 }).toBe(true);
     expect(blocked).toEqual([]);
 
     await page.goto(`${portal.url}/#/accounts`);

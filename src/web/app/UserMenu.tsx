@@ -78,6 +78,12 @@ function RateLine() {
   );
 }
 
+/**
+ * Submenus open in the page's overlay layer rather than inside the menu, whose children may only be menu items
+ * (an inline overlay would be a live region the menu role does not allow).
+ */
+const SUBMENU_POPOVER = { usePortal: true };
+
 export function UserMenu() {
   const intl = useIntl();
   const dispatch = useAppDispatch();
@@ -134,7 +140,7 @@ export function UserMenu() {
                 data-testid="dark-mode-switch"
               />
             </li>
-            <MenuItem icon={<TranslateIcon />} text={intl.formatMessage({ id: 'topbar.language' })} label={LANGUAGE_NAMES[locale]} data-testid="menu-language">
+            <MenuItem icon={<TranslateIcon />} text={intl.formatMessage({ id: 'topbar.language' })} label={LANGUAGE_NAMES[locale]} data-testid="menu-language" popoverProps={SUBMENU_POPOVER}>
               {LOCALES.map((l) => (
                 <MenuItem
                   key={l}
@@ -146,7 +152,7 @@ export function UserMenu() {
                 />
               ))}
             </MenuItem>
-            <MenuItem icon={<DollarIcon />} text={intl.formatMessage({ id: 'topbar.currency' })} label={currency} data-testid="menu-currency">
+            <MenuItem icon={<DollarIcon />} text={intl.formatMessage({ id: 'topbar.currency' })} label={currency} data-testid="menu-currency" popoverProps={SUBMENU_POPOVER}>
               {CURRENCIES.map((c) => (
                 <MenuItem
                   key={c}
