@@ -8,12 +8,9 @@ import { useCallback, useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import type { EntitySchema } from '@shared/schema';
 import type { SortDir } from '@shared/wire';
-import { useAppSelector } from '@web/app/hooks';
-import { isLocale, isRightToLeft } from '@web/app/locales';
-import { selectDarkMode } from '@web/app/preferencesSlice';
 import { columnsFromSchema } from './columns';
 import type { SavedColumn } from './gridPreferences';
-import { darkGridTheme, lightGridTheme } from './gridSetup';
+import { useGridLook } from './useGridLook';
 import type { EntityRow } from './types';
 
 export interface GridSort {
@@ -59,9 +56,8 @@ const DEFAULT_COLUMN: ColDef<EntityRow> = { minWidth: 90 };
 
 export function EntityGrid({ schema, rows, sort, onSortChange, onOpenRow, columns, onColumnsChange }: EntityGridProps) {
   const intl = useIntl();
-  const darkMode = useAppSelector(selectDarkMode);
   const key = schema['x-entity'].key;
-  const rtl = isLocale(intl.locale) && isRightToLeft(intl.locale);
+  const look = useGridLook();
 
   const columnDefs = useMemo(
     () =>
@@ -112,10 +108,8 @@ export function EntityGrid({ schema, rows, sort, onSortChange, onOpenRow, column
   return (
     <div className="portal-grid" data-testid={`grid-${schema['x-entity'].name}`}>
       <AgGridReact<EntityRow>
-        // The grid reads its direction once, when created: a change of language recreates it.
-        key={rtl ? 'rtl' : 'ltr'}
-        enableRtl={rtl}
-        theme={darkMode ? darkGridTheme : lightGridTheme}
+        key={look.key}
+        {...look.props}
         rowData={rows}
         columnDefs={columnDefs}
         defaultColDef={DEFAULT_COLUMN}

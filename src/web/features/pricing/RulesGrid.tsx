@@ -32,14 +32,11 @@ import { Link } from 'react-router-dom';
 import { formatRate } from '@shared/pricing';
 import { searchFilters, writableFields } from '@shared/schema';
 import type { FieldError, SortDir } from '@shared/wire';
-import { useAppSelector } from '@web/app/hooks';
-import { isLocale, isRightToLeft } from '@web/app/locales';
-import { selectDarkMode } from '@web/app/preferencesSlice';
 import { apiErrorOf, httpStatus } from '@web/engine/apiErrors';
 import { columnsFromSchema } from '@web/engine/columns';
 import { isReadOnly } from '@web/engine/form/formSchema';
 import { hasMessage } from '@web/engine/form/messages';
-import { darkGridTheme, lightGridTheme } from '@web/engine/gridSetup';
+import { useGridLook } from '@web/engine/useGridLook';
 import { Pager } from '@web/engine/Pager';
 import { SearchBar } from '@web/engine/SearchBar';
 import { showToast } from '@web/engine/toaster';
@@ -110,8 +107,7 @@ function gridHeight(rows: number): string {
 export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGridProps) {
   const intl = useIntl();
   const isAdmin = useIsAdmin();
-  const darkMode = useAppSelector(selectDarkMode);
-  const rtl = isLocale(intl.locale) && isRightToLeft(intl.locale);
+  const look = useGridLook();
   const { schema } = kind;
   const defaultSort = schema['x-list'].defaultSort;
   const [query, setQuery] = useState({ page: 0, sortBy: defaultSort.sortBy, sortDir: defaultSort.sortDir as SortDir, searchBy: searchFilters(schema, isAdmin)[0]?.by ?? '', searchKey: '' });
@@ -368,9 +364,8 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
         // The grid takes pastes and Ctrl+Z for the focused cell.
         <div className="portal-grid portal-rules-grid" style={{ height: gridHeight(rowData.length) }} onPaste={onPaste} onKeyDown={onKeyDown} data-testid="rules-grid">
           <AgGridReact<GridRow>
-            key={rtl ? 'rtl' : 'ltr'}
-            enableRtl={rtl}
-            theme={darkMode ? darkGridTheme : lightGridTheme}
+            key={look.key}
+            {...look.props}
             rowData={rowData}
             columnDefs={columnDefs}
             defaultColDef={DEFAULT_COLUMN}

@@ -11,10 +11,7 @@ import { AgGridReact } from 'ag-grid-react';
 import { useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { COUNTRY_CODES, countryNames } from '@shared/countries';
-import { useAppSelector } from '@web/app/hooks';
-import { isLocale, isRightToLeft } from '@web/app/locales';
-import { selectDarkMode } from '@web/app/preferencesSlice';
-import { darkGridTheme, lightGridTheme } from '@web/engine/gridSetup';
+import { useGridLook } from '@web/engine/useGridLook';
 import { showToast } from '@web/engine/toaster';
 import { fromDraft, invalidCells, isRateText, RATE_FIELDS, sameRates, toDraft, type DraftRate, type Rate } from './rates';
 
@@ -35,8 +32,7 @@ function RemoveButton({ data, context }: CustomCellRendererProps<DraftRate, unkn
 
 export function PriceTable({ rates, onSave, saving }: PriceTableProps) {
   const intl = useIntl();
-  const darkMode = useAppSelector(selectDarkMode);
-  const rtl = isLocale(intl.locale) && isRightToLeft(intl.locale);
+  const look = useGridLook();
   const names = useMemo(() => countryNames(intl.locale), [intl.locale]);
   const saved = useMemo(() => toDraft(rates), [rates]);
   const [draft, setDraft] = useState<DraftRate[]>(saved);
@@ -152,9 +148,8 @@ export function PriceTable({ rates, onSave, saving }: PriceTableProps) {
       )}
       <div className="portal-grid" data-testid="grid-rates">
         <AgGridReact<DraftRate>
-          key={rtl ? 'rtl' : 'ltr'}
-          enableRtl={rtl}
-          theme={darkMode ? darkGridTheme : lightGridTheme}
+          key={look.key}
+          {...look.props}
           rowData={draft}
           columnDefs={columnDefs}
           context={context}

@@ -6,12 +6,8 @@
 import type { ColDef, SortChangedEvent } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useCallback, useMemo } from 'react';
-import { useIntl } from 'react-intl';
 import type { SortDir } from '@shared/wire';
-import { useAppSelector } from '@web/app/hooks';
-import { isLocale, isRightToLeft } from '@web/app/locales';
-import { selectDarkMode } from '@web/app/preferencesSlice';
-import { darkGridTheme, lightGridTheme } from '@web/engine/gridSetup';
+import { useGridLook } from '@web/engine/useGridLook';
 
 export interface PricesGridProps<T> {
   rows: T[];
@@ -26,9 +22,7 @@ export interface PricesGridProps<T> {
 const DEFAULT_COLUMN = { minWidth: 90, comparator: () => 0, wrapHeaderText: true, autoHeaderHeight: true };
 
 export function PricesGrid<T>({ rows, columns, rowId, testId, sort, height }: PricesGridProps<T>) {
-  const intl = useIntl();
-  const darkMode = useAppSelector(selectDarkMode);
-  const rtl = isLocale(intl.locale) && isRightToLeft(intl.locale);
+  const look = useGridLook();
   const columnDefs = useMemo(
     () => columns.map((c) => ({ ...c, sortable: Boolean(sort) && c.sortable !== false, sort: sort && c.colId === sort.sortBy ? sort.sortDir : null })),
     [columns, sort],
@@ -43,9 +37,8 @@ export function PricesGrid<T>({ rows, columns, rowId, testId, sort, height }: Pr
   return (
     <div className="portal-grid" data-testid={testId} style={height ? { height } : undefined}>
       <AgGridReact<T>
-        key={rtl ? 'rtl' : 'ltr'}
-        enableRtl={rtl}
-        theme={darkMode ? darkGridTheme : lightGridTheme}
+        key={look.key}
+        {...look.props}
         rowData={rows}
         columnDefs={columnDefs}
         defaultColDef={DEFAULT_COLUMN}
