@@ -12,6 +12,7 @@ import type { Principal } from '../../http/principal';
 import type { EntityHooks } from '../../engine/routes';
 import { applyRules, cellText, parseRules, RULE_FILE_MAX_BYTES } from './csv';
 import { exactText, INTERNATIONAL_RULES, knownNetworks, ROAMING_RULES, RULE_FIELDS, RuleStore, validateRule } from './rules';
+import { uploadedText } from '../../http/upload';
 
 type Row = Record<string, unknown>;
 const PRIVILEGE = 'PricingPlans';
@@ -212,18 +213,7 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<any
       schema: { tags: TAGS, consumes: ['multipart/form-data'], querystring: { type: 'object', properties: { confirm: { type: 'boolean' } } } },
     }, async (request) => {
       const { planId } = await planOf(request);
-      if (!request.isMultipart()) throw refuse('required', 'validation.file.required');
-      const file = await request.file();
-      if (!file || file.fieldname !== 'pricingPlanFile') throw refuse('required', 'validation.file.required');
-      let bytes: Buffer;
-      try {
-        bytes = await file.toBuffer();
-      } catch (e) {
-        if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw refuse('size', 'validation.file.tooLarge');
-        throw e;
-      }
-      if (!bytes.length) throw refuse('required', 'validation.file.required');
-      const parsed = parseRules(bytes.toString('utf8'), await knownNetworks(db));
+      const parsed = parseRules((await uploadedText(request, 'pricingPlanFile')).text, await knownNetworks(db));
       if (parsed.error) throw invalid([parsed.error]);
       const summary = { total: parsed.total, valid: parsed.rows.length, rejected: parsed.rejected };
       if ((request.query as { confirm?: boolean }).confirm !== true) return { ...summary, applied: 0 };

@@ -11,6 +11,7 @@ import type { Principal } from '../../http/principal';
 import type { JobKind } from '../../jobs/runner';
 import { applyAction, BULK_ACTIONS, jobPrincipal, loadTargets, previewOf, reasonFor, resolveAction, UNCHANGED, type BulkAction, type Resolved, type Target } from './bulk';
 import { bodyOf, scopeToCaller, type Body } from './context';
+import { uploadedText } from '../../http/upload';
 
 export const BULK_JOB = 'subscribers.bulk';
 export const CSV_JOB = 'subscribers.csv';
@@ -246,24 +247,14 @@ export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kys
           + 'Without `confirm=true` the answer lists every rejected line with its reasons and nothing is written; with it, the valid lines become a job (202).',
       },
     }, async (request, reply) => {
-      if (!request.isMultipart()) throw refuse('required', 'validation.file.required');
-      const file = await request.file();
-      if (!file || file.fieldname !== 'file') throw refuse('required', 'validation.file.required');
-      let bytes: Buffer;
-      try {
-        bytes = await file.toBuffer();
-      } catch (e) {
-        if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw refuse('size', 'validation.file.tooLarge');
-        throw e;
-      }
-      if (!bytes.length) throw refuse('required', 'validation.file.required');
+      const { text, filename } = await uploadedText(request, 'file');
       const principal = principalOf(request);
-      const { lines, ...summary } = await checkUpload(principal, bytes.toString('utf8'));
+      const { lines, ...summary } = await checkUpload(principal, text);
       if ((request.query as { confirm?: boolean }).confirm !== true) return summary;
       if (!summary.valid) throw refuse('rows', 'validation.csv.noValidLines');
       // The changes of each line wait beside the job, which carries only the subscriber ids.
       const jobId = await db.transaction().execute(async (trx) => {
-        const id = await app.jobs.enqueue({ kind: CSV_JOB, userId: principal.userId, resellerId: principal.resellerId, keys: Object.keys(lines), params: { file: file.filename } }, trx as never);
+        const id = await app.jobs.enqueue({ kind: CSV_JOB, userId: principal.userId, resellerId: principal.resellerId, keys: Object.keys(lines), params: { file: filename } }, trx as never);
         const rows = Object.entries(lines).map(([subscriberId, changes]) => ({ jobId: id, subscriberId: Number(subscriberId), changes: JSON.stringify(changes) }));
         for (let i = 0; i < rows.length; i += 1000) await trx.insertInto('subscriberUploadLine').values(rows.slice(i, i + 1000)).execute();
         return id;

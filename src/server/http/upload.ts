@@ -1,0 +1,23 @@
+import type { FastifyRequest } from 'fastify';
+import { fieldError, invalid } from './errors';
+
+/**
+ * The text and name of the file a multipart request carries in `field`. No file, another field or an empty file is refused
+ * as 'Please select a file.', one over the multipart limit (4 MB) as 'File size should be less than 4 MB!', both
+ * naming the field.
+ */
+export async function uploadedText(request: FastifyRequest, field: string): Promise<{ text: string; filename: string }> {
+  const refuse = (rule: string, messageId: string) => invalid([fieldError(field, rule, messageId)]);
+  if (!request.isMultipart()) throw refuse('required', 'validation.file.required');
+  const file = await request.file();
+  if (!file || file.fieldname !== field) throw refuse('required', 'validation.file.required');
+  let bytes: Buffer;
+  try {
+    bytes = await file.toBuffer();
+  } catch (e) {
+    if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw refuse('size', 'validation.file.tooLarge');
+    throw e;
+  }
+  if (!bytes.length) throw refuse('required', 'validation.file.required');
+  return { text: bytes.toString('utf8'), filename: file.filename };
+}
