@@ -1,19 +1,15 @@
 import { lazy, Suspense, useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import { Button, FormGroup, Intent, MenuItem, Spinner } from '@blueprintjs/core';
-import { MultiSelect, type ItemPredicate, type ItemRenderer } from '@blueprintjs/select';
+import { MultiSelect } from '@blueprintjs/select';
 import type { FieldProps } from '@rjsf/utils';
 import { countryOptions } from '../widgets/CountryWidget/countryNames';
 import type { SelectOption } from '../widgets/OptionSelect';
+import { matchesOption, optionRenderer } from './multiSelectOptions';
 
 const CountryMap = lazy(() => import('@web/features/zones/CountryMap'));
 
 type Country = SelectOption & { value: string };
-
-const matches: ItemPredicate<Country> = (query, item) => {
-  const q = query.trim().toLocaleLowerCase();
-  return !q || item.label.toLocaleLowerCase().includes(q) || item.value.toLowerCase() === q;
-};
 
 /**
  * Included countries of a zone: a searchable multi-select of country names in the user's language (the
@@ -30,19 +26,7 @@ export function CountriesField({ formData, onChange, disabled, readonly, fieldPa
   const toggle = (code: string) => set(value.includes(code) ? value.filter((c) => c !== code) : [...value, code]);
   const invalid = (rawErrors?.length ?? 0) > 0;
 
-  const renderItem: ItemRenderer<Country> = (item, { handleClick, handleFocus, modifiers }) =>
-    modifiers.matchesPredicate ? (
-      <MenuItem
-        key={item.value}
-        text={item.label}
-        label={item.value}
-        roleStructure="listoption"
-        selected={value.includes(item.value)}
-        active={modifiers.active}
-        onClick={handleClick}
-        onFocus={handleFocus}
-      />
-    ) : null;
+  const renderItem = optionRenderer<Country>(value, true);
 
   const title = intl.formatMessage({ id: String(schema.title ?? 'entity.locationZone.field.countries') });
   return (
@@ -57,7 +41,7 @@ export function CountriesField({ formData, onChange, disabled, readonly, fieldPa
         items={all}
         selectedItems={chosen as Country[]}
         itemRenderer={renderItem}
-        itemPredicate={matches}
+        itemPredicate={matchesOption}
         tagRenderer={(item) => item.label}
         onItemSelect={(item) => toggle(item.value)}
         onRemove={(item) => toggle(item.value)}

@@ -1,14 +1,10 @@
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import { FormGroup, Intent, MenuItem } from '@blueprintjs/core';
-import { MultiSelect, type ItemPredicate, type ItemRenderer } from '@blueprintjs/select';
+import { MultiSelect } from '@blueprintjs/select';
 import { getUiOptions, type FieldProps } from '@rjsf/utils';
 import { formContextOf, type ReferenceOption } from '../context';
-
-const matches: ItemPredicate<ReferenceOption> = (query, item) => {
-  const q = query.trim().toLocaleLowerCase();
-  return !q || item.label.toLocaleLowerCase().includes(q) || String(item.value) === q;
-};
+import { matchesOption, optionRenderer } from './multiSelectOptions';
 
 /**
  * A list of ids of another entity (a profile's sponsors, its allowed lists), picked by name. The entity is
@@ -26,18 +22,7 @@ export function ReferencesField({ formData, onChange, disabled, readonly, fieldP
   const invalid = (rawErrors?.length ?? 0) > 0;
   const title = intl.formatMessage({ id: String(schema.title ?? reference) });
 
-  const renderItem: ItemRenderer<ReferenceOption> = (item, { handleClick, handleFocus, modifiers }) =>
-    modifiers.matchesPredicate ? (
-      <MenuItem
-        key={item.value}
-        text={item.label}
-        roleStructure="listoption"
-        selected={value.includes(item.value)}
-        active={modifiers.active}
-        onClick={handleClick}
-        onFocus={handleFocus}
-      />
-    ) : null;
+  const renderItem = optionRenderer<ReferenceOption>(value);
 
   return (
     <FormGroup
@@ -51,7 +36,7 @@ export function ReferencesField({ formData, onChange, disabled, readonly, fieldP
         items={all}
         selectedItems={chosen}
         itemRenderer={renderItem}
-        itemPredicate={matches}
+        itemPredicate={matchesOption}
         tagRenderer={(item) => item.label}
         onItemSelect={toggle}
         onRemove={toggle}
