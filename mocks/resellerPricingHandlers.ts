@@ -6,7 +6,7 @@
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import { csvLine } from '@shared/csv';
 import { hasPrivilege } from '@shared/privileges';
-import { MARGIN_FIELDS, networkPriceSchema, PRICE_CSV_FIELDS, type MarginRow, type NetworkPrice, type ResellerPricingSummary, type ZonePrice } from '@shared/resellerPricing';
+import { MARGIN_FIELDS, networkPriceSchema, PRICE_CSV_FIELDS, type AreaPrice, type CountryPrice, type MarginRow, type NetworkPrice, type ResellerPricingSummary, type ZonePrice } from '@shared/resellerPricing';
 import { ListRequestError, normaliseListRequest, pageInMemory } from '@shared/schema';
 import type { ListRequest } from '@shared/wire';
 import type { MockDatabase, MockUser, Row } from './data';
@@ -89,15 +89,18 @@ export function resellerPricingHandlers(db: MockDatabase, base: string): HttpHan
       throw e;
     }
   };
+  /** The highest rate of each kind among the priced networks of these countries. */
+  const areaPrice = (resellerId: number, countries: string[]): AreaPrice => {
+    const inArea = prices(planOfReseller(db, resellerId)).filter((p) => countries.includes(p.country));
+    const max = (f: 'dataRate' | 'moCallRate' | 'mtCallRate' | 'moSmsRate' | 'mtSmsRate') => (inArea.length ? Math.max(...inArea.map((p) => p[f] as number)) : null);
+    return { currency: inArea[0]?.currency ?? 'EUR', networkCount: inArea.length, dataRate: max('dataRate'), moCallRate: max('moCallRate'), mtCallRate: max('mtCallRate'), moSmsRate: max('moSmsRate'), mtSmsRate: max('mtSmsRate') };
+  };
   const zones = (resellerId: number, kind: 'location' | 'destination'): ZonePrice[] => {
-    const list = prices(planOfReseller(db, resellerId));
-    const zone = (zoneId: number, zoneName: string, countries: string[]): ZonePrice => {
-      const inZone = list.filter((p) => countries.includes(p.country));
-      const max = (f: 'dataRate' | 'moCallRate' | 'mtCallRate' | 'moSmsRate' | 'mtSmsRate') => (inZone.length ? Math.max(...inZone.map((p) => p[f] as number)) : null);
-      return { zoneId, zoneName, countries, currency: inZone[0]?.currency ?? 'EUR', networkCount: inZone.length, dataRate: max('dataRate'), moCallRate: max('moCallRate'), mtCallRate: max('mtCallRate'), moSmsRate: max('moSmsRate'), mtSmsRate: max('mtSmsRate') };
-    };
+    const zone = (zoneId: number, zoneName: string, countries: string[]): ZonePrice => ({ zoneId, zoneName, countries, ...areaPrice(resellerId, countries) });
     return kind === 'location' ? [zone(1, 'Europe', ['DE', 'FR', 'CH'])] : [zone(2, 'EU calls', ['DE', 'FR'])];
   };
+  const countries = (resellerId: number): CountryPrice[] =>
+    [...new Set(prices(planOfReseller(db, resellerId)).map((p) => p.country))].sort().map((country) => ({ country, ...areaPrice(resellerId, [country]) }));
 
   return [
     http.get(url(''), scoped((request, user, resellerId) => {
@@ -119,6 +122,7 @@ export function resellerPricingHandlers(db: MockDatabase, base: string): HttpHan
       return HttpResponse.json(body);
     })),
     http.get(url('/networks'), scoped((_r, _u, resellerId) => HttpResponse.json({ items: prices(planOfReseller(db, resellerId)) }))),
+    http.get(url('/countries'), scoped((_r, _u, resellerId) => HttpResponse.json({ items: countries(resellerId) }))),
     http.get(url('/location-zones'), scoped((_r, _u, resellerId) => HttpResponse.json({ items: zones(resellerId, 'location') }))),
     http.get(url('/destination-zones'), scoped((_r, _u, resellerId) => HttpResponse.json({ items: zones(resellerId, 'destination') }))),
     http.post(url('/paged'), scoped(async (request, user, resellerId) => HttpResponse.json(pageInMemory(networkPriceSchema, prices(planOfReseller(db, resellerId)), await listOf(request, user))))),

@@ -19,21 +19,22 @@ export const QOS_SPEED_LIMITS = [
 export function seedSubscribers(db: MockDatabase) {
   db.tables.subscriber = [
     {
-      subscriberId: 7, name: 'Forklift 7', status: 'active', imsi: '901280000000007', iccid: '8988228000000000070', msisdn: '882280000007',
+      subscriberId: 7, name: 'Forklift 7', status: 'active', imsi: '901280000000007', iccid: '8988228000000000079', msisdn: '882280000007',
       deviceType: 'Router', device: 'Teltonika RUT240', imei: '864239040000008', country: 'DE', network: 'Telekom', lastLocationAt: '2026-11-20T08:00:00.000Z',
       balance: 12.5, accountId: 101, resellerId: 10, groupName: 'Warehouse', apn: 'iot.example', dailyLimitBytes: null, qosThrottling: null,
       usageTodayBytes: 52428800, pricingPlanId: 2, roamingProfileId: null, migrationStatus: null,
     },
     {
-      subscriberId: 8, name: 'Meter 8', status: 'active', imsi: '901280000000008', iccid: '8988228000000000088', msisdn: '882280000008',
+      subscriberId: 8, name: 'Meter 8', status: 'active', imsi: '901280000000008', iccid: '8988228000000000087', msisdn: '882280000008',
       deviceType: null, device: null, imei: null, country: null, network: null, lastLocationAt: null,
       balance: 0, accountId: 102, resellerId: 10, groupName: null, apn: null, dailyLimitBytes: null, qosThrottling: null,
       usageTodayBytes: 0, pricingPlanId: null, roamingProfileId: null, migrationStatus: null,
     },
   ];
   db.tables.simCard = [
-    { iccid: '8988228000000000070', simType: 'esim', status: 'active', statusDate: '2026-01-02T00:00:00.000Z', profileType: 'consumer', batch: 'B-1', cost: 2.5, serviceProviderName: 'Northwind', activationCode: 'LPA:1$smdp.example.com$ACT-0007' },
-    { iccid: '8988228000000000088', simType: 'physical', status: 'active', statusDate: '2026-01-02T00:00:00.000Z', profileType: null, batch: 'B-1', cost: 1, serviceProviderName: null, activationCode: null },
+    { iccid: '8988228000000000079', simType: 'esim', status: 'active', statusDate: '2026-01-02T00:00:00.000Z', profileType: 'consumer', batch: 'B-1', cost: 2.5, serviceProviderName: 'Northwind', activationCode: 'LPA:1$smdp.example.com$ACT-0007' },
+    { iccid: '8988228000000000087', simType: 'physical', status: 'active', statusDate: '2026-01-02T00:00:00.000Z', profileType: null, batch: 'B-1', cost: 1, serviceProviderName: null, activationCode: null },
+    { iccid: '8988228000000000095', simType: 'esim', status: 'inventory', statusDate: '2026-01-02T00:00:00.000Z', profileType: 'consumer', batch: 'B-2', cost: 1.2, serviceProviderName: 'Northwind', activationCode: 'LPA:1$smdp.example.com$ACT-0009', resellerId: 10 },
   ];
   db.tables.subscriberMsisdn = [
     { subscriberId: 7, msisdn: '882280000007' }, { subscriberId: 7, msisdn: '882280000070' }, { subscriberId: 8, msisdn: '882280000008' },
@@ -101,6 +102,15 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
     ...op,
     ...(op.status === 'failed' ? { error: { code: 'NETWORK_FAILED', messageId: failure, message: messageText(String(failure)), detail: null } } : {}),
   });
+
+  /** The SIM cards the caller sees, in ICCID order, with the reseller and the subscriber each is in service with. */
+  function simCards(user: MockUser): Row[] {
+    return table(db, 'simCard').map((card): Row => {
+      const sub = table(db, 'subscriber').find((r) => r.iccid === card.iccid);
+      const resellerId = Number(card.resellerId ?? sub?.resellerId);
+      return { ...card, resellerId, resellerName: db.resellers.find((r) => r.id === resellerId)?.name ?? null, subscriberId: sub?.subscriberId ?? null, subscriberName: sub?.name ?? null };
+    }).filter((c) => visibleResellerIds(db, user).has(Number(c.resellerId))).sort((a, b) => String(a.iccid).localeCompare(String(b.iccid)));
+  }
 
   /** A network operation: pending now, applied (or failed) at the next poll. */
   function network(sub: Row, user: MockUser, operation: string, change: Row = {}) {
@@ -216,6 +226,25 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
       return sim ? HttpResponse.json(sim) : notFoundResponse();
     }),
 
+    http.get(`${base}/sim-cards`, ({ request }) => {
+      const user = callerOf(db, request);
+      if (!user) return unauthorizedResponse();
+      const query = new URL(request.url).searchParams;
+      const page = Number(query.get('page') ?? 0);
+      const size = Number(query.get('size') ?? 50);
+      const rows = simCards(user).filter((c) => String(c.iccid).includes(query.get('searchKey') ?? '')
+        && (!query.get('simType') || c.simType === query.get('simType')) && (!query.get('status') || c.status === query.get('status')));
+      const items = rows.map(({ activationCode: _a, ...c }) => c).slice(page * size, (page + 1) * size);
+      return HttpResponse.json({ items, totalPageCount: Math.ceil(rows.length / size), totalItemsCount: rows.length, currentPage: page });
+    }),
+
+    http.get(`${base}/sim-cards/:iccid`, ({ request, params }) => {
+      const user = callerOf(db, request);
+      if (!user) return unauthorizedResponse();
+      const card = simCards(user).find((c) => c.iccid === params.iccid);
+      return card ? HttpResponse.json(card) : errorResponse(404, 'NOT_FOUND', messageText('error.simCard.notFound'));
+    }),
+
     http.post(`${base}/sim-cards/:iccid`, async ({ request, params }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
@@ -240,8 +269,8 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
       if (found instanceof Response) return found;
       const own = table(db, 'subscriberMsisdn').filter((m) => m.subscriberId === found.sub.subscriberId);
       if (!own.some((m) => m.msisdn === msisdn)) return errorResponse(400, 'VALIDATION', 'invalid', [fieldError('msisdn', 'own', 'validation.msisdn.notOwn')]);
-      audit(found.sub, found.user, 'msisdn-default', { msisdn });
-      return HttpResponse.json(own.map((m) => ({ msisdn: m.msisdn, isDefault: m.msisdn === msisdn })));
+      if (found.sub.msisdn === msisdn) return errorResponse(409, 'CONFLICT', 'state', [fieldError('msisdn', 'state', 'validation.msisdn.alreadyDefault')]);
+      return network(found.sub, found.user, 'msisdn-default', { msisdn });
     }),
 
     http.get(`${base}/subscriber-info/sponsor-imsis/:id`, ({ request, params }) => {

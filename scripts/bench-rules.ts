@@ -34,11 +34,14 @@ function ruleFile(n: number, plmns: { mcc: string; mnc: string }[]): string {
 let peak = 0;
 const sample = () => { peak = Math.max(peak, process.memoryUsage().rss); };
 
-async function time<T>(fn: () => Promise<T> | T): Promise<[T, number]> {
+/** Wall time and this process's CPU time (on PGlite the database's work too; on PostgreSQL the client's only). */
+async function time<T>(fn: () => Promise<T> | T): Promise<[T, number, number]> {
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const result = await fn();
   sample();
-  return [result, performance.now() - started];
+  const used = process.cpuUsage(cpu);
+  return [result, performance.now() - started, (used.user + used.system) / 1000];
 }
 
 async function benchEngine(engine: 'pglite' | 'postgres') {
@@ -54,15 +57,15 @@ async function benchEngine(engine: 'pglite' | 'postgres') {
   const timer = setInterval(sample, 20);
   peak = 0;
   sample();
-  const [read, parseMs] = await time(() => readRuleFile(text));
-  const [checked, previewMs] = await time(() => checkRules(read, networks));
-  const [applied, applyMs] = await time(() => applyRules(db, Number(plan.id), checked.rows));
+  const [read, parseMs, parseCpu] = await time(() => readRuleFile(text));
+  const [checked, previewMs, previewCpu] = await time(() => checkRules(read, networks));
+  const [applied, applyMs, applyCpu] = await time(() => applyRules(db, Number(plan.id), checked.rows));
   clearInterval(timer);
   await database.close();
   const total = parseMs + previewMs + applyMs;
   console.log(`${engine}: ${RULES} rules (${(text.length / 1e6).toFixed(1)} MB): parse ${parseMs.toFixed(0)} ms, preview ${previewMs.toFixed(0)} ms `
-    + `(${checked.rejected.length} rejected), apply ${applyMs.toFixed(0)} ms (${applied} rows); total ${(total / 1000).toFixed(2)} s; `
-    + `peak memory ${(peak / 1024 / 1024).toFixed(0)} MB`);
+    + `(${checked.rejected.length} rejected), apply ${applyMs.toFixed(0)} ms (${applied} rows); total ${(total / 1000).toFixed(2)} s `
+    + `(process CPU ${((parseCpu + previewCpu + applyCpu) / 1000).toFixed(2)} s, of which apply ${(applyCpu / 1000).toFixed(2)} s); peak memory ${(peak / 1024 / 1024).toFixed(0)} MB`);
 }
 
 await benchEngine('pglite');

@@ -1,82 +1,35 @@
 /**
  * Subscribers at scale. On PostgreSQL: loads BENCH_SUBSCRIBERS (default 1,000,000) demo subscribers with their SIM
  * cards, MSISDNs and sponsor IMSIs through COPY and prints the loader's rate; then measures the subscriber list under
- * 32 concurrent clients with autocannon (default sort, a deep page, ICCID, IMSI prefix, multi-field and account-name
- * searches) and a full CSV export (time, rows, growth of the process's memory). On PGlite the same list and export
- * figures at BENCH_PGLITE_SUBSCRIBERS (default 20,000), loaded by the demo seeder.
+ * 32 concurrent clients with autocannon (default sort, a deep page by number and after a row, ICCID, IMSI prefix,
+ * multi-field and account-name searches) and a full CSV export (time, rows, growth of the process's memory). On PGlite the same list and export
+ * figures at BENCH_PGLITE_SUBSCRIBERS (default 20,000), loaded by the demo seeder. On both, when Chromium and a
+ * build are there (npm run build; WEB_ROOT to use another), the time from navigation to the grid's first rows and
+ * whether paging ever leaves it blank. On PostgreSQL, a bulk suspend of BENCH_BULK (default 100,000) subscribers
+ * selected by id: the time until its job is done and until every core-network answer is applied.
  *
  *   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:subscribers
  *   BENCH_SUBSCRIBERS=200000 BENCH_SECONDS=5 npm run bench:subscribers
  */
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import { buildApp } from '@server/app';
 import type { Db } from '@server/db';
 import { ensureAdmin, seedDemo } from '@server/db/seed';
-import { seedSubscribers, subscriberSeedContext, subscriberSeedRows, type SubscriberSeedRow } from '@server/db/seedSubscribers';
+import { seedSubscribers } from '@server/db/seedSubscribers';
+import { copySubscribers } from './lib/copySubscribers';
+import { measureBrowserList } from './lib/browserList';
 import { freshDatabase } from '../test/server/helpers';
 
 const PG_ROWS = Number(process.env.BENCH_SUBSCRIBERS ?? 1_000_000);
 const PGLITE_ROWS = Number(process.env.BENCH_PGLITE_SUBSCRIBERS ?? 20_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 32;
-const CHUNK = 50_000;
 const PASSWORD = 'Bench@2026pass';
 const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-
-const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
-/** A value in COPY's text format. */
-function copyText(value: unknown): string {
-  if (value === null || value === undefined) return '\\N';
-  return String(value).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
-}
-
-async function copyInto(client: pg.PoolClient | pg.Client, table: string, rows: Record<string, unknown>[]) {
-  if (!rows.length) return;
-  const keys = Object.keys(rows[0]);
-  const lines = function* () {
-    for (const row of rows) yield `${keys.map((k) => copyText(row[k])).join('\t')}\n`;
-  };
-  await pipeline(Readable.from(lines()), client.query(copyFrom(`copy ${table} (${keys.map(snake).join(', ')}) from stdin`)));
-}
-
-/** Loads `count` demo subscribers through COPY, in transactions of CHUNK subscribers; returns rows written. */
-async function copySubscribers(db: Kysely<any>, count: number): Promise<number> {
-  const [{ schema }] = (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows;
-  const client = new pg.Client({ connectionString: pgUrl });
-  await client.connect();
-  await client.query(`set search_path = ${schema}, public`);
-  const ctx = await subscriberSeedContext(db);
-  const generated = subscriberSeedRows(ctx, count);
-  let written = 0;
-  let subscriberId = 0;
-  for (let start = 0; start < count; start += CHUNK) {
-    const rows: SubscriberSeedRow[] = [];
-    while (rows.length < CHUNK) {
-      const next = generated.next();
-      if (next.done) break;
-      rows.push(next.value);
-    }
-    const ids = rows.map(() => ++subscriberId);
-    await client.query('begin');
-    await copyInto(client, 'sim_card', rows.map((r) => r.sim));
-    await copyInto(client, 'subscriber', rows.map((r, i) => ({ subscriberId: ids[i], ...r.subscriber })));
-    const msisdns = rows.flatMap((r, i) => r.msisdns.map((msisdn) => ({ msisdn, subscriberId: ids[i] })));
-    const sponsors = rows.flatMap((r, i) => r.sponsorImsis.map((s) => ({ ...s, subscriberId: ids[i] })));
-    await copyInto(client, 'subscriber_msisdn', msisdns);
-    await copyInto(client, 'sponsor_imsi', sponsors);
-    await client.query('commit');
-    written += rows.length * 2 + msisdns.length + sponsors.length;
-  }
-  await client.query(`select setval(pg_get_serial_sequence('subscriber', 'subscriber_id'), ${subscriberId})`);
-  await client.end();
-  return written;
-}
+const WEB_ROOT = resolve(process.env.WEB_ROOT ?? 'dist/web');
+const BULK_SUBSCRIBERS = Number(process.env.BENCH_BULK ?? 100_000);
 
 /** The peak resident memory of this process while `work` runs, sampled every 20 ms, above what it was before. */
 async function peakGrowth<T>(work: () => Promise<T>): Promise<{ result: T; growthMb: number }> {
@@ -94,7 +47,7 @@ async function peakGrowth<T>(work: () => Promise<T>): Promise<{ result: T; growt
 async function measure(engine: 'pglite' | 'postgres', database: Db, count: number) {
   // Entity tables are the engine's, not in the typed Database.
   const db = database.db as unknown as Kysely<any>;
-  const app = await buildApp({ database, jwtSecret: 'bench' });
+  const app = await buildApp({ database, jwtSecret: 'bench', webRoot: WEB_ROOT });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const jwt = (await app.inject({ method: 'POST', url: '/portal/auth', payload: { userName: 'admin', password: PASSWORD } })).json().jwt;
   const headers = { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' };
@@ -105,9 +58,12 @@ async function measure(engine: 'pglite' | 'postgres', database: Db, count: numbe
     .select(['subscriber.iccid', 'subscriber.imsi', 'subscriber.name', 'account.name as accountName'])
     .where('subscriber.subscriberId', '=', deep).executeTakeFirstOrThrow();
   const page = (body: object) => ({ ...body, page: { page: 0, size: 50 } });
+  const deepPage = Math.floor(count / 2 / 50);
+  const before = await db.selectFrom('subscriber').select('subscriberId').orderBy('subscriberId').offset(deepPage * 50 - 1).limit(1).executeTakeFirstOrThrow();
   const scenarios = [
     { name: 'default sort', body: page({}) },
-    { name: `page ${Math.floor(count / 2 / 50)} (deep)`, body: { page: { page: Math.floor(count / 2 / 50), size: 50 } } },
+    { name: `page ${deepPage} (deep), by number`, body: { page: { page: deepPage, size: 50 } } },
+    { name: `page ${deepPage} (deep), after the row before it`, body: { page: { page: deepPage, size: 50, after: Number(before.subscriberId) } } },
     { name: 'ICCID search', body: page({ searchBy: 'iccid', searchKey: probe.iccid }) },
     { name: 'IMSI prefix search', body: page({ searchBy: 'imsi', searchKey: String(probe.imsi).slice(0, 12) }) },
     { name: 'multi-field search', body: page({ searchBy: 'multi', searchKey: probe.name }) },
@@ -129,8 +85,39 @@ async function measure(engine: 'pglite' | 'postgres', database: Db, count: numbe
     return lines - 1; // the header line
   });
   const exportSeconds = (performance.now() - started) / 1000;
+  const browser = await measureBrowserList(address, PASSWORD, WEB_ROOT);
+  if (browser) browsers.push({ engine, subscribers: count, ...browser });
+  else console.log(`[${engine}] browser figures skipped: they need /usr/bin/chromium and a build in ${WEB_ROOT} (npm run build)`);
   await app.close();
+  if (engine === 'postgres') bulks.push(await measureBulkSuspend(database, Math.min(count, BULK_SUBSCRIBERS)));
   return { rows, exportRow: { engine, subscribers: count, 'export rows': exported, 'export s': Number(exportSeconds.toFixed(1)), 'peak memory growth MB': growthMb } };
+}
+
+/**
+ * A bulk suspend of `count` active subscribers selected by id, as the grid's bulk action sends it, with a simulated
+ * core network that never fails: the time until the job is done and until every network answer is applied.
+ */
+async function measureBulkSuspend(database: Db, count: number) {
+  const db = database.db as unknown as Kysely<any>;
+  const app = await buildApp({ database, jwtSecret: 'bench', webRoot: WEB_ROOT, coreNetwork: { simulator: { failureRate: 0 } } });
+  await app.ready();
+  const jwt = (await app.inject({ method: 'POST', url: '/portal/auth', payload: { userName: 'admin', password: PASSWORD } })).json().jwt;
+  const ids = (await db.selectFrom('subscriber').select('subscriberId').where('status', '=', 'active').orderBy('subscriberId').limit(count).execute()).map((r) => Number(r.subscriberId));
+  const seconds = (since: number) => Number(((performance.now() - since) / 1000).toFixed(1));
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 100));
+  const started = performance.now();
+  const res = await app.inject({ method: 'POST', url: '/portal/subscribers/bulk', headers: { authorization: `Bearer ${jwt}` }, payload: { action: 'suspend', selection: { ids } } });
+  if (res.statusCode !== 202) throw new Error(`bulk suspend refused: ${res.statusCode} ${res.body}`);
+  const { jobId } = res.json();
+  const job = async () => db.selectFrom('job').select(['status', 'done', 'failed']).where('id', '=', jobId).executeTakeFirstOrThrow();
+  while (!['done', 'cancelled'].includes((await job()).status)) await pause();
+  const done = seconds(started);
+  const pending = async () => Number((await db.selectFrom('subscriberOperation').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow()).n);
+  while (await pending()) await pause();
+  const settled = seconds(started);
+  const { failed } = await job();
+  await app.close();
+  return { subscribers: ids.length, 'job done s': done, 'all settled s': settled, 'failed items': Number(failed) };
 }
 
 async function setUp(engine: 'pglite' | 'postgres') {
@@ -143,6 +130,8 @@ async function setUp(engine: 'pglite' | 'postgres') {
 
 const lists = [];
 const exports = [];
+const browsers: object[] = [];
+const bulks: object[] = [];
 
 {
   const database = await setUp('pglite');
@@ -158,9 +147,9 @@ const exports = [];
 if (pgUrl) {
   const database = await setUp('postgres');
   const started = performance.now();
-  const written = await copySubscribers(database.db, PG_ROWS);
+  const written = await copySubscribers(database.db, PG_ROWS, pgUrl);
   const loadSeconds = (performance.now() - started) / 1000;
-  for (const table of ['sim_card', 'subscriber', 'subscriber_msisdn', 'sponsor_imsi']) await sql`analyze ${sql.id(table)}`.execute(database.db);
+  for (const table of ['sim_card', 'subscriber', 'subscriber_msisdn', 'sponsor_imsi']) await sql`vacuum analyze ${sql.id(table)}`.execute(database.db);
   console.log(`[postgres] loaded ${PG_ROWS.toLocaleString('en')} subscribers (${written.toLocaleString('en')} rows with SIM cards, MSISDNs and sponsor IMSIs) through COPY in ${loadSeconds.toFixed(1)} s: ${Math.round(written / loadSeconds).toLocaleString('en')} rows/s, ${Math.round(PG_ROWS / loadSeconds).toLocaleString('en')} subscribers/s`);
   const { rows, exportRow } = await measure('postgres', database, PG_ROWS);
   lists.push(...rows);
@@ -174,3 +163,7 @@ console.log(`\nPOST /portal/subscribers/paged as the administrator, ${CONNECTION
 console.table(lists);
 console.log('\nPOST /portal/subscribers/list/download, every subscriber, streamed');
 console.table(exports);
+console.log('\nThe subscriber grid in Chromium, signed in as the administrator (pages of 50)');
+console.table(browsers);
+console.log('\nPOST /portal/subscribers/bulk, suspend of active subscribers selected by id (PostgreSQL; simulated core network, no failures)');
+console.table(bulks);

@@ -35,6 +35,10 @@ export interface Config {
   coreNetworkUrl?: string;
   coreNetworkFailureRate?: number;
   coreNetworkDelay?: string;
+  /** Core-network requests in flight at once (CORE_NETWORK_CONCURRENCY); the adapter's default otherwise. */
+  coreNetworkConcurrency?: number;
+  /** Items a background job applies per transaction (JOB_CHUNK); the runner's default otherwise. */
+  jobChunk?: number;
   /** JSON source of exchange rates (e.g. https://api.frankfurter.app/latest?from=USD); stored rates otherwise. */
   exchangeRateUrl?: string;
   exchangeRateRefreshHours: number;
@@ -67,6 +71,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     coreNetworkUrl: env.CORE_NETWORK_URL || undefined,
     coreNetworkFailureRate: env.CORE_NETWORK_FAILURE_RATE ? Number(env.CORE_NETWORK_FAILURE_RATE) : undefined,
     coreNetworkDelay: env.CORE_NETWORK_DELAY_MS || undefined,
+    coreNetworkConcurrency: env.CORE_NETWORK_CONCURRENCY ? Number(env.CORE_NETWORK_CONCURRENCY) : undefined,
+    jobChunk: env.JOB_CHUNK ? Number(env.JOB_CHUNK) : undefined,
     publicUrl: env.PUBLIC_URL || `http://localhost:${port}`,
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'portal@localhost',

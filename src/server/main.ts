@@ -18,8 +18,9 @@ const app = await buildApp({
   jwtExpirySeconds: config.jwtExpirySeconds,
   webRoot: config.webRoot,
   trustProxy: config.trustProxy,
-  coreNetwork: { url: config.coreNetworkUrl, simulator: { failureRate: config.coreNetworkFailureRate, ...parseDelay(config.coreNetworkDelay) } },
+  coreNetwork: { url: config.coreNetworkUrl, concurrency: config.coreNetworkConcurrency, simulator: { failureRate: config.coreNetworkFailureRate, ...parseDelay(config.coreNetworkDelay) } },
   exchangeRates: { url: config.exchangeRateUrl, refreshHours: config.exchangeRateRefreshHours },
+  jobs: { chunk: config.jobChunk },
   logger: { level: config.logLevel },
   access: {
     publicUrl: config.publicUrl,

@@ -40,6 +40,12 @@ export interface PropertySchema {
   'x-apart'?: boolean;
   /** Column name when it is not the snake_case form of the property. */
   'x-column'?: string;
+  /**
+   * How a search key matches. `affix`: a number-like identifier (IMSI, ICCID, MSISDN) matches by its beginning or
+   * its end, as users type a prefix (country and network) or the last digits printed on a card; btree indexes on
+   * the value and on its reverse serve both. Default: text contains the key, ignoring case.
+   */
+  'x-search'?: 'affix';
   [key: string]: unknown;
 }
 
@@ -56,9 +62,10 @@ export interface SearchFilter {
   adminOnly?: boolean;
   /**
    * Matches rows that own a row of another table whose `column` contains the key (e.g. any of a subscriber's
-   * MSISDNs): `on` is that table's column holding this entity's key.
+   * MSISDNs): `on` is that table's column holding this entity's key. `match: 'affix'` matches the column's
+   * beginning or end instead (see the property keyword `x-search`).
    */
-  child?: { table: string; on: string; column: string };
+  child?: { table: string; on: string; column: string; match?: 'affix' };
 }
 
 export interface ColumnSpec {
@@ -188,6 +195,8 @@ export interface NormalisedListRequest {
   searchKey?: string;
   page: number;
   size: number;
+  /** Start after the row with this key (keyset paging); see PageInfo.after. */
+  after?: number | string;
 }
 
 export class ListRequestError extends Error {
@@ -214,6 +223,10 @@ export function normaliseListRequest(schema: EntitySchema, req: ListRequest, isA
   const page = req.page?.page ?? 0;
   if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) throw new ListRequestError('page.size', 'range', 'validation.pageSize.invalid');
   if (!Number.isInteger(page) || page < 0) throw new ListRequestError('page.page', 'range', 'validation.page.invalid');
+  const after = req.page?.after;
+  if (after !== undefined && !Number.isInteger(after) && !(typeof after === 'string' && after.length > 0 && after.length <= 100)) {
+    throw new ListRequestError('page.after', 'type', 'validation.page.after');
+  }
   const searchKey = typeof req.searchKey === 'string' ? req.searchKey.trim() : undefined;
   let searchBy: SearchFilter | undefined;
   if (searchKey) {
@@ -221,16 +234,37 @@ export function normaliseListRequest(schema: EntitySchema, req: ListRequest, isA
     searchBy = searchFilters(schema, isAdmin).find((f) => f.by === by) ?? (req.searchBy ? undefined : searchFilters(schema, isAdmin)[0]);
     if (!searchBy) throw new ListRequestError('searchBy', 'enum', 'validation.searchBy.invalid');
   }
-  return { sortBy, sortDir, searchBy, searchKey: searchKey || undefined, page, size };
+  return { sortBy, sortDir, searchBy, searchKey: searchKey || undefined, page, size, ...(after !== undefined ? { after } : {}) };
 }
 
 /** How a search key is compared with one property: whole numbers equal, text contains (case-insensitive). */
-export function searchComparison(prop: PropertySchema, key: string): { kind: 'equals'; value: number } | { kind: 'contains'; value: string } | { kind: 'never' } {
+export type SearchComparison = { kind: 'equals'; value: number } | { kind: 'contains' | 'affix'; value: string } | { kind: 'never' };
+
+/** An identifier's search key: a leading '+' of a phone number and spaces a user pasted do not count. */
+function affixKey(key: string): string {
+  return key.replace(/^\+/, '').replace(/\s+/g, '');
+}
+
+export function searchComparison(prop: PropertySchema, key: string): SearchComparison {
   if (isNumeric(prop)) {
     return /^-?\d{1,15}$/.test(key) ? { kind: 'equals', value: Number(key) } : { kind: 'never' };
   }
   if (propertyType(prop) === 'boolean') return { kind: 'never' };
+  if (prop['x-search'] === 'affix') return { kind: 'affix', value: affixKey(key) };
   return { kind: 'contains', value: key.toLowerCase() };
+}
+
+/** Whether a value matches a search comparison, as the database would decide it (the mocks use it). */
+export function matchesComparison(cmp: SearchComparison, value: unknown): boolean {
+  if (cmp.kind === 'equals') return value === cmp.value;
+  if (cmp.kind === 'contains') return String(value ?? '').toLowerCase().includes(cmp.value);
+  if (cmp.kind === 'affix') return value != null && (String(value).startsWith(cmp.value) || String(value).endsWith(cmp.value));
+  return false;
+}
+
+/** The comparison of a child filter's column (`child.match`). */
+export function childComparison(child: NonNullable<SearchFilter['child']>, key: string): SearchComparison {
+  return child.match === 'affix' ? { kind: 'affix', value: affixKey(key) } : { kind: 'contains', value: key.toLowerCase() };
 }
 
 /** The same search, sort and paging in memory: used by the mocks so they answer like the server. */
@@ -241,15 +275,9 @@ export function pageInMemory<T extends Record<string, unknown>>(schema: EntitySc
     const fields = filterFields(req.searchBy);
     const child = req.searchBy.child ? req.searchBy.by : undefined;
     // In memory, a child filter looks in the row's array of that name (e.g. `msisdn` rows carry `msisdns`).
-    const inChild = (row: T) => child !== undefined && Array.isArray(row[`${child}s`]) && (row[`${child}s`] as unknown[]).some((v) => String(v).toLowerCase().includes(key.toLowerCase()));
-    items = items.filter((row) => inChild(row) ||
-      fields.some((f) => {
-        const cmp = searchComparison(schema.properties[f], key);
-        if (cmp.kind === 'equals') return row[f] === cmp.value;
-        if (cmp.kind === 'contains') return String(row[f] ?? '').toLowerCase().includes(cmp.value);
-        return false;
-      }),
-    );
+    const childCmp = req.searchBy.child ? childComparison(req.searchBy.child, key) : undefined;
+    const inChild = (row: T) => childCmp !== undefined && Array.isArray(row[`${child}s`]) && (row[`${child}s`] as unknown[]).some((v) => matchesComparison(childCmp, v));
+    items = items.filter((row) => inChild(row) || fields.some((f) => matchesComparison(searchComparison(schema.properties[f], key), row[f])));
   }
   const dir = req.sortDir === 'asc' ? 1 : -1;
   const key = schema['x-entity'].key;

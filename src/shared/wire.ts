@@ -6,6 +6,12 @@ export interface PageInfo {
   /** Zero-based page number. */
   page: number;
   size: number;
+  /**
+   * The key of the last row of the previous page: the page starts right after that row in the requested order,
+   * found through the index instead of counting `page * size` rows (`page` is then only echoed). For clients
+   * that walk a long list page by page.
+   */
+  after?: number | string;
 }
 
 export interface ListRequest {
@@ -20,6 +26,8 @@ export interface Page<T> {
   items: T[];
   totalPageCount: number;
   totalItemsCount: number;
+  /** True when `totalItemsCount` is an estimate (a large list counted without a full scan); screens show it as approximate. */
+  totalIsEstimate?: boolean;
   /** Zero-based; screens show it plus one. */
   currentPage: number;
 }

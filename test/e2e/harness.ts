@@ -22,13 +22,19 @@ async function freePort(): Promise<number> {
 
 export interface Portal {
   url: string;
+  /** The embedded database's folder: another portal started on it finds the same data. */
+  dataDir: string;
   output: () => string;
   stop(): Promise<number | null>;
+  /** Ends the process at once (SIGKILL), as a crash would; the data folder stays. */
+  kill(): Promise<void>;
 }
 
-/** Starts the portal as a user would (`npm run serve` after a build), on a fresh data folder and a free port. */
-export async function startPortal(env: Record<string, string> = {}): Promise<Portal> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
+/**
+ * Starts the portal as a user would (`npm run serve` after a build), on a fresh data folder (or `dataDir`, to
+ * start again on the data of a portal that stopped) and a free port.
+ */
+export async function startPortal(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-'))): Promise<Portal> {
   const port = await freePort();
   let output = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
@@ -50,9 +56,16 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Por
   }
   return {
     url,
+    dataDir,
     output: () => output,
+    async kill() {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+    },
     async stop() {
-      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      const gone = child.exitCode !== null || child.signalCode !== null;
+      const exited = gone ? Promise.resolve(child.exitCode) : new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
       child.kill('SIGTERM');
       const code = await exited;
       rmSync(dataDir, { recursive: true, force: true });
@@ -111,4 +124,14 @@ export async function signIn(page: Page, portal: Portal, userName: string, passw
   if (remember) await page.getByLabel('Remember me').check({ force: true });
   await page.getByTestId('sign-in-submit').click();
   await page.getByTestId('dashboard-welcome').waitFor();
+}
+
+/** Calls the API with the browser's own session, as the page would; answers the parsed body (null when empty). */
+export function callApi<T>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
+  return page.evaluate(async ({ method, url, body }) => {
+    const token = localStorage.getItem('portal.token') ?? sessionStorage.getItem('portal.token');
+    const res = await fetch(url, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    return text ? JSON.parse(text) : null;
+  }, { method, url, body });
 }

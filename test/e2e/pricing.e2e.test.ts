@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoPassword, openBrowser, setDarkMode, signIn, startPortal, type Browser, type Portal } from './harness';
+import { callApi, demoPassword, openBrowser, setDarkMode, signIn, startPortal, type Browser, type Portal } from './harness';
 
 const SHOTS = process.env.SHOTS_DIR ?? 'test-results';
 
@@ -120,6 +120,54 @@ describe('pricing plan rules in the browser', () => {
     await page.getByText('Saved', { exact: false }).first().waitFor();
     await page.getByRole('button', { name: 'Back to the rules' }).click();
     await expect.poll(() => cellOf('26202', 'moCallRate').innerText()).toBe('€0.11');
+  });
+
+  it('pastes a block of cells from the clipboard, marks the invalid one, saves nothing until it is fixed, then keeps the pasted values', async () => {
+    await page.goto(rulesUrl);
+    await cellOf('26202', 'dataRate').waitFor();
+    // The row under 26202 (sorted by country) takes the block's second line.
+    const index = Number(await grid().locator('[role="row"]', { has: page.locator('[col-id="plmn"]', { hasText: '26202' }) }).first().getAttribute('row-index'));
+    const nextPlmn = (await grid().locator(`[role="row"][row-index="${index + 1}"] [role="gridcell"][col-id="plmn"]`).innerText()).trim();
+    const ruleOf = async (plmn: string) => {
+      const planId = new URL(rulesUrl).hash.split('/').pop();
+      const body = await callApi<{ items: Record<string, unknown>[] }>(page, 'POST', `/portal/pricing-plans/local/${planId}/rules/paged`, { searchBy: 'plmn', searchKey: plmn, page: { page: 0, size: 10 } });
+      return body.items[0];
+    };
+    const before = await ruleOf(nextPlmn);
+
+    // A spreadsheet's copy: tab-separated cells, one line per row, put on the system clipboard and pasted with Ctrl+V
+    // into the focused cell, the way a person does it.
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: portal.url });
+    await page.evaluate((text) => navigator.clipboard.writeText(text), '0.0311\t0.21\r\n0.0322\tabc\r\n');
+    await cellOf('26202', 'dataRate').click();
+    await page.keyboard.press('Control+V');
+    await expect.poll(() => cellOf('26202', 'dataRate').innerText()).toBe('€0.0311');
+    expect(await cellOf('26202', 'moCallRate').innerText()).toBe('€0.21');
+    expect(await cellOf(nextPlmn, 'dataRate').innerText()).toBe('€0.0322');
+    const bad = cellOf(nextPlmn, 'moCallRate');
+    await expect.poll(() => bad.getAttribute('class')).toContain('portal-cell-invalid');
+    expect(await page.getByTestId('rules-errors').innerText()).toMatch(/Please enter a rate from 0 to 999999\.999999 with at most 6 decimals/);
+    expect(await page.getByTestId('rules-pending').innerText()).toBe('2 rows changed, not saved yet');
+    await page.screenshot({ path: `${SHOTS}/pricing-rules-pasted.png` });
+
+    // Save refuses while a cell is invalid: the server still has the rule as it was.
+    await page.getByTestId('rules-save').click();
+    await page.getByText('Please correct the marked cells first').first().waitFor();
+    expect(await ruleOf(nextPlmn)).toEqual(before);
+
+    // A valid value pasted over the invalid cell, then Save: every pasted value is there after a reload.
+    await page.evaluate((text) => navigator.clipboard.writeText(text), '0.23');
+    await bad.click();
+    await page.keyboard.press('Control+V');
+    await expect.poll(() => bad.getAttribute('class')).not.toContain('portal-cell-invalid');
+    await page.getByTestId('rules-save').click();
+    await page.getByText('Rules saved').waitFor();
+    await page.reload();
+    await expect.poll(() => cellOf('26202', 'dataRate').innerText()).toBe('€0.0311');
+    expect(await cellOf('26202', 'moCallRate').innerText()).toBe('€0.21');
+    expect(await cellOf(nextPlmn, 'dataRate').innerText()).toBe('€0.0322');
+    expect(await cellOf(nextPlmn, 'moCallRate').innerText()).toBe('€0.23');
+    expect(await ruleOf(nextPlmn)).toEqual({ ...before, dataRate: 0.0322, moCallRate: 0.23 });
   });
 
   it('reads well in dark mode and right to left', async () => {

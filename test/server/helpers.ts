@@ -46,10 +46,14 @@ export async function freshDatabase(engine: string): Promise<Db> {
   };
 }
 
-export async function testApp(engine: string, options: Partial<Omit<AppOptions, 'database'>> = {}) {
+/**
+ * An app on a fresh database with the demo data. The demo's month of network events is left out unless
+ * `seed.networkEvents` asks for it, so suites count the events their own calls write.
+ */
+export async function testApp(engine: string, options: Partial<Omit<AppOptions, 'database'>> = {}, seed: { networkEvents?: boolean } = {}) {
   const database = await freshDatabase(engine);
   await ensureAdmin(database.db, ADMIN_PASSWORD);
-  const demo = await seedDemo(database.db, { subscribers: DEMO_TEST_SUBSCRIBERS });
+  const demo = await seedDemo(database.db, { subscribers: DEMO_TEST_SUBSCRIBERS, networkEvents: seed.networkEvents ?? false });
   const app = await buildApp({ database, jwtSecret: 'test-secret', ...options });
   const demoPassword = demo[0].password;
 

@@ -85,6 +85,41 @@ describe.each(engines)('background jobs on %s', (engine) => {
     for (const accountId of accountIds) expect(after.get(accountId)).toBe((before.get(accountId) ?? 0) + 1);
   });
 
+  it('applies a chunk at once when the kind can; a chunk that throws is rolled back and applied one by one, its after-commit work dropped', async () => {
+    const before = await credits();
+    const owner = await ctx.db.selectFrom('appUser').select(['id', 'resellerId']).where('username', '=', 'admin').executeTakeFirstOrThrow();
+    const sent: string[] = [];
+    const chunked: JobKind = {
+      apply: credit.apply,
+      async applyChunk(trx, keys, _job, afterCommit) {
+        const ids = keys.map(Number).filter((id) => id > 0);
+        const applied = ids.length ? await trx.updateTable('account').set({ usageCredit: sql`coalesce(usage_credit, 0) + 1` }).where('accountId', 'in', ids).returning('accountId').execute() : [];
+        afterCommit(() => sent.push(...keys));
+        // Key -1 stands for an item the set-based path cannot handle.
+        if (keys.includes('-1')) throw new Error('chunk failed');
+        const found = new Set(applied.map((a) => String(a.accountId)));
+        return new Map(keys.filter((key) => !found.has(key)).map((key) => [key, englishText('error.notFound')]));
+      },
+    };
+    const keys = [...accountIds.map(String)];
+    keys.splice(4, 0, '-1');
+    keys.push('0');
+    const runner = new JobRunner(ctx.db, silent, { chunk: 3, pollMs: 20 });
+    runner.register('test.chunked', chunked);
+    const id = await runner.enqueue({ kind: 'test.chunked', userId: owner.id, resellerId: owner.resellerId, keys });
+    runner.start();
+    const admin = await ctx.as('admin');
+    const job = await waitFor(id, admin);
+    await runner.stop();
+    expect(job).toMatchObject({ status: 'done', total: keys.length, done: accountIds.length, failed: 2 });
+    const after = await credits();
+    for (const accountId of accountIds) expect(after.get(accountId), `account ${accountId}`).toBe((before.get(accountId) ?? 0) + 1);
+    const failures = await admin.get(`/portal/jobs/${id}/failures`);
+    expect(failures.body).toBe(`\uFEFF${csvLine(['key', 'error'])}${csvLine(['-1', englishText('error.notFound')])}${csvLine(['0', englishText('error.notFound')])}`);
+    // The chunk holding -1 (keys 3 to 5) went one by one: its network-like work was never released.
+    expect(sent).toEqual([...keys.slice(0, 3), ...keys.slice(6)]);
+  });
+
   it('leaves a job alone while another runner holds its lease, and stops a cancelled one', async () => {
     const owner = await ctx.db.selectFrom('appUser').select(['id', 'resellerId']).where('username', '=', 'admin').executeTakeFirstOrThrow();
     const idle = new JobRunner(ctx.db, silent);

@@ -1,7 +1,10 @@
+import Papa from 'papaparse';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriberSeedContext, subscriberSeedRows } from '@server/db/seedSubscribers';
 import { bulkJobKind } from '@server/domains/subscribers/bulkRoutes';
+import type { Body } from '@server/domains/subscribers/context';
+import { englishText } from '@server/http/errors';
 import { engines, testApp } from './helpers';
 
 type Ctx = Awaited<ReturnType<typeof testApp>>;
@@ -211,7 +214,7 @@ describe.each(engines)('subscriber ranges and bulk actions on %s', (engine) => {
       try {
         const res = await northwind.post('/portal/summa/subscriber-migration/range', { rangeStart: ids[0], rangeEnd: ids[2] });
         expect(res.statusCode, res.body).toBe(202);
-        expect(res.json()).toMatchObject({ total: 3, migrationStatus: 'pending' });
+        expect(res.json()).toMatchObject({ total: 3, migrationStatus: 'pending', subscriberIds: ids });
         jobId = res.json().jobId;
         for (const id of ids) expect((await northwind.get(`/portal/summa/subscriber-migration/${id}`)).json().migrationStatus).toBe('pending');
       } finally {
@@ -317,6 +320,142 @@ describe.each(engines)('subscriber ranges and bulk actions on %s', (engine) => {
     });
   });
 
+  describe('a chunk applied at once', () => {
+    it('gives the same changes, audit entries, operation records and failures as one subscriber at a time', async () => {
+      const kind = bulkJobKind(ctx.db, ctx.app);
+      // One kind that can only apply whole chunks (applying one by one would fail every item), one that never does.
+      ctx.app.jobs.register('test.bulk-chunk', { apply: async () => { throw new Error('applied one by one'); }, applyChunk: kind.applyChunk });
+      ctx.app.jobs.register('test.bulk-each', { apply: kind.apply });
+      const user = (await q(sql`select id, reseller_id from app_user where username = 'northwind'`))[0];
+      const accounts = await q(sql`select account_id as id, reseller_id, name from account where name in ('Meridian Fleet', 'Alpine Sensors')`);
+      const meridian = accounts.find((a) => a.name === 'Meridian Fleet')!;
+      const alpine = accounts.find((a) => a.name === 'Alpine Sensors')!;
+      const foreign = (await q(sql`select subscriber_id as id from subscriber where reseller_id = 3 order by 1 limit 2`)).map((r) => r.id);
+      const pool = nw.slice(1750, 1850);
+      let taken = 0;
+      const at = (id: number, set: ReturnType<typeof sql>) => sql`update subscriber set ${set} where subscriber_id = ${id}`.execute(ctx.db);
+      type Setup = (id: number) => Promise<unknown>;
+      const active: Setup = (id) => at(id, sql`status = 'active'`);
+      const inAccount = async (id: number, account: Row) => {
+        await at(id, sql`account_id = ${account.id}, reseller_id = ${account.resellerId}, pricing_plan_id = null, roaming_profile_id = null`);
+        await sql`update sim_card set reseller_id = ${account.resellerId} where iccid = (select iccid from subscriber where subscriber_id = ${id})`.execute(ctx.db);
+      };
+      // Each action with the subscriber fields it changes and the subscribers it meets, by how they are set up.
+      const cases: { action: string; params: Body; fields: string[]; roles: Record<string, Setup> }[] = [
+        { action: 'qos', params: { qosThrottling: '64kbps' }, fields: ['dailyLimitBytes', 'qosThrottling'], roles: {
+          change: (id) => at(id, sql`daily_limit_bytes = 1000, qos_throttling = '128kbps'`),
+          unchanged: (id) => at(id, sql`daily_limit_bytes = 1000, qos_throttling = '64kbps'`),
+          noLimit: (id) => at(id, sql`daily_limit_bytes = null, qos_throttling = null`),
+        } },
+        { action: 'daily-limit', params: { dailyLimitBytes: 5000 }, fields: ['dailyLimitBytes', 'qosThrottling'], roles: {
+          blocked: (id) => at(id, sql`daily_limit_bytes = 10, qos_throttling = null`),
+          throttled: (id) => at(id, sql`daily_limit_bytes = 10, qos_throttling = '128kbps'`),
+          unchanged: (id) => at(id, sql`daily_limit_bytes = 5000, qos_throttling = '128kbps'`),
+        } },
+        { action: 'group-name', params: { groupName: ' Night shift ' }, fields: ['groupName'], roles: {
+          named: (id) => at(id, sql`group_name = 'Day shift'`),
+          unnamed: (id) => at(id, sql`group_name = null`),
+          unchanged: (id) => at(id, sql`group_name = 'Night shift'`),
+        } },
+        { action: 'move', params: { accountId: meridian.id }, fields: ['accountId', 'resellerId', 'simReseller'], roles: {
+          change: (id) => inAccount(id, alpine),
+          unchanged: (id) => inAccount(id, meridian),
+        } },
+        { action: 'suspend', params: {}, fields: ['status', 'simStatus'], roles: {
+          change: active,
+          unchanged: (id) => at(id, sql`status = 'suspended'`),
+          another: active,
+          pending: async (id) => {
+            await active(id);
+            await sql`insert into subscriber_operation (subscriber_id, operation, status, username) values (${id}, 'refresh-sim', 'pending', 'northwind')`.execute(ctx.db);
+          },
+        } },
+      ];
+      const state = async (id: number, fields?: string[]) => {
+        const [sub] = await q(sql`select s.status, s.daily_limit_bytes, s.qos_throttling, s.group_name, s.account_id, s.reseller_id, c.status as sim_status, c.reseller_id as sim_reseller
+          from subscriber s join sim_card c using (iccid) where s.subscriber_id = ${id}`);
+        const audit = await q(sql`select action, username, before, after from subscriber_audit where subscriber_id = ${id} order by id`);
+        const ops = await q(sql`select operation, status, request, username, message_id from subscriber_operation where subscriber_id = ${id} order by id`);
+        const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
+        // The job's own id is the one difference the records may show.
+        const request = (r: unknown) => JSON.parse(JSON.stringify(json(r) ?? {}).replace(/job:\d+/, 'job'));
+        return { sub: fields ? Object.fromEntries(fields.map((f) => [f, sub[f]])) : sub, audit: audit.map((a) => ({ ...a, before: json(a.before), after: json(a.after) })), ops: ops.map((o) => ({ ...o, request: request(o.request) })) };
+      };
+
+      const chunkIds: Record<string, number[]> = {};
+      for (const { action, params, fields: changes, roles } of cases) {
+        const names = Object.keys(roles);
+        const runs = [];
+        for (const kindName of ['test.bulk-chunk', 'test.bulk-each']) {
+          const ids = names.map(() => pool[taken++]);
+          expect(ids.every(Boolean)).toBe(true);
+          await sql`delete from subscriber_operation where subscriber_id in (${sql.join(ids)}) and status = 'pending'`.execute(ctx.db);
+          for (const [i, name] of names.entries()) await roles[name](ids[i]);
+          const keys = [...ids, foreign[runs.length]].map(String);
+          const auditBefore = await auditCount(ids);
+          const id = await ctx.app.jobs.enqueue({ kind: kindName, userId: user.id, resellerId: user.resellerId, keys, params: { action, params } });
+          const job = await waitFor(id);
+          await ctx.app.coreNetwork.idle();
+          const items = await q(sql`select key, status, error from job_item where job_id = ${id} order by seq`);
+          const states = [];
+          for (const sub of ids) states.push(await state(sub, changes));
+          runs.push({ job, ids, auditBefore, items: items.map((i) => ({ status: i.status, error: i.error })), states });
+        }
+        const [chunk, each] = runs;
+        chunkIds[action] = chunk.ids;
+        expect(chunk.job, action).toMatchObject({ status: 'done', total: each.job.total, done: each.job.done, failed: each.job.failed });
+        expect(chunk.items, action).toEqual(each.items);
+        expect(chunk.states, action).toEqual(each.states);
+        // What each run did: one entry per subscriber that changed, none for the others, the refused with their reason.
+        expect(chunk.items.at(-1), action).toEqual({ status: 'failed', error: englishText('error.notFound') });
+        const changed = names.filter((n) => n !== 'unchanged' && n !== 'noLimit' && n !== 'pending');
+        expect(await auditCount(chunk.ids) - chunk.auditBefore, action).toBe(changed.length);
+        for (const [i, name] of names.entries()) {
+          const audit = chunk.states[i].audit;
+          if (changed.includes(name)) expect(audit.at(-1), `${action} ${name}`).toMatchObject({ action, username: 'northwind' });
+        }
+      }
+      // The reasons, as the job's failures list them.
+      const failures = (await q(sql`select j.params->>'action' as action, i.error from job_item i join job j on j.id = i.job_id where j.kind = 'test.bulk-chunk' and i.status = 'failed' and i.key <> all(${foreign.map(String)}) order by j.id, i.seq`));
+      expect(failures).toEqual([
+        { action: 'qos', error: englishText('bulk.reason.noDailyLimit') },
+        { action: 'suspend', error: englishText('error.operation.pending') },
+      ]);
+      // The audit content itself, for a limit with the default throttling, a cleared group and a suspend confirmed by the network.
+      const auditOf = async (action: string, role: string) => (await state(chunkIds[action][Object.keys(cases.find((c) => c.action === action)!.roles).indexOf(role)])).audit.at(-1);
+      expect(await auditOf('daily-limit', 'blocked')).toMatchObject({ before: { dailyLimitBytes: 10, qosThrottling: null }, after: { dailyLimitBytes: 5000, qosThrottling: 'BLOCK' } });
+      expect(await auditOf('daily-limit', 'throttled')).toEqual({ action: 'daily-limit', username: 'northwind', before: { dailyLimitBytes: 10 }, after: { dailyLimitBytes: 5000 } });
+      expect(await auditOf('group-name', 'unnamed')).toMatchObject({ before: { groupName: null }, after: { groupName: 'Night shift' } });
+      expect(await auditOf('move', 'change')).toMatchObject({ after: { accountId: meridian.id, resellerId: meridian.resellerId } });
+      expect((await state(chunkIds.suspend[0])).sub).toMatchObject({ status: 'suspended', simStatus: 'suspended' });
+      expect(await auditOf('suspend', 'change')).toMatchObject({ action: 'suspend', before: { status: 'active' }, after: { status: 'suspended' } });
+    });
+  });
+
+  describe('network answers to a bulk suspend', () => {
+    it('are applied together; a failed answer leaves its subscriber, SIM card and audit log as they were', async () => {
+      const ids = nw.slice(1850, 1858);
+      await sql`delete from subscriber_operation where subscriber_id in (${sql.join(ids)}) and status = 'pending'`.execute(ctx.db);
+      await sql`update subscriber set status = 'active' where subscriber_id in (${sql.join(ids)})`.execute(ctx.db);
+      await sql`update sim_card set status = 'active' where iccid in (select iccid from subscriber where subscriber_id in (${sql.join(ids)}))`.execute(ctx.db);
+      const audits = await auditCount(ids, 'suspend');
+      ctx.app.coreNetwork.simulator!.failNext(3, 'Diameter 3002 DIAMETER_UNABLE_TO_DELIVER');
+      const res = await northwind.post('/portal/subscribers/bulk', { action: 'suspend', selection: { ids } });
+      expect(res.statusCode, res.body).toBe(202);
+      expect(await waitFor(res.json().jobId)).toMatchObject({ done: ids.length, failed: 0 });
+      await ctx.app.coreNetwork.idle();
+      const rows = await q(sql`select o.subscriber_id, o.status as op, o.message_id, o.detail, s.status, c.status as sim_status
+        from subscriber_operation o join subscriber s using (subscriber_id) join sim_card c using (iccid)
+        where o.subscriber_id in (${sql.join(ids)}) and o.operation = 'suspend' and o.request->>'bulk' = ${`job:${res.json().jobId}`} order by 1`);
+      expect(rows).toHaveLength(ids.length);
+      const failed = rows.filter((r) => r.op === 'failed');
+      expect(failed).toHaveLength(3);
+      for (const r of failed) expect(r).toMatchObject({ messageId: 'subscriberOperation.failed.network', detail: 'Diameter 3002 DIAMETER_UNABLE_TO_DELIVER', status: 'active', simStatus: 'active' });
+      for (const r of rows.filter((row) => row.op !== 'failed')) expect(r).toMatchObject({ op: 'success', messageId: null, status: 'suspended', simStatus: 'suspended' });
+      expect(await auditCount(ids, 'suspend') - audits).toBe(ids.length - 3);
+    });
+  });
+
   describe('CSV upload', () => {
     it('previews every rejected line with its reasons, writes nothing, then applies the valid lines as a job', async () => {
       const subs = await q(sql`select subscriber_id as id, iccid, imsi, group_name, daily_limit_bytes from subscriber where subscriber_id in (${sql.join(nw.slice(1700, 1705))}) order by 1`);
@@ -374,6 +513,38 @@ describe.each(engines)('subscriber ranges and bulk actions on %s', (engine) => {
       const meridian = (await q(sql`select account_id as id from account where name = 'Meridian Fleet'`))[0].id;
       const moved = (await upload(multipart(`iccid,accountId,dailyLimitBytes\n${sub},${meridian},\n${other},,5\n`), false, harborToken)).json();
       expect(moved.rejected.map((r: Row) => r.fields.map((f: Row) => `${f.field}:${f.messageId}`))).toEqual([['accountId:error.forbidden'], ['iccid:validation.csv.noSubscriber']]);
+    });
+  });
+
+  describe('CSV round trip of details', () => {
+    it('changes the details edited in a downloaded export, by the subscriber page\'s rules', async () => {
+      const harborAccount = (await q(sql`select account_id as id from account where name = 'Harbor Logistics'`))[0].id;
+      const exported = await northwind.post('/portal/subscribers/list/download', { searchBy: 'accountId', searchKey: String(harborAccount) });
+      const [header, first, second, ...rest] = exported.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+      const columns = header.split(',');
+      const parse = (line: string) => Papa.parse<string[]>(line).data[0];
+      const edit = (line: string, values: Record<string, string>) => {
+        const cells = parse(line);
+        for (const [name, value] of Object.entries(values)) cells[columns.indexOf(name)] = value;
+        return cells.map((c) => (/[",]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',');
+      };
+      const renamed = edit(first, { name: 'Tractor 9', apn: 'fleet.example', deviceType: 'Tracker' });
+      const badImei = edit(second, { imei: '12AB' });
+      const file = [header, renamed, badImei, ...rest].join('\r\n');
+      const id = Number(parse(first)[columns.indexOf('subscriberId')]);
+      const preview = (await upload(multipart(file))).json();
+      expect(preview).toMatchObject({ total: rest.length + 2, valid: 1, unchanged: rest.length });
+      expect(preview.rejected.map((r: Row) => [r.line, r.fields.map((f: Row) => `${f.field}:${f.messageId}`)])).toEqual([[3, ['imei:validation.imei.invalid']]]);
+
+      const confirmed = await upload(multipart(file), true);
+      expect(confirmed.statusCode, confirmed.body).toBe(202);
+      expect(await waitFor(confirmed.json().jobId)).toMatchObject({ status: 'done', done: 1, failed: 0 });
+      const after = (await northwind.get(`/portal/subscribers/${id}`)).json();
+      expect(after).toMatchObject({ name: 'Tractor 9', apn: 'fleet.example', deviceType: 'Tracker' });
+      const audit = await q(sql`select action, after from subscriber_audit where subscriber_id = ${id} order by id desc limit 1`);
+      const changed = typeof audit[0].after === 'string' ? JSON.parse(audit[0].after) : audit[0].after;
+      expect(audit[0].action).toBe('details');
+      expect(changed).toEqual({ name: 'Tractor 9', apn: 'fleet.example', deviceType: 'Tracker' });
     });
   });
 

@@ -319,7 +319,7 @@ describe.each(engines)('subscriber operations on %s', (engine) => {
   });
 
   describe('panels and lists', () => {
-    it('reads the APN and migration status; makes another own MSISDN the default', async () => {
+    it('reads the APN and migration status; makes another own MSISDN the default through the core network', async () => {
       const two = (await sql<{ id: number }>`select subscriber_id as id from subscriber_msisdn m join subscriber s using (subscriber_id) where s.reseller_id = 1 group by subscriber_id having count(*) = 2 order by 1 limit 1`.execute(ctx.db)).rows[0].id;
       const sub = await row(two);
       expect((await northwind.get(`/portal/subscriber-info/apn/${two}`)).json()).toEqual({ subscriberId: two, apn: sub.apn });
@@ -330,11 +330,36 @@ describe.each(engines)('subscriber operations on %s', (engine) => {
       expect(numbers).toHaveLength(2);
       const other = numbers.find((n: Row) => !n.isDefault).msisdn;
       expect(fields(await northwind.post(`/portal/msisdn/${two}/modify-default`, { msisdn: (await row(nw[0])).msisdn }))).toEqual([{ field: 'msisdn', rule: 'own', messageId: 'validation.msisdn.notOwn' }]);
-      const res = await northwind.post(`/portal/msisdn/${two}/modify-default`, { msisdn: other });
-      expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toContainEqual({ msisdn: other, isDefault: true });
+      expect(fields(await northwind.post(`/portal/msisdn/${two}/modify-default`, { msisdn: sub.msisdn }))).toEqual([{ field: 'msisdn', rule: 'state', messageId: 'validation.msisdn.alreadyDefault' }]);
+      const auditsBefore = (await audits(two)).length;
+
+      // The network refuses: the default stays, nothing is audited, the failure says why.
+      sim.failNext(1, 'Diameter 5012 DIAMETER_UNABLE_TO_COMPLY');
+      const refused = await northwind.post(`/portal/msisdn/${two}/modify-default`, { msisdn: other });
+      expect(refused.statusCode, refused.body).toBe(202);
+      expect(await settle(northwind, refused.json())).toMatchObject({ operation: 'msisdn-default', status: 'failed', error: { code: 'NETWORK_FAILED', messageId: 'subscriberOperation.failed.network', detail: 'Diameter 5012 DIAMETER_UNABLE_TO_COMPLY' } });
+      expect((await row(two)).msisdn).toBe(sub.msisdn);
+      expect(await audits(two)).toHaveLength(auditsBefore);
+
+      // Pending until the network answers, then the default changes with an audit entry and a network event.
+      sim.pause();
+      let op: Row;
+      try {
+        const res = await northwind.post(`/portal/msisdn/${two}/modify-default`, { msisdn: other });
+        expect(res.statusCode, res.body).toBe(202);
+        op = res.json();
+        expect(op).toMatchObject({ subscriberId: two, operation: 'msisdn-default', status: 'pending', request: { msisdn: other, previous: sub.msisdn } });
+        expect((await row(two)).msisdn).toBe(sub.msisdn);
+        expect((await northwind.get(`/portal/msisdn/${two}`)).json()).toContainEqual({ msisdn: sub.msisdn, isDefault: true });
+      } finally {
+        sim.resume();
+      }
+      expect((await settle(northwind, op)).status).toBe('success');
       expect((await row(two)).msisdn).toBe(other);
-      expect((await audits(two)).at(-1)).toMatchObject({ action: 'msisdn-default', before: { msisdn: sub.msisdn }, after: { msisdn: other } });
+      expect((await northwind.get(`/portal/msisdn/${two}`)).json()).toContainEqual({ msisdn: other, isDefault: true });
+      expect((await audits(two)).slice(auditsBefore)).toEqual([{ action: 'msisdn-default', username: 'northwind', before: { msisdn: sub.msisdn }, after: { msisdn: other } }]);
+      const events = (await sql<Row>`select operation, result from network_event where subscriber_id = ${two} order by id`.execute(ctx.db)).rows;
+      expect(events).toEqual([{ operation: 'modifyMsisdn', result: 'failure' }, { operation: 'modifyMsisdn', result: 'success' }]);
     });
 
     it('pages an IMSI\'s network events and downloads them as CSV with formula cells neutralised', async () => {

@@ -1,6 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidIccid, luhnDigit, luhnValid } from '@shared/iccid';
+import { normaliseListRequest } from '@shared/schema';
+import { EntityRepository } from '@server/engine/repository';
+import { loadSchemas } from '@server/engine/schemas';
 import { DEMO_TEST_SUBSCRIBERS, engines, testApp } from './helpers';
 
 type Ctx = Awaited<ReturnType<typeof testApp>>;
@@ -78,6 +81,51 @@ describe.each(engines)('subscribers on %s', (engine) => {
       expect(bad.statusCode).toBe(400);
       expect(bad.json().fields[0]).toMatchObject({ field: 'sortBy', rule: 'enum' });
     });
+
+    it('counts exactly up to the limit, beyond it gives the planner\'s estimate and says so, and pages the same rows', async () => {
+      const schema = loadSchemas().find((x) => x['x-entity'].name === 'subscriber')!;
+      const repo = new EntityRepository(ctx.db as never, schema, { exactCountLimit: 100 });
+      const principal = { userId: 1, username: 'admin', resellerId: -1, resellerPath: '', accountId: null, isAdmin: true, privileges: [] };
+      await sql`analyze subscriber`.execute(ctx.db);
+      const request = (page: number, extra: object = {}) => normaliseListRequest(schema, { page: { page, size: 50 }, ...extra }, true);
+      const all = await repo.page(request(0), { principal });
+      expect(all.totalIsEstimate).toBe(true);
+      expect(all.totalItemsCount).toBeGreaterThan(100);
+      expect(Math.abs(all.totalItemsCount - DEMO_TEST_SUBSCRIBERS)).toBeLessThan(DEMO_TEST_SUBSCRIBERS * 0.2);
+      const few = await repo.page(request(0, { searchBy: 'subscriberId', searchKey: '7' }), { principal });
+      expect(few).toMatchObject({ totalItemsCount: 1, totalPageCount: 1 });
+      expect(few.totalIsEstimate).toBeUndefined();
+      // A later page, in both directions: the keys of the page first, then their rows, in the same order.
+      const third = await repo.page(request(2), { principal });
+      expect(third.items.map((s) => s.subscriberId)).toEqual(Array.from({ length: 50 }, (_, i) => i + 101));
+      const backwards = await repo.page(request(1, { sortBy: 'subscriberId', sortDir: 'desc' }), { principal });
+      expect(backwards.items.map((s) => s.subscriberId)).toEqual(Array.from({ length: 50 }, (_, i) => DEMO_TEST_SUBSCRIBERS - 50 - i));
+      expect(backwards.items[0]).toHaveProperty('accountName');
+    });
+
+    it('pages after a given row (keyset) exactly as by page number, in any order, and refuses a row not in the list', async () => {
+      const paged = async (body: object) => {
+        const res = await admin.post('/portal/subscribers/paged', body);
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json() as { items: Sub[]; currentPage: number };
+      };
+      for (const order of [{}, { sortBy: 'subscriberId', sortDir: 'desc' }, { sortBy: 'name', sortDir: 'asc' }, { sortBy: 'groupName', sortDir: 'desc' }, { sortBy: 'accountName', sortDir: 'asc' }]) {
+        const first = await paged({ ...order, page: { page: 0, size: 40 } });
+        const second = await paged({ ...order, page: { page: 1, size: 40 } });
+        const third = await paged({ ...order, page: { page: 2, size: 40 } });
+        const after = await paged({ ...order, page: { page: 1, size: 40, after: first.items[39].subscriberId } });
+        expect(ids(after), JSON.stringify(order)).toEqual(ids(second));
+        expect(after.currentPage).toBe(1);
+        expect(ids(await paged({ ...order, page: { page: 2, size: 40, after: after.items[39].subscriberId } }))).toEqual(ids(third));
+      }
+      const northwind = await ctx.as('northwind');
+      const foreign = (await admin.post('/portal/subscribers/search', { searchBy: 'resellerName', searchKey: 'Blue Sky', page: { page: 0, size: 1 } })).json().items[0];
+      for (const [client, after] of [[northwind, foreign.subscriberId], [admin, 999999], [admin, true]] as const) {
+        const res = await client.post('/portal/subscribers/paged', { page: { page: 1, size: 10, after } });
+        expect(res.statusCode).toBe(400);
+        expect(res.json().fields[0]).toMatchObject({ field: 'page.after', messageId: 'validation.page.after' });
+      }
+    });
   });
 
   describe('search filters', () => {
@@ -101,9 +149,15 @@ describe.each(engines)('subscribers on %s', (engine) => {
       expect(byAccount.items.every((s) => s.accountId === sample.accountId)).toBe(true);
     });
 
-    it('real IMSI, ICCID and network match part of the value', async () => {
+    it('real IMSI and ICCID match by their beginning or their end; network matches part of the value', async () => {
       expect(ids(await search(admin, 'imsi', sample.imsi))).toEqual([4]);
       expect(ids(await search(admin, 'iccid', sample.iccid))).toEqual([4]);
+      expect(ids(await search(admin, 'iccid', sample.iccid.slice(-6)))).toEqual([4]);
+      const byPrefix = await search(admin, 'imsi', sample.imsi.slice(0, 12));
+      expect(ids(byPrefix)).toContain(4);
+      expect(byPrefix.items.every((s) => s.imsi.startsWith(sample.imsi.slice(0, 12)))).toBe(true);
+      // The middle of an identifier is not a match: it would be a coincidence of digits.
+      expect(ids(await search(admin, 'iccid', sample.iccid.slice(3, -3)))).toEqual([]);
       const network = await search(admin, 'network', sample.network.toLowerCase());
       expect(network.items.every((s) => s.network.toLowerCase().includes(sample.network.toLowerCase()))).toBe(true);
       expect(ids(network)).toContain(4);
@@ -122,6 +176,9 @@ describe.each(engines)('subscribers on %s', (engine) => {
       const { rows } = await sql<{ msisdn: string; id: number }>`select m.msisdn, s.subscriber_id as id from subscriber_msisdn m join subscriber s using (subscriber_id) where m.msisdn <> s.msisdn limit 1`.execute(ctx.db);
       const extra = rows[0];
       expect(ids(await search(admin, 'msisdn', extra.msisdn))).toEqual([extra.id]);
+      // Written the international way, or by its last digits.
+      expect(ids(await search(admin, 'msisdn', `+${extra.msisdn}`))).toEqual([extra.id]);
+      expect(ids(await search(admin, 'msisdn', extra.msisdn.slice(-7)))).toContain(extra.id);
     });
 
     it('account name, subscriber name and reseller name match part of the text, case-insensitively', async () => {

@@ -5,6 +5,7 @@ import { ensureNetworks } from '../domains/networks/catalogue';
 import { seedPricing } from './seedPricing';
 import { seedPrepaid } from './seedPrepaid';
 import { seedResellerPricing } from './seedResellerPricing';
+import { seedNetworkEvents } from './seedNetworkEvents';
 import { seedSubscribers } from './seedSubscribers';
 import { seedUsage } from './seedUsage';
 import type { Database } from './types';
@@ -84,9 +85,10 @@ async function seedAllowedLists(trx: Kysely<Database>, resellerIds: Map<string, 
 
 /**
  * Demo resellers with a sub-reseller, roles, users and accounts for the embedded database, and `subscribers`
- * subscribers with their SIMs spread over the accounts.
+ * subscribers with their SIMs spread over the accounts, their usage and (unless `networkEvents` is false) a
+ * month of network events.
  */
-export async function seedDemo(db: Kysely<Database>, opts: { subscribers?: number } = {}): Promise<SeedReport['demoUsers']> {
+export async function seedDemo(db: Kysely<Database>, opts: { subscribers?: number; networkEvents?: boolean } = {}): Promise<SeedReport['demoUsers']> {
   if (await db.selectFrom('reseller').select('id').where('id', '<>', ADMIN_RESELLER_ID).limit(1).executeTakeFirst()) return [];
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
@@ -140,6 +142,7 @@ export async function seedDemo(db: Kysely<Database>, opts: { subscribers?: numbe
   });
   await seedSubscribers(db, opts.subscribers ?? 0);
   await seedUsage(db);
+  if (opts.networkEvents ?? true) await seedNetworkEvents(db);
   return users;
 }
 

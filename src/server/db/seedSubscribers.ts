@@ -28,7 +28,7 @@ const MB = 1024 * 1024;
 const LIMITS = [50 * MB, 100 * MB, 250 * MB, 500 * MB, 1024 * MB];
 
 /** A small deterministic generator, so demo data (and the tests that read it) are the same on every run. */
-function random(seed: number) {
+export function random(seed: number) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -29,10 +29,14 @@ export async function* queryBatches(db: Kysely<any>, engine: Engine, query: Sele
     const compiled = query.compile();
     // The cursor's query keeps its parameters: DECLARE is prepared like any statement.
     await trx.executeQuery({ ...compiled, sql: `declare export_cursor no scroll cursor for ${compiled.sql}` });
-    for (;;) {
-      const { rows } = await sql<Row>`fetch forward ${sql.lit(batch)} from export_cursor`.execute(trx);
+    const fetchBatch = () => sql<Row>`fetch forward ${sql.lit(batch)} from export_cursor`.execute(trx).then((r) => r.rows);
+    // The next batch is asked for before this one is written, so the database reads while the rows are formatted.
+    let next: Promise<Row[]> | undefined = fetchBatch();
+    while (next) {
+      const rows: Row[] = await next;
+      next = rows.length === batch ? fetchBatch() : undefined;
+      next?.catch(() => undefined); // a download stopped early leaves it unread; its error comes from the rollback
       if (rows.length) yield rows;
-      if (rows.length < batch) break;
     }
     await trx.commit().execute();
   } catch (e) {

@@ -1,10 +1,13 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import {
+  childComparison,
   filterFields,
   isNumeric,
+  ListRequestError,
   propertyType,
   searchComparison,
   uniqueRules,
+  type SearchComparison,
   type EntitySchema,
   type NormalisedListRequest,
   type UniqueRule,
@@ -25,8 +28,26 @@ export interface Visibility {
 
 const T = 't';
 
-function escapeLike(value: string) {
+/**
+ * Lists count matching rows exactly up to this many; beyond it the planner's estimate stands in and the page says
+ * so (`totalIsEstimate`). An exact count of a million rows costs more than the page it describes.
+ */
+export const EXACT_COUNT_LIMIT = 10_000;
+
+/** A value matched literally by LIKE: its `%`, `_` and `\` escaped. */
+export function escapeLike(value: string) {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** The SQL of one search comparison on a column (see `searchComparison`); undefined when it can match nothing. */
+export function searchMatch(eb: ExpressionBuilder<any, any>, column: Expression<unknown>, cmp: SearchComparison): Expression<SqlBool> | undefined {
+  if (cmp.kind === 'equals') return eb(column, '=', cmp.value);
+  if (cmp.kind === 'contains') return eb(column, 'ilike', `%${escapeLike(cmp.value)}%`);
+  if (cmp.kind === 'affix') {
+    const reversed = [...cmp.value].reverse().join('');
+    return eb.or([eb(column, 'like', `${escapeLike(cmp.value)}%`), eb(eb.fn('reverse', [column]), 'like', `${escapeLike(reversed)}%`)]);
+  }
+  return undefined;
 }
 
 /**
@@ -39,7 +60,11 @@ export class EntityRepository {
   private readonly table: string;
   private readonly joins: { alias: string; prop: string; table: string; on: string; column: string; key: string }[];
 
-  constructor(private readonly db: Kysely<any>, private readonly schema: EntitySchema) {
+  constructor(
+    private readonly db: Kysely<any>,
+    private readonly schema: EntitySchema,
+    private readonly options: { exactCountLimit?: number } = {},
+  ) {
     this.key = schema['x-entity'].key;
     this.keyColumn = this.column(this.key);
     this.table = schema['x-entity'].table;
@@ -107,9 +132,9 @@ export class EntityRepository {
       const terms: Expression<SqlBool>[] = [];
       const child = req.searchBy!.child;
       if (child) {
-        terms.push(eb.exists(eb.selectFrom(`${child.table} as c`).select(sql.lit(1).as('one'))
-          .where(sql.ref(`c.${child.on}`), '=', this.ref(this.key))
-          .where(sql.ref(`c.${child.column}`), 'ilike', `%${escapeLike(key.toLowerCase())}%`)));
+        // The owners of matching child rows, found through the child table's own indexes.
+        const match = searchMatch(eb, sql.ref(`c.${child.column}`), childComparison(child, key));
+        if (match) terms.push(eb(this.ref(this.key), 'in', eb.selectFrom(`${child.table} as c`).select(sql.ref(`c.${child.on}`).as('owner')).where(match)));
       }
       for (const field of filterFields(req.searchBy!)) {
         if (this.schema.properties[field]['x-format'] === 'countries') {
@@ -117,9 +142,8 @@ export class EntityRepository {
           for (const code of countryCodesMatching(key)) terms.push(eb(this.ref(field), 'like', `%"${code}"%`));
           continue;
         }
-        const cmp = searchComparison(this.schema.properties[field], key);
-        if (cmp.kind === 'equals') terms.push(eb(this.ref(field), '=', cmp.value));
-        if (cmp.kind === 'contains') terms.push(eb(this.ref(field), 'ilike', `%${escapeLike(cmp.value)}%`));
+        const match = searchMatch(eb, this.ref(field), searchComparison(this.schema.properties[field], key));
+        if (match) terms.push(match);
       }
       return terms.length ? eb.or(terms) : sql<SqlBool>`false`;
     });
@@ -136,13 +160,18 @@ export class EntityRepository {
     return row;
   }
 
-  /** Every visible row the search matches, in the requested order (the key breaks ties, so the order is total). */
+  /** The ORDER BY of a list: the requested field, then the key, so the order is total. */
+  private ordered(q: AnyQuery, req: NormalisedListRequest): AnyQuery {
+    // Empty values sort last in both directions: a user sorting a column wants to see values first. A column that
+    // cannot be empty sorts plainly, so a descending list can walk its index backwards.
+    const canBeEmpty = req.sortBy !== this.key && !(this.schema.required ?? []).includes(req.sortBy);
+    const dir = sql.raw(`${req.sortDir}${canBeEmpty ? ' nulls last' : ''}`);
+    return q.orderBy(sql`${this.ref(req.sortBy)} ${dir}`).orderBy(this.ref(this.key), req.sortDir);
+  }
+
+  /** Every visible row the search matches, in the requested order. */
   private sorted(req: NormalisedListRequest, v: Visibility): AnyQuery {
-    // Empty values sort last in both directions: a user sorting a column wants to see values first.
-    const dir = req.sortDir === 'desc' ? sql`desc nulls last` : sql`asc nulls last`;
-    return this.selectAll(this.searched(this.listed(this.base(), v), req))
-      .orderBy(sql`${this.ref(req.sortBy)} ${dir}`)
-      .orderBy(this.ref(this.key), req.sortDir);
+    return this.ordered(this.selectAll(this.searched(this.listed(this.base(), v), req)), req);
   }
 
   /** The properties a download writes, in schema order: every readable one, joined ones included. */
@@ -155,19 +184,58 @@ export class EntityRepository {
     return this.sorted(req, v);
   }
 
+  /** The number of matching rows: exact up to the limit (EXACT_COUNT_LIMIT unless set), else the planner's estimate (never below the limit). */
+  private async count(filtered: AnyQuery): Promise<{ total: number; estimate: boolean }> {
+    const limit = this.options.exactCountLimit ?? EXACT_COUNT_LIMIT;
+    const capped = await this.db
+      .selectFrom(filtered.select(sql.lit(1).as('one')).limit(limit + 1).as('c'))
+      .select((eb: ExpressionBuilder<any, any>) => eb.fn.countAll().as('n'))
+      .executeTakeFirst();
+    const exact = Number(capped?.n ?? 0);
+    if (exact <= limit) return { total: exact, estimate: false };
+    // EXPLAIN answers one row with one column (its name differs by driver), JSON parsed or as text.
+    const [row] = await filtered.select(sql.lit(1).as('one')).explain('json');
+    const plan = Object.values(row ?? {})[0];
+    const planned = Number((typeof plan === 'string' ? JSON.parse(plan) : plan)?.[0]?.Plan?.['Plan Rows']);
+    return { total: Math.max(exact, Number.isFinite(planned) ? Math.round(planned) : 0), estimate: true };
+  }
+
+  /**
+   * Keyset paging: the rows after the row whose key is `req.after`, in the list's order (empty values last), as
+   * a condition an index can serve. The row must be one the caller sees.
+   */
+  private async afterRow(q: AnyQuery, req: NormalisedListRequest, v: Visibility): Promise<AnyQuery> {
+    if (req.after === undefined) return q;
+    const row = await this.listed(this.base(), v).select(this.ref(req.sortBy).as('v')).where(this.ref(this.key), '=', req.after).executeTakeFirst();
+    if (!row) throw new ListRequestError('page.after', 'exists', 'validation.page.after');
+    const op = req.sortDir === 'desc' ? '<' : '>';
+    const col = this.ref(req.sortBy);
+    const key = this.ref(this.key);
+    const value = row.v;
+    return q.where((eb: ExpressionBuilder<any, any>) => {
+      if (req.sortBy === this.key) return eb(key, op, req.after);
+      if (value === null || value === undefined) return eb.and([eb(col, 'is', null), eb(key, op, req.after)]);
+      const later = eb.and([eb(col, `${op}=`, value), eb.or([eb(col, op, value), eb(key, op, req.after)])]);
+      return eb.or([later, eb(col, 'is', null)]);
+    });
+  }
+
   async page(req: NormalisedListRequest, v: Visibility): Promise<Page<Row>> {
     const filtered = this.searched(this.listed(this.base(), v), req);
-    const countRow = await filtered.select((eb: ExpressionBuilder<any, any>) => eb.fn.countAll().as('n')).executeTakeFirst();
-    const total = Number(countRow?.n ?? 0);
-    const rows = await this.sorted(req, v)
-      .limit(req.size)
-      .offset(req.page * req.size)
+    const { total, estimate } = await this.count(filtered);
+    // The page's keys first, from the narrowest query that can find them (unused joins drop out); then whole rows
+    // for those keys only, so a deep page does not join every row it skips.
+    const start = await this.afterRow(filtered, req, v);
+    const keys = this.ordered(start.select(this.ref(this.key).as('k')), req).limit(req.size).offset(req.after === undefined ? req.page * req.size : 0);
+    const rows = await this.ordered(this.selectAll(this.base()), req)
+      .where(this.ref(this.key), 'in', this.db.selectFrom(keys.as('p')).select('p.k'))
       .execute();
     return {
       items: rows.map((r) => this.toWire(r as Row)),
       totalItemsCount: total,
       totalPageCount: Math.max(1, Math.ceil(total / req.size)),
       currentPage: req.page,
+      ...(estimate ? { totalIsEstimate: true } : {}),
     };
   }
 

@@ -89,21 +89,23 @@ function handlersFor(db: Kysely<any>, engine: Engine, schema: EntitySchema, hook
     return row && hooks.afterRead ? hooks.afterRead(row, trx) : row;
   };
 
-  const listRequest = (request: FastifyRequest) => {
+  /** A list request's mistakes answer 400 naming the field and the rule. */
+  async function listing<T>(fn: () => T | Promise<T>): Promise<T> {
     try {
-      return normaliseListRequest(schema, (request.body ?? {}) as ListRequest, principalOf(request).isAdmin);
+      return await fn();
     } catch (e) {
       if (e instanceof ListRequestError) throw invalid([fieldError(e.field, e.rule, e.messageId)]);
       throw e;
     }
-  };
+  }
+  const listRequest = (request: FastifyRequest) => normaliseListRequest(schema, (request.body ?? {}) as ListRequest, principalOf(request).isAdmin);
 
-  const paged: Handler = async (request) => repo.page(listRequest(request), visibility(request));
+  const paged: Handler = async (request) => listing(() => repo.page(listRequest(request), visibility(request)));
 
   /** The whole search as CSV, streamed: one column per readable property, named as on the wire. */
   const download: Handler = async (request, reply) => {
     const fields = repo.exportFields();
-    const query = repo.exportQuery(listRequest(request), visibility(request));
+    const query = await listing(() => repo.exportQuery(listRequest(request), visibility(request)));
     const day = new Date().toISOString().slice(0, 10);
     return sendCsv(reply, `${schema['x-entity'].name}-${day}.csv`, fields, queryBatches(db, engine, query), (row) => fields.map((f) => row[f]));
   };
@@ -196,7 +198,13 @@ function routeDocs(schema: EntitySchema, route: ApiRoute) {
     properties: {
       sortBy: { type: 'string' }, sortDir: { type: 'string', enum: ['asc', 'desc'] },
       searchBy: { type: 'string', enum: schema['x-list'].search.map((f) => f.by) }, searchKey: { type: 'string' },
-      page: { type: 'object', properties: { page: { type: 'integer' }, size: { type: 'integer' } } },
+      page: {
+        type: 'object',
+        properties: {
+          page: { type: 'integer' }, size: { type: 'integer' },
+          after: { type: ['integer', 'string'], description: 'Key of the last row of the previous page: the page starts after it (keyset paging; `page` is then only echoed)' },
+        },
+      },
     },
   };
   const envelope = {

@@ -5,6 +5,10 @@
  * marks its items done or failed. A server killed mid-chunk loses that chunk's transaction, so on restart the
  * chunk runs again: every item is applied exactly once. Several servers may share the database: a job is
  * leased to one runner at a time and taken over when the lease runs out.
+ *
+ * A kind may also apply a whole chunk at once (set-based, far faster for large jobs): the runner then tries the
+ * chunk in one savepoint and, should that throw, rolls it back and applies the chunk's items one by one, so a
+ * bad item still fails alone.
  */
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
@@ -28,6 +32,13 @@ export interface JobKind {
    * are rolled back); an HttpError's message is kept as the item's reason.
    */
   apply(trx: Kysely<any>, key: string, job: JobRecord): Promise<void>;
+  /**
+   * Applies the job to a whole chunk inside its transaction, with the same outcome per item as `apply`: answers
+   * the keys that failed with their reason (the message of the HttpError `apply` would throw); the others are
+   * done. Throwing rolls the chunk's changes back and the runner applies its items one by one instead.
+   * `afterCommit` holds work (e.g. network requests) until the chunk's transaction has committed.
+   */
+  applyChunk?(trx: Kysely<any>, keys: readonly string[], job: JobRecord, afterCommit: (fn: () => void) => void): Promise<Map<string, string>>;
 }
 
 export interface NewJob {
@@ -70,9 +81,18 @@ export class JobRunner {
     this.kinds.set(kind, handler);
   }
 
-  /** Stores a job and its items (inside the caller's transaction when given) and wakes the runner. */
-  async enqueue(job: NewJob, db: Kysely<Database> = this.db): Promise<number> {
+  /**
+   * Stores a job and its items in one transaction (the caller's when given), so no runner takes it before all
+   * its items are there, and wakes the runner.
+   */
+  async enqueue(job: NewJob, db?: Kysely<Database>): Promise<number> {
     if (!this.kinds.has(job.kind)) throw new Error(`unknown job kind ${job.kind}`);
+    const id = db ? await this.store(job, db) : await this.db.transaction().execute((trx) => this.store(job, trx));
+    this.wake?.();
+    return id;
+  }
+
+  private async store(job: NewJob, db: Kysely<Database>): Promise<number> {
     const { id } = await db
       .insertInto('job')
       .values({ kind: job.kind, userId: job.userId, resellerId: job.resellerId, params: JSON.stringify(job.params ?? {}), total: job.keys.length })
@@ -83,7 +103,6 @@ export class JobRunner {
       await db.insertInto('jobItem').values(rows).execute();
     }
     if (job.keys.length === 0) await db.updateTable('job').set({ status: 'done', finishedAt: sql`now()` }).where('id', '=', id).execute();
-    this.wake?.();
     return Number(id);
   }
 
@@ -139,6 +158,7 @@ export class JobRunner {
   private async process(job: JobRecord) {
     const handler = this.kinds.get(job.kind)!;
     while (!this.stopping) {
+      let committed: (() => void)[] = [];
       const more = await this.db.transaction().execute(async (trx) => {
         // Still ours and still wanted? A cancelled job or a lost lease stops here, before changing anything.
         const current = await trx.selectFrom('job').select(['status', 'leaseOwner']).where('id', '=', job.id).forUpdate().executeTakeFirst();
@@ -148,28 +168,67 @@ export class JobRunner {
           await trx.updateTable('job').set({ status: 'done', finishedAt: sql`now()`, leaseOwner: null, leaseUntil: null }).where('id', '=', job.id).execute();
           return false;
         }
-        const done: number[] = [];
-        const failed: { seq: number; error: string }[] = [];
-        for (const item of items) {
-          await sql`savepoint job_item`.execute(trx);
-          try {
-            await handler.apply(trx, item.key, job);
-            await sql`release savepoint job_item`.execute(trx);
-            done.push(item.seq);
-          } catch (error) {
-            await sql`rollback to savepoint job_item`.execute(trx);
-            if (!(error instanceof HttpError)) this.log.warn({ err: error, job: job.id, key: item.key }, 'job item failed');
-            failed.push({ seq: item.seq, error: error instanceof HttpError ? error.message : 'Unexpected error' });
-          }
+        let outcome = handler.applyChunk ? await this.applyChunk(trx, handler, items, job, committed) : undefined;
+        if (!outcome) {
+          committed = [];
+          outcome = await this.applyEach(trx, handler, items, job);
         }
+        const { done, failed } = outcome;
         if (done.length) await trx.updateTable('jobItem').set({ status: 'done' }).where('jobId', '=', job.id).where('seq', 'in', done).execute();
-        for (const f of failed) await trx.updateTable('jobItem').set({ status: 'failed', error: f.error }).where('jobId', '=', job.id).where('seq', '=', f.seq).execute();
+        const byError = new Map<string, number[]>();
+        for (const f of failed) byError.set(f.error, [...(byError.get(f.error) ?? []), f.seq]);
+        for (const [error, seqs] of byError) await trx.updateTable('jobItem').set({ status: 'failed', error }).where('jobId', '=', job.id).where('seq', 'in', seqs).execute();
         await trx.updateTable('job')
           .set({ done: sql`done + ${done.length}`, failed: sql`failed + ${failed.length}`, leaseUntil: sql`now() + make_interval(secs => ${this.leaseSeconds})` })
           .where('id', '=', job.id).execute();
         return true;
       });
+      for (const fn of committed) fn();
       if (!more) return;
+      // Let requests in: on the embedded database every statement runs on this thread and ends in a microtask,
+      // so without this turn of the event loop a long job would hold the server until its last chunk.
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
+
+  /** The chunk in one go, in a savepoint; undefined (rolled back) when the kind threw. */
+  private async applyChunk(trx: Kysely<any>, handler: JobKind, items: Item[], job: JobRecord, committed: (() => void)[]): Promise<Outcome | undefined> {
+    await sql`savepoint job_chunk`.execute(trx);
+    try {
+      const failures = await handler.applyChunk!(trx, items.map((item) => item.key), job, (fn) => committed.push(fn));
+      await sql`release savepoint job_chunk`.execute(trx);
+      const outcome: Outcome = { done: [], failed: [] };
+      for (const item of items) {
+        const error = failures.get(item.key);
+        if (error === undefined) outcome.done.push(item.seq);
+        else outcome.failed.push({ seq: item.seq, error });
+      }
+      return outcome;
+    } catch (error) {
+      await sql`rollback to savepoint job_chunk`.execute(trx);
+      if (!(error instanceof HttpError)) this.log.warn({ err: error, job: job.id }, 'job chunk failed; applying its items one by one');
+      return undefined;
+    }
+  }
+
+  /** Each item in a savepoint of its own: a failing item is rolled back alone. */
+  private async applyEach(trx: Kysely<any>, handler: JobKind, items: Item[], job: JobRecord): Promise<Outcome> {
+    const outcome: Outcome = { done: [], failed: [] };
+    for (const item of items) {
+      await sql`savepoint job_item`.execute(trx);
+      try {
+        await handler.apply(trx, item.key, job);
+        await sql`release savepoint job_item`.execute(trx);
+        outcome.done.push(item.seq);
+      } catch (error) {
+        await sql`rollback to savepoint job_item`.execute(trx);
+        if (!(error instanceof HttpError)) this.log.warn({ err: error, job: job.id, key: item.key }, 'job item failed');
+        outcome.failed.push({ seq: item.seq, error: error instanceof HttpError ? error.message : 'Unexpected error' });
+      }
+    }
+    return outcome;
+  }
 }
+
+interface Item { seq: number; key: string }
+interface Outcome { done: number[]; failed: { seq: number; error: string }[] }

@@ -34,8 +34,13 @@ export const SCREEN_SPECS: readonly Extract<RouteSpec, { page: 'screen' }>[] = [
   { path: '/roaming-profile/:id', privilege: 'RoamingProfile', page: 'screen', screen: 'RoamingProfile' },
   // The sales history; it also asks for the Sales sub-privilege, as the server does.
   { path: '/packages', privilege: 'PrePaidPackages', page: 'screen', screen: 'PackageSales' },
+  // The subscriber list with its bulk actions and CSV update (the generic list inside).
+  { path: '/subscribers', privilege: 'Subscribers', page: 'screen', screen: 'Subscribers' },
   { path: '/subscriber/:id', privilege: 'Subscribers', page: 'screen', screen: 'SubscriberDetail' },
+  // The id is the ICCID, the key of GET /portal/sim-cards/{iccid}.
+  { path: '/sim/:id', privilege: 'Subscribers', page: 'screen', screen: 'SimDetail' },
   { path: '/my-pricing', privilege: 'Pricing', page: 'screen', screen: 'MyPricing' },
+  { path: '/assign-subscribers', privilege: 'MoveSubscribers', page: 'screen', screen: 'AssignSubscribers' },
 ];
 
 /** `/account/{id}` in a schema becomes react-router's `/account/:id`. */

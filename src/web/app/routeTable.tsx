@@ -24,8 +24,11 @@ const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   AllowedList: lazy(() => import('@web/features/profiles/AllowedListPage')),
   RoamingProfile: lazy(() => import('@web/features/profiles/RoamingProfilePage')),
   PackageSales: lazy(() => import('@web/features/packages/PackageSalesPage')),
+  Subscribers: lazy(() => import('@web/features/subscriber-bulk/SubscribersPage')),
   SubscriberDetail: lazy(() => import('@web/features/subscribers/SubscriberDetailPage')),
+  SimDetail: lazy(() => import('@web/features/sims/SimDetailPage')),
   MyPricing: lazy(() => import('@web/features/reseller-pricing/MyPricingPage')),
+  AssignSubscribers: lazy(() => import('@web/features/assign-subscribers/AssignSubscribersPage')),
 };
 
 export interface AppRoute {

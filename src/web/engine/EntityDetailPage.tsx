@@ -34,8 +34,15 @@ function referencesOf(schema: EntitySchema): string[] {
 
 const SAVE_ERROR_IDS: Record<number, string> = { 400: 'error.validation', 403: 'error.forbidden', 404: 'error.notFound', 409: 'error.conflict' };
 
-/** `listAddress`: where Cancel and the back button lead when the list is not the schema's own route (a tab). */
-export default function EntityDetailPage({ schema, listAddress }: { schema: EntitySchema; listAddress?: string }) {
+export interface EntityDetailPageProps {
+  schema: EntitySchema;
+  /** Where Cancel and the back button lead when the list is not the schema's own route (a tab). */
+  listAddress?: string;
+  /** Asked before an update is sent, with the edited and the stored row: false keeps the form as it is, unsaved. */
+  beforeUpdate?: (next: EntityRow, current: EntityRow) => Promise<boolean>;
+}
+
+export default function EntityDetailPage({ schema, listAddress, beforeUpdate }: EntityDetailPageProps) {
   const intl = useIntl();
   const navigate = useNavigate();
   const { id = NEW_ID } = useParams();
@@ -79,6 +86,7 @@ export default function EntityDetailPage({ schema, listAddress }: { schema: Enti
       return;
     }
     if (!update) return;
+    if (beforeUpdate && row?.data && !(await beforeUpdate(data, row.data))) return;
     const result = await update({ ...data, [key]: row?.data?.[key] ?? id });
     if (result.error) return failed(result.error);
     showToast({ intent: Intent.SUCCESS, icon: <TickIcon />, message: intl.formatMessage({ id: 'form.saved' }) });

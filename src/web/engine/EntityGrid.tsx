@@ -2,9 +2,12 @@
  * One page of an entity's rows in AG Grid. Paging, sorting and searching happen on the server: the grid shows
  * the page it is given, reports header clicks as a new sort, and opens a row's detail on click or Enter.
  */
-import type { CellKeyDownEvent, ColDef, Column, ColumnMovedEvent, ColumnResizedEvent, ColumnVisibleEvent, GetRowIdParams, GridApi, RowClickedEvent, SortChangedEvent } from 'ag-grid-community';
+import type {
+  CellKeyDownEvent, ColDef, Column, ColumnMovedEvent, ColumnResizedEvent, ColumnVisibleEvent, GetRowIdParams, GridApi, GridReadyEvent,
+  RowClickedEvent, RowDataUpdatedEvent, RowSelectionOptions, SelectionChangedEvent, SortChangedEvent,
+} from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useIntl } from 'react-intl';
 import type { EntitySchema } from '@shared/schema';
 import type { SortDir } from '@shared/wire';
@@ -29,6 +32,15 @@ export interface EntityGridProps {
   columns?: SavedColumn[];
   /** Called when the user moves, resizes, shows or hides a column. */
   onColumnsChange?: (columns: SavedColumn[]) => void;
+  /**
+   * Row selection with a checkbox column: the keys of the selected rows of this page. Without it the grid has
+   * no checkboxes.
+   */
+  selection?: {
+    selected: ReadonlySet<string>;
+    /** Called with the keys of this page's rows the user has selected, after a tick or the header's select all. */
+    onChange: (pageKeys: string[]) => void;
+  };
 }
 
 /** The schema's columns in the saved order, with the saved widths and visibility; new columns keep their place at the end. */
@@ -54,10 +66,44 @@ export function savedColumnsOf(api: GridApi<EntityRow>): SavedColumn[] {
 /** Narrow screens scroll the grid sideways rather than squeeze columns to nothing. */
 const DEFAULT_COLUMN: ColDef<EntityRow> = { minWidth: 90 };
 
-export function EntityGrid({ schema, rows, sort, onSortChange, onOpenRow, columns, onColumnsChange }: EntityGridProps) {
+/** Checkboxes only: a click on a row still opens it. */
+const ROW_SELECTION: RowSelectionOptions<EntityRow> = { mode: 'multiRow', checkboxes: true, headerCheckbox: true, enableClickSelection: false, selectAll: 'all' };
+/** Selection changes the user makes; the others are the grid following `selection.selected`. */
+const USER_SELECTION = new Set(['checkboxSelected', 'uiSelectAll', 'uiSelectAllFiltered', 'uiSelectAllCurrentPage', 'spaceKey', 'keyboardSelectAll']);
+
+/** Ticks exactly the rows whose keys are selected (a call of the grid's, not reported as the user's). */
+function showSelection(api: GridApi<EntityRow>, selected: ReadonlySet<string>) {
+  const nodes = { on: [] as never[], off: [] as never[] };
+  api.forEachNode((node) => {
+    const wanted = selected.has(node.id ?? '');
+    if (Boolean(node.isSelected()) !== wanted) (wanted ? nodes.on : nodes.off).push(node as never);
+  });
+  if (nodes.on.length) api.setNodesSelected({ nodes: nodes.on, newValue: true, source: 'api' });
+  if (nodes.off.length) api.setNodesSelected({ nodes: nodes.off, newValue: false, source: 'api' });
+}
+
+export function EntityGrid({ schema, rows, sort, onSortChange, onOpenRow, columns, onColumnsChange, selection }: EntityGridProps) {
   const intl = useIntl();
   const key = schema['x-entity'].key;
   const look = useGridLook();
+  const gridApi = useRef<GridApi<EntityRow> | null>(null);
+  const selected = selection?.selected;
+  const onSelection = selection?.onChange;
+
+  useEffect(() => {
+    if (gridApi.current && selected) showSelection(gridApi.current, selected);
+  }, [selected, rows]);
+  const handleGridReady = useCallback((event: GridReadyEvent<EntityRow>) => {
+    gridApi.current = event.api;
+    if (selected) showSelection(event.api, selected);
+  }, [selected]);
+  const handleRowDataUpdated = useCallback((event: RowDataUpdatedEvent<EntityRow>) => {
+    if (selected) showSelection(event.api, selected);
+  }, [selected]);
+  const handleSelectionChanged = useCallback((event: SelectionChangedEvent<EntityRow>) => {
+    if (!onSelection || !USER_SELECTION.has(event.source)) return;
+    onSelection(event.api.getSelectedNodes().map((node) => node.id ?? ''));
+  }, [onSelection]);
 
   const columnDefs = useMemo(
     () =>
@@ -93,7 +139,12 @@ export function EntityGrid({ schema, rows, sort, onSortChange, onOpenRow, column
   );
 
   const handleRowClicked = useCallback(
-    (event: RowClickedEvent<EntityRow>) => event.data && onOpenRow(event.data),
+    (event: RowClickedEvent<EntityRow>) => {
+      // A click on the row's checkbox (or beside it, in its cell) selects; it does not open the row.
+      const target = event.event?.target;
+      if (target instanceof Element && target.closest('.ag-selection-checkbox, [col-id="ag-Grid-SelectionColumn"]')) return;
+      if (event.data) onOpenRow(event.data);
+    },
     [onOpenRow],
   );
 
@@ -127,6 +178,10 @@ export function EntityGrid({ schema, rows, sort, onSortChange, onOpenRow, column
         onColumnVisible={handleColumnsChanged}
         onRowClicked={handleRowClicked}
         onCellKeyDown={handleCellKeyDown}
+        rowSelection={selection ? ROW_SELECTION : undefined}
+        onGridReady={handleGridReady}
+        onRowDataUpdated={handleRowDataUpdated}
+        onSelectionChanged={handleSelectionChanged}
         enableCellTextSelection={false}
         animateRows={false}
       />

@@ -47,6 +47,9 @@ describe('accounts list', () => {
     const credit = within(grid).getAllByRole('gridcell').find((c) => c.getAttribute('col-id') === 'usageCredit');
     expect(credit?.classList.contains('ag-right-aligned-cell')).toBe(true);
     expect(columnTexts(grid, 'inventoryAccount')).toEqual(['No', 'No', 'No', 'No', 'Yes']);
+    // Row selection is for lists with bulk actions only.
+    expect(grid.querySelector('input[type="checkbox"]')).toBeNull();
+    expect(screen.queryByTestId('list-selection')).toBeNull();
     expect(columnTexts(grid, 'resellerName')[2]).toBe('Harbor IoT');
     expect(screen.getByTestId('list-total').textContent).toBe('5 items');
     expect(screen.getByTestId('list-page').textContent).toBe('Page 1 of 1');

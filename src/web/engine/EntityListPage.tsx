@@ -4,8 +4,8 @@
  */
 import { AddIcon, DownloadIcon, LockIcon, RefreshIcon, SearchIcon } from '@blueprintjs/icons';
 import { Button, Callout, H2, Intent, NonIdealState } from '@blueprintjs/core';
-import { useCallback, useEffect } from 'react';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { searchFilters, type EntitySchema } from '@shared/schema';
 import { Loading } from '@web/app/Loading';
@@ -24,14 +24,14 @@ import type { EntityRow } from './types';
 import { useIsAdmin } from './useIsAdmin';
 
 /** Reads a page through `search` when there is a search key and the schema has that call, else `paged`. */
-function usePage(schema: EntitySchema, query: ListQuery) {
+function usePage(schema: EntitySchema, query: ListQuery, pollingInterval = 0) {
   const { paged, search } = entityEndpoints(schema);
   const request = toListRequest(query, schema);
   const searching = Boolean(query.searchKey && search);
   // Which endpoints exist depends only on the schema, fixed for the page's life (routes key it by entity),
   // so these hooks run in the same order on every render.
-  const viaPaged = paged?.useQuery(request, { skip: searching });
-  const viaSearch = search?.useQuery(request, { skip: !searching });
+  const viaPaged = paged?.useQuery(request, { skip: searching, pollingInterval });
+  const viaSearch = search?.useQuery(request, { skip: !searching, pollingInterval });
   return searching ? viaSearch : viaPaged;
 }
 
@@ -44,7 +44,69 @@ export interface ListAddress {
   write: (list: URLSearchParams) => URLSearchParams;
 }
 
-export default function EntityListPage({ schema, address }: { schema: EntitySchema; address?: ListAddress }) {
+/** What a list's selection names: rows chosen one by one (their keys), or every row of the current search. */
+export type SelectionTarget = { ids: string[] } | { search: { searchBy: string; searchKey: string } };
+
+export interface ListSelection {
+  target: SelectionTarget;
+  /** How many rows it names (for the whole search, the list's total). */
+  count: number;
+  clear: () => void;
+}
+
+/**
+ * Actions on many rows at once, for lists that offer them: the grid gets checkboxes and a banner that can widen
+ * the selection to the whole search. Other lists have none of it.
+ */
+export interface ListBulk {
+  /** The actions on the selection, shown while rows are selected. */
+  toolbar: (selection: ListSelection) => ReactNode;
+  /** More buttons in the list's header. */
+  actions?: ReactNode;
+  /** Shown above the grid, e.g. the progress of work started from the list. */
+  status?: ReactNode;
+  /** Ask for the page again this often (ms) while the list's rows are changing; 0 or absent: not. */
+  refreshEvery?: number;
+}
+
+/** The entity's own wording of a message when the catalogue has one (`<id>.<entity>`), else the generic one. */
+function entityMessage(intl: IntlShape, id: string, entity: string, values: Record<string, number>) {
+  return intl.formatMessage({ id: intl.messages[`${id}.${entity}`] ? `${id}.${entity}` : id }, values);
+}
+
+const NO_KEYS: ReadonlySet<string> = new Set();
+
+interface SelectionState {
+  /** The search the selection was made in: a new search starts a new selection. */
+  search: string;
+  keys: ReadonlySet<string>;
+  whole: boolean;
+}
+
+/** The selection of a list with bulk actions: kept across pages, dropped when the search changes. */
+function useListSelection(searchBy: string, searchKey: string, total: number, pageKeys: string[]) {
+  const search = JSON.stringify([searchBy, searchKey]);
+  const empty: SelectionState = { search, keys: NO_KEYS, whole: false };
+  const [raw, setState] = useState<SelectionState>(empty);
+  const state = raw.search === search ? raw : empty;
+  const pageKeySet = useMemo(() => new Set(pageKeys), [pageKeys]);
+  // The whole search shows as every row of the page ticked.
+  const shown = state.whole ? pageKeySet : state.keys;
+  const onChange = useCallback((ticked: string[]) => {
+    setState((current) => {
+      const kept = current.search === search && !current.whole ? [...current.keys].filter((k) => !pageKeySet.has(k)) : [];
+      return { search, keys: new Set([...kept, ...ticked]), whole: false };
+    });
+  }, [search, pageKeySet]);
+  const clear = useCallback(() => setState({ search, keys: NO_KEYS, whole: false }), [search]);
+  const selectWhole = () => setState({ search, keys: NO_KEYS, whole: true });
+  const selection: ListSelection | undefined = state.whole
+    ? { target: { search: { searchBy, searchKey } }, count: total, clear }
+    : state.keys.size ? { target: { ids: [...state.keys] }, count: state.keys.size, clear } : undefined;
+  return { grid: { selected: shown, onChange }, selection, whole: state.whole, selectWhole };
+}
+
+export default function EntityListPage({ schema, address, bulk }: { schema: EntitySchema; address?: ListAddress; bulk?: ListBulk }) {
   const intl = useIntl();
   const navigate = useNavigate();
   const isAdmin = useIsAdmin();
@@ -57,7 +119,7 @@ export default function EntityListPage({ schema, address }: { schema: EntitySche
   const [layout, setLayout] = useGridLayout(schema['x-entity'].name);
   // Without a sort in the address, the list opens in the user's saved sort.
   const query = { ...readListQuery(params, schema, isAdmin), ...(!params.has('sortBy') && layout?.sort ? layout.sort : {}) };
-  const result = usePage(schema, query);
+  const result = usePage(schema, query, bulk?.refreshEvery);
   const canCreate = Boolean(schema['x-api'].create);
   const { download } = entityEndpoints(schema);
   const [startDownload, downloading] = download?.useMutation() ?? [undefined, undefined];
@@ -96,6 +158,10 @@ export default function EntityListPage({ schema, address }: { schema: EntitySche
 
   const page = result?.data;
   const status = httpStatus(result?.error);
+  const entity = schema['x-entity'].name;
+  const pageKeys = useMemo(() => (page?.items ?? []).map((row) => String(row[schema['x-entity'].key])), [page?.items, schema]);
+  const total = page?.totalItemsCount ?? 0;
+  const { grid: gridSelection, selection, whole, selectWhole } = useListSelection(query.searchBy, query.searchKey, total, pageKeys);
 
   return (
     <div className="portal-page portal-list" data-testid={`list-${schema['x-entity'].name}`}>
@@ -111,6 +177,7 @@ export default function EntityListPage({ schema, address }: { schema: EntitySche
             loading={result?.isFetching}
             onClick={() => result?.refetch()}
           />
+          {bulk?.actions}
           <ColumnChooser schema={schema} columns={layout?.columns} onChange={onColumnsChange} onReset={() => setLayout(undefined)} />
           {startDownload && (
             <Button icon={<DownloadIcon />} data-testid="list-download" loading={downloading?.isLoading} onClick={onDownload}>
@@ -139,6 +206,25 @@ export default function EntityListPage({ schema, address }: { schema: EntitySche
         searchBy={query.searchBy}
         onSearch={onSearch}
       />
+      {bulk?.status}
+      {bulk && selection && (
+        <div className="portal-list-selection" data-testid="list-selection" role="status">
+          <span data-testid="list-selection-count">
+            {whole
+              ? entityMessage(intl, 'list.selection.whole', entity, { total })
+              : intl.formatMessage({ id: 'list.selection.count' }, { count: selection.count })}
+          </span>
+          {!whole && total > selection.count && (
+            <Button variant="minimal" intent={Intent.PRIMARY} data-testid="list-select-whole" onClick={selectWhole}>
+              {entityMessage(intl, 'list.selection.selectWhole', entity, { total })}
+            </Button>
+          )}
+          <Button variant="minimal" data-testid="list-selection-clear" onClick={selection.clear}>
+            <FormattedMessage id="list.selection.clear" />
+          </Button>
+          <div className="portal-list-selection-actions">{bulk.toolbar(selection)}</div>
+        </div>
+      )}
       {status === 403 ? (
         <NonIdealState icon={<LockIcon size={48} />} description={<FormattedMessage id="app.noPrivilege" />} />
       ) : result?.isError ? (
@@ -160,6 +246,7 @@ export default function EntityListPage({ schema, address }: { schema: EntitySche
             onOpenRow={onOpenRow}
             columns={layout?.columns}
             onColumnsChange={onColumnsChange}
+            selection={bulk ? gridSelection : undefined}
           />
           {page.items.length === 0 && (
             <NonIdealState icon={<SearchIcon size={48} />} description={<FormattedMessage id="list.empty" />} />
@@ -168,6 +255,7 @@ export default function EntityListPage({ schema, address }: { schema: EntitySche
             page={page.currentPage + 1}
             pages={Math.max(1, page.totalPageCount)}
             total={page.totalItemsCount}
+            estimate={page.totalIsEstimate}
             onPage={(next) => go({ page: next })}
           />
         </>

@@ -7,15 +7,17 @@ export interface PagerProps {
   page: number;
   pages: number;
   total: number;
+  /** The total is the server's estimate: shown as approximate. */
+  estimate?: boolean;
   onPage: (page: number) => void;
 }
 
-export function Pager({ page, pages, total, onPage }: PagerProps) {
+export function Pager({ page, pages, total, estimate, onPage }: PagerProps) {
   const intl = useIntl();
   return (
     <nav className="portal-pager" data-testid="list-pager" aria-label={intl.formatMessage({ id: 'list.pager' })}>
       <span className={Classes.TEXT_MUTED} data-testid="list-total">
-        <FormattedMessage id="list.total" values={{ count: total }} />
+        <FormattedMessage id={estimate ? 'list.totalEstimate' : 'list.total'} values={{ count: total }} />
       </span>
       <ButtonGroup>
         <Button

@@ -7,6 +7,8 @@ import {
   ClientSideRowModelModule,
   ColumnApiModule,
   ModuleRegistry,
+  RowApiModule,
+  RowSelectionModule,
   RowStyleModule,
   ValidationModule,
   colorSchemeDark,
@@ -15,8 +17,8 @@ import {
 } from 'ag-grid-community';
 
 // Client-side rows (one server page at a time), column state (to read the sort), cell classes (right-aligned
-// amounts) and row classes (the pointer).
-ModuleRegistry.registerModules([ClientSideRowModelModule, ColumnApiModule, CellStyleModule, RowStyleModule]);
+// amounts), row classes (the pointer), and row selection with the row calls that tick rows (lists with bulk actions).
+ModuleRegistry.registerModules([ClientSideRowModelModule, ColumnApiModule, CellStyleModule, RowStyleModule, RowSelectionModule, RowApiModule]);
 if (import.meta.env.DEV) ModuleRegistry.registerModules([ValidationModule]);
 
 const accent = { accentColor: 'var(--portal-accent, #c99a2e)' };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import { batcher } from '../../jobs/batcher';
 import { createHttpTransport } from './http';
 import { CORE_NETWORK_OPERATIONS, type CoreNetworkOperation } from './operations';
 import { createSimulator, type SimulatorControls, type SimulatorSettings } from './simulator';
@@ -53,20 +54,29 @@ export interface CoreNetworkSettings {
   /** Base URL of a core-network gateway; absent: the local simulator. */
   url?: string;
   simulator?: SimulatorSettings;
-  /** Requests in flight at once; more wait their turn. */
+  /**
+   * Requests in flight at once; more wait their turn. Default: 4096 with the simulator (a core network answers
+   * many subscribers in parallel; each request only waits for its answer), 256 to a gateway.
+   */
   concurrency?: number;
 }
 
+/** Events recorded per insert: answers arriving together are logged together. */
+const EVENT_BATCH = 500;
+
 /**
  * The core network behind one interface: every request is queued (bounded concurrency), carried by the
- * transport, and recorded in `network_event` with its answer, whichever transport is used.
+ * transport, and recorded in `network_event` with its answer, whichever transport is used (answers arriving
+ * together are recorded in one insert; a request's answer is handed on once its event is stored).
  */
 export function createCoreNetwork(db: Kysely<any>, log: FastifyBaseLogger, settings: CoreNetworkSettings = {}): CoreNetwork {
   const simulator = settings.url ? undefined : createSimulator(settings.simulator);
   const transport: CoreNetworkTransport = simulator ?? createHttpTransport(settings.url!);
-  const limit = Math.max(1, settings.concurrency ?? 8);
+  const limit = Math.max(1, settings.concurrency ?? (simulator ? 4096 : 256));
   const inFlight = new Set<Promise<unknown>>();
-  const waiting: (() => void)[] = [];
+  // Requests waiting for a slot, oldest first (a bulk action queues many: taken from `head`, not shifted).
+  let waiting: (() => void)[] = [];
+  let head = 0;
   let running = 0;
 
   async function slot<T>(fn: () => Promise<T>): Promise<T> {
@@ -76,9 +86,18 @@ export function createCoreNetwork(db: Kysely<any>, log: FastifyBaseLogger, setti
       return await fn();
     } finally {
       running -= 1;
-      waiting.shift()?.();
+      const next = waiting[head];
+      if (next) {
+        head += 1;
+        if (head === waiting.length) [waiting, head] = [[], 0];
+        next();
+      }
     }
   }
+
+  const record = batcher<Record<string, unknown>>(async (events) => {
+    await db.insertInto('network_event').values(events).execute();
+  }, EVENT_BATCH);
 
   function track<T>(promise: Promise<T>): Promise<T> {
     inFlight.add(promise);
@@ -95,7 +114,7 @@ export function createCoreNetwork(db: Kysely<any>, log: FastifyBaseLogger, setti
         return { requestId, ok: false, detail: e instanceof Error ? e.message : String(e) };
       }
     });
-    await db.insertInto('network_event').values({
+    await record({
       requestId,
       protocol: CORE_NETWORK_OPERATIONS[request.operation].protocol,
       operation: request.operation,
@@ -106,7 +125,7 @@ export function createCoreNetwork(db: Kysely<any>, log: FastifyBaseLogger, setti
       resellerId: request.resellerId,
       subscriberId: request.subscriberId ?? null,
       subject: request.subject ?? null,
-    }).execute();
+    });
     return answer;
   }
 

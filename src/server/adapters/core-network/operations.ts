@@ -43,6 +43,25 @@ export const CORE_NETWORK_OPERATIONS = {
   },
 } as const satisfies Record<string, OperationSpec>;
 
+/**
+ * What the network reports by itself as devices register and move: the visited network's signalling reaching the
+ * HLR/HSS. The portal never sends these; a gateway's reports and the demo history write them to the same log,
+ * beside the portal's own requests (a move also brings the HLR's Cancel Location to the network left).
+ */
+export const CORE_NETWORK_REPORTS = {
+  /** A 2G/3G visited network (VLR) registers the subscriber for voice and SMS. */
+  updateLocation: {
+    protocol: 'SS7', summary: 'MAP Update Location from the visited VLR',
+    failures: ['roaming not allowed: MAP error 8, network barred by the roaming profile'],
+  },
+  /** A 2G/3G visited network (SGSN) registers the subscriber for packet data. */
+  updateGprsLocation: { protocol: 'SS7', summary: 'MAP Update GPRS Location from the visited SGSN' },
+  /** A 4G/5G visited network (MME) attaches the device. */
+  attach: { protocol: 'Diameter', summary: 'S6a Update Location (initial attach) from the visited MME' },
+  /** The device detached (switched off, or out of coverage for long): the MME purges it. */
+  detach: { protocol: 'Diameter', summary: 'S6a Purge UE (detach) from the visited MME' },
+} as const satisfies Record<string, OperationSpec>;
+
 export interface OperationSpec {
   /** `SS7` (MAP over SIGTRAN) or `Diameter`. */
   protocol: 'SS7' | 'Diameter';

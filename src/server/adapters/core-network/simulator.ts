@@ -21,7 +21,7 @@ export interface SimulatorControls {
   /** Holds every answer back until `resume()`, to look at requests in flight. */
   pause(): void;
   resume(): void;
-  /** Requests received so far, oldest first. */
+  /** Requests received so far, oldest first (the last 10,000 or more). */
   readonly received: readonly CoreNetworkRequest[];
 }
 
@@ -64,7 +64,8 @@ export function createSimulator(settings: SimulatorSettings = {}): CoreNetworkTr
     },
     async deliver(request) {
       received.push(request);
-      if (received.length > 10000) received.splice(0, received.length - 10000);
+      // The last 10,000 at least (trimmed now and then, not on every request).
+      if (received.length > 20000) received.splice(0, received.length - 10000);
       // Decide when the request is received, so a switch applies to the requests sent after it.
       // An operation with failures of its own (OTA delivery, absent subscriber) fails with one of them.
       const errors = (CORE_NETWORK_OPERATIONS[request.operation] as OperationSpec).failures ?? NETWORK_ERRORS;

@@ -9,6 +9,7 @@ import { HttpError, fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import type { Principal } from '../../http/principal';
 import type { RefreshReport } from '../networks/catalogue';
+import { escapeLike } from '../../engine/repository';
 
 /** Confirmed states (`applied`) and the targets of pending changes. */
 type Final = 'blocked' | 'preferred' | 'removed';
@@ -27,7 +28,6 @@ const STALE_MINUTES = 5;
 const stateSql = sql<string>`case when aln.target is null then aln.applied when aln.target = 'blocked' then 'pending'
   when aln.target = 'preferred' then 'pendingChanges' else 'pendingRemoval' end`;
 
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const staleBefore = () => new Date(Date.now() - STALE_MINUTES * 60_000);
 

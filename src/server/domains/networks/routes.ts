@@ -5,11 +5,11 @@ import type { Page } from '@shared/wire';
 import { forbidden } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { refreshNetworks, type RefreshReport } from './catalogue';
+import { escapeLike } from '../../engine/repository';
 
 /** The portal's languages; each country carries its name in all of them. */
 const LANGUAGES = ['en', 'ru', 'de', 'he', 'zh-Hans', 'es'] as const;
 
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const pageQuery = {
   page: { type: 'integer', minimum: 0, default: 0 },

@@ -37,12 +37,14 @@ export function cellText(field: string, value: unknown): unknown {
   return value;
 }
 
-/** A cell of an uploaded file to the value the rule's schema checks; text that is not a number stays text, so the schema's message names it. */
-function cellValue(field: string, text: string): unknown {
+/**
+ * A cell of an uploaded file to the value the rule's schema checks, given the type of its column; text that is
+ * not a number stays text, so the schema's message names it.
+ */
+function cellValue(type: string, text: string): unknown {
   // The download guards text a spreadsheet would run as a formula with an apostrophe: take it off again.
-  const raw = /^'[=+\-@\t\r]/.test(text) ? text.slice(1) : text;
+  const raw = text.charCodeAt(0) === 39 && /^'[=+\-@\t\r]/.test(text) ? text.slice(1) : text;
   if (raw === '') return undefined;
-  const type = propertyType(RULE_SCHEMA.properties[field]);
   if ((type === 'number' || type === 'integer') && /^-?\d+(\.\d+)?$/.test(raw)) return Number(raw);
   if (type === 'boolean' && /^(true|false)$/i.test(raw)) return raw.toLowerCase() === 'true';
   return raw;
@@ -67,6 +69,7 @@ export function checkRules(parsed: RuleFile, networks: ReadonlySet<string>): { e
   for (const e of parsed.errors) if (e.row !== undefined && e.type === 'FieldMismatch') shapeErrors.set(e.row, e.code);
   const rows: Row[] = [];
   const rejected: RejectedRow[] = [];
+  const types = header.map((f) => propertyType(RULE_SCHEMA.properties[f]));
   parsed.data.forEach((cells, i) => {
     const line = i + 2;
     if (shapeErrors.has(i)) {
@@ -74,10 +77,10 @@ export function checkRules(parsed: RuleFile, networks: ReadonlySet<string>): { e
       return;
     }
     const values: Row = {};
-    for (const f of header) {
-      const v = cellValue(f, cells[f] ?? '');
+    header.forEach((f, c) => {
+      const v = cellValue(types[c], cells[f] ?? '');
       if (v !== undefined) values[f] = v;
-    }
+    });
     const errors = validateRule(values, networks);
     if (errors.length) rejected.push({ line, values: cells, fields: errors });
     else rows.push(values);

@@ -6,21 +6,30 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { FieldError } from '@shared/wire';
-import type { CoreNetwork } from '../../adapters/core-network';
-import { conflict, fieldError, forbidden, HttpError, invalid } from '../../http/errors';
+import type { CoreNetwork, CoreNetworkAnswer } from '../../adapters/core-network';
+import { conflict, fieldError, forbidden, HttpError, invalid, notFound } from '../../http/errors';
 import { can, loadPrincipal, type Principal } from '../../http/principal';
+import { createValidator, type EntityValidator } from '../../engine/validator';
+import { loadSchemas } from '../../engine/schemas';
+import { batcher } from '../../jobs/batcher';
+import { DETAIL_FIELDS } from '@shared/subscriberCsv';
 import { scopeToCaller, type Body } from './context';
 import { QOS_BLOCK, QOS_SPEED_LIMITS } from './infoRoutes';
-import { recordOperation } from './network';
-import { changeSubscriber } from './operationRoutes';
+import { recordOperations, type Actor } from './network';
+import { changeSubscribers } from './operationRoutes';
 
-export const BULK_ACTIONS = ['suspend', 'reactivate', 'daily-limit', 'qos', 'pricing-plan', 'roaming-profile', 'move', 'group-name'] as const;
+export const BULK_ACTIONS = ['suspend', 'reactivate', 'daily-limit', 'qos', 'pricing-plan', 'roaming-profile', 'move', 'group-name', 'details'] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
 /** The detail panel (SubscriberDetails sub-privilege) an action needs, as its single-subscriber call does. */
 const ACTION_PANELS: Partial<Record<BulkAction, string>> = {
   suspend: 'Status', reactivate: 'Status', 'pricing-plan': 'Services', 'roaming-profile': 'RoamingProfile', 'group-name': 'GroupName',
 };
+
+let detailsValidator: EntityValidator | undefined;
+/** Checks detail values by the subscriber schema's update rules (compiled on first use). */
+const detailErrors = (values: Body) =>
+  (detailsValidator ??= createValidator(loadSchemas().find((x) => x['x-entity'].name === 'subscriber')!)).validate('update', { subscriberId: 1, ...values });
 
 /** A range change covers at most this many subscribers (specification). */
 export const RANGE_MAX = 1000;
@@ -50,6 +59,11 @@ export interface Target {
   pricingPlanId: number | null;
   roamingProfileId: number | null;
   groupName: string | null;
+  name: string | null;
+  deviceType: string | null;
+  device: string | null;
+  imei: string | null;
+  apn: string | null;
   multiImsi: boolean;
   /** Reseller paths of the subscriber's pricing plan and roaming profile (null without one). */
   planPath: string | null;
@@ -71,7 +85,7 @@ function targetsQuery(db: Kysely<any>, principal: Principal) {
     .leftJoin('roamingProfile as rp', 'rp.id', 's.roamingProfileId').leftJoin('reseller as rpr', 'rpr.id', 'rp.resellerId')
     .select([
       's.subscriberId', 's.status', 's.imsi', 's.iccid', 's.accountId', 's.resellerId', 'r.path as resellerPath', 's.dailyLimitBytes', 's.qosThrottling',
-      's.pricingPlanId', 's.roamingProfileId', 's.groupName', 'ppr.path as planPath', 'rpr.path as profilePath',
+      's.pricingPlanId', 's.roamingProfileId', 's.groupName', ...DETAIL_FIELDS.map((f) => `s.${f}` as const), 'ppr.path as planPath', 'rpr.path as profilePath',
       sql<boolean>`exists (select 1 from sponsor_imsi i where i.subscriber_id = s.subscriber_id)`.as('multiImsi'),
     ]);
   return scopeToCaller(q, principal);
@@ -86,7 +100,7 @@ export async function loadTargets(db: Kysely<any>, principal: Principal, ids: re
   const found = new Map<number, Target>();
   for (let i = 0; i < ids.length; i += ID_BATCH) {
     let q = targetsQuery(db, principal).where('s.subscriberId', 'in', ids.slice(i, i + ID_BATCH));
-    if (forUpdate) q = q.forUpdate('s');
+    if (forUpdate) q = q.orderBy('s.subscriberId').forUpdate('s');
     for (const row of await q.execute()) found.set(Number(row.subscriberId), toTarget(row));
   }
   return found;
@@ -108,7 +122,7 @@ export async function resolveAction(db: Kysely<any>, principal: Principal, actio
   const errors: FieldError[] = [];
   const allowed: Record<BulkAction, string[]> = {
     suspend: [], reactivate: [], 'daily-limit': ['dailyLimitBytes', 'qosThrottling'], qos: ['qosThrottling'], 'pricing-plan': ['pricingPlanId'],
-    'roaming-profile': ['roamingProfileId'], move: ['accountId'], 'group-name': ['groupName'],
+    'roaming-profile': ['roamingProfileId'], move: ['accountId'], 'group-name': ['groupName'], details: [...DETAIL_FIELDS],
   };
   for (const key of Object.keys(params)) if (!allowed[action as BulkAction].includes(key)) errors.push(fieldError(`params.${key}`, 'additionalProperties', 'validation.unknownField'));
   const resolved: Resolved = { action: action as BulkAction, params };
@@ -122,6 +136,13 @@ export async function resolveAction(db: Kysely<any>, principal: Principal, actio
   }
   if (action === 'group-name' && params.groupName !== null && (typeof params.groupName !== 'string' || params.groupName.length > 50)) {
     errors.push(fieldError('params.groupName', typeof params.groupName === 'string' ? 'maxLength' : 'type', 'validation.max50'));
+  }
+  if (action === 'details') {
+    // The subscriber page's own rules (lengths, IMEI and APN patterns), with its messages.
+    const given = DETAIL_FIELDS.filter((f) => params[f] !== undefined);
+    if (!given.length) errors.push(fieldError('params', 'required', 'validation.required'));
+    const checked = detailErrors(Object.fromEntries(given.map((f) => [f, params[f]])));
+    errors.push(...checked.map((e) => ({ ...e, field: `params.${e.field}` })));
   }
   const visibleResellerRow = (table: string, idColumn: string, id: number) => {
     let q = db.selectFrom(`${table} as x`).innerJoin('reseller as xr', 'xr.id', 'x.resellerId').select([`x.${idColumn} as id`, 'x.resellerId', 'xr.path']).where(`x.${idColumn}`, '=', id);
@@ -165,6 +186,9 @@ export async function resolveAction(db: Kysely<any>, principal: Principal, actio
   return resolved;
 }
 
+/** Whether every detail a `details` change gives is what the subscriber already has. */
+export const detailsUnchanged = (p: Body, t: Target) => DETAIL_FIELDS.every((f) => p[f] === undefined || p[f] === t[f]);
+
 /** Why this subscriber cannot take the action (a message id), `UNCHANGED` when it already has it, null when it will change. */
 export function reasonFor(r: Resolved, t: Target): string | null {
   const p = r.params;
@@ -196,6 +220,8 @@ export function reasonFor(r: Resolved, t: Target): string | null {
       const name = typeof p.groupName === 'string' && p.groupName.trim() ? p.groupName.trim() : null;
       return t.groupName === name ? UNCHANGED : null;
     }
+    case 'details':
+      return detailsUnchanged(p, t) ? UNCHANGED : null;
   }
 }
 
@@ -221,57 +247,101 @@ export interface ApplyContext {
  * the subscriber already had it (nothing written); throws the reason when it cannot take it.
  */
 export async function applyAction(ctx: ApplyContext, r: Resolved, subscriberId: number): Promise<boolean> {
+  const { refused, changed } = await applyActionToMany(ctx, r, [subscriberId]);
+  const error = refused.get(subscriberId);
+  if (error) throw error;
+  return changed.length > 0;
+}
+
+/**
+ * Applies a checked action to many subscribers at once (a job's chunk), each exactly as `applyAction` would:
+ * the subscribers are locked and loaded in one query and each checked on its own; those that take it are
+ * changed set-based, with an audit entry and an operation record each. Answers the refusal of each subscriber
+ * that cannot take it and the ids that changed; the others already had it.
+ */
+export async function applyActionToMany(ctx: ApplyContext, r: Resolved, subscriberIds: readonly number[]): Promise<{ refused: Map<number, HttpError>; changed: number[] }> {
   const { trx, principal, core } = ctx;
-  const t = (await loadTargets(trx, principal, [subscriberId], true)).get(subscriberId);
-  if (!t) throw new HttpError(404, 'NOT_FOUND', 'error.notFound');
-  const reason = reasonFor(r, t);
-  if (reason === UNCHANGED) return false;
-  if (reason) throw refusal(reason);
+  const targets = await loadTargets(trx, principal, subscriberIds, true);
+  const refused = new Map<number, HttpError>();
+  let changing: Target[] = [];
+  for (const id of subscriberIds) {
+    const t = targets.get(id);
+    const reason = t ? reasonFor(r, t) : 'error.notFound';
+    if (reason === null) changing.push(t!);
+    else if (reason !== UNCHANGED) refused.set(id, t ? refusal(reason) : notFound());
+  }
   const actor = { userId: principal.userId, username: principal.username };
   const p = r.params;
-  switch (r.action) {
-    case 'suspend':
-    case 'reactivate': {
-      const target = r.action === 'suspend' ? 'suspended' : 'active';
-      const pending = await trx.selectFrom('subscriberOperation').select('id').where('subscriberId', '=', subscriberId).where('status', '=', 'pending').executeTakeFirst();
-      if (pending) throw refusal('error.operation.pending');
-      const op = await trx.insertInto('subscriberOperation').values({
-        subscriberId, operation: r.action, status: 'pending', request: JSON.stringify({ bulk: ctx.subject }), userId: principal.userId, username: principal.username,
-      }).returning('id').executeTakeFirstOrThrow();
-      const iccid = t.iccid;
-      // The answer is applied in a transaction of its own once this one has committed (the database serialises them).
-      send(ctx, () => core.dispatch(
-        { operation: r.action === 'suspend' ? 'suspendSubscriber' : 'reactivateSubscriber', resellerId: t.resellerId, imsi: t.imsi, subscriberId, subject: `subscriber-operation:${op.id}` },
-        (answer) => finishStatus(ctx.db, Number(op.id), subscriberId, target, iccid, actor, answer),
-      ));
-      return true;
+  const change = (values: Record<string, unknown>, which = changing) => changeSubscribers(trx, which.map((t) => t.subscriberId), actor, r.action, values);
+  if (changing.length) {
+    switch (r.action) {
+      case 'suspend':
+      case 'reactivate': {
+        const target = r.action === 'suspend' ? 'suspended' : 'active';
+        const pending = await trx.selectFrom('subscriberOperation').select('subscriberId').where('subscriberId', 'in', changing.map((t) => t.subscriberId)).where('status', '=', 'pending').execute();
+        for (const { subscriberId } of pending) refused.set(Number(subscriberId), refusal('error.operation.pending'));
+        changing = changing.filter((t) => !refused.has(t.subscriberId));
+        if (!changing.length) break;
+        const ops = await trx.insertInto('subscriberOperation').values(changing.map((t) => ({
+          subscriberId: t.subscriberId, operation: r.action, status: 'pending', request: JSON.stringify({ bulk: ctx.subject }), userId: principal.userId, username: principal.username,
+        }))).returning(['id', 'subscriberId']).execute();
+        const opOf = new Map(ops.map((op) => [Number(op.subscriberId), Number(op.id)]));
+        for (const t of changing) {
+          const id = opOf.get(t.subscriberId)!;
+          // The answer is applied in a transaction of its own once this one has committed (the database serialises them).
+          send(ctx, () => core.dispatch(
+            { operation: r.action === 'suspend' ? 'suspendSubscriber' : 'reactivateSubscriber', resellerId: t.resellerId, imsi: t.imsi, subscriberId: t.subscriberId, subject: `subscriber-operation:${id}` },
+            (answer) => settleStatus(ctx.db, { id, subscriberId: t.subscriberId, target, iccid: t.iccid, actor, answer }),
+          ));
+        }
+        return { refused, changed: changing.map((t) => t.subscriberId) };
+      }
+      case 'daily-limit': {
+        // The throttling kept is each subscriber's own unless given: one update per resulting value.
+        const byQos = groupBy(changing, (t) => (p.qosThrottling as string | undefined) ?? t.qosThrottling ?? QOS_BLOCK);
+        for (const [qos, which] of byQos) await change({ dailyLimitBytes: p.dailyLimitBytes, qosThrottling: qos }, which);
+        break;
+      }
+      case 'qos':
+        await change({ qosThrottling: p.qosThrottling });
+        break;
+      case 'pricing-plan':
+        await change({ pricingPlanId: r.plan!.id });
+        break;
+      case 'roaming-profile':
+        await change({ roamingProfileId: r.profile!.id });
+        for (const t of changing) {
+          send(ctx, () => core.dispatch({ operation: 'updateHssProfile', resellerId: t.resellerId, imsi: t.imsi, subscriberId: t.subscriberId, subject: ctx.subject, payload: { roamingProfileId: r.profile!.id } }, async () => {}));
+        }
+        break;
+      case 'move':
+        await change({ accountId: r.account!.accountId, resellerId: r.account!.resellerId });
+        await trx.updateTable('simCard').set({ resellerId: r.account!.resellerId }).where('iccid', 'in', changing.map((t) => t.iccid)).execute();
+        break;
+      case 'group-name':
+        await change({ groupName: typeof p.groupName === 'string' && p.groupName.trim() ? p.groupName.trim() : null });
+        break;
+      case 'details':
+        await change(Object.fromEntries(DETAIL_FIELDS.filter((f) => p[f] !== undefined).map((f) => [f, p[f]])));
+        break;
     }
-    case 'daily-limit':
-      await changeSubscriber(trx, subscriberId, actor, r.action, { dailyLimitBytes: p.dailyLimitBytes, qosThrottling: (p.qosThrottling as string | undefined) ?? t.qosThrottling ?? QOS_BLOCK });
-      break;
-    case 'qos':
-      await changeSubscriber(trx, subscriberId, actor, r.action, { qosThrottling: p.qosThrottling });
-      break;
-    case 'pricing-plan':
-      await changeSubscriber(trx, subscriberId, actor, r.action, { pricingPlanId: r.plan!.id });
-      break;
-    case 'roaming-profile':
-      await changeSubscriber(trx, subscriberId, actor, r.action, { roamingProfileId: r.profile!.id });
-      send(ctx, () => core.dispatch({ operation: 'updateHssProfile', resellerId: t.resellerId, imsi: t.imsi, subscriberId, subject: ctx.subject, payload: { roamingProfileId: r.profile!.id } }, async () => {}));
-      break;
-    case 'move':
-      await changeSubscriber(trx, subscriberId, actor, r.action, { accountId: r.account!.accountId, resellerId: r.account!.resellerId });
-      await trx.updateTable('simCard').set({ resellerId: r.account!.resellerId }).where('iccid', '=', t.iccid).execute();
-      break;
-    case 'group-name':
-      await changeSubscriber(trx, subscriberId, actor, r.action, { groupName: typeof p.groupName === 'string' && p.groupName.trim() ? p.groupName.trim() : null });
-      break;
+    await recordOperations(trx, principal, changing.map((t) => t.subscriberId), r.action, { ...p, bulk: ctx.subject });
   }
-  await recordOperation(trx, principal, subscriberId, r.action, { ...p, bulk: ctx.subject });
-  return true;
+  return { refused, changed: changing.map((t) => t.subscriberId) };
 }
 
 const send = (ctx: ApplyContext, fn: () => void) => (ctx.defer ? ctx.defer(fn) : fn());
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}
 
 /** The caller of a job, as of now (a changed role applies); a job of a deleted user applies nothing. */
 export async function jobPrincipal(trx: Kysely<any>, userId: number | null): Promise<Principal> {
@@ -280,21 +350,57 @@ export async function jobPrincipal(trx: Kysely<any>, userId: number | null): Pro
   return principal;
 }
 
-/** The network's answer to a bulk status change: applied (with its audit entry) or failed, as a single operation is. */
-async function finishStatus(db: Kysely<any>, id: number, subscriberId: number, target: string, iccid: string, actor: { userId: number; username: string }, answer: { ok: boolean; detail?: string; requestId: string }) {
+/** The network's answer to a bulk status change, waiting to be applied. */
+interface StatusAnswer {
+  /** The operation record. */
+  id: number;
+  subscriberId: number;
+  target: 'suspended' | 'active';
+  iccid: string;
+  actor: Actor;
+  answer: CoreNetworkAnswer;
+}
+
+/** Answers are applied a few hundred per transaction; one settler per database. */
+const settlers = new WeakMap<Kysely<any>, (answer: StatusAnswer) => Promise<void>>();
+
+/** Applies the network's answer to a bulk status change (resolves once it is), batched with the answers arriving beside it. */
+function settleStatus(db: Kysely<any>, answer: StatusAnswer): Promise<void> {
+  let settle = settlers.get(db);
+  if (!settle) {
+    settle = batcher<StatusAnswer>((answers) => finishStatuses(db, answers), STATUS_BATCH);
+    settlers.set(db, settle);
+  }
+  return settle(answer);
+}
+
+const STATUS_BATCH = 500;
+
+/**
+ * Network answers to bulk status changes, as a single operation applies its own: a success changes the status
+ * (with its audit entry) and the SIM card's; a failure leaves the subscriber as it was; either settles the
+ * operation record. An answer whose record is gone (its job chunk rolled back) or settled is skipped.
+ */
+async function finishStatuses(db: Kysely<any>, answers: readonly StatusAnswer[]) {
   await db.transaction().execute(async (t) => {
-    // The job's chunk holds this lock until it commits: waiting for it makes the operation row visible (or gone, when rolled back).
-    await t.selectFrom('subscriber').select('subscriberId').where('subscriberId', '=', subscriberId).forUpdate().execute();
-    const op = await t.selectFrom('subscriberOperation').select('status').where('id', '=', id).forUpdate().executeTakeFirst();
-    if (!op || op.status !== 'pending') return; // rolled back with its job chunk, or already settled
-    if (answer.ok) {
-      await changeSubscriber(t, subscriberId, actor, target === 'suspended' ? 'suspend' : 'reactivate', { status: target });
-      await t.updateTable('simCard').set({ status: target, statusDate: sql`now()` }).where('iccid', '=', iccid).execute();
+    // A job chunk still open holds these locks: waiting for it makes its operation rows visible (or gone, when rolled back).
+    await t.selectFrom('subscriber').select('subscriberId').where('subscriberId', 'in', answers.map((a) => a.subscriberId)).orderBy('subscriberId').forUpdate().execute();
+    const open = await t.selectFrom('subscriberOperation').select('id').where('id', 'in', answers.map((a) => a.id)).where('status', '=', 'pending').forUpdate().execute();
+    const pending = new Set(open.map((op) => Number(op.id)));
+    const live = answers.filter((a) => pending.has(a.id));
+    if (!live.length) return;
+    const groups = groupBy(live.filter((a) => a.answer.ok), (a) => JSON.stringify([a.target, a.actor.userId, a.actor.username]));
+    for (const group of groups.values()) {
+      const { target, actor } = group[0];
+      await changeSubscribers(t, group.map((a) => a.subscriberId), actor, target === 'suspended' ? 'suspend' : 'reactivate', { status: target });
+      await t.updateTable('simCard').set({ status: target, statusDate: sql`now()` }).where('iccid', 'in', group.map((a) => a.iccid)).execute();
     }
-    await t.updateTable('subscriberOperation').set({
-      status: answer.ok ? 'success' : 'failed', messageId: answer.ok ? null : 'subscriberOperation.failed.network', detail: answer.detail ?? null,
-      networkRequestId: answer.requestId, finishedAt: sql`now()`,
-    }).where('id', '=', id).execute();
+    const settled = live.map(({ id, answer }) => ({
+      id, status: answer.ok ? 'success' : 'failed', message_id: answer.ok ? null : 'subscriberOperation.failed.network', detail: answer.detail ?? null, request_id: answer.requestId,
+    }));
+    await sql`update subscriber_operation o set status = v.status, message_id = v.message_id, detail = v.detail, network_request_id = v.request_id, finished_at = now()
+      from jsonb_to_recordset(${JSON.stringify(settled)}::jsonb) as v(id bigint, status text, message_id text, detail text, request_id text)
+      where o.id = v.id`.execute(t);
   });
 }
 

@@ -9,7 +9,8 @@ import { fieldError, HttpError, invalid } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import type { Principal } from '../../http/principal';
 import type { JobKind } from '../../jobs/runner';
-import { applyAction, BULK_ACTIONS, jobPrincipal, loadTargets, previewOf, reasonFor, resolveAction, UNCHANGED, type BulkAction, type Resolved, type Target } from './bulk';
+import { CSV_COLUMNS, DETAIL_FIELDS } from '@shared/subscriberCsv';
+import { applyAction, applyActionToMany, BULK_ACTIONS, detailsUnchanged, jobPrincipal, loadTargets, previewOf, reasonFor, resolveAction, UNCHANGED, type BulkAction, type Resolved, type Target } from './bulk';
 import { bodyOf, scopeToCaller, type Body } from './context';
 import { uploadedText } from '../../http/upload';
 
@@ -19,19 +20,27 @@ export const CSV_JOB = 'subscribers.csv';
 export const BULK_MAX = 100000;
 /** Upload files are "less than 4 MB": this size is refused. */
 export const CSV_MAX_BYTES = 4 * 1024 * 1024;
-/** Columns an upload may change, as the subscriber CSV export names them. */
-export const CSV_COLUMNS = ['status', 'dailyLimitBytes', 'qosThrottling', 'pricingPlanId', 'roamingProfileId', 'accountId', 'groupName'] as const;
 
 /** One change of an uploaded line: an action and its parameters. */
 interface Change { action: BulkAction; params: Body }
 
-/** The bulk job: the action, checked again for each subscriber when it is applied. */
+/**
+ * The bulk job: the action, checked again for each subscriber when it is applied. A chunk goes in one go
+ * (caller and action resolved once, the subscribers changed set-based, network requests sent once it committed).
+ */
 export function bulkJobKind(db: Kysely<any>, app: Pick<FastifyInstance, 'coreNetwork'>): JobKind {
   return {
     async apply(trx, key, job) {
       const principal = await jobPrincipal(trx, job.userId);
       const resolved = await resolveAction(trx, principal, job.params.action, job.params.params);
       await applyAction({ db, trx, principal, core: app.coreNetwork, subject: `job:${job.id}` }, resolved, Number(key));
+    },
+    async applyChunk(trx, keys, job, afterCommit) {
+      const principal = await jobPrincipal(trx, job.userId);
+      const resolved = await resolveAction(trx, principal, job.params.action, job.params.params);
+      const ctx = { db, trx, principal, core: app.coreNetwork, subject: `job:${job.id}`, defer: afterCommit };
+      const { refused } = await applyActionToMany(ctx, resolved, keys.map(Number));
+      return new Map(keys.flatMap((key) => (refused.has(Number(key)) ? [[key, refused.get(Number(key))!.message] as const] : [])));
     },
   };
 }
@@ -96,7 +105,8 @@ export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kys
     },
   };
   const paramsText = 'Parameters: `daily-limit` `{ dailyLimitBytes, qosThrottling? }`, `qos` `{ qosThrottling }`, `pricing-plan` `{ pricingPlanId }`, '
-    + '`roaming-profile` `{ roamingProfileId }`, `move` `{ accountId }` (needs MoveSubscribers), `group-name` `{ groupName }`; `suspend` and `reactivate` none.';
+    + '`roaming-profile` `{ roamingProfileId }`, `move` `{ accountId }` (needs MoveSubscribers), `group-name` `{ groupName }`, '
+    + '`details` `{ name?, deviceType?, device?, imei?, apn? }` (the subscriber page\'s rules); `suspend` and `reactivate` none.';
 
   async function checked(request: FastifyRequest) {
     const body = bodyOf(request);
@@ -204,6 +214,8 @@ export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kys
       if (plan !== undefined) wanted.push({ action: 'pricing-plan', params: { pricingPlanId: plan } });
       const group = cell(row, 'groupName');
       if (group) wanted.push({ action: 'group-name', params: { groupName: group } });
+      const details = Object.fromEntries(DETAIL_FIELDS.map((f) => [f, cell(row, f)]).filter(([, v]) => v));
+      if (Object.keys(details).length) wanted.push({ action: 'details', params: details });
       const account = number('accountId');
       if (account !== undefined) wanted.push({ action: 'move', params: { accountId: account } });
       const profile = number('roamingProfileId');
@@ -214,13 +226,13 @@ export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kys
         if (t && sameAsCurrent(change, t)) continue; // a column sent back as exported: no check, no change
         const resolved = await resolve(change.action, change.params);
         if (Array.isArray(resolved)) {
-          errors.push(...resolved.map((f) => ({ ...f, field: f.field.replace(/^params\./, '') || columnOf(change.action) })));
+          errors.push(...resolved.map((f) => ({ ...f, field: f.field.replace(/^params\./, '') || columnOf(change) })));
           continue;
         }
         if (!t) continue;
         const reason = reasonFor(resolved, t);
         if (reason === UNCHANGED) continue;
-        if (reason) errors.push(fieldError(columnOf(change.action), reason.split('.').at(-1)!, reason));
+        if (reason) errors.push(fieldError(columnOf(change), reason.split('.').at(-1)!, reason));
         else changes.push(change);
       }
       if (errors.length) rejected.push({ line, values: row, fields: errors });
@@ -243,7 +255,7 @@ export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kys
         tags, consumes: ['multipart/form-data'], querystring: { type: 'object', properties: { confirm: { type: 'boolean' } } },
         summary: 'Change subscribers from a CSV file (multipart field `file`, less than 4 MB)',
         description: 'Columns: `iccid` or `imsi`, and any of `status`, `dailyLimitBytes`, `qosThrottling`, `pricingPlanId`, `roamingProfileId`, `accountId`, '
-          + '`groupName`; the other columns of the subscriber export are ignored, so an export can be edited and sent back. An empty cell changes nothing. '
+          + '`groupName`, `name`, `deviceType`, `device`, `imei`, `apn`; the other columns of the subscriber export are ignored, so an export can be edited and sent back. An empty cell changes nothing. '
           + 'Without `confirm=true` the answer lists every rejected line with its reasons and nothing is written; with it, the valid lines become a job (202).',
       },
     }, async (request, reply) => {
@@ -275,10 +287,12 @@ function sameAsCurrent({ action, params: p }: Change, t: Target): boolean {
     case 'roaming-profile': return t.roamingProfileId === p.roamingProfileId;
     case 'move': return t.accountId === p.accountId;
     case 'group-name': return t.groupName === p.groupName;
+    case 'details': return detailsUnchanged(p, t);
   }
 }
 
-/** The upload column an action comes from. */
-function columnOf(action: BulkAction): string {
+/** The upload column a change comes from (the first of its details for `details`). */
+function columnOf({ action, params }: Change): string {
+  if (action === 'details') return Object.keys(params)[0];
   return ({ suspend: 'status', reactivate: 'status', 'daily-limit': 'dailyLimitBytes', qos: 'qosThrottling', 'pricing-plan': 'pricingPlanId', 'roaming-profile': 'roamingProfileId', move: 'accountId', 'group-name': 'groupName' } as const)[action];
 }

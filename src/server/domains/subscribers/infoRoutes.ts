@@ -209,7 +209,7 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<an
     }
     return q;
   };
-  const SIM_COLUMNS = ['c.iccid', 'c.simType', 'c.status', 'c.statusDate', 'c.profileType', 'c.batch', 'c.cost', 'c.serviceProviderName', 'c.resellerId', 'r.name as resellerName', 's.subscriberId'] as const;
+  const SIM_COLUMNS = ['c.iccid', 'c.simType', 'c.status', 'c.statusDate', 'c.profileType', 'c.batch', 'c.cost', 'c.serviceProviderName', 'c.resellerId', 'r.name as resellerName', 's.subscriberId', 's.name as subscriberName'] as const;
   const simToWire = (r: Record<string, unknown>) => ({ ...r, cost: money(r.cost), statusDate: toIso(r.statusDate) });
   const simCardConfig = { privilege: ['Subscribers', 'Inventory'] };
   const iccidOf = (request: FastifyRequest) => {

@@ -100,6 +100,14 @@ async function finish(db: Kysely<any>, id: number, subscriberId: number, op: Net
     .where('id', '=', id).execute();
 }
 
+/** Records the same operation, completed by the portal, on many subscribers, as `recordOperation` does for one. */
+export async function recordOperations(trx: Kysely<any>, principal: Principal, subscriberIds: readonly number[], name: string, request: Record<string, unknown>) {
+  const rows = subscriberIds.map((subscriberId) => ({
+    subscriberId, operation: name, status: 'success', request: JSON.stringify(request), userId: principal.userId, username: principal.username, finishedAt: sql`now()`,
+  }));
+  for (let i = 0; i < rows.length; i += 1000) await trx.insertInto('subscriberOperation').values(rows.slice(i, i + 1000)).execute();
+}
+
 /** Records an operation the portal completes by itself (billing, settings) in the transaction of its change. */
 export async function recordOperation(trx: Kysely<any>, principal: Principal, subscriberId: number, name: string, request: Record<string, unknown>) {
   const row = await trx.insertInto('subscriberOperation').values({

@@ -4,7 +4,7 @@ import type { FieldError } from '@shared/wire';
 import { conflict, fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import type { Principal } from '../../http/principal';
-import { auditSubscriber } from './audit';
+import { auditSubscriber, auditSubscribers } from './audit';
 import { bodyOf, money, pathId, pgCode, requirePanel, scopeToCaller, visibleSubscriber, type Body, type Subscriber } from './context';
 import { operationToWire, recordOperation, startNetworkOperation, type Actor, type NetworkOperation } from './network';
 
@@ -82,13 +82,23 @@ function checkOperationBody(body: Body): { operation: OperationName; subscriberI
  * Values read back as text (bigint) or dates are compared as the caller sends them.
  */
 export async function changeSubscriber(trx: Kysely<any>, subscriberId: number, actor: Actor, action: string, values: Record<string, unknown>) {
-  const row = await trx.selectFrom('subscriber').select(Object.keys(values) as never[]).where('subscriberId', '=', subscriberId).forUpdate().executeTakeFirstOrThrow() as Record<string, unknown>;
-  const before: Record<string, unknown> = {};
-  for (const [key, was] of Object.entries(row)) {
-    before[key] = typeof values[key] === 'number' && typeof was === 'string' ? Number(was) : was instanceof Date ? was.toISOString() : was;
-  }
-  await trx.updateTable('subscriber').set(values).where('subscriberId', '=', subscriberId).execute();
-  await auditSubscriber(trx, actor, subscriberId, action, before, values);
+  await changeSubscribers(trx, [subscriberId], actor, action, values);
+}
+
+/** The same change of many subscribers (at most a few thousand) in one update, each with its audit entry. */
+export async function changeSubscribers(trx: Kysely<any>, subscriberIds: readonly number[], actor: Actor, action: string, values: Record<string, unknown>) {
+  const rows = await trx.selectFrom('subscriber').select(['subscriberId', ...Object.keys(values)] as never[])
+    .where('subscriberId', 'in', subscriberIds).orderBy('subscriberId').forUpdate().execute() as Record<string, unknown>[];
+  if (rows.length < new Set(subscriberIds).size) throw new Error('subscriber not found');
+  const changes = rows.map(({ subscriberId, ...row }) => {
+    const before: Record<string, unknown> = {};
+    for (const [key, was] of Object.entries(row)) {
+      before[key] = typeof values[key] === 'number' && typeof was === 'string' ? Number(was) : was instanceof Date ? was.toISOString() : was;
+    }
+    return { subscriberId: Number(subscriberId), before, after: values };
+  });
+  await trx.updateTable('subscriber').set(values).where('subscriberId', 'in', subscriberIds).execute();
+  await auditSubscribers(trx, actor, action, changes);
 }
 
 const pendingImsis = (db: Kysely<any>, subscriberId: number) => db.selectFrom('sponsorImsi').select('imsi')
@@ -333,19 +343,29 @@ export function registerSubscriberOperationRoutes(app: FastifyInstance, db: Kyse
 
   app.post('/portal/msisdn/:id/modify-default', {
     config,
-    schema: { tags, summary: 'Make another of the subscriber\'s MSISDNs the default', body: { type: 'object', required: ['msisdn'], properties: { msisdn: { type: 'string', pattern: MSISDN.source } } } },
+    schema: {
+      tags,
+      summary: 'Make another of the subscriber\'s MSISDNs the default, through the core network (202, pending operation)',
+      description: 'Body `{ msisdn }`: one of the subscriber\'s numbers other than the default. The HSS is told first; only its success changes the default.',
+      body: { type: 'object', required: ['msisdn'], properties: { msisdn: { type: 'string', pattern: MSISDN.source } } },
+    },
     validatorCompiler: () => () => true,
-  }, async (request) => {
+  }, async (request, reply) => {
     const msisdn = bodyOf(request).msisdn;
     if (msisdn === undefined || msisdn === '') throw invalid([fieldError('msisdn', 'required', 'validation.msisdn.required')]);
     if (typeof msisdn !== 'string' || !MSISDN.test(msisdn)) throw invalid([fieldError('msisdn', 'pattern', 'validation.msisdn.invalid')]);
     const { principal, sub } = await withPanel(request, 'Msisdn');
-    return db.transaction().execute(async (trx) => {
-      const own = await trx.selectFrom('subscriberMsisdn').select('msisdn').where('subscriberId', '=', sub.subscriberId).where('msisdn', '=', msisdn).executeTakeFirst();
-      if (!own) throw invalid([fieldError('msisdn', 'own', 'validation.msisdn.notOwn')]);
-      await changeSubscriber(trx, sub.subscriberId, principal, 'msisdn-default', { msisdn });
-      await recordOperation(trx, principal, sub.subscriberId, 'msisdn-default', { msisdn });
-      return numbers(trx, sub);
-    });
+    const owns = (trx: Kysely<any>, id: number) => trx.selectFrom('subscriberMsisdn').select('msisdn').where('subscriberId', '=', id).where('msisdn', '=', msisdn).executeTakeFirst();
+    if (!(await owns(db, sub.subscriberId))) throw invalid([fieldError('msisdn', 'own', 'validation.msisdn.notOwn')]);
+    if (sub.msisdn === msisdn) throw conflict([fieldError('msisdn', 'state', 'validation.msisdn.alreadyDefault')]);
+    return reply.code(202).send(await network(principal, sub, {
+      name: 'msisdn-default', network: 'modifyMsisdn', request: { msisdn, previous: sub.msisdn },
+      async apply(trx, id, actor) {
+        // The number may have left the subscriber while the network worked: then nothing changes.
+        if (!(await owns(trx, id))) throw invalid([fieldError('msisdn', 'own', 'validation.msisdn.notOwn')]);
+        await changeSubscriber(trx, id, actor, 'msisdn-default', { msisdn });
+      },
+    }));
   });
+
 }

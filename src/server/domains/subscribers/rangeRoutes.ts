@@ -157,7 +157,8 @@ export function registerSubscriberRangeRoutes(app: FastifyInstance, db: Kysely<a
       tags,
       summary: `Migrate a range of subscriber ids (at most ${RANGE_MAX}) to the external core platform, as a background job (202)`,
       description: 'Body `{ rangeStart, rangeEnd }`: the caller\'s subscribers in the range become `pending` at once, then `success` or `error` '
-        + 'one by one (`GET /portal/summa/subscriber-migration/{id}`); the answer carries the job to follow at `GET /portal/jobs/{id}`.',
+        + 'one by one (`GET /portal/summa/subscriber-migration/{id}`); the answer carries the job to follow at `GET /portal/jobs/{id}` '
+        + 'and the ids of the subscribers it migrates (`subscriberIds`).',
       body: rangeSchema,
     },
     ...noValidation,
@@ -173,6 +174,6 @@ export function registerSubscriberRangeRoutes(app: FastifyInstance, db: Kysely<a
       for (const id of ids) await changeSubscriber(trx, id, principal, 'migration', { migrationStatus: 'pending' });
       return app.jobs.enqueue({ kind: MIGRATION_JOB, userId: principal.userId, resellerId: principal.resellerId, params: { rangeStart: range!.start, rangeEnd: range!.end }, keys: ids.map(String) }, trx as never);
     });
-    return reply.code(202).send({ jobId, total: ids.length, migrationStatus: 'pending' });
+    return reply.code(202).send({ jobId, total: ids.length, migrationStatus: 'pending', subscriberIds: ids });
   });
 }

@@ -4,19 +4,26 @@
  */
 import { Button, Intent, ProgressBar, Tag } from '@blueprintjs/core';
 import { DownloadIcon, StopIcon } from '@blueprintjs/icons';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { isOpen, JOB_POLL_MS, useCancelJobMutation, useJobFailuresMutation, useJobQuery, type Job } from './jobsApi';
 
 const STATUS_INTENT: Record<Job['status'], Intent> = { queued: Intent.NONE, running: Intent.PRIMARY, done: Intent.SUCCESS, cancelled: Intent.WARNING };
 
-/** The kind's own name when the catalogue has one (`job.kind.<kind>`), else the kind as stored. */
-export function KindName({ kind }: { kind: string }) {
+/**
+ * The kind's own name when the catalogue has one (`job.kind.<kind>`), else the kind as stored. The name may
+ * use the job's parameters: `{action}` (a bulk action's name) and `{file}` (an uploaded file's name).
+ */
+export function KindName({ kind, params = {} }: { kind: string; params?: Job['params'] }) {
   const intl = useIntl();
-  return intl.messages[`job.kind.${kind}`] ? intl.formatMessage({ id: `job.kind.${kind}` }) : kind;
+  if (!intl.messages[`job.kind.${kind}`]) return kind;
+  const action = typeof params.action === 'string' ? params.action : '';
+  const actionName = intl.messages[`bulk.action.${action}`] ? intl.formatMessage({ id: `bulk.action.${action}` }) : action;
+  return intl.formatMessage({ id: `job.kind.${kind}` }, { action: actionName, file: typeof params.file === 'string' ? params.file : '' });
 }
 
-export function JobSummary({ job }: { job: Job }) {
+/** A job's status, counts and progress; `withKind` names the job first (where no column does). */
+export function JobSummary({ job, withKind = false }: { job: Job; withKind?: boolean }) {
   const intl = useIntl();
   const [cancel, cancelling] = useCancelJobMutation();
   const [failures, downloading] = useJobFailuresMutation();
@@ -24,6 +31,11 @@ export function JobSummary({ job }: { job: Job }) {
   return (
     <div className="portal-job" data-testid={`job-${job.id}`}>
       <div className="portal-job-line">
+        {withKind && (
+          <strong data-testid="job-kind">
+            <KindName kind={job.kind} params={job.params} />
+          </strong>
+        )}
         <Tag intent={STATUS_INTENT[job.status]} minimal data-testid="job-status">
           <FormattedMessage id={`job.status.${job.status}`} />
         </Tag>
@@ -48,10 +60,17 @@ export function JobSummary({ job }: { job: Job }) {
   );
 }
 
-/** Follows one job until it ends. */
-export function JobProgress({ id }: { id: number }) {
+/** Follows one job until it ends; `onEnded` hears once that it has (done or cancelled). */
+export function JobProgress({ id, onEnded, withKind }: { id: number; onEnded?: (job: Job) => void; withKind?: boolean }) {
   const [open, setOpen] = useState(true);
-  const { data: job } = useJobQuery(id, { pollingInterval: open ? JOB_POLL_MS : 0 });
+  const { data: job } = useJobQuery(id, { pollingInterval: open ? JOB_POLL_MS : 0, skipPollingIfUnfocused: false });
   if (job && isOpen(job) !== open) setOpen(isOpen(job));
-  return job ? <JobSummary job={job} /> : null;
+  // Reported once, when the job is first seen ended.
+  const reported = useRef(false);
+  useEffect(() => {
+    if (!job || isOpen(job) || reported.current) return;
+    reported.current = true;
+    onEnded?.(job);
+  }, [job, onEnded]);
+  return job ? <JobSummary job={job} withKind={withKind} /> : null;
 }

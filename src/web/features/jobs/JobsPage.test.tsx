@@ -11,7 +11,7 @@ import type { Job } from './jobsApi';
 
 const api = setupMockApi();
 
-const running: Job = { id: 7, kind: 'subscriber.suspend', status: 'running', total: 200, done: 50, failed: 0, params: {}, createdAt: '2026-11-20T10:00:00Z', startedAt: '2026-11-20T10:00:01Z', finishedAt: null };
+const running: Job = { id: 7, kind: 'subscribers.bulk', status: 'running', total: 200, done: 50, failed: 0, params: { action: 'suspend' }, createdAt: '2026-11-20T10:00:00Z', startedAt: '2026-11-20T10:00:01Z', finishedAt: null };
 const finished: Job = { id: 6, kind: 'custom.kind', status: 'done', total: 10, done: 8, failed: 2, params: {}, createdAt: '2026-11-19T10:00:00Z', startedAt: '2026-11-19T10:00:01Z', finishedAt: '2026-11-19T10:00:03Z' };
 
 describe('jobs screen', () => {
@@ -36,7 +36,8 @@ describe('jobs screen', () => {
     expect(within(second).getByTestId('job-status').textContent).toBe('Done');
     expect(within(second).queryByRole('button', { name: 'Cancel' })).toBeNull();
     expect(within(second).getByRole('button', { name: 'Failures (CSV)' })).toBeTruthy();
-    // A kind without a name of its own in the catalogue shows as stored.
+    // A kind named in the catalogue says what it does; one without a name of its own shows as stored.
+    expect(screen.getAllByTestId('admin-row')[0].textContent).toContain('Subscribers in bulk: Suspend');
     expect(screen.getAllByTestId('admin-row')[1].textContent).toContain('custom.kind');
 
     await userEvent.setup().click(within(first).getByRole('button', { name: 'Cancel' }));

@@ -15,7 +15,7 @@ function useJobRows(args: AdminPageArgs) {
 
 const columns: AdminColumn<Job>[] = [
   { header: 'job.id', cell: (job) => job.id },
-  { header: 'job.kind', cell: (job) => <KindName kind={job.kind} /> },
+  { header: 'job.kind', cell: (job) => <KindName kind={job.kind} params={job.params} /> },
   { header: 'job.createdAt', cell: (job) => <When at={job.createdAt} /> },
   { header: 'job.progress', cell: (job) => <JobSummary job={job} /> },
 ];

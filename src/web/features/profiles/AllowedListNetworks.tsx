@@ -7,11 +7,13 @@ import { useAppDispatch } from '@web/app/hooks';
 import { httpStatus } from '@web/engine/apiErrors';
 import { showToast } from '@web/engine/toaster';
 import { useIsAdmin } from '@web/engine/useIsAdmin';
+import { useImpactCheck } from './ImpactDialog';
 import { STATE_INTENT } from './networkStates';
 import {
   NETWORK_STATES,
   profilesApi,
   useAllowedListSyncQuery,
+  useAllowedListImpactMutation,
   useBlockNetworksMutation,
   useDownloadAllowedListMutation,
   useListCountryNetworksQuery,
@@ -161,6 +163,8 @@ export function AllowedListNetworks({ id }: { id: number }) {
   const { data: list } = useAllowedListSyncQuery(id, { pollingInterval: running ? SYNC_POLL_MS : 0 });
   const summary = useListNetworkSummaryQuery(id, { skip: !list });
   const [block, blocking] = useBlockNetworksMutation();
+  const [previewImpact, previewing] = useAllowedListImpactMutation();
+  const impact = useImpactCheck();
   const [sync, syncing] = useSyncAllowedListMutation();
   const [download, downloading] = useDownloadAllowedListMutation();
   const names = useMemo(() => countryNames(intl.locale), [intl.locale]);
@@ -181,6 +185,8 @@ export function AllowedListNetworks({ id }: { id: number }) {
   const failed = (messageId: string) => showToast({ intent: Intent.DANGER, icon: <ErrorIcon />, message: intl.formatMessage({ id: messageId }) });
 
   const onBlock: Block = async (blocked, target) => {
+    // Blocking cuts subscribers off: the ones seen on those networks lately are shown first.
+    if (blocked && !(await impact.check(previewImpact({ id, ...target }), 'impact.intro.block', 'impact.confirm.block'))) return;
     const result = await block({ allowedListId: id, blocked, ...target });
     if (result.error) return failed('allowedList.block.error');
     showToast({ intent: Intent.SUCCESS, message: intl.formatMessage({ id: 'allowedList.block.done' }, { changed: result.data.changed }) });
@@ -282,7 +288,7 @@ export function AllowedListNetworks({ id }: { id: number }) {
                       <BlockButtons
                         onBlock={onBlock}
                         target={{ countries: [country] }}
-                        busy={blocking.isLoading}
+                        busy={blocking.isLoading || previewing.isLoading}
                         canBlock={any(states, BLOCKABLE)}
                         canUnblock={any(states, UNBLOCKABLE)}
                       />
@@ -292,7 +298,7 @@ export function AllowedListNetworks({ id }: { id: number }) {
                 {open.has(country) && (
                   <tr className="portal-country-networks">
                     <td colSpan={isAdmin ? 3 : 2}>
-                      <CountryNetworks id={id} country={country} isAdmin={isAdmin} onBlock={onBlock} busy={blocking.isLoading} />
+                      <CountryNetworks id={id} country={country} isAdmin={isAdmin} onBlock={onBlock} busy={blocking.isLoading || previewing.isLoading} />
                     </td>
                   </tr>
                 )}
@@ -301,6 +307,7 @@ export function AllowedListNetworks({ id }: { id: number }) {
           </tbody>
         </HTMLTable>
       )}
+      {impact.dialog}
     </section>
   );
 }

@@ -10,9 +10,11 @@ import EntityDetailPage from '@web/engine/EntityDetailPage';
 import { entityEndpoints } from '@web/engine/endpoints';
 import { findSchema, NEW_ID } from '@web/engine/schemas';
 import { showToast } from '@web/engine/toaster';
+import type { EntityRow } from '@web/engine/types';
 import { useIsAdmin } from '@web/engine/useIsAdmin';
+import { useImpactCheck } from './ImpactDialog';
 import { PriceTable } from './PriceTable';
-import { useApproveRoamingProfileMutation, useDownloadPriceTableMutation, useDownloadWholeProfileMutation } from './profilesApi';
+import { useApproveRoamingProfileMutation, useDownloadPriceTableMutation, useDownloadWholeProfileMutation, useRoamingProfileImpactMutation } from './profilesApi';
 import type { Rate } from './rates';
 import './profiles.css';
 
@@ -28,6 +30,8 @@ function ProfileExtras({ id }: { id: number }) {
   const [approve, approving] = useApproveRoamingProfileMutation();
   const [downloadRates, downloadingRates] = useDownloadPriceTableMutation();
   const [downloadProfile, downloadingProfile] = useDownloadWholeProfileMutation();
+  const [previewImpact] = useRoamingProfileImpactMutation();
+  const impact = useImpactCheck();
   if (!row) return null;
 
   const failed = (messageId: string) => showToast({ intent: Intent.DANGER, icon: <ErrorIcon />, message: intl.formatMessage({ id: messageId }) });
@@ -37,7 +41,13 @@ function ProfileExtras({ id }: { id: number }) {
     if (result.error) return failed('roamingProfile.approve.error');
     showToast({ intent: Intent.SUCCESS, icon: <TickIcon />, message: intl.formatMessage({ id: 'roamingProfile.approve.done' }) });
   };
-  const onSave = async (rates: Rate[]) => !(await update({ ...row, rates })).error;
+  const onSave = async (rates: Rate[]) => {
+    // Countries leaving the table leave the profile: its subscribers seen there lately are shown first.
+    const kept = new Set(rates.map((r) => r.country));
+    const dropped = ((row.rates as Rate[] | undefined) ?? []).map((r) => r.country).filter((c) => !kept.has(c));
+    if (dropped.length && !(await impact.check(previewImpact({ id, countries: dropped }), 'impact.intro.countries', 'impact.confirm.save'))) return false;
+    return !(await update({ ...row, rates })).error;
+  };
 
   return (
     <>
@@ -69,15 +79,25 @@ function ProfileExtras({ id }: { id: number }) {
         </Button>
       </div>
       <PriceTable rates={(row.rates as Rate[] | undefined) ?? []} onSave={onSave} saving={updating.isLoading} />
+      {impact.dialog}
     </>
   );
 }
 
 export default function RoamingProfilePage() {
   const { id = NEW_ID } = useParams();
+  const [previewImpact] = useRoamingProfileImpactMutation();
+  const impact = useImpactCheck();
+  // Allowed lists leaving the profile take their networks with them: its subscribers seen on those lately are shown first.
+  const beforeUpdate = async (next: EntityRow, current: EntityRow) => {
+    const kept = new Set((next.allowedListIds as number[] | undefined) ?? []);
+    const dropped = ((current.allowedListIds as number[] | undefined) ?? []).filter((list) => !kept.has(list));
+    return !dropped.length || impact.check(previewImpact({ id: Number(id), allowedListIds: dropped }), 'impact.intro.allowedLists', 'impact.confirm.save');
+  };
   return (
     <>
-      <EntityDetailPage schema={schema} listAddress="/profiles?tab=1" />
+      <EntityDetailPage schema={schema} listAddress="/profiles?tab=1" beforeUpdate={beforeUpdate} />
+      {impact.dialog}
       {/^\d{1,10}$/.test(id) && <ProfileExtras id={Number(id)} />}
     </>
   );

@@ -3,6 +3,7 @@
  * them with the core network, the downloads, and approving a roaming profile. Writes invalidate the row's entity
  * tag, so the detail form and the lists read the new state.
  */
+import type { Page } from '@shared/wire';
 import { api } from '@web/app/api';
 import { saveAttachment } from '@web/engine/endpoints';
 import type { EntityRow } from '@web/engine/types';
@@ -49,6 +50,28 @@ export interface SyncState {
   syncFinishedAt: string | null;
 }
 
+/** A subscriber a change would cut off: seen on one of its networks in the last 30 days. */
+export interface ImpactSubscriber {
+  subscriberId: number;
+  name: string | null;
+  imsi: string;
+  iccid: string;
+  accountId: number | null;
+  country: string | null;
+  network: string | null;
+  lastSeenAt: string | null;
+}
+
+/** What a change that blocks or drops networks would do: counts per country and the first subscribers. */
+export interface Impact {
+  total: number;
+  countries: { country: string; count: number }[];
+  subscribers: Page<ImpactSubscriber>;
+}
+
+/** Subscribers an impact preview lists at once. */
+export const IMPACT_PAGE = { page: 0, size: 100 };
+
 const tagged = api.enhanceEndpoints({ addTagTypes: ['ListNetworks', 'ListSync'] });
 
 export const profilesApi = tagged.injectEndpoints({
@@ -87,6 +110,13 @@ export const profilesApi = tagged.injectEndpoints({
     downloadWholeProfile: build.mutation<string, number>({
       query: (id) => ({ url: `/v2/roaming-profiles/${id}/download`, method: 'POST', responseHandler: saveAttachment }),
     }),
+    /** Previews ask nothing to change, but each answer is read afresh: POST calls, as mutations. */
+    allowedListImpact: build.mutation<Impact, { id: number; plmns?: string[]; countries?: string[] }>({
+      query: ({ id, ...body }) => ({ url: `/allowed-lists/${id}/impact`, method: 'POST', body: { ...body, page: IMPACT_PAGE } }),
+    }),
+    roamingProfileImpact: build.mutation<Impact, { id: number; countries?: string[]; allowedListIds?: number[] }>({
+      query: ({ id, ...body }) => ({ url: `/roaming-profiles/${id}/impact`, method: 'POST', body: { ...body, page: IMPACT_PAGE } }),
+    }),
     approveRoamingProfile: build.mutation<EntityRow, number>({
       query: (id) => ({ url: `/admin/roaming-profiles/${id}/approve`, method: 'POST' }),
       invalidatesTags: (_r, _e, id) => [{ type: 'roamingProfile', id: String(id) }, { type: 'roamingProfile', id: 'LIST' }],
@@ -104,4 +134,6 @@ export const {
   useDownloadPriceTableMutation,
   useDownloadWholeProfileMutation,
   useApproveRoamingProfileMutation,
+  useAllowedListImpactMutation,
+  useRoamingProfileImpactMutation,
 } = profilesApi;

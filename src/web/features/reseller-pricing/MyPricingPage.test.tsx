@@ -16,8 +16,8 @@ function render(route: string, granted = true) {
 }
 
 describe('the my pricing screen', () => {
-  it('shows the plan, the prices per network from the server page and the zones', async () => {
-    render('/my-pricing');
+  it('shows the plan, the prices per network from the server page, then per country and per zone in their tabs', async () => {
+    const { user } = render('/my-pricing');
     const summary = await screen.findByTestId('plan-summary');
     expect(summary.textContent).toContain('Provider Standard');
     expect(summary.textContent).toContain('Networks without a roaming rule of the plan are priced at the plan\'s default prices.');
@@ -26,6 +26,15 @@ describe('the my pricing screen', () => {
     expect(within(grid).getAllByText('€0.002').length).toBeGreaterThan(0);
     expect(within(grid).getAllByText('Default').length).toBeGreaterThan(0);
     expect(api.requests('/reseller-pricing/paged', 'POST')[0].body).toMatchObject({ sortBy: 'country', sortDir: 'asc', page: { page: 0, size: 50 } });
+    expect(api.requests('/reseller-pricing/countries')).toHaveLength(0);
+
+    await user.click(screen.getByRole('tab', { name: 'Per country' }));
+    expect(screen.getByTestId('location').textContent).toContain('view=countries');
+    const countries = await screen.findByTestId('grid-countryPrice');
+    const swiss = await within(countries).findByText('CH · Switzerland');
+    expect(within(swiss.closest('[role="row"]') as HTMLElement).getByText('€0.018')).toBeTruthy();
+
+    await user.click(screen.getByRole('tab', { name: 'Location zones' }));
     const zones = await screen.findByTestId('zones-location-zones');
     await waitFor(() => expect(within(zones).getAllByTestId('zone-row')).toHaveLength(1));
     // Europe: Swisscom's 0.018 is the dearest of its networks.

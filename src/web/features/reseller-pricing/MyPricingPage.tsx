@@ -1,18 +1,19 @@
 /**
  * `/my-pricing`: the prices a reseller pays, derived from the pricing plan its parent assigned to it. The plan
- * summary, the prices per network (paged, sorted and searched on the server; the address keeps the list's state
- * and the reseller viewed), the prices per zone, the CSV download, and for a parent reseller a margin preview of
- * a plan proposed for a sub-reseller.
+ * summary, then one tab per view of the prices: per network (paged, sorted and searched on the server), per
+ * country, per location zone and per destination zone; the address keeps the tab, the list's state and the
+ * reseller viewed. The CSV download streams the network list as searched; a parent reseller also gets a margin
+ * preview of a plan proposed for a sub-reseller.
  */
-import { Button, Callout, Card, FormGroup, H2, H3, HTMLSelect, HTMLTable, Intent, NonIdealState } from '@blueprintjs/core';
+import { Button, Callout, Card, FormGroup, H2, HTMLSelect, HTMLTable, Intent, NonIdealState, Tab, Tabs } from '@blueprintjs/core';
 import { DownloadIcon, LockIcon, SearchIcon } from '@blueprintjs/icons';
 import type { ColDef, ValueFormatterParams } from 'ag-grid-community';
-import { useId, useMemo } from 'react';
+import { useId, useMemo, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSearchParams } from 'react-router-dom';
 import { countryNames } from '@shared/countries';
 import { formatRate } from '@shared/pricing';
-import { networkPriceSchema, RATE_FIELDS, type NetworkPrice, type ResellerPricingSummary, type ZonePrice } from '@shared/resellerPricing';
+import { networkPriceSchema, RATE_FIELDS, type CountryPrice, type NetworkPrice, type ResellerPricingSummary, type ZonePrice } from '@shared/resellerPricing';
 import { searchFilters } from '@shared/schema';
 import { Loading } from '@web/app/Loading';
 import { httpStatus } from '@web/engine/apiErrors';
@@ -23,10 +24,19 @@ import { showToast } from '@web/engine/toaster';
 import { useIsAdmin } from '@web/engine/useIsAdmin';
 import { MarginPreviewPanel } from './MarginPreviewPanel';
 import { PricesGrid } from './PricesGrid';
-import { useDownloadPricesMutation, useNetworkPricesQuery, useResellerPricingQuery, useZonePricesQuery } from './resellerPricingApi';
+import { useCountryPricesQuery, useDownloadPricesMutation, useNetworkPricesQuery, useResellerPricingQuery, useZonePricesQuery } from './resellerPricingApi';
 import './myPricing.css';
 
 const RESELLER_PARAM = 'reseller';
+const VIEW_PARAM = 'view';
+const VIEWS = ['networks', 'countries', 'location-zones', 'destination-zones'] as const;
+type View = (typeof VIEWS)[number];
+const VIEW_TITLES: Record<View, string> = {
+  networks: 'resellerPricing.tabs.networks',
+  countries: 'resellerPricing.tabs.countries',
+  'location-zones': 'resellerPricing.zones.location',
+  'destination-zones': 'resellerPricing.zones.destination',
+};
 const schema = networkPriceSchema;
 
 function PlanSummary({ summary }: { summary: ResellerPricingSummary }) {
@@ -68,42 +78,78 @@ function PlanSummary({ summary }: { summary: ResellerPricingSummary }) {
   );
 }
 
-function ZoneTable({ kind, resellerId }: { kind: 'location-zones' | 'destination-zones'; resellerId?: number }) {
-  const intl = useIntl();
-  const { data, isError } = useZonePricesQuery({ kind, resellerId });
-  const rate = (z: ZonePrice, f: (typeof RATE_FIELDS)[number]) => (z[f] === null ? intl.formatMessage({ id: 'format.none' }) : formatRate(intl.locale, z[f]!, z.currency));
-  const title = kind === 'location-zones' ? 'resellerPricing.zones.location' : 'resellerPricing.zones.destination';
+/** One tab's list of areas: its intro, then the load error, the wait, a note when empty, or the list. */
+function AreaList<T>({ intro, none, result, children }: { intro: string; none: string; result: { data?: { items: T[] }; isError: boolean }; children: (items: T[]) => ReactNode }) {
+  const { data, isError } = result;
   return (
-    <div className="portal-my-pricing-zone" data-testid={`zones-${kind}`}>
-      <h4><FormattedMessage id={title} /></h4>
+    <>
+      <p className="portal-page-intro"><FormattedMessage id={intro} /></p>
       {isError ? (
         <Callout intent={Intent.DANGER} role="alert"><FormattedMessage id="list.loadError" /></Callout>
       ) : !data ? (
         <Loading small />
       ) : data.items.length === 0 ? (
-        <p className="portal-my-pricing-note"><FormattedMessage id="resellerPricing.zones.none" /></p>
+        <p className="portal-my-pricing-note"><FormattedMessage id={none} /></p>
       ) : (
-        <div className="portal-my-pricing-scroll">
-          <HTMLTable compact striped className="portal-my-pricing-table">
-            <thead>
-              <tr>
-                <th><FormattedMessage id="resellerPricing.zones.zone" /></th>
-                <th><FormattedMessage id="resellerPricing.zones.countries" /></th>
-                {RATE_FIELDS.map((f) => <th key={f}><FormattedMessage id={`entity.networkPrice.field.${f}`} /></th>)}
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((z) => (
-                <tr key={`${z.zoneId}-${z.currency}`} data-testid="zone-row">
-                  <td>{z.zoneName}</td>
-                  <td>{intl.formatMessage({ id: 'resellerPricing.zones.countryCount' }, { count: z.countries.length, networks: z.networkCount })}</td>
-                  {RATE_FIELDS.map((f) => <td key={f} className="portal-my-pricing-amount">{rate(z, f)}</td>)}
-                </tr>
-              ))}
-            </tbody>
-          </HTMLTable>
-        </div>
+        children(data.items)
       )}
+    </>
+  );
+}
+
+/** Prices per country: the highest rate among each country's priced networks, one row per country and currency. */
+function CountryTable({ resellerId }: { resellerId?: number }) {
+  const intl = useIntl();
+  const result = useCountryPricesQuery(resellerId);
+  const names = useMemo(() => countryNames(intl.locale), [intl.locale]);
+  const columns = useMemo<ColDef<CountryPrice>[]>(() => {
+    const header = (f: string) => intl.formatMessage({ id: `entity.networkPrice.field.${f}` });
+    const rate = (p: ValueFormatterParams<CountryPrice>) => (p.value === null || p.value === undefined ? intl.formatMessage({ id: 'format.none' }) : formatRate(intl.locale, Number(p.value), p.data?.currency));
+    return [
+      { colId: 'country', field: 'country', flex: 1, minWidth: 200, headerName: header('country'), valueFormatter: (p) => `${p.value} · ${names[String(p.value)] ?? p.value}` },
+      { colId: 'networkCount', field: 'networkCount', width: 120, type: 'rightAligned', headerName: intl.formatMessage({ id: 'resellerPricing.countries.networks' }) },
+      ...RATE_FIELDS.map((f): ColDef<CountryPrice> => ({ colId: f, field: f, width: 125, type: 'rightAligned', headerName: header(f), valueFormatter: rate })),
+    ];
+  }, [intl, names]);
+  return (
+    <div data-testid="prices-countries">
+      <AreaList intro="resellerPricing.countries.intro" none="resellerPricing.countries.none" result={result}>
+        {(items) => <PricesGrid rows={items} columns={columns} rowId={(r) => `${r.country}-${r.currency}`} testId="grid-countryPrice" height={480} />}
+      </AreaList>
+    </div>
+  );
+}
+
+function ZoneTable({ kind, resellerId }: { kind: 'location-zones' | 'destination-zones'; resellerId?: number }) {
+  const intl = useIntl();
+  const result = useZonePricesQuery({ kind, resellerId });
+  const rate = (z: ZonePrice, f: (typeof RATE_FIELDS)[number]) => (z[f] === null ? intl.formatMessage({ id: 'format.none' }) : formatRate(intl.locale, z[f]!, z.currency));
+  return (
+    <div className="portal-my-pricing-zone" data-testid={`zones-${kind}`}>
+      <AreaList intro="resellerPricing.zones.intro" none="resellerPricing.zones.none" result={result}>
+        {(items) => (
+          <div className="portal-my-pricing-scroll">
+            <HTMLTable compact striped className="portal-my-pricing-table">
+              <thead>
+                <tr>
+                  <th><FormattedMessage id="resellerPricing.zones.zone" /></th>
+                  <th><FormattedMessage id="resellerPricing.zones.countries" /></th>
+                  {RATE_FIELDS.map((f) => <th key={f}><FormattedMessage id={`entity.networkPrice.field.${f}`} /></th>)}
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((z) => (
+                  <tr key={`${z.zoneId}-${z.currency}`} data-testid="zone-row">
+                    <td>{z.zoneName}</td>
+                    <td>{intl.formatMessage({ id: 'resellerPricing.zones.countryCount' }, { count: z.countries.length, networks: z.networkCount })}</td>
+                    {RATE_FIELDS.map((f) => <td key={f} className="portal-my-pricing-amount">{rate(z, f)}</td>)}
+                  </tr>
+                ))}
+              </tbody>
+            </HTMLTable>
+          </div>
+        )}
+      </AreaList>
     </div>
   );
 }
@@ -116,14 +162,16 @@ export default function MyPricingPage() {
   const raw = Number(params.get(RESELLER_PARAM));
   const resellerId = params.has(RESELLER_PARAM) && Number.isInteger(raw) ? raw : undefined;
   const query = readListQuery(params, schema, isAdmin);
+  const view: View = VIEWS.find((v) => v === params.get(VIEW_PARAM)) ?? 'networks';
   const summary = useResellerPricingQuery(resellerId);
-  const prices = useNetworkPricesQuery({ ...toListRequest(query, schema), resellerId }, { skip: !summary.data });
+  const prices = useNetworkPricesQuery({ ...toListRequest(query, schema), resellerId }, { skip: !summary.data || view !== 'networks' });
   const [download, downloading] = useDownloadPricesMutation();
   const names = useMemo(() => countryNames(intl.locale), [intl.locale]);
 
-  const write = (next: ListQuery, reseller = resellerId) => {
+  const write = (next: ListQuery, reseller = resellerId, shown = view) => {
     const out = writeListQuery(next, schema);
     if (reseller !== undefined) out.set(RESELLER_PARAM, String(reseller));
+    if (shown !== 'networks') out.set(VIEW_PARAM, shown);
     setParams(out);
   };
   const go = (next: Partial<ListQuery>) => write({ ...query, ...next });
@@ -169,16 +217,38 @@ export default function MyPricingPage() {
   const page = prices.data;
   // The margin preview is for the caller's own sub-resellers, with the caller's own plans.
   const showMargins = data.subResellers.length > 0 && data.assignablePlans.length > 0;
+  const networksPanel = (
+    <div data-testid="prices-networks">
+      <div className="portal-my-pricing-toolbar">
+        <SearchBar schema={schema} filters={searchFilters(schema, isAdmin)} searchKey={query.searchKey} searchBy={query.searchBy} onSearch={(searchKey, searchBy) => go({ searchKey, searchBy, page: 1 })} />
+        <Button icon={<DownloadIcon />} data-testid="list-download" loading={downloading.isLoading} onClick={onDownload}>
+          <FormattedMessage id="list.download" />
+        </Button>
+      </div>
+      {prices.isError ? (
+        <Callout intent={Intent.DANGER} role="alert" data-testid="list-error"><FormattedMessage id="list.loadError" /></Callout>
+      ) : !page ? (
+        <Loading />
+      ) : (
+        <>
+          <PricesGrid
+            rows={page.items}
+            columns={columns}
+            rowId={(r) => r.plmn}
+            testId="grid-networkPrice"
+            sort={{ sortBy: query.sortBy, sortDir: query.sortDir, defaultSort: schema['x-list'].defaultSort, onSortChange: (sortBy, sortDir) => go({ sortBy, sortDir, page: 1 }) }}
+          />
+          {page.items.length === 0 && <NonIdealState icon={<SearchIcon size={48} />} description={<FormattedMessage id="resellerPricing.networks.empty" />} />}
+          <Pager page={page.currentPage + 1} pages={Math.max(1, page.totalPageCount)} total={page.totalItemsCount} onPage={(next) => go({ page: next })} />
+        </>
+      )}
+    </div>
+  );
 
   return (
     <div className="portal-page portal-my-pricing" data-testid="my-pricing">
       <header className="portal-page-header">
         <H2><FormattedMessage id="resellerPricing.title" /></H2>
-        <div className="portal-page-actions">
-          <Button icon={<DownloadIcon />} data-testid="list-download" loading={downloading.isLoading} onClick={onDownload}>
-            <FormattedMessage id="list.download" />
-          </Button>
-        </div>
       </header>
       <p className="portal-page-intro"><FormattedMessage id="resellerPricing.intro" /></p>
       {data.resellers.length > 1 && (
@@ -190,36 +260,12 @@ export default function MyPricingPage() {
       )}
       <PlanSummary summary={data} />
 
-      <section className="portal-my-pricing-section">
-        <H3><FormattedMessage id="resellerPricing.networks.title" /></H3>
-        <SearchBar schema={schema} filters={searchFilters(schema, isAdmin)} searchKey={query.searchKey} searchBy={query.searchBy} onSearch={(searchKey, searchBy) => go({ searchKey, searchBy, page: 1 })} />
-        {prices.isError ? (
-          <Callout intent={Intent.DANGER} role="alert" data-testid="list-error"><FormattedMessage id="list.loadError" /></Callout>
-        ) : !page ? (
-          <Loading />
-        ) : (
-          <>
-            <PricesGrid
-              rows={page.items}
-              columns={columns}
-              rowId={(r) => r.plmn}
-              testId="grid-networkPrice"
-              sort={{ sortBy: query.sortBy, sortDir: query.sortDir, defaultSort: schema['x-list'].defaultSort, onSortChange: (sortBy, sortDir) => go({ sortBy, sortDir, page: 1 }) }}
-            />
-            {page.items.length === 0 && <NonIdealState icon={<SearchIcon size={48} />} description={<FormattedMessage id="resellerPricing.networks.empty" />} />}
-            <Pager page={page.currentPage + 1} pages={Math.max(1, page.totalPageCount)} total={page.totalItemsCount} onPage={(next) => go({ page: next })} />
-          </>
-        )}
-      </section>
-
-      <section className="portal-my-pricing-section">
-        <H3><FormattedMessage id="resellerPricing.zones.title" /></H3>
-        <p className="portal-page-intro"><FormattedMessage id="resellerPricing.zones.intro" /></p>
-        <div className="portal-my-pricing-zones">
-          <ZoneTable kind="location-zones" resellerId={resellerId} />
-          <ZoneTable kind="destination-zones" resellerId={resellerId} />
-        </div>
-      </section>
+      <Tabs id="my-pricing-views" className="portal-my-pricing-section" selectedTabId={view} onChange={(next) => write(query, resellerId, next as View)} animate={false} renderActiveTabPanelOnly>
+        {VIEWS.map((v) => {
+          const panel = v === 'networks' ? networksPanel : v === 'countries' ? <CountryTable resellerId={resellerId} /> : <ZoneTable kind={v} resellerId={resellerId} />;
+          return <Tab key={v} id={v} title={intl.formatMessage({ id: VIEW_TITLES[v] })} data-testid={`pricing-tab-${v}`} panel={panel} />;
+        })}
+      </Tabs>
 
       {showMargins && <MarginPreviewPanel summary={data} />}
     </div>

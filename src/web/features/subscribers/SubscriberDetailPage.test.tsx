@@ -21,7 +21,7 @@ describe('subscriber detail page', () => {
   it('shows the header and every panel to the administrator', async () => {
     render('/subscriber/7');
     expect((await screen.findByTestId('subscriber-name')).textContent).toContain('Forklift 7');
-    expect(screen.getByTestId('subscriber-iccid').textContent).toContain('8988228000000000070');
+    expect(screen.getByTestId('subscriber-iccid').textContent).toContain('8988228000000000079');
     expect(screen.getByTestId('subscriber-msisdn').textContent).toContain('882280000007');
     const status = within(screen.getByTestId('subscriber-header')).getByTestId('subscriber-status');
     expect(status.textContent).toContain('Active');
@@ -174,7 +174,7 @@ describe('subscriber detail page', () => {
     await waitFor(() => expect(within(dialog).getByTestId('esim-qr').getAttribute('src')).toMatch(/^data:image\/png;base64,/));
     await user.type(within(dialog).getByTestId('qr-email'), 'field@example.com');
     await user.click(within(dialog).getByTestId('qr-send'));
-    expect(await within(dialog).findByText('The eSIM activation QR code has been sent')).toBeTruthy();
-    expect(api.requests('/portal/sim-cards/8988228000000000070', 'POST')[0].body).toEqual({ email: 'field@example.com' });
+    expect((await within(dialog).findByTestId('qr-sent')).textContent).toBe('The QR code was sent to field@example.com.');
+    expect(api.requests('/portal/sim-cards/8988228000000000079', 'POST')[0].body).toEqual({ email: 'field@example.com' });
   });
 });

@@ -1,21 +1,21 @@
 /**
  * The subscriber page's dialogs: daily limit, pricing plan, credit, change MSISDN, SIM info and pairing a
- * device with the eSIM's QR code. Each checks what it can before sending and shows the server's answer
+ * device with the eSIM's QR code (drawn by the SIM card feature, whose screen shows it too). Each checks what it can before sending and shows the server's answer
  * under the field it names.
  */
 import {
   Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, Intent, Radio, RadioGroup,
 } from '@blueprintjs/core';
-import QRCode from 'qrcode';
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { usePricingPlanListsQuery } from '@web/app/pricingPlansApi';
 import { apiErrorOf, type QueryError } from '@web/engine/apiErrors';
 import { Loading } from '@web/app/Loading';
 import { formatCell } from '@web/engine/columns';
+import { EsimActivation } from '@web/features/sims/EsimActivation';
 import { errorText, textOr, useOperations } from './operations';
 import {
-  QOS_BLOCK, useQosSpeedLimitsQuery, useRunSubscriberOperationMutation, useSendQrCodeMutation, useSetDailyLimitMutation, useSimInfoQuery,
+  QOS_BLOCK, useQosSpeedLimitsQuery, useRunSubscriberOperationMutation, useSetDailyLimitMutation, useSimInfoQuery,
   type DailyLimit,
 } from './subscriberApi';
 
@@ -308,55 +308,17 @@ export function SimInfoDialog({ subscriberId, onClose }: DialogProps) {
   );
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /** The eSIM's activation code as a QR code to scan with the device, and sent by e-mail on request. */
 export function PairDeviceDialog({ subscriberId, onClose }: DialogProps) {
   const intl = useIntl();
   const { data, error, isLoading } = useSimInfoQuery(subscriberId);
-  const [image, setImage] = useState<string | null>(null);
-  const [email, setEmail] = useState('');
-  const [touched, setTouched] = useState(false);
-  const [send, sent] = useSendQrCodeMutation();
   const code = data?.simType === 'esim' ? data.activationCode : null;
-
-  useEffect(() => {
-    let live = true;
-    if (code) void QRCode.toDataURL(code, { margin: 2, width: 240, errorCorrectionLevel: 'M' }).then((url) => live && setImage(url));
-    return () => { live = false; };
-  }, [code]);
-
-  const problem = !email.trim() ? 'validation.email.required' : !EMAIL.test(email.trim()) ? 'validation.email.invalid' : undefined;
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setTouched(true);
-    if (problem || !data) return;
-    await send({ iccid: data.iccid, email: email.trim() });
-  };
-  const shown = touched && problem ? intl.formatMessage({ id: problem }) : fieldMessage(intl, sent.error, 'email');
-
   return (
     <Dialog isOpen onClose={onClose} title={intl.formatMessage({ id: 'subscriber.action.pairDevice' })}>
       <DialogBody data-testid="pair-device-dialog">
-        {isLoading ? <Loading /> : error ? <Callout intent={Intent.DANGER}>{errorText(intl, error)}</Callout> : !code ? (
+        {isLoading ? <Loading /> : error ? <Callout intent={Intent.DANGER}>{errorText(intl, error)}</Callout> : !code || !data ? (
           <Callout intent={Intent.WARNING}>{intl.formatMessage({ id: 'validation.simCard.notEsim' })}</Callout>
-        ) : (
-          <>
-            <p>{intl.formatMessage({ id: 'subscriber.pair.scan' })}</p>
-            <div className="portal-qr">
-              {image && <img src={image} width={240} height={240} alt={intl.formatMessage({ id: 'subscriber.pair.qrAlt' })} data-testid="esim-qr" />}
-              <code className="portal-mono" data-testid="activation-code">{code}</code>
-            </div>
-            <form onSubmit={submit} noValidate className="portal-qr-mail">
-              <FormGroup label={intl.formatMessage({ id: 'subscriber.pair.email' })} labelFor="qr-email" intent={shown ? Intent.DANGER : Intent.NONE} helperText={shown}>
-                <InputGroup id="qr-email" type="email" value={email} onValueChange={(v) => { setEmail(v); setTouched(true); }} data-testid="qr-email"
-                  rightElement={<Button type="submit" variant="minimal" loading={sent.isLoading} data-testid="qr-send">{intl.formatMessage({ id: 'subscriber.pair.send' })}</Button>} />
-              </FormGroup>
-              {sent.isSuccess && <Callout intent={Intent.SUCCESS} role="status">{intl.formatMessage({ id: 'simCard.qrSent' })}</Callout>}
-              {sent.error && !shown && <Callout intent={Intent.DANGER} role="alert">{errorText(intl, sent.error)}</Callout>}
-            </form>
-          </>
-        )}
+        ) : <EsimActivation iccid={data.iccid} code={code} />}
       </DialogBody>
       <DialogFooter actions={<Button onClick={onClose}>{intl.formatMessage({ id: 'subscriber.close' })}</Button>} />
     </Dialog>

@@ -162,7 +162,10 @@ export function SimPanel({ subscriber, openSimInfo, openPairing }: PanelProps & 
   const label = useLabel();
   return (
     <Panel id="sim" title={label('subscriber.panel.sim')}>
-      <Facts items={[[label(field('iccid')), <span className="portal-mono">{subscriber.iccid}</span>], [label(field('imsi')), <span className="portal-mono">{subscriber.imsi}</span>]]} />
+      <Facts items={[
+        [label(field('iccid')), <Link className="portal-mono" to={`/sim/${subscriber.iccid}`} data-testid="sim-link">{subscriber.iccid}</Link>],
+        [label(field('imsi')), <span className="portal-mono">{subscriber.imsi}</span>],
+      ]} />
       <div className="portal-panel-buttons">
         <Button size="small" onClick={openSimInfo} data-testid="action-sim-info">{label('subscriber.action.simInfo')}</Button>
         <Button size="small" onClick={openPairing} data-testid="action-pair-device">{label('subscriber.action.pairDevice')}</Button>
@@ -197,9 +200,11 @@ export function MsisdnPanel({ subscriber }: PanelProps) {
   const label = useLabel();
   const { data, error } = useMsisdnsQuery(subscriber.subscriberId);
   const [makeDefault, state] = useModifyDefaultMsisdnMutation();
+  const { follow, busy } = useOperations();
   const choose = async (msisdn: string) => {
     const result = await makeDefault({ id: subscriber.subscriberId, msisdn });
     if (result.error) showToast({ intent: Intent.DANGER, message: errorText(intl, result.error) });
+    else follow('msisdn-default', result);
   };
   return (
     <Panel id="msisdn" title={label('subscriber.panel.msisdn')}>
@@ -211,7 +216,7 @@ export function MsisdnPanel({ subscriber }: PanelProps) {
                 <td className="portal-mono">{row.msisdn}</td>
                 <td className="portal-cell-end">
                   {row.isDefault ? <Tag minimal intent={Intent.PRIMARY}>{label('subscriber.msisdn.default')}</Tag> : (
-                    <Button size="small" variant="minimal" disabled={state.isLoading} onClick={() => choose(row.msisdn)} data-testid={`make-default-${row.msisdn}`}>
+                    <Button size="small" variant="minimal" disabled={busy || state.isLoading} onClick={() => choose(row.msisdn)} data-testid={`make-default-${row.msisdn}`}>
                       {label('subscriber.msisdn.makeDefault')}
                     </Button>
                   )}

@@ -1,8 +1,8 @@
 /**
  * The subscriber detail page's calls beyond the schema's own: the panels' reads, the operations (network ones
  * answer with a pending record the page polls until the network has answered), the daily limit, MSISDNs,
- * SIM cards and the equipment lookup. Each panel's data carries a `SubscriberInfo` tag per subscriber, so an
- * operation's outcome refreshes every panel it may have changed.
+ * the SIM info and the equipment lookup (SIM cards themselves are the sims feature's). Each panel's data
+ * carries a `SubscriberInfo` tag per subscriber, so an operation's outcome refreshes every panel it may have changed.
  */
 import { api } from '@web/app/api';
 import { saveAttachment } from '@web/engine/endpoints';
@@ -123,16 +123,13 @@ export const subscriberApi = tagged.injectEndpoints({
       query: (id) => `/subscriber-info/sim-info/${id}`,
       providesTags: (_r, _e, id) => info(id),
     }),
-    sendQrCode: build.mutation<{ message: string }, { iccid: string; email: string }>({
-      query: ({ iccid, email }) => ({ url: `/sim-cards/${iccid}`, method: 'POST', body: { email } }),
-    }),
     msisdns: build.query<MsisdnRow[], number>({
       query: (id) => `/msisdn/${id}`,
       providesTags: (_r, _e, id) => info(id),
     }),
-    modifyDefaultMsisdn: build.mutation<MsisdnRow[], { id: number; msisdn: string }>({
+    /** Goes through the core network: the pending operation is followed, and its outcome refreshes the panels. */
+    modifyDefaultMsisdn: build.mutation<SubscriberOperation, { id: number; msisdn: string }>({
       query: ({ id, msisdn }) => ({ url: `/msisdn/${id}/modify-default`, method: 'POST', body: { msisdn } }),
-      invalidatesTags: (_r, _e, { id }) => [...info(id), { type: 'subscriber', id: String(id) }],
     }),
     sponsorImsis: build.query<SponsorImsi[], number>({
       query: (id) => `/subscriber-info/sponsor-imsis/${id}`,
@@ -184,7 +181,6 @@ export const {
   useSetDailyLimitMutation,
   useQosSpeedLimitsQuery,
   useSimInfoQuery,
-  useSendQrCodeMutation,
   useMsisdnsQuery,
   useModifyDefaultMsisdnMutation,
   useSponsorImsisQuery,

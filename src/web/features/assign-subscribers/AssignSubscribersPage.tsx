@@ -1,0 +1,61 @@
+/**
+ * `/assign-subscribers` (privilege MoveSubscribers): range operations on subscribers, each on a tab shown to a
+ * user who holds what the server asks for it: moving a range to another account (MoveSubscribers), giving a
+ * range a roaming profile (Subscribers), and migrating a range to the external core platform (Subscribers and the
+ * MigrationStatus panel). Assigning SIMs from the inventory waits for the inventory screen.
+ */
+import { BoxIcon } from '@blueprintjs/icons';
+import { H2, NonIdealState, Tab, Tabs } from '@blueprintjs/core';
+import type { ReactElement } from 'react';
+import { FormattedMessage } from 'react-intl';
+import { useSearchParams } from 'react-router-dom';
+import { hasPrivilege, type PrivilegeItem } from '@shared/privileges';
+import { usePrivilegesQuery } from '@web/app/authApi';
+import { Loading } from '@web/app/Loading';
+import { useIsAdmin } from '@web/engine/useIsAdmin';
+import { MigrationRangeForm } from './MigrationRangeForm';
+import { MoveRangeForm } from './MoveRangeForm';
+import { RoamingRangeForm } from './RoamingRangeForm';
+import './assign.css';
+
+interface TabSpec {
+  id: string;
+  allowed: (granted: PrivilegeItem[]) => boolean;
+  panel: () => ReactElement;
+}
+
+function InventoryNotYet() {
+  return (
+    <div data-testid="assign-inventory">
+      <NonIdealState icon={<BoxIcon size={48} />} title={<FormattedMessage id="assign.inventory.title" />} description={<FormattedMessage id="assign.inventory.notYet" />} />
+    </div>
+  );
+}
+
+const TABS: readonly TabSpec[] = [
+  { id: 'move', allowed: (g) => hasPrivilege(g, 'MoveSubscribers'), panel: () => <MoveRangeForm /> },
+  { id: 'roaming', allowed: (g) => hasPrivilege(g, 'Subscribers'), panel: () => <RoamingRangeForm /> },
+  { id: 'migrate', allowed: (g) => hasPrivilege(g, 'Subscribers') && hasPrivilege(g, 'SubscriberDetails', 'MigrationStatus'), panel: () => <MigrationRangeForm /> },
+  { id: 'inventory', allowed: () => true, panel: () => <InventoryNotYet /> },
+];
+
+export default function AssignSubscribersPage() {
+  const [params, setParams] = useSearchParams();
+  const { data: granted } = usePrivilegesQuery();
+  const isAdmin = useIsAdmin();
+  if (!granted) return <Loading />;
+  const tabs = TABS.filter((t) => isAdmin || t.allowed(granted));
+  const current = tabs.find((t) => t.id === params.get('tab')) ?? tabs[0];
+  return (
+    <div className="portal-page portal-assign" data-testid="assign-subscribers">
+      <header className="portal-page-header">
+        <H2><FormattedMessage id="menu.AssignSubscribers" /></H2>
+      </header>
+      <Tabs id="assign-tabs" selectedTabId={current.id} onChange={(next) => setParams(new URLSearchParams({ tab: String(next) }), { replace: true })} size="large" animate={false} renderActiveTabPanelOnly>
+        {tabs.map((t) => (
+          <Tab key={t.id} id={t.id} title={<FormattedMessage id={`assign.tab.${t.id}`} />} panel={t.panel()} data-testid={`assign-tab-${t.id}`} />
+        ))}
+      </Tabs>
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+/**
+ * The subscriber list with bulk actions: rows ticked one by one or the whole search, an action checked by a
+ * preview and run as a job whose progress shows here, and changes uploaded as a CSV file. The list itself is
+ * the generic entity list.
+ */
+import { Button, Callout, Intent } from '@blueprintjs/core';
+import { CrossIcon, UploadIcon } from '@blueprintjs/icons';
+import { useCallback, useEffect, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { Link } from 'react-router-dom';
+import { useAppDispatch } from '@web/app/hooks';
+import EntityListPage, { type ListBulk } from '@web/engine/EntityListPage';
+import { findSchema } from '@web/engine/schemas';
+import { JobProgress } from '@web/features/jobs/JobProgress';
+import type { Job } from '@web/features/jobs/jobsApi';
+import { api } from '@web/app/api';
+import { BulkToolbar } from './BulkToolbar';
+import { CsvUpdateDialog } from './CsvUpdateDialog';
+import './subscriberBulk.css';
+
+const schema = findSchema('subscriber')!;
+
+/** How often the list is read again while a job started here changes its rows. */
+const REFRESH_MS = 2000;
+/**
+ * Status changes land when the core network confirms each subscriber, after the job has handed them over: the
+ * list keeps refreshing this long after such a job has ended.
+ */
+const NETWORK_SETTLE_MS = 30000;
+
+interface StartedJob {
+  id: number;
+  ended: boolean;
+}
+
+export default function SubscribersPage() {
+  const intl = useIntl();
+  const dispatch = useAppDispatch();
+  const [jobs, setJobs] = useState<StartedJob[]>([]);
+  const [settling, setSettling] = useState(0);
+  const [csvOpen, setCsvOpen] = useState(false);
+
+  const started = useCallback((id: number) => setJobs((all) => [{ id, ended: false }, ...all.filter((j) => j.id !== id)]), []);
+  const ended = useCallback((job: Job) => {
+    setJobs((all) => all.map((j) => (j.id === job.id ? { ...j, ended: true } : j)));
+    dispatch(api.util.invalidateTags([{ type: 'subscriber', id: 'LIST' }]));
+    if (job.kind !== 'subscribers.bulk' || job.params.action === 'suspend' || job.params.action === 'reactivate') setSettling((n) => n + 1);
+  }, [dispatch]);
+  useEffect(() => {
+    if (!settling) return undefined;
+    const timer = setTimeout(() => setSettling(0), NETWORK_SETTLE_MS);
+    return () => clearTimeout(timer);
+  }, [settling]);
+
+  const busy = jobs.some((j) => !j.ended) || settling > 0;
+  const bulk: ListBulk = {
+    toolbar: (selection) => <BulkToolbar selection={selection} onStarted={started} />,
+    actions: (
+      <Button icon={<UploadIcon />} onClick={() => setCsvOpen(true)} data-testid="bulk-csv-open">
+        <FormattedMessage id="bulkCsv.open" />
+      </Button>
+    ),
+    status: jobs.length > 0 && (
+      <Callout className="portal-bulk-jobs" intent={Intent.PRIMARY} icon={null} data-testid="bulk-jobs">
+        {jobs.map((job) => (
+          <div key={job.id} className="portal-bulk-job">
+            <div className="portal-bulk-job-progress">
+              <JobProgress id={job.id} onEnded={ended} withKind />
+            </div>
+            {job.ended && (
+              <Button
+                variant="minimal"
+                size="small"
+                icon={<CrossIcon />}
+                aria-label={intl.formatMessage({ id: 'bulk.job.dismiss' })}
+                onClick={() => setJobs((all) => all.filter((j) => j.id !== job.id))}
+              />
+            )}
+          </div>
+        ))}
+        <div className="portal-bulk-jobs-footer">
+          {busy && settling > 0 && <FormattedMessage id="bulk.job.settling" />}
+          <Link to="/jobs" data-testid="bulk-jobs-link">
+            <FormattedMessage id="bulk.job.all" />
+          </Link>
+        </div>
+      </Callout>
+    ),
+    refreshEvery: busy ? REFRESH_MS : 0,
+  };
+
+  return (
+    <>
+      <EntityListPage schema={schema} bulk={bulk} />
+      {csvOpen && <CsvUpdateDialog onClose={() => setCsvOpen(false)} onStarted={started} />}
+    </>
+  );
+}
