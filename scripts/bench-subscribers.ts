@@ -2,8 +2,8 @@
  * Subscribers at scale. On PostgreSQL: loads BENCH_SUBSCRIBERS (default 1,000,000) demo subscribers with their SIM
  * cards, MSISDNs and sponsor IMSIs through COPY and prints the loader's rate; then measures the subscriber list under
  * 32 concurrent clients with autocannon (default sort, a deep page by number and after a row, ICCID, IMSI prefix,
- * multi-field and account-name searches) and a full CSV export (time, rows, growth of the process's memory). On PGlite the same list and export
- * figures at BENCH_PGLITE_SUBSCRIBERS (default 20,000), loaded by the demo seeder. On both, when Chromium and a
+ * multi-field and account-name searches) and a full CSV export (time, rows, growth of the server's memory), with the
+ * portal running as its own process as `npm start` runs it. On PGlite the same list and export figures at BENCH_PGLITE_SUBSCRIBERS (default 20,000), loaded by the demo seeder. On both, when Chromium and a
  * build are there (npm run build; WEB_ROOT to use another), the time from navigation to the grid's first rows and
  * whether paging ever leaves it blank. On PostgreSQL, a bulk suspend of BENCH_BULK (default 100,000) subscribers
  * selected by id: the time until its job is done and until every core-network answer is applied.
@@ -11,16 +11,19 @@
  *   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:subscribers
  *   BENCH_SUBSCRIBERS=200000 BENCH_SECONDS=5 npm run bench:subscribers
  */
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { sql, type Kysely } from 'kysely';
 import { buildApp } from '@server/app';
-import type { Db } from '@server/db';
+import { openDatabase, type Db } from '@server/db';
 import { ensureAdmin, seedDemo } from '@server/db/seed';
 import { seedSubscribers } from '@server/db/seedSubscribers';
 import { copySubscribers } from './lib/copySubscribers';
 import { measureBrowserList } from './lib/browserList';
 import { freshDatabase } from '../test/server/helpers';
+import { startPortal } from '../test/e2e/harness';
 
 const PG_ROWS = Number(process.env.BENCH_SUBSCRIBERS ?? 1_000_000);
 const PGLITE_ROWS = Number(process.env.BENCH_PGLITE_SUBSCRIBERS ?? 20_000);
@@ -31,11 +34,17 @@ const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
 const WEB_ROOT = resolve(process.env.WEB_ROOT ?? 'dist/web');
 const BULK_SUBSCRIBERS = Number(process.env.BENCH_BULK ?? 100_000);
 
-/** The peak resident memory of this process while `work` runs, sampled every 20 ms, above what it was before. */
-async function peakGrowth<T>(work: () => Promise<T>): Promise<{ result: T; growthMb: number }> {
-  const before = process.memoryUsage().rss;
+/** The resident memory of a process, from /proc (Linux), in bytes. */
+function residentBytes(pid: number): number {
+  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kb) * 1024;
+}
+
+/** The peak resident memory of process `pid` while `work` runs, sampled every 20 ms, above what it was before. */
+async function peakGrowth<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; growthMb: number }> {
+  const before = residentBytes(pid);
   let peak = before;
-  const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
+  const timer = setInterval(() => { peak = Math.max(peak, residentBytes(pid)); }, 20);
   try {
     const result = await work();
     return { result, growthMb: Math.round((peak - before) / 1024 / 1024) };
@@ -44,13 +53,14 @@ async function peakGrowth<T>(work: () => Promise<T>): Promise<{ result: T; growt
   }
 }
 
-async function measure(engine: 'pglite' | 'postgres', database: Db, count: number) {
+/**
+ * The figures of one engine. The portal runs as its own process (`src/server/main.ts`, as `npm start` runs it), so
+ * the load generator does not share its event loop and the export's memory is the server's alone. PGlite has one
+ * owner: its database is closed here before the server opens it.
+ */
+async function measure(engine: 'pglite' | 'postgres', database: Db & { url?: string }, count: number, dataDir: string) {
   // Entity tables are the engine's, not in the typed Database.
   const db = database.db as unknown as Kysely<any>;
-  const app = await buildApp({ database, jwtSecret: 'bench', webRoot: WEB_ROOT });
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  const jwt = (await app.inject({ method: 'POST', url: '/portal/auth', payload: { userName: 'admin', password: PASSWORD } })).json().jwt;
-  const headers = { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' };
 
   // Search keys taken from rows that exist, deep in the table.
   const deep = Math.floor(count * 0.77);
@@ -69,28 +79,39 @@ async function measure(engine: 'pglite' | 'postgres', database: Db, count: numbe
     { name: 'multi-field search', body: page({ searchBy: 'multi', searchKey: probe.name }) },
     { name: 'account name filter', body: page({ searchBy: 'accountName', searchKey: probe.accountName }) },
   ];
+  if (engine === 'pglite') await database.close();
 
-  const rows = [];
-  for (const scenario of scenarios) {
-    const run = await autocannon({ url: `${address}/portal/subscribers/paged`, method: 'POST', connections: CONNECTIONS, duration: SECONDS, headers, body: JSON.stringify(scenario.body) });
-    rows.push({ engine, subscribers: count, scenario: scenario.name, 'req/s': Math.round(run.requests.average), 'p50 ms': run.latency.p50, 'p99 ms': run.latency.p99, errors: run.non2xx + run.errors });
+  const portal = await startPortal({
+    ADMIN_PASSWORD: PASSWORD, SEED_DEMO: '0', JWT_SECRET: 'bench', WEB_ROOT, LOG_LEVEL: 'warn',
+    ...(engine === 'postgres' ? { DATABASE_URL: database.url! } : {}),
+  }, dataDir);
+  try {
+    const address = portal.url;
+    const auth = await fetch(`${address}/portal/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userName: 'admin', password: PASSWORD }) });
+    const headers = { authorization: `Bearer ${(await auth.json()).jwt}`, 'content-type': 'application/json' };
+
+    const rows = [];
+    for (const scenario of scenarios) {
+      const run = await autocannon({ url: `${address}/portal/subscribers/paged`, method: 'POST', connections: CONNECTIONS, duration: SECONDS, headers, body: JSON.stringify(scenario.body) });
+      rows.push({ engine, subscribers: count, scenario: scenario.name, 'req/s': Math.round(run.requests.average), 'p50 ms': run.latency.p50, 'p99 ms': run.latency.p99, errors: run.non2xx + run.errors });
+    }
+
+    const started = performance.now();
+    const { result: exported, growthMb } = await peakGrowth(portal.pid, async () => {
+      const res = await fetch(`${address}/portal/subscribers/list/download`, { method: 'POST', headers, body: '{}' });
+      if (!res.ok || !res.body) throw new Error(`export failed: ${res.status}`);
+      let lines = 0;
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) for (const byte of chunk) if (byte === 10) lines++;
+      return lines - 1; // the header line
+    });
+    const exportSeconds = (performance.now() - started) / 1000;
+    const browser = await measureBrowserList(address, PASSWORD, WEB_ROOT);
+    if (browser) browsers.push({ engine, subscribers: count, ...browser });
+    else console.log(`[${engine}] browser figures skipped: they need /usr/bin/chromium and a build in ${WEB_ROOT} (npm run build)`);
+    return { rows, exportRow: { engine, subscribers: count, 'export rows': exported, 'export s': Number(exportSeconds.toFixed(1)), 'server memory growth MB': growthMb } };
+  } finally {
+    await portal.stop();
   }
-
-  const started = performance.now();
-  const { result: exported, growthMb } = await peakGrowth(async () => {
-    const res = await fetch(`${address}/portal/subscribers/list/download`, { method: 'POST', headers, body: '{}' });
-    if (!res.ok || !res.body) throw new Error(`export failed: ${res.status}`);
-    let lines = 0;
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) for (const byte of chunk) if (byte === 10) lines++;
-    return lines - 1; // the header line
-  });
-  const exportSeconds = (performance.now() - started) / 1000;
-  const browser = await measureBrowserList(address, PASSWORD, WEB_ROOT);
-  if (browser) browsers.push({ engine, subscribers: count, ...browser });
-  else console.log(`[${engine}] browser figures skipped: they need /usr/bin/chromium and a build in ${WEB_ROOT} (npm run build)`);
-  await app.close();
-  if (engine === 'postgres') bulks.push(await measureBulkSuspend(database, Math.min(count, BULK_SUBSCRIBERS)));
-  return { rows, exportRow: { engine, subscribers: count, 'export rows': exported, 'export s': Number(exportSeconds.toFixed(1)), 'peak memory growth MB': growthMb } };
 }
 
 /**
@@ -120,9 +141,9 @@ async function measureBulkSuspend(database: Db, count: number) {
   return { subscribers: ids.length, 'job done s': done, 'all settled s': settled, 'failed items': Number(failed) };
 }
 
-async function setUp(engine: 'pglite' | 'postgres') {
+async function setUp(engine: 'pglite' | 'postgres', dataDir: string) {
   if (engine === 'postgres') process.env.TEST_DATABASE_URL = pgUrl;
-  const database = await freshDatabase(engine);
+  const database = engine === 'pglite' ? await openDatabase({ dataDir }) : await freshDatabase(engine);
   await ensureAdmin(database.db, PASSWORD);
   await seedDemo(database.db, { subscribers: 0 });
   return database;
@@ -134,26 +155,27 @@ const browsers: object[] = [];
 const bulks: object[] = [];
 
 {
-  const database = await setUp('pglite');
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-pglite-'));
+  const database = await setUp('pglite', dataDir);
   const started = performance.now();
   await seedSubscribers(database.db, PGLITE_ROWS);
   console.log(`[pglite] ${PGLITE_ROWS.toLocaleString('en')} subscribers seeded by the demo seeder in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  const { rows, exportRow } = await measure('pglite', database, PGLITE_ROWS);
+  const { rows, exportRow } = await measure('pglite', database, PGLITE_ROWS, dataDir); // closes the database, removes the folder
   lists.push(...rows);
   exports.push(exportRow);
-  await database.close();
 }
 
 if (pgUrl) {
-  const database = await setUp('postgres');
+  const database = await setUp('postgres', '');
   const started = performance.now();
   const written = await copySubscribers(database.db, PG_ROWS, pgUrl);
   const loadSeconds = (performance.now() - started) / 1000;
   for (const table of ['sim_card', 'subscriber', 'subscriber_msisdn', 'sponsor_imsi']) await sql`vacuum analyze ${sql.id(table)}`.execute(database.db);
   console.log(`[postgres] loaded ${PG_ROWS.toLocaleString('en')} subscribers (${written.toLocaleString('en')} rows with SIM cards, MSISDNs and sponsor IMSIs) through COPY in ${loadSeconds.toFixed(1)} s: ${Math.round(written / loadSeconds).toLocaleString('en')} rows/s, ${Math.round(PG_ROWS / loadSeconds).toLocaleString('en')} subscribers/s`);
-  const { rows, exportRow } = await measure('postgres', database, PG_ROWS);
+  const { rows, exportRow } = await measure('postgres', database, PG_ROWS, mkdtempSync(join(tmpdir(), 'bench-unused-')));
   lists.push(...rows);
   exports.push(exportRow);
+  bulks.push(await measureBulkSuspend(database, Math.min(PG_ROWS, BULK_SUBSCRIBERS)));
   await database.close();
 } else {
   console.log('PostgreSQL skipped: set TEST_DATABASE_URL or DATABASE_URL to include it.');

@@ -22,6 +22,8 @@ async function freePort(): Promise<number> {
 
 export interface Portal {
   url: string;
+  /** The server's process id (its memory can be read from /proc). */
+  pid: number;
   /** The embedded database's folder: another portal started on it finds the same data. */
   dataDir: string;
   output: () => string;
@@ -56,6 +58,7 @@ export async function startPortal(env: Record<string, string> = {}, dataDir = mk
   }
   return {
     url,
+    pid: child.pid!,
     dataDir,
     output: () => output,
     async kill() {

@@ -1,5 +1,6 @@
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTokens } from '@server/domains/auth/tokens';
 import { ADMIN_PASSWORD, engines, testApp } from './helpers';
 
 describe.each(engines)('sign-in and session on %s', (engine) => {
@@ -47,6 +48,21 @@ describe.each(engines)('sign-in and session on %s', (engine) => {
     const forged = Buffer.from(JSON.stringify({ ...decodeJwt(token), sub: '2' })).toString('base64url');
     expect((await ctx.client(`${h}.${forged}.${s}`).get('/portal/user')).statusCode).toBe(401);
     expect(p).toBeTruthy();
+  });
+
+  it('accepts a token it has verified before only until it expires', async () => {
+    const tokens = await createTokens(ctx.db, { secret: 'a-secret-of-this-test', expirySeconds: 60 });
+    const token = await tokens.issue(7);
+    expect(await tokens.verify(token)).toBe(7);
+    expect(await tokens.verify(token)).toBe(7); // the kept answer
+    expect(await tokens.verify(`${token}x`)).toBeUndefined();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 61_000);
+      expect(await tokens.verify(token)).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('saves preferences as JSON text and refuses anything else', async () => {

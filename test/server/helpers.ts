@@ -13,9 +13,9 @@ export const engines = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres
 
 /**
  * A fresh database: PGlite in memory, or a schema of its own in the PostgreSQL test database
- * (dropped again by `close`), so suites never see each other's rows.
+ * (dropped again by `close`; `url` reaches it), so suites never see each other's rows.
  */
-export async function freshDatabase(engine: string): Promise<Db> {
+export async function freshDatabase(engine: string): Promise<Db & { url?: string }> {
   if (engine === 'pglite') return openDatabase({ dataDir: 'memory' });
   const base = process.env.TEST_DATABASE_URL!;
   const schema = `t_${randomBytes(6).toString('hex')}`;
@@ -36,6 +36,7 @@ export async function freshDatabase(engine: string): Promise<Db> {
   const db = await openDatabase({ databaseUrl: url.toString() });
   return {
     ...db,
+    url: url.toString(),
     async close() {
       await db.close();
       const c = new pg.Client({ connectionString: base });

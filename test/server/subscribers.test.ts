@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidIccid, luhnDigit, luhnValid } from '@shared/iccid';
 import { normaliseListRequest } from '@shared/schema';
@@ -101,6 +101,53 @@ describe.each(engines)('subscribers on %s', (engine) => {
       const backwards = await repo.page(request(1, { sortBy: 'subscriberId', sortDir: 'desc' }), { principal });
       expect(backwards.items.map((s) => s.subscriberId)).toEqual(Array.from({ length: 50 }, (_, i) => DEMO_TEST_SUBSCRIBERS - 50 - i));
       expect(backwards.items[0]).toHaveProperty('accountName');
+    });
+
+    it('tells the total from a last page, counts past the end, and keeps an estimate a while but never an exact count', async () => {
+      const schema = loadSchemas().find((x) => x['x-entity'].name === 'subscriber')!;
+      const repo = new EntityRepository(ctx.db as never, schema, { exactCountLimit: 100 });
+      const principal = { userId: 1, username: 'admin', resellerId: -1, resellerPath: '', accountId: null, isAdmin: true, privileges: [] };
+      const request = (page: number, size: number, extra: object = {}) => normaliseListRequest(schema, { page: { page, size }, ...extra }, true);
+      const size = DEMO_TEST_SUBSCRIBERS % 7 ? 7 : 11; // a last page that is not full
+      const lastPage = Math.floor(DEMO_TEST_SUBSCRIBERS / size);
+      const last = await repo.page(request(lastPage, size), { principal });
+      expect(last.items.length).toBe(DEMO_TEST_SUBSCRIBERS - lastPage * size);
+      expect(last).toMatchObject({ totalItemsCount: DEMO_TEST_SUBSCRIBERS, totalPageCount: lastPage + 1 });
+      expect(last.totalIsEstimate).toBeUndefined();
+      const past = await repo.page(request(lastPage + 5, size, { searchBy: 'subscriberId', searchKey: '9' }), { principal });
+      expect(past).toMatchObject({ items: [], totalItemsCount: 1 });
+
+      // An estimate stands for a while: the same list again runs no count. An exact count runs every time and
+      // follows a change at once.
+      let queries = 0;
+      const counting = (ctx.db as Kysely<any>).withPlugin({
+        transformQuery: (args) => { queries++; return args.node; },
+        transformResult: async (args) => args.result,
+      });
+      const watched = new EntityRepository(counting, schema, { exactCountLimit: 100 });
+      const runs = async (req: ReturnType<typeof request>) => {
+        queries = 0;
+        const page = await watched.page(req, { principal });
+        return { page, queries };
+      };
+      const first = await runs(request(0, 10));
+      expect(first.page.totalIsEstimate).toBe(true);
+      const again = await runs(request(0, 10));
+      expect(again.page.totalItemsCount).toBe(first.page.totalItemsCount);
+      expect(again.queries).toBe(first.queries - 2); // neither the capped count nor the planner's estimate
+      const name = `Counted ${Date.now()}`;
+      const byName = () => runs(request(0, 1, { searchBy: 'name', searchKey: name }));
+      const rename = (ids: number[], to: string | ((id: number) => string)) => Promise.all(ids.map((id) =>
+        ctx.db.updateTable('subscriber' as never).set({ name: typeof to === 'string' ? to : to(id) } as never).where('subscriberId' as never, '=', id as never).execute()));
+      const before = (await ctx.db.selectFrom('subscriber' as never).select(['subscriberId', 'name'] as never).where('subscriberId' as never, 'in', [1, 2, 3] as never).execute()) as { subscriberId: number; name: string }[];
+      await rename([1, 2], name);
+      const two = await byName();
+      expect(two.page).toMatchObject({ totalItemsCount: 2, totalPageCount: 2 });
+      await rename([3], name);
+      const three = await byName();
+      expect(three.page).toMatchObject({ totalItemsCount: 3, totalPageCount: 3 });
+      expect(three.queries).toBe(two.queries);
+      await rename([1, 2, 3], (id) => before.find((b) => b.subscriberId === id)!.name);
     });
 
     it('pages after a given row (keyset) exactly as by page number, in any order, and refuses a row not in the list', async () => {

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import {
   childComparison,
@@ -34,6 +35,9 @@ const T = 't';
  */
 export const EXACT_COUNT_LIMIT = 10_000;
 
+/** How long a repository keeps an estimated total (see `EntityRepository.estimates`). */
+const ESTIMATE_TTL_MS = 15_000;
+
 /** A value matched literally by LIKE: its `%`, `_` and `\` escaped. */
 export function escapeLike(value: string) {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -59,6 +63,16 @@ export class EntityRepository {
   private readonly keyColumn: string;
   private readonly table: string;
   private readonly joins: { alias: string; prop: string; table: string; on: string; column: string; key: string }[];
+  /**
+   * Estimated totals, by the SQL and parameters of their count (the caller's tenancy included), for ESTIMATE_TTL_MS:
+   * turning the pages of a big list, or many users opening it, does not scan EXACT_COUNT_LIMIT rows each time for a
+   * figure shown as "about N" anyway. Totals up to the limit are exact and never kept.
+   */
+  /** Property names, and those the wire carries as numbers or as JSON structures (see `toWire`). */
+  private readonly names: string[];
+  private readonly numeric: string[];
+  private readonly structured: string[];
+  private readonly estimates = new LRUCache<string, number>({ max: 1000, ttl: ESTIMATE_TTL_MS });
 
   constructor(
     private readonly db: Kysely<any>,
@@ -71,6 +85,10 @@ export class EntityRepository {
     this.joins = Object.entries(schema.properties)
       .filter(([, p]) => p['x-join'])
       .map(([prop, p], i) => ({ alias: `j${i}`, prop, key: 'id', ...p['x-join']! }));
+    const props = Object.entries(schema.properties);
+    this.names = props.map(([name]) => name);
+    this.numeric = props.filter(([, p]) => isNumeric(p)).map(([name]) => name);
+    this.structured = props.filter(([, p]) => ['object', 'array'].includes(propertyType(p))).map(([name]) => name);
   }
 
   private column(prop: string): string {
@@ -94,10 +112,20 @@ export class EntityRepository {
     return out;
   }
 
-  private base(db: Kysely<any> = this.db): AnyQuery {
+  /** The table with its joined properties (only those in `props` when given: fewer joins, quicker planning). */
+  private base(db: Kysely<any> = this.db, props?: ReadonlySet<string>): AnyQuery {
     let q: AnyQuery = db.selectFrom(`${this.table} as ${T}`);
-    for (const j of this.joins) q = q.leftJoin(`${j.table} as ${j.alias}`, `${j.alias}.${j.key}`, `${T}.${j.on}`);
+    for (const j of this.joins) if (!props || props.has(j.prop)) q = q.leftJoin(`${j.table} as ${j.alias}`, `${j.alias}.${j.key}`, `${T}.${j.on}`);
     return q;
+  }
+
+  /** The properties a list request filters or sorts on: the joins its count and its keys need. */
+  private usedBy(req: NormalisedListRequest): Set<string> {
+    const used = new Set([req.sortBy, 'resellerId', 'accountId']);
+    const hidden = this.schema['x-list'].hiddenUnless;
+    if (hidden) used.add(hidden.field);
+    if (req.searchBy && req.searchKey) for (const field of filterFields(req.searchBy)) used.add(field);
+    return used;
   }
 
   private selectAll(q: AnyQuery): AnyQuery {
@@ -151,12 +179,9 @@ export class EntityRepository {
 
   /** Numeric columns come back as text from PostgreSQL; the wire carries JSON numbers. */
   private toWire(row: Row): Row {
-    for (const [name, prop] of Object.entries(this.schema.properties)) {
-      const value = row[name];
-      if (isNumeric(prop) && typeof value === 'string') row[name] = Number(value);
-      if (['object', 'array'].includes(propertyType(prop)) && typeof value === 'string') row[name] = JSON.parse(value);
-      if (value === null) delete row[name];
-    }
+    for (const name of this.numeric) if (typeof row[name] === 'string') row[name] = Number(row[name]);
+    for (const name of this.structured) if (typeof row[name] === 'string') row[name] = JSON.parse(row[name] as string);
+    for (const name of this.names) if (row[name] === null) delete row[name];
     return row;
   }
 
@@ -184,20 +209,26 @@ export class EntityRepository {
     return this.sorted(req, v);
   }
 
-  /** The number of matching rows: exact up to the limit (EXACT_COUNT_LIMIT unless set), else the planner's estimate (never below the limit). */
+  /**
+   * The number of matching rows: exact up to the limit (EXACT_COUNT_LIMIT unless set), else the planner's estimate
+   * (never below the limit), kept a while (see `estimates`).
+   */
   private async count(filtered: AnyQuery): Promise<{ total: number; estimate: boolean }> {
     const limit = this.options.exactCountLimit ?? EXACT_COUNT_LIMIT;
-    const capped = await this.db
-      .selectFrom(filtered.select(sql.lit(1).as('one')).limit(limit + 1).as('c'))
-      .select((eb: ExpressionBuilder<any, any>) => eb.fn.countAll().as('n'))
-      .executeTakeFirst();
-    const exact = Number(capped?.n ?? 0);
+    const capped = this.db.selectFrom(filtered.select(sql.lit(1).as('one')).limit(limit + 1).as('c')).select((eb: ExpressionBuilder<any, any>) => eb.fn.countAll().as('n'));
+    const compiled = capped.compile();
+    const cacheKey = `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
+    const known = this.estimates.get(cacheKey);
+    if (known !== undefined) return { total: known, estimate: true };
+    const exact = Number((await capped.executeTakeFirst())?.n ?? 0);
     if (exact <= limit) return { total: exact, estimate: false };
     // EXPLAIN answers one row with one column (its name differs by driver), JSON parsed or as text.
     const [row] = await filtered.select(sql.lit(1).as('one')).explain('json');
     const plan = Object.values(row ?? {})[0];
     const planned = Number((typeof plan === 'string' ? JSON.parse(plan) : plan)?.[0]?.Plan?.['Plan Rows']);
-    return { total: Math.max(exact, Number.isFinite(planned) ? Math.round(planned) : 0), estimate: true };
+    const total = Math.max(exact, Number.isFinite(planned) ? Math.round(planned) : 0);
+    this.estimates.set(cacheKey, total);
+    return { total, estimate: true };
   }
 
   /**
@@ -221,15 +252,18 @@ export class EntityRepository {
   }
 
   async page(req: NormalisedListRequest, v: Visibility): Promise<Page<Row>> {
-    const filtered = this.searched(this.listed(this.base(), v), req);
-    const { total, estimate } = await this.count(filtered);
+    const filtered = this.searched(this.listed(this.base(this.db, this.usedBy(req)), v), req);
     // The page's keys first, from the narrowest query that can find them (unused joins drop out); then whole rows
     // for those keys only, so a deep page does not join every row it skips.
     const start = await this.afterRow(filtered, req, v);
-    const keys = this.ordered(start.select(this.ref(this.key).as('k')), req).limit(req.size).offset(req.after === undefined ? req.page * req.size : 0);
+    const offset = req.after === undefined ? req.page * req.size : undefined;
+    const keys = this.ordered(start.select(this.ref(this.key).as('k')), req).limit(req.size).offset(offset ?? 0);
     const rows = await this.ordered(this.selectAll(this.base()), req)
       .where(this.ref(this.key), 'in', this.db.selectFrom(keys.as('p')).select('p.k'))
       .execute();
+    // A page that is not full, reached by number, is the last one: it tells the total without counting.
+    const last = offset !== undefined && rows.length < req.size && (rows.length > 0 || offset === 0);
+    const { total, estimate } = last ? { total: offset + rows.length, estimate: false } : await this.count(filtered);
     return {
       items: rows.map((r) => this.toWire(r as Row)),
       totalItemsCount: total,
