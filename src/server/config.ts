@@ -42,6 +42,11 @@ export interface Config {
   /** JSON source of exchange rates (e.g. https://api.frankfurter.app/latest?from=USD); stored rates otherwise. */
   exchangeRateUrl?: string;
   exchangeRateRefreshHours: number;
+  /**
+   * How far the JavaScript heap may grow past what the last full collection kept, in percent (HEAP_GROWING_PERCENT;
+   * 0 leaves the engine's own rule, which lets a long download quadruple it with garbage).
+   */
+  heapGrowingPercent: number;
 }
 
 function parseTrustProxy(value: string | undefined): boolean | number | string {
@@ -85,5 +90,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerName: Number(env.RATE_LIMIT_PER_NAME ?? 5),
     exchangeRateUrl: env.EXCHANGE_RATE_URL || undefined,
     exchangeRateRefreshHours: Number(env.EXCHANGE_RATE_REFRESH_HOURS ?? 12),
+    heapGrowingPercent: Number(env.HEAP_GROWING_PERCENT ?? 30),
   };
 }

@@ -12,8 +12,8 @@ import type { Engine } from '../db';
 
 type Row = Record<string, unknown>;
 
-/** Rows per database round trip. */
-export const CSV_BATCH = 2000;
+/** Rows per database round trip (a million-row export: 12 s with 500, 15 s with 2,000). */
+export const CSV_BATCH = 500;
 
 /** The rows of an ordered query, batch by batch, as the engine allows (see the module's comment). */
 export async function* queryBatches(db: Kysely<any>, engine: Engine, query: SelectQueryBuilder<any, any, Row>, batch = CSV_BATCH): AsyncGenerator<Row[]> {
