@@ -186,12 +186,12 @@ export class EntityRepository {
   }
 
   /** The ORDER BY of a list: the requested field, then the key, so the order is total. */
-  private ordered(q: AnyQuery, req: NormalisedListRequest): AnyQuery {
+  private ordered(q: AnyQuery, req: NormalisedListRequest, sortBy: Expression<unknown> = this.ref(req.sortBy), key: Expression<unknown> = this.ref(this.key)): AnyQuery {
     // Empty values sort last in both directions: a user sorting a column wants to see values first. A column that
     // cannot be empty sorts plainly, so a descending list can walk its index backwards.
     const canBeEmpty = req.sortBy !== this.key && !(this.schema.required ?? []).includes(req.sortBy);
     const dir = sql.raw(`${req.sortDir}${canBeEmpty ? ' nulls last' : ''}`);
-    return q.orderBy(sql`${this.ref(req.sortBy)} ${dir}`).orderBy(this.ref(this.key), req.sortDir);
+    return q.orderBy(sql`${sortBy} ${dir}`).orderBy(key, req.sortDir);
   }
 
   /** Every visible row the search matches, in the requested order. */
@@ -213,11 +213,9 @@ export class EntityRepository {
    * The number of matching rows: exact up to the limit (EXACT_COUNT_LIMIT unless set), else the planner's estimate
    * (never below the limit), kept a while (see `estimates`).
    */
-  private async count(filtered: AnyQuery): Promise<{ total: number; estimate: boolean }> {
-    const limit = this.options.exactCountLimit ?? EXACT_COUNT_LIMIT;
+  private async count(filtered: AnyQuery, cacheKey = this.estimateKey(filtered)): Promise<{ total: number; estimate: boolean }> {
+    const limit = this.countLimit();
     const capped = this.db.selectFrom(filtered.select(sql.lit(1).as('one')).limit(limit + 1).as('c')).select((eb: ExpressionBuilder<any, any>) => eb.fn.countAll().as('n'));
-    const compiled = capped.compile();
-    const cacheKey = `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
     const known = this.estimates.get(cacheKey);
     if (known !== undefined) return { total: known, estimate: true };
     const exact = Number((await capped.executeTakeFirst())?.n ?? 0);
@@ -229,6 +227,28 @@ export class EntityRepository {
     const total = Math.max(exact, Number.isFinite(planned) ? Math.round(planned) : 0);
     this.estimates.set(cacheKey, total);
     return { total, estimate: true };
+  }
+
+  private countLimit() {
+    return this.options.exactCountLimit ?? EXACT_COUNT_LIMIT;
+  }
+
+  /** What an estimate is kept by: the SQL and parameters of the search (the caller's tenancy included). */
+  private estimateKey(filtered: AnyQuery) {
+    const compiled = filtered.select(sql.lit(1).as('one')).compile();
+    return `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
+  }
+
+  /**
+   * The keys of a page among a counted few: every match (at most `cap` of them) found through the search's own
+   * indexes, then sorted. Walking the order's index instead, which the planner may prefer when it misjudges how
+   * many match, could pass most of a million rows first when the matches sit at one end of it, as a range of IMSIs
+   * does. The inner query's LIMIT (or OFFSET 0) keeps it apart from the outer ORDER BY.
+   */
+  private fencedKeys(start: AnyQuery, req: NormalisedListRequest, cap?: number): AnyQuery {
+    const found = start.select([this.ref(this.key).as('k'), this.ref(req.sortBy).as('s')]);
+    const fenced = cap === undefined ? found.offset(0) : found.limit(cap);
+    return this.ordered(this.db.selectFrom(fenced.as('f')).select('f.k'), req, sql.ref('f.s'), sql.ref('f.k'));
   }
 
   /**
@@ -253,24 +273,39 @@ export class EntityRepository {
 
   async page(req: NormalisedListRequest, v: Visibility): Promise<Page<Row>> {
     const filtered = this.searched(this.listed(this.base(this.db, this.usedBy(req)), v), req);
-    // The page's keys first, from the narrowest query that can find them (unused joins drop out); then whole rows
-    // for those keys only, so a deep page does not join every row it skips.
-    const start = await this.afterRow(filtered, req, v);
-    const offset = req.after === undefined ? req.page * req.size : undefined;
-    const keys = this.ordered(start.select(this.ref(this.key).as('k')), req).limit(req.size).offset(offset ?? 0);
-    const rows = await this.ordered(this.selectAll(this.base()), req)
-      .where(this.ref(this.key), 'in', this.db.selectFrom(keys.as('p')).select('p.k'))
-      .execute();
-    // A page that is not full, reached by number, is the last one: it tells the total without counting.
-    const last = offset !== undefined && rows.length < req.size && (rows.length > 0 || offset === 0);
-    const { total, estimate } = last ? { total: offset + rows.length, estimate: false } : await this.count(filtered);
-    return {
-      items: rows.map((r) => this.toWire(r as Row)),
+    const offset = req.after === undefined ? req.page * req.size : 0;
+    const answer = (rows: Row[], total: number, estimate: boolean): Page<Row> => ({
+      items: rows.map((r) => this.toWire(r)),
       totalItemsCount: total,
       totalPageCount: Math.max(1, Math.ceil(total / req.size)),
       currentPage: req.page,
       ...(estimate ? { totalIsEstimate: true } : {}),
+    });
+    // The whole rows of a page's keys, in the list's order: names are joined for these rows only.
+    const rowsOf = async (keys: AnyQuery | unknown[]) => {
+      if (Array.isArray(keys) && !keys.length) return [];
+      const where = Array.isArray(keys) ? keys : this.db.selectFrom(keys.as('p')).select('p.k');
+      return (await this.ordered(this.selectAll(this.base()), req).where(this.ref(this.key), 'in', where).execute()) as Row[];
     };
+
+    // A search not known to match many: count its matches (up to the limit + 1) and take the page's keys from
+    // them in one query, so the search's indexes are read once.
+    const limit = this.countLimit();
+    const estimateKey = this.estimateKey(filtered);
+    if (req.after === undefined && !this.estimates.has(estimateKey)) {
+      const counted = await this.fencedKeys(filtered, req, limit + 1)
+        .select(sql<number>`count(*) over ()`.as('n'))
+        .limit(req.size).offset(offset).execute();
+      const n = counted.length ? Number(counted[0].n) : undefined;
+      if (n !== undefined && n <= limit) return answer(await rowsOf(counted.map((r) => r.k)), n, false);
+    }
+
+    const { total, estimate } = await this.count(filtered, estimateKey);
+    if (!estimate && (total === 0 || (req.after === undefined && offset >= total))) return answer([], total, false);
+    const start = await this.afterRow(filtered, req, v);
+    // Many matches: walking the index of the order finds a page of them soon. A counted few: see `fencedKeys`.
+    const keys = estimate ? this.ordered(start.select(this.ref(this.key).as('k')), req) : this.fencedKeys(start, req);
+    return answer(await rowsOf(keys.limit(req.size).offset(offset)), total, estimate);
   }
 
   /** Id and name pairs of every visible row, for selects. */
