@@ -63,15 +63,15 @@ export class EntityRepository {
   private readonly keyColumn: string;
   private readonly table: string;
   private readonly joins: { alias: string; prop: string; table: string; on: string; column: string; key: string }[];
-  /**
-   * Estimated totals, by the SQL and parameters of their count (the caller's tenancy included), for ESTIMATE_TTL_MS:
-   * turning the pages of a big list, or many users opening it, does not scan EXACT_COUNT_LIMIT rows each time for a
-   * figure shown as "about N" anyway. Totals up to the limit are exact and never kept.
-   */
   /** Property names, and those the wire carries as numbers or as JSON structures (see `toWire`). */
   private readonly names: string[];
   private readonly numeric: string[];
   private readonly structured: string[];
+  /**
+   * Estimated totals, by the SQL and parameters of their search (the caller's tenancy included), for ESTIMATE_TTL_MS:
+   * turning the pages of a big list, or many users opening it, does not scan EXACT_COUNT_LIMIT rows each time for a
+   * figure shown as "about N" anyway. Totals up to the limit are exact and never kept.
+   */
   private readonly estimates = new LRUCache<string, number>({ max: 1000, ttl: ESTIMATE_TTL_MS });
 
   constructor(
@@ -214,19 +214,24 @@ export class EntityRepository {
    * (never below the limit), kept a while (see `estimates`).
    */
   private async count(filtered: AnyQuery, cacheKey = this.estimateKey(filtered)): Promise<{ total: number; estimate: boolean }> {
-    const limit = this.countLimit();
-    const capped = this.db.selectFrom(filtered.select(sql.lit(1).as('one')).limit(limit + 1).as('c')).select((eb: ExpressionBuilder<any, any>) => eb.fn.countAll().as('n'));
     const known = this.estimates.get(cacheKey);
     if (known !== undefined) return { total: known, estimate: true };
+    const limit = this.countLimit();
+    const capped = this.db.selectFrom(filtered.select(sql.lit(1).as('one')).limit(limit + 1).as('c')).select((eb: ExpressionBuilder<any, any>) => eb.fn.countAll().as('n'));
     const exact = Number((await capped.executeTakeFirst())?.n ?? 0);
     if (exact <= limit) return { total: exact, estimate: false };
+    return { total: await this.estimate(filtered, cacheKey, exact), estimate: true };
+  }
+
+  /** The planner's estimate of a search known to match more than `atLeast` rows (never below that), kept a while. */
+  private async estimate(filtered: AnyQuery, cacheKey: string, atLeast: number): Promise<number> {
     // EXPLAIN answers one row with one column (its name differs by driver), JSON parsed or as text.
     const [row] = await filtered.select(sql.lit(1).as('one')).explain('json');
     const plan = Object.values(row ?? {})[0];
     const planned = Number((typeof plan === 'string' ? JSON.parse(plan) : plan)?.[0]?.Plan?.['Plan Rows']);
-    const total = Math.max(exact, Number.isFinite(planned) ? Math.round(planned) : 0);
+    const total = Math.max(atLeast, Number.isFinite(planned) ? Math.round(planned) : 0);
     this.estimates.set(cacheKey, total);
-    return { total, estimate: true };
+    return total;
   }
 
   private countLimit() {
@@ -298,6 +303,8 @@ export class EntityRepository {
         .limit(req.size).offset(offset).execute();
       const n = counted.length ? Number(counted[0].n) : undefined;
       if (n !== undefined && n <= limit) return answer(await rowsOf(counted.map((r) => r.k)), n, false);
+      // More than the limit: already counted that far, so only the planner's estimate is wanted (and then kept).
+      if (n !== undefined) await this.estimate(filtered, estimateKey, n);
     }
 
     const { total, estimate } = await this.count(filtered, estimateKey);
