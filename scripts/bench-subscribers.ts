@@ -23,7 +23,7 @@ import { seedSubscribers } from '@server/db/seedSubscribers';
 import { copySubscribers } from './lib/copySubscribers';
 import { measureBrowserList } from './lib/browserList';
 import { freshDatabase } from '../test/server/helpers';
-import { startPortal } from '../test/e2e/harness';
+import { apiToken, startPortal } from '../test/e2e/harness';
 
 const PG_ROWS = Number(process.env.BENCH_SUBSCRIBERS ?? 1_000_000);
 const PGLITE_ROWS = Number(process.env.BENCH_PGLITE_SUBSCRIBERS ?? 20_000);
@@ -87,8 +87,7 @@ async function measure(engine: 'pglite' | 'postgres', database: Db & { url?: str
   }, dataDir);
   try {
     const address = portal.url;
-    const auth = await fetch(`${address}/portal/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userName: 'admin', password: PASSWORD }) });
-    const headers = { authorization: `Bearer ${(await auth.json()).jwt}`, 'content-type': 'application/json' };
+    const headers = { authorization: `Bearer ${await apiToken(portal, 'admin', PASSWORD)}`, 'content-type': 'application/json' };
 
     const rows = [];
     for (const scenario of scenarios) {

@@ -129,6 +129,13 @@ export async function signIn(page: Page, portal: Portal, userName: string, passw
   await page.getByTestId('dashboard-welcome').waitFor();
 }
 
+/** A token for `userName`, signed in over HTTP as an API client would (for calls made outside the browser). */
+export async function apiToken(portal: Pick<Portal, 'url'>, userName: string, password: string): Promise<string> {
+  const res = await fetch(`${portal.url}/portal/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userName, password }) });
+  if (!res.ok) throw new Error(`sign-in of ${userName} failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { jwt: string }).jwt;
+}
+
 /** Calls the API with the browser's own session, as the page would; answers the parsed body (null when empty). */
 export function callApi<T>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
   return page.evaluate(async ({ method, url, body }) => {

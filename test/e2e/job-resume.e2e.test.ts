@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, startPortal, type Portal } from './harness';
+import { ADMIN_PASSWORD, apiToken, startPortal, type Portal } from './harness';
 
 /**
  * A bulk job survives a crash: the server process is killed (SIGKILL, no shutdown) while a job is half done, a new
@@ -21,7 +21,7 @@ describe('a bulk job after the server is killed', () => {
     });
     return { status: res.status, json: (await res.json()) as T };
   }
-  const signIn = async () => (await api<{ jwt: string }>('POST', '/portal/auth', undefined, { userName: 'admin', password: ADMIN_PASSWORD })).json.jwt;
+  const signIn = () => apiToken(portal!, 'admin', ADMIN_PASSWORD);
 
   it('resumes on restart and applies every subscriber once', async () => {
     portal = await startPortal(env);

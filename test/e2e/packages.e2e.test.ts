@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { demoPassword, openBrowser, setDarkMode, signIn, startPortal, type Browser, type Portal } from './harness';
+import { apiToken, demoPassword, openBrowser, setDarkMode, signIn, startPortal, type Browser, type Portal } from './harness';
 
 const SHOTS = process.env.SHOTS_DIR ?? 'test-results';
 const TEMPLATE = 'Baltic month 3 GB';
@@ -20,7 +20,7 @@ describe('prepaid templates and package sales in the browser', () => {
     page = browser.page;
     page.on('pageerror', (e) => errors.push(String(e)));
     // The first subscriber Northwind Mobile sees, read through the API as the user would.
-    const jwt = (await (await fetch(`${portal.url}/portal/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userName: 'northwind', password: demoPassword(portal) }) })).json()).jwt;
+    const jwt = await apiToken(portal, 'northwind', demoPassword(portal));
     const page0 = await (await fetch(`${portal.url}/portal/subscribers/paged`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${jwt}` }, body: JSON.stringify({ sortBy: 'subscriberId', sortDir: 'asc', page: { page: 0, size: 1 } }) })).json();
     subscriberId = page0.items[0].subscriberId;
   });
