@@ -40,6 +40,7 @@ import { registerRoamingProfileRoutes } from './domains/roaming-profiles/routes'
 import { loadSchemas } from './engine/schemas';
 import { registerErrorHandler } from './http/errors';
 import { registerGuard } from './http/guard';
+import { Principals } from './http/principal';
 import { JobRunner, type RunnerOptions } from './jobs/runner';
 import { registerJobRoutes } from './jobs/routes';
 
@@ -109,7 +110,10 @@ export async function buildApp(opts: AppOptions) {
       security: [{ bearer: [] }],
     },
   });
-  registerGuard(app, db, tokens);
+  const principals = new Principals(db);
+  const stopPrincipals = await principals.start(opts.database);
+  app.addHook('onClose', stopPrincipals);
+  registerGuard(app, principals, tokens);
   // Domains register their job kinds on it; the runner starts once the server is ready and stops with it.
   app.decorate('jobs', new JobRunner(db, app.log, opts.jobs));
   app.addHook('onReady', async () => app.jobs.start());

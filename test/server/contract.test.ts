@@ -90,7 +90,7 @@ describe('a new entity is one schema and one table', () => {
   it('gets validated, scoped calls including delete', async () => {
     const ctx = await testApp('pglite');
     await sql`create table device_model (id serial primary key, name text not null, vendor text, reseller_id integer not null references reseller(id))`.execute(ctx.db);
-    const app = await buildApp({ database: { db: ctx.db, engine: 'pglite', close: async () => {} }, jwtSecret: 'test-secret', schemas: [...schemas, deviceModel] });
+    const app = await buildApp({ database: { ...ctx.database, close: async () => {} }, jwtSecret: 'test-secret', schemas: [...schemas, deviceModel] });
     const jwt = (await app.inject({ method: 'POST', url: '/portal/auth', payload: { userName: 'northwind', password: ctx.demoPassword } })).json().jwt;
     const headers = { authorization: `Bearer ${jwt}` };
     const created = await app.inject({ method: 'POST', url: '/portal/device-models/', headers, payload: { name: 'Quectel EG25', vendor: 'Quectel' } });

@@ -78,6 +78,7 @@ export async function testApp(engine: string, options: Partial<Omit<AppOptions, 
 
   return {
     app,
+    database,
     db: database.db,
     demoPassword,
     login,

@@ -6,13 +6,70 @@ import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect';
 import type { Database } from './types';
 import { migrateToLatest } from './migrations';
+import { TableWritesPlugin } from './writes';
 
 export type Engine = 'pglite' | 'postgres';
+
+/** What a listener is told: each notification, and whether it is listening (notifications may be missed when not). */
+export interface Notifications {
+  notify(): void;
+  live(listening: boolean): void;
+}
 
 export interface Db {
   db: Kysely<Database>;
   engine: Engine;
   close(): Promise<void>;
+  /** Notifications of a channel (NOTIFY), from any connection to the database; resolves to a function that stops. */
+  listen(channel: string, on: Notifications): Promise<() => Promise<void>>;
+  /** Calls `changed` after each UPDATE or DELETE this process runs on one of `tables`. */
+  watchWrites(tables: string[], changed: () => void): void;
+}
+
+/** How long a lost notification connection waits before it connects again. */
+const RELISTEN_MS = 2000;
+
+/**
+ * LISTEN on a connection of its own, outside the pool. When the connection is lost, `live(false)` says notifications
+ * may be missed, and it connects again until it can listen.
+ */
+async function listenPostgres(url: string, channel: string, on: Notifications): Promise<() => Promise<void>> {
+  let current: pg.Client | undefined;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const retry = () => { if (!stopped) timer = setTimeout(() => void connect(), RELISTEN_MS); };
+  const connect = async () => {
+    const client = new pg.Client({ connectionString: url, keepAlive: true });
+    const lost = () => {
+      if (current !== client) return;
+      current = undefined;
+      on.live(false);
+      client.end().catch(() => {});
+      retry();
+    };
+    client.on('notification', (m) => { if (m.channel === channel) on.notify(); });
+    client.on('error', lost);
+    client.on('end', lost);
+    try {
+      await client.connect();
+      await client.query(`listen ${client.escapeIdentifier(channel)}`);
+    } catch {
+      client.end().catch(() => {});
+      retry();
+      return;
+    }
+    if (stopped) { await client.end(); return; }
+    current = client;
+    on.live(true);
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    const client = current;
+    current = undefined;
+    await client?.end();
+  };
 }
 
 // numeric and bigint arrive as text from pg; the wire carries numbers (2-decimal money fits a double exactly enough
@@ -43,7 +100,10 @@ class RememberingCamelCasePlugin extends CamelCasePlugin {
 export async function openDatabase(opts: { databaseUrl?: string; dataDir?: string }): Promise<Db> {
   let dialect: Dialect;
   let engine: Engine;
+  let listen: Db['listen'];
   if (opts.databaseUrl) {
+    const url = opts.databaseUrl;
+    listen = (channel, on) => listenPostgres(url, channel, on);
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: Number(process.env.PG_POOL_SIZE ?? 10) });
     dialect = new PostgresDialect({ pool });
     engine = 'postgres';
@@ -59,8 +119,15 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
     }
     dialect = new PGliteDialect(client);
     engine = 'pglite';
+    // One process owns the database: it hears every notification, delivered as its statement commits.
+    listen = async (channel, on) => {
+      const stop = await client.listen(channel, () => on.notify());
+      on.live(true);
+      return async () => { if (!client.closed) await stop(); };
+    };
   }
-  const db = new Kysely<Database>({ dialect, plugins: [new RememberingCamelCasePlugin()] });
+  const writes = new TableWritesPlugin();
+  const db = new Kysely<Database>({ dialect, plugins: [writes, new RememberingCamelCasePlugin()] });
   await migrateToLatest(db);
-  return { db, engine, close: () => db.destroy() };
+  return { db, engine, close: () => db.destroy(), listen, watchWrites: (tables, changed) => writes.watch(tables, changed) };
 }

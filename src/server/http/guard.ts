@@ -1,9 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/types';
 import type { Tokens } from '../domains/auth/tokens';
 import { forbidden, unauthorized } from './errors';
-import { can, loadPrincipal, type Principal } from './principal';
+import { can, type Principal, type Principals } from './principal';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -42,7 +40,7 @@ export function principalOf(request: FastifyRequest): Principal {
  * One hook guards every API route: a valid bearer token (401 otherwise), then the route's privilege and
  * admin requirement (403). Routes opt out only by declaring themselves public.
  */
-export function registerGuard(app: FastifyInstance, db: Kysely<Database>, tokens: Tokens) {
+export function registerGuard(app: FastifyInstance, principals: Principals, tokens: Tokens) {
   app.decorate('portalRoutes', [] as PortalRoute[]);
   // A route must say who may call it: one that does not is a mistake, and the server refuses to start.
   app.addHook('onRoute', (route) => {
@@ -60,7 +58,7 @@ export function registerGuard(app: FastifyInstance, db: Kysely<Database>, tokens
     const header = request.headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
     const userId = token ? await tokens.verify(token) : undefined;
-    const principal = userId !== undefined ? await loadPrincipal(db, userId) : undefined;
+    const principal = userId !== undefined ? await principals.load(userId) : undefined;
     if (!principal) throw unauthorized();
     request.principal = principal;
     if (config?.adminOnly && !principal.isAdmin) throw forbidden();

@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import { ADMIN_RESELLER_ID, hasPrivilege, normalisePrivileges, type PrivilegeItem } from '@shared/privileges';
+import type { Db } from '../db';
 import type { Database } from '../db/types';
 
-/** Who is calling: loaded from the database on every request, so a changed role applies at once. */
+/** Who is calling: the user, the reseller's place in the tree and the role's privileges (see `Principals`). */
 export interface Principal {
   userId: number;
   username: string;
@@ -37,4 +39,57 @@ export async function loadPrincipal(db: Kysely<Database>, userId: number): Promi
 
 export function can(principal: Principal, privilege: string, sub?: string) {
   return hasPrivilege(principal.privileges, privilege, sub);
+}
+
+/** The channel the database notifies when a user, role or reseller path changes (migration 0080). */
+export const PRINCIPAL_CHANNEL = 'portal_principal';
+
+/** The tables a principal is read from: a write to any of them forgets every kept principal. */
+const PRINCIPAL_TABLES = ['app_user', 'role', 'reseller'];
+
+/**
+ * Principals kept between requests, so a signed-in user's call does not read the database before its own work. A
+ * change to a user, role or reseller path applies at once all the same:
+ * - this process forgets them all as soon as it has run such an UPDATE or DELETE itself;
+ * - every server on the database forgets them when the change commits (a trigger notifies, see migration 0080),
+ *   changes made with psql included;
+ * - a load that began before a change is not kept;
+ * - while the notification connection is down, nothing is kept and every request reads the database;
+ * - nothing is kept longer than `ttlMs`, a bound should a connection die without a word.
+ */
+export class Principals {
+  private readonly kept: LRUCache<number, Principal>;
+  private generation = 0;
+  private listening = false;
+
+  constructor(private readonly db: Kysely<Database>, ttlMs = 30_000) {
+    this.kept = new LRUCache({ max: 10_000, ttl: ttlMs });
+  }
+
+  /** Starts keeping principals: resolves to a function that stops. */
+  async start(database: { listen: Db['listen']; watchWrites: Db['watchWrites'] }): Promise<() => Promise<void>> {
+    database.watchWrites(PRINCIPAL_TABLES, () => this.forget());
+    return database.listen(PRINCIPAL_CHANNEL, {
+      notify: () => this.forget(),
+      live: (listening) => {
+        this.listening = listening;
+        this.forget();
+      },
+    });
+  }
+
+  forget() {
+    this.generation++;
+    this.kept.clear();
+  }
+
+  async load(userId: number): Promise<Principal | undefined> {
+    if (!this.listening) return loadPrincipal(this.db, userId);
+    const known = this.kept.get(userId);
+    if (known) return known;
+    const generation = this.generation;
+    const principal = await loadPrincipal(this.db, userId);
+    if (principal && this.listening && generation === this.generation) this.kept.set(userId, principal);
+    return principal;
+  }
 }
