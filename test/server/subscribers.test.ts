@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidIccid, luhnDigit, luhnValid } from '@shared/iccid';
 import { normaliseListRequest } from '@shared/schema';
 import { EntityRepository } from '@server/engine/repository';
+import { loadPrincipal } from '@server/http/principal';
 import { loadSchemas } from '@server/engine/schemas';
 import { DEMO_TEST_SUBSCRIBERS, engines, testApp } from './helpers';
 
@@ -148,6 +149,13 @@ describe.each(engines)('subscribers on %s', (engine) => {
       expect(again.page.totalItemsCount).toBe(first.page.totalItemsCount);
       expect(first.queries).toBe(3); // the matches counted up to the limit, the planner's estimate, the page's rows
       expect(again.queries).toBe(1); // the page alone: neither a count nor the planner's estimate
+      // An estimate is kept per tenancy: an account user's few subscribers are counted, not given the admin's figure.
+      const harborId = (await ctx.db.selectFrom('appUser').select('id').where('username', '=', 'harbor').executeTakeFirstOrThrow()).id;
+      const harbor = (await loadPrincipal(ctx.db, harborId))!;
+      const own = await watched.page(normaliseListRequest(schema, { page: { page: 0, size: 10 } }, false), { principal: harbor });
+      expect(own.totalIsEstimate).toBeUndefined();
+      expect(own.totalItemsCount).toBeLessThan(first.page.totalItemsCount);
+      expect(own.items.every((s) => s.accountId === harbor.accountId)).toBe(true);
       const name = `Counted ${Date.now()}`;
       const byName = () => runs(request(0, 1, { searchBy: 'name', searchKey: name }));
       const rename = (ids: number[], to: string | ((id: number) => string)) => Promise.all(ids.map((id) =>

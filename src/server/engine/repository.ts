@@ -213,7 +213,7 @@ export class EntityRepository {
    * The number of matching rows: exact up to the limit (EXACT_COUNT_LIMIT unless set), else the planner's estimate
    * (never below the limit), kept a while (see `estimates`).
    */
-  private async count(filtered: AnyQuery, cacheKey = this.estimateKey(filtered)): Promise<{ total: number; estimate: boolean }> {
+  private async count(filtered: AnyQuery, cacheKey: string): Promise<{ total: number; estimate: boolean }> {
     const known = this.estimates.get(cacheKey);
     if (known !== undefined) return { total: known, estimate: true };
     const limit = this.countLimit();
@@ -238,10 +238,17 @@ export class EntityRepository {
     return this.options.exactCountLimit ?? EXACT_COUNT_LIMIT;
   }
 
-  /** What an estimate is kept by: the SQL and parameters of the search (the caller's tenancy included). */
-  private estimateKey(filtered: AnyQuery) {
-    const compiled = filtered.select(sql.lit(1).as('one')).compile();
-    return `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
+  /**
+   * What an estimate is kept by: everything that decides which rows a list matches, as `listed` and `searched` read
+   * it (the caller's tenancy, the rows hidden unless asked for, the search), never its order or page. Taken from the
+   * request rather than from the compiled SQL, which cost a second compilation of the query on every page.
+   */
+  private estimateKey(req: NormalisedListRequest, v: Visibility) {
+    const { principal } = v;
+    const hidden = this.schema['x-list'].hiddenUnless;
+    const searched = req.searchBy && req.searchKey ? [req.searchBy.by, req.searchKey] : null;
+    const tenancy = principal.isAdmin ? null : [principal.resellerPath, principal.accountId];
+    return JSON.stringify([searched, tenancy, hidden ? String(v.query?.[hidden.query]) === 'true' : null]);
   }
 
   /**
@@ -296,7 +303,7 @@ export class EntityRepository {
     // A search not known to match many: count its matches (up to the limit + 1) and take the page's keys from
     // them in one query, so the search's indexes are read once.
     const limit = this.countLimit();
-    const estimateKey = this.estimateKey(filtered);
+    const estimateKey = this.estimateKey(req, v);
     if (req.after === undefined && !this.estimates.has(estimateKey)) {
       const counted = await this.fencedKeys(filtered, req, limit + 1)
         .select(sql<number>`count(*) over ()`.as('n'))
