@@ -40,5 +40,9 @@ describe('entity schema helpers', () => {
     expect(found.items.map((r) => r.accountId)).toEqual([3]);
     const second = pageInMemory(schema, rows, normaliseListRequest(schema, { page: { page: 1, size: 2 } }, false));
     expect(second).toMatchObject({ totalItemsCount: 3, totalPageCount: 2, currentPage: 1, items: [{ accountId: 3 }] });
+    // After a row (keyset), in the list's order; a row not in the list is refused, naming the field.
+    const afterBeta = pageInMemory(schema, rows, normaliseListRequest(schema, { sortBy: 'city', sortDir: 'desc', page: { page: 1, size: 1, after: 1 } }, false));
+    expect(afterBeta).toMatchObject({ currentPage: 1, totalItemsCount: 3, items: [{ accountId: 3 }] });
+    expect(() => pageInMemory(schema, rows, normaliseListRequest(schema, { page: { page: 1, size: 1, after: 9 } }, false))).toThrow(ListRequestError);
   });
 });

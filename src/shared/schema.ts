@@ -292,8 +292,15 @@ export function pageInMemory<T extends Record<string, unknown>>(schema: EntitySc
   };
   items = [...items].sort((a, b) => bySort(a, b) || dir * compare(a[key], b[key]));
   const total = items.length;
+  // Keyset paging: the page starts right after the row whose key is `after`, which must be in the list.
+  let start = req.page * req.size;
+  if (req.after !== undefined) {
+    const at = items.findIndex((row) => String(row[key]) === String(req.after));
+    if (at < 0) throw new ListRequestError('page.after', 'exists', 'validation.page.after');
+    start = at + 1;
+  }
   return {
-    items: items.slice(req.page * req.size, (req.page + 1) * req.size),
+    items: items.slice(start, start + req.size),
     totalItemsCount: total,
     totalPageCount: Math.max(1, Math.ceil(total / req.size)),
     currentPage: req.page,

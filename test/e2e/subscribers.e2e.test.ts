@@ -77,6 +77,32 @@ describe('subscriber detail page in the browser', () => {
     expect(await panels(page)).toHaveLength(22);
   });
 
+  it('turns to the next page from the last row on screen, showing what the page by number holds', async () => {
+    // Signed in as the administrator by the first test.
+    const sent: { page: { page: number; after?: number } }[] = [];
+    page.on('request', (r) => { if (r.url().endsWith('/portal/subscribers/paged') && r.method() === 'POST') sent.push(r.postDataJSON()); });
+    await page.goto(`${portal.url}/#/subscribers?page=1&sortBy=name&sortDir=desc`);
+    const grid = page.getByTestId('grid-subscriber');
+    const shownIds = () => grid.locator('[role="row"][row-index]').evaluateAll((rows) => rows
+      .map((r) => [Number(r.getAttribute('row-index')), r.querySelector('[col-id="subscriberId"]')?.textContent ?? ''] as const)
+      .filter(([, id]) => id)
+      .sort((a, b) => a[0] - b[0])
+      .map(([, id]) => Number(id.replace(/\D/g, ''))));
+    await expect.poll(async () => (await shownIds()).length).toBe(50);
+    for (const next of [2, 3]) {
+      await page.getByRole('button', { name: 'Next page' }).click();
+      await expect.poll(() => page.getByTestId('list-page').innerText()).toMatch(new RegExp(`^Page ${next} of`));
+    }
+    expect(sent.at(-1)?.page).toMatchObject({ page: 2, after: expect.any(Number) });
+    const byNumber = await callApi<{ items: Row[] }>(page, 'POST', '/portal/subscribers/paged', { sortBy: 'name', sortDir: 'desc', page: { page: 2, size: 50 } });
+    await expect.poll(shownIds).toEqual(byNumber.items.map((r) => r.subscriberId));
+    expect(page.url()).toContain('page=3');
+    await page.screenshot({ path: `${SHOTS}/subscribers-page-3.png` });
+    // Back to the subscriber the next tests work on.
+    await page.goto(`${portal.url}/#/subscriber/${subscriber.subscriberId}`);
+    await page.getByTestId('subscriber-header').waitFor();
+  });
+
   it('suspends and reactivates, showing the pending operation and then the new status', async () => {
     await page.getByTestId('action-suspend').click();
     await page.getByTestId('suspend-confirm').waitFor();

@@ -145,6 +145,17 @@ describe('accounts list paging', () => {
     await waitFor(() => expect(columnTexts(grid, 'name')).toHaveLength(50));
     expect(location()).toBe('/accounts?page=1');
     expect(screen.getByRole('button', { name: 'Previous page' })).toHaveProperty('disabled', true);
+    expect(lastBody('/portal/accounts/paged')).toEqual({ sortBy: 'accountId', sortDir: 'asc', page: { page: 0, size: 50 } });
+
+    // Next starts after the last row on screen: the server walks its index from there instead of counting past page 1.
+    const lastOfFirst = columnTexts(grid, 'name')[49];
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(columnTexts(grid, 'name')).toHaveLength(15));
+    const sent = lastBody('/portal/accounts/paged') as { page: { page: number; size: number; after?: number } };
+    expect(sent.page).toMatchObject({ page: 1, size: 50 });
+    expect(api.db.tables.account.find((a) => a.accountId === sent.page.after)?.name).toBe(lastOfFirst);
+    expect(location()).toBe('/accounts?page=2');
+    expect(screen.getByTestId('list-page').textContent).toBe('Page 2 of 2');
   });
 
   it('hides a column from the chooser, saves the layout to the preferences, and resets it', async () => {

@@ -24,9 +24,9 @@ import type { EntityRow } from './types';
 import { useIsAdmin } from './useIsAdmin';
 
 /** Reads a page through `search` when there is a search key and the schema has that call, else `paged`. */
-function usePage(schema: EntitySchema, query: ListQuery, pollingInterval = 0) {
+function usePage(schema: EntitySchema, query: ListQuery, pollingInterval = 0, after?: number | string) {
   const { paged, search } = entityEndpoints(schema);
-  const request = toListRequest(query, schema);
+  const request = toListRequest(query, schema, after);
   const searching = Boolean(query.searchKey && search);
   // Which endpoints exist depends only on the schema, fixed for the page's life (routes key it by entity),
   // so these hooks run in the same order on every render.
@@ -119,7 +119,12 @@ export default function EntityListPage({ schema, address, bulk }: { schema: Enti
   const [layout, setLayout] = useGridLayout(schema['x-entity'].name);
   // Without a sort in the address, the list opens in the user's saved sort.
   const query = { ...readListQuery(params, schema, isAdmin), ...(!params.has('sortBy') && layout?.sort ? layout.sort : {}) };
-  const result = usePage(schema, query, bulk?.refreshEvery);
+  // The pager's next page starts after the last row on screen (keyset), when the list is still the one it came from:
+  // deep in a million rows, turning a page then costs what the first page costs. Other moves go by page number.
+  const [step, setStep] = useState<{ list: string; page: number; after: number | string }>();
+  const listKey = JSON.stringify([query.searchKey, query.searchBy, query.sortBy, query.sortDir]);
+  const after = step && step.list === listKey && step.page === query.page ? step.after : undefined;
+  const result = usePage(schema, query, bulk?.refreshEvery, after);
   const canCreate = Boolean(schema['x-api'].create);
   const { download } = entityEndpoints(schema);
   const [startDownload, downloading] = download?.useMutation() ?? [undefined, undefined];
@@ -256,7 +261,11 @@ export default function EntityListPage({ schema, address, bulk }: { schema: Enti
             pages={Math.max(1, page.totalPageCount)}
             total={page.totalItemsCount}
             estimate={page.totalIsEstimate}
-            onPage={(next) => go({ page: next })}
+            onPage={(next) => {
+              const last = page.items[page.items.length - 1]?.[schema['x-entity'].key] as number | string | undefined;
+              setStep(next === query.page + 1 && last !== undefined ? { list: listKey, page: next, after: last } : undefined);
+              go({ page: next });
+            }}
           />
         </>
       )}
