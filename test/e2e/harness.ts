@@ -1,11 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const ADMIN_PASSWORD = 'Admin@e2e2026';
+/** Node's arguments for the server, exactly as `npm run serve` (and so `npm start`) gives them. */
+const SERVE_ARGS = (JSON.parse(readFileSync('package.json', 'utf8')).scripts.serve as string).split(' ').slice(1);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -39,7 +41,7 @@ export interface Portal {
 export async function startPortal(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-'))): Promise<Portal> {
   const port = await freePort();
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, SERVE_ARGS, {
     // 2,000 demo subscribers unless a test asks for more: enough to page and search, quick to seed.
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_PASSWORD, LOG_LEVEL: 'warn', DATABASE_URL: '', DEMO_SUBSCRIBERS: '2000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

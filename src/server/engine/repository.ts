@@ -28,6 +28,8 @@ export interface Visibility {
 }
 
 const T = 't';
+/** The column a counted page's rows carry their search's total in, taken off before they are answered. */
+const COUNTED = 'countedMatches';
 
 /**
  * Lists count matching rows exactly up to this many; beyond it the planner's estimate stands in and the page says
@@ -294,22 +296,24 @@ export class EntityRepository {
       ...(estimate ? { totalIsEstimate: true } : {}),
     });
     // The whole rows of a page's keys, in the list's order: names are joined for these rows only.
-    const rowsOf = async (keys: AnyQuery | unknown[]) => {
-      if (Array.isArray(keys) && !keys.length) return [];
-      const where = Array.isArray(keys) ? keys : this.db.selectFrom(keys.as('p')).select('p.k');
-      return (await this.ordered(this.selectAll(this.base()), req).where(this.ref(this.key), 'in', where).execute()) as Row[];
-    };
+    const rowsOf = async (keys: AnyQuery) =>
+      (await this.ordered(this.selectAll(this.base()), req).where(this.ref(this.key), 'in', this.db.selectFrom(keys.as('p')).select('p.k')).execute()) as Row[];
 
-    // A search not known to match many: count its matches (up to the limit + 1) and take the page's keys from
-    // them in one query, so the search's indexes are read once.
+    // A search not known to match many: one statement counts its matches (up to the limit + 1), takes the page's
+    // keys from them and joins their rows, so the search's indexes are read once and the page costs one round trip.
     const limit = this.countLimit();
     const estimateKey = this.estimateKey(req, v);
     if (req.after === undefined && !this.estimates.has(estimateKey)) {
-      const counted = await this.fencedKeys(filtered, req, limit + 1)
+      const counted = this.fencedKeys(filtered, req, limit + 1)
         .select(sql<number>`count(*) over ()`.as('n'))
-        .limit(req.size).offset(offset).execute();
-      const n = counted.length ? Number(counted[0].n) : undefined;
-      if (n !== undefined && n <= limit) return answer(await rowsOf(counted.map((r) => r.k)), n, false);
+        .limit(req.size).offset(offset);
+      const rows = (await this.ordered(this.selectAll(this.base()), req)
+        .innerJoin(counted.as('p'), (join: any) => join.onRef('p.k', '=', `${T}.${this.keyColumn}`))
+        .select(sql.ref('p.n').as(COUNTED))
+        .execute()) as Row[];
+      const n = rows.length ? Number(rows[0][COUNTED]) : undefined;
+      for (const row of rows) delete row[COUNTED];
+      if (n !== undefined && n <= limit) return answer(rows, n, false);
       // More than the limit: already counted that far, so only the planner's estimate is wanted (and then kept).
       if (n !== undefined) await this.estimate(filtered, estimateKey, n);
     }
