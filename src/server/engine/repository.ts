@@ -148,10 +148,15 @@ export class EntityRepository {
     return q;
   }
 
+  /** Whether the request asks for the rows `x-list.hiddenUnless` leaves out (null when the list hides none). */
+  private showsHidden(v: Visibility): boolean | null {
+    const hidden = this.schema['x-list'].hiddenUnless;
+    return hidden ? String(v.query?.[hidden.query]) === 'true' : null;
+  }
+
   /** Lists leave out rows flagged by `x-list.hiddenUnless` unless the request asks for them. */
   private listed(q: AnyQuery, v: Visibility): AnyQuery {
-    const hidden = this.schema['x-list'].hiddenUnless;
-    if (hidden && String(v.query?.[hidden.query]) !== 'true') q = q.where(this.ref(hidden.field), '=', false);
+    if (this.showsHidden(v) === false) q = q.where(this.ref(this.schema['x-list'].hiddenUnless!.field), '=', false);
     return this.visible(q, v);
   }
 
@@ -247,10 +252,9 @@ export class EntityRepository {
    */
   private estimateKey(req: NormalisedListRequest, v: Visibility) {
     const { principal } = v;
-    const hidden = this.schema['x-list'].hiddenUnless;
     const searched = req.searchBy && req.searchKey ? [req.searchBy.by, req.searchKey] : null;
     const tenancy = principal.isAdmin ? null : [principal.resellerPath, principal.accountId];
-    return JSON.stringify([searched, tenancy, hidden ? String(v.query?.[hidden.query]) === 'true' : null]);
+    return JSON.stringify([searched, tenancy, this.showsHidden(v)]);
   }
 
   /**
