@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 
-/** Every setting the server reads, from the environment, in one place (the README lists them). */
+/** Every setting the server reads, from the environment, in one place (docs/configuration.md lists them). */
 export interface Config {
   port: number;
   host: string;

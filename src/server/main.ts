@@ -7,7 +7,7 @@ import { parseDelay } from './adapters/core-network/simulator';
 
 const config = loadConfig();
 // Memory stays near what is live: a million-row download allocates fast, and by default the heap would grow to
-// several times its live size before a full collection (see README, "At scale: measured").
+// several times its live size before a full collection (see docs/performance.md).
 if (config.heapGrowingPercent > 0) setFlagsFromString(`--heap-growing-percent=${config.heapGrowingPercent}`);
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 const adminPassword = await ensureAdmin(database.db, config.adminPassword);
