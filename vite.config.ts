@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { precompressPlugin } from './src/web/build/precompressPlugin.ts';
 import { formValidatorsPlugin } from './src/web/engine/form/validatorsPlugin.ts';
 
 const dir = (p: string) => fileURLToPath(new URL(p, import.meta.url));
@@ -16,7 +17,8 @@ export default defineConfig({
   root: dir('./src/web'),
   base: './',
   // The form validators are precompiled from schemas/: the Content-Security-Policy forbids compiling them in the browser.
-  plugins: [react(), formValidatorsPlugin(dir('./schemas'))],
+  // The build's files also come brotli- and gzip-compressed, for the server to serve as they are.
+  plugins: [react(), formValidatorsPlugin(dir('./schemas')), precompressPlugin()],
   resolve: { alias },
   build: { outDir: dir('./dist/web'), emptyOutDir: true, chunkSizeWarningLimit: 1500 },
   server: { proxy: { '/portal': 'http://127.0.0.1:8080' } },

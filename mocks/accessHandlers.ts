@@ -13,6 +13,7 @@ import type { FieldError } from '@shared/wire';
 import type { MockDatabase } from './data';
 import { errorResponse, fieldError, messageText, unauthorizedResponse } from './http';
 import { callerOf } from './session';
+import { mockToken } from './token';
 
 export interface MockAccessState {
   /** Robot-check payloads by state: checked once (may be used by a join request), or spent. */
@@ -101,6 +102,7 @@ export function accessHandlers(db: MockDatabase, base: string) {
           return errorResponse(400, 'RESET_TOKEN_INVALID', messageText('reset.tokenInvalid'), [fieldError('token', 'valid', 'reset.tokenInvalid')]);
         }
         user.password = body.newPassword as string;
+        user.sessionVersion = (user.sessionVersion ?? 0) + 1;
         for (const [token, id] of state.resetTokens) if (id === user.id) state.resetTokens.delete(token);
         return HttpResponse.json({ message: messageText('reset.done') });
       }
@@ -125,7 +127,9 @@ export function accessHandlers(db: MockDatabase, base: string) {
       if (errors.length) return invalid(errors);
       if (current !== user.password) return invalid([fieldError('currentPassword', 'current', 'validation.password.current')]);
       user.password = body.newPassword as string;
-      return HttpResponse.json({ message: messageText('password.changed') });
+      // Every other session ends; this one goes on with the new token.
+      user.sessionVersion = (user.sessionVersion ?? 0) + 1;
+      return HttpResponse.json({ message: messageText('password.changed'), jwt: mockToken(user.username, 3600, Date.now(), user.sessionVersion) });
     }),
   ];
 }

@@ -24,6 +24,10 @@ export interface MockUser {
   resellerId: number;
   privileges: PrivilegeItem[];
   preferences: string;
+  /** Raised by a password change: tokens of an earlier version are refused. */
+  sessionVersion?: number;
+  /** A disabled user cannot sign in. */
+  disabled?: boolean;
 }
 
 export interface MockDatabase {

@@ -1,15 +1,20 @@
 /**
  * CRUD and paged-list handlers generated from each schema's `x-api`, answering like the server: the same list
- * request rules and paging (`normaliseListRequest`, `pageInMemory`), reseller scoping, 400 on invalid bodies and
- * 409 on a duplicate of an `x-unique` field.
+ * request rules and paging (`normaliseListRequest`, `pageInMemory`), reseller scoping, 400 on invalid bodies, 409 on a
+ * duplicate of an `x-unique` field and on an update over a newer version, 403 on a tenant's own protected fields.
  */
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import {
   apiRoutes,
+  insideTenant,
+  isVersioned,
   ListRequestError,
+  mayCreateRows,
   normaliseListRequest,
   pageInMemory,
+  protectedFields,
   uniqueRules,
+  VERSION,
   writableFields,
   type ApiRoute,
   type EntitySchema,
@@ -18,7 +23,7 @@ import { csvLine } from '@shared/csv';
 import { hasPrivilege } from '@shared/privileges';
 import type { ListRequest } from '@shared/wire';
 import type { MockDatabase, MockUser, Row } from './data';
-import { errorResponse, fieldError, forbiddenResponse, notFoundResponse, unauthorizedResponse } from './http';
+import { errorResponse, fieldError, forbiddenResponse, messageText, notFoundResponse, unauthorizedResponse } from './http';
 import { callerOf, isAdmin, visibleResellerIds } from './session';
 import { validateBody } from './validate';
 
@@ -36,7 +41,7 @@ const table = (db: MockDatabase, schema: EntitySchema): Row[] => (db.tables[name
 
 /** Fills joined read-only columns, e.g. an account's resellerName. */
 function withJoins(db: MockDatabase, schema: EntitySchema, row: Row): Row {
-  const out = { ...row };
+  const out: Row = isVersioned(schema) ? { ...row, [VERSION]: row[VERSION] ?? 1 } : { ...row };
   for (const [field, prop] of Object.entries(schema.properties)) {
     const join = prop['x-join'];
     if (!join) continue;
@@ -88,10 +93,10 @@ function rejectBody(ctx: Context, body: Row, candidate: Row, mode: 'create' | 'u
   return null;
 }
 
-/** The stored part of a body: every writable field, a missing one as null (PUT replaces the whole row). */
-function writable(schema: EntitySchema, body: Row): Row {
+/** The stored part of a body: every writable field, a missing one as null on create; on update only those sent. */
+function writable(schema: EntitySchema, body: Row, mode: 'create' | 'update' = 'create'): Row {
   const key = keyOf(schema);
-  return Object.fromEntries(writableFields(schema).filter((f) => f !== key).map((f) => [f, body[f] ?? null]));
+  return Object.fromEntries(writableFields(schema).filter((f) => f !== key && (mode === 'create' || f in body)).map((f) => [f, body[f] ?? null]));
 }
 
 const operations: Record<ApiRoute['op'], (ctx: Context) => Promise<Response> | Response> = {
@@ -109,6 +114,7 @@ const operations: Record<ApiRoute['op'], (ctx: Context) => Promise<Response> | R
     return HttpResponse.json(withJoins(ctx.db, ctx.schema, row));
   },
   create: async (ctx) => {
+    if (!mayCreateRows(ctx.schema, { ...ctx.user, isAdmin: isAdmin(ctx.user) })) return forbiddenResponse();
     const body = (await ctx.request.json()) as Row;
     const key = keyOf(ctx.schema);
     const rows = table(ctx.db, ctx.schema);
@@ -126,9 +132,20 @@ const operations: Record<ApiRoute['op'], (ctx: Context) => Promise<Response> | R
     const index = rows.findIndex((r) => String(r[key]) === String(body[key] ?? ctx.params.id));
     if (index < 0) return notFoundResponse();
     if (!inScope(ctx, rows[index])) return forbiddenResponse();
-    // PUT replaces every writable field: one left out is cleared.
-    const candidate: Row = { ...rows[index], ...writable(ctx.schema, body) };
-    const rejected = rejectBody(ctx, body, candidate, 'update');
+    const current = rows[index];
+    const version = Number(current[VERSION] ?? 1);
+    if (isVersioned(ctx.schema) && body[VERSION] !== undefined && body[VERSION] !== version) {
+      return errorResponse(409, 'STALE', messageText('error.stale'), [fieldError(VERSION, 'stale', 'error.stale')]);
+    }
+    const { [VERSION]: _sent, ...fields } = body;
+    // A PUT changes the fields it sends; a user inside the row's tenant changes none of its protected ones.
+    const changes = writable(ctx.schema, fields, 'update');
+    if (insideTenant(ctx.schema, { ...ctx.user, isAdmin: isAdmin(ctx.user) }, current)) {
+      const refused = protectedFields(ctx.schema).filter((f) => f in changes && JSON.stringify(changes[f] ?? null) !== JSON.stringify(current[f] ?? null));
+      if (refused.length) return errorResponse(403, 'FORBIDDEN', messageText('validation.field.protected'), refused.map((f) => fieldError(f, 'protected', 'validation.field.protected')));
+    }
+    const candidate: Row = { ...current, ...changes, ...(isVersioned(ctx.schema) ? { [VERSION]: version + 1 } : {}) };
+    const rejected = rejectBody(ctx, fields, candidate, 'update');
     if (rejected) return rejected;
     rows[index] = candidate;
     return HttpResponse.json(withJoins(ctx.db, ctx.schema, candidate));

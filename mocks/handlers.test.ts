@@ -39,6 +39,15 @@ describe('mock backend', () => {
     expect(search.body.items.map((r: { name: string }) => r.name)).toEqual(['Cobalt Sensors']);
   });
 
+  it('refuses what the server refuses at the edge: a lone surrogate in a name, search text over 200 characters', async () => {
+    const token = await signIn('nora');
+    const created = await call(token, 'POST', '/accounts/', { name: 'Surrogate \ud800 Ltd' });
+    expect(created.status).toBe(400);
+    expect(created.body.fields).toEqual([expect.objectContaining({ field: 'name', rule: 'characters', messageId: 'validation.character.notAllowed' })]);
+    const long = await call(token, 'POST', '/accounts/search', { searchBy: 'name', searchKey: 'x'.repeat(201) });
+    expect(long.status).toBe(400);
+  });
+
   it('answers 400 for a filter the schema does not allow', async () => {
     const token = await signIn('nora');
     const res = await call(token, 'POST', '/accounts/search', { searchBy: 'resellerName', searchKey: 'x' });
@@ -59,8 +68,13 @@ describe('mock backend', () => {
       { field: 'name', rule: 'unique', messageId: 'entity.account.unique', message: 'account name already exists' },
     ]);
 
-    const updated = await call(token, 'PUT', '/accounts/', { accountId: 107, name: 'Gamma Harbour', resellerId: 11 });
-    expect(updated.body).toMatchObject({ accountId: 107, name: 'Gamma Harbour', city: null });
+    // A PUT changes the fields it sends; the version it was read at guards against a lost update.
+    const updated = await call(token, 'PUT', '/accounts/', { accountId: 107, name: 'Gamma Harbour', resellerId: 11, version: 1 });
+    expect(updated.body).toMatchObject({ accountId: 107, name: 'Gamma Harbour', city: 'Genoa', version: 2 });
+    const stale = await call(token, 'PUT', '/accounts/', { accountId: 107, city: 'Savona', version: 1 });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({ code: 'STALE', fields: [{ field: 'version', rule: 'stale' }] });
+    expect((await call(token, 'GET', '/accounts/107')).body.city).toBe('Genoa');
   });
 
   it('answers 400 with the schema’s message ids, and 403 for another tenant’s row', async () => {

@@ -1,7 +1,7 @@
 /** Who is calling: the user behind the bearer token, and which resellers that user may see. */
-import { ADMIN_RESELLER_ID } from '@shared/privileges';
+import { isAdministrator } from '@shared/privileges';
 import type { MockDatabase, MockUser } from './data';
-import { tokenSubject } from './token';
+import { tokenSubject, tokenVersion } from './token';
 
 function tokenExpired(token: string): boolean {
   try {
@@ -17,17 +17,21 @@ export function callerOf(db: MockDatabase, request: Request): MockUser | null {
   const token = header.startsWith('Bearer ') ? header.slice(7) : '';
   if (!token || tokenExpired(token)) return null;
   const username = tokenSubject(token);
-  return db.users.find((u) => u.username === username) ?? null;
+  const user = db.users.find((u) => u.username === username);
+  // As on the server, a password change ends every token issued before it.
+  return user && tokenVersion(token) === (user.sessionVersion ?? 0) ? user : null;
 }
 
+/** As on the server: a user of the provider whose role holds the Administrator privilege. */
 export function isAdmin(user: MockUser): boolean {
-  return user.resellerId === ADMIN_RESELLER_ID;
+  return isAdministrator(user.resellerId, user.privileges);
 }
 
-/** The caller's reseller and every reseller below it; everything for the admin. */
+/** The caller's reseller and every reseller below it (an account user: its own reseller only); everything for the admin. */
 export function visibleResellerIds(db: MockDatabase, user: MockUser): Set<number> {
   if (isAdmin(user)) return new Set(db.resellers.map((r) => r.id));
   const visible = new Set([user.resellerId]);
+  if (user.accountId !== null && user.accountId !== undefined) return visible;
   let grew = true;
   while (grew) {
     grew = false;
@@ -39,4 +43,11 @@ export function visibleResellerIds(db: MockDatabase, user: MockUser): Set<number
     }
   }
   return visible;
+}
+
+/** The resellers above `resellerId` and itself: a plan of any of them may price its subscribers. */
+export function resellerAndAncestors(db: MockDatabase, resellerId: number): Set<number> {
+  const found = new Set<number>();
+  for (let id: number | null | undefined = resellerId; id !== null && id !== undefined && !found.has(id); id = db.resellers.find((r) => r.id === id)?.parentId) found.add(id);
+  return found;
 }

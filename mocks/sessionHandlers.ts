@@ -14,12 +14,13 @@ export function sessionHandlers(db: MockDatabase, base: string) {
         (u) => (u.username.toLowerCase() === name || u.email?.toLowerCase() === name) && u.password === body.password,
       );
       if (!user) return errorResponse(401, 'BAD_CREDENTIALS', 'The username or password is not correct');
-      return HttpResponse.json({ jwt: mockToken(user.username) });
+      if (user.disabled) return errorResponse(401, 'USER_DISABLED', 'This account is disabled. Ask your administrator to enable it.');
+      return HttpResponse.json({ jwt: mockToken(user.username, 3600, Date.now(), user.sessionVersion) });
     }),
 
     http.get(`${base}/auth/renew`, ({ request }) => {
       const user = callerOf(db, request);
-      return user ? HttpResponse.json({ jwt: mockToken(user.username) }) : unauthorizedResponse();
+      return user ? HttpResponse.json({ jwt: mockToken(user.username, 3600, Date.now(), user.sessionVersion) }) : unauthorizedResponse();
     }),
 
     http.get(`${base}/user`, ({ request }) => {

@@ -5,9 +5,10 @@
  */
 import { http, HttpResponse } from 'msw';
 import { hasPrivilege } from '@shared/privileges';
+import { smsTextProblem } from '@shared/sms';
 import type { MockDatabase, MockUser, Row } from './data';
 import { errorResponse, fieldError, forbiddenResponse, messageText, notFoundResponse, unauthorizedResponse } from './http';
-import { callerOf, isAdmin, visibleResellerIds } from './session';
+import { callerOf, isAdmin, resellerAndAncestors, visibleResellerIds } from './session';
 
 export const QOS_SPEED_LIMITS = [
   { id: '64kbps', name: '64 kbit/s', kbps: 64 },
@@ -84,6 +85,14 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
     return { user, sub };
   }
 
+  /** Plans of the subscriber's reseller or one above it, that the caller sees: what the server accepts. */
+  function usablePlans(sub: Row, user: MockUser): Row[] {
+    const owners = resellerAndAncestors(db, Number(sub.resellerId));
+    const visible = visibleResellerIds(db, user);
+    return (db.tables.pricingPlan ?? []).filter((p) => owners.has(Number(p.resellerId)) && visible.has(Number(p.resellerId)))
+      .sort((a, b) => String(a.name).localeCompare(String(b.name)));
+  }
+
   function audit(sub: Row, user: MockUser, action: string, after: Row) {
     const before = Object.fromEntries(Object.keys(after).map((k) => [k, sub[k] ?? null]));
     Object.assign(sub, after);
@@ -149,6 +158,12 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
       return HttpResponse.json({ subscriberId: found.sub.subscriberId, dailyLimitBytes: limit, qosThrottling: qos, usageTodayBytes: usage, reached: usage >= limit, effect: usage < limit ? null : qos === 'BLOCK' ? 'blocked' : 'throttled' });
     }),
 
+    http.get(`${base}/subscriber-info/:id/pricing-plans`, ({ request, params }) => {
+      const found = access(request, params.id, 'Services');
+      if (found instanceof Response) return found;
+      return HttpResponse.json(usablePlans(found.sub, found.user).map((p) => ({ pricingPlanId: p.id, pricingPlanName: p.name })));
+    }),
+
     http.post(`${base}/subscriber-info/api/`, async ({ request }) => {
       const body = (await request.json()) as Row;
       const panels: Record<string, string> = { suspend: 'Status', reactivate: 'Status', 'refresh-sim': 'IccidSim', 'modify-msisdn': 'Msisdn', 'pricing-plan': 'Services', credit: 'Services' };
@@ -165,6 +180,7 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
       if (operation === 'refresh-sim') return network(sub, user, operation);
       if (operation === 'modify-msisdn') return network(sub, user, operation, { msisdn: body.msisdn });
       if (operation === 'pricing-plan') {
+        if (!usablePlans(sub, user).some((p) => p.id === body.pricingPlanId)) return errorResponse(400, 'VALIDATION', 'invalid', [fieldError('pricingPlanId', 'reference', 'validation.pricingPlan.unknown')]);
         audit(sub, user, operation, { pricingPlanId: body.pricingPlanId });
         return HttpResponse.json(wire(record(sub, user, operation, 'success', undefined, body)));
       }
@@ -206,6 +222,15 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
         http.post(`${base}/subscriber-info/:id/cancel-location`, ({ request, params }) => {
       const found = access(request, params.id, 'Location');
       return found instanceof Response ? found : network(found.sub, found.user, 'cancel-location', { network: null, country: null });
+    }),
+
+    http.post(`${base}/subscriber-info/:id/sms`, async ({ request, params }) => {
+      const found = access(request, params.id, 'NetworkEvents');
+      if (found instanceof Response) return found;
+      const { text } = (await request.json()) as { text?: unknown };
+      const problem = typeof text === 'string' ? smsTextProblem(text) : 'validation.sms.required';
+      if (problem) return errorResponse(400, 'VALIDATION_FAILED', 'Validation failed', [fieldError('text', problem === 'validation.sms.tooLong' ? 'maxLength' : 'required', problem)]);
+      return network(found.sub, found.user, 'send-sms');
     }),
 
     http.post(`${base}/subscribers/:id/allowed-networks`, ({ request, params }) => {

@@ -5,10 +5,20 @@ function base64url(text: string): string {
   return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-export function mockToken(username: string, lifetimeSeconds = 3600, nowMs = Date.now()): string {
+export function mockToken(username: string, lifetimeSeconds = 3600, nowMs = Date.now(), sessionVersion = 0): string {
   const header = base64url(JSON.stringify({ alg: 'none', typ: 'JWT' }));
-  const payload = base64url(JSON.stringify({ sub: username, exp: Math.floor(nowMs / 1000) + lifetimeSeconds }));
+  const payload = base64url(JSON.stringify({ sub: username, exp: Math.floor(nowMs / 1000) + lifetimeSeconds, sv: sessionVersion }));
   return `${header}.${payload}.mock`;
+}
+
+/** The session version a token was issued for, as the server's tokens carry it (0 when absent). */
+export function tokenVersion(token: string): number {
+  try {
+    const sv: unknown = JSON.parse(atob((token.split('.')[1] ?? '').replace(/-/g, '+').replace(/_/g, '/'))).sv;
+    return typeof sv === 'number' ? sv : 0;
+  } catch {
+    return 0;
+  }
 }
 
 export function tokenSubject(token: string): string | null {

@@ -1,14 +1,16 @@
 /**
- * Checks a request body with the same body schema and ajv set-up as the server (`@shared/validation`), so the
- * mocks answer 400 with the same fields, rules and message ids.
+ * Checks a request body with the same body schema and ajv set-up as the server (`@shared/validation`), and the same
+ * refusal of text it cannot store (`@shared/storable`), so the mocks answer 400 with the same fields, rules and
+ * message ids.
  */
 import Ajv, { type ValidateFunction } from 'ajv';
 import ajvErrors from 'ajv-errors';
 import addFormats from 'ajv-formats';
 import { writableFields, type EntitySchema } from '@shared/schema';
+import { unstorablePath } from '@shared/storable';
 import { bodySchema, toFieldErrors, type ValidationMode } from '@shared/validation';
 import type { FieldError } from '@shared/wire';
-import { messageText } from './http';
+import { fieldError, messageText } from './http';
 
 const compiled = new Map<string, ValidateFunction>();
 
@@ -34,6 +36,9 @@ export function writablePart(schema: EntitySchema, body: Record<string, unknown>
 }
 
 export function validateBody(schema: EntitySchema, body: Record<string, unknown>, mode: ValidationMode): FieldError[] {
+  // The server refuses text it cannot store before anything else, naming where it is.
+  const unstorable = unstorablePath(body);
+  if (unstorable !== undefined) return [fieldError(unstorable, 'characters', 'validation.character.notAllowed')];
   const fn = validatorFor(schema, mode);
   return fn(writablePart(schema, body, mode)) ? [] : toFieldErrors(fn.errors as never, messageText);
 }

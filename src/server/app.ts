@@ -18,12 +18,12 @@ import { registerNetworkRoutes } from './domains/networks/routes';
 import { createCoreNetwork, type CoreNetwork, type CoreNetworkSettings } from './adapters/core-network';
 import { pricingPlanHooks, registerPricingRoutes } from './domains/pricing/routes';
 import { registerEntityRoutes } from './engine/routes';
-import { accountHooks } from './domains/accounts/hooks';
 import { roleHooks } from './domains/roles/hooks';
 import { subscriberHooks } from './domains/subscribers/hooks';
 import { registerSubscriberRoutes } from './domains/subscribers/routes';
 import { registerSubscriberInfoRoutes } from './domains/subscribers/infoRoutes';
 import { registerSubscriberOperationRoutes } from './domains/subscribers/operationRoutes';
+import { registerSubscriberSmsRoutes } from './domains/subscribers/smsRoutes';
 import { MIGRATION_JOB, migrationJobKind, registerSubscriberRangeRoutes } from './domains/subscribers/rangeRoutes';
 import { registerSubscriberBulkRoutes } from './domains/subscribers/bulkRoutes';
 import { registerSubscriberImpactRoutes } from './domains/subscribers/impactRoutes';
@@ -39,6 +39,7 @@ import { roamingProfileHooks } from './domains/roaming-profiles/hooks';
 import { registerRoamingProfileRoutes } from './domains/roaming-profiles/routes';
 import { loadSchemas } from './engine/schemas';
 import { registerErrorHandler } from './http/errors';
+import { registerInputGuard } from './http/input';
 import { registerGuard } from './http/guard';
 import { Principals } from './http/principal';
 import { JobRunner, type RunnerOptions } from './jobs/runner';
@@ -84,6 +85,9 @@ declare module 'fastify' {
   }
 }
 
+/** A file of the web build named with a hash of its content (`assets/name-Hash1234.js`, or its .br/.gz copy). */
+const HASHED_ASSET = /[\\/]assets[\\/][^\\/]+-[\w-]{8}\.\w+(?:\.br|\.gz)?$/;
+
 /** Builds the whole server: used by `npm start` and by tests through `inject`. */
 export async function buildApp(opts: AppOptions) {
   const app = Fastify({
@@ -98,6 +102,7 @@ export async function buildApp(opts: AppOptions) {
   const tokens = await createTokens(db, { secret: opts.jwtSecret, expirySeconds: opts.jwtExpirySeconds ?? 3600 });
 
   registerErrorHandler(app);
+  registerInputGuard(app);
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: { 'script-src': ["'self'"], 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:', 'blob:'], 'worker-src': ["'self'", 'blob:'] },
@@ -133,13 +138,14 @@ export async function buildApp(opts: AppOptions) {
   await registerLogoRoutes(app, db);
   registerNetworkRoutes(app, db, (report) => applyCatalogueChanges(db, report));
   registerAllowedListRoutes(app, db, opts.database.engine);
-  registerEntityRoutes(app, db, opts.database.engine, schemas, { account: accountHooks, user: userHooks, role: roleHooks, locationZone: zoneHooks, destinationZone: zoneHooks, pricingPlan: pricingPlanHooks, roamingProfile: roamingProfileHooks,
+  registerEntityRoutes(app, db, opts.database.engine, schemas, { user: userHooks, role: roleHooks, locationZone: zoneHooks, destinationZone: zoneHooks, pricingPlan: pricingPlanHooks, roamingProfile: roamingProfileHooks,
     subscriber: subscriberHooks, allowedList: allowedListHooks, prepaidTemplate: templateHooks,
   });
   const roamingProfileSchema = schemas.find((s) => s.$id === 'roamingProfile');
   if (roamingProfileSchema) registerRoamingProfileRoutes(app, db, opts.database.engine, roamingProfileSchema);
   registerSubscriberRoutes(app, db);
   registerSubscriberOperationRoutes(app, db);
+  registerSubscriberSmsRoutes(app, db);
   registerSubscriberInfoRoutes(app, db, opts.database.engine, opts.access?.mailer ?? createMailer(db, app.log, opts.access?.mail));
   app.decorate('migration', createMigrationPlatform(opts.migration));
   app.jobs.register(MIGRATION_JOB, migrationJobKind(app.migration));
@@ -154,7 +160,15 @@ export async function buildApp(opts: AppOptions) {
   registerResellerPricingRoutes(app, db, opts.database.engine);
 
   if (opts.webRoot && existsSync(opts.webRoot)) {
-    await app.register(fastifyStatic, { root: opts.webRoot, prefix: '/', wildcard: false });
+    // The build writes brotli and gzip copies beside its files (see src/web/build/precompressPlugin.ts). Files under
+    // assets/ carry a hash of their content in their name, so a browser keeps them for good; index.html names the
+    // current ones and is checked again on every load.
+    await app.register(fastifyStatic, {
+      root: opts.webRoot, prefix: '/', wildcard: false, preCompressed: true, cacheControl: false,
+      setHeaders: (reply, path) => {
+        reply.header('Cache-Control', HASHED_ASSET.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
   }
   return app;
 }

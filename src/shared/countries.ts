@@ -14,6 +14,8 @@ import zh from 'i18n-iso-countries/langs/zh.json' with { type: 'json' };
 const LANGUAGES = [en, ru, de, he, zh, es];
 for (const language of LANGUAGES) countries.registerLocale(language);
 const REGISTERED = new Set(LANGUAGES.map((language) => language.locale));
+/** The i18n-iso-countries languages registered: the portal's. */
+export const COUNTRY_LANGUAGES: readonly string[] = [...REGISTERED];
 
 /** The i18n-iso-countries language for a portal locale (`zh-Hans` → `zh`), English for any other. */
 export function countryLanguage(locale: string): string {

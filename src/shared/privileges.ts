@@ -17,6 +17,7 @@ export const SUBSCRIBER_PANELS = [
 ] as const;
 
 export const PRIVILEGE_CATALOGUE: PrivilegeItem[] = [
+  { privilege: 'Administrator', subPrivileges: [] },
   { privilege: 'Dashboard', subPrivileges: [] },
   { privilege: 'Subscribers', subPrivileges: [] },
   { privilege: 'Resellers', subPrivileges: [] },
@@ -41,12 +42,29 @@ export const PRIVILEGE_CATALOGUE: PrivilegeItem[] = [
   { privilege: 'SubscriberDetails', subPrivileges: [...SUBSCRIBER_PANELS] },
 ];
 
-/** Not a privilege a role can grant: a route marked with it is the administrator's alone. */
+/**
+ * The administrator's privilege: a route marked with it is the administrator's alone. It counts only for users of
+ * the provider itself (reseller -1), and only a role of the provider may hold it; a provider user whose role lacks
+ * it (support staff, order approvers) is a user like any other.
+ */
 export const ADMIN_ONLY = 'Administrator';
 /** Not a privilege either: a route marked with it is open to every signed-in user (e.g. their own jobs). */
 export const SIGNED_IN = 'SignedIn';
 
 export const PRIVILEGE_NAMES = PRIVILEGE_CATALOGUE.map((p) => p.privilege);
+
+/** Whether a user of `resellerId` holding `granted` is the administrator. */
+export function isAdministrator(resellerId: number, granted: PrivilegeItem[]): boolean {
+  return resellerId === ADMIN_RESELLER_ID && hasPrivilege(granted, ADMIN_ONLY);
+}
+
+/** Whether every privilege and sub-privilege of `wanted` is in `held`: no one acts on or hands out more than they hold. */
+export function privilegesWithin(wanted: PrivilegeItem[], held: PrivilegeItem[]): boolean {
+  return wanted.every((w) => {
+    const h = held.find((p) => p.privilege === w.privilege);
+    return h !== undefined && w.subPrivileges.every((s) => h.subPrivileges.includes(s));
+  });
+}
 
 export function hasPrivilege(granted: PrivilegeItem[], privilege: string, sub?: string): boolean {
   const item = granted.find((p) => p.privilege === privilege);

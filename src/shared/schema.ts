@@ -32,8 +32,20 @@ export interface PropertySchema {
   writeOnly?: boolean;
   /** Display format for grids: money, bytes, date, datetime, status. */
   'x-format'?: string;
-  /** The entity this id refers to (its options come from that entity's list call). */
+  /**
+   * The entity this id (or each id of this array) refers to: its options come from that entity's list call, and the
+   * server accepts only an id of a row the caller may see (`reseller`: a reseller of the caller's subtree).
+   */
   'x-reference'?: string;
+  /** The value of a reference that stands for no row (e.g. -1, shown as N/D); not looked up. */
+  'x-none'?: number;
+  /** Message id when the reference names no row the caller may use (default `validation.reference.unknown`). */
+  'x-referenceMessage'?: string;
+  /**
+   * A commercial or structural field: written only from above the row's tenant (see `x-entity.tenant`), never by a
+   * user of that tenant itself; the form shows it read-only to them.
+   */
+  'x-protected'?: boolean;
   /** A read-only value read from another table through a foreign key of this entity. */
   'x-join'?: { table: string; on: string; column: string; key?: string };
   /** Kept in tables of their own, not a column: the domain's hooks write and read it (e.g. a profile's rates). */
@@ -104,6 +116,11 @@ export interface EntitySchema {
     adminWrites?: boolean;
     /** Properties required on create only (e.g. a password, which an update may leave out). */
     requiredOnCreate?: string[];
+    /**
+     * The rows are tenants themselves: `account` (an account user's own account) or `reseller`. A user inside the
+     * row's tenant never writes its `x-protected` fields, and an account user creates and deletes no accounts.
+     */
+    tenant?: 'account' | 'reseller';
   };
   /** The calls, e.g. `"get": "GET /portal/things/{id}"`; a list names several paths of one call (the first is the client's). */
   'x-api': Partial<Record<ApiOperation, string | string[]>>;
@@ -209,6 +226,40 @@ export class ListRequestError extends Error {
   }
 }
 
+/** The longest search text a list accepts: far beyond any name or identifier, short enough to cost nothing. */
+export const MAX_SEARCH_KEY = 200;
+
+/** PostgreSQL's integer: the column of an `integer` property unless it declares `format: int64` (a bigint column). */
+export const INTEGER_RANGE = { min: -2_147_483_648, max: 2_147_483_647 } as const;
+
+/** The whole numbers an integer property's column holds. */
+export function integerRange(prop: PropertySchema): { min: number; max: number } {
+  return prop.format === 'int64' ? { min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER } : INTEGER_RANGE;
+}
+
+/**
+ * The property with its column's range where it gives none itself, in its items too (an array of ids): a body's
+ * whole number is checked against what the column holds before any query sees it.
+ */
+export function withColumnRange(prop: PropertySchema): PropertySchema {
+  const out = { ...prop };
+  if (propertyType(prop) === 'integer') {
+    const { min, max } = integerRange(prop);
+    out.minimum = prop.minimum ?? min;
+    out.maximum = prop.maximum ?? max;
+  }
+  if (prop.items && typeof prop.items === 'object') out.items = withColumnRange(prop.items as PropertySchema);
+  return out;
+}
+
+/** Whether `value` can be the key of a row: a whole number in the key column's range, or short text for a text key. */
+function keyValue(schema: EntitySchema, value: unknown): boolean {
+  const prop = schema.properties[schema['x-entity'].key] ?? {};
+  if (!isNumeric(prop)) return typeof value === 'string' && value.length > 0 && value.length <= 100;
+  const { min, max } = integerRange(prop);
+  return Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
+}
+
 /**
  * Applies defaults and checks a list request against the schema's whitelist: an unknown sort field or
  * filter is refused, so no string from a request ever names a column.
@@ -219,14 +270,15 @@ export function normaliseListRequest(schema: EntitySchema, req: ListRequest, isA
   if (!sortableFields(schema).includes(sortBy)) throw new ListRequestError('sortBy', 'enum', 'validation.sortBy.invalid');
   const sortDir = req.sortDir ?? (req.sortBy ? 'asc' : list.defaultSort.sortDir);
   if (sortDir !== 'asc' && sortDir !== 'desc') throw new ListRequestError('sortDir', 'enum', 'validation.sortDir.invalid');
+  if (req.page !== undefined && req.page !== null && (typeof req.page !== 'object' || Array.isArray(req.page))) throw new ListRequestError('page', 'type', 'validation.page.invalid');
   const size = req.page?.size ?? list.pageSize ?? DEFAULT_PAGE_SIZE;
   const page = req.page?.page ?? 0;
   if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) throw new ListRequestError('page.size', 'range', 'validation.pageSize.invalid');
-  if (!Number.isInteger(page) || page < 0) throw new ListRequestError('page.page', 'range', 'validation.page.invalid');
+  if (!Number.isInteger(page) || page < 0 || page > INTEGER_RANGE.max) throw new ListRequestError('page.page', 'range', 'validation.page.invalid');
   const after = req.page?.after;
-  if (after !== undefined && !Number.isInteger(after) && !(typeof after === 'string' && after.length > 0 && after.length <= 100)) {
-    throw new ListRequestError('page.after', 'type', 'validation.page.after');
-  }
+  if (after !== undefined && !keyValue(schema, after)) throw new ListRequestError('page.after', 'type', 'validation.page.after');
+  if (req.searchKey !== undefined && req.searchKey !== null && typeof req.searchKey !== 'string') throw new ListRequestError('searchKey', 'type', 'validation.invalid');
+  if (typeof req.searchKey === 'string' && req.searchKey.length > MAX_SEARCH_KEY) throw new ListRequestError('searchKey', 'maxLength', 'validation.searchKey.tooLong');
   const searchKey = typeof req.searchKey === 'string' ? req.searchKey.trim() : undefined;
   let searchBy: SearchFilter | undefined;
   if (searchKey) {
@@ -247,7 +299,11 @@ function affixKey(key: string): string {
 
 export function searchComparison(prop: PropertySchema, key: string): SearchComparison {
   if (isNumeric(prop)) {
-    return /^-?\d{1,15}$/.test(key) ? { kind: 'equals', value: Number(key) } : { kind: 'never' };
+    // A key no value of the column can equal matches nothing: a 15-digit IMSI is no subscriber id (an integer).
+    if (!/^-?\d{1,15}$/.test(key)) return { kind: 'never' };
+    const value = Number(key);
+    if (propertyType(prop) === 'integer' && (value < integerRange(prop).min || value > integerRange(prop).max)) return { kind: 'never' };
+    return { kind: 'equals', value };
   }
   if (propertyType(prop) === 'boolean') return { kind: 'never' };
   if (prop['x-search'] === 'affix') return { kind: 'affix', value: affixKey(key) };
@@ -305,4 +361,46 @@ export function pageInMemory<T extends Record<string, unknown>>(schema: EntitySc
     totalPageCount: Math.max(1, Math.ceil(total / req.size)),
     currentPage: req.page,
   };
+}
+
+/** The property every updatable entity's rows carry: raised by each update, sent back with an update to detect a lost one. */
+export const VERSION = 'version';
+
+/** Whether an entity's rows carry a version: every entity with an update call (its table has the column). */
+export function isVersioned(schema: EntitySchema): boolean {
+  return schema['x-api'].update !== undefined;
+}
+
+/** The reference fields of an entity: property name, referenced entity, and whether it holds a list of ids. */
+export function referenceFields(schema: EntitySchema): { field: string; entity: string; none?: number; messageId: string }[] {
+  return Object.entries(schema.properties).flatMap(([field, p]) =>
+    p['x-reference'] ? [{ field, entity: p['x-reference'], none: p['x-none'], messageId: p['x-referenceMessage'] ?? 'validation.reference.unknown' }] : []);
+}
+
+/** The fields a user inside the row's own tenant sees read-only and may not change. */
+export function protectedFields(schema: EntitySchema): string[] {
+  return Object.entries(schema.properties).filter(([, p]) => p['x-protected']).map(([name]) => name);
+}
+
+/** Who is writing, as far as the tenant rules need to know. */
+export interface TenantCaller {
+  resellerId: number;
+  accountId: number | null;
+  isAdmin: boolean;
+}
+
+/**
+ * Whether the caller is inside the row's own tenant (an account user on its account, a reseller's user on that
+ * reseller): it then sees the row's `x-protected` fields read-only. The administrator never is.
+ */
+export function insideTenant(schema: EntitySchema, caller: TenantCaller, row: Record<string, unknown>): boolean {
+  const tenant = schema['x-entity'].tenant;
+  if (!tenant || caller.isAdmin) return false;
+  const id = Number(row[schema['x-entity'].key]);
+  return tenant === 'account' ? caller.accountId !== null && caller.accountId === id : caller.resellerId === id;
+}
+
+/** Whether the caller may create (or delete) rows of the entity: an account user never creates tenants. */
+export function mayCreateRows(schema: EntitySchema, caller: TenantCaller): boolean {
+  return !(schema['x-entity'].tenant && caller.accountId !== null && !caller.isAdmin);
 }

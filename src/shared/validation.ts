@@ -3,7 +3,7 @@
  * server and in the web form alike, so both give the same message for the same mistake.
  */
 import type { EntitySchema, PropertySchema } from './schema';
-import { propertyType, writableFields } from './schema';
+import { isVersioned, propertyType, VERSION, withColumnRange, writableFields } from './schema';
 import type { FieldError } from './wire';
 
 export type ValidationMode = 'create' | 'update';
@@ -32,27 +32,32 @@ export function cleanProperty(prop: PropertySchema): PropertySchema {
 /**
  * The body schema for ajv: only writable properties (plus the key when updating), no others accepted,
  * optional ones may be null (a cleared field), and each property's `required` message moved to the parent
- * where ajv-errors looks for it.
+ * where ajv-errors looks for it. An update changes only the fields it sends: it requires none but the key, and
+ * a required field it sends may not be cleared.
  */
 export function bodySchema(schema: EntitySchema, mode: ValidationMode): Record<string, unknown> {
   const key = schema['x-entity'].key;
   const names = writableFields(schema).filter((n) => n !== key);
   const properties: Record<string, PropertySchema> = {};
   const requiredMessages: Record<string, string> = {};
-  const requiredNames = [...(schema.required ?? []), ...(mode === 'create' ? (schema['x-entity'].requiredOnCreate ?? []) : [])];
+  const notNull = new Set(schema.required ?? []);
+  const requiredNames = mode === 'create' ? [...(schema.required ?? []), ...(schema['x-entity'].requiredOnCreate ?? [])] : [];
   const required = requiredNames.filter((n) => names.includes(n));
   for (const name of names) {
     const prop = schema.properties[name];
-    const cleaned = cleanProperty(prop);
-    if (!required.includes(name)) cleaned.type = [propertyType(prop), 'null' as never];
+    const cleaned = withColumnRange(cleanProperty(prop));
+    if (!notNull.has(name)) cleaned.type = [propertyType(prop), 'null' as never];
     properties[name] = cleaned;
     const messages = prop.errorMessage;
     requiredMessages[name] = (typeof messages === 'object' && messages.required) || DEFAULT_MESSAGES.required;
   }
   if (mode === 'update') {
-    properties[key] = { type: 'integer' };
+    properties[key] = withColumnRange({ type: 'integer' });
     required.push(key);
     requiredMessages[key] = DEFAULT_MESSAGES.required;
+    if (isVersioned(schema)) {
+      properties[VERSION] = { type: 'integer', minimum: 0, description: 'The version the row was read at: a row saved since answers 409' };
+    }
   }
   return {
     type: 'object',

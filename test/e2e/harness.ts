@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const ADMIN_PASSWORD = 'Admin@e2e2026';
@@ -114,6 +115,22 @@ export async function setDarkMode(page: Page, on: boolean) {
   await toggle.waitFor({ state: 'hidden' });
 }
 
+/**
+ * Screenshots of the page as it is, light, dark and in Hebrew (right to left): `<path>-light.png`, `-dark.png`,
+ * `-he.png`. The page is left light and in English.
+ */
+export async function screenshotThemes(page: Page, path: string) {
+  await page.screenshot({ path: `${path}-light.png`, fullPage: true });
+  await setDarkMode(page, true);
+  await page.screenshot({ path: `${path}-dark.png`, fullPage: true });
+  await setDarkMode(page, false);
+  await page.getByTestId('language-select').selectOption('he');
+  await page.waitForFunction(() => document.documentElement.dir === 'rtl');
+  await page.screenshot({ path: `${path}-he.png`, fullPage: true });
+  await page.getByTestId('language-select').selectOption('en');
+  await page.waitForFunction(() => document.documentElement.dir === 'ltr');
+}
+
 /** The password of a demo user, which the portal prints at its first start. */
 export function demoPassword(portal: Portal, user = 'northwind'): string {
   const printed = new RegExp(`Demo user "${user}".*password: (\\S+)`).exec(portal.output());
@@ -146,4 +163,35 @@ export function callApi<T>(page: Page, method: string, url: string, body?: unkno
     const text = await res.text();
     return text ? JSON.parse(text) : null;
   }, { method, url, body });
+}
+
+/** Where browser tests put their screenshots. */
+export const SHOTS = process.env.SHOTS_DIR ?? 'test-results';
+
+export interface BrowserSession {
+  portal: Portal;
+  browser: Browser;
+  page: Page;
+  /** Errors the page threw, for a test to assert there were none. */
+  errors: string[];
+}
+
+/**
+ * A portal (started with `env`) and a browser for the tests of one file: both start before its first test and stop
+ * after its last; the page's own errors are collected. Read the fields inside tests and hooks, once they have started.
+ */
+export function browserSession(env: Record<string, string> = {}): BrowserSession {
+  const session = { errors: [] as string[] } as BrowserSession;
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    session.portal = await startPortal(env);
+    session.browser = await openBrowser();
+    session.page = session.browser.page;
+    session.page.on('pageerror', (e) => session.errors.push(String(e)));
+  });
+  afterAll(async () => {
+    await session.browser?.close();
+    await session.portal?.stop();
+  });
+  return session;
 }

@@ -35,11 +35,11 @@ describe('a bulk job after the server is killed', () => {
     const { jobId } = started.json;
 
     // Killed as soon as some chunks are done and some are not.
-    let progress = { done: 0, total: ids.length, status: 'queued' };
-    while (progress.done === 0) progress = (await api<typeof progress>('GET', `/portal/jobs/${jobId}`, token)).json;
+    let progress = { succeeded: 0, total: ids.length, status: 'queued' };
+    while (progress.succeeded === 0) progress = (await api<typeof progress>('GET', `/portal/jobs/${jobId}`, token)).json;
     await portal.kill();
     expect(progress.status).toBe('running');
-    expect(progress.done).toBeLessThan(ids.length);
+    expect(progress.succeeded).toBeLessThan(ids.length);
 
     portal = await startPortal(env, portal.dataDir);
     token = await signIn();
@@ -48,7 +48,7 @@ describe('a bulk job after the server is killed', () => {
       progress = (await api<typeof progress>('GET', `/portal/jobs/${jobId}`, token)).json;
       if (progress.status !== 'done') await new Promise((r) => setTimeout(r, 200));
     } while (progress.status !== 'done' && Date.now() < deadline);
-    expect(progress).toMatchObject({ status: 'done', done: ids.length, total: ids.length });
+    expect(progress).toMatchObject({ status: 'done', succeeded: ids.length, failed: 0, skipped: 0, total: ids.length });
 
     for (const id of ids) {
       const subscriber = (await api<{ dailyLimitBytes: number; qosThrottling: string }>('GET', `/portal/subscribers/${id}`, token)).json;

@@ -100,7 +100,22 @@ describe('pricing plan rules in the browser', () => {
 
     await page.getByTestId('rule-file').locator('input[type="file"]').setInputFiles(file);
     await page.getByTestId('rule-file-check').click();
+    // Apply first shows what it changes: the one rate, old and new; Cancel leaves the rules as they are.
     await page.getByTestId('rule-file-apply').click();
+    const dialog = page.getByRole('dialog', { name: 'Apply the file\'s rules?' });
+    await dialog.waitFor();
+    expect(await dialog.getByTestId('rule-changes-summary').innerText()).toBe('Applying replaces the plan\'s rules: 0 added, 1 changed, 0 removed, 9 unchanged.');
+    expect(await dialog.getByTestId('rule-changes-changed').locator('li[data-field]').allInnerTexts()).toEqual(['Data rate (per MB): €0.0123 → €0.0456']);
+    await page.screenshot({ path: `${SHOTS}/pricing-rules-apply-confirm.png` });
+    await dialog.getByTestId('rule-changes-cancel').click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.reload();
+    await expect.poll(() => cellOf('26202', 'dataRate').innerText()).toBe('€0.0123');
+
+    await page.getByTestId('rule-file').locator('input[type="file"]').setInputFiles(file);
+    await page.getByTestId('rule-file-check').click();
+    await page.getByTestId('rule-file-apply').click();
+    await dialog.getByTestId('rule-changes-apply').click();
     await page.getByText('10 rules applied: they replace the plan\'s rules.').waitFor();
     await expect.poll(() => cellOf('26202', 'dataRate').innerText()).toBe('€0.0456');
     expect(await rowsShown()).toBe(10);
@@ -198,7 +213,11 @@ describe('pricing plan rules in the browser', () => {
     await expect.poll(() => rules.locator('[role="gridcell"][col-id="prefix"]').count()).toBe(6);
     await rules.getByTestId('rules-add').click();
     const cell = (colId: string) => rules.locator(`[role="row"][row-index="6"] [role="gridcell"][col-id="${colId}"]`);
-    for (const [colId, value] of [['country', 'PT'], ['prefix', '3519'], ['price', '0.135'], ['countryName', 'Portugal']]) {
+    // The country is picked from the real ones, by name.
+    await cell('country').dblclick();
+    await cell('country').locator('select').selectOption('PT');
+    await expect.poll(() => cell('country').innerText()).toBe('PT · Portugal');
+    for (const [colId, value] of [['prefix', '3519'], ['price', '0.135'], ['countryName', 'Portugal']]) {
       await cell(colId).dblclick();
       await cell(colId).locator('input').fill(value);
       await cell(colId).locator('input').press('Enter');

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '@server/domains/auth/password';
 import { loadSchemas } from '@server/engine/schemas';
-import { apiRoute } from '@shared/schema';
+import { ADMIN_ONLY, PRIVILEGE_CATALOGUE } from '@shared/privileges';
+import { apiRoute, protectedFields, referenceFields } from '@shared/schema';
 import { engines, testApp } from './helpers';
+import { changeOwnPassword, ENDED, sessionAnswers, STANDS } from './sessionHelpers';
 
 type Ctx = Awaited<ReturnType<typeof testApp>>;
 
@@ -78,6 +80,98 @@ describe.each(engines)('access to every route on %s', (engine) => {
         expect(res.json().fields.map((f: { field: string }) => f.field)).toContain('resellerId');
       }
       expect((await admin.get(apiRoute(schema, 'get')!.path.replace('{id}', id))).json()).toEqual(before);
+    });
+  });
+
+  it('answers 403 to a provider user without the Administrator privilege on every administrator route', async () => {
+    const role = await ctx.db.insertInto('role').values({ name: 'Provider support', resellerId: -1, privileges: JSON.stringify(PRIVILEGE_CATALOGUE.filter((p) => p.privilege !== ADMIN_ONLY)) })
+      .returning('id').executeTakeFirstOrThrow();
+    await ctx.db.insertInto('appUser').values({ username: 'support', email: 'support@provider.example', passwordHash: await hashPassword('Support@2026x'), firstName: null, lastName: null, resellerId: -1, accountId: null, roleId: role.id, preferences: null }).execute();
+    const support = ctx.client(await ctx.login('support', 'Support@2026x'));
+    const admin = ctx.app.portalRoutes.filter((r) => r.access === 'admin');
+    expect(admin.length).toBeGreaterThan(3);
+    for (const r of admin) {
+      const res = await support.send(r.method as 'GET', fill(r.url), r.method === 'GET' || r.method === 'DELETE' ? undefined : {});
+      expect(res.statusCode, `${r.method} ${r.url}`).toBe(403);
+    }
+  });
+
+  it('refuses an old token after a password change, renewal included, while the changing session goes on', async () => {
+    const role = await ctx.db.insertInto('role').values({ name: 'Changer', resellerId: 3, privileges: '[]' }).returning('id').executeTakeFirstOrThrow();
+    await ctx.db.insertInto('appUser').values({ username: 'changer', email: 'changer@demo.example', passwordHash: await hashPassword('Changer@2026x'), firstName: null, lastName: null, resellerId: 3, accountId: null, roleId: role.id, preferences: null }).execute();
+    const elsewhere = ctx.client(await ctx.login('changer', 'Changer@2026x'));
+    const here = ctx.client(await ctx.login('changer', 'Changer@2026x'));
+    expect(await sessionAnswers(elsewhere)).toEqual(STANDS);
+    const fresh = ctx.client(await changeOwnPassword(here, 'Changer@2026x', 'Changed@2026y'));
+    expect(await sessionAnswers(elsewhere)).toEqual(ENDED);
+    expect(await sessionAnswers(here)).toEqual(ENDED);
+    expect(await sessionAnswers(fresh)).toEqual(STANDS);
+  });
+
+  it('refuses to act on a more powerful user: no change of e-mail or password, no delete', async () => {
+    const role = await ctx.db.insertInto('role').values({ name: 'User clerk', resellerId: 1, privileges: JSON.stringify([{ privilege: 'Users', subPrivileges: [] }]) }).returning('id').executeTakeFirstOrThrow();
+    await ctx.db.insertInto('appUser').values({ username: 'clerk', email: 'clerk@demo.example', passwordHash: await hashPassword('Clerk@2026x'), firstName: null, lastName: null, resellerId: 1, accountId: null, roleId: role.id, preferences: null }).execute();
+    const clerk = ctx.client(await ctx.login('clerk', 'Clerk@2026x'));
+    const manager = await ctx.db.selectFrom('appUser').selectAll().where('username', '=', 'northwind').executeTakeFirstOrThrow();
+    for (const res of [
+      await clerk.put('/portal/user', { userId: manager.id, email: 'taken@evil.example' }),
+      await clerk.put('/portal/user', { userId: manager.id, password: 'Taken@2026over' }),
+      await clerk.delete(`/portal/user/${manager.id}`),
+    ]) expect(res.statusCode, res.body).toBe(403);
+    expect(await ctx.db.selectFrom('appUser').selectAll().where('id', '=', manager.id).executeTakeFirstOrThrow()).toEqual(manager);
+  });
+
+  describe.each(loadSchemas().filter((s) => s['x-entity'].tenant && protectedFields(s).length).map((s) => [s.$id, s] as const))('own tenant row of %s', (_id, schema) => {
+    it('keeps its protected fields from a user inside the tenant, and writes nothing', async () => {
+      // The account user of Harbor Logistics, on its own account.
+      const harbor = await ctx.as('harbor');
+      const key = schema['x-entity'].key;
+      const own = (await harbor.post(apiRoute(schema, 'paged')!.path, {})).json().items[0];
+      const update = apiRoute(schema, 'update')!;
+      for (const field of protectedFields(schema)) {
+        const prop = schema.properties[field];
+        const value = prop.type === 'boolean' ? !own[field] : prop.type === 'number' ? 12345 : 3;
+        const res = await harbor.send(update.method, update.path.replace('{id}', own[key]), { [key]: own[key], [field]: value });
+        expect(res.statusCode, `${field}: ${res.body}`).toBe(403);
+        expect(res.json().fields.map((f: { field: string }) => f.field)).toEqual([field]);
+      }
+      expect((await harbor.get(apiRoute(schema, 'get')!.path.replace('{id}', own[key]))).json()).toEqual(own);
+      const create = apiRoute(schema, 'create');
+      if (create) expect((await harbor.send(create.method, create.path, schema.examples?.[0] ?? {})).statusCode).toBe(403);
+    });
+  });
+
+  describe.each(loadSchemas().filter((s) => apiRoute(s, 'create') && referenceFields(s).length).map((s) => [s.$id, s] as const))('references of %s', (_id, schema) => {
+    it.each(referenceFields(schema).map((r) => [r.field, r] as const))('refuses %s naming another tenant\'s row or none at all', async (_field, ref) => {
+      const admin = await ctx.as('admin');
+      const bluesky = await ctx.as('bluesky');
+      const many = schema.properties[ref.field].type === 'array';
+      // A row of Northwind Mobile (reseller 1) where the referenced entity belongs to resellers; a missing id in any case.
+      const targets: number[] = [2147483000];
+      if (ref.entity === 'reseller') targets.push(1);
+      else {
+        const referenced = loadSchemas().find((s) => s.$id === ref.entity)!;
+        if (referenced['x-entity'].scope === 'reseller') {
+          const rows = (await admin.post(apiRoute(referenced, 'paged')!.path, { searchBy: 'resellerId', searchKey: '1', page: { page: 0, size: 1 } })).json().items;
+          expect(rows.length, `a Northwind ${ref.entity} to refer to`).toBe(1);
+          targets.push(rows[0][referenced['x-entity'].key]);
+        }
+      }
+      const create = apiRoute(schema, 'create')!;
+      // The example's other references: the required ones to a row of the caller's own, the rest left out.
+      const example: Record<string, unknown> = Object.fromEntries(Object.entries(schema.examples?.[0] ?? {}).filter(([k]) => referenceFields(schema).every((r) => r.field !== k)));
+      for (const other of referenceFields(schema).filter((r) => r.field !== ref.field && (schema.required ?? []).includes(r.field))) {
+        const referenced = loadSchemas().find((s) => s.$id === other.entity)!;
+        const [own] = (await bluesky.post(apiRoute(referenced, 'paged')!.path, { page: { page: 0, size: 1 } })).json().items;
+        example[other.field] = own[referenced['x-entity'].key];
+      }
+      for (const target of targets) {
+        const fresh = Object.fromEntries(Object.entries({ name: `Reference ${target}`, username: `ref.${target}`, email: `ref.${target}@x.example` }).filter(([k]) => k in schema.properties));
+        const body = { ...example, ...fresh, [ref.field]: many ? [target] : target };
+        const res = await bluesky.send(create.method, create.path, body);
+        expect(res.statusCode, `${ref.field} = ${target}: ${res.body}`).toBe(400);
+        expect(res.json().fields.map((f: { field: string }) => f.field)).toContain(ref.field);
+      }
     });
   });
 });

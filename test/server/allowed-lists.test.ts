@@ -50,7 +50,7 @@ describe.each(engines)('allowed lists on %s', (engine) => {
       ]));
       const unknownSponsor = await northwind.post('/portal/allowed-lists', { name: 'Valid name', reference: 'VALID-01', sponsorId: 9999 });
       expect(unknownSponsor.statusCode).toBe(400);
-      expect(unknownSponsor.json().fields).toEqual([expect.objectContaining({ field: 'sponsorId', rule: 'exists', message: 'Please choose a sponsor from the list' })]);
+      expect(unknownSponsor.json().fields).toEqual([expect.objectContaining({ field: 'sponsorId', rule: 'reference', message: 'Please choose a sponsor from the list' })]);
       expect((await admin.post('/portal/allowed-lists/paged', {})).json().totalItemsCount).toBe(before);
     });
 

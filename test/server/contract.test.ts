@@ -89,7 +89,9 @@ describe('a new entity is one schema and one table', () => {
 
   it('gets validated, scoped calls including delete', async () => {
     const ctx = await testApp('pglite');
-    await sql`create table device_model (id serial primary key, name text not null, vendor text, reseller_id integer not null references reseller(id))`.execute(ctx.db);
+    // What its migration holds: the table, with the version every updated entity carries and the trigger raising it.
+    await sql`create table device_model (id serial primary key, name text not null, vendor text, reseller_id integer not null references reseller(id), version integer not null default 1)`.execute(ctx.db);
+    await sql`create trigger device_model_version before update on device_model for each row execute function raise_row_version()`.execute(ctx.db);
     const app = await buildApp({ database: { ...ctx.database, close: async () => {} }, jwtSecret: 'test-secret', schemas: [...schemas, deviceModel] });
     const jwt = (await app.inject({ method: 'POST', url: '/portal/auth', payload: { userName: 'northwind', password: ctx.demoPassword } })).json().jwt;
     const headers = { authorization: `Bearer ${jwt}` };

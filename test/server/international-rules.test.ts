@@ -53,8 +53,8 @@ describe.each(engines)('international rules on %s', (engine) => {
       [{ description: 'x'.repeat(251) }, 'description', 'Description must have 2 to 250 characters'],
       [{ startDate: '2026-02-30' }, 'startDate', 'A valid date and time is required'],
       [{ fromDate: 'soon' }, 'fromDate', 'A valid date and time is required'],
-      [{ endDate: '2025-06-01T00:00:00Z' }, 'endDate', 'End date must be after start date'],
-      [{ endDate: '2026-01-01T00:00:00Z' }, 'endDate', 'End date must be after start date'],
+      [{ endDate: '2025-06-01T00:00:00Z' }, 'endDate', 'End date must be after the start date'],
+      [{ endDate: '2026-01-01T00:00:00Z' }, 'endDate', 'End date must be after the start date'],
     ];
     for (const [over, field, message] of cases) {
       const res = await northwind.post(`${INTL}/${planId}/rules`, rule(over));
@@ -70,7 +70,7 @@ describe.each(engines)('international rules on %s', (engine) => {
     expect(updated.statusCode, updated.body).toBe(200);
     expect(updated.json()).toMatchObject({ country: 'FR', prefix: '331', countryGroup: 'Land', price: 0.5, description: 'German mobiles' });
     const bad = await northwind.post(`${INTL}/${planId}/rules/${id}`, { startDate: '2027-01-01T00:00:00Z' });
-    expect(fieldsOf(bad.json())).toEqual([['endDate', 'End date must be after start date']]);
+    expect(fieldsOf(bad.json())).toEqual([['endDate', 'End date must be after the start date']]);
     expect((await northwind.get(`${INTL}/${planId}/rules/${id}`)).json().startDate).toBe('2026-01-01T00:00:00.000Z');
     expect((await northwind.delete(`${INTL}/${planId}/rules/${id}`)).statusCode).toBe(204);
     expect((await northwind.get(`${INTL}/${planId}/rules/${id}`)).statusCode).toBe(404);

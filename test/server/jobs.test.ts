@@ -24,7 +24,7 @@ describe.each(engines)('background jobs on %s', (engine) => {
   const waitFor = async (id: number, client: ReturnType<Ctx['client']>) => {
     for (let i = 0; i < 200; i++) {
       const job = (await client.get(`/portal/jobs/${id}`)).json();
-      if (job.status === 'done' || job.status === 'cancelled') return job;
+      if (['done', 'failed', 'cancelled'].includes(job.status)) return job;
       await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error(`job ${id} did not finish`);
@@ -44,13 +44,13 @@ describe.each(engines)('background jobs on %s', (engine) => {
     const id = await ctx.app.jobs.enqueue({ kind: 'test.credit', userId: northwindUser.id, resellerId: northwindUser.resellerId, keys: [...accountIds.map(String), '0'], params: { amount: 1 } });
     const northwind = await ctx.as('northwind');
     const job = await waitFor(id, northwind);
-    expect(job).toMatchObject({ status: 'done', total: accountIds.length + 1, done: accountIds.length, failed: 1, params: { amount: 1 } });
+    expect(job).toMatchObject({ status: 'done', total: accountIds.length + 1, succeeded: accountIds.length, failed: 1, skipped: 0, waiting: 0, params: { amount: 1 } });
     const after = await credits();
     for (const accountId of accountIds) expect(after.get(accountId)).toBe((before.get(accountId) ?? 0) + 1);
 
     const failures = await northwind.get(`/portal/jobs/${id}/failures`);
     expect(failures.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(failures.body).toBe(`\uFEFF${csvLine(['key', 'error'])}${csvLine(['0', englishText('error.notFound')])}`);
+    expect(failures.body).toBe(`\uFEFF${csvLine(['key', 'error', 'detail'])}${csvLine(['0', englishText('error.notFound'), ''])}`);
 
     // Another user does not see it; the administrator does.
     const other = await ctx.as('northwind-iot');
@@ -69,9 +69,9 @@ describe.each(engines)('background jobs on %s', (engine) => {
     stopped.register('test.resume', credit);
     const id = await stopped.enqueue({ kind: 'test.resume', userId: owner.id, resellerId: owner.resellerId, keys: accountIds.map(String) });
     await ctx.db.transaction().execute(async (trx) => {
-      for (const key of accountIds.slice(0, 5)) await credit.apply(trx, String(key), {} as never);
+      for (const key of accountIds.slice(0, 5)) await credit.apply(trx, String(key), {} as never, () => {});
       await trx.updateTable('jobItem').set({ status: 'done' }).where('jobId', '=', id).where('seq', '<', 5).execute();
-      await trx.updateTable('job').set({ status: 'running', done: 5, leaseOwner: 'gone', leaseUntil: sql`now() - interval '1 second'` }).where('id', '=', id).execute();
+      await trx.updateTable('job').set({ status: 'running', succeeded: 5, leaseOwner: 'gone', leaseUntil: sql`now() - interval '1 second'` }).where('id', '=', id).execute();
     });
 
     const next = new JobRunner(ctx.db, silent, { chunk: 4, pollMs: 20 });
@@ -80,7 +80,7 @@ describe.each(engines)('background jobs on %s', (engine) => {
     const admin = await ctx.as('admin');
     const job = await waitFor(id, admin);
     await next.stop();
-    expect(job).toMatchObject({ status: 'done', done: accountIds.length, failed: 0 });
+    expect(job).toMatchObject({ status: 'done', succeeded: accountIds.length, failed: 0 });
     const after = await credits();
     for (const accountId of accountIds) expect(after.get(accountId)).toBe((before.get(accountId) ?? 0) + 1);
   });
@@ -98,7 +98,7 @@ describe.each(engines)('background jobs on %s', (engine) => {
         // Key -1 stands for an item the set-based path cannot handle.
         if (keys.includes('-1')) throw new Error('chunk failed');
         const found = new Set(applied.map((a) => String(a.accountId)));
-        return new Map(keys.filter((key) => !found.has(key)).map((key) => [key, englishText('error.notFound')]));
+        return new Map(keys.filter((key) => !found.has(key)).map((key) => [key, { status: 'failed', messageId: 'error.notFound' }]));
       },
     };
     const keys = [...accountIds.map(String)];
@@ -111,13 +111,107 @@ describe.each(engines)('background jobs on %s', (engine) => {
     const admin = await ctx.as('admin');
     const job = await waitFor(id, admin);
     await runner.stop();
-    expect(job).toMatchObject({ status: 'done', total: keys.length, done: accountIds.length, failed: 2 });
+    expect(job).toMatchObject({ status: 'done', total: keys.length, succeeded: accountIds.length, failed: 2 });
     const after = await credits();
     for (const accountId of accountIds) expect(after.get(accountId), `account ${accountId}`).toBe((before.get(accountId) ?? 0) + 1);
     const failures = await admin.get(`/portal/jobs/${id}/failures`);
-    expect(failures.body).toBe(`\uFEFF${csvLine(['key', 'error'])}${csvLine(['-1', englishText('error.notFound')])}${csvLine(['0', englishText('error.notFound')])}`);
+    expect(failures.body).toBe(`\uFEFF${csvLine(['key', 'error', 'detail'])}${csvLine(['-1', englishText('error.notFound'), ''])}${csvLine(['0', englishText('error.notFound'), ''])}`);
     // The chunk holding -1 (keys 3 to 5) went one by one: its network-like work was never released.
     expect(sent).toEqual([...keys.slice(0, 3), ...keys.slice(6)]);
+  });
+
+  it('counts each item by its real answer: waits for the network, then ends done, or failed when every item failed; lists the reasons paged', async () => {
+    const owner = await ctx.db.selectFrom('appUser').select(['id', 'resellerId']).where('username', '=', 'northwind').executeTakeFirstOrThrow();
+    // Answers held back until the test lets them go, as a slow network would.
+    const held: (() => Promise<void>)[] = [];
+    const network: JobKind = {
+      async apply(_trx, key, job, afterCommit) {
+        if (key === 'same') return { status: 'skipped', messageId: 'bulk.reason.unchanged' };
+        afterCommit(() => held.push(() => ctx.app.jobs.answer({
+          jobId: job.id, key, ok: !key.startsWith('bad'), messageId: 'subscriberOperation.failed.network', detail: `Diameter 5012 DIAMETER_UNABLE_TO_COMPLY (${key})`,
+        })));
+        return { status: 'waiting' };
+      },
+      async retry(_db, _principal, _job, failedKeys) {
+        return { keys: failedKeys.filter((key) => key !== 'bad-gone'), params: { again: true } };
+      },
+    };
+    ctx.app.jobs.register('test.network', network);
+    const northwind = await ctx.as('northwind');
+    const release = async () => { while (held.length) await held.shift()!(); };
+    const waitForStatus = async (id: number, status: string) => {
+      for (let i = 0; i < 200; i++) {
+        const job = (await northwind.get(`/portal/jobs/${id}`)).json();
+        if (job.status === status) return job;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      throw new Error(`job ${id} never became ${status}`);
+    };
+
+    const id = await ctx.app.jobs.enqueue({ kind: 'test.network', userId: owner.id, resellerId: owner.resellerId, keys: ['good', 'bad-a', 'same', 'bad-gone'] });
+    // Every item applied, none answered: the job is not done, it waits.
+    expect(await waitForStatus(id, 'waiting')).toMatchObject({ total: 4, succeeded: 0, failed: 0, skipped: 1, waiting: 3, finishedAt: null });
+    const retryEarly = await northwind.post(`/portal/jobs/${id}/retry`);
+    expect(retryEarly.statusCode).toBe(409);
+    expect(retryEarly.json().fields[0]).toMatchObject({ field: 'id', messageId: 'job.retry.running' });
+    await release();
+    const job = await waitFor(id, northwind);
+    expect(job).toMatchObject({ status: 'done', total: 4, succeeded: 1, failed: 2, skipped: 1, waiting: 0 });
+    expect(job.finishedAt).toEqual(expect.any(String));
+
+    const failed = (await northwind.get(`/portal/jobs/${id}/items?size=1`)).json();
+    expect(failed).toMatchObject({ totalItemsCount: 2, totalPageCount: 2, currentPage: 0 });
+    expect(failed.items).toEqual([{
+      seq: 1, key: 'bad-a', status: 'failed', messageId: 'subscriberOperation.failed.network', message: englishText('subscriberOperation.failed.network'),
+      detail: 'Diameter 5012 DIAMETER_UNABLE_TO_COMPLY (bad-a)',
+    }]);
+    expect((await northwind.get(`/portal/jobs/${id}/items?size=1&page=1`)).json().items.map((i: { key: string }) => i.key)).toEqual(['bad-gone']);
+    expect((await northwind.get(`/portal/jobs/${id}/items?status=skipped`)).json().items).toEqual([
+      { seq: 2, key: 'same', status: 'skipped', messageId: 'bulk.reason.unchanged', message: englishText('bulk.reason.unchanged'), detail: null },
+    ]);
+    expect((await northwind.get(`/portal/jobs/${id}/items?status=done`)).statusCode).toBe(400);
+    const csv = (await northwind.get(`/portal/jobs/${id}/failures`)).body;
+    expect(csv).toBe(`\uFEFF${csvLine(['key', 'error', 'detail'])}${csvLine(['bad-a', englishText('subscriberOperation.failed.network'), 'Diameter 5012 DIAMETER_UNABLE_TO_COMPLY (bad-a)'])}`
+      + csvLine(['bad-gone', englishText('subscriberOperation.failed.network'), 'Diameter 5012 DIAMETER_UNABLE_TO_COMPLY (bad-gone)']));
+
+    // Retry: a new job over the failed items the kind still allows, by the caller; nobody else's job.
+    expect((await (await ctx.as('northwind-iot')).post(`/portal/jobs/${id}/retry`)).statusCode).toBe(404);
+    const retried = await northwind.post(`/portal/jobs/${id}/retry`);
+    expect(retried.statusCode, retried.body).toBe(202);
+    expect(retried.json()).toMatchObject({ total: 1, leftOut: 1 });
+    const again = retried.json().jobId;
+    expect(await waitForStatus(again, 'waiting')).toMatchObject({ kind: 'test.network', retryOf: id, total: 1, params: { again: true } });
+    expect((await ctx.db.selectFrom('jobItem').select('key').where('jobId', '=', again).execute()).map((i) => i.key)).toEqual(['bad-a']);
+    await release();
+    // Every item failed: the job failed.
+    expect(await waitFor(again, northwind)).toMatchObject({ status: 'failed', total: 1, succeeded: 0, failed: 1, skipped: 0 });
+
+    const clean = await ctx.app.jobs.enqueue({ kind: 'test.network', userId: owner.id, resellerId: owner.resellerId, keys: ['same'] });
+    expect(await waitFor(clean, northwind)).toMatchObject({ status: 'done', skipped: 1 });
+    expect((await northwind.post(`/portal/jobs/${clean}/retry`)).json().fields[0].messageId).toBe('job.retry.nothing');
+    const unsupported = await ctx.app.jobs.enqueue({ kind: 'test.credit', userId: owner.id, resellerId: owner.resellerId, keys: ['0'] });
+    await waitFor(unsupported, northwind);
+    expect((await northwind.post(`/portal/jobs/${unsupported}/retry`)).json().fields[0].messageId).toBe('job.retry.unsupported');
+  });
+
+  it('fails the items whose answer never comes once the deadline has passed, and lets the kind settle them', async () => {
+    const owner = await ctx.db.selectFrom('appUser').select(['id', 'resellerId']).where('username', '=', 'admin').executeTakeFirstOrThrow();
+    const expired: string[] = [];
+    const silentNetwork: JobKind = {
+      apply: async (_trx, key) => (key === 'ok' ? undefined : { status: 'waiting' }),
+      expire: async (_trx, _job, keys) => { expired.push(...keys); },
+    };
+    const runner = new JobRunner(ctx.db, silent, { pollMs: 20, answerTimeoutSeconds: 0.3 });
+    runner.register('test.silent', silentNetwork);
+    const id = await runner.enqueue({ kind: 'test.silent', userId: owner.id, resellerId: owner.resellerId, keys: ['ok', 'lost-1', 'lost-2'] });
+    runner.start();
+    const admin = await ctx.as('admin');
+    const job = await waitFor(id, admin);
+    await runner.stop();
+    expect(job).toMatchObject({ status: 'done', succeeded: 1, failed: 2, waiting: 0 });
+    expect(expired.sort()).toEqual(['lost-1', 'lost-2']);
+    const items = (await admin.get(`/portal/jobs/${id}/items`)).json().items;
+    expect(items.map((i: { key: string; messageId: string }) => [i.key, i.messageId])).toEqual([['lost-1', 'subscriberOperation.failed.noAnswer'], ['lost-2', 'subscriberOperation.failed.noAnswer']]);
   });
 
   it('leaves a job alone while another runner holds its lease, and stops a cancelled one', async () => {
@@ -131,12 +225,12 @@ describe.each(engines)('background jobs on %s', (engine) => {
     other.start();
     await new Promise((r) => setTimeout(r, 300));
     const admin = await ctx.as('admin');
-    expect((await admin.get(`/portal/jobs/${id}`)).json()).toMatchObject({ status: 'running', done: 0 });
+    expect((await admin.get(`/portal/jobs/${id}`)).json()).toMatchObject({ status: 'running', succeeded: 0 });
 
     const cancelled = (await admin.post(`/portal/jobs/${id}/cancel`)).json();
     expect(cancelled.status).toBe('cancelled');
     await new Promise((r) => setTimeout(r, 200));
     await other.stop();
-    expect((await admin.get(`/portal/jobs/${id}`)).json()).toMatchObject({ status: 'cancelled', done: 0 });
+    expect((await admin.get(`/portal/jobs/${id}`)).json()).toMatchObject({ status: 'cancelled', succeeded: 0 });
   });
 });

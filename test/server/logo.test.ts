@@ -1,3 +1,4 @@
+import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, testApp } from './helpers';
 
@@ -5,6 +6,72 @@ import { engines, testApp } from './helpers';
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9]);
 const SVG = '<?xml version="1.0" encoding="UTF-8"?>\n<!-- logo -->\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="#c99a2e"/></svg>';
+
+/** A logo as design tools write them: editor metadata, a gradient, a reused shape, text, an embedded picture. */
+const RICH_SVG = `<?xml version="1.0" encoding="UTF-8" standalone="no"?>
+<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">
+<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" viewBox="0 0 120 40" width="120" height="40" inkscape:version="1.3">
+  <defs><linearGradient id="gold"><stop offset="0" stop-color="#c99a2e"/><stop offset="1" stop-color="#8a6412"/></linearGradient><circle id="dot" r="4"/></defs>
+  <style>.word { font: bold 14px sans-serif; fill: url(#gold); }</style>
+  <rect width="120" height="40" rx="6" fill="url('#gold')" style="opacity: 0.9"/>
+  <use xlink:href="#dot" x="10" y="20"/><use href="#dot" x="22" y="20"/>
+  <text x="34" y="25" class="word">North &amp; Co&#160;</text>
+  <image x="100" y="10" width="1" height="1" href="data:image/png;base64,${PNG.toString('base64')}"/>
+</svg>`;
+
+/**
+ * Known ways past SVG filters. Each is stored cleaned: what could run or fetch is gone, the drawing stays (<rect>).
+ */
+const BYPASSES = {
+  'script element': '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script><rect/></svg>',
+  'CDATA script': '<svg xmlns="http://www.w3.org/2000/svg"><script type="text/ecmascript"><![CDATA[alert(1)]]></script><rect/></svg>',
+  'event handler': '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect onclick="alert(1)"/></svg>',
+  'upper case': '<SVG xmlns="http://www.w3.org/2000/svg" ONLOAD="alert(1)"><SCRIPT>alert(1)</SCRIPT><RECT/><A HREF="JAVASCRIPT:alert(1)"><rect/></A></SVG>',
+  'javascript: link': '<svg xmlns="http://www.w3.org/2000/svg"><a href="javascript:alert(1)"><rect/></a></svg>',
+  'decimal entity': '<svg xmlns="http://www.w3.org/2000/svg"><a href="&#106;avascript:alert(1)"><rect/></a></svg>',
+  'hexadecimal entity': '<svg xmlns="http://www.w3.org/2000/svg"><a href="&#x6A;&#x61;vascript&#x3A;alert(1)"><rect/></a></svg>',
+  'tab inside the scheme': '<svg xmlns="http://www.w3.org/2000/svg"><a href="java\tscript:alert(1)"><rect/></a></svg>',
+  'newline inside the scheme': '<svg xmlns="http://www.w3.org/2000/svg"><a href="java\nscript:alert(1)"><rect/></a></svg>',
+  'encoded tab inside the scheme': '<svg xmlns="http://www.w3.org/2000/svg"><a href="java&#9;script:alert(1)"><rect/></a></svg>',
+  'xlink:href': '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><a xlink:href="javascript:alert(1)"><rect/></a></svg>',
+  'animate of href': '<svg xmlns="http://www.w3.org/2000/svg"><a><animate attributeName="href" values="javascript:alert(1)"/><rect/></a></svg>',
+  'set of href': '<svg xmlns="http://www.w3.org/2000/svg"><a><set attributeName="xlink:href" to="javascript:alert(1)"/><rect/></a></svg>',
+  'animateTransform naming href': '<svg xmlns="http://www.w3.org/2000/svg"><a><animateTransform attributeName="href" values="javascript:alert(1)"/><rect/></a></svg>',
+  'foreignObject with HTML': '<svg xmlns="http://www.w3.org/2000/svg"><foreignObject width="10" height="10"><body xmlns="http://www.w3.org/1999/xhtml"><img src="x" onerror="alert(1)"/><iframe src="javascript:alert(1)"></iframe></body></foreignObject><rect/></svg>',
+  'use of a data: document': '<svg xmlns="http://www.w3.org/2000/svg"><use href="data:image/svg+xml;base64,PHN2ZyBpZD0ieCIgb25sb2FkPSJhbGVydCgxKSIvPg==#x"/><rect/></svg>',
+  'use of an external document': '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><use xlink:href="https://evil.example/sprite.svg#x"/><rect/></svg>',
+  'image of an svg data: URL': '<svg xmlns="http://www.w3.org/2000/svg"><image href="data:image/svg+xml,&lt;svg onload=alert(1)&gt;"/><rect/></svg>',
+  'style @import': '<svg xmlns="http://www.w3.org/2000/svg"><style>@import url(https://evil.example/x.css); rect { fill: red }</style><rect/></svg>',
+  'style with an escaped @import': '<svg xmlns="http://www.w3.org/2000/svg"><style>@\\69mport "https://evil.example/x.css";</style><rect/></svg>',
+  'external url() in a style attribute': '<svg xmlns="http://www.w3.org/2000/svg"><rect style="fill: url(https://evil.example/p.svg#p)"/></svg>',
+  'external url() in a presentation attribute': '<svg xmlns="http://www.w3.org/2000/svg"><rect filter="url(https://evil.example/f.svg#f)"/></svg>',
+};
+
+/** Markup inside comments or text: harmless in an SVG file, but not if the logo were ever placed inside a page. */
+const HIDDEN_MARKUP = [
+  '<svg xmlns="http://www.w3.org/2000/svg"><!--<img src=x onerror=alert(1)>--><rect/></svg>',
+  '<svg xmlns="http://www.w3.org/2000/svg"><title>&lt;/title&gt;&lt;img src=x onerror=alert(1)&gt;</title><rect/></svg>',
+  '<svg xmlns="http://www.w3.org/2000/svg"><style>&lt;/style&gt;&lt;img src=x onerror=alert(1)&gt;</style><rect/></svg>',
+];
+
+/** Parses a stored SVG as the browser does (as XML) and lists whatever in it could run, navigate or fetch. */
+function hazards(svg: string): string[] {
+  const document = new JSDOM(svg, { contentType: 'image/svg+xml' }).window.document;
+  const found: string[] = [];
+  for (const element of document.querySelectorAll('*')) {
+    const name = element.localName.toLowerCase();
+    if (['script', 'foreignobject', 'iframe', 'animate', 'set', 'handler', 'listener'].includes(name)) found.push(`<${name}>`);
+    if (name === 'style' && /@import|url\(\s*(?!['"]?#)|\\/i.test(element.textContent ?? '')) found.push(`<style>${element.textContent}`);
+    for (const attribute of element.attributes) {
+      const value = attribute.value.trim();
+      if (/^on/i.test(attribute.localName)) found.push(attribute.name);
+      if (attribute.localName === 'href' && !value.startsWith('#') && !/^data:image\/png;base64,/.test(value)) found.push(`${attribute.name}=${value}`);
+      if (attribute.localName.toLowerCase() === 'attributename' && /href/i.test(value)) found.push(`attributeName=${value}`);
+      if (/javascript:|url\(\s*(?!['"]?#)|\\/i.test(value)) found.push(`${attribute.name}=${value}`);
+    }
+  }
+  return found;
+}
 
 describe.each(engines)('reseller logo on %s', (engine) => {
   let ctx: Awaited<ReturnType<typeof testApp>>;
@@ -21,10 +88,11 @@ describe.each(engines)('reseller logo on %s', (engine) => {
   const del = (user: string) => ctx.app.inject({ method: 'DELETE', url: '/portal/user/logo', headers: { authorization: `Bearer ${tokens[user]}` } });
   const fieldOf = (res: { json(): { fields: unknown[] } }) => res.json().fields[0];
 
-  it('answers 404 in the error shape while no reseller up the tree has a logo', async () => {
+  it('answers 204 with no body while no reseller up the tree has a logo', async () => {
     const res = await get('northwind');
-    expect(res.statusCode).toBe(404);
-    expect(res.json()).toMatchObject({ statusCode: 404, code: 'NOT_FOUND' });
+    expect(res.statusCode).toBe(204);
+    expect(res.body).toBe('');
+    expect(res.headers['vary']).toBe('Authorization');
   });
 
   it('stores a PNG for the caller\'s reseller and serves it byte for byte, to its sub-reseller too', async () => {
@@ -37,7 +105,7 @@ describe.each(engines)('reseller logo on %s', (engine) => {
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.rawPayload.equals(PNG)).toBe(true);
     }
-    expect((await get('bluesky')).statusCode).toBe(404);
+    expect((await get('bluesky')).statusCode).toBe(204);
   });
 
   it('prefers the reseller\'s own logo to its parent\'s', async () => {
@@ -68,21 +136,51 @@ describe.each(engines)('reseller logo on %s', (engine) => {
     expect(res.headers['content-type']).toBe('image/svg+xml');
     expect(res.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.body).toBe(SVG);
+    // Written back as XML without the prolog: the same drawing.
+    expect(res.body).toBe('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="#c99a2e"/></svg>');
   });
 
-  it('refuses an SVG with script, event handlers or javascript: links', async () => {
-    const unsafe = [
-      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
-      '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"></svg>',
-      '<svg xmlns="http://www.w3.org/2000/svg"><a href="javascript:alert(1)"><rect/></a></svg>',
-    ];
-    for (const svg of unsafe) {
-      const res = await put('bluesky', svg, 'image/svg+xml');
-      expect(res.statusCode, svg).toBe(400);
-      expect(fieldOf(res), svg).toMatchObject({ field: 'logo', rule: 'unsafe', messageId: 'validation.logo.unsafe' });
+  it('keeps what a logo from a design tool draws: gradients, reused shapes, text, embedded pictures', async () => {
+    expect((await put('bluesky', RICH_SVG, 'image/svg+xml')).statusCode).toBe(204);
+    const body = (await get('bluesky')).body;
+    expect(hazards(body)).toEqual([]);
+    for (const kept of ['<linearGradient id="gold">', 'fill="url(\'#gold\')"', 'style="opacity: 0.9"', 'fill: url(#gold)', 'xlink:href="#dot"', 'href="#dot"', 'North &amp; Co\u00a0', `href="data:image/png;base64,${PNG.toString('base64')}"`, 'viewBox="0 0 120 40"']) {
+      expect(body, kept).toContain(kept);
     }
-    expect((await get('bluesky')).headers['content-type']).toBe('image/svg+xml'); // the earlier logo stays
+    expect(body).not.toContain('inkscape:version'); // editor metadata is not part of the drawing
+  });
+
+  it.each(Object.entries(BYPASSES))('stores an SVG with a %s cleaned of it', async (_name, svg) => {
+    expect(hazards(svg), 'the sample itself is unsafe').not.toEqual([]);
+    expect((await put('bluesky', svg, 'image/svg+xml')).statusCode).toBe(204);
+    const res = await get('bluesky');
+    expect(res.headers['content-type']).toBe('image/svg+xml');
+    expect(hazards(res.body)).toEqual([]);
+    expect(res.body).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]*>.*<rect[ />]/s);
+  });
+
+  it('stores an SVG with markup hidden in comments or text so that it stays text even inside a page', async () => {
+    for (const svg of HIDDEN_MARKUP) {
+      expect((await put('bluesky', svg, 'image/svg+xml')).statusCode, svg).toBe(204);
+      const body = (await get('bluesky')).body;
+      const page = new JSDOM(`<!doctype html><body>${body}</body>`).window.document;
+      expect(page.querySelectorAll('img, script, [onerror]').length, body).toBe(0);
+      expect(page.querySelector('rect'), body).not.toBeNull();
+    }
+  });
+
+  it('refuses an SVG of more than 5,000 elements, which would take the server too long to clean', async () => {
+    const shapes = '<rect width="1" height="1"/>'.repeat(5000);
+    const res = await put('bluesky', `<svg xmlns="http://www.w3.org/2000/svg">${shapes}</svg>`, 'image/svg+xml');
+    expect(res.statusCode).toBe(400);
+    expect(fieldOf(res)).toEqual({ field: 'logo', rule: 'maxElements', messageId: 'validation.logo.complex', message: 'The SVG image has too many elements (at most 5,000): simplify it or upload a PNG' });
+  });
+
+  it('refuses an SVG whose doctype declares entities, before reading it', async () => {
+    const xxe = '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg"><text>&x;</text></svg>';
+    const res = await put('bluesky', xxe, 'image/svg+xml');
+    expect(res.statusCode).toBe(400);
+    expect(fieldOf(res)).toMatchObject({ field: 'logo', rule: 'type' });
   });
 
   it('refuses an empty body and one over 4 MB', async () => {
@@ -101,10 +199,10 @@ describe.each(engines)('reseller logo on %s', (engine) => {
     expect((await get('harbor')).statusCode).toBe(200); // an account user of Northwind Mobile sees its logo
   });
 
-  it('removes the logo, after which it answers 404', async () => {
+  it('removes the logo, after which it answers 204 without one', async () => {
     expect((await del('bluesky')).statusCode).toBe(204);
-    expect((await get('bluesky')).statusCode).toBe(404);
+    expect((await get('bluesky')).statusCode).toBe(204);
     expect((await del('northwind')).statusCode).toBe(204);
-    expect((await get('northwind-iot')).statusCode).toBe(404);
+    expect((await get('northwind-iot')).statusCode).toBe(204);
   });
 });

@@ -82,9 +82,9 @@ describe.each(engines)('rule files on %s', (engine) => {
     const before = await rulesOf(other);
     // A valid file whose last row the database refuses (a network name beyond what the column takes would pass
     // the schema, so break the table instead): the whole apply rolls back.
-    await db.schema.alterTable('roaming_rule').addCheckConstraint('test_no_xx', (await import('kysely')).sql`country <> 'XX'`).execute();
+    await db.schema.alterTable('roaming_rule').addCheckConstraint('test_no_xx', (await import('kysely')).sql`country <> 'ZW'`).execute();
     try {
-      const res = await upload(other, multipart(`${HEADER}\nDE,262,01,0.1,2026-01-01T00:00:00Z\nXX,262,02,0.2,2026-01-01T00:00:00Z\n`), true);
+      const res = await upload(other, multipart(`${HEADER}\nDE,262,01,0.1,2026-01-01T00:00:00Z\nZW,262,02,0.2,2026-01-01T00:00:00Z\n`), true);
       expect(res.statusCode).toBe(500);
     } finally {
       await db.schema.alterTable('roaming_rule').dropConstraint('test_no_xx').execute();
@@ -108,6 +108,56 @@ describe.each(engines)('rule files on %s', (engine) => {
     const res = await upload(target, multipart(csv.rawPayload), true);
     expect(res.json(), res.body.slice(0, 500)).toMatchObject({ rejected: [], applied: 11 });
     expect(await rulesOf(target)).toEqual(await rulesOf(source));
+  });
+
+  it('reads a date without a time as the start of that day in UTC, next to the full forms', async () => {
+    const plan = (await northwind.post(`${LOCAL}/`, { name: 'Date only plan' })).json().id;
+    const file = [
+      'country,mcc,mnc,dataRate,startDate,endDate',
+      'DE,262,01,0.1,2026-03-01,2026-12-31',
+      'DE,262,02,0.2,2026-03-01T08:30:00+02:00,2026-12-31T23:59:59Z',
+      'DE,262,03,0.3,2026-02-30,',
+      'DE,262,09,0.4,2026-12-31,2026-03-01',
+    ].join('\n');
+    const preview = (await upload(plan, multipart(file))).json();
+    expect(preview.rejected.map((r: { line: number; fields: { field: string; message: string }[] }) => [r.line, r.fields.map((f) => [f.field, f.message])])).toEqual([
+      [4, [['startDate', 'A valid date and time is required']]],
+      [5, [['endDate', 'End date must be after the start date']]],
+    ]);
+    expect((await upload(plan, multipart(file), true)).json()).toMatchObject({ applied: 2 });
+    const rules = (await northwind.post(`${LOCAL}/${plan}/rules/paged`, { sortBy: 'mnc', sortDir: 'asc' })).json().items;
+    expect(rules.map((r: Record<string, unknown>) => [r.mnc, r.startDate, r.endDate])).toEqual([
+      ['01', '2026-03-01T00:00:00.000Z', '2026-12-31T00:00:00.000Z'],
+      ['02', '2026-03-01T06:30:00.000Z', '2026-12-31T23:59:59.000Z'],
+    ]);
+  });
+
+  it('tells what applying would change, old and new values, before writing anything', async () => {
+    const plan = (await northwind.post(`${LOCAL}/`, { name: 'Changes plan' })).json().id;
+    const rule = (mnc: string, rate: number, startDate = '2026-01-01T00:00:00Z') => ({ country: 'DE', mcc: '262', mnc, dataRate: rate, startDate });
+    for (const r of [rule('01', 0.1), rule('02', 0.2), rule('03', 0.3), rule('01', 0.4, '2027-01-01T00:00:00Z')]) {
+      expect((await northwind.post(`${LOCAL}/${plan}/rules`, r)).statusCode).toBe(201);
+    }
+    const before = await rulesOf(plan);
+    // 01 as it is (a date alone is the same instant), 02 with a new rate and an end, 03 gone, 09 new; 01 of 2027 gone.
+    const file = [
+      'country,mcc,mnc,dataRate,startDate,endDate',
+      'DE,262,01,0.100000,2026-01-01,',
+      'DE,262,02,0.25,2026-01-01T00:00:00Z,2026-06-30T00:00:00Z',
+      'DE,262,09,0.7,2026-01-01T00:00:00Z,',
+    ].join('\n');
+    const preview = (await upload(plan, multipart(file))).json();
+    expect(preview).toMatchObject({ applied: 0, changes: { added: 1, changed: 1, removed: 2, unchanged: 1 } });
+    const { samples } = preview.changes;
+    expect(samples.added).toEqual([expect.objectContaining({ mnc: '09', plmn: '26209', dataRate: 0.7 })]);
+    expect(samples.changed).toEqual([{
+      before: expect.objectContaining({ mnc: '02', dataRate: 0.2 }),
+      after: expect.objectContaining({ mnc: '02', dataRate: 0.25, endDate: '2026-06-30T00:00:00Z' }),
+      fields: ['dataRate', 'endDate'],
+    }]);
+    expect(samples.changed[0].before).not.toHaveProperty('endDate');
+    expect(samples.removed.map((r: Record<string, unknown>) => [r.mnc, r.startDate])).toEqual([['03', '2026-01-01T00:00:00.000Z'], ['01', '2027-01-01T00:00:00.000Z']]);
+    expect(await rulesOf(plan)).toEqual(before);
   });
 
   it("refuses a missing file, one of 4 MB or more, and a file without the rules' columns", async () => {

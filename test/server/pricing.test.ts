@@ -111,6 +111,8 @@ describe.each(engines)('pricing plans on %s', (engine) => {
       const before = (await northwind.post(`${LOCAL}/${planId}/rules/paged`, {})).json().totalItemsCount;
       const cases: [Record<string, unknown>, string, string][] = [
         [{ country: 'Germany' }, 'country', 'Please choose a country'],
+        // Two capital letters that name no country.
+        [{ country: 'XX' }, 'country', 'Please choose a country'],
         [{ mcc: '26' }, 'mcc', 'MCC must be 3 digits'],
         [{ mnc: '1' }, 'mnc', 'MNC must be 2 or 3 digits'],
         [{ mcc: '999', mnc: '99' }, 'mnc', 'No mobile network of the catalogue has this MCC and MNC'],
@@ -126,8 +128,8 @@ describe.each(engines)('pricing plans on %s', (engine) => {
         [{ startDate: '2026-13-01' }, 'startDate', 'A valid date and time is required'],
         [{ startDate: undefined }, 'startDate', 'A valid date and time is required'],
         [{ endDate: 'tomorrow' }, 'endDate', 'A valid date and time is required'],
-        [{ endDate: '2025-12-31T00:00:00Z' }, 'endDate', 'End date must be after start date'],
-        [{ endDate: '2026-01-01T00:00:00Z' }, 'endDate', 'End date must be after start date'],
+        [{ endDate: '2025-12-31T00:00:00Z' }, 'endDate', 'End date must be after the start date'],
+        [{ endDate: '2026-01-01T00:00:00Z' }, 'endDate', 'End date must be after the start date'],
       ];
       for (const [over, field, message] of cases) {
         const res = await northwind.post(`${LOCAL}/${planId}/rules`, rule(over));
@@ -142,7 +144,7 @@ describe.each(engines)('pricing plans on %s', (engine) => {
       const updated = await northwind.post(`${LOCAL}/${planId}/rules/${id}`, { mnc: '10', dataRate: 0.5 });
       expect(updated.json()).toMatchObject({ country: 'FR', mnc: '10', plmn: '20810', dataRate: 0.5, moCallRate: 0.09 });
       const bad = await northwind.post(`${LOCAL}/${planId}/rules/${id}`, { startDate: '2027-01-01T00:00:00Z' });
-      expect(fieldsOf(bad.json())).toEqual([['endDate', 'End date must be after start date']]);
+      expect(fieldsOf(bad.json())).toEqual([['endDate', 'End date must be after the start date']]);
       expect((await northwind.get(`${LOCAL}/${planId}/rules/${id}`)).json().startDate).toBe('2026-01-01T00:00:00.000Z');
       expect((await northwind.delete(`${LOCAL}/${planId}/rules/${id}`)).statusCode).toBe(204);
       expect((await northwind.get(`${LOCAL}/${planId}/rules/${id}`)).statusCode).toBe(404);

@@ -5,6 +5,7 @@ import { subscriberSeedContext, subscriberSeedRows } from '@server/db/seedSubscr
 import { bulkJobKind } from '@server/domains/subscribers/bulkRoutes';
 import type { Body } from '@server/domains/subscribers/context';
 import { englishText } from '@server/http/errors';
+import { JobRunner } from '@server/jobs/runner';
 import { engines, testApp } from './helpers';
 
 type Ctx = Awaited<ReturnType<typeof testApp>>;
@@ -41,7 +42,7 @@ describe.each(engines)('subscriber ranges and bulk actions on %s', (engine) => {
   const waitFor = async (id: number, client: Client = northwind) => {
     for (let i = 0; i < 400; i++) {
       const job = (await client.get(`/portal/jobs/${id}`)).json();
-      if (job.status === 'done' || job.status === 'cancelled') return job;
+      if (['done', 'failed', 'cancelled'].includes(job.status)) return job;
       await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error(`job ${id} did not finish`);
@@ -221,12 +222,23 @@ describe.each(engines)('subscriber ranges and bulk actions on %s', (engine) => {
         ctx.app.migration.simulator!.failNext(1, 'target platform: IMSI range unknown');
         ctx.app.jobs.start();
       }
-      expect(await waitFor(jobId)).toMatchObject({ status: 'done', total: 3, done: 3, kind: 'subscribers.migrate' });
+      // The platform's refusal is the job's failure, with its words; the subscriber keeps its error status.
+      expect(await waitFor(jobId)).toMatchObject({ status: 'done', total: 3, succeeded: 2, failed: 1, skipped: 0, kind: 'subscribers.migrate' });
+      expect((await northwind.get(`/portal/jobs/${jobId}/items`)).json().items).toEqual([
+        expect.objectContaining({ key: String(ids[0]), messageId: 'job.reason.migrationRefused', detail: 'target platform: IMSI range unknown' }),
+      ]);
       const statuses = await Promise.all(ids.map(async (id) => (await northwind.get(`/portal/summa/subscriber-migration/${id}`)).json().migrationStatus));
       expect(statuses).toEqual(['error', 'success', 'success']);
       const [entry] = await q(sql`select after from subscriber_audit where subscriber_id = ${ids[0]} and action = 'migration' order by id desc limit 1`);
       expect(typeof entry.after === 'string' ? JSON.parse(entry.after) : entry.after).toEqual({ migrationStatus: 'error', migrationError: 'target platform: IMSI range unknown' });
       expect(ctx.app.migration.simulator!.received.map((r) => r.subscriberId)).toEqual(ids);
+      // The retry migrates the refused one again: pending at once, then its answer.
+      const retry = await northwind.post(`/portal/jobs/${jobId}/retry`);
+      expect(retry.statusCode, retry.body).toBe(202);
+      expect(retry.json()).toMatchObject({ total: 1, leftOut: 0 });
+      expect(await waitFor(retry.json().jobId)).toMatchObject({ status: 'done', total: 1, succeeded: 1, failed: 0, retryOf: jobId });
+      expect((await northwind.get(`/portal/summa/subscriber-migration/${ids[0]}`)).json().migrationStatus).toBe('success');
+      expect(ctx.app.migration.simulator!.received.map((r) => r.subscriberId)).toEqual([...ids, ids[0]]);
       expect(fields(await bluesky.post('/portal/summa/subscriber-migration/range', { rangeStart: ids[0], rangeEnd: ids[2] }))).toEqual([{ field: 'range', rule: 'empty', messageId: 'validation.range.empty' }]);
       expect((await harbor.post('/portal/summa/subscriber-migration/range', { rangeStart: 1, rangeEnd: 2 })).statusCode).toBe(403);
       expect(fields(await northwind.post('/portal/summa/subscriber-migration/range', { rangeStart: 1 }))).toEqual([{ field: 'rangeEnd', rule: 'required', messageId: 'validation.range.required' }]);
@@ -264,6 +276,8 @@ describe.each(engines)('subscriber ranges and bulk actions on %s', (engine) => {
       expect(await auditCount(ids)).toBe(audits);
       expect(fields(await northwind.post('/portal/subscribers/bulk/preview', { action: 'teleport', selection: { ids } }))).toEqual([{ field: 'action', rule: 'enum', messageId: 'validation.bulk.action' }]);
       expect(fields(await northwind.post('/portal/subscribers/bulk/preview', { action: 'daily-limit', params: { dailyLimitBytes: 0 }, selection: { ids } }))).toEqual([{ field: 'params.dailyLimitBytes', rule: 'exclusiveMinimum', messageId: 'validation.dailyLimit.positive' }]);
+      // A limit of several gigabytes is a usual one: beyond an id's range, within the bigint column's.
+      expect((await northwind.post('/portal/subscribers/bulk/preview', { action: 'daily-limit', params: { dailyLimitBytes: 5 * 1024 ** 3 }, selection: { ids } })).statusCode).toBe(200);
       expect(fields(await northwind.post('/portal/subscribers/bulk/preview', { action: 'suspend', selection: {} }))).toEqual([{ field: 'selection', rule: 'oneOf', messageId: 'validation.bulk.selection' }]);
       expect(fields(await northwind.post('/portal/subscribers/bulk/preview', { action: 'suspend', selection: { search: { searchBy: 'colour', searchKey: 'x' } } }))[0].field).toMatch(/^selection\.search\./);
       // A role without the Status panel cannot suspend in bulk; daily limits need only Subscribers.
@@ -278,9 +292,9 @@ describe.each(engines)('subscriber ranges and bulk actions on %s', (engine) => {
       const res = await northwind.post('/portal/subscribers/bulk', { action: 'suspend', selection: { ids: [...ids, foreign] } });
       expect(res.statusCode, res.body).toBe(202);
       const job = await waitFor(res.json().jobId);
-      expect(job).toMatchObject({ kind: 'subscribers.bulk', total: 4, done: 3, failed: 1, params: { action: 'suspend' } });
+      expect(job).toMatchObject({ kind: 'subscribers.bulk', status: 'done', total: 4, succeeded: 3, failed: 1, skipped: 0, waiting: 0, params: { action: 'suspend' } });
       const failures = await northwind.get(`/portal/jobs/${job.id}/failures`);
-      expect(failures.body).toContain(`${foreign},Not found`);
+      expect(failures.body).toContain(`${foreign},Not found,`);
       await ctx.app.coreNetwork.idle();
       expect((await q(sql`select status from subscriber where subscriber_id in (${sql.join(ids)})`)).every((r) => r.status === 'suspended')).toBe(true);
       expect(await auditCount(ids, 'suspend')).toBe(3);
@@ -300,23 +314,43 @@ describe.each(engines)('subscriber ranges and bulk actions on %s', (engine) => {
       const record = { id, kind: job.kind, userId: job.userId, resellerId: job.resellerId, params: typeof job.params === 'string' ? JSON.parse(job.params) : job.params };
       // The state a crash leaves: the first chunk committed, the next one applied in a transaction that never committed.
       await ctx.db.transaction().execute(async (trx) => {
-        for (const key of ids.slice(0, 5)) await kind.apply(trx, String(key), record);
+        for (const key of ids.slice(0, 5)) await kind.apply(trx, String(key), record, () => {});
         await trx.updateTable('jobItem').set({ status: 'done' }).where('jobId', '=', id).where('seq', '<', 5).execute();
-        await trx.updateTable('job').set({ status: 'running', done: 5, leaseOwner: 'gone', leaseUntil: sql`now() - interval '1 second'` }).where('id', '=', id).execute();
+        await trx.updateTable('job').set({ status: 'running', succeeded: 5, leaseOwner: 'gone', leaseUntil: sql`now() - interval '1 second'` }).where('id', '=', id).execute();
       });
       await expect(ctx.db.transaction().execute(async (trx) => {
-        for (const key of ids.slice(5, 8)) await kind.apply(trx, String(key), record);
+        for (const key of ids.slice(5, 8)) await kind.apply(trx, String(key), record, () => {});
         throw new Error('server stopped');
       })).rejects.toThrow('server stopped');
       // Applying an item a second time changes nothing and writes no second entry.
-      await ctx.db.transaction().execute(async (trx) => kind.apply(trx, String(ids[0]), record));
+      await ctx.db.transaction().execute(async (trx) => kind.apply(trx, String(ids[0]), record, () => {}));
       expect(await auditCount(ids, 'daily-limit')).toBe(5);
 
       ctx.app.jobs.start();
-      expect(await waitFor(id)).toMatchObject({ status: 'done', total: 12, done: 12, failed: 0 });
+      expect(await waitFor(id)).toMatchObject({ status: 'done', total: 12, succeeded: 12, failed: 0 });
       const rows = await q(sql`select daily_limit_bytes, qos_throttling from subscriber where subscriber_id in (${sql.join(ids)})`);
       expect(rows.every((r) => Number(r.dailyLimitBytes) === limit && r.qosThrottling === '128kbps')).toBe(true);
       for (const sub of ids) expect(await auditCount([sub], 'daily-limit'), `subscriber ${sub}`).toBe(1);
+    });
+  });
+
+  describe('the caller of a job', () => {
+    it('applies nothing for a user disabled after the job was queued', async () => {
+      const ids = nw.slice(1700, 1706);
+      const role = await ctx.db.insertInto('role').values({ name: 'Bulk clerk', resellerId: 1, privileges: JSON.stringify([{ privilege: 'Subscribers', subPrivileges: [] }, { privilege: 'SubscriberDetails', subPrivileges: ['Status', 'GroupName'] }]) })
+        .returning('id').executeTakeFirstOrThrow();
+      const { hashPassword } = await import('@server/domains/auth/password');
+      await ctx.db.insertInto('appUser').values({ username: 'bulk-clerk', email: 'bulk-clerk@demo.example', passwordHash: await hashPassword('Clerk@2026x'), firstName: null, lastName: null, resellerId: 1, accountId: null, roleId: role.id, preferences: null }).execute();
+      const clerk = ctx.client(await ctx.login('bulk-clerk', 'Clerk@2026x'));
+      await ctx.app.jobs.stop();
+      const res = await clerk.post('/portal/subscribers/bulk', { action: 'group-name', params: { groupName: 'Clerk group' }, selection: { ids } });
+      expect(res.statusCode, res.body).toBe(202);
+      await ctx.db.updateTable('appUser').set({ disabled: true }).where('username', '=', 'bulk-clerk').execute();
+      ctx.app.jobs.start();
+      const job = await waitFor(res.json().jobId, admin);
+      expect(job).toMatchObject({ status: 'failed', succeeded: 0 });
+      const groups = await q(sql`select group_name from subscriber where subscriber_id in (${sql.join(ids)})`);
+      expect(groups.every((r) => r.groupName !== 'Clerk group')).toBe(true);
     });
   });
 
@@ -403,7 +437,7 @@ describe.each(engines)('subscriber ranges and bulk actions on %s', (engine) => {
         }
         const [chunk, each] = runs;
         chunkIds[action] = chunk.ids;
-        expect(chunk.job, action).toMatchObject({ status: 'done', total: each.job.total, done: each.job.done, failed: each.job.failed });
+        expect(chunk.job, action).toMatchObject({ status: 'done', total: each.job.total, succeeded: each.job.succeeded, failed: each.job.failed, skipped: each.job.skipped });
         expect(chunk.items, action).toEqual(each.items);
         expect(chunk.states, action).toEqual(each.states);
         // What each run did: one entry per subscriber that changed, none for the others, the refused with their reason.
@@ -442,7 +476,8 @@ describe.each(engines)('subscriber ranges and bulk actions on %s', (engine) => {
       ctx.app.coreNetwork.simulator!.failNext(3, 'Diameter 3002 DIAMETER_UNABLE_TO_DELIVER');
       const res = await northwind.post('/portal/subscribers/bulk', { action: 'suspend', selection: { ids } });
       expect(res.statusCode, res.body).toBe(202);
-      expect(await waitFor(res.json().jobId)).toMatchObject({ done: ids.length, failed: 0 });
+      // The job counts the network's answers, not the requests it sent.
+      expect(await waitFor(res.json().jobId)).toMatchObject({ status: 'done', succeeded: ids.length - 3, failed: 3, skipped: 0, waiting: 0 });
       await ctx.app.coreNetwork.idle();
       const rows = await q(sql`select o.subscriber_id, o.status as op, o.message_id, o.detail, s.status, c.status as sim_status
         from subscriber_operation o join subscriber s using (subscriber_id) join sim_card c using (iccid)
@@ -453,6 +488,172 @@ describe.each(engines)('subscriber ranges and bulk actions on %s', (engine) => {
       for (const r of failed) expect(r).toMatchObject({ messageId: 'subscriberOperation.failed.network', detail: 'Diameter 3002 DIAMETER_UNABLE_TO_DELIVER', status: 'active', simStatus: 'active' });
       for (const r of rows.filter((row) => row.op !== 'failed')) expect(r).toMatchObject({ op: 'success', messageId: null, status: 'suspended', simStatus: 'suspended' });
       expect(await auditCount(ids, 'suspend') - audits).toBe(ids.length - 3);
+    });
+  });
+
+  describe('honest outcomes', () => {
+    /** Active subscribers of Northwind's with nothing pending, ready to suspend. */
+    const readyToSuspend = async (ids: number[]) => {
+      await sql`delete from subscriber_operation where subscriber_id in (${sql.join(ids)}) and status = 'pending'`.execute(ctx.db);
+      await sql`update subscriber set status = 'active' where subscriber_id in (${sql.join(ids)})`.execute(ctx.db);
+      await sql`update sim_card set status = 'active' where iccid in (select iccid from subscriber where subscriber_id in (${sql.join(ids)}))`.execute(ctx.db);
+    };
+    const items = async (jobId: number, status = 'failed', client: Client = northwind) => (await client.get(`/portal/jobs/${jobId}/items?status=${status}&size=200`)).json().items as Row[];
+    const statuses = async (ids: number[]) => (await q(sql`select status from subscriber where subscriber_id in (${sql.join(ids)}) order by subscriber_id`)).map((r) => r.status);
+
+    it('a bulk suspend the core network refuses for every SIM ends failed, each subscriber with its reason', async () => {
+      const ids = nw.slice(1320, 1326);
+      await readyToSuspend(ids);
+      const audits = await auditCount(ids);
+      ctx.app.coreNetwork.simulator!.failNext(ids.length, 'Diameter 5012 DIAMETER_UNABLE_TO_COMPLY');
+      const res = await northwind.post('/portal/subscribers/bulk', { action: 'suspend', selection: { ids } });
+      expect(res.statusCode, res.body).toBe(202);
+      const job = await waitFor(res.json().jobId);
+      expect(job).toMatchObject({ status: 'failed', total: ids.length, succeeded: 0, failed: ids.length, skipped: 0, waiting: 0 });
+      expect((await items(job.id)).map((i) => [Number(i.key), i.messageId, i.message, i.detail])).toEqual(
+        ids.map((id) => [id, 'subscriberOperation.failed.network', 'The core network refused the operation', 'Diameter 5012 DIAMETER_UNABLE_TO_COMPLY']),
+      );
+      expect(await statuses(ids)).toEqual(ids.map(() => 'active'));
+      expect(await auditCount(ids)).toBe(audits);
+    });
+
+    it('counts a mixed run exactly; the failures CSV holds exactly the failed rows; a retry runs only those, under the same checks; audit per subscriber', async () => {
+      const ids = nw.slice(1300, 1312);
+      await readyToSuspend(ids);
+      // 0-1 already suspended (skipped), 2 with another operation pending (failed), 3-5 refused by the network, 6-11 suspended.
+      await sql`update subscriber set status = 'suspended' where subscriber_id in (${ids[0]}, ${ids[1]})`.execute(ctx.db);
+      await sql`insert into subscriber_operation (subscriber_id, operation, status, username) values (${ids[2]}, 'refresh-sim', 'pending', 'northwind')`.execute(ctx.db);
+      const foreign = (await q(sql`select subscriber_id as id from subscriber where reseller_id = 3 order by 1 limit 1`))[0].id;
+      const audits = await Promise.all(ids.map((id) => auditCount([id], 'suspend')));
+      // Requests leave in the order of the selection: the first three sent are refused.
+      ctx.app.coreNetwork.simulator!.failNext(3, 'Diameter 5012 DIAMETER_UNABLE_TO_COMPLY');
+      const res = await northwind.post('/portal/subscribers/bulk', { action: 'suspend', selection: { ids: [...ids, foreign] } });
+      const job = await waitFor(res.json().jobId);
+      expect(job).toMatchObject({ status: 'done', total: 13, succeeded: 6, failed: 5, skipped: 2, waiting: 0 });
+      await ctx.app.coreNetwork.idle();
+
+      const failed = await items(job.id);
+      expect(failed.map((i) => [i.key, i.messageId, i.detail])).toEqual([
+        [String(ids[2]), 'error.operation.pending', null],
+        ...ids.slice(3, 6).map((id) => [String(id), 'subscriberOperation.failed.network', 'Diameter 5012 DIAMETER_UNABLE_TO_COMPLY']),
+        [String(foreign), 'error.notFound', null],
+      ]);
+      expect((await items(job.id, 'skipped')).map((i) => [i.key, i.messageId])).toEqual([[String(ids[0]), 'bulk.reason.unchanged'], [String(ids[1]), 'bulk.reason.unchanged']]);
+      const csv = Papa.parse<string[]>((await northwind.get(`/portal/jobs/${job.id}/failures`)).body.replace(/^\uFEFF/, ''), { skipEmptyLines: true }).data;
+      expect(csv).toEqual([['key', 'error', 'detail'], ...failed.map((i) => [i.key, i.message, i.detail ?? ''])]);
+      expect(await statuses(ids)).toEqual([...ids.slice(0, 2).map(() => 'suspended'), ...ids.slice(2, 6).map(() => 'active'), ...ids.slice(6).map(() => 'suspended')]);
+      // One audit entry for each subscriber suspended, none for the others.
+      const added = await Promise.all(ids.map(async (id, i) => (await auditCount([id], 'suspend')) - audits[i]));
+      expect(added).toEqual([0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1]);
+
+      // A role without the Status panel cannot retry a suspend (its own job, here one it could not have started).
+      const harborUser = (await q(sql`select id, reseller_id from app_user where username = 'harbor'`))[0];
+      const harborJob = await ctx.app.jobs.enqueue({ kind: 'subscribers.bulk', userId: harborUser.id, resellerId: harborUser.resellerId, keys: [String(ids[3])], params: { action: 'suspend', params: {} } });
+      const harborClient = ctx.client(await ctx.login('harbor'));
+      expect(await waitFor(harborJob, harborClient)).toMatchObject({ status: 'failed', failed: 1 });
+      expect((await harborClient.post(`/portal/jobs/${harborJob}/retry`)).statusCode).toBe(403);
+      expect((await bluesky.post(`/portal/jobs/${job.id}/retry`)).statusCode).toBe(404);
+
+      // The retry: the failed rows the caller still sees (not the other reseller's), nothing else.
+      await sql`delete from subscriber_operation where subscriber_id = ${ids[2]} and status = 'pending'`.execute(ctx.db);
+      const sent = ctx.app.coreNetwork.simulator!.received.length;
+      const retry = await northwind.post(`/portal/jobs/${job.id}/retry`);
+      expect(retry.statusCode, retry.body).toBe(202);
+      expect(retry.json()).toMatchObject({ total: 4, leftOut: 1 });
+      const again = await waitFor(retry.json().jobId);
+      expect(again).toMatchObject({ kind: 'subscribers.bulk', retryOf: job.id, status: 'done', total: 4, succeeded: 4, failed: 0, skipped: 0, params: { action: 'suspend' } });
+      await ctx.app.coreNetwork.idle();
+      expect(ctx.app.coreNetwork.simulator!.received.slice(sent).map((r) => r.subscriberId)).toEqual(ids.slice(2, 6));
+      expect(await statuses(ids)).toEqual(ids.map(() => 'suspended'));
+      const after = await Promise.all(ids.map(async (id, i) => (await auditCount([id], 'suspend')) - audits[i]));
+      expect(after).toEqual([0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    });
+
+    it('fails the subscribers the network never answered once the deadline passes; a late answer then changes nothing', async () => {
+      const ids = nw.slice(1330, 1332);
+      await readyToSuspend(ids);
+      const runner = new JobRunner(ctx.db, ctx.app.log, { pollMs: 20, answerTimeoutSeconds: 0.5 });
+      runner.register('test.bulk-deadline', bulkJobKind(ctx.db, { coreNetwork: ctx.app.coreNetwork, jobs: runner }));
+      const user = (await q(sql`select id, reseller_id from app_user where username = 'northwind'`))[0];
+      ctx.app.coreNetwork.simulator!.pause();
+      try {
+        const id = await runner.enqueue({ kind: 'test.bulk-deadline', userId: user.id, resellerId: user.resellerId, keys: ids.map(String), params: { action: 'suspend', params: {} } });
+        runner.start();
+        const job = await waitFor(id);
+        expect(job).toMatchObject({ status: 'failed', succeeded: 0, failed: 2, waiting: 0 });
+        expect((await items(id)).map((i) => i.messageId)).toEqual(['subscriberOperation.failed.noAnswer', 'subscriberOperation.failed.noAnswer']);
+        // The operations no longer block the subscribers.
+        const ops = await q(sql`select status, message_id from subscriber_operation where request->>'bulk' = ${`job:${id}`} order by subscriber_id`);
+        expect(ops).toEqual(ids.map(() => ({ status: 'failed', messageId: 'subscriberOperation.failed.noAnswer' })));
+      } finally {
+        ctx.app.coreNetwork.simulator!.resume();
+        await runner.stop();
+      }
+      await ctx.app.coreNetwork.idle();
+      expect(await statuses(ids)).toEqual(['active', 'active']);
+    });
+
+    it('a range roaming-profile change reports the same way: a job of the HSS answers, whose retry writes the failed again', async () => {
+      const dual = profiles.find((p) => p.name === 'Global dual IMSI')!;
+      const europe = profiles.find((p) => p.name === 'Europe IoT')!;
+      await sql`update roaming_profile set review_state = 'approved' where id in (${dual.id}, ${europe.id})`.execute(ctx.db);
+      // The caller's subscribers between two ids: the range's own.
+      const range = nw.slice(1340, 1346);
+      await sql`update subscriber set roaming_profile_id = null where subscriber_id in (${sql.join(range)})`.execute(ctx.db);
+      await sql`update subscriber set roaming_profile_id = ${dual.id} where subscriber_id = ${range[5]}`.execute(ctx.db);
+      await ctx.app.coreNetwork.idle();
+      ctx.app.coreNetwork.simulator!.failNext(2, 'Diameter 5012 DIAMETER_UNABLE_TO_COMPLY');
+      const res = await northwind.post('/portal/subscribers/roaming-profile', { roamingProfileId: dual.id, range: { rangeStart: range[0], rangeEnd: range[5] } });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ total: 6, changed: 5, unchanged: 1, jobId: expect.any(Number) });
+      const job = await waitFor(res.json().jobId);
+      expect(job).toMatchObject({ kind: 'subscribers.bulk', status: 'done', total: 6, succeeded: 3, failed: 2, skipped: 1, params: { action: 'roaming-profile', params: { roamingProfileId: dual.id } } });
+      expect((await items(job.id)).map((i) => [Number(i.key), i.messageId, i.detail])).toEqual(range.slice(0, 2).map((id) => [id, 'subscriberOperation.failed.network', 'Diameter 5012 DIAMETER_UNABLE_TO_COMPLY']));
+      expect((await items(job.id, 'skipped')).map((i) => Number(i.key))).toEqual([range[5]]);
+      expect(await auditCount(range.slice(0, 5), 'roaming-profile')).toBe(5);
+
+      // The portal holds the profile already: the retry writes it to the HSS again, without a second audit entry.
+      const sent = ctx.app.coreNetwork.simulator!.received.length;
+      const retry = await northwind.post(`/portal/jobs/${job.id}/retry`);
+      expect(retry.statusCode, retry.body).toBe(202);
+      expect(await waitFor(retry.json().jobId)).toMatchObject({ status: 'done', total: 2, succeeded: 2, failed: 0, skipped: 0 });
+      await ctx.app.coreNetwork.idle();
+      expect(ctx.app.coreNetwork.simulator!.received.slice(sent).map((r) => [r.operation, r.subscriberId])).toEqual(range.slice(0, 2).map((id) => ['updateHssProfile', id]));
+      expect(await auditCount(range.slice(0, 5), 'roaming-profile')).toBe(5);
+    });
+  });
+
+  describe('a CSV line through the network', () => {
+    it('waits for every answer its changes asked for, and fails at a refusal of any of them', async () => {
+      const dual = profiles.find((p) => p.name === 'Global dual IMSI')!;
+      await sql`update roaming_profile set review_state = 'approved' where id = ${dual.id}`.execute(ctx.db);
+      const ids = nw.slice(1350, 1353);
+      await sql`delete from subscriber_operation where subscriber_id in (${sql.join(ids)}) and status = 'pending'`.execute(ctx.db);
+      await sql`update subscriber set status = 'active', roaming_profile_id = null where subscriber_id in (${sql.join(ids)})`.execute(ctx.db);
+      const subs = await q(sql`select subscriber_id as id, iccid from subscriber where subscriber_id in (${sql.join(ids)}) order by 1`);
+      const csv = ['iccid,status,roamingProfileId', `${subs[0].iccid},suspended,${dual.id}`, `${subs[1].iccid},suspended,${dual.id}`, `${subs[2].iccid},suspended,`].join('\n');
+      await ctx.app.coreNetwork.idle();
+      // The first request sent is the first line's HSS write (a line's status change goes last).
+      ctx.app.coreNetwork.simulator!.failNext(1, 'Diameter 5012 DIAMETER_UNABLE_TO_COMPLY');
+      // Answers held back: every line applied, each waiting for the answers its changes asked for.
+      ctx.app.coreNetwork.simulator!.pause();
+      let jobId: number;
+      try {
+        const confirmed = await upload(multipart(csv), true);
+        expect(confirmed.statusCode, confirmed.body).toBe(202);
+        jobId = confirmed.json().jobId;
+        for (let i = 0; i < 200 && (await northwind.get(`/portal/jobs/${jobId}`)).json().status !== 'waiting'; i++) await new Promise((r) => setTimeout(r, 25));
+        expect((await northwind.get(`/portal/jobs/${jobId}`)).json()).toMatchObject({ status: 'waiting', succeeded: 0, waiting: 3 });
+        expect((await q(sql`select answers from job_item where job_id = ${jobId} order by seq`)).map((i) => Number(i.answers))).toEqual([2, 2, 1]);
+      } finally {
+        ctx.app.coreNetwork.simulator!.resume();
+      }
+      const job = await waitFor(jobId);
+      expect(job).toMatchObject({ status: 'done', total: 3, succeeded: 2, failed: 1, skipped: 0, waiting: 0 });
+      const [failed] = (await northwind.get(`/portal/jobs/${job.id}/items`)).json().items;
+      expect(failed).toMatchObject({ key: String(ids[0]), messageId: 'subscriberOperation.failed.network', detail: 'Diameter 5012 DIAMETER_UNABLE_TO_COMPLY' });
+      const waited = await q(sql`select key, status, answers from job_item where job_id = ${job.id} order by seq`);
+      expect(waited.map((i) => [Number(i.key), i.status, Number(i.answers)])).toEqual([[ids[0], 'failed', 0], [ids[1], 'done', 0], [ids[2], 'done', 0]]);
     });
   });
 
@@ -483,7 +684,7 @@ describe.each(engines)('subscriber ranges and bulk actions on %s', (engine) => {
 
       const confirmed = await upload(multipart(csv), true);
       expect(confirmed.statusCode, confirmed.body).toBe(202);
-      expect(await waitFor(confirmed.json().jobId)).toMatchObject({ kind: 'subscribers.csv', total: 2, done: 2, failed: 0 });
+      expect(await waitFor(confirmed.json().jobId)).toMatchObject({ kind: 'subscribers.csv', total: 2, succeeded: 2, failed: 0 });
       expect((await q(sql`select daily_limit_bytes, group_name from subscriber where subscriber_id = ${subs[0].id}`))[0]).toMatchObject({ groupName: 'Bulk A' });
       expect(Number((await q(sql`select daily_limit_bytes from subscriber where subscriber_id = ${subs[0].id}`))[0].dailyLimitBytes)).toBe(5000000);
       expect((await q(sql`select group_name from subscriber where subscriber_id = ${subs[3].id}`))[0].groupName).toBe('Bulk B');
@@ -538,7 +739,7 @@ describe.each(engines)('subscriber ranges and bulk actions on %s', (engine) => {
 
       const confirmed = await upload(multipart(file), true);
       expect(confirmed.statusCode, confirmed.body).toBe(202);
-      expect(await waitFor(confirmed.json().jobId)).toMatchObject({ status: 'done', done: 1, failed: 0 });
+      expect(await waitFor(confirmed.json().jobId)).toMatchObject({ status: 'done', succeeded: 1, failed: 0 });
       const after = (await northwind.get(`/portal/subscribers/${id}`)).json();
       expect(after).toMatchObject({ name: 'Tractor 9', apn: 'fleet.example', deviceType: 'Tracker' });
       const audit = await q(sql`select action, after from subscriber_audit where subscriber_id = ${id} order by id desc limit 1`);

@@ -213,7 +213,7 @@ describe.each(engines)('subscriber operations on %s', (engine) => {
       expect(refused.json().fields[0].message).toBe('A pricing plan must be chosen before adding credit');
       expect((await row(id)).balanceText).toBe('0.00');
       const blueskyPlan = (await sql<{ id: number }>`select id from pricing_plan where reseller_id = 3 limit 1`.execute(ctx.db)).rows[0].id;
-      expect(fields(await api(northwind, { operation: 'pricing-plan', subscriberId: id, pricingPlanId: blueskyPlan }))).toEqual([{ field: 'pricingPlanId', rule: 'exists', messageId: 'validation.pricingPlan.unknown' }]);
+      expect(fields(await api(northwind, { operation: 'pricing-plan', subscriberId: id, pricingPlanId: blueskyPlan }))).toEqual([{ field: 'pricingPlanId', rule: 'reference', messageId: 'validation.pricingPlan.unknown' }]);
       const plan = (await sql<{ id: number }>`select id from pricing_plan where reseller_id = 1 limit 1`.execute(ctx.db)).rows[0].id;
       const chosen = await api(northwind, { operation: 'pricing-plan', subscriberId: id, pricingPlanId: plan });
       expect(chosen.statusCode, chosen.body).toBe(200);

@@ -60,7 +60,7 @@ describe.each(engines)('users and roles on %s', (engine) => {
     it('refuses a role the caller cannot see, or one granting more than the caller holds', async () => {
       const adminRole = (await admin.get('/portal/roles')).json().find((r: { name: string }) => r.name === 'Administrator');
       const foreign = await northwind.post('/portal/user', { username: 'nw.esc', email: 'esc@x.example', password: 'Good@2026pass', roleId: adminRole.id });
-      expect(foreign.json().fields[0]).toMatchObject({ field: 'roleId', rule: 'scope' });
+      expect(foreign.json().fields[0]).toMatchObject({ field: 'roleId', rule: 'reference' });
       // The admin gives Northwind a role with Roles, which Northwind's managers do not hold.
       const strong = (await admin.post('/portal/roles', { name: 'Strong', resellerId: 1, privileges: [{ privilege: 'Roles', subPrivileges: [] }] })).json();
       const escalate = await northwind.post('/portal/user', { username: 'nw.esc', email: 'esc@x.example', password: 'Good@2026pass', roleId: strong.id });

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { ADMIN_RESELLER_ID, PRIVILEGE_CATALOGUE, type PrivilegeItem } from '@shared/privileges';
+import { ADMIN_ONLY, ADMIN_RESELLER_ID, PRIVILEGE_CATALOGUE, type PrivilegeItem } from '@shared/privileges';
 import { generatePassword, hashPassword } from '../domains/auth/password';
 import { ensureNetworks } from '../domains/networks/catalogue';
 import { seedPricing } from './seedPricing';
@@ -15,7 +15,8 @@ export interface SeedReport {
   demoUsers: { username: string; password: string; role: string }[];
 }
 
-const allPrivileges = (except: string[] = []): PrivilegeItem[] =>
+/** The whole catalogue but `except`; the administrator's privilege only when asked for (a provider's role alone may hold it). */
+const allPrivileges = (except: string[] = [ADMIN_ONLY]): PrivilegeItem[] =>
   PRIVILEGE_CATALOGUE.filter((p) => !except.includes(p.privilege)).map((p) => ({ ...p, subPrivileges: [...p.subPrivileges] }));
 
 /** The provider itself (reseller -1), its administrator role and the admin user, on an empty database. */
@@ -25,7 +26,7 @@ export async function ensureAdmin(db: Kysely<Database>, password?: string): Prom
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('reseller').values({ id: ADMIN_RESELLER_ID, name: 'Connectivity Provider', parentId: null, path: `/${ADMIN_RESELLER_ID}/`, accentColorHex: null })
       .onConflict((oc) => oc.column('id').doNothing()).execute();
-    const role = await trx.insertInto('role').values({ name: 'Administrator', resellerId: ADMIN_RESELLER_ID, privileges: JSON.stringify(allPrivileges()) })
+    const role = await trx.insertInto('role').values({ name: 'Administrator', resellerId: ADMIN_RESELLER_ID, privileges: JSON.stringify(allPrivileges([])) })
       .returning('id').executeTakeFirstOrThrow();
     await trx.insertInto('appUser').values({
       username: 'admin', email: null, passwordHash: await hashPassword(chosen), firstName: 'Administrator', lastName: null,
@@ -123,8 +124,8 @@ export async function seedDemo(db: Kysely<Database>, opts: { subscribers?: numbe
     const roleFor = async (resellerName: string, name: string, privileges: PrivilegeItem[]) =>
       (await trx.insertInto('role').values({ name, resellerId: ids.get(resellerName)!, privileges: JSON.stringify(privileges) }).returning('id').executeTakeFirstOrThrow()).id;
     const demoUsers: [string, string, string, string, string | null, PrivilegeItem[]][] = [
-      ['northwind', 'Nora', 'Northwind Mobile', 'Reseller manager', null, allPrivileges(['Roles'])],
-      ['northwind-iot', 'Ivan', 'Northwind IoT', 'Reseller manager', null, allPrivileges(['Roles'])],
+      ['northwind', 'Nora', 'Northwind Mobile', 'Reseller manager', null, allPrivileges([ADMIN_ONLY, 'Roles'])],
+      ['northwind-iot', 'Ivan', 'Northwind IoT', 'Reseller manager', null, allPrivileges([ADMIN_ONLY, 'Roles'])],
       ['bluesky', 'Bella', 'Blue Sky Telecom', 'Reseller manager', null, allPrivileges()],
       ['harbor', 'Hugo', 'Northwind Mobile', 'Account user', 'Harbor Logistics', allPrivileges().filter((p) => ['Dashboard', 'Accounts', 'Subscribers'].includes(p.privilege))],
     ];

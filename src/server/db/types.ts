@@ -39,6 +39,10 @@ export interface UserTable {
   totpPendingSecret: ColumnType<string | null, string | null | undefined, string | null>;
   totpSecret: ColumnType<string | null, string | null | undefined, string | null>;
   totpLastStep: ColumnType<string | null, number | null | undefined, number | null>;
+  /** Carried in every token; raised by a trigger when the password, role or disabled flag changes (migration 0121). */
+  sessionVersion: ColumnType<number, never, never>;
+  /** A disabled user cannot sign in and its tokens are refused. */
+  disabled: ColumnType<boolean, boolean | undefined, boolean>;
   createdAt: ColumnType<Date, never, never>;
 }
 
@@ -71,8 +75,11 @@ export interface JobTable {
   params: ColumnType<unknown, string, string>;
   status: ColumnType<string, string | undefined, string>;
   total: number;
-  done: ColumnType<number, number | undefined, unknown>;
+  succeeded: ColumnType<number, number | undefined, unknown>;
   failed: ColumnType<number, number | undefined, unknown>;
+  skipped: ColumnType<number, number | undefined, unknown>;
+  waiting: ColumnType<number, number | undefined, unknown>;
+  retryOf: number | null;
   leaseOwner: string | null;
   leaseUntil: ColumnType<Date | null, unknown, unknown>;
   createdAt: ColumnType<Date, never, never>;
@@ -86,6 +93,9 @@ export interface JobItemTable {
   key: string;
   status: ColumnType<string, string | undefined, string>;
   error: string | null;
+  messageId: string | null;
+  detail: string | null;
+  answers: ColumnType<number, number | undefined, unknown>;
 }
 
 /** Mirrors schemas/sponsor.json, for the seed. */

@@ -4,6 +4,7 @@ import {
   childComparison,
   filterFields,
   isNumeric,
+  isVersioned,
   ListRequestError,
   propertyType,
   searchComparison,
@@ -12,6 +13,7 @@ import {
   type EntitySchema,
   type NormalisedListRequest,
   type UniqueRule,
+  VERSION,
 } from '@shared/schema';
 import { countryCodesMatching } from '@shared/countries';
 import type { Page } from '@shared/wire';
@@ -65,6 +67,8 @@ export class EntityRepository {
   private readonly keyColumn: string;
   private readonly table: string;
   private readonly joins: { alias: string; prop: string; table: string; on: string; column: string; key: string }[];
+  /** Whether the rows carry a version (every entity the engine updates; see `update`). */
+  private readonly versioned: boolean;
   /** Property names, and those the wire carries as numbers or as JSON structures (see `toWire`). */
   private readonly names: string[];
   private readonly numeric: string[];
@@ -84,6 +88,7 @@ export class EntityRepository {
     this.key = schema['x-entity'].key;
     this.keyColumn = this.column(this.key);
     this.table = schema['x-entity'].table;
+    this.versioned = isVersioned(schema);
     this.joins = Object.entries(schema.properties)
       .filter(([, p]) => p['x-join'])
       .map(([prop, p], i) => ({ alias: `j${i}`, prop, key: 'id', ...p['x-join']! }));
@@ -133,17 +138,25 @@ export class EntityRepository {
   private selectAll(q: AnyQuery): AnyQuery {
     const own = Object.entries(this.schema.properties).filter(([, p]) => !p['x-join'] && !p.writeOnly && !p['x-apart']).map(([name]) => this.ref(name).as(name));
     const joined = this.joins.map((j) => this.ref(j.prop).as(j.prop));
-    return q.select([...own, ...joined]);
+    const version = this.versioned ? [sql.ref(`${T}.${VERSION}`).as(VERSION)] : [];
+    return q.select([...own, ...joined, ...version]);
   }
 
-  /** Tenancy: the admin sees all; others their reseller subtree and, for account users, their account. */
+  /**
+   * Tenancy: the admin sees all; a reseller's users their reseller's subtree; an account user its own reseller's
+   * rows (not its sub-resellers', which are other tenants to it) and, where rows belong to accounts, its account's.
+   */
   private visible(q: AnyQuery, v: Visibility): AnyQuery {
     const { principal } = v;
     const props = this.schema.properties;
     if (this.schema['x-entity'].scope === 'reseller' && !principal.isAdmin) {
-      q = q.where(this.ref('resellerId'), 'in', (eb: ExpressionBuilder<any, any>) =>
-        eb.selectFrom('reseller').select('id').where('path', 'like', `${escapeLike(principal.resellerPath)}%`));
-      if (principal.accountId !== null && props.accountId) q = q.where(this.ref('accountId'), '=', principal.accountId);
+      if (principal.accountId !== null) {
+        q = q.where(this.ref('resellerId'), '=', principal.resellerId);
+        if (props.accountId) q = q.where(this.ref('accountId'), '=', principal.accountId);
+      } else {
+        q = q.where(this.ref('resellerId'), 'in', (eb: ExpressionBuilder<any, any>) =>
+          eb.selectFrom('reseller').select('id').where('path', 'like', `${escapeLike(principal.resellerPath)}%`));
+      }
     }
     return q;
   }
@@ -339,6 +352,13 @@ export class EntityRepository {
     return rows.map((r) => this.toWire(r as Row));
   }
 
+  /** Which of `ids` name rows the caller may see (for the references a body carries). */
+  async visibleIds(ids: number[], v: Visibility, db: Kysely<any> = this.db): Promise<Set<number>> {
+    if (!ids.length) return new Set();
+    const rows = await this.visible(this.base(db, new Set()), v).select(this.ref(this.key).as('k')).where(this.ref(this.key), 'in', ids).execute();
+    return new Set(rows.map((r) => Number((r as Row).k)));
+  }
+
   async get(id: number, v: Visibility, db: Kysely<any> = this.db): Promise<Row | undefined> {
     const row = await this.selectAll(this.visible(this.base(db), v)).where(this.ref(this.key), '=', id).executeTakeFirst();
     return row ? this.toWire(row as Row) : undefined;
@@ -367,8 +387,21 @@ export class EntityRepository {
     return Number(row[this.keyColumn]);
   }
 
-  async update(id: number, values: Row, db: Kysely<any> = this.db): Promise<void> {
-    if (Object.keys(values).length) await db.updateTable(this.table).set(this.toColumns(values)).where(this.keyColumn, '=', id).execute();
+  /**
+   * Writes `values` to the row. With `version`, only over that version of the row (optimistic locking): answers false
+   * when the row has changed since, and writes nothing. Every update raises the version (a trigger, migration 0120),
+   * so a change kept beside the row (`x-apart`) still counts as a change of the row.
+   */
+  async update(id: number, values: Row, db: Kysely<any> = this.db, version?: number): Promise<boolean> {
+    const columns = this.toColumns(values);
+    if (!Object.keys(columns).length) {
+      if (!this.versioned) return true;
+      columns[VERSION] = sql.ref(VERSION);
+    }
+    let q = db.updateTable(this.table).set(columns).where(this.keyColumn, '=', id);
+    if (version !== undefined && this.versioned) q = q.where(VERSION, '=', version);
+    const result = await q.executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   async remove(id: number, db: Kysely<any> = this.db): Promise<void> {

@@ -1,23 +1,29 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
 import {
-  apiRoute,
   apiRoutes,
+  insideTenant,
+  isVersioned,
   ListRequestError,
+  MAX_SEARCH_KEY,
+  mayCreateRows,
   normaliseListRequest,
+  protectedFields,
+  VERSION,
   writableFields,
   type ApiOperation,
   type ApiRoute,
   type EntitySchema,
 } from '@shared/schema';
 import { bodySchema, cleanProperty } from '@shared/validation';
-import type { ListRequest } from '@shared/wire';
-import { conflict, fieldError, invalid, notFound } from '../http/errors';
+import { MAX_PAGE_SIZE, type FieldError, type ListRequest } from '@shared/wire';
+import { conflict, fieldError, forbidden, HttpError, invalid, notFound } from '../http/errors';
 import { principalOf } from '../http/guard';
+import { INT_MAX, parseInteger } from '../http/input';
 import type { Principal } from '../http/principal';
 import type { Engine } from '../db';
 import { queryBatches, sendCsv } from './csv';
+import { createReferenceCheck } from './references';
 import { EntityRepository, type Visibility } from './repository';
 import { createValidator } from './validator';
 
@@ -26,11 +32,8 @@ type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown
 
 export const toFastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
-function parseId(request: FastifyRequest): number {
-  const raw = (request.params as { id?: string }).id ?? '';
-  if (!/^-?\d{1,10}$/.test(raw)) throw invalid([fieldError('id', 'type', 'validation.invalid')]);
-  return Number(raw);
-}
+/** The row's id in the path: any value of an integer key (some rows, such as the provider's, have negative ids). */
+const parseId = (request: FastifyRequest): number => parseInteger((request.params as { id?: string }).id, 'id');
 
 /** Only writable properties, with empty optional text stored as null. */
 function writableValues(schema: EntitySchema, body: Body): Body {
@@ -43,21 +46,42 @@ function writableValues(schema: EntitySchema, body: Body): Body {
   return out;
 }
 
-async function resellerInSubtree(db: Kysely<any>, principal: Principal, resellerId: number): Promise<boolean> {
-  const row = await db.selectFrom('reseller').select('id').where('id', '=', resellerId)
-    .where('path', 'like', sql<string>`${principal.resellerPath} || '%'`).executeTakeFirst();
-  return Boolean(row);
-}
-
 function pgCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null ? (error as { code?: string }).code : undefined;
 }
 
-/** Drops the properties the server owns (read-only, joined), so a client may send back a row it read. */
+/** Drops the properties the server owns (read-only, joined, the version), so a client may send back a row it read. */
 function withoutServerFields(schema: EntitySchema, body: unknown, keep?: string): unknown {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
   const writable = new Set(writableFields(schema));
-  return Object.fromEntries(Object.entries(body).filter(([k]) => k === keep || writable.has(k) || !(k in schema.properties)));
+  return Object.fromEntries(Object.entries(body).filter(([k]) => k === keep || writable.has(k) || (k !== VERSION && !(k in schema.properties))));
+}
+
+/**
+ * The version of the row an update was made from: the body's `version`, else an `If-Match` header (an ETag the get
+ * call sends). Without either, the update applies to whatever the row holds now.
+ */
+function expectedVersion(request: FastifyRequest): number | undefined {
+  const body = request.body as Body | undefined;
+  const raw = typeof body === 'object' && body !== null && VERSION in body ? body[VERSION] : request.headers['if-match']?.replace(/^(W\/)?"(.*)"$/, '$2');
+  if (raw === undefined || raw === null) return undefined;
+  const version = Number(raw);
+  if (!Number.isSafeInteger(version) || version < 0 || version > 2147483647) throw invalid([fieldError(VERSION, 'type', 'validation.invalid')]);
+  return version;
+}
+
+/** Somebody saved the row since the caller read it: its change would be lost. */
+const stale = () => new HttpError(409, 'STALE', 'error.stale', [fieldError(VERSION, 'stale', 'error.stale')]);
+
+/**
+ * A change of `x-protected` fields by a user inside the row's own tenant (an account user on its own account),
+ * refused naming each field. Sending a field back unchanged, as a form does, is no change.
+ */
+function protectedChanges(schema: EntitySchema, principal: Principal, values: Body, existing: Body): FieldError[] {
+  if (!insideTenant(schema, principal, existing)) return [];
+  return protectedFields(schema)
+    .filter((field) => field in values && JSON.stringify(values[field] ?? null) !== JSON.stringify(existing[field] ?? null))
+    .map((field) => fieldError(field, 'protected', 'validation.field.protected'));
 }
 
 /** What a domain adds to the generic calls of its entity, inside the writing transaction. */
@@ -72,17 +96,19 @@ export interface EntityHooks {
   afterWrite?(ctx: { mode: 'create' | 'update'; id: number; values: Body; principal: Principal; trx: Kysely<any> }): Promise<void>;
   /** Adds what lives beside a row to the row a get, create or update answers. */
   afterRead?(row: Body, db: Kysely<any>): Promise<Body>;
+  /** Narrows the `list` call's choices to those the caller may use where they are offered (e.g. roles it may grant). */
+  afterList?(rows: Body[], principal: Principal, db: Kysely<any>): Promise<Body[]>;
 }
 
 /** Handlers of the generic calls, shared by every schema. */
-function handlersFor(db: Kysely<any>, engine: Engine, schema: EntitySchema, hooks: EntityHooks): Record<ApiOperation, Handler> {
+function handlersFor(db: Kysely<any>, engine: Engine, schema: EntitySchema, hooks: EntityHooks, checkReferences: ReturnType<typeof createReferenceCheck>): Record<ApiOperation, Handler> {
   const repo = new EntityRepository(db, schema);
   const validator = createValidator(schema);
   const key = schema['x-entity'].key;
   const scoped = schema['x-entity'].scope === 'reseller';
   const uniqueMessage = schema['x-entity'].uniqueMessage ?? 'validation.unique';
   const inUseMessage = schema['x-entity'].inUseMessage ?? 'error.inUse';
-  const updateRoute = apiRoute(schema, 'update');
+  const versioned = isVersioned(schema);
   const visibility = (request: FastifyRequest): Visibility => ({ principal: principalOf(request), query: request.query as Body });
   const read = async (id: number, v: Visibility, trx: Kysely<any> = db) => {
     const row = await repo.get(id, v, trx);
@@ -110,11 +136,18 @@ function handlersFor(db: Kysely<any>, engine: Engine, schema: EntitySchema, hook
     return sendCsv(reply, `${schema['x-entity'].name}-${day}.csv`, fields, queryBatches(db, engine, query), (row) => fields.map((f) => row[f]));
   };
 
-  /** Checks shared by create and update, inside the writing transaction; answers what is stored. */
+  /**
+   * Checks shared by create and update, inside the writing transaction; answers what is stored. On every write: the
+   * row is the caller's (the visibility of `existing`), the caller does not change what its own tenant may not
+   * (`x-protected`), and every id the body carries names a row the caller may see (`x-reference`).
+   */
   async function prepareWrite(trx: Kysely<any>, principal: Principal, mode: 'create' | 'update', values: Body, existing?: Body) {
-    if (scoped && values.resellerId !== undefined && values.resellerId !== null && !(await resellerInSubtree(trx, principal, Number(values.resellerId)))) {
-      throw invalid([fieldError('resellerId', 'scope', 'validation.reseller.notAllowed')]);
+    if (existing) {
+      const refused = protectedChanges(schema, principal, values, existing);
+      if (refused.length) throw new HttpError(403, 'FORBIDDEN', 'validation.field.protected', refused);
     }
+    const unknown = await checkReferences(trx, principal, schema, values, existing);
+    if (unknown.length) throw invalid(unknown);
     const stored = hooks.beforeWrite ? await hooks.beforeWrite({ mode, values, existing, principal, trx }) : values;
     const taken = await repo.duplicates({ ...existing, ...stored }, existing ? Number(existing[key]) : undefined, trx);
     if (taken.length) throw conflict(taken.map((rule) => fieldError(rule.field, 'unique', rule.messageId)));
@@ -137,10 +170,14 @@ function handlersFor(db: Kysely<any>, engine: Engine, schema: EntitySchema, hook
     paged,
     search: paged,
     download,
-    list: async (request) => repo.list(schema['x-list'].listFields ?? [key, 'name'], visibility(request)),
+    list: async (request) => {
+      const rows = await repo.list(schema['x-list'].listFields ?? [key, 'name'], visibility(request));
+      return hooks.afterList ? hooks.afterList(rows, principalOf(request), db) : rows;
+    },
     get: async (request) => (await read(parseId(request), visibility(request))) ?? Promise.reject(notFound()),
     create: async (request, reply) => {
       const principal = principalOf(request);
+      if (!mayCreateRows(schema, principal)) throw forbidden();
       const body = withoutServerFields(schema, request.body);
       const errors = validator.validate('create', body);
       if (errors.length) throw invalid(errors);
@@ -153,11 +190,15 @@ function handlersFor(db: Kysely<any>, engine: Engine, schema: EntitySchema, hook
       });
       return reply.status(201).send(row);
     },
+    /**
+     * Changes only the fields the body sends. `PUT /things/{id}` names the row in the path, `PUT /things/` in the
+     * body. With the version the row was read at (body or If-Match), a row saved since answers 409 and is kept.
+     */
     update: async (request) => {
       const principal = principalOf(request);
+      const version = versioned ? expectedVersion(request) : undefined;
       const body = withoutServerFields(schema, request.body, key) as Body;
-      // `PUT /things/{id}` names the row in the path, `PUT /things/` in the body.
-      if (updateRoute?.path.includes('{id}') && typeof body === 'object' && body !== null) body[key] = parseId(request);
+      if ((request.routeOptions.url ?? '').includes(':id') && typeof body === 'object' && body !== null) body[key] = parseId(request);
       const errors = validator.validate('update', body);
       if (errors.length) throw invalid(errors);
       const id = Number(body[key]);
@@ -166,7 +207,8 @@ function handlersFor(db: Kysely<any>, engine: Engine, schema: EntitySchema, hook
       return write(async (trx) => {
         const existing = await repo.get(id, visibility(request), trx);
         if (!existing) throw notFound();
-        await repo.update(id, await prepareWrite(trx, principal, 'update', values, existing), trx);
+        if (version !== undefined && existing[VERSION] !== version) throw stale();
+        if (!(await repo.update(id, await prepareWrite(trx, principal, 'update', values, existing), trx, version))) throw stale();
         await hooks.afterWrite?.({ mode: 'update', id, values, principal, trx });
         return read(id, { principal }, trx);
       });
@@ -174,6 +216,7 @@ function handlersFor(db: Kysely<any>, engine: Engine, schema: EntitySchema, hook
     delete: async (request, reply) => {
       const id = parseId(request);
       const principal = principalOf(request);
+      if (!mayCreateRows(schema, principal)) throw forbidden();
       await write(async (trx) => {
         const existing = await repo.get(id, visibility(request), trx);
         if (!existing) throw notFound();
@@ -191,17 +234,20 @@ const pick = (props: Record<string, unknown>, names?: string[]) => (names ? Obje
 function routeDocs(schema: EntitySchema, route: ApiRoute) {
   const row = {
     type: 'object',
-    properties: Object.fromEntries(Object.entries(schema.properties).map(([n, p]) => [n, cleanProperty({ ...p, errorMessage: undefined, default: undefined })])),
+    properties: {
+      ...Object.fromEntries(Object.entries(schema.properties).map(([n, p]) => [n, cleanProperty({ ...p, errorMessage: undefined, default: undefined })])),
+      ...(isVersioned(schema) ? { [VERSION]: { type: 'integer', description: 'Raised by every update; send it back with an update' } } : {}),
+    },
   };
   const listRequest = {
     type: 'object',
     properties: {
       sortBy: { type: 'string' }, sortDir: { type: 'string', enum: ['asc', 'desc'] },
-      searchBy: { type: 'string', enum: schema['x-list'].search.map((f) => f.by) }, searchKey: { type: 'string' },
+      searchBy: { type: 'string', enum: schema['x-list'].search.map((f) => f.by) }, searchKey: { type: 'string', maxLength: MAX_SEARCH_KEY },
       page: {
         type: 'object',
         properties: {
-          page: { type: 'integer' }, size: { type: 'integer' },
+          page: { type: 'integer', minimum: 0, maximum: INT_MAX }, size: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE },
           after: { type: ['integer', 'string'], description: 'Key of the last row of the previous page: the page starts after it (keyset paging; `page` is then only echoed)' },
         },
       },
@@ -209,7 +255,11 @@ function routeDocs(schema: EntitySchema, route: ApiRoute) {
   };
   const envelope = {
     type: 'object',
-    properties: { items: { type: 'array', items: row }, totalPageCount: { type: 'integer' }, totalItemsCount: { type: 'integer' }, currentPage: { type: 'integer' } },
+    // The response is serialised by this schema, which drops any property it does not name.
+    properties: {
+      items: { type: 'array', items: row }, totalPageCount: { type: 'integer' }, totalItemsCount: { type: 'integer' }, currentPage: { type: 'integer' },
+      totalIsEstimate: { type: 'boolean', description: 'Present (true) when totalItemsCount is the planner\'s estimate of a large list, not a count' },
+    },
   };
   const tags = [schema['x-entity'].domain];
   const params = route.path.includes('{id}') ? { type: 'object', properties: { id: { type: 'integer' } } } : undefined;
@@ -227,8 +277,9 @@ function routeDocs(schema: EntitySchema, route: ApiRoute) {
 
 /** Registers every call named in each schema's `x-api`, guarded by the schema's privilege. */
 export function registerEntityRoutes(app: FastifyInstance, db: Kysely<any>, engine: Engine, schemas: EntitySchema[], hooks: Record<string, EntityHooks> = {}) {
+  const checkReferences = createReferenceCheck(db, schemas);
   for (const schema of schemas) {
-    const handlers = handlersFor(db, engine, schema, hooks[schema.$id] ?? {});
+    const handlers = handlersFor(db, engine, schema, hooks[schema.$id] ?? {}, checkReferences);
     for (const route of apiRoutes(schema)) {
       const options: RouteOptions = {
         method: route.method,

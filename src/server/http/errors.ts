@@ -34,17 +34,48 @@ export const notFound = () => new HttpError(404, 'NOT_FOUND', 'error.notFound');
 export const invalid = (fields: FieldError[]) => new HttpError(400, 'VALIDATION_FAILED', 'error.validation', fields);
 export const conflict = (fields: FieldError[]) => new HttpError(409, 'CONFLICT', fields[0]?.messageId ?? 'error.conflict', fields);
 
+/** A JSON pointer as the portal names fields: `/save/3/name` is `save[3].name`. */
+function fieldPath(pointer: string): string {
+  return pointer.split('/').slice(1).reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
+}
+
+/** An error the database raised (pg and PGlite alike): a five-character SQLSTATE and a severity. */
+function isDatabaseError(error: unknown): boolean {
+  const e = error as { code?: unknown; severity?: unknown } | null;
+  return typeof e === 'object' && e !== null && typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && typeof e.severity === 'string';
+}
+
+/**
+ * SQLSTATEs a value of the request causes (a number out of a column's range, text that is no number or date, a
+ * character the encoding cannot hold, text too long for a column or an index): the rule each answers 400 with. The
+ * checks at the edge come first; these catch what slips past them, never with the database's own words.
+ */
+const BAD_VALUE: Record<string, string> = {
+  '22001': 'maxLength', '22003': 'range', '22007': 'format', '22008': 'range', '22021': 'characters', '22P02': 'type',
+  '22P05': 'characters', '2201W': 'range', '2201X': 'range', '54000': 'maxLength',
+};
+
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) return reply.status(error.statusCode).send(error.toJSON());
     if (error.validation) {
       // Fastify's own schema check of params, query or body (outside the entity engine).
-      const fields = error.validation.map((v) => fieldError(String(v.instancePath || v.params?.missingProperty || '').replace(/^\//, ''), v.keyword, 'validation.invalid'));
+      const fields = error.validation.map((v) => fieldError(v.instancePath ? fieldPath(v.instancePath) : String(v.params?.missingProperty ?? ''), v.keyword, 'validation.invalid'));
       return reply.status(400).send(invalid(fields).toJSON());
+    }
+    if (isDatabaseError(error)) {
+      // The database's message and code stay in the log: they describe tables, columns and values.
+      const { code, column } = error as { code: string; column?: string };
+      const rule = BAD_VALUE[code];
+      request.log[rule ? 'warn' : 'error'](error);
+      if (rule) return reply.status(400).send(invalid([fieldError(column ?? '', rule, 'validation.invalid')]).toJSON());
+      return reply.status(500).send({ statusCode: 500, code: 'INTERNAL', message: englishText('app.error.generic') } satisfies ApiError);
     }
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) request.log.error(error);
-    const body: ApiError = { statusCode: status, code: error.code ?? (status === 500 ? 'INTERNAL' : 'BAD_REQUEST'), message: status === 500 ? englishText('app.error.generic') : error.message };
+    const body: ApiError = status === 500
+      ? { statusCode: 500, code: 'INTERNAL', message: englishText('app.error.generic') }
+      : { statusCode: status, code: error.code ?? 'BAD_REQUEST', message: error.message };
     return reply.status(status).send(body);
   });
   app.setNotFoundHandler((request, reply) => reply.status(404).send(notFound().toJSON()));

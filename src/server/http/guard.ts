@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Tokens } from '../domains/auth/tokens';
 import { forbidden, unauthorized } from './errors';
-import { can, type Principal, type Principals } from './principal';
+import { can, type Caller, type Principals } from './principal';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -15,11 +15,13 @@ declare module 'fastify' {
     signedIn?: boolean;
   }
   interface FastifyRequest {
-    principal?: Principal;
+    principal?: Caller;
   }
   interface FastifyInstance {
     /** Every API route with what it requires, for the access tests and the route count. */
     portalRoutes: PortalRoute[];
+    /** Issues and verifies session tokens, for the routes that hand out a new one (sign-in, renewal, password change). */
+    tokens: Tokens;
   }
 }
 
@@ -31,17 +33,19 @@ export interface PortalRoute {
 }
 
 /** The caller of a guarded route; the guard has already refused anyone else. */
-export function principalOf(request: FastifyRequest): Principal {
+export function principalOf(request: FastifyRequest): Caller {
   if (!request.principal) throw unauthorized();
   return request.principal;
 }
 
 /**
- * One hook guards every API route: a valid bearer token (401 otherwise), then the route's privilege and
- * admin requirement (403). Routes opt out only by declaring themselves public.
+ * One hook guards every API route: a valid bearer token of the user's current session version, for a user who
+ * exists and is not disabled (401 otherwise), then the route's privilege and admin requirement (403). Routes opt
+ * out only by declaring themselves public.
  */
 export function registerGuard(app: FastifyInstance, principals: Principals, tokens: Tokens) {
   app.decorate('portalRoutes', [] as PortalRoute[]);
+  app.decorate('tokens', tokens);
   // A route must say who may call it: one that does not is a mistake, and the server refuses to start.
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/portal') || route.method === 'HEAD') return;
@@ -57,9 +61,10 @@ export function registerGuard(app: FastifyInstance, principals: Principals, toke
     if (config?.public || !request.routeOptions.url) return;
     const header = request.headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
-    const userId = token ? await tokens.verify(token) : undefined;
-    const principal = userId !== undefined ? await principals.load(userId) : undefined;
-    if (!principal) throw unauthorized();
+    const session = token ? await tokens.verify(token) : undefined;
+    const principal = session ? await principals.load(session.userId) : undefined;
+    // A token issued before the user's password, role or disabled flag last changed no longer stands for anyone.
+    if (!principal || principal.disabled || principal.sessionVersion !== session!.sessionVersion) throw unauthorized();
     request.principal = principal;
     if (config?.adminOnly && !principal.isAdmin) throw forbidden();
     const needed = config?.privilege === undefined ? [] : [config.privilege].flat();

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import { ADMIN_RESELLER_ID, hasPrivilege, normalisePrivileges, type PrivilegeItem } from '@shared/privileges';
+import { hasPrivilege, isAdministrator, normalisePrivileges, type PrivilegeItem } from '@shared/privileges';
 import type { Db } from '../db';
 import type { Database } from '../db/types';
 
@@ -12,28 +12,39 @@ export interface Principal {
   /** Materialised path of the user's reseller: the user sees rows of resellers under it. */
   resellerPath: string;
   accountId: number | null;
+  /** A user of the provider (reseller -1) whose role holds the Administrator privilege. */
   isAdmin: boolean;
   privileges: PrivilegeItem[];
 }
 
-export async function loadPrincipal(db: Kysely<Database>, userId: number): Promise<Principal | undefined> {
+/** A principal as the guard loads it, with what decides whether a token still stands for it. */
+export interface Caller extends Principal {
+  /** Tokens carry the version they were issued for; the user's password, role or disabled flag changing raises it. */
+  sessionVersion: number;
+  disabled: boolean;
+}
+
+export async function loadPrincipal(db: Kysely<Database>, userId: number): Promise<Caller | undefined> {
   const row = await db
     .selectFrom('appUser as u')
     .innerJoin('reseller as r', 'r.id', 'u.resellerId')
     .leftJoin('role as ro', 'ro.id', 'u.roleId')
-    .select(['u.id', 'u.username', 'u.resellerId', 'u.accountId', 'r.path', 'ro.privileges'])
+    .select(['u.id', 'u.username', 'u.resellerId', 'u.accountId', 'u.sessionVersion', 'u.disabled', 'r.path', 'ro.privileges'])
     .where('u.id', '=', userId)
     .executeTakeFirst();
   if (!row) return undefined;
   const stored = typeof row.privileges === 'string' ? JSON.parse(row.privileges) : row.privileges;
+  const privileges = normalisePrivileges(Array.isArray(stored) ? stored : []);
   return {
     userId: row.id,
     username: row.username,
     resellerId: row.resellerId,
     resellerPath: row.path,
     accountId: row.accountId,
-    isAdmin: row.resellerId === ADMIN_RESELLER_ID,
-    privileges: normalisePrivileges(Array.isArray(stored) ? stored : []),
+    isAdmin: isAdministrator(row.resellerId, privileges),
+    privileges,
+    sessionVersion: row.sessionVersion,
+    disabled: row.disabled,
   };
 }
 
@@ -58,7 +69,7 @@ const PRINCIPAL_TABLES = ['app_user', 'role', 'reseller'];
  * - nothing is kept longer than `ttlMs`, a bound should a connection die without a word.
  */
 export class Principals {
-  private readonly kept: LRUCache<number, Principal>;
+  private readonly kept: LRUCache<number, Caller>;
   private generation = 0;
   private listening = false;
 
@@ -83,7 +94,7 @@ export class Principals {
     this.kept.clear();
   }
 
-  async load(userId: number): Promise<Principal | undefined> {
+  async load(userId: number): Promise<Caller | undefined> {
     if (!this.listening) return loadPrincipal(this.db, userId);
     const known = this.kept.get(userId);
     if (known) return known;

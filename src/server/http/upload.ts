@@ -3,8 +3,8 @@ import { fieldError, invalid } from './errors';
 
 /**
  * The text and name of the file a multipart request carries in `field`. No file, another field or an empty file is refused
- * as 'Please select a file.', one over the multipart limit (4 MB) as 'File size should be less than 4 MB!', both
- * naming the field.
+ * as 'Please select a file.', one over the multipart limit (4 MB) as 'File size should be less than 4 MB!', text that
+ * is not UTF-8 or holds a NUL byte as such; each refusal names the field.
  */
 export async function uploadedText(request: FastifyRequest, field: string): Promise<{ text: string; filename: string }> {
   const refuse = (rule: string, messageId: string) => invalid([fieldError(field, rule, messageId)]);
@@ -19,5 +19,13 @@ export async function uploadedText(request: FastifyRequest, field: string): Prom
     throw e;
   }
   if (!bytes.length) throw refuse('required', 'validation.file.required');
-  return { text: bytes.toString('utf8'), filename: file.filename };
+  // Bytes that are not UTF-8 would become U+FFFD unseen, and a NUL cannot be stored: the file is refused instead.
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw refuse('encoding', 'validation.file.encoding');
+  }
+  if (text.includes('\0')) throw refuse('characters', 'validation.character.notAllowed');
+  return { text, filename: file.filename };
 }

@@ -2,9 +2,14 @@
  * Runs durable jobs: work on many items (e.g. suspend 100,000 subscribers) that outlives a request and a server
  * restart. A domain registers a kind with the function that applies one item; a request enqueues a job with its
  * item keys and answers at once; the runner applies the items in chunks, each chunk one transaction that also
- * marks its items done or failed. A server killed mid-chunk loses that chunk's transaction, so on restart the
+ * records each item's outcome. A server killed mid-chunk loses that chunk's transaction, so on restart the
  * chunk runs again: every item is applied exactly once. Several servers may share the database: a job is
  * leased to one runner at a time and taken over when the lease runs out.
+ *
+ * An item ends succeeded, failed or skipped (nothing to do), each but the first with its reason. An item handed to
+ * the core network waits for the network's answer (`waiting`); the answer settles it (see outcomes.ts). A job whose
+ * items are all applied but some still wait is `waiting`; it ends once the last answer has come, or fails the items
+ * still waiting when no answer came for `answerTimeoutSeconds`. A job ends `done`, or `failed` when every item failed.
  *
  * A kind may also apply a whole chunk at once (set-based, far faster for large jobs): the runner then tries the
  * chunk in one savepoint and, should that throw, rolls it back and applies the chunk's items one by one, so a
@@ -14,9 +19,14 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/types';
 import type { FastifyBaseLogger } from 'fastify';
-import { HttpError } from '../http/errors';
+import { conflict, englishText, fieldError, HttpError } from '../http/errors';
+import type { Principal } from '../http/principal';
+import { batcher } from './batcher';
+import { endJobs, NO_ANSWER, outcomeOfError, settleJobItems, type ItemAnswer, type ItemOutcome } from './outcomes';
 
-export type JobStatus = 'queued' | 'running' | 'done' | 'cancelled';
+export { type ItemAnswer, type ItemOutcome } from './outcomes';
+
+export type JobStatus = 'queued' | 'running' | 'waiting' | 'done' | 'failed' | 'cancelled';
 
 export interface JobRecord {
   id: number;
@@ -26,19 +36,35 @@ export interface JobRecord {
   params: Record<string, unknown>;
 }
 
+/** What a retry of a job's failed items is: the items still to try, and what the new job needs beside them. */
+export interface RetryPlan {
+  keys: string[];
+  params?: Record<string, unknown>;
+  /** Runs in the transaction that stores the new job (e.g. stores what its items need beside it). */
+  prepare?: (trx: Kysely<any>, jobId: number) => Promise<void>;
+}
+
 export interface JobKind {
   /**
-   * Applies the job to one item inside the chunk's transaction. Throwing fails this item alone (its changes
-   * are rolled back); an HttpError's message is kept as the item's reason.
+   * Applies the job to one item inside the chunk's transaction and answers its outcome (nothing: succeeded).
+   * Throwing fails this item alone (its changes are rolled back; an HttpError's message is its reason); a
+   * `failed` outcome keeps what the item changed (e.g. the reason recorded on the subscriber). `afterCommit` holds
+   * work (e.g. network requests) until the item's changes are committed; a thrown item's is dropped.
    */
-  apply(trx: Kysely<any>, key: string, job: JobRecord): Promise<void>;
+  apply(trx: Kysely<any>, key: string, job: JobRecord, afterCommit: (fn: () => void) => void): Promise<ItemOutcome | void>;
   /**
    * Applies the job to a whole chunk inside its transaction, with the same outcome per item as `apply`: answers
-   * the keys that failed with their reason (the message of the HttpError `apply` would throw); the others are
-   * done. Throwing rolls the chunk's changes back and the runner applies its items one by one instead.
-   * `afterCommit` holds work (e.g. network requests) until the chunk's transaction has committed.
+   * the outcome of each key that did not simply succeed. Throwing rolls the chunk's changes back and the runner
+   * applies its items one by one instead. `afterCommit` holds work until the chunk's transaction has committed.
    */
-  applyChunk?(trx: Kysely<any>, keys: readonly string[], job: JobRecord, afterCommit: (fn: () => void) => void): Promise<Map<string, string>>;
+  applyChunk?(trx: Kysely<any>, keys: readonly string[], job: JobRecord, afterCommit: (fn: () => void) => void): Promise<Map<string, ItemOutcome>>;
+  /**
+   * A new job over the failed items: checks that the caller may still do what the job does (throws 403 or 400 as
+   * the original call would) and keeps the items the caller may still see. Without it the kind cannot be retried.
+   */
+  retry?(db: Kysely<any>, principal: Principal, job: JobRecord, failedKeys: string[]): Promise<RetryPlan>;
+  /** Items whose network answer never came (now failed): lets the kind settle what it left pending for them. */
+  expire?(trx: Kysely<any>, job: JobRecord, keys: string[]): Promise<void>;
 }
 
 export interface NewJob {
@@ -47,6 +73,8 @@ export interface NewJob {
   resellerId: number;
   params?: Record<string, unknown>;
   keys: readonly string[];
+  /** The job whose failed items this one tries again. */
+  retryOf?: number;
 }
 
 export interface RunnerOptions {
@@ -56,9 +84,13 @@ export interface RunnerOptions {
   pollMs?: number;
   /** How long a runner holds a job without renewing, in seconds. */
   leaseSeconds?: number;
+  /** How long a job waits for the next network answer before the items still waiting fail, in seconds. */
+  answerTimeoutSeconds?: number;
 }
 
 const INSERT_BATCH = 1000;
+/** A network operation left without an answer this long has failed (as a single subscriber operation does). */
+export const ANSWER_TIMEOUT_SECONDS = 300;
 
 export class JobRunner {
   private readonly kinds = new Map<string, JobKind>();
@@ -66,6 +98,7 @@ export class JobRunner {
   private readonly chunk: number;
   private readonly pollMs: number;
   private readonly leaseSeconds: number;
+  readonly answerTimeoutSeconds: number;
   private loop: Promise<void> | undefined;
   private stopping = false;
   private wake: (() => void) | undefined;
@@ -74,6 +107,7 @@ export class JobRunner {
     this.chunk = opts.chunk ?? 500;
     this.pollMs = opts.pollMs ?? 1000;
     this.leaseSeconds = opts.leaseSeconds ?? 30;
+    this.answerTimeoutSeconds = opts.answerTimeoutSeconds ?? ANSWER_TIMEOUT_SECONDS;
   }
 
   register(kind: string, handler: JobKind) {
@@ -92,10 +126,28 @@ export class JobRunner {
     return id;
   }
 
-  private async store(job: NewJob, db: Kysely<Database>): Promise<number> {
+  /**
+   * Stores a job the caller applies itself, in its own transaction (a range changed all at once), so it is followed,
+   * listed and retried like any other; `applied` then records each item's outcome in the same transaction.
+   */
+  begin(job: NewJob, db: Kysely<any>): Promise<number> {
+    if (!this.kinds.has(job.kind)) throw new Error(`unknown job kind ${job.kind}`);
+    return this.store(job, db, sql`now()`);
+  }
+
+  /** The outcome of every item of a job `begin` stored (absent: succeeded); it then waits for the network's answers, or has ended. */
+  async applied(db: Kysely<any>, jobId: number, keys: readonly string[], outcomes: ReadonlyMap<string, ItemOutcome>) {
+    await this.recordOutcomes(db, jobId, keys.map((key, seq) => ({ seq, outcome: outcomes.get(key) ?? { status: 'done' } })));
+    await endJobs(db, [jobId], this.answerTimeoutSeconds);
+  }
+
+  private async store(job: NewJob, db: Kysely<Database>, startedAt?: unknown): Promise<number> {
     const { id } = await db
       .insertInto('job')
-      .values({ kind: job.kind, userId: job.userId, resellerId: job.resellerId, params: JSON.stringify(job.params ?? {}), total: job.keys.length })
+      .values({
+        kind: job.kind, userId: job.userId, resellerId: job.resellerId, params: JSON.stringify(job.params ?? {}), total: job.keys.length,
+        retryOf: job.retryOf ?? null, ...(startedAt ? { status: 'running', startedAt } : {}),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     for (let i = 0; i < job.keys.length; i += INSERT_BATCH) {
@@ -104,6 +156,49 @@ export class JobRunner {
     }
     if (job.keys.length === 0) await db.updateTable('job').set({ status: 'done', finishedAt: sql`now()` }).where('id', '=', id).execute();
     return Number(id);
+  }
+
+  /**
+   * A new job of the same kind over a finished job's failed items, started by `principal` under the kind's own
+   * checks (the items the caller can no longer see are left out). 409 while the job runs, without failed items,
+   * or when none of them is left to try.
+   */
+  async retry(job: JobRecord & { status: string; failed: number }, principal: Principal): Promise<{ jobId: number; total: number; leftOut: number }> {
+    const kind = this.kinds.get(job.kind);
+    if (!kind?.retry) throw conflict([fieldError('id', 'retry', 'job.retry.unsupported')]);
+    if (!['done', 'failed', 'cancelled'].includes(job.status)) throw conflict([fieldError('id', 'ended', 'job.retry.running')]);
+    const failed = (await this.db.selectFrom('jobItem').select('key').where('jobId', '=', job.id).where('status', '=', 'failed').orderBy('seq').execute()).map((r) => r.key);
+    if (!failed.length) throw conflict([fieldError('id', 'failed', 'job.retry.nothing')]);
+    const plan = await kind.retry(this.db, principal, job, failed);
+    if (!plan.keys.length) throw conflict([fieldError('id', 'visible', 'job.retry.noneVisible')]);
+    const jobId = await this.db.transaction().execute(async (trx) => {
+      const id = await this.store({ kind: job.kind, userId: principal.userId, resellerId: principal.resellerId, params: plan.params ?? job.params, keys: plan.keys, retryOf: job.id }, trx);
+      await plan.prepare?.(trx, id);
+      return id;
+    });
+    this.wake?.();
+    return { jobId, total: plan.keys.length, leftOut: failed.length - plan.keys.length };
+  }
+
+  /** Network answers for waiting items, in the caller's transaction (the one that applies what they change). */
+  settleIn(trx: Kysely<any>, answers: readonly ItemAnswer[]) {
+    return settleJobItems(trx, answers, this.answerTimeoutSeconds);
+  }
+
+  /** A network answer for a waiting item that changes nothing else, settled with the answers arriving beside it. */
+  readonly answer = batcher<ItemAnswer>((answers) => this.db.transaction().execute((trx) => this.settleIn(trx, answers)));
+
+  /**
+   * Stops a queued or running job before its next chunk; items already applied stay applied, and those waiting
+   * for the network are still settled by its answers (or fail when none comes in time).
+   */
+  async cancel(id: number) {
+    await this.db.updateTable('job')
+      .set({
+        status: 'cancelled', finishedAt: sql`now()`, leaseOwner: null,
+        leaseUntil: sql`case when waiting > 0 then now() + make_interval(secs => ${this.answerTimeoutSeconds}) else null end`,
+      })
+      .where('id', '=', id).where('status', 'in', ['queued', 'running']).execute();
   }
 
   start() {
@@ -120,10 +215,11 @@ export class JobRunner {
 
   private async run() {
     while (!this.stopping) {
-      let job: JobRecord | undefined;
+      let job: (JobRecord & { status: string }) | undefined;
       try {
         job = await this.claim();
-        if (job) await this.process(job);
+        if (job?.status === 'running') await this.process(job);
+        else if (job) await this.expire(job);
       } catch (error) {
         this.log.error({ err: error, job: job?.id }, 'job runner: a chunk failed; it will be retried');
       }
@@ -137,22 +233,36 @@ export class JobRunner {
     }
   }
 
-  /** Leases the oldest open job of a kind this runner knows whose lease is free or ran out. */
-  private async claim(): Promise<JobRecord | undefined> {
+  /**
+   * Leases the oldest open job of a kind this runner knows whose lease is free or ran out; or else a job whose
+   * network answers are overdue (its lease, while it waits, is the answers' deadline), to fail what still waits.
+   */
+  private async claim(): Promise<(JobRecord & { status: string }) | undefined> {
     if (this.kinds.size === 0) return undefined;
+    const kinds = [...this.kinds.keys()];
     const row = await this.db
       .updateTable('job')
-      .set({ status: 'running', leaseOwner: this.owner, leaseUntil: sql`now() + make_interval(secs => ${this.leaseSeconds})`, startedAt: sql`coalesce(started_at, now())` })
+      .set({
+        status: sql`case when status in ('queued', 'running') then 'running' else status end`,
+        leaseOwner: this.owner,
+        leaseUntil: sql`now() + make_interval(secs => ${this.leaseSeconds})`,
+        startedAt: sql`coalesce(started_at, now())`,
+      })
       .where('id', '=', (eb) =>
         eb.selectFrom('job').select('id')
-          .where('status', 'in', ['queued', 'running'])
-          .where('kind', 'in', [...this.kinds.keys()])
-          .where((w) => w.or([w('leaseUntil', 'is', null), w('leaseUntil', '<', sql<Date>`now()`), w('leaseOwner', '=', this.owner)]))
+          .where('kind', 'in', kinds)
+          .where((w) => w.or([
+            w.and([
+              w('status', 'in', ['queued', 'running']),
+              w.or([w('leaseUntil', 'is', null), w('leaseUntil', '<', sql<Date>`now()`), w('leaseOwner', '=', this.owner)]),
+            ]),
+            w.and([w('waiting', '>', 0), w('status', 'in', ['waiting', 'cancelled']), w('leaseUntil', '<', sql<Date>`now()`)]),
+          ]))
           .orderBy('id').limit(1).forUpdate().skipLocked())
-      .returning(['id', 'kind', 'userId', 'resellerId', 'params'])
+      .returning(['id', 'kind', 'userId', 'resellerId', 'params', 'status'])
       .executeTakeFirst();
     if (!row) return undefined;
-    return { ...row, params: typeof row.params === 'string' ? JSON.parse(row.params) : row.params } as JobRecord;
+    return { ...row, params: typeof row.params === 'string' ? JSON.parse(row.params) : row.params } as JobRecord & { status: string };
   }
 
   private async process(job: JobRecord) {
@@ -165,22 +275,16 @@ export class JobRunner {
         if (!current || current.status !== 'running' || current.leaseOwner !== this.owner) return false;
         const items = await trx.selectFrom('jobItem').select(['seq', 'key']).where('jobId', '=', job.id).where('status', '=', 'pending').orderBy('seq').limit(this.chunk).execute();
         if (items.length === 0) {
-          await trx.updateTable('job').set({ status: 'done', finishedAt: sql`now()`, leaseOwner: null, leaseUntil: null }).where('id', '=', job.id).execute();
+          await endJobs(trx, [job.id], this.answerTimeoutSeconds);
           return false;
         }
-        let outcome = handler.applyChunk ? await this.applyChunk(trx, handler, items, job, committed) : undefined;
-        if (!outcome) {
+        let outcomes = handler.applyChunk ? await this.applyChunk(trx, handler, items, job, committed) : undefined;
+        if (!outcomes) {
           committed = [];
-          outcome = await this.applyEach(trx, handler, items, job);
+          outcomes = await this.applyEach(trx, handler, items, job, committed);
         }
-        const { done, failed } = outcome;
-        if (done.length) await trx.updateTable('jobItem').set({ status: 'done' }).where('jobId', '=', job.id).where('seq', 'in', done).execute();
-        const byError = new Map<string, number[]>();
-        for (const f of failed) byError.set(f.error, [...(byError.get(f.error) ?? []), f.seq]);
-        for (const [error, seqs] of byError) await trx.updateTable('jobItem').set({ status: 'failed', error }).where('jobId', '=', job.id).where('seq', 'in', seqs).execute();
-        await trx.updateTable('job')
-          .set({ done: sql`done + ${done.length}`, failed: sql`failed + ${failed.length}`, leaseUntil: sql`now() + make_interval(secs => ${this.leaseSeconds})` })
-          .where('id', '=', job.id).execute();
+        await this.recordOutcomes(trx, job.id, outcomes);
+        await trx.updateTable('job').set({ leaseUntil: sql`now() + make_interval(secs => ${this.leaseSeconds})` }).where('id', '=', job.id).execute();
         return true;
       });
       for (const fn of committed) fn();
@@ -191,19 +295,49 @@ export class JobRunner {
     }
   }
 
+  /** Writes the items' outcomes (one statement per kind of outcome and reason) and adds them to the job's counts. */
+  private async recordOutcomes(trx: Kysely<any>, jobId: number, items: readonly { seq: number; outcome: ItemOutcome }[]) {
+    const groups = new Map<string, { set: Record<string, unknown>; seqs: number[] }>();
+    const counts = { done: 0, failed: 0, skipped: 0, waiting: 0 };
+    for (const { seq, outcome } of items) {
+      counts[outcome.status] += 1;
+      const set = outcome.status === 'waiting'
+        ? { status: 'waiting', answers: outcome.answers ?? 1 }
+        : outcome.status === 'done'
+          ? { status: 'done' }
+          : { status: outcome.status, messageId: outcome.messageId, error: englishText(outcome.messageId), detail: outcome.detail ?? null };
+      const key = JSON.stringify(set);
+      const group = groups.get(key);
+      if (group) group.seqs.push(seq);
+      else groups.set(key, { set, seqs: [seq] });
+    }
+    for (const { set, seqs } of groups.values()) await trx.updateTable('jobItem').set(set).where('jobId', '=', jobId).where('seq', 'in', seqs).execute();
+    await trx.updateTable('job')
+      .set({ succeeded: sql`succeeded + ${counts.done}`, failed: sql`failed + ${counts.failed}`, skipped: sql`skipped + ${counts.skipped}`, waiting: sql`waiting + ${counts.waiting}` })
+      .where('id', '=', jobId).execute();
+  }
+
+  /** The items of a job whose network answers did not come in time fail, and the job ends. */
+  private async expire(job: JobRecord) {
+    const handler = this.kinds.get(job.kind)!;
+    await this.db.transaction().execute(async (trx) => {
+      const current = await trx.selectFrom('job').select(['leaseOwner']).where('id', '=', job.id).forUpdate().executeTakeFirst();
+      if (current?.leaseOwner !== this.owner) return;
+      const left = await trx.updateTable('jobItem').set({ status: 'failed', answers: 0, messageId: NO_ANSWER, error: englishText(NO_ANSWER) })
+        .where('jobId', '=', job.id).where('status', '=', 'waiting').returning('key').execute();
+      if (left.length) await handler.expire?.(trx, job, left.map((r) => r.key));
+      await trx.updateTable('job').set({ failed: sql`failed + ${left.length}`, waiting: 0, leaseOwner: null }).where('id', '=', job.id).execute();
+      await endJobs(trx, [job.id], this.answerTimeoutSeconds);
+    });
+  }
+
   /** The chunk in one go, in a savepoint; undefined (rolled back) when the kind threw. */
-  private async applyChunk(trx: Kysely<any>, handler: JobKind, items: Item[], job: JobRecord, committed: (() => void)[]): Promise<Outcome | undefined> {
+  private async applyChunk(trx: Kysely<any>, handler: JobKind, items: Item[], job: JobRecord, committed: (() => void)[]): Promise<Outcome[] | undefined> {
     await sql`savepoint job_chunk`.execute(trx);
     try {
-      const failures = await handler.applyChunk!(trx, items.map((item) => item.key), job, (fn) => committed.push(fn));
+      const outcomes = await handler.applyChunk!(trx, items.map((item) => item.key), job, (fn) => committed.push(fn));
       await sql`release savepoint job_chunk`.execute(trx);
-      const outcome: Outcome = { done: [], failed: [] };
-      for (const item of items) {
-        const error = failures.get(item.key);
-        if (error === undefined) outcome.done.push(item.seq);
-        else outcome.failed.push({ seq: item.seq, error });
-      }
-      return outcome;
+      return items.map((item) => ({ seq: item.seq, outcome: outcomes.get(item.key) ?? { status: 'done' } }));
     } catch (error) {
       await sql`rollback to savepoint job_chunk`.execute(trx);
       if (!(error instanceof HttpError)) this.log.warn({ err: error, job: job.id }, 'job chunk failed; applying its items one by one');
@@ -211,24 +345,26 @@ export class JobRunner {
     }
   }
 
-  /** Each item in a savepoint of its own: a failing item is rolled back alone. */
-  private async applyEach(trx: Kysely<any>, handler: JobKind, items: Item[], job: JobRecord): Promise<Outcome> {
-    const outcome: Outcome = { done: [], failed: [] };
+  /** Each item in a savepoint of its own: a failing item is rolled back alone, with the work it held back. */
+  private async applyEach(trx: Kysely<any>, handler: JobKind, items: Item[], job: JobRecord, committed: (() => void)[]): Promise<Outcome[]> {
+    const outcomes: Outcome[] = [];
     for (const item of items) {
+      const held: (() => void)[] = [];
       await sql`savepoint job_item`.execute(trx);
       try {
-        await handler.apply(trx, item.key, job);
+        const outcome = await handler.apply(trx, item.key, job, (fn) => held.push(fn));
         await sql`release savepoint job_item`.execute(trx);
-        outcome.done.push(item.seq);
+        committed.push(...held);
+        outcomes.push({ seq: item.seq, outcome: outcome ?? { status: 'done' } });
       } catch (error) {
         await sql`rollback to savepoint job_item`.execute(trx);
         if (!(error instanceof HttpError)) this.log.warn({ err: error, job: job.id, key: item.key }, 'job item failed');
-        outcome.failed.push({ seq: item.seq, error: error instanceof HttpError ? error.message : 'Unexpected error' });
+        outcomes.push({ seq: item.seq, outcome: outcomeOfError(error) });
       }
     }
-    return outcome;
+    return outcomes;
   }
 }
 
 interface Item { seq: number; key: string }
-interface Outcome { done: number[]; failed: { seq: number; error: string }[] }
+interface Outcome { seq: number; outcome: ItemOutcome }

@@ -32,12 +32,16 @@ export type AppBaseQuery = BaseQueryFn<string | FetchArgs, unknown, FetchBaseQue
 
 /**
  * A 401 while a token is stored means the session ended on the server (expired, revoked, user removed):
- * the app signs out. Without a token a 401 is an ordinary answer, e.g. wrong credentials at sign-in.
+ * the app signs out. Without a token a 401 is an ordinary answer, e.g. wrong credentials at sign-in. A call sent
+ * with a token that was replaced while it was on its way (the user's own password change ends the old one) is
+ * sent once more with the new token: the guard refused it before anything ran.
  */
 export const baseQuery: AppBaseQuery = async (args, api, extraOptions) => {
-  const hadToken = tokenFromState(api.getState()) !== null;
-  const result = await rawBaseQuery(args, api, extraOptions);
-  if (result.error?.status === 401 && hadToken) api.dispatch(unauthorized());
+  const sentWith = tokenFromState(api.getState());
+  let result = await rawBaseQuery(args, api, extraOptions);
+  const current = tokenFromState(api.getState());
+  if (result.error?.status === 401 && sentWith !== null && current !== null && current !== sentWith) result = await rawBaseQuery(args, api, extraOptions);
+  if (result.error?.status === 401 && sentWith !== null) api.dispatch(unauthorized());
   return result;
 };
 

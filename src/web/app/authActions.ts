@@ -10,3 +10,5 @@ export const unauthorized = createAction('auth/unauthorized');
 export const signedOut = createAction('auth/signedOut');
 /** The store started with a stored token: the renewal timer must be armed. */
 export const sessionRestored = createAction('auth/sessionRestored');
+/** The server handed this session a new token in place of its current one (after the user's own password change). */
+export const tokenReplaced = createAction<string>('auth/tokenReplaced');

@@ -3,10 +3,10 @@
  * so components call the endpoints and never copy results into the store by hand.
  */
 import { createSlice } from '@reduxjs/toolkit';
-import { ADMIN_RESELLER_ID } from '@shared/privileges';
+import { isAdministrator } from '@shared/privileges';
 import type { AuthState } from './authState';
 import { authApi } from './authApi';
-import { signedOut } from './authActions';
+import { signedOut, tokenReplaced } from './authActions';
 import { readStoredToken } from './tokenStorage';
 
 function initialAuthState(): AuthState {
@@ -28,6 +28,9 @@ export const authSlice = createSlice({
   reducers: {},
   extraReducers: (builder) => {
     builder
+      .addCase(tokenReplaced, (state, action) => {
+        if (state.token) state.token = action.payload;
+      })
       .addCase(signedOut, (state) => {
         state.token = null;
         state.status = 'empty';
@@ -81,7 +84,8 @@ export const authSlice = createSlice({
     selectAuthStatus: (auth) => auth.status,
     selectProfile: (auth) => auth.profile,
     selectPrivileges: (auth) => auth.privileges,
-    selectIsAdmin: (auth) => auth.profile?.resellerInfo.id === ADMIN_RESELLER_ID,
+    /** The administrator: a user of the provider (reseller -1) whose role holds the Administrator privilege, as the server decides. */
+    selectIsAdmin: (auth) => auth.profile !== null && auth.profile !== undefined && isAdministrator(auth.profile.resellerInfo.id, auth.privileges ?? []),
   },
 });
 

@@ -15,10 +15,12 @@ const logoTagged = api.enhanceEndpoints({ addTagTypes: ['Logo'] });
 
 export const logoApi = logoTagged.injectEndpoints({
   endpoints: (build) => ({
-    resellerLogo: build.query<string, void>({
+    /** The logo's object URL, or null while no reseller up the tree has one (the server answers 204). */
+    resellerLogo: build.query<string | null, void>({
       query: () => ({
         url: '/user/logo',
         responseHandler: async (response: Response) => {
+          if (response.status === 204) return null;
           if (response.ok) return URL.createObjectURL(await response.blob());
           const text = await response.text();
           try {
@@ -34,7 +36,7 @@ export const logoApi = logoTagged.injectEndpoints({
         try {
           const { data } = await queryFulfilled;
           if (shownUrl && shownUrl !== data) URL.revokeObjectURL(shownUrl);
-          shownUrl = data;
+          shownUrl = data ?? undefined;
         } catch {
           // The top bar falls back to the default image.
         }

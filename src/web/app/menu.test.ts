@@ -9,8 +9,26 @@ describe('side menu table', () => {
     expect(MENU_ENTRIES.map((e) => e.id)).toEqual([
       'Dashboard', 'Subscribers', 'Resellers', 'Accounts', 'SimOrders', 'Profiles', 'LocationZones',
       'DestinationZones', 'Inventory', 'Templates', 'Packages', 'Plans', 'InternationalPlans', 'Pricing',
+      'AssignSubscribers', 'Jobs', 'Users', 'Roles', 'Documentation',
+    ]);
+  });
+
+  it('keeps the specification\'s entries in their order, the jobs entry after the screens that start jobs', () => {
+    const specified = MENU_ENTRIES.map((e) => e.id).filter((id) => id !== 'Jobs');
+    expect(specified).toEqual([
+      'Dashboard', 'Subscribers', 'Resellers', 'Accounts', 'SimOrders', 'Profiles', 'LocationZones',
+      'DestinationZones', 'Inventory', 'Templates', 'Packages', 'Plans', 'InternationalPlans', 'Pricing',
       'AssignSubscribers', 'Users', 'Roles', 'Documentation',
     ]);
+    const ids = MENU_ENTRIES.map((e) => e.id);
+    expect(ids.indexOf('Jobs')).toBe(ids.indexOf('AssignSubscribers') + 1);
+  });
+
+  it('shows the background jobs to whoever can start one (Subscribers), on the routed jobs screen', () => {
+    const subscribers = [{ privilege: 'Subscribers', subPrivileges: [] }];
+    expect(visibleMenuEntries(subscribers, new Set(['/subscribers', '/jobs'])).map((e) => [e.id, e.path])).toEqual([['Subscribers', '/subscribers'], ['Jobs', '/jobs']]);
+    // Moving subscribers alone starts no job; nor does any other privilege.
+    expect(visibleMenuEntries([{ privilege: 'MoveSubscribers', subPrivileges: [] }, { privilege: 'Users', subPrivileges: [] }], everyPath).map((e) => e.id)).toEqual(['AssignSubscribers', 'Users']);
   });
 
   it('names only privileges of the catalogue', () => {

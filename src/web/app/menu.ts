@@ -1,8 +1,11 @@
 /**
  * The side menu, in the specification's fixed order. Each entry names the privilege(s) that show it; an entry
- * appears only once its screen has a route, so a new screen plugs in by adding its route.
+ * appears only once its screen has a route, so a new screen plugs in by adding its route. The one entry the
+ * specification does not list, the background jobs, sits after the screens that start them (subscribers' bulk
+ * actions and the assign-subscribers ranges), keeping the specification's entries in their order.
  */
 import {
+  AutomaticUpdatesIcon,
   BookIcon,
   BoxIcon,
   DashboardIcon,
@@ -56,6 +59,9 @@ export const MENU_ENTRIES: readonly MenuEntry[] = [
   { id: 'InternationalPlans', path: '/international-plans', icon: GlobeIcon, messageId: 'menu.InternationalPlans', privileges: ['IntPricingPlans'] },
   { id: 'Pricing', path: '/my-pricing', icon: DollarIcon, messageId: 'menu.Pricing', privileges: ['Pricing'] },
   { id: 'AssignSubscribers', path: '/assign-subscribers', icon: SwapHorizontalIcon, messageId: 'menu.AssignSubscribers', privileges: ['MoveSubscribers'] },
+  // Jobs are started from the subscriber list and the range screens, both under Subscribers: whoever holds it
+  // can start one and follow it here (the screen itself is open to every signed-in user: their own jobs).
+  { id: 'Jobs', path: '/jobs', icon: AutomaticUpdatesIcon, messageId: 'menu.Jobs', privileges: ['Subscribers'] },
   { id: 'Users', path: '/users', icon: UserIcon, messageId: 'menu.Users', privileges: ['Users'] },
   { id: 'Roles', path: '/roles', icon: KeyIcon, messageId: 'menu.Roles', privileges: ['Roles'] },
   { id: 'Documentation', path: '/api/documentation', icon: BookIcon, messageId: 'menu.Documentation', privileges: ['Documentation'] },

@@ -19,7 +19,9 @@ describe('account detail', () => {
     const { user } = renderDetail('/account/102');
     const name = (await screen.findByLabelText(/^Name/, undefined, { timeout: 5000 })) as HTMLInputElement;
     await waitFor(() => expect(name.value).toBe('Beacon Fleet'));
-    expect(screen.getByRole('heading', { name: 'Account 102' })).toBeTruthy();
+    // Titled by its name, on the page and in the window's title.
+    expect(screen.getByRole('heading', { name: 'Beacon Fleet' })).toBeTruthy();
+    expect(document.title).toBe('Beacon Fleet · Connectivity Portal');
 
     await user.clear(name);
     await user.type(name, 'Beacon Fleet Services');
@@ -60,9 +62,53 @@ describe('account detail', () => {
     expect(api.requests('/portal/pricing-plans/', 'GET').length).toBeGreaterThan(0);
   });
 
+  it('stands in the id for the name only while the row loads', async () => {
+    renderDetail('/account/102');
+    expect(await screen.findByRole('heading', { name: 'Account 102' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Beacon Fleet' }, { timeout: 5000 })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Account 102' })).toBeNull();
+  });
+
   it('says the row does not exist for another tenant’s row (403)', async () => {
     renderDetail('/account/104');
     expect((await screen.findByTestId('detail-not-found')).textContent).toBe('This record does not exist or you may not see it.');
+  });
+
+  it('offers to reload when someone saved the row since it was opened, and keeps their change', async () => {
+    const { user } = renderDetail('/account/102');
+    const city = (await screen.findByLabelText(/^City/, undefined, { timeout: 5000 })) as HTMLInputElement;
+    await waitFor(() => expect(city.value).toBe('Madrid'));
+    // Someone else saves the row meanwhile.
+    Object.assign(api.db.tables.account.find((r) => r.accountId === 102)!, { name: 'Beacon Fleet Group', version: 2 });
+    await user.clear(city);
+    await user.type(city, 'Bilbao');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findByTestId('stale-row')).textContent).toContain('Someone else saved this record after you opened it.');
+    // What was typed stays until the user chooses to reload.
+    expect((screen.getByLabelText(/^City/) as HTMLInputElement).value).toBe('Bilbao');
+    expect(api.db.tables.account.find((r) => r.accountId === 102)).toMatchObject({ name: 'Beacon Fleet Group', city: 'Madrid' });
+    await user.click(screen.getByTestId('stale-reload'));
+    await waitFor(() => expect((screen.getByLabelText(/^Name/) as HTMLInputElement).value).toBe('Beacon Fleet Group'));
+    expect(screen.queryByTestId('stale-row')).toBeNull();
+    // The reloaded row saves.
+    await user.clear(screen.getByLabelText(/^City/));
+    await user.type(screen.getByLabelText(/^City/), 'Bilbao');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.db.tables.account.find((r) => r.accountId === 102)).toMatchObject({ name: 'Beacon Fleet Group', city: 'Bilbao', version: 3 }));
+  });
+
+  it('shows an account user its account\'s commercial fields read-only, and no way to create an account', async () => {
+    Object.assign(api.db.users.find((u) => u.username === 'viewer')!, { accountId: 104, privileges: [{ privilege: 'Accounts', subPrivileges: [] }] });
+    const { user } = renderWithProviders(<AppRoutes />, { route: '/account/104', preloadedState: signedIn(mockToken('viewer')) });
+    const name = (await screen.findByLabelText(/^Name/, undefined, { timeout: 5000 })) as HTMLInputElement;
+    await waitFor(() => expect(name.value).toBe('Delta Rail'));
+    expect(name.readOnly || name.disabled).toBe(false);
+    const credit = screen.getByLabelText(/^Usage credit/) as HTMLInputElement;
+    expect(credit.readOnly || credit.disabled).toBe(true);
+    expect((screen.getByLabelText(/^Roaming plan/) as HTMLSelectElement).disabled).toBe(true);
+    await user.click(screen.getByRole('button', { name: /^Accounts$/ }));
+    await screen.findByTestId('grid-account', {}, { timeout: 5000 });
+    expect(screen.queryByTestId('list-create')).toBeNull();
   });
 
   it('says the row does not exist for an unknown id (404)', async () => {

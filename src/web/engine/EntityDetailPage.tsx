@@ -2,12 +2,12 @@
  * The detail screen of any entity: loads the row, shows the schema's form, and saves with the schema's create
  * or update call. The id `new` opens an empty form; after creating, the address moves to the new row.
  */
-import { ArrowLeftIcon, ErrorIcon, SearchIcon, TickIcon } from '@blueprintjs/icons';
-import { Button, H2, Intent, NonIdealState } from '@blueprintjs/core';
+import { ArrowLeftIcon, ErrorIcon, RefreshIcon, SearchIcon, TickIcon } from '@blueprintjs/icons';
+import { Button, Callout, H2, Intent, NonIdealState } from '@blueprintjs/core';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate, useParams } from 'react-router-dom';
-import type { EntitySchema } from '@shared/schema';
+import { insideTenant, mayCreateRows, protectedFields, VERSION, type EntitySchema } from '@shared/schema';
 import type { FieldError } from '@shared/wire';
 import { selectPrivileges } from '@web/app/authSlice';
 import { useAppSelector } from '@web/app/hooks';
@@ -16,7 +16,9 @@ import { apiErrorOf, httpStatus, type QueryError } from './apiErrors';
 import { entityEndpoints } from './endpoints';
 import { useReferenceOptionsQuery } from './referenceOptions';
 import { detailPath, entityName, listPath, NEW_ID } from './schemas';
+import { rowName, usePageTitle } from './pageTitle';
 import { showToast } from './toaster';
+import { useCaller } from './useCaller';
 import type { EntityRow } from './types';
 
 // RJSF and ajv are the heaviest part of the app; they load with the first form.
@@ -58,6 +60,14 @@ export default function EntityDetailPage({ schema, listAddress, beforeUpdate }: 
   const grantable = useAppSelector(selectPrivileges);
   const { data: options } = useReferenceOptionsQuery(references, { skip: references.length === 0 });
   const [serverErrors, setServerErrors] = useState<FieldError[]>([]);
+  // Somebody saved the row after it was loaded: the save was refused; reloading shows their version.
+  const [stale, setStale] = useState(false);
+  const caller = useCaller();
+  // A user inside the row's own tenant (an account user on its account) sees its commercial fields read-only.
+  const lockedFields = useMemo(
+    () => (!creating && caller && row?.data && insideTenant(schema, caller, row.data) ? protectedFields(schema) : []),
+    [creating, caller, row?.data, schema],
+  );
 
   const entity = intl.formatMessage({ id: `entity.${entityName(schema)}.single` });
   const list = listAddress ?? listPath(schema);
@@ -67,6 +77,10 @@ export default function EntityDetailPage({ schema, listAddress, beforeUpdate }: 
 
   const failed = (error: QueryError) => {
     const apiError = apiErrorOf(error);
+    if (apiError?.code === 'STALE') {
+      setStale(true);
+      return;
+    }
     setServerErrors(apiError?.fields ?? []);
     const status = httpStatus(error);
     const messageId = status !== undefined ? SAVE_ERROR_IDS[status] : undefined;
@@ -87,7 +101,8 @@ export default function EntityDetailPage({ schema, listAddress, beforeUpdate }: 
     }
     if (!update) return;
     if (beforeUpdate && row?.data && !(await beforeUpdate(data, row.data))) return;
-    const result = await update({ ...data, [key]: row?.data?.[key] ?? id });
+    // The version the form was loaded at: a row saved by someone else since is refused (409), not overwritten.
+    const result = await update({ ...data, [key]: row?.data?.[key] ?? id, ...(row?.data?.[VERSION] !== undefined ? { [VERSION]: row.data[VERSION] } : {}) });
     if (result.error) return failed(result.error);
     showToast({ intent: Intent.SUCCESS, icon: <TickIcon />, message: intl.formatMessage({ id: 'form.saved' }) });
   };
@@ -95,11 +110,13 @@ export default function EntityDetailPage({ schema, listAddress, beforeUpdate }: 
   const loadStatus = httpStatus(row?.error);
   // 403 (another tenant's row) reads the same as 404, so the page does not confirm that a row exists.
   const notFound = creating
-    ? !endpoints.create
+    ? !endpoints.create || (caller !== undefined && !mayCreateRows(schema, caller))
     : !endpoints.get || (loadStatus !== undefined && [400, 403, 404].includes(loadStatus));
+  // A row is titled by its name; its id stands in only while it loads (or when it has no name).
   const title = creating
     ? intl.formatMessage({ id: 'form.create.title' }, { entity })
-    : intl.formatMessage({ id: 'form.edit.title' }, { entity, id });
+    : (rowName(row?.data) ?? intl.formatMessage({ id: 'form.edit.title' }, { entity, id }));
+  usePageTitle(title);
 
   return (
     <div className="portal-page portal-detail" data-testid={`detail-${entityName(schema)}`}>
@@ -121,6 +138,15 @@ export default function EntityDetailPage({ schema, listAddress, beforeUpdate }: 
         <Loading />
       ) : (
         <Suspense fallback={<Loading />}>
+          {stale && (
+            <Callout intent={Intent.WARNING} data-testid="stale-row" className="portal-stale">
+              <p><FormattedMessage id="error.stale" /></p>
+              <Button intent={Intent.WARNING} icon={<RefreshIcon />} data-testid="stale-reload"
+                onClick={async () => { await row?.refetch(); setStale(false); setServerErrors([]); }}>
+                <FormattedMessage id="form.reload" />
+              </Button>
+            </Callout>
+          )}
           <EntityForm
             schema={schema}
             formData={creating ? undefined : row?.data}
@@ -131,6 +157,8 @@ export default function EntityDetailPage({ schema, listAddress, beforeUpdate }: 
             onCancel={backToList}
             readOnly={!creating && !update}
             grantable={grantable ?? undefined}
+            lockedFields={lockedFields}
+            ownResellerId={caller?.resellerId}
           />
         </Suspense>
       )}

@@ -63,8 +63,33 @@ export function savedColumnsOf(api: GridApi<EntityRow>): SavedColumn[] {
   return (api.getAllGridColumns() as Column[]).map((c) => ({ colId: c.getColId(), width: c.getActualWidth(), hide: !c.isVisible() }));
 }
 
-/** Narrow screens scroll the grid sideways rather than squeeze columns to nothing. */
-const DEFAULT_COLUMN: ColDef<EntityRow> = { minWidth: 90 };
+/**
+ * Narrow screens scroll the grid sideways rather than squeeze columns to nothing. A header longer than its column
+ * wraps onto more lines (the header row grows to fit) instead of being cut off; `headerMinWidth` keeps each column
+ * wide enough for the longest word of its header, so a wrap never splits a word.
+ */
+const DEFAULT_COLUMN: ColDef<EntityRow> = { minWidth: 90, wrapHeaderText: true, autoHeaderHeight: true };
+
+/** The header font of AG Grid's Quartz theme, and the room a header needs beside its text: 16 px of padding a side and the sort arrow's 24 px (and a few px to spare). */
+const HEADER_FONT = '500 14px "IBM Plex Sans", -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Oxygen-Sans, Ubuntu, Cantarell, "Helvetica Neue", sans-serif';
+const HEADER_CHROME = 16 + 16 + 24 + 4;
+let measure: CanvasRenderingContext2D | null | undefined;
+
+/** The narrowest a column may be for its header: its longest word on one line (estimated where there is no canvas). */
+export function headerMinWidth(header: string): number {
+  if (measure === undefined) {
+    try {
+      const context = document.createElement('canvas').getContext('2d');
+      measure = typeof context?.measureText === 'function' ? context : null;
+    } catch {
+      measure = null;
+    }
+    if (measure) measure.font = HEADER_FONT;
+  }
+  const words = header.split(/\s+/);
+  const widest = Math.max(...words.map((w) => (measure ? measure.measureText(w).width : w.length * 8)));
+  return Math.max(DEFAULT_COLUMN.minWidth!, Math.ceil(widest) + HEADER_CHROME);
+}
 
 /** Checkboxes only: a click on a row still opens it. */
 const ROW_SELECTION: RowSelectionOptions<EntityRow> = { mode: 'multiRow', checkboxes: true, headerCheckbox: true, enableClickSelection: false, selectAll: 'all' };
@@ -109,6 +134,7 @@ export function EntityGrid({ schema, rows, sort, onSortChange, onOpenRow, column
     () =>
       withSavedColumns(columnsFromSchema(schema, intl), columns).map((col) => ({
         ...col,
+        minWidth: headerMinWidth(col.headerName ?? ''),
         sort: col.colId === sort.sortBy ? sort.sortDir : null,
       })),
     [schema, intl, sort.sortBy, sort.sortDir, columns],

@@ -1,10 +1,14 @@
 // @vitest-environment happy-dom
 import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
+import { normaliseListRequest, pageInMemory } from '@shared/schema';
+import type { ListRequest } from '@shared/wire';
 import { AppRoutes } from '@web/app/AppRoutes';
 import { renderWithProviders, signedIn } from '@web/test/renderWithProviders';
 import { setupMockApi } from '@web/test/mockApi';
 import { mockToken } from '../../../mocks/token';
+import { findSchema } from './schemas';
 
 const api = setupMockApi();
 
@@ -156,6 +160,42 @@ describe('accounts list paging', () => {
     expect(api.db.tables.account.find((a) => a.accountId === sent.page.after)?.name).toBe(lastOfFirst);
     expect(location()).toBe('/accounts?page=2');
     expect(screen.getByTestId('list-page').textContent).toBe('Page 2 of 2');
+  });
+
+  it('takes an estimated total as one and pages past it while pages come back full, until a short one ends the list', async () => {
+    const schema = findSchema('account')!;
+    const visible = () => api.db.tables.account.filter((a) => a.resellerId === 10 || a.resellerId === 11);
+    for (let i = visible().length; i < 130; i++) {
+      api.db.tables.account.push({ accountId: 1000 + i, name: `Fleet ${1000 + i}`, city: 'Oslo', resellerId: 10, inventoryAccount: false, usageCredit: 0 });
+    }
+    // The server's estimate of a big list can fall short of the rows it holds: here 60 of 130.
+    api.server.use(
+      http.post('*/portal/accounts/paged', async ({ request }) => {
+        const page = pageInMemory(schema, visible(), normaliseListRequest(schema, (await request.json()) as ListRequest, false));
+        return HttpResponse.json({ ...page, totalItemsCount: 60, totalPageCount: 2, totalIsEstimate: true });
+      }),
+    );
+    const { user } = renderAccounts();
+    const grid = await screen.findByTestId('grid-account');
+    await waitFor(() => expect(columnTexts(grid, 'name')).toHaveLength(50));
+    expect(screen.getByTestId('list-page').textContent).toBe('Page 1 of about 2');
+    expect(screen.getByTestId('list-total').textContent).toBe('about 60 items');
+    const next = () => screen.getByRole('button', { name: 'Next page' }) as HTMLButtonElement;
+
+    await user.click(next());
+    await waitFor(() => expect(screen.getByTestId('list-page').textContent).toBe('Page 2 of about 3'));
+    expect(columnTexts(grid, 'name')).toHaveLength(50);
+    // The estimated last page is full: there may be more, so Next stays open.
+    expect(next().disabled).toBe(false);
+
+    await user.click(next());
+    await waitFor(() => expect(columnTexts(grid, 'name')).toHaveLength(30));
+    expect((lastBody('/portal/accounts/paged') as { page: { page: number } }).page).toMatchObject({ page: 2, size: 50 });
+    expect(location()).toBe('/accounts?page=3');
+    // A short page is the last one, and every row before it is known: the count is exact.
+    expect(screen.getByTestId('list-page').textContent).toBe('Page 3 of 3');
+    expect(screen.getByTestId('list-total').textContent).toBe('130 items');
+    expect(next().disabled).toBe(true);
   });
 
   it('hides a column from the chooser, saves the layout to the preferences, and resets it', async () => {

@@ -7,20 +7,22 @@ import { Button, Callout, H2, Intent, NonIdealState } from '@blueprintjs/core';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { searchFilters, type EntitySchema } from '@shared/schema';
+import { mayCreateRows, searchFilters, type EntitySchema } from '@shared/schema';
 import { Loading } from '@web/app/Loading';
 import { showToast } from './toaster';
 import { httpStatus } from './apiErrors';
 import { EntityGrid, type GridSort } from './EntityGrid';
 import { entityEndpoints } from './endpoints';
-import { readListQuery, toListRequest, writeListQuery, type ListQuery } from './listQuery';
+import { pageSize, readListQuery, toListRequest, writeListQuery, type ListQuery } from './listQuery';
 import { Pager } from './Pager';
 import { ColumnChooser } from './ColumnChooser';
 import type { SavedColumn } from './gridPreferences';
 import { useGridLayout } from './useGridLayout';
+import { usePageTitle } from './pageTitle';
 import { detailPath, NEW_ID } from './schemas';
 import { SearchBar } from './SearchBar';
 import type { EntityRow } from './types';
+import { useCaller } from './useCaller';
 import { useIsAdmin } from './useIsAdmin';
 
 /** Reads a page through `search` when there is a search key and the schema has that call, else `paged`. */
@@ -125,7 +127,9 @@ export default function EntityListPage({ schema, address, bulk }: { schema: Enti
   const listKey = JSON.stringify([query.searchKey, query.searchBy, query.sortBy, query.sortDir]);
   const after = step && step.list === listKey && step.page === query.page ? step.after : undefined;
   const result = usePage(schema, query, bulk?.refreshEvery, after);
-  const canCreate = Boolean(schema['x-api'].create);
+  const caller = useCaller();
+  // An account user creates no accounts: the button is there only for those the server lets create.
+  const canCreate = Boolean(schema['x-api'].create) && (!caller || mayCreateRows(schema, caller));
   const { download } = entityEndpoints(schema);
   const [startDownload, downloading] = download?.useMutation() ?? [undefined, undefined];
   const onDownload = async () => {
@@ -167,6 +171,7 @@ export default function EntityListPage({ schema, address, bulk }: { schema: Enti
   const pageKeys = useMemo(() => (page?.items ?? []).map((row) => String(row[schema['x-entity'].key])), [page?.items, schema]);
   const total = page?.totalItemsCount ?? 0;
   const { grid: gridSelection, selection, whole, selectWhole } = useListSelection(query.searchBy, query.searchKey, total, pageKeys);
+  usePageTitle(intl.formatMessage({ id: schema.title }));
 
   return (
     <div className="portal-page portal-list" data-testid={`list-${schema['x-entity'].name}`}>
@@ -261,6 +266,8 @@ export default function EntityListPage({ schema, address, bulk }: { schema: Enti
             pages={Math.max(1, page.totalPageCount)}
             total={page.totalItemsCount}
             estimate={page.totalIsEstimate}
+            rows={page.items.length}
+            size={pageSize(schema)}
             onPage={(next) => {
               const last = page.items[page.items.length - 1]?.[schema['x-entity'].key] as number | string | undefined;
               setStep(next === query.page + 1 && last !== undefined ? { list: listKey, page: next, after: last } : undefined);

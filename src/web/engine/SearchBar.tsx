@@ -12,7 +12,8 @@ export interface SearchBarProps {
   onSearch: (searchKey: string, searchBy: string) => void;
 }
 
-function filterLabelId(schema: EntitySchema, filter: SearchFilter): string {
+/** The message id a filter is offered by: its own title, else its property's. */
+export function filterLabelId(schema: EntitySchema, filter: SearchFilter): string {
   return filter.title ?? schema.properties[filter.by]?.title ?? filter.by;
 }
 

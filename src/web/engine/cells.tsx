@@ -46,12 +46,12 @@ export function UsageCell(props: CustomCellRendererProps<EntityRow> & { limitFie
   const limit = typeof limitValue === 'number' && limitValue > 0 ? limitValue : undefined;
   const used = Number(value);
   const intent = usageIntent(used, limit);
+  const text = limit ? intl.formatMessage({ id: 'format.usageOfLimit' }, { used: valueFormatted, limit: formatLimit(limit) }) : valueFormatted;
   return (
     <div className="portal-usage" data-usage={intent === Intent.NONE ? 'none' : intent}>
-      <span className="portal-usage-text">
-        {limit ? intl.formatMessage({ id: 'format.usageOfLimit' }, { used: valueFormatted, limit: formatLimit(limit) }) : valueFormatted}
-      </span>
-      {limit !== undefined && <ProgressBar animate={false} stripes={false} intent={intent} value={Math.min(1, used / limit)} />}
+      <span className="portal-usage-text">{text}</span>
+      {/* A progress bar is announced by its name: the same words as the text beside it. */}
+      {limit !== undefined && <ProgressBar animate={false} stripes={false} intent={intent} value={Math.min(1, used / limit)} aria-label={text ?? undefined} />}
     </div>
   );
 }

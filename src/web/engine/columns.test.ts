@@ -5,6 +5,7 @@ import type { EntitySchema } from '@shared/schema';
 import account from '../../../schemas/account.json';
 import en from '../../../i18n/en.json';
 import de from '../../../i18n/de.json';
+import he from '../../../i18n/he.json';
 import { BooleanTag } from './cells';
 import { columnsFromSchema, formatCell } from './columns';
 import type { EntityRow } from './types';
@@ -75,5 +76,14 @@ describe('formatCell', () => {
     expect(formatCell(intl, 'date', '2024-03-05T10:00:00Z')).toBe('Mar 5, 2024');
     expect(formatCell(intl, 'bytes', 1536)).toBe('1.5 kB');
     expect(formatCell(intl, 'bytes', 5 * 1024 ** 3)).toBe('5 GB');
+  });
+
+  it('keeps a number and its unit together under Hebrew, so "737.9 MB" does not read as "MB 737.9"', () => {
+    const hebrew = createIntl({ locale: 'he', messages: { ...en, ...he } });
+    // First-strong isolates: the Latin unit makes the value a left-to-right run inside the right-to-left cell.
+    expect(formatCell(hebrew, 'bytes', 737.9 * 1024 ** 2)).toBe('\u2068737.9 MB\u2069');
+    expect(formatCell(hebrew, 'usage', 1536)).toBe('\u20681.5 kB\u2069');
+    expect(formatCell(hebrew, 'money', 12.5)).toMatch(/^\u2068.*12\.50.*\$.*\u2069$/);
+    expect(formatCell(intl, 'bytes', 737.9 * 1024 ** 2)).toBe('737.9 MB');
   });
 });

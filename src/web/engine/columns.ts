@@ -6,11 +6,21 @@ import type { ColDef, ValueFormatterParams } from 'ag-grid-community';
 import type { IntlShape } from 'react-intl';
 import { sortableFields, type ColumnSpec, type EntitySchema, type PropertySchema } from '@shared/schema';
 import { DEFAULT_CURRENCY } from '@shared/currencies';
+import { isLocale, isRightToLeft } from '@web/app/locales';
 import { cellKind, type CellKind } from './cellKinds';
 import { BooleanTag, StatusTag, UsageCell } from './cells';
 import type { EntityRow } from './types';
 
 const BYTE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
+
+/**
+ * A number with its unit or currency, kept together in the direction of its own first letter (U+2068 … U+2069,
+ * a first-strong isolate) under a right-to-left language: laid out among Hebrew, "737.9 MB" would otherwise show
+ * as "MB 737.9". Hebrew's own money format carries right-to-left marks, so it still reads as Intl writes it.
+ */
+function isolated(intl: IntlShape, text: string): string {
+  return isLocale(intl.locale) && isRightToLeft(intl.locale) ? `\u2068${text}\u2069` : text;
+}
 
 export function formatBytes(intl: IntlShape, bytes: number): string {
   let value = bytes;
@@ -19,7 +29,7 @@ export function formatBytes(intl: IntlShape, bytes: number): string {
     value /= 1024;
     unit += 1;
   }
-  return intl.formatNumber(value, { style: 'unit', unit: BYTE_UNITS[unit], unitDisplay: 'short', maximumFractionDigits: 1 });
+  return isolated(intl, intl.formatNumber(value, { style: 'unit', unit: BYTE_UNITS[unit], unitDisplay: 'short', maximumFractionDigits: 1 }));
 }
 
 /** Formats one cell value the way its kind reads; empty values show a dash. */
@@ -28,7 +38,7 @@ export function formatCell(intl: IntlShape, kind: CellKind, value: unknown): str
   switch (kind) {
     case 'money':
       return typeof value === 'number' || typeof value === 'string'
-        ? intl.formatNumber(Number(value), { style: 'currency', currency: DEFAULT_CURRENCY })
+        ? isolated(intl, intl.formatNumber(Number(value), { style: 'currency', currency: DEFAULT_CURRENCY }))
         : String(value);
     case 'bytes':
     case 'usage':

@@ -58,7 +58,8 @@ function entityDefinitions(build: Builder, schema: EntitySchema) {
     }),
     Update: build.mutation<EntityRow, EntityRow>({
       query: (body) => call(schema, 'update', { body, id: String(body[key] ?? '') }),
-      invalidatesTags: (_row, _error, body) => [LIST, rowTag(body)],
+      // A refused save changes nothing: the form keeps the user's edits (a stale row is reloaded only when asked).
+      invalidatesTags: (_row, error, body) => (error ? [] : [LIST, rowTag(body)]),
     }),
     /** Saves the whole search as a CSV file; answers the file's name. */
     Download: build.mutation<string, ListRequest>({

@@ -6,6 +6,7 @@ import {
   CellStyleModule,
   ClientSideRowModelModule,
   ColumnApiModule,
+  LocaleModule,
   ModuleRegistry,
   RowApiModule,
   RowSelectionModule,
@@ -17,8 +18,10 @@ import {
 } from 'ag-grid-community';
 
 // Client-side rows (one server page at a time), column state (to read the sort), cell classes (right-aligned
-// amounts), row classes (the pointer), and row selection with the row calls that tick rows (lists with bulk actions).
-ModuleRegistry.registerModules([ClientSideRowModelModule, ColumnApiModule, CellStyleModule, RowStyleModule, RowSelectionModule, RowApiModule]);
+// amounts), row classes (the pointer), row selection with the row calls that tick rows (lists with bulk actions),
+// and the grid's own texts in the user's language (useGridLook's localeText; without this module AG Grid ignores it).
+// No column menu, filter or pinning module is registered: the lists search and sort on the server.
+ModuleRegistry.registerModules([ClientSideRowModelModule, ColumnApiModule, CellStyleModule, RowStyleModule, RowSelectionModule, RowApiModule, LocaleModule]);
 if (import.meta.env.DEV) ModuleRegistry.registerModules([ValidationModule]);
 
 const accent = { accentColor: 'var(--portal-accent, #c99a2e)' };

@@ -45,7 +45,9 @@ export const referenceApi = api.injectEndpoints({
           const result = await baseQuery(apiPath(list.path));
           if (result.error) return { error: result.error };
           const key = schema['x-entity'].key;
-          options[reference] = (result.data as EntityRow[]).map((row) => ({ value: asValue(row[key]), label: labelOf(row, key) }));
+          options[reference] = (result.data as EntityRow[]).map((row) => ({
+            value: asValue(row[key]), label: labelOf(row, key), ...(typeof row.resellerId === 'number' ? { resellerId: row.resellerId } : {}),
+          }));
         }
         return { data: options };
       },

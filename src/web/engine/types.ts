@@ -5,4 +5,6 @@ export type EntityRow = Record<string, unknown>;
 export interface SelectOption {
   value: string | number;
   label: string;
+  /** The reseller the row belongs to, when it belongs to one. */
+  resellerId?: number;
 }

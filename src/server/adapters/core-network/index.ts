@@ -6,7 +6,7 @@ import { createHttpTransport } from './http';
 import { CORE_NETWORK_OPERATIONS, type CoreNetworkOperation } from './operations';
 import { createSimulator, type SimulatorControls, type SimulatorSettings } from './simulator';
 
-export { CORE_NETWORK_OPERATIONS, type CoreNetworkOperation } from './operations';
+export { CORE_NETWORK_OPERATIONS, type CoreNetworkOperation, type SmsPayload } from './operations';
 
 /** One request to the core network. */
 export interface CoreNetworkRequest {

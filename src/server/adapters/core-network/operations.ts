@@ -41,7 +41,21 @@ export const CORE_NETWORK_OPERATIONS = {
     protocol: 'SS7', summary: 'pending IMSIs pushed to the SIM over the air',
     failures: ['OTA delivery failed: SMS-PP not acknowledged by the SIM', 'subscriber not online: MAP error 27 absent subscriber'],
   },
+  /**
+   * Sends a text message to the SIM (MAP MT-ForwardSM through the SMS centre), one message long. Its payload is
+   * {@link SmsPayload}; a gateway receives it as `POST {url}/sendSms`.
+   */
+  sendSms: {
+    protocol: 'SS7', summary: 'SMS delivered to the SIM (MAP MT-ForwardSM)',
+    failures: ['SMS delivery failed: MAP error 27 absent subscriber', 'SMS delivery failed: MAP error 32 SM delivery failure, SIM memory full'],
+  },
 } as const satisfies Record<string, OperationSpec>;
+
+/** What `sendSms` carries: the text and how it travels (see @shared/sms). */
+export type SmsPayload = {
+  text: string;
+  encoding: 'GSM-7' | 'UCS-2';
+};
 
 /**
  * What the network reports by itself as devices register and move: the visited network's signalling reaching the

@@ -8,6 +8,11 @@ export interface Mail {
   subject: string;
   text: string;
   html?: string;
+  /**
+   * Parts of the text only the addressee may read (a password reset token). Sent as they are; the local outbox,
+   * which the administrator reads, keeps them masked (the server log, the operator's, has them in full).
+   */
+  secrets?: string[];
 }
 
 /** Sends mail: through SMTP when configured, else into the outbox table the administrator reads. */

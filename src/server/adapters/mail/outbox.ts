@@ -13,16 +13,22 @@ export interface OutboxTable {
 
 type OutboxDb = Kysely<{ outbox: OutboxTable }>;
 
+/** What the outbox shows in place of a secret: never usable, so reading the outbox takes over no account. */
+export const MASKED = '[hidden: sent to the addressee only]';
+
+const masked = (text: string, secrets: string[] = []) => secrets.filter(Boolean).reduce((t, secret) => t.split(secret).join(MASKED), text);
+
 /**
- * The local default: mail is kept in a table and written to the log, so a single machine without a mail
- * server still delivers reset links (the administrator reads them at GET /portal/admin/outbox).
+ * The local default: mail is kept in a table and written to the log, so a single machine without a mail server
+ * still works. The table, which the administrator reads at GET /portal/admin/outbox, keeps a mail's secrets (reset
+ * tokens) masked; the log line, which only whoever runs the server reads, carries the mail whole.
  */
 export function createOutbox(db: Kysely<any>, log: FastifyBaseLogger): Mailer {
   const outbox = db as OutboxDb;
   return {
     async send(mail: Mail) {
       const { id } = await outbox.insertInto('outbox')
-        .values({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? null })
+        .values({ to: mail.to, subject: mail.subject, text: masked(mail.text, mail.secrets), html: mail.html === undefined ? null : masked(mail.html, mail.secrets) })
         .returning('id').executeTakeFirstOrThrow();
       log.info({ outbox: { id, to: mail.to, subject: mail.subject, text: mail.text } }, 'mail kept in the outbox');
     },

@@ -27,7 +27,7 @@ export interface AccessOptions {
  * attempt limits of public calls. Registered before the other routes, whose `config.attempts` it applies.
  */
 export async function registerAccess(app: FastifyInstance, db: Kysely<Database>, options: AccessOptions = {}) {
-  await registerAttemptLimits(app, options.limits);
+  await registerAttemptLimits(app, db, options.limits);
   const tasks = new Set<Promise<void>>();
   const outbox = createOutbox(db, app.log);
   const ctx: AccessContext = {

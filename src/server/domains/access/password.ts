@@ -28,7 +28,8 @@ export function registerPasswordRoutes(app: FastifyInstance, ctx: AccessContext)
 
   /** Runs after the answer is sent, so a known and an unknown address take the same time to answer. */
   async function sendResetLink(email: string) {
-    const user = await db.selectFrom('appUser').select(['id', 'email']).where(sql`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
+    // A disabled user could not sign in with a new password: no link for it.
+    const user = await db.selectFrom('appUser').select(['id', 'email']).where(sql`lower(email)`, '=', email.toLowerCase()).where('disabled', '=', false).executeTakeFirst();
     if (!user?.email) return;
     const token = randomBytes(32).toString('base64url');
     await db.insertInto('passwordReset')
@@ -37,6 +38,7 @@ export function registerPasswordRoutes(app: FastifyInstance, ctx: AccessContext)
     const link = `${publicUrl}/#/login?password_reset=${token}`;
     await mailer.send({
       to: user.email,
+      secrets: [token],
       subject: 'Reset your portal password',
       text: `Someone, hopefully you, asked to reset the password of your portal account.\n\nOpen this link within ${TOKEN_MINUTES} minutes to choose a new password:\n${link}\n\nIf you did not ask for it, ignore this message: your password stays as it is.`,
     });
@@ -57,6 +59,7 @@ export function registerPasswordRoutes(app: FastifyInstance, ctx: AccessContext)
       // Claiming the token is one conditional update, so two submissions of one link cannot both succeed.
       const claimed = await trx.updateTable('passwordReset').set({ usedAt: sql<Date>`now()` }).where(open).returning('userId').executeTakeFirst();
       if (!claimed) return false;
+      // The database raises the user's session version with the password: every session signed in before ends.
       await trx.updateTable('appUser').set({ passwordHash }).where('id', '=', claimed.userId).execute();
       await trx.updateTable('passwordReset').set({ usedAt: sql<Date>`now()` }).where('userId', '=', claimed.userId).where('usedAt', 'is', null).execute();
       return true;
@@ -97,11 +100,14 @@ export function registerPasswordRoutes(app: FastifyInstance, ctx: AccessContext)
     const user = await db.selectFrom('appUser').select('passwordHash').where('id', '=', userId).executeTakeFirstOrThrow();
     if (current.length > 256 || !(await verifyPassword(current, user.passwordHash))) throw invalid([fieldError('currentPassword', 'current', 'validation.password.current')]);
     const passwordHash = await hashPassword(body.newPassword as string);
-    await db.transaction().execute(async (trx) => {
-      await trx.updateTable('appUser').set({ passwordHash }).where('id', '=', userId).execute();
+    const sessionVersion = await db.transaction().execute(async (trx) => {
+      // The database raises the session version with the password (migration 0121): every token issued so far ends.
+      const changed = await trx.updateTable('appUser').set({ passwordHash }).where('id', '=', userId).returning('sessionVersion').executeTakeFirstOrThrow();
       // Reset links mailed before the change no longer apply.
       await trx.updateTable('passwordReset').set({ usedAt: sql<Date>`now()` }).where('userId', '=', userId).where('usedAt', 'is', null).execute();
+      return changed.sessionVersion;
     });
-    return { message: englishText('password.changed') };
+    // The session that changed the password goes on with a token of the new version; every other one has ended.
+    return { message: englishText('password.changed'), jwt: await app.tokens.issue({ userId, sessionVersion }) };
   });
 }

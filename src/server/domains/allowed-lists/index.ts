@@ -7,6 +7,7 @@ import { queryBatches, sendCsv } from '../../engine/csv';
 import type { EntityHooks } from '../../engine/routes';
 import { HttpError, fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
+import { pathId } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import type { RefreshReport } from '../networks/catalogue';
 import { escapeLike } from '../../engine/repository';
@@ -44,20 +45,10 @@ async function visibleList(db: Kysely<any>, principal: Principal, where: { id?: 
   return list as { allowedListId: number; uuid: string; name: string; resellerId: number; syncTotal: number; syncDone: number; syncStartedAt: Date | null; syncFinishedAt: Date | null };
 }
 
-function listId(request: FastifyRequest): number {
-  const raw = (request.params as { id: string }).id;
-  if (!/^\d{1,10}$/.test(raw)) throw invalid([fieldError('id', 'type', 'validation.invalid')]);
-  return Number(raw);
-}
+const listId = (request: FastifyRequest): number => pathId(request);
 
-/** Sponsor must exist; a new list allows every network of the catalogue, as the core network does by default. */
+/** A new list allows every network of the catalogue, as the core network does by default (its sponsor is checked by the engine). */
 export const allowedListHooks: EntityHooks = {
-  async beforeWrite({ values, trx }) {
-    if (values.sponsorId !== undefined && !(await trx.selectFrom('sponsor').select('id').where('id', '=', Number(values.sponsorId)).executeTakeFirst())) {
-      throw invalid([fieldError('sponsorId', 'exists', 'validation.sponsor.unknownOne')]);
-    }
-    return values;
-  },
   async afterWrite({ mode, id, trx }) {
     if (mode !== 'create') return;
     await sql`insert into allowed_list_network (allowed_list_id, network_id, applied)

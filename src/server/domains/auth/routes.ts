@@ -19,20 +19,36 @@ const credentials = {
 const decoyHash = hashPassword('decoy-password');
 
 export function registerAuthRoutes(app: FastifyInstance, db: Kysely<Database>, tokens: Tokens, twoFactor: TwoFactor) {
-  app.post('/portal/auth', { config: { public: true, attempts: { group: 'signIn', nameField: 'userName', failuresOnly: true } }, schema: { tags: ['auth'], body: credentials } }, async (request) => {
+  /** The user a sign-in name stands for: its user name or its e-mail, ignoring case; a user name match first. */
+  const userNamed = (name: string) => db.selectFrom('appUser').select(['id', 'passwordHash', 'disabled', 'sessionVersion'])
+    .where((eb) => eb.or([eb(sql`lower(username)`, '=', name), eb(sql`lower(email)`, '=', name)]))
+    .orderBy(sql`lower(username) = ${name}`, 'desc').orderBy('id').executeTakeFirst();
+
+  // Both spellings of an account (user name, e-mail) share its attempt counter; past the per-address limit the answer
+  // is slowed down rather than refused, so a correct password from a busy shared address still signs in.
+  const attempts = {
+    group: 'signIn', nameField: 'userName', failuresOnly: true, slowAddress: true,
+    accountOf: async (name: string) => (await userNamed(name))?.id.toString(),
+  };
+
+  app.post('/portal/auth', { config: { public: true, attempts }, schema: { tags: ['auth'], body: credentials } }, async (request) => {
     const { userName, password, code } = request.body as { userName: string; password: string; code?: string };
-    const user = await db.selectFrom('appUser').select(['id', 'passwordHash'])
-      .where((eb) => eb.or([eb(sql`lower(username)`, '=', userName.trim().toLowerCase()), eb(sql`lower(email)`, '=', userName.trim().toLowerCase())]))
-      .executeTakeFirst();
+    const user = await userNamed(userName.trim().toLowerCase());
     const ok = await verifyPassword(password, user?.passwordHash ?? (await decoyHash));
     if (!user || !ok) throw new HttpError(401, 'BAD_CREDENTIALS', 'login.error');
+    // Said only to whoever knows the password; before the second step, so a disabled user is not asked to enrol.
+    if (user.disabled) throw new HttpError(401, 'USER_DISABLED', 'login.disabled');
     // The second step, when there is one, answers instead of a token: asking for a code is not a failure.
     const secondStep = await twoFactor.signIn(user.id, code?.trim() || undefined);
     if (secondStep) return secondStep;
-    return { jwt: await tokens.issue(user.id) };
+    return { jwt: await tokens.issue({ userId: user.id, sessionVersion: user.sessionVersion }) };
   });
 
-  app.get('/portal/auth/renew', { config: { signedIn: true }, schema: { tags: ['auth'] } }, async (request) => ({ jwt: await tokens.issue(principalOf(request).userId) }));
+  // The guard has refused a token of an earlier session version, so a revoked session cannot renew itself.
+  app.get('/portal/auth/renew', { config: { signedIn: true }, schema: { tags: ['auth'] } }, async (request) => {
+    const { userId, sessionVersion } = principalOf(request);
+    return { jwt: await tokens.issue({ userId, sessionVersion }) };
+  });
 
   app.get('/portal/user', { config: { signedIn: true }, schema: { tags: ['user'] } }, async (request) => {
     const p = principalOf(request);
@@ -72,7 +88,9 @@ export function registerAuthRoutes(app: FastifyInstance, db: Kysely<Database>, t
   /** Resellers the caller may see (its own subtree), for reseller selects. */
   app.get('/portal/reseller-info/list', { config: { signedIn: true }, schema: { tags: ['resellers'] } }, async (request) => {
     const p = principalOf(request);
-    return db.selectFrom('reseller').select(['id', 'name', 'parentId'])
-      .where('path', 'like', sql<string>`${p.resellerPath} || '%'`).orderBy('name').execute();
+    const q = db.selectFrom('reseller').select(['id', 'name', 'parentId']);
+    // An account user's tenant is its account: of the resellers, it sees its own only, not the sub-resellers below it.
+    const scoped = p.accountId !== null && !p.isAdmin ? q.where('id', '=', p.resellerId) : q.where('path', 'like', sql<string>`${p.resellerPath} || '%'`);
+    return scoped.orderBy('name').execute();
   });
 }

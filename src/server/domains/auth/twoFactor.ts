@@ -6,6 +6,7 @@ import { pageCount } from '@shared/wire';
 import type { Database } from '../../db/types';
 import { fieldError, HttpError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
+import { INT_MAX, INT_MIN } from '../../http/input';
 import { serverKey } from './secrets';
 
 /** What sign-in answers instead of a token when a second step is needed. */
@@ -137,7 +138,7 @@ export async function createTwoFactor(db: Kysely<Database>, configuredKey?: stri
     const paging = {
       type: 'object',
       properties: {
-        page: { type: 'integer', minimum: 0, default: 0 },
+        page: { type: 'integer', minimum: 0, maximum: INT_MAX, default: 0 },
         size: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
         search: { type: 'string', maxLength: 100 },
       },
@@ -166,7 +167,7 @@ export async function createTwoFactor(db: Kysely<Database>, configuredKey?: stri
       config: { adminOnly: true },
       schema: {
         tags: ['admin'], summary: 'Require (or stop requiring) a second factor from the users of a reseller and its sub-resellers',
-        params: { type: 'object', properties: { id: { type: 'integer' } } },
+        params: { type: 'object', properties: { id: { type: 'integer', minimum: INT_MIN, maximum: INT_MAX } } },
         body: { type: 'object', required: ['requireTwoFactor'], properties: { requireTwoFactor: { type: 'boolean' } } },
       },
     }, async (request) => {

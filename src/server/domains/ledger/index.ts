@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { conflict, fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
+import { INT_MAX } from '../../http/input';
 import type { Principal } from '../../http/principal';
 
 /** The portal keeps reseller money in US dollars, its default currency. */
@@ -81,7 +82,7 @@ export function registerLedgerRoutes(app: FastifyInstance, db: Kysely<any>) {
     const query = request.query as { page?: string; size?: string };
     const page = Number(query.page ?? 0);
     const size = Number(query.size ?? 50);
-    if (!Number.isInteger(page) || page < 0) throw invalid([fieldError('page', 'minimum', 'validation.page.invalid')]);
+    if (!Number.isInteger(page) || page < 0 || page > INT_MAX) throw invalid([fieldError('page', 'minimum', 'validation.page.invalid')]);
     if (!Number.isInteger(size) || size < 1 || size > 500) throw invalid([fieldError('size', 'maximum', 'validation.pageSize.invalid')]);
     const total = Number((await db.selectFrom('ledger_entry').select((eb) => eb.fn.countAll().as('n')).where('resellerId', '=', resellerId).executeTakeFirst())?.n ?? 0);
     const rows = await db.selectFrom('ledger_entry').select(['id', 'resellerId', 'amount', 'currency', 'kind', 'reference', 'createdAt', 'balanceAfter'])

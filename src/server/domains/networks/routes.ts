@@ -4,6 +4,7 @@ import { COUNTRY_CODES, countryNames } from '@shared/countries';
 import type { Page } from '@shared/wire';
 import { forbidden } from '../../http/errors';
 import { principalOf } from '../../http/guard';
+import { INT_MAX, parseTime } from '../../http/input';
 import { refreshNetworks, type RefreshReport } from './catalogue';
 import { escapeLike } from '../../engine/repository';
 
@@ -12,7 +13,7 @@ const LANGUAGES = ['en', 'ru', 'de', 'he', 'zh-Hans', 'es'] as const;
 
 
 const pageQuery = {
-  page: { type: 'integer', minimum: 0, default: 0 },
+  page: { type: 'integer', minimum: 0, maximum: INT_MAX, default: 0 },
   size: { type: 'integer', minimum: 1, maximum: 5000, default: 100 },
 } as const;
 
@@ -98,8 +99,8 @@ export function registerNetworkRoutes(app: FastifyInstance, db: Kysely<any>, onR
     for (const field of ['imsi', 'plmn', 'operation', 'result', 'subject'] as const) {
       if (q[field]) base = base.where(`e.${field}`, '=', q[field]);
     }
-    if (q.from) base = base.where('e.createdAt', '>=', new Date(q.from));
-    if (q.to) base = base.where('e.createdAt', '<', new Date(q.to));
+    if (q.from) base = base.where('e.createdAt', '>=', parseTime(q.from, 'from'));
+    if (q.to) base = base.where('e.createdAt', '<', parseTime(q.to, 'to'));
     const { n } = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     const rows = await base
       .select(['e.id', 'e.requestId', 'e.protocol', 'e.operation', 'e.imsi', 'e.plmn', 'e.result', 'e.detail', 'e.resellerId', 'e.subscriberId', 'e.subject', 'e.createdAt'])

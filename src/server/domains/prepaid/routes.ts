@@ -13,6 +13,7 @@ import { queryBatches, sendCsv } from '../../engine/csv';
 import { EntityRepository } from '../../engine/repository';
 import { conflict, fieldError, forbidden, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
+import { INT_MIN, pathId, queryId } from '../../http/input';
 import { can, type Principal } from '../../http/principal';
 import { post } from '../ledger';
 
@@ -20,19 +21,6 @@ type Body = Record<string, unknown>;
 
 const BASE = '/portal/pre-paid-packages';
 const tags = ['pre-paid-packages'];
-
-function pathId(request: FastifyRequest, name: string): number {
-  const raw = (request.params as Record<string, string>)[name] ?? '';
-  if (!/^\d{1,9}$/.test(raw)) throw invalid([fieldError(name, 'type', 'validation.invalid')]);
-  return Number(raw);
-}
-
-function queryId(request: FastifyRequest, name: string): number | undefined {
-  const raw = (request.query as Record<string, string | undefined>)[name];
-  if (raw === undefined || raw === '') return undefined;
-  if (!/^-?\d{1,9}$/.test(raw)) throw invalid([fieldError(name, 'type', 'validation.invalid')]);
-  return Number(raw);
-}
 
 /** Checks a body of named properties: ids are positive integers, flags booleans, nothing else is accepted. */
 function checkBody(raw: unknown, ids: string[], flags: string[] = []): Body {
@@ -117,7 +105,7 @@ export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<any>, eng
     schema: { tags, summary: 'Templates the caller may use: a reseller\'s (reseller_id), those offered to a subscriber (subscriber_id), or all' },
   }, async (request) => {
     const principal = principalOf(request);
-    const resellerId = queryId(request, 'reseller_id');
+    const resellerId = queryId(request, 'reseller_id', { min: INT_MIN });
     const subscriberId = queryId(request, 'subscriber_id');
     let q;
     if (subscriberId !== undefined) {

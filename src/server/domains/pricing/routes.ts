@@ -1,6 +1,6 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { ListRequestError, normaliseListRequest, type EntitySchema } from '@shared/schema';
 import type { FieldError, ListRequest } from '@shared/wire';
 import type { Engine } from '../../db';
@@ -8,9 +8,10 @@ import { queryBatches, sendCsv } from '../../engine/csv';
 import { EntityRepository } from '../../engine/repository';
 import { conflict, fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
+import { INT_MAX, parseInteger } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import type { EntityHooks } from '../../engine/routes';
-import { applyRules, cellText, parseRules, RULE_FILE_MAX_BYTES } from './csv';
+import { applyRules, cellText, parseRules, RULE_FILE_MAX_BYTES, ruleChanges } from './csv';
 import { exactText, INTERNATIONAL_RULES, knownNetworks, ROAMING_RULES, RULE_FIELDS, RuleStore, validateRule } from './rules';
 import { uploadedText } from '../../http/upload';
 
@@ -18,10 +19,7 @@ type Row = Record<string, unknown>;
 const PRIVILEGE = 'PricingPlans';
 const TAGS = ['pricing-plans'];
 
-export function parseIdParam(raw: string | undefined, field = 'id'): number {
-  if (!raw || !/^-?\d{1,10}$/.test(raw)) throw invalid([fieldError(field, 'type', 'validation.invalid')]);
-  return Number(raw);
-}
+export const parseIdParam = (raw: string | undefined, field = 'id'): number => parseInteger(raw, field);
 
 /** A rule body without the server's own fields, so a client may send back a rule it read. */
 function ruleValues(body: unknown): Row {
@@ -115,7 +113,7 @@ function registerRuleRoutes(app: FastifyInstance, db: Kysely<any>, { base, privi
    * The grid's save: every changed and new row, and the deleted ids, in one request and one transaction. One bad
    * row refuses the whole request and names the row (`save[3].dataRate`), so nothing is half-saved.
    */
-  app.post(`${base}/batch`, { config, schema: { tags: TAGS, body: { type: 'object', properties: { save: { type: 'array', maxItems: 5000 }, delete: { type: 'array', maxItems: 5000, items: { type: 'integer' } } } } } }, async (request) => {
+  app.post(`${base}/batch`, { config, schema: { tags: TAGS, body: { type: 'object', properties: { save: { type: 'array', maxItems: 5000, items: { type: 'object' } }, delete: { type: 'array', maxItems: 5000, items: { type: 'integer', minimum: 1, maximum: INT_MAX } } } } } }, async (request) => {
     const { planId } = await planOf(request);
     const body = (request.body ?? {}) as { save?: Row[]; delete?: number[] };
     const save = body.save ?? [];
@@ -156,13 +154,25 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<any
   const internationalPlans = new EntityRepository(db, schemas.find((s) => s.$id === 'internationalPlan')!);
   const config = { privilege: PRIVILEGE };
 
+  /**
+   * The plans a caller's screens name: a reseller's users those of its subtree and the plan its parent assigned it
+   * (what it pays by); an account user only the plans its account is on. Another tenant's plans never appear.
+   */
+  const namedPlans = (principal: Principal, table: 'pricing_plan' | 'international_plan') => {
+    const q = db.selectFrom(`${table} as p`).innerJoin('reseller as r', 'r.id', 'p.resellerId').orderBy('p.name');
+    const column = table === 'pricing_plan' ? 'pricingPlanId' : 'internationalPricingPlanId';
+    if (principal.isAdmin) return q;
+    if (principal.accountId !== null) return q.where('p.id', 'in', db.selectFrom('account').select(column).where('accountId', '=', principal.accountId));
+    const subtree = (eb: ExpressionBuilder<any, any>) => eb('r.path', 'like', sql<string>`${principal.resellerPath} || '%'`);
+    if (table === 'international_plan') return q.where(subtree);
+    return q.where((eb) => eb.or([subtree(eb), eb('p.id', '=', eb.selectFrom('reseller').select('pricingPlanId').where('id', '=', principal.resellerId))]));
+  };
+
   app.get('/portal/pricing-plans/', { config: { signedIn: true }, schema: { tags: TAGS } }, async (request) => {
     const principal = principalOf(request);
-    const subtree = (table: string) => db.selectFrom(`${table} as p`).innerJoin('reseller as r', 'r.id', 'p.resellerId')
-      .where('r.path', 'like', sql<string>`${principal.resellerPath} || '%'`).orderBy('p.name');
     const [local, international] = await Promise.all([
-      subtree('pricing_plan').select(['p.id as pricingPlanId', 'p.name as pricingPlanName']).execute(),
-      subtree('international_plan').select(['p.id as internationalPricingPlanId', 'p.name as internationalPricingPlanName']).execute(),
+      namedPlans(principal, 'pricing_plan').select(['p.id as pricingPlanId', 'p.name as pricingPlanName']).execute(),
+      namedPlans(principal, 'international_plan').select(['p.id as internationalPricingPlanId', 'p.name as internationalPricingPlanName']).execute(),
     ]);
     return { pricingPlans: local, internationalPricingPlans: international };
   });
@@ -170,9 +180,8 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<any
   /** The caller's visible international plans, for choosing one on the account and reseller screens. */
   app.get('/portal/pricing-plans/api/list-international', { config: { signedIn: true }, schema: { tags: TAGS } }, async (request) => {
     const principal = principalOf(request);
-    const resultObject = await db.selectFrom('international_plan as p').innerJoin('reseller as r', 'r.id', 'p.resellerId')
-      .where('r.path', 'like', sql<string>`${principal.resellerPath} || '%'`)
-      .select(['p.id', 'p.name', 'p.resellerId', 'p.defaultPrice']).orderBy('p.name').execute();
+    const resultObject = await namedPlans(principal, 'international_plan')
+      .select(['p.id', 'p.name', 'p.resellerId', 'p.defaultPrice']).execute();
     return { resultObject: resultObject.map((p) => ({ ...p, defaultPrice: p.defaultPrice === null ? null : Number(exactText(p.defaultPrice)) })) };
   });
 
@@ -205,7 +214,8 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<any
 
     /**
      * Rule upload, multipart field pricingPlanFile. Without `confirm=true` it only checks: the answer lists every
-     * rejected row with its reasons and nothing is written. With it, the valid rows replace the plan's rules in
+     * rejected row with its reasons, and what applying would change (rules added, changed, removed), and nothing
+     * is written. With it, the valid rows replace the plan's rules in
      * one transaction (the rejected rows, which the user has seen, are left out).
      */
     scope.post('/portal/pricing-plans/local/:id/by-csv', {
@@ -216,7 +226,7 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<any
       const parsed = parseRules((await uploadedText(request, 'pricingPlanFile')).text, await knownNetworks(db));
       if (parsed.error) throw invalid([parsed.error]);
       const summary = { total: parsed.total, valid: parsed.rows.length, rejected: parsed.rejected };
-      if ((request.query as { confirm?: boolean }).confirm !== true) return { ...summary, applied: 0 };
+      if ((request.query as { confirm?: boolean }).confirm !== true) return { ...summary, applied: 0, changes: await ruleChanges(rules, planId, parsed.rows) };
       // A file without one good row would only empty the plan.
       if (!parsed.rows.length) throw refuse('rows', 'validation.rulesFile.noValidRows');
       return { ...summary, applied: await applyRules(db, planId, parsed.rows) };

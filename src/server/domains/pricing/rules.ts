@@ -9,6 +9,7 @@ import {
   type EntitySchema,
   type NormalisedListRequest,
 } from '@shared/schema';
+import { isCountryCode } from '@shared/countries';
 import type { FieldError, Page } from '@shared/wire';
 import { searchMatch } from '../../engine/repository';
 import { SCHEMA_DIR } from '../../engine/schemas';
@@ -42,12 +43,18 @@ export class RuleKind {
     this.validator = createValidator(schema);
   }
 
-  /** The schema's rules (ajv with its messages) and the one JSON Schema cannot say: the end comes after the start. */
+  /**
+   * The schema's rules (ajv with its messages) and those JSON Schema cannot say: the country is a real one (ISO
+   * 3166 alpha-2, not merely two letters) and the end comes after the start.
+   */
   validate(body: unknown, mode: 'create' | 'update' = 'create'): FieldError[] {
     const errors = this.validator.validate(mode, body);
     const rule = body as Row;
+    if (!errors.some((e) => e.field === 'country') && typeof rule?.country === 'string' && !isCountryCode(rule.country)) {
+      errors.push(fieldError('country', 'country', 'validation.country.invalid'));
+    }
     if (!errors.some((e) => e.field === 'startDate' || e.field === 'endDate') && typeof rule?.startDate === 'string' && typeof rule?.endDate === 'string') {
-      if (Date.parse(rule.endDate) <= Date.parse(rule.startDate)) errors.push(fieldError('endDate', 'afterStart', 'validation.endDate.beforeStart'));
+      if (Date.parse(rule.endDate) <= Date.parse(rule.startDate)) errors.push(fieldError('endDate', 'afterStart', 'validation.endDate.afterStart'));
     }
     return errors;
   }

@@ -17,6 +17,7 @@ import type { Engine } from '../../db';
 import { queryBatches, sendCsv } from '../../engine/csv';
 import { fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
+import { INT_MIN, queryId } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import { exactText } from '../pricing/rules';
 
@@ -54,12 +55,6 @@ function effectivePrices(planId: number | null): RawBuilder<Row> {
     where (r.id is not null or (p.use_default_prices and n.withdrawn_at is null))`;
 }
 
-function queryId(request: FastifyRequest, name: string): number | undefined {
-  const raw = (request.query as Record<string, string | undefined>)[name];
-  if (raw === undefined || raw === '') return undefined;
-  if (!/^-?\d{1,9}$/.test(raw)) throw invalid([fieldError(name, 'type', 'validation.invalid')]);
-  return Number(raw);
-}
 
 async function resellerRow(db: Kysely<any>, id: number) {
   return db.selectFrom('reseller').select(['id', 'name', 'parentId', 'path', 'pricingPlanId']).where('id', '=', id).executeTakeFirst() as
@@ -71,7 +66,7 @@ async function resellerRow(db: Kysely<any>, id: number) {
  * Any other answers 404, so a parent's or a sibling's existence is not confirmed.
  */
 async function pricedReseller(db: Kysely<any>, principal: Principal, request: FastifyRequest) {
-  const id = queryId(request, 'reseller_id') ?? principal.resellerId;
+  const id = queryId(request, 'reseller_id', { min: INT_MIN }) ?? principal.resellerId;
   const row = await resellerRow(db, id);
   if (!row || !row.path.startsWith(principal.resellerPath)) throw notFound();
   return row;

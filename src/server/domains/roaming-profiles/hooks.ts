@@ -46,18 +46,15 @@ export async function writeRates(trx: Kysely<any>, profileId: number, rates: Rat
 export const PENDING = { reviewState: 'pending', reviewedAt: null, updatedAt: sql`now()` };
 
 /**
- * Roaming profiles: sponsors, allowed lists and rates live in tables of their own; a sponsor once added stays
- * (the server refuses an update that leaves one out); every create or change goes back to review.
+ * Roaming profiles: sponsors, allowed lists and rates live in tables of their own (that each sponsor and allowed
+ * list is one the caller may use is the engine's reference check); a sponsor once added stays (the server refuses an
+ * update that leaves one out); every create or change goes back to review.
  */
 export const roamingProfileHooks: EntityHooks = {
   async beforeWrite({ mode, values, existing, trx }) {
     const stored: Body = { ...values, ...PENDING };
     for (const child of CHILDREN) delete stored[child];
     if (Array.isArray(values.rates)) checkRates(values.rates as Rate[]);
-    if (Array.isArray(values.sponsorIds) && values.sponsorIds.length) {
-      const known = await trx.selectFrom('sponsor').select('id').where('id', 'in', values.sponsorIds as number[]).execute();
-      if (known.length !== values.sponsorIds.length) throw invalid([fieldError('sponsorIds', 'exists', 'validation.sponsor.unknown')]);
-    }
     if (mode === 'update' && existing && Array.isArray(values.sponsorIds)) {
       const kept = new Set(values.sponsorIds as number[]);
       if ((await sponsorIdsOf(trx, Number(existing.id))).some((id) => !kept.has(id))) {

@@ -9,6 +9,7 @@ import { queryBatches, sendCsv } from '../../engine/csv';
 import { EntityRepository } from '../../engine/repository';
 import { conflict, fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
+import { INT_MIN, pathId, queryId } from '../../http/input';
 import { checkRates, PENDING, RATE_FIELDS, ratesQuery, writeRates, type Rate } from './hooks';
 
 /** Import files are at most this many bytes ("less than 4 MB"). */
@@ -17,11 +18,7 @@ export const IMPORT_MAX_BYTES = 4 * 1024 * 1024;
 /** Columns of the import file, and of the v2 download, which can be imported again. */
 export const IMPORT_COLUMNS = ['resellerId', 'name', 'reference', 'slots', 'country', ...RATE_FIELDS] as const;
 
-const parseId = (request: FastifyRequest): number => {
-  const raw = (request.params as { id?: string }).id ?? '';
-  if (!/^\d{1,10}$/.test(raw)) throw invalid([fieldError('id', 'type', 'validation.invalid')]);
-  return Number(raw);
-};
+const parseId = (request: FastifyRequest): number => pathId(request);
 
 /** A rate as the import reads it: a decimal of at most 4 places, 0 or more, below 10^8. */
 const RATE_TEXT = /^\d{1,8}(\.\d{1,4})?$/;
@@ -44,17 +41,15 @@ export function registerRoamingProfileRoutes(app: FastifyInstance, db: Kysely<an
 
   // Profiles a SIM order may use: approved ones of the caller's subtree, optionally of one reseller and slot count.
   app.get('/portal/roaming-profiles', { config: { privilege: ['RoamingProfile', 'SimOrders'] }, schema: { tags: ['roaming-profiles'] } }, async (request) => {
-    const { reseller_id: resellerId, slot_count: slotCount } = request.query as { reseller_id?: string; slot_count?: string };
-    for (const [name, value] of [['reseller_id', resellerId], ['slot_count', slotCount]] as const) {
-      if (value !== undefined && !/^-?\d{1,10}$/.test(value)) throw invalid([fieldError(name, 'type', 'validation.invalid')]);
-    }
+    const resellerId = queryId(request, 'reseller_id', { min: INT_MIN });
+    const slotCount = queryId(request, 'slot_count', { min: INT_MIN });
     const principal = principalOf(request);
     let q = db.selectFrom('roamingProfile as p').innerJoin('reseller as r', 'r.id', 'p.resellerId')
       .select(['p.id', 'p.name', 'p.reference', 'p.slots', 'p.resellerId', 'r.name as resellerName'])
       .where('p.reviewState', '=', 'approved')
       .where('r.path', 'like', sql<string>`${principal.resellerPath} || '%'`);
-    if (resellerId !== undefined) q = q.where('p.resellerId', '=', Number(resellerId));
-    if (slotCount !== undefined) q = q.where('p.slots', '=', Number(slotCount));
+    if (resellerId !== undefined) q = q.where('p.resellerId', '=', resellerId);
+    if (slotCount !== undefined) q = q.where('p.slots', '=', slotCount);
     return q.orderBy('p.name').orderBy('p.id').execute();
   });
 

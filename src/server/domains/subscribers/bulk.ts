@@ -8,10 +8,13 @@ import { sql, type Kysely } from 'kysely';
 import type { FieldError } from '@shared/wire';
 import type { CoreNetwork, CoreNetworkAnswer } from '../../adapters/core-network';
 import { conflict, fieldError, forbidden, HttpError, invalid, notFound } from '../../http/errors';
+import { isId } from '../../http/input';
 import { can, loadPrincipal, type Principal } from '../../http/principal';
 import { createValidator, type EntityValidator } from '../../engine/validator';
 import { loadSchemas } from '../../engine/schemas';
 import { batcher } from '../../jobs/batcher';
+import { lockJobs, NO_ANSWER, outcomeOfError, type ItemAnswer, type ItemOutcome } from '../../jobs/outcomes';
+import type { JobRunner } from '../../jobs/runner';
 import { DETAIL_FIELDS } from '@shared/subscriberCsv';
 import { scopeToCaller, type Body } from './context';
 import { QOS_BLOCK, QOS_SPEED_LIMITS } from './infoRoutes';
@@ -106,7 +109,7 @@ export async function loadTargets(db: Kysely<any>, principal: Principal, ids: re
   return found;
 }
 
-const positiveInt = (v: unknown) => Number.isInteger(v) && (v as number) > 0;
+const positiveInt = (v: unknown) => isId(v);
 
 /**
  * Checks an action's parameters against what the caller may use; 400 naming `params.<field>` and the rule,
@@ -129,7 +132,8 @@ export async function resolveAction(db: Kysely<any>, principal: Principal, actio
   if (action === 'daily-limit') {
     const limit = params.dailyLimitBytes;
     if (limit === undefined || limit === null) errors.push(fieldError('params.dailyLimitBytes', 'required', 'validation.dailyLimit.required'));
-    else if (!positiveInt(limit) || (limit as number) > MAX_DAILY_LIMIT) errors.push(fieldError('params.dailyLimitBytes', typeof limit === 'number' && limit <= 0 ? 'exclusiveMinimum' : 'type', 'validation.dailyLimit.positive'));
+    // A bigint column: limits of several GB are usual, so not bounded as an id is.
+    else if (!Number.isSafeInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_DAILY_LIMIT) errors.push(fieldError('params.dailyLimitBytes', typeof limit === 'number' && limit <= 0 ? 'exclusiveMinimum' : 'type', 'validation.dailyLimit.positive'));
   }
   if ((action === 'daily-limit' && params.qosThrottling !== undefined) || action === 'qos') {
     if (!QOS_IDS.includes(params.qosThrottling as string)) errors.push(fieldError('params.qosThrottling', params.qosThrottling === undefined ? 'required' : 'enum', 'validation.qos.invalid'));
@@ -238,37 +242,75 @@ export interface ApplyContext {
   subject: string;
   /** Holds network requests until the caller's transaction has committed; without it they go at once. */
   defer?: (send: () => void) => void;
+  /** The job whose items the subscribers are (each keyed by its id): the network's answers settle them. */
+  job?: { id: number; runner: Pick<JobRunner, 'settleIn' | 'answer'> };
+  /**
+   * Sends the HSS write of a roaming profile the portal already holds (a retry: the network may not hold it);
+   * such a subscriber waits for the answer like a changed one, without a second audit entry.
+   */
+  resend?: boolean;
+}
+
+/** What applying an action did: refused (with the reason), changed, and which of those wait for the network's answer. */
+export interface Applied {
+  refused: Map<number, HttpError>;
+  changed: number[];
+  /** Subscribers whose request went to the core network: their outcome is its answer. */
+  waiting: Set<number>;
 }
 
 /**
  * Applies a checked action to one subscriber (locked and re-checked here): the change and its audit entry in
  * the caller's transaction. Status changes go through the core network as a pending operation, applied when
- * the network confirms; a roaming profile is stored at once and its HSS write sent after. Returns false when
- * the subscriber already had it (nothing written); throws the reason when it cannot take it.
+ * the network confirms; a roaming profile is stored at once and its HSS write sent after. Answers whether it
+ * changed (nothing is written when the subscriber already had it) and whether it waits for the network's answer;
+ * throws the reason when it cannot take it.
  */
-export async function applyAction(ctx: ApplyContext, r: Resolved, subscriberId: number): Promise<boolean> {
-  const { refused, changed } = await applyActionToMany(ctx, r, [subscriberId]);
+export async function applyAction(ctx: ApplyContext, r: Resolved, subscriberId: number): Promise<Omit<Applied, 'refused'>> {
+  const { refused, ...applied } = await applyActionToMany(ctx, r, [subscriberId]);
   const error = refused.get(subscriberId);
   if (error) throw error;
-  return changed.length > 0;
+  return applied;
+}
+
+/**
+ * Each subscriber's outcome as a job item: refused ones failed with their reason, those already so skipped, those
+ * handed to the network waiting for its answer; the others (changed at once) are absent: they succeeded.
+ */
+export function outcomesOf(ids: readonly number[], { refused, changed, waiting }: Applied): Map<number, ItemOutcome> {
+  const changedSet = new Set(changed);
+  const outcomes = new Map<number, ItemOutcome>();
+  for (const id of ids) {
+    const error = refused.get(id);
+    if (error) outcomes.set(id, outcomeOfError(error));
+    else if (waiting.has(id)) outcomes.set(id, { status: 'waiting' });
+    else if (!changedSet.has(id)) outcomes.set(id, { status: 'skipped', messageId: UNCHANGED });
+  }
+  return outcomes;
 }
 
 /**
  * Applies a checked action to many subscribers at once (a job's chunk), each exactly as `applyAction` would:
  * the subscribers are locked and loaded in one query and each checked on its own; those that take it are
  * changed set-based, with an audit entry and an operation record each. Answers the refusal of each subscriber
- * that cannot take it and the ids that changed; the others already had it.
+ * that cannot take it, the ids that changed, and those whose outcome is the network's answer; the others already
+ * had it.
  */
-export async function applyActionToMany(ctx: ApplyContext, r: Resolved, subscriberIds: readonly number[]): Promise<{ refused: Map<number, HttpError>; changed: number[] }> {
+export async function applyActionToMany(ctx: ApplyContext, r: Resolved, subscriberIds: readonly number[]): Promise<Applied> {
   const { trx, principal, core } = ctx;
   const targets = await loadTargets(trx, principal, subscriberIds, true);
   const refused = new Map<number, HttpError>();
+  const waiting = new Set<number>();
   let changing: Target[] = [];
+  /** Already on the profile, written to the HSS again (a retry). */
+  const rewritten: Target[] = [];
   for (const id of subscriberIds) {
     const t = targets.get(id);
     const reason = t ? reasonFor(r, t) : 'error.notFound';
     if (reason === null) changing.push(t!);
-    else if (reason !== UNCHANGED) refused.set(id, t ? refusal(reason) : notFound());
+    else if (reason === UNCHANGED) {
+      if (ctx.resend && r.action === 'roaming-profile') rewritten.push(t!);
+    } else refused.set(id, t ? refusal(reason) : notFound());
   }
   const actor = { userId: principal.userId, username: principal.username };
   const p = r.params;
@@ -288,13 +330,14 @@ export async function applyActionToMany(ctx: ApplyContext, r: Resolved, subscrib
         const opOf = new Map(ops.map((op) => [Number(op.subscriberId), Number(op.id)]));
         for (const t of changing) {
           const id = opOf.get(t.subscriberId)!;
+          waiting.add(t.subscriberId);
           // The answer is applied in a transaction of its own once this one has committed (the database serialises them).
           send(ctx, () => core.dispatch(
             { operation: r.action === 'suspend' ? 'suspendSubscriber' : 'reactivateSubscriber', resellerId: t.resellerId, imsi: t.imsi, subscriberId: t.subscriberId, subject: `subscriber-operation:${id}` },
-            (answer) => settleStatus(ctx.db, { id, subscriberId: t.subscriberId, target, iccid: t.iccid, actor, answer }),
+            (answer) => settleStatus(ctx.db, { id, subscriberId: t.subscriberId, target, iccid: t.iccid, actor, answer, job: ctx.job }),
           ));
         }
-        return { refused, changed: changing.map((t) => t.subscriberId) };
+        return { refused, changed: changing.map((t) => t.subscriberId), waiting };
       }
       case 'daily-limit': {
         // The throttling kept is each subscriber's own unless given: one update per resulting value.
@@ -310,9 +353,6 @@ export async function applyActionToMany(ctx: ApplyContext, r: Resolved, subscrib
         break;
       case 'roaming-profile':
         await change({ roamingProfileId: r.profile!.id });
-        for (const t of changing) {
-          send(ctx, () => core.dispatch({ operation: 'updateHssProfile', resellerId: t.resellerId, imsi: t.imsi, subscriberId: t.subscriberId, subject: ctx.subject, payload: { roamingProfileId: r.profile!.id } }, async () => {}));
-        }
         break;
       case 'move':
         await change({ accountId: r.account!.accountId, resellerId: r.account!.resellerId });
@@ -327,7 +367,33 @@ export async function applyActionToMany(ctx: ApplyContext, r: Resolved, subscrib
     }
     await recordOperations(trx, principal, changing.map((t) => t.subscriberId), r.action, { ...p, bulk: ctx.subject });
   }
-  return { refused, changed: changing.map((t) => t.subscriberId) };
+  // The HSS takes the profile once it is stored; the job's item is its answer.
+  if (r.action === 'roaming-profile') for (const t of [...changing, ...rewritten]) sendHssProfile(ctx, t, r.profile!.id, waiting);
+  return { refused, changed: changing.map((t) => t.subscriberId), waiting };
+}
+
+/** Writes a subscriber's roaming profile to the HSS; within a job the answer settles the subscriber's item. */
+function sendHssProfile(ctx: ApplyContext, t: Target, roamingProfileId: number, waiting: Set<number>) {
+  const { job } = ctx;
+  if (job) waiting.add(t.subscriberId);
+  send(ctx, () => ctx.core.dispatch(
+    { operation: 'updateHssProfile', resellerId: t.resellerId, imsi: t.imsi, subscriberId: t.subscriberId, subject: ctx.subject, payload: { roamingProfileId } },
+    async (answer) => {
+      if (job) await job.runner.answer({ jobId: job.id, key: String(t.subscriberId), ...answerOutcome(answer) });
+    },
+  ));
+}
+
+/** A network answer as a job item's: its failure reason is the network's refusal, with the network's own words. */
+const answerOutcome = (answer: CoreNetworkAnswer) => ({ ok: answer.ok, ...(answer.ok ? {} : { messageId: 'subscriberOperation.failed.network', detail: answer.detail }) });
+
+/**
+ * The bulk operations of a job still pending for subscribers whose answer never came: failed, so they no longer
+ * block the next operation on those subscribers.
+ */
+export async function expireOperations(trx: Kysely<any>, jobId: number, keys: readonly string[]) {
+  await trx.updateTable('subscriberOperation').set({ status: 'failed', messageId: NO_ANSWER, finishedAt: sql`now()` })
+    .where('subscriberId', 'in', keys.map(Number)).where('status', '=', 'pending').where(sql`request->>'bulk'`, '=', `job:${jobId}`).execute();
 }
 
 const send = (ctx: ApplyContext, fn: () => void) => (ctx.defer ? ctx.defer(fn) : fn());
@@ -343,10 +409,10 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string
   return groups;
 }
 
-/** The caller of a job, as of now (a changed role applies); a job of a deleted user applies nothing. */
+/** The caller of a job, as of now (a changed role applies); a job of a deleted or disabled user applies nothing. */
 export async function jobPrincipal(trx: Kysely<any>, userId: number | null): Promise<Principal> {
   const principal = userId === null ? undefined : await loadPrincipal(trx, userId);
-  if (!principal) throw forbidden();
+  if (!principal || principal.disabled) throw forbidden();
   return principal;
 }
 
@@ -359,6 +425,8 @@ interface StatusAnswer {
   iccid: string;
   actor: Actor;
   answer: CoreNetworkAnswer;
+  /** The job whose item the subscriber is. */
+  job?: ApplyContext['job'];
 }
 
 /** Answers are applied a few hundred per transaction; one settler per database. */
@@ -382,7 +450,10 @@ const STATUS_BATCH = 500;
  * operation record. An answer whose record is gone (its job chunk rolled back) or settled is skipped.
  */
 async function finishStatuses(db: Kysely<any>, answers: readonly StatusAnswer[]) {
+  const itemAnswer = (a: StatusAnswer): ItemAnswer | undefined => (a.job ? { jobId: a.job.id, key: String(a.subscriberId), ...answerOutcome(a.answer) } : undefined);
   await db.transaction().execute(async (t) => {
+    // The jobs first, as a job chunk takes them (before its subscribers), so the two never wait for each other.
+    await lockJobs(t, answers.flatMap((a) => itemAnswer(a) ?? []));
     // A job chunk still open holds these locks: waiting for it makes its operation rows visible (or gone, when rolled back).
     await t.selectFrom('subscriber').select('subscriberId').where('subscriberId', 'in', answers.map((a) => a.subscriberId)).orderBy('subscriberId').forUpdate().execute();
     const open = await t.selectFrom('subscriberOperation').select('id').where('id', 'in', answers.map((a) => a.id)).where('status', '=', 'pending').forUpdate().execute();
@@ -401,6 +472,9 @@ async function finishStatuses(db: Kysely<any>, answers: readonly StatusAnswer[])
     await sql`update subscriber_operation o set status = v.status, message_id = v.message_id, detail = v.detail, network_request_id = v.request_id, finished_at = now()
       from jsonb_to_recordset(${JSON.stringify(settled)}::jsonb) as v(id bigint, status text, message_id text, detail text, request_id text)
       where o.id = v.id`.execute(t);
+    // The jobs' items: the answer is each one's outcome.
+    const runner = live.find((a) => a.job)?.job?.runner;
+    if (runner) await runner.settleIn(t, live.flatMap((a) => itemAnswer(a) ?? []));
   });
 }
 

@@ -5,12 +5,16 @@ import Papa from 'papaparse';
 import { ListRequestError, normaliseListRequest, type EntitySchema } from '@shared/schema';
 import type { FieldError } from '@shared/wire';
 import { EntityRepository } from '../../engine/repository';
-import { fieldError, HttpError, invalid } from '../../http/errors';
+import { fieldError, forbidden, HttpError, invalid } from '../../http/errors';
+import { isId } from '../../http/input';
 import { principalOf } from '../../http/guard';
-import type { Principal } from '../../http/principal';
-import type { JobKind } from '../../jobs/runner';
+import { can, type Principal } from '../../http/principal';
+import type { JobKind, JobRecord } from '../../jobs/runner';
 import { CSV_COLUMNS, DETAIL_FIELDS } from '@shared/subscriberCsv';
-import { applyAction, applyActionToMany, BULK_ACTIONS, detailsUnchanged, jobPrincipal, loadTargets, previewOf, reasonFor, resolveAction, UNCHANGED, type BulkAction, type Resolved, type Target } from './bulk';
+import {
+  applyAction, applyActionToMany, BULK_ACTIONS, detailsUnchanged, expireOperations, jobPrincipal, loadTargets, outcomesOf, previewOf, reasonFor, resolveAction, UNCHANGED,
+  type ApplyContext, type BulkAction, type Resolved, type Target,
+} from './bulk';
 import { bodyOf, scopeToCaller, type Body } from './context';
 import { uploadedText } from '../../http/upload';
 
@@ -28,35 +32,81 @@ interface Change { action: BulkAction; params: Body }
  * The bulk job: the action, checked again for each subscriber when it is applied. A chunk goes in one go
  * (caller and action resolved once, the subscribers changed set-based, network requests sent once it committed).
  */
-export function bulkJobKind(db: Kysely<any>, app: Pick<FastifyInstance, 'coreNetwork'>): JobKind {
+export function bulkJobKind(db: Kysely<any>, app: Pick<FastifyInstance, 'coreNetwork' | 'jobs'>): JobKind {
+  const context = (trx: Kysely<any>, principal: Principal, job: JobRecord, defer: (fn: () => void) => void): ApplyContext => ({
+    db, trx, principal, core: app.coreNetwork, subject: `job:${job.id}`, defer, job: { id: job.id, runner: app.jobs }, resend: job.params.resend === true,
+  });
+  const applyTo = async (trx: Kysely<any>, keys: readonly string[], job: JobRecord, defer: (fn: () => void) => void) => {
+    const principal = await jobPrincipal(trx, job.userId);
+    const resolved = await resolveAction(trx, principal, job.params.action, job.params.params);
+    const ids = keys.map(Number);
+    const outcomes = outcomesOf(ids, await applyActionToMany(context(trx, principal, job, defer), resolved, ids));
+    return new Map([...outcomes].map(([id, outcome]) => [String(id), outcome]));
+  };
   return {
-    async apply(trx, key, job) {
-      const principal = await jobPrincipal(trx, job.userId);
-      const resolved = await resolveAction(trx, principal, job.params.action, job.params.params);
-      await applyAction({ db, trx, principal, core: app.coreNetwork, subject: `job:${job.id}` }, resolved, Number(key));
+    async apply(trx, key, job, afterCommit) {
+      return (await applyTo(trx, [key], job, afterCommit)).get(key);
     },
-    async applyChunk(trx, keys, job, afterCommit) {
-      const principal = await jobPrincipal(trx, job.userId);
-      const resolved = await resolveAction(trx, principal, job.params.action, job.params.params);
-      const ctx = { db, trx, principal, core: app.coreNetwork, subject: `job:${job.id}`, defer: afterCommit };
-      const { refused } = await applyActionToMany(ctx, resolved, keys.map(Number));
-      return new Map(keys.flatMap((key) => (refused.has(Number(key)) ? [[key, refused.get(Number(key))!.message] as const] : [])));
+    applyChunk: applyTo,
+    async retry(retryDb, principal, job, failedKeys) {
+      // The bulk call's own checks: its privilege, the action's sub-privilege, parameters still usable.
+      if (!principal.isAdmin && !can(principal, 'Subscribers')) throw forbidden();
+      await resolveAction(retryDb, principal, job.params.action, job.params.params);
+      return { keys: await visibleKeys(retryDb, principal, failedKeys), params: { ...job.params, resend: true } };
     },
+    expire: (trx, job, keys) => expireOperations(trx, job.id, keys),
   };
 }
 
-/** The upload job: each subscriber's changes from its line, those through the core network last. */
-export function csvJobKind(db: Kysely<any>, app: Pick<FastifyInstance, 'coreNetwork'>): JobKind {
+/** The keys (subscriber ids) among `keys` the caller may see now. */
+async function visibleKeys(db: Kysely<any>, principal: Principal, keys: readonly string[]): Promise<string[]> {
+  const visible = await loadTargets(db, principal, keys.map(Number));
+  return keys.filter((key) => visible.has(Number(key)));
+}
+
+const linesOf = async (db: Kysely<any>, jobId: number, subscriberIds: readonly number[]) => {
+  const rows = await db.selectFrom('subscriberUploadLine').select(['subscriberId', 'changes']).where('jobId', '=', jobId).where('subscriberId', 'in', subscriberIds).execute();
+  return rows.map((row) => ({ subscriberId: Number(row.subscriberId), changes: (typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes) as Change[] }));
+};
+
+/**
+ * The upload job: each subscriber's changes from its line, those through the core network last. A line changes
+ * all its columns or none; it waits for every network answer its changes asked for, and fails at the first refusal.
+ */
+export function csvJobKind(db: Kysely<any>, app: Pick<FastifyInstance, 'coreNetwork' | 'jobs'>): JobKind {
   return {
-    async apply(trx, key, job) {
+    async apply(trx, key, job, afterCommit) {
       const principal = await jobPrincipal(trx, job.userId);
-      const line = await trx.selectFrom('subscriberUploadLine').select('changes').where('jobId', '=', job.id).where('subscriberId', '=', Number(key)).executeTakeFirst();
-      const changes = (typeof line?.changes === 'string' ? JSON.parse(line.changes) : line?.changes ?? []) as Change[];
-      for (const change of changes) {
+      const [line] = await linesOf(trx, job.id, [Number(key)]);
+      const ctx: ApplyContext = { db, trx, principal, core: app.coreNetwork, subject: `job:${job.id}`, defer: afterCommit, job: { id: job.id, runner: app.jobs }, resend: job.params.resend === true };
+      let changed = false;
+      let answers = 0;
+      for (const change of line?.changes ?? []) {
         const resolved = await resolveAction(trx, principal, change.action, change.params);
-        await applyAction({ db, trx, principal, core: app.coreNetwork, subject: `job:${job.id}` }, resolved, Number(key));
+        const applied = await applyAction(ctx, resolved, Number(key));
+        changed ||= applied.changed.length > 0;
+        answers += applied.waiting.size;
       }
+      if (answers) return { status: 'waiting', answers };
+      return changed ? undefined : { status: 'skipped', messageId: UNCHANGED };
     },
+    async retry(retryDb, principal, job, failedKeys) {
+      if (!principal.isAdmin && !can(principal, 'Subscribers')) throw forbidden();
+      const keys = await visibleKeys(retryDb, principal, failedKeys);
+      const lines = await linesOf(retryDb, job.id, keys.map(Number));
+      // Each change is checked again as the upload checked it (a move needs MoveSubscribers, a plan must still be usable).
+      const changes = new Map(lines.flatMap((line) => line.changes.map((c) => [JSON.stringify(c), c] as const)));
+      for (const change of changes.values()) await resolveAction(retryDb, principal, change.action, change.params);
+      return {
+        keys,
+        params: { ...job.params, resend: true },
+        async prepare(trx, jobId) {
+          const rows = lines.map((line) => ({ jobId, subscriberId: line.subscriberId, changes: JSON.stringify(line.changes) }));
+          for (let i = 0; i < rows.length; i += 1000) await trx.insertInto('subscriberUploadLine').values(rows.slice(i, i + 1000)).execute();
+        },
+      };
+    },
+    expire: (trx, job, keys) => expireOperations(trx, job.id, keys),
   };
 }
 
@@ -76,7 +126,7 @@ export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kys
   async function selectionIds(principal: Principal, selection: unknown): Promise<number[]> {
     const sel = (typeof selection === 'object' && selection !== null && !Array.isArray(selection) ? selection : {}) as Body;
     if (Array.isArray(sel.ids) && sel.search === undefined) {
-      if (!sel.ids.length || sel.ids.some((id) => !Number.isInteger(id) || id < 1)) throw invalid([fieldError('selection.ids', 'type', 'validation.subscriberId.required')]);
+      if (!sel.ids.length || sel.ids.some((id) => !isId(id))) throw invalid([fieldError('selection.ids', 'type', 'validation.subscriberId.required')]);
       if (sel.ids.length > BULK_MAX) throw invalid([fieldError('selection.ids', 'maxItems', 'validation.bulk.tooMany')]);
       return [...new Set(sel.ids as number[])];
     }
@@ -137,7 +187,10 @@ export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kys
     schema: {
       tags, body: bodySchema,
       summary: 'Start a bulk action as a background job (202 with the job id)',
-      description: `Same body as the preview. The job's items are the subscribers the selection names now; each is checked again and applied with its audit entry, or fails with its reason (\`GET /portal/jobs/{id}/failures\`). ${paramsText}`,
+      description: 'Same body as the preview. The job\'s items are the subscribers the selection names now; each is checked again and applied with its audit entry '
+        + '(succeeded), left alone when already so (skipped), or refused with its reason (failed). A suspend or reactivate, and a roaming profile\'s HSS write, '
+        + 'count when the core network answers: the job waits for the answers (`waiting`) and ends `done`, or `failed` when every subscriber failed. '
+        + `Reasons: \`GET /portal/jobs/{id}/items\` and \`/failures\` (CSV); \`POST /portal/jobs/{id}/retry\` runs the failed again. ${paramsText}`,
     },
     ...noValidation,
   }, async (request, reply) => {

@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Page } from '@shared/wire';
 import { fieldError, forbidden, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
+import { INT_MAX, pathId as idInPath } from '../../http/input';
 import { can, type Principal } from '../../http/principal';
 
 /** The subscriber columns the operations read and change. */
@@ -54,11 +55,7 @@ export async function visibleSubscriber(db: Kysely<any>, principal: Principal, i
 }
 
 /** A numeric id from the path (`id` unless named otherwise); anything else is a 400 naming the parameter. */
-export function pathId(request: FastifyRequest, name = 'id'): number {
-  const raw = (request.params as Record<string, string>)[name];
-  if (!/^\d{1,9}$/.test(raw ?? '')) throw invalid([fieldError(name, 'type', 'validation.invalid')]);
-  return Number(raw);
-}
+export const pathId = (request: FastifyRequest, name = 'id'): number => idInPath(request, name);
 
 /** Subscribers, and the detail panel's SubscriberDetails sub-privilege (403 without it); the administrator holds all. */
 export function requirePanel(request: FastifyRequest, panel?: string): Principal {
@@ -80,8 +77,8 @@ export function pageOf(body: Body, max = 500, fallback = 50): { page: number; si
   const page = info.page ?? 0;
   const size = info.size ?? fallback;
   const errors = [];
-  if (!Number.isInteger(page) || (page as number) < 0) errors.push(fieldError('page', 'minimum', 'validation.page.invalid'));
-  if (!Number.isInteger(size) || (size as number) < 1 || (size as number) > max) errors.push(fieldError('page', 'maximum', 'validation.pageSize.invalid'));
+  if (!Number.isInteger(page) || (page as number) < 0 || (page as number) > INT_MAX) errors.push(fieldError('page.page', 'range', 'validation.page.invalid'));
+  if (!Number.isInteger(size) || (size as number) < 1 || (size as number) > max) errors.push(fieldError('page.size', 'range', 'validation.pageSize.invalid'));
   if (errors.length) throw invalid(errors);
   return { page: page as number, size: size as number };
 }

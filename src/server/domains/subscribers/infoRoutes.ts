@@ -8,6 +8,7 @@ import type { Engine } from '../../db';
 import { queryBatches, sendCsv } from '../../engine/csv';
 import { englishText, fieldError, HttpError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
+import { INT_MAX, isId } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import { isEmail } from '../access/context';
 import { bodyOf, envelope, money, pageOf, pathId, requirePanel, scopeToCaller, toIso, visibleSubscriber, type Subscriber } from './context';
@@ -78,7 +79,7 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<an
   }, async (request) => {
     const body = bodyOf(request);
     const errors: FieldError[] = [];
-    if (!Number.isInteger(body.subscriberId) || (body.subscriberId as number) < 1) errors.push(fieldError('subscriberId', body.subscriberId === undefined ? 'required' : 'type', 'validation.subscriberId.required'));
+    if (!isId(body.subscriberId)) errors.push(fieldError('subscriberId', body.subscriberId === undefined ? 'required' : 'type', 'validation.subscriberId.required'));
     const limit = body.dailyLimitBytes;
     if (limit === undefined || limit === null || limit === '') errors.push(fieldError('dailyLimitBytes', 'required', 'validation.dailyLimit.required'));
     else if (typeof limit !== 'number' || !Number.isInteger(limit) || limit <= 0 || limit > MAX_DAILY_LIMIT) {
@@ -226,7 +227,7 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<an
       querystring: {
         type: 'object',
         properties: {
-          page: { type: 'integer', minimum: 0, default: 0 }, size: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
+          page: { type: 'integer', minimum: 0, maximum: INT_MAX, default: 0 }, size: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
           searchKey: { type: 'string', pattern: '^\\d{1,22}$' }, status: { type: 'string', enum: ['inventory', 'active', 'suspended', 'retired'] },
           simType: { type: 'string', enum: ['physical', 'esim'] },
         },

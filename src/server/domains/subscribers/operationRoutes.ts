@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { FieldError } from '@shared/wire';
 import { conflict, fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
+import { isId } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import { auditSubscriber, auditSubscribers } from './audit';
 import { bodyOf, money, pathId, pgCode, requirePanel, scopeToCaller, visibleSubscriber, type Body, type Subscriber } from './context';
@@ -57,7 +58,7 @@ function checkOperationBody(body: Body): { operation: OperationName; subscriberI
   const known = typeof operation === 'string' && Object.hasOwn(SUBSCRIBER_OPERATIONS, operation);
   if (!known) errors.push(fieldError('operation', body.operation === undefined ? 'required' : 'enum', 'validation.operation.invalid'));
   if (body.subscriberId === undefined) errors.push(fieldError('subscriberId', 'required', 'validation.subscriberId.required'));
-  else if (!Number.isInteger(body.subscriberId) || (body.subscriberId as number) < 1) errors.push(fieldError('subscriberId', 'type', 'validation.subscriberId.required'));
+  else if (!isId(body.subscriberId)) errors.push(fieldError('subscriberId', 'type', 'validation.subscriberId.required'));
   if (known) {
     const allowed = new Set(['operation', 'subscriberId', ...OPERATION_FIELDS[operation]]);
     for (const key of Object.keys(body)) if (!allowed.has(key)) errors.push(fieldError(key, 'additionalProperties', 'validation.unknownField'));
@@ -65,7 +66,7 @@ function checkOperationBody(body: Body): { operation: OperationName; subscriberI
     if (body.description !== undefined && (typeof body.description !== 'string' || body.description.length > 250)) {
       errors.push(fieldError('description', 'maxLength', 'validation.max250'));
     }
-    if (operation === 'pricing-plan' && (!Number.isInteger(body.pricingPlanId) || (body.pricingPlanId as number) < 1)) {
+    if (operation === 'pricing-plan' && !isId(body.pricingPlanId)) {
       errors.push(fieldError('pricingPlanId', body.pricingPlanId === undefined ? 'required' : 'type', 'validation.pricingPlan.required'));
     }
     if (operation === 'modify-msisdn') {
@@ -109,6 +110,21 @@ const pendingImsis = (db: Kysely<any>, subscriberId: number) => db.selectFrom('s
  * must carry out (status, SIM refresh, MSISDN, cancel location, HSS profile, allowed networks, pending IMSIs)
  * is recorded as pending and applied when the core network confirms it.
  */
+/**
+ * The local plans a subscriber may be put on by the caller: plans of the subscriber's reseller or of a reseller above
+ * it (plans flow down the tree), that the caller itself sees (its subtree; an account user its own reseller's). The
+ * change dialog offers exactly these, and the operation accepts nothing else.
+ */
+export function usablePlans(db: Kysely<any>, principal: Principal, sub: Pick<Subscriber, 'resellerPath'>) {
+  let q = db.selectFrom('pricingPlan as p').innerJoin('reseller as pr', 'pr.id', 'p.resellerId')
+    .select(['p.id as pricingPlanId', 'p.name as pricingPlanName'])
+    .where(sql<string>`${sub.resellerPath}`, 'like', sql<string>`pr.path || '%'`);
+  if (!principal.isAdmin) {
+    q = principal.accountId !== null ? q.where('pr.id', '=', principal.resellerId) : q.where('pr.path', 'like', sql<string>`${principal.resellerPath} || '%'`);
+  }
+  return q;
+}
+
 export function registerSubscriberOperationRoutes(app: FastifyInstance, db: Kysely<any>) {
   const config = { privilege: 'Subscribers' };
   const tags = ['subscribers'];
@@ -122,10 +138,9 @@ export function registerSubscriberOperationRoutes(app: FastifyInstance, db: Kyse
       const description = (body.description as string | undefined) ?? null;
       const charge = (kind: string) => trx.insertInto('subscriberCharge').values({ subscriberId, kind, amount, description, accountId: sub.accountId, username: principal.username }).execute();
       if (operation === 'pricing-plan') {
-        const plan = await trx.selectFrom('pricingPlan as p').innerJoin('reseller as pr', 'pr.id', 'p.resellerId').select('p.id')
-          .where('p.id', '=', body.pricingPlanId as number).where(sql<string>`${sub.resellerPath}`, 'like', sql<string>`pr.path || '%'`).executeTakeFirst();
-        if (!plan) throw invalid([fieldError('pricingPlanId', 'exists', 'validation.pricingPlan.unknown')]);
-        await changeSubscriber(trx, subscriberId, principal, operation, { pricingPlanId: plan.id });
+        const plan = await usablePlans(trx, principal, sub).where('p.id', '=', body.pricingPlanId as number).executeTakeFirst();
+        if (!plan) throw invalid([fieldError('pricingPlanId', 'reference', 'validation.pricingPlan.unknown')]);
+        await changeSubscriber(trx, subscriberId, principal, operation, { pricingPlanId: plan.pricingPlanId });
       } else if (operation === 'credit') {
         if (sub.pricingPlanId === null) throw invalid([fieldError('pricingPlanId', 'planBeforeCredit', 'validation.credit.planRequired')]);
         const { balance } = await trx.updateTable('subscriber').set({ balance: sql`balance + cast(${amount} as numeric)` })
@@ -148,6 +163,15 @@ export function registerSubscriberOperationRoutes(app: FastifyInstance, db: Kyse
       return { ...record, subscriber: { ...after, balance: money(after.balance) } };
     });
   }
+
+  app.get('/portal/subscriber-info/:id/pricing-plans', {
+    config,
+    schema: { tags, summary: 'The local plans the caller may put this subscriber on (what the pricing-plan operation accepts), by name' },
+  }, async (request) => {
+    const principal = requirePanel(request, SUBSCRIBER_OPERATIONS['pricing-plan']);
+    const sub = await visibleSubscriber(db, principal, pathId(request));
+    return usablePlans(db, principal, sub).orderBy('p.name').orderBy('p.id').execute();
+  });
 
   app.post('/portal/subscriber-info/api/', {
     config,
@@ -275,7 +299,7 @@ export function registerSubscriberOperationRoutes(app: FastifyInstance, db: Kyse
   }, async (request, reply) => {
     const body = bodyOf(request);
     const given = body.roamingProfileId;
-    if (given !== undefined && (!Number.isInteger(given) || (given as number) < 1)) throw invalid([fieldError('roamingProfileId', 'type', 'validation.roamingProfile.unknown')]);
+    if (given !== undefined && !isId(given)) throw invalid([fieldError('roamingProfileId', 'type', 'validation.roamingProfile.unknown')]);
     const { principal, sub } = await withPanel(request, 'RoamingProfile');
     const profileId = (given as number | undefined) ?? sub.roamingProfileId;
     if (profileId === null) throw invalid([fieldError('roamingProfileId', 'required', 'validation.roamingProfile.required')]);

@@ -2,12 +2,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { FieldError } from '@shared/wire';
 import type { MigrationPlatform } from '../../adapters/migration';
-import { fieldError, invalid } from '../../http/errors';
+import { fieldError, forbidden, invalid } from '../../http/errors';
+import { isId } from '../../http/input';
 import { principalOf } from '../../http/guard';
-import type { Principal } from '../../http/principal';
+import { can, type Principal } from '../../http/principal';
 import type { JobKind } from '../../jobs/runner';
 import { auditSubscriber } from './audit';
-import { applyAction, checkRange, jobPrincipal, loadTargets, rangeIds, RANGE_MAX, reasonFor, resolveAction, UNCHANGED, type Range, type Resolved } from './bulk';
+import { applyActionToMany, checkRange, jobPrincipal, loadTargets, outcomesOf, rangeIds, RANGE_MAX, reasonFor, resolveAction, UNCHANGED, type ApplyContext, type Range, type Resolved } from './bulk';
+import { BULK_JOB } from './bulkRoutes';
 import { bodyOf, requirePanel, type Body } from './context';
 import { changeSubscriber } from './operationRoutes';
 
@@ -39,9 +41,11 @@ async function idsInRange(db: Kysely<any>, principal: Principal, range: Range, s
 /**
  * Applies one action to every listed subscriber in one transaction, or to none: each subscriber is locked and
  * checked first; if any cannot take it, the answer names them per reason and nothing is written. Network
- * requests (the HSS writes) go out once the transaction has committed.
+ * requests (the HSS writes) go out once the transaction has committed. A change the network carries out is
+ * recorded as a job of the subscribers (`jobId`), stored with the change: each changed subscriber waits for the
+ * network's answer, the others are skipped (already so), and it is followed and retried like a bulk job.
  */
-async function allOrNothing(app: FastifyInstance, db: Kysely<any>, principal: Principal, resolved: Resolved, ids: number[], field: string) {
+async function allOrNothing(app: FastifyInstance, db: Kysely<any>, principal: Principal, resolved: Resolved, ids: number[], field: string, params?: Body) {
   const sends: (() => void)[] = [];
   const result = await db.transaction().execute(async (trx) => {
     const targets = await loadTargets(trx, principal, ids, true);
@@ -57,16 +61,29 @@ async function allOrNothing(app: FastifyInstance, db: Kysely<any>, principal: Pr
       // One entry per reason, naming the subscribers (the first 100) and how many there are.
       throw invalid([...refused].map(([messageId, which]) => ({ ...fieldError(field, messageId.split('.').at(-1)!, messageId), subscriberIds: which.slice(0, 100), count: which.length })));
     }
-    const changed: number[] = [];
-    const ctx = { db, trx, principal, core: app.coreNetwork, subject: `${resolved.action}:${principal.username}`, defer: (send: () => void) => sends.push(send) };
-    for (const id of ids) if (await applyAction(ctx, resolved, id)) changed.push(id);
-    return { total: ids.length, changed: changed.length, unchanged, subscriberIds: changed };
+    const keys = ids.map(String);
+    const jobParams = { action: resolved.action, params: resolved.params, ...params };
+    const jobId = params ? await app.jobs.begin({ kind: BULK_JOB, userId: principal.userId, resellerId: principal.resellerId, keys, params: jobParams }, trx) : undefined;
+    const ctx: ApplyContext = {
+      db, trx, principal, core: app.coreNetwork, subject: jobId ? `job:${jobId}` : `${resolved.action}:${principal.username}`, defer: (send: () => void) => sends.push(send),
+      job: jobId ? { id: jobId, runner: app.jobs } : undefined,
+    };
+    const applied = await applyActionToMany(ctx, resolved, ids);
+    if (jobId) await app.jobs.applied(trx, jobId, keys, new Map([...outcomesOf(ids, applied)].map(([id, o]) => [String(id), o])));
+    // In the range's order, as the subscribers were given.
+    return { total: ids.length, changed: applied.changed.length, unchanged, subscriberIds: applied.changed, ...(jobId ? { jobId } : {}) };
   });
   for (const send of sends) send();
   return result;
 }
 
-/** The migration job: each subscriber goes from pending to success or error through the migration platform. */
+/** Whether the caller may migrate subscribers: Subscribers and the MigrationStatus panel (the administrator holds all). */
+const mayMigrate = (principal: Principal) => principal.isAdmin || (can(principal, 'Subscribers') && can(principal, 'SubscriberDetails', 'MigrationStatus'));
+
+/**
+ * The migration job: each subscriber goes from pending to success or error through the migration platform. A
+ * refusal fails the item with the platform's words and keeps the subscriber's `error` status and its audit entry.
+ */
 export function migrationJobKind(platform: MigrationPlatform): JobKind {
   return {
     async apply(trx, key, job) {
@@ -75,11 +92,24 @@ export function migrationJobKind(platform: MigrationPlatform): JobKind {
       const t = (await loadTargets(trx, principal, [id], true)).get(id);
       if (!t) throw invalid([fieldError('subscriberId', 'exists', 'error.notFound')]);
       const { migrationStatus } = await trx.selectFrom('subscriber').select('migrationStatus').where('subscriberId', '=', id).executeTakeFirstOrThrow();
-      if (migrationStatus !== 'pending') return; // settled already
+      if (migrationStatus !== 'pending') return { status: 'skipped', messageId: UNCHANGED }; // settled already
       const answer = await platform.migrate({ subscriberId: id, imsi: t.imsi, iccid: t.iccid });
       const status = answer.ok ? 'success' : 'error';
       await trx.updateTable('subscriber').set({ migrationStatus: status }).where('subscriberId', '=', id).execute();
       await auditSubscriber(trx, principal, id, 'migration', { migrationStatus: 'pending' }, { migrationStatus: status, ...(answer.ok ? {} : { migrationError: answer.detail ?? null }) });
+      return answer.ok ? undefined : { status: 'failed', messageId: 'job.reason.migrationRefused', detail: answer.detail };
+    },
+    async retry(db, principal, _job, failedKeys) {
+      if (!mayMigrate(principal)) throw forbidden();
+      const visible = await loadTargets(db, principal, failedKeys.map(Number));
+      const keys = failedKeys.filter((key) => visible.has(Number(key)));
+      return {
+        keys,
+        // Pending again at once, as a range migration starts.
+        async prepare(trx) {
+          for (const key of keys) await changeSubscriber(trx, Number(key), principal, 'migration', { migrationStatus: 'pending' });
+        },
+      };
     },
   };
 }
@@ -98,7 +128,8 @@ export function registerSubscriberRangeRoutes(app: FastifyInstance, db: Kysely<a
       description: 'Body `{ roamingProfileId, range: { rangeStart, rangeEnd }, rangeType?: SUBSCRIBER_ID | ICCID | IMSI, sourceRoamingProfileId? }`. '
         + 'Only the caller\'s subscribers in the range count (with `sourceRoamingProfileId`, only those on that profile). A multi-IMSI subscriber '
         + 'cannot take a single-IMSI profile: the answer names them and nothing changes. Each change is in the subscriber\'s audit log; '
-        + 'the HSS writes go out after the change is stored.',
+        + 'the HSS writes go out after the change is stored, and their answers are the outcome of the job the answer names (`jobId`: a '
+        + 'changed subscriber succeeds or fails as the HSS answers, one already on the profile is skipped; `POST /portal/jobs/{id}/retry` writes the failed again).',
       body: {
         type: 'object', required: ['roamingProfileId', 'range'],
         properties: { roamingProfileId: { type: 'integer' }, range: rangeSchema, rangeType: { type: 'string', enum: ['SUBSCRIBER_ID', 'ICCID', 'IMSI'] }, sourceRoamingProfileId: { type: 'integer' } },
@@ -111,12 +142,14 @@ export function registerSubscriberRangeRoutes(app: FastifyInstance, db: Kysely<a
     unknownFields(body, ['roamingProfileId', 'range', 'rangeType', 'sourceRoamingProfileId'], errors);
     const range = checkRange(body.range, body.rangeType, errors);
     const source = body.sourceRoamingProfileId;
-    if (source !== undefined && source !== null && (!Number.isInteger(source) || (source as number) < 1)) errors.push(fieldError('sourceRoamingProfileId', 'type', 'validation.roamingProfile.unknown'));
+    if (source !== undefined && source !== null && !isId(source)) errors.push(fieldError('sourceRoamingProfileId', 'type', 'validation.roamingProfile.unknown'));
     if (errors.length) throw invalid(errors);
     const principal = principalOf(request);
     const resolved = await resolveFlat(db, principal, 'roaming-profile', { roamingProfileId: body.roamingProfileId });
     const ids = await idsInRange(db, principal, range!, (source ?? undefined) as number | undefined);
-    return { roamingProfileId: resolved.profile!.id, ...(await allOrNothing(app, db, principal, resolved, ids, 'roamingProfileId')) };
+    // The job names its range, as the call gave it.
+    const named = { range: { ...range!, ...(source ? { sourceRoamingProfileId: source } : {}) } };
+    return { roamingProfileId: resolved.profile!.id, ...(await allOrNothing(app, db, principal, resolved, ids, 'roamingProfileId', named)) };
   });
 
   app.post('/portal/subscribers/move', {
@@ -139,7 +172,7 @@ export function registerSubscriberRangeRoutes(app: FastifyInstance, db: Kysely<a
     let range: Range | undefined;
     let ids: number[] | undefined;
     if (Array.isArray(body.subscriberIds) && body.range === undefined) {
-      if (!body.subscriberIds.length || body.subscriberIds.some((id) => !Number.isInteger(id) || id < 1)) errors.push(fieldError('subscriberIds', 'type', 'validation.subscriberId.required'));
+      if (!body.subscriberIds.length || body.subscriberIds.some((id) => !isId(id))) errors.push(fieldError('subscriberIds', 'type', 'validation.subscriberId.required'));
       else if (body.subscriberIds.length > RANGE_MAX) errors.push(fieldError('subscriberIds', 'maxItems', 'validation.range.max'));
       else ids = [...new Set(body.subscriberIds as number[])];
     } else if (body.range !== undefined && body.subscriberIds === undefined) range = checkRange(body.range, body.rangeType, errors);

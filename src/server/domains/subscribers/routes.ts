@@ -1,14 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
-import { fieldError, forbidden, invalid, notFound } from '../../http/errors';
+import { forbidden, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
+import { pathId } from '../../http/input';
 import { can, type Principal } from '../../http/principal';
 
-const idOf = (request: FastifyRequest) => {
-  const raw = (request.params as { id: string }).id;
-  if (!/^\d{1,10}$/.test(raw)) throw invalid([fieldError('id', 'type', 'validation.invalid')]);
-  return Number(raw);
-};
+const idOf = (request: FastifyRequest) => pathId(request);
 
 /** The subscriber if the caller may see it (their reseller subtree, their account), else 404. */
 async function visibleSubscriber(db: Kysely<any>, principal: Principal, id: number) {

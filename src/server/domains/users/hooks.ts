@@ -1,50 +1,71 @@
-import { sql, type Kysely } from 'kysely';
-import { normalisePrivileges, type PrivilegeItem } from '@shared/privileges';
+import type { Kysely } from 'kysely';
 import { fieldError, invalid } from '../../http/errors';
 import type { Principal } from '../../http/principal';
 import type { EntityHooks } from '../../engine/routes';
 import { hashPassword } from '../auth/password';
-import { grantable } from '../roles/hooks';
+import { grantable, keepAnAdministrator, mayActOn, morePowerful, storedPrivileges } from '../roles/hooks';
 
 type Row = Record<string, unknown>;
 
-const inSubtree = (path: string) => sql<string>`${path} || '%'`;
+async function privilegesOfRole(trx: Kysely<any>, roleId: unknown) {
+  if (roleId === undefined || roleId === null) return [];
+  const role = await trx.selectFrom('role').select('privileges').where('id', '=', Number(roleId)).executeTakeFirst();
+  return storedPrivileges(role?.privileges);
+}
 
-/** The role must be one the caller sees, and grant nothing the caller lacks: no one hands out more than they hold. */
-async function checkRole(trx: Kysely<any>, principal: Principal, roleId: number) {
-  const role = await trx.selectFrom('role as ro').innerJoin('reseller as r', 'r.id', 'ro.resellerId')
-    .select(['ro.privileges']).where('ro.id', '=', roleId).where('r.path', 'like', inSubtree(principal.resellerPath)).executeTakeFirst();
-  if (!role) throw invalid([fieldError('roleId', 'scope', 'validation.role.notAllowed')]);
-  const stored = typeof role.privileges === 'string' ? JSON.parse(role.privileges) : role.privileges;
-  const privileges = normalisePrivileges(stored as PrivilegeItem[]);
+/**
+ * The role given to a user: one of the user's own reseller (never the provider's Administrator role for a reseller's
+ * user, nor another tenant's), granting nothing the caller lacks. That the caller may see it at all is the engine's
+ * reference check.
+ */
+async function checkRole(trx: Kysely<any>, principal: Principal, roleId: number, resellerId: number) {
+  const role = await trx.selectFrom('role').select(['privileges', 'resellerId']).where('id', '=', roleId).executeTakeFirst();
+  if (!role || Number(role.resellerId) !== resellerId) throw invalid([fieldError('roleId', 'scope', 'validation.role.notAllowed')]);
+  const privileges = storedPrivileges(role.privileges);
   if (JSON.stringify(grantable(principal, privileges)) !== JSON.stringify(privileges)) {
     throw invalid([fieldError('roleId', 'privileges', 'validation.role.tooPowerful')]);
   }
 }
 
-/** The account must be visible to the caller and belong to the user's reseller subtree. */
-async function checkAccount(trx: Kysely<any>, principal: Principal, accountId: number, resellerId: number) {
-  const account = await trx.selectFrom('account as a').innerJoin('reseller as r', 'r.id', 'a.resellerId')
-    .innerJoin('reseller as owner', (j) => j.on('owner.id', '=', resellerId))
-    .select('a.accountId').where('a.accountId', '=', accountId)
-    .where('r.path', 'like', inSubtree(principal.resellerPath)).where('r.path', 'like', sql<string>`owner.path || '%'`)
-    .executeTakeFirst();
-  if (!account) throw invalid([fieldError('accountId', 'scope', 'validation.account.notAllowed')]);
+/** A user's account is one of the user's own reseller. */
+async function checkAccount(trx: Kysely<any>, accountId: number, resellerId: number) {
+  const account = await trx.selectFrom('account').select('resellerId').where('accountId', '=', accountId).executeTakeFirst();
+  if (!account || Number(account.resellerId) !== resellerId) throw invalid([fieldError('accountId', 'scope', 'validation.account.notAllowed')]);
 }
 
+/**
+ * Users: the caller acts only on users holding no more than it does (the administrator on anyone), and gives only
+ * roles of the user's own reseller that grant no more than it holds. A user never disables or deletes itself.
+ */
 export const userHooks: EntityHooks = {
   async beforeWrite({ values, existing, principal, trx }) {
+    if (existing && !mayActOn(principal, await privilegesOfRole(trx, existing.roleId))) throw morePowerful('userId');
     const stored: Row = { ...values };
     // An account user manages the users of its own account only.
     if (principal.accountId !== null) stored.accountId = principal.accountId;
     const merged = { ...existing, ...stored };
-    if (stored.roleId !== undefined && stored.roleId !== (existing?.roleId ?? null)) await checkRole(trx, principal, Number(stored.roleId));
-    if (merged.accountId !== undefined && merged.accountId !== null) await checkAccount(trx, principal, Number(merged.accountId), Number(merged.resellerId));
+    const resellerId = Number(merged.resellerId);
+    const moved = existing !== undefined && stored.resellerId !== undefined && Number(stored.resellerId) !== Number(existing.resellerId);
+    if (stored.roleId !== undefined && (moved || stored.roleId !== (existing?.roleId ?? null))) {
+      if (stored.roleId === null) throw invalid([fieldError('roleId', 'required', 'validation.select.required')]);
+      await checkRole(trx, principal, Number(stored.roleId), resellerId);
+    } else if (moved) {
+      // A user moved to another reseller cannot keep a role of the one it leaves.
+      throw invalid([fieldError('roleId', 'scope', 'validation.role.notAllowed')]);
+    }
+    if (merged.accountId !== undefined && merged.accountId !== null) await checkAccount(trx, Number(merged.accountId), resellerId);
+    if (existing && Number(existing.userId) === principal.userId && stored.disabled === true) {
+      throw invalid([fieldError('disabled', 'self', 'validation.user.disableSelf')]);
+    }
     if (typeof stored.password === 'string') stored.passwordHash = await hashPassword(stored.password);
     delete stored.password;
     return stored;
   },
-  async beforeDelete({ existing, principal }) {
+  async afterWrite({ mode, trx }) {
+    if (mode === 'update') await keepAnAdministrator(trx, 'roleId');
+  },
+  async beforeDelete({ existing, principal, trx }) {
     if (existing.userId === principal.userId) throw invalid([fieldError('userId', 'self', 'validation.user.deleteSelf')]);
+    if (!mayActOn(principal, await privilegesOfRole(trx, existing.roleId))) throw morePowerful('userId');
   },
 };

@@ -9,6 +9,7 @@ import type { ListRequest, Page } from '@shared/wire';
 import { api } from '@web/app/api';
 import { apiPath } from '@web/app/config';
 import { ENTITY_SCHEMAS, detailPath, entityName } from '@web/engine/schemas';
+import { rowName } from '@web/engine/pageTitle';
 import type { EntityRow } from '@web/engine/types';
 import { apiRoute } from '@shared/schema';
 
@@ -26,13 +27,10 @@ export interface PaletteItem {
 /** How many matches each entity contributes. */
 export const PALETTE_MATCHES = 5;
 
-/** Fields that name a row, in the order tried. */
-const NAME_FIELDS = ['name', 'username', 'email', 'iccid', 'imsi', 'msisdn'];
-
 export function rowLabel(schema: EntitySchema, row: EntityRow): string {
   const key = row[schema['x-entity'].key];
-  const name = NAME_FIELDS.map((f) => row[f]).find((v) => typeof v === 'string' && v.trim());
-  return name ? `${String(name)} · #${String(key)}` : `#${String(key)}`;
+  const name = rowName(row);
+  return name ? `${name} · #${String(key)}` : `#${String(key)}`;
 }
 
 /** Entities the palette searches for this user: a search call, a detail route that exists, the privilege held. */

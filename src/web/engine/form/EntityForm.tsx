@@ -36,6 +36,10 @@ export interface EntityFormProps {
   grantable?: PrivilegeItem[];
   /** Shows only these fields (a part of a record edited on its own, e.g. in a panel); the others are kept as they are. */
   fields?: readonly string[];
+  /** Fields shown read-only: the editor may not change them (its own tenant's commercial fields). */
+  lockedFields?: readonly string[];
+  /** The editor's own reseller, which a new row belongs to unless another is chosen. */
+  ownResellerId?: number;
 }
 
 const NO_FIELDS: ReadonlySet<string> = new Set();
@@ -49,19 +53,21 @@ function withFields(set: ReadonlySet<string>, fields: readonly string[]): Readon
  * schema's own rules and shows a field's errors once the user has changed or left that field (every field's,
  * after an attempt to submit). Save stays disabled while the data is invalid or a save is under way.
  */
-export function EntityForm({ schema, formData, onSubmit, submitting = false, serverErrors, options, onCancel, readOnly = false, grantable, fields }: EntityFormProps) {
+export function EntityForm({ schema, formData, onSubmit, submitting = false, serverErrors, options, onCancel, readOnly = false, grantable, fields, lockedFields, ownResellerId }: EntityFormProps) {
   const intl = useIntl();
   const formSchema = formSchemaOf(schema, formData ? 'edit' : 'create');
   const formValidator = formValidatorOf<Data, BlueprintFormContext>(formSchema);
   const names = useMemo(() => Object.keys(schema.properties), [schema]);
   const fieldsKey = fields?.join(',');
+  const lockedKey = lockedFields?.join(',') ?? '';
   const baseUiSchema = useMemo(() => {
     const ui = uiSchemaOf(schema);
+    for (const name of lockedKey ? lockedKey.split(',') : []) ui[name] = { ...(ui[name] as object | undefined), 'ui:readonly': true, 'ui:help': 'form.field.protected' };
     if (fieldsKey === undefined) return ui;
     const shown = new Set(fieldsKey.split(','));
     const hidden = Object.keys(schema.properties).filter((name) => !shown.has(name));
     return { ...ui, ...Object.fromEntries(hidden.map((name) => [name, { ...(ui[name] as object | undefined), 'ui:widget': 'hidden' }])) };
-  }, [schema, fieldsKey]);
+  }, [schema, fieldsKey, lockedKey]);
 
   // By content, not identity: a parent may build the record anew on every render.
   const recordKey = `${schema.$id}:${JSON.stringify(formData ?? null)}`;
@@ -107,7 +113,9 @@ export function EntityForm({ schema, formData, onSubmit, submitting = false, ser
     () => ({ ...baseUiSchema, 'ui:submitButtonOptions': { norender: readOnly, props: { disabled: !valid || busy, loading: busy } } }),
     [baseUiSchema, readOnly, valid, busy],
   );
-  const formContext = useMemo<BlueprintFormContext>(() => ({ options, onCancel, grantable }), [options, onCancel, grantable]);
+  // Fields with an error, for the submit template to say why Save is disabled.
+  const invalidFields = useMemo(() => Object.keys(validation.errorSchema).filter((name) => name !== '__errors'), [validation.errorSchema]);
+  const formContext = useMemo<BlueprintFormContext>(() => ({ options, onCancel, grantable, data, ownResellerId, lockedFields, invalidFields }), [options, onCancel, grantable, data, ownResellerId, lockedFields, invalidFields]);
 
   const handleChange = (event: IChangeEvent<Data>) => {
     const next = event.formData ?? {};

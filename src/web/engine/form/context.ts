@@ -5,6 +5,8 @@ import type { PrivilegeItem } from '@shared/privileges';
 export interface ReferenceOption {
   value: string | number;
   label: string;
+  /** The reseller the row belongs to, when it belongs to one (see the `sameReseller` widget option). */
+  resellerId?: number;
 }
 
 export interface BlueprintFormContext {
@@ -14,6 +16,14 @@ export interface BlueprintFormContext {
   onCancel?: () => void;
   /** Privileges the signed-in editor holds: all a role editor may grant. */
   grantable?: PrivilegeItem[];
+  /** The data being edited, for widgets whose choices depend on another field (`sameReseller`). */
+  data?: Record<string, unknown>;
+  /** The editor's own reseller: a row created without one belongs to it. */
+  ownResellerId?: number;
+  /** Fields the editor sees but may not change (a tenant's commercial fields, to a user of that tenant). */
+  lockedFields?: readonly string[];
+  /** Top-level fields whose values break a rule: while Save is disabled, the submit template names them. */
+  invalidFields?: readonly string[];
 }
 
 export function formContextOf(registry: { formContext?: unknown }): BlueprintFormContext {

@@ -16,7 +16,7 @@ export function uiSchemaOf(schema: EntitySchema): UiSchema {
   for (const [name, prop] of Object.entries(schema.properties)) {
     const entry: UiSchema = { ...(declared[name] as UiSchema | undefined) };
     const reference = prop['x-reference'];
-    if (reference) {
+    if (reference && !entry['ui:field']) {
       entry['ui:widget'] ??= 'reference';
       entry['ui:options'] = { reference, ...entry['ui:options'] };
     }

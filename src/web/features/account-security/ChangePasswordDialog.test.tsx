@@ -1,7 +1,9 @@
 // @vitest-environment happy-dom
 import { screen, waitFor, within } from '@testing-library/react';
+import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { AppRoutes } from '@web/app/AppRoutes';
+import { authApi } from '@web/app/authApi';
 import { renderWithProviders, signedIn } from '@web/test/renderWithProviders';
 import { setupMockApi } from '@web/test/mockApi';
 import { MOCK_PASSWORD } from '../../../../mocks/data';
@@ -9,8 +11,8 @@ import { mockToken } from '../../../../mocks/token';
 
 const api = setupMockApi();
 
-async function openDialog() {
-  const rendered = renderWithProviders(<AppRoutes />, { route: '/', preloadedState: signedIn(mockToken('nora')) });
+async function openDialog(token = mockToken('nora')) {
+  const rendered = renderWithProviders(<AppRoutes />, { route: '/', preloadedState: signedIn(token) });
   await rendered.user.click(await screen.findByTestId('user-menu'));
   await rendered.user.click(await screen.findByTestId('menu-change-password'));
   const form = await screen.findByTestId('change-password-form');
@@ -72,7 +74,7 @@ describe('change password dialog', () => {
     await user.type(field('Repeat new password'), 'Harbour#2026');
     await user.click(submit());
 
-    expect(await screen.findByText('Your password has been changed.')).toBeTruthy();
+    expect(await screen.findByText('Your password has been changed. Your other sessions have been signed out.')).toBeTruthy();
     await waitFor(() => expect(screen.queryByTestId('change-password-form')).toBeNull());
     expect(api.requests('/user/password', 'PUT')[0].body).toEqual({ currentPassword: MOCK_PASSWORD, newPassword: 'Harbour#2026' });
     expect(api.db.users[1].password).toBe('Harbour#2026');
@@ -81,6 +83,34 @@ describe('change password dialog', () => {
     await user.click(await screen.findByTestId('menu-change-password'));
     const form = await screen.findByTestId('change-password-form');
     expect(within(form).getAllByDisplayValue('')).toHaveLength(3);
+  });
+
+  it('keeps this session with the token the answer carries, while the earlier token stops working', async () => {
+    const before = mockToken('nora');
+    const { user, store, reload } = await openDialog(before);
+    // A call already on its way with the earlier token when the password changes: refused, then sent again.
+    let changed = () => {};
+    const passwordChanged = new Promise<void>((resolve) => { changed = resolve; });
+    api.server.use(http.get('*/reseller-info/list', async () => { await passwordChanged; }));
+    const inFlight = store.dispatch(authApi.endpoints.resellerList.initiate());
+
+    await user.type(field('Current password'), MOCK_PASSWORD);
+    await user.type(field('New password'), 'Harbour#2026');
+    await user.type(field('Repeat new password'), 'Harbour#2026');
+    await user.click(submit());
+    await waitFor(() => expect(store.getState().auth.token).not.toBe(before));
+    const after = store.getState().auth.token!;
+    expect(sessionStorage.getItem('portal.token')).toBe(after);
+    changed();
+
+    expect((await inFlight).data).toBeTruthy();
+    const retried = api.requests('/reseller-info/list');
+    expect(retried.map((r) => r.headers.get('authorization'))).toEqual([`Bearer ${before}`, `Bearer ${after}`]);
+    expect((await fetch('/portal/user', { headers: { authorization: `Bearer ${before}` } })).status).toBe(401);
+    expect((await fetch('/portal/user', { headers: { authorization: `Bearer ${after}` } })).status).toBe(200);
+    expect(store.getState().auth.token).toBe(after);
+    expect(reload).not.toHaveBeenCalled();
+    inFlight.unsubscribe();
   });
 
   it('cancels without calling the server', async () => {

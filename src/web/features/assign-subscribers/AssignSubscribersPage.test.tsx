@@ -111,7 +111,7 @@ describe('assign subscribers', () => {
 
   it('starts a migration and follows each subscriber from pending to success or error without a reload', async () => {
     const statuses: Record<number, string> = { 41: 'pending', 42: 'pending' };
-    let job = { id: 9, status: 'running', total: 2, done: 0, failed: 0 };
+    let job = { id: 9, kind: 'subscribers.migrate', status: 'running', total: 2, succeeded: 0, failed: 0, skipped: 0, waiting: 0, retryOf: null, params: {}, createdAt: '2026-11-20T10:00:00Z', startedAt: null, finishedAt: null };
     api.server.use(
       http.post('*/portal/summa/subscriber-migration/range', () => HttpResponse.json({ jobId: 9, total: 2, migrationStatus: 'pending', subscriberIds: [41, 42] }, { status: 202 })),
       http.get('*/portal/jobs/9', () => HttpResponse.json(job)),
@@ -128,11 +128,16 @@ describe('assign subscribers', () => {
 
     // The platform answers: the job ends, one migrated, one refused.
     Object.assign(statuses, { 41: 'success', 42: 'error' });
-    job = { ...job, status: 'done', done: 2 };
+    job = { ...job, status: 'done', succeeded: 1, failed: 1 };
     await waitFor(() => expect(screen.getByTestId('migration-42').getAttribute('data-status')).toBe('error'), { timeout: 4000 });
     expect(screen.getByTestId('migration-41').getAttribute('data-status')).toBe('success');
     expect(within(screen.getByTestId('migration-42')).getByText('Error')).toBeTruthy();
     expect(screen.getByTestId('migration-counts').textContent).toBe('Migration finished: 2 of 2 answered');
+    // The refusal counts as the job's failure, with the retry of it.
+    const summary = screen.getByTestId('job-9');
+    expect(within(summary).getByTestId('job-status').textContent).toBe('Done with failures');
+    expect(within(summary).getByTestId('job-failed').textContent).toBe('1 failed');
+    expect(within(summary).getByRole('button', { name: 'Retry the failed' })).toBeTruthy();
     expect(api.requests('/portal/summa/subscriber-migration/range', 'POST')[0].body).toEqual({ rangeStart: '41', rangeEnd: '42' });
   });
 

@@ -1,18 +1,21 @@
 /**
  * Migrates the caller's subscribers of a range to the external core platform. The server marks them pending at
- * once and migrates them one by one in a background job; the screen follows the job and each subscriber's status
- * (pending, then success or error) without a reload.
+ * once and migrates them one by one in a background job; the screen follows the job (what succeeded, failed with
+ * the platform's reason, or was skipped) and each subscriber's status (pending, then success or error) without a
+ * reload.
  */
 import { ExportIcon } from '@blueprintjs/icons';
-import { Callout, HTMLTable, Intent, ProgressBar } from '@blueprintjs/core';
+import { Callout, HTMLTable, Intent } from '@blueprintjs/core';
 import { useEffect, useRef, useState } from 'react';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { FormattedMessage } from 'react-intl';
 import { Link } from 'react-router-dom';
 import { useAppDispatch } from '@web/app/hooks';
 import { Pager } from '@web/engine/Pager';
 import { StatusTag } from '@web/features/subscribers/StatusTag';
+import { JobSummary } from '@web/features/jobs/JobProgress';
+import { isOpen, processed, useJobQuery } from '@web/features/jobs/jobsApi';
 import { RangeForm, useRangeInput } from './RangeFields';
-import { rangeApi, useMigrationJobQuery, useRangeMigrationStatusQuery, useStartRangeMigrationMutation, type MigrationStart } from './rangeApi';
+import { rangeApi, useRangeMigrationStatusQuery, useStartRangeMigrationMutation, type MigrationStart } from './rangeApi';
 
 /** How often a running migration job is asked for its progress, in ms. */
 export const MIGRATION_POLL_MS = 1000;
@@ -30,15 +33,15 @@ function MigrationRow({ id }: { id: number }) {
 }
 
 function MigrationProgress({ started }: { started: MigrationStart }) {
-  const intl = useIntl();
   const dispatch = useAppDispatch();
   const [page, setPage] = useState(1);
   const [running, setRunning] = useState(true);
-  const { data: job } = useMigrationJobQuery(started.jobId, { pollingInterval: running ? MIGRATION_POLL_MS : 0 });
-  const finished = job !== undefined && (job.status === 'done' || job.status === 'cancelled');
+  const { data: job } = useJobQuery(started.jobId, { pollingInterval: running ? MIGRATION_POLL_MS : 0 });
+  const finished = job !== undefined && !isOpen(job);
   if (finished && running) setRunning(false);
+  const done = job ? processed(job) : 0;
   // Each step of the job settles some subscribers: read the shown statuses again as it moves.
-  const progress = `${job?.done ?? 0}/${job?.status ?? ''}`;
+  const progress = `${done}/${job?.status ?? ''}`;
   const seen = useRef(progress);
   useEffect(() => {
     if (seen.current === progress) return;
@@ -49,19 +52,12 @@ function MigrationProgress({ started }: { started: MigrationStart }) {
   const ids = started.subscriberIds;
   const pages = Math.max(1, Math.ceil(ids.length / PAGE_SIZE));
   const shown = ids.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
-  const done = job?.done ?? 0;
   return (
     <section className="portal-assign-progress" data-testid="migration-progress" data-running={!finished}>
       <p data-testid="migration-counts">
         <FormattedMessage id={finished ? 'assign.migrate.finished' : 'assign.migrate.running'} values={{ done, total: started.total }} />
       </p>
-      <ProgressBar
-        intent={finished ? Intent.SUCCESS : Intent.PRIMARY}
-        animate={!finished}
-        stripes={!finished}
-        value={started.total ? done / started.total : 1}
-        aria-label={intl.formatMessage({ id: 'assign.migrate.progress' })}
-      />
+      {job && <JobSummary job={job} />}
       <HTMLTable compact striped className="portal-assign-statuses" data-testid="migration-statuses">
         <thead>
           <tr>

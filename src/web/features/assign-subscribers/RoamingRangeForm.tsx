@@ -1,11 +1,14 @@
 /**
  * Gives the caller's subscribers of a range an approved roaming profile, all or none: at most 1000 subscribers,
- * and a multi-IMSI subscriber never gets a single-IMSI profile. The server's refusal names the subscribers.
+ * and a multi-IMSI subscriber never gets a single-IMSI profile. The server's refusal names the subscribers. Once
+ * changed, the screen follows the HSS's answer for each subscriber (the job of the change), with a retry of those
+ * it refused.
  */
 import { GlobeNetworkIcon } from '@blueprintjs/icons';
 import { Callout, Intent } from '@blueprintjs/core';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { JobProgress } from '@web/features/jobs/JobProgress';
 import { Choice, RangeForm, serverFieldText, useRangeInput } from './RangeFields';
 import { useApprovedProfilesQuery, useRangeRoamingProfileMutation } from './rangeApi';
 
@@ -51,9 +54,16 @@ export function RoamingRangeForm() {
       inline={['roamingProfileId', 'sourceRoamingProfileId']}
       onSubmit={submit}
       result={done && (
-        <Callout intent={Intent.SUCCESS} className="portal-assign-callout" role="status" data-testid="roaming-done">
-          <FormattedMessage id="assign.roaming.done" values={{ changed: done.changed, total: done.total, unchanged: done.unchanged }} />
-        </Callout>
+        <>
+          <Callout intent={Intent.SUCCESS} className="portal-assign-callout" role="status" data-testid="roaming-done">
+            <FormattedMessage id="assign.roaming.done" values={{ changed: done.changed, total: done.total, unchanged: done.unchanged }} />
+          </Callout>
+          {done.jobId !== undefined && (
+            <section className="portal-assign-progress" data-testid="roaming-job">
+              <JobProgress key={done.jobId} id={done.jobId} />
+            </section>
+          )}
+        </>
       )}
     >
       <Choice

@@ -17,6 +17,8 @@ export interface RangeChange {
   changed: number;
   unchanged: number;
   subscriberIds: number[];
+  /** A change the core network carries out (a roaming profile): the job of its answers. */
+  jobId?: number;
 }
 
 export interface MoveRequest {
@@ -48,14 +50,6 @@ export interface ApprovedProfile {
   resellerName: string;
 }
 
-export interface Job {
-  id: number;
-  status: 'queued' | 'running' | 'done' | 'cancelled';
-  total: number;
-  done: number;
-  failed: number;
-}
-
 const tagged = api.enhanceEndpoints({ addTagTypes: ['MigrationStatus'] });
 
 export const rangeApi = tagged.injectEndpoints({
@@ -76,9 +70,6 @@ export const rangeApi = tagged.injectEndpoints({
       query: (id) => `/summa/subscriber-migration/${id}`,
       providesTags: (_r, _e, id) => [{ type: 'MigrationStatus', id }],
     }),
-    migrationJob: build.query<Job, number>({
-      query: (id) => `/jobs/${id}`,
-    }),
     approvedProfiles: build.query<ApprovedProfile[], void>({
       query: () => '/roaming-profiles',
     }),
@@ -90,6 +81,5 @@ export const {
   useRangeRoamingProfileMutation,
   useStartRangeMigrationMutation,
   useRangeMigrationStatusQuery,
-  useMigrationJobQuery,
   useApprovedProfilesQuery,
 } = rangeApi;

@@ -17,10 +17,14 @@ const columns: AdminColumn<Job>[] = [
   { header: 'job.id', cell: (job) => job.id },
   { header: 'job.kind', cell: (job) => <KindName kind={job.kind} params={job.params} /> },
   { header: 'job.createdAt', cell: (job) => <When at={job.createdAt} /> },
+  // A retry starts a job of its own, which the list shows at its top.
   { header: 'job.progress', cell: (job) => <JobSummary job={job} /> },
 ];
 
-/** The user's background jobs (the administrator's: everyone's), newest first, followed live while any runs. */
+/**
+ * The user's background jobs (the administrator's: everyone's), newest first, followed live while any runs: each
+ * with what succeeded, failed and was skipped, the reasons, the failed rows as CSV and a retry of them.
+ */
 export default function JobsPage() {
   return <AdminTablePage testId="jobs-page" title="job.title" intro="job.intro" useRows={useJobRows} columns={columns} />;
 }

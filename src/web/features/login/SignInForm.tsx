@@ -33,7 +33,7 @@ export function SignInForm() {
   const [remember, setRemember] = useState(false);
   // Errors show after the first submit, so an untouched form is not red.
   const [submitted, setSubmitted] = useState(false);
-  const [failure, setFailure] = useState<'login.error' | 'app.error.generic' | 'error.rateLimited' | null>(null);
+  const [failure, setFailure] = useState<'login.error' | 'login.disabled' | 'app.error.generic' | 'error.rateLimited' | null>(null);
   const [secondStep, setSecondStep] = useState<{ credentials: LoginRequest; step: Exclude<SignInResponse, { jwt: string }> }>();
   const errors = submitted ? requiredErrors(fields) : {};
 
@@ -51,7 +51,8 @@ export function SignInForm() {
     }
     const status = result.error && 'status' in result.error ? result.error.status : undefined;
     console.warn('Sign-in failed', status);
-    setFailure(status === 401 || status === 400 || status === 403 ? 'login.error' : status === 429 ? 'error.rateLimited' : 'app.error.generic');
+    const code = result.error && 'data' in result.error ? (result.error.data as { code?: unknown } | undefined)?.code : undefined;
+    setFailure(code === 'USER_DISABLED' ? 'login.disabled' : status === 401 || status === 400 || status === 403 ? 'login.error' : status === 429 ? 'error.rateLimited' : 'app.error.generic');
     setFields(EMPTY);
     setSubmitted(false);
   };

@@ -5,9 +5,10 @@
 import { ArrowLeftIcon } from '@blueprintjs/icons';
 import { Button, H2 } from '@blueprintjs/core';
 import { useCallback } from 'react';
-import { FormattedMessage } from 'react-intl';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate, useParams } from 'react-router-dom';
 import { entityEndpoints } from '@web/engine/endpoints';
+import { usePageTitle } from '@web/engine/pageTitle';
 import { findSchema } from '@web/engine/schemas';
 import { RuleFilePanel } from './RuleFilePanel';
 import { RuleFormPage } from './RuleFormPage';
@@ -34,15 +35,16 @@ export default function PricingPlanRulesPage() {
   const rulePath = useCallback((rule: string) => `/pricing-plan-rules/${encodeURIComponent(id)}/${encodeURIComponent(rule)}`, [id]);
   const newRow = useCallback(() => newRoamingRule(plan?.currency)(), [plan?.currency]);
   const back = `/pricing-plan-rules/${encodeURIComponent(id)}`;
+  const intl = useIntl();
+  const title = intl.formatMessage({ id: 'pricingRules.title' }, { plan: String(plan?.name ?? id) });
+  usePageTitle(ruleId ? undefined : title);
 
   if (ruleId) return <RuleFormPage kind={ROAMING_RULES} planId={id} ruleId={ruleId} back={back} defaults={newRow} />;
 
   return (
     <div className="portal-page" data-testid="pricing-plan-rules">
       <header className="portal-page-header">
-        <H2>
-          <FormattedMessage id="pricingRules.title" values={{ plan: String(plan?.name ?? id) }} />
-        </H2>
+        <H2>{title}</H2>
         <Button variant="minimal" icon={<ArrowLeftIcon className="portal-mirror-rtl" />} onClick={() => navigate(`/pricing-plan/${encodeURIComponent(id)}`)}>
           <FormattedMessage id="entity.pricingPlan.single" />
         </Button>

@@ -1,8 +1,8 @@
 /**
  * Rules by file: choose a CSV (checked here first: one is required and it must be under 4 MB), let the server
  * check every line without writing anything and list the rejected ones with their reasons, then apply the valid
- * lines, which replace the plan's rules. Download gives the rules in the same columns, so a file read back is
- * the same rules.
+ * lines, which replace the plan's rules, once a dialog has shown what that changes. Download gives the rules in
+ * the same columns, so a file read back is the same rules.
  */
 import { DownloadIcon, ErrorIcon, TickIcon, UploadIcon } from '@blueprintjs/icons';
 import { Button, Callout, Classes, FileInput, H3, HTMLTable, Intent, ProgressBar } from '@blueprintjs/core';
@@ -11,6 +11,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { apiErrorOf } from '@web/engine/apiErrors';
 import { hasMessage } from '@web/engine/form/messages';
 import { showToast } from '@web/engine/toaster';
+import { RuleChangesDialog } from './RuleChangesDialog';
 import { ROAMING_RULES } from './ruleKinds';
 import { useDownloadRulesMutation, useSendRuleFileMutation, type RuleFileReport } from './rulesApi';
 
@@ -25,6 +26,7 @@ export function RuleFilePanel({ planId }: { planId: string }) {
   const [send, sending] = useSendRuleFileMutation();
   const [download, downloading] = useDownloadRulesMutation();
   const [applying, setApplying] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const message = (id: string, fallback: string) => (hasMessage(intl, id) ? intl.formatMessage({ id }) : fallback);
 
   const choose = (chosen: File | null) => {
@@ -40,6 +42,7 @@ export function RuleFilePanel({ planId }: { planId: string }) {
     setApplying(confirm);
     const answer = await send({ kind: 'roaming', planId, file, confirm });
     setApplying(false);
+    setConfirming(false);
     if (answer.error) {
       const error = apiErrorOf(answer.error);
       const field = error?.fields?.[0];
@@ -133,13 +136,30 @@ export function RuleFilePanel({ planId }: { planId: string }) {
           )}
           {report.applied === 0 && (
             <div className="portal-rule-file-actions">
-              <Button intent={Intent.PRIMARY} disabled={report.valid === 0 || applying} onClick={() => submit(true)} data-testid="rule-file-apply">
+              <Button intent={Intent.PRIMARY} disabled={report.valid === 0 || applying} onClick={() => setConfirming(true)} data-testid="rule-file-apply">
                 <FormattedMessage id="ruleFile.apply" values={{ count: report.valid }} />
               </Button>
-              <span className={Classes.TEXT_MUTED}>
-                <FormattedMessage id="ruleFile.replaces" />
-              </span>
+              {report.valid === 0 ? (
+                <span className={Classes.TEXT_MUTED} data-testid="rule-file-apply-blocked">
+                  <FormattedMessage id="ruleFile.nothingToApply" />
+                </span>
+              ) : (
+                <span className={Classes.TEXT_MUTED}>
+                  <FormattedMessage id="ruleFile.replaces" />
+                </span>
+              )}
             </div>
+          )}
+          {report.changes && (
+            <RuleChangesDialog
+              isOpen={confirming}
+              changes={report.changes}
+              schema={ROAMING_RULES.schema}
+              count={report.valid}
+              applying={applying}
+              onCancel={() => setConfirming(false)}
+              onApply={() => submit(true)}
+            />
           )}
           {applying && (
             <div data-testid="rule-file-progress">

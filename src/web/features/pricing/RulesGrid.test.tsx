@@ -50,12 +50,25 @@ async function renderRules() {
   return rendered;
 }
 
-async function typeInto(user: Awaited<ReturnType<typeof renderRules>>['user'], target: HTMLElement, text: string) {
+type User = Awaited<ReturnType<typeof renderRules>>['user'];
+
+async function typeInto(user: User, target: HTMLElement, text: string) {
   await user.dblClick(target);
   const input = await waitFor(() => target.querySelector('input') as HTMLInputElement);
   await user.clear(input);
   await user.type(input, `${text}{Enter}`);
 }
+
+/** Opens a cell's picker and chooses the option of this value; answers the picker's options as shown. */
+async function pick(user: User, target: HTMLElement, value: string): Promise<{ value: string; text: string }[]> {
+  await user.dblClick(target);
+  const picker = await waitFor(() => target.querySelector('select') as HTMLSelectElement);
+  const options = [...picker.options].map((o) => ({ value: o.value, text: o.text }));
+  await user.selectOptions(picker, value);
+  return options;
+}
+
+const paste = (target: HTMLElement, text: string) => fireEvent.paste(target, { clipboardData: { getData: () => text } });
 
 describe('roaming rules grid', () => {
   it('shows the server\'s page with rates in the plan\'s currency', async () => {
@@ -120,7 +133,8 @@ describe('roaming rules grid', () => {
     await waitFor(() => expect(rowCount()).toBe(1));
     await user.click(screen.getByTestId('rules-add'));
     await waitFor(() => expect(cell(1, 'currency').textContent).toBe('EUR'));
-    for (const [col, value] of [['country', 'de'], ['mcc', '262'], ['mnc', '02']]) await typeInto(user, cell(1, col), value);
+    await pick(user, cell(1, 'country'), 'DE');
+    for (const [col, value] of [['mcc', '262'], ['mnc', '02']]) await typeInto(user, cell(1, col), value);
     await waitFor(() => expect(screen.queryByTestId('rules-errors')).toBeNull());
 
     await user.click(screen.getByTestId('rules-save'));
@@ -132,11 +146,53 @@ describe('roaming rules grid', () => {
     expect(screen.getByTestId('rules-errors').textContent).toBe('Row 2, MNC: No mobile network of the catalogue has this MCC and MNC');
   });
 
+  it('shows countries by name and picks a real one, storing its code; a name that is no country is refused', async () => {
+    const sent: { save: Record<string, unknown>[] }[] = [];
+    serveRules((body) => (sent.push(body as (typeof sent)[number]), HttpResponse.json({ saved: [11], deleted: [] })));
+    const { user } = await renderRules();
+    expect([cell(0, 'country').textContent, cell(1, 'country').textContent]).toEqual(['DE · Germany', 'FR · France']);
+
+    const options = await pick(user, cell(0, 'country'), 'AT');
+    expect(options).toContainEqual({ value: 'DE', text: 'Germany' });
+    expect(options.filter((o) => o.value).every((o) => /^[A-Z]{2}$/.test(o.value))).toBe(true);
+    await waitFor(() => expect(cell(0, 'country').textContent).toBe('AT · Austria'));
+    // There is no typing free text into the picker: a key opens it.
+    await user.click(cell(1, 'country'));
+    await user.keyboard('x');
+    expect(cell(1, 'country').querySelector('input')).toBeNull();
+    await user.keyboard('{Escape}');
+
+    // Pasted text is taken by name in any of the portal's languages, or refused.
+    await user.click(cell(1, 'country'));
+    paste(cell(1, 'country'), 'Atlantis');
+    await waitFor(() => expect(cell(1, 'country').classList.contains('portal-cell-invalid')).toBe(true));
+    expect(screen.getByTestId('rules-errors').textContent).toBe('Row 2, Country: Please choose a country');
+    paste(cell(1, 'country'), 'XX');
+    await waitFor(() => expect(screen.getByTestId('rules-errors').textContent).toBe('Row 2, Country: Please choose a country'));
+    paste(cell(1, 'country'), 'Frankreich');
+    await waitFor(() => expect(screen.queryByTestId('rules-errors')).toBeNull());
+    expect(cell(1, 'country').textContent).toBe('FR · France');
+
+    await user.click(screen.getByTestId('rules-save'));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0].save.map((r) => [r.id, r.country])).toEqual([[11, 'AT'], [12, 'FR']]);
+  });
+
+  it('reads a date typed without a time, and says an end before the start must come after it', async () => {
+    serveRules();
+    const { user } = await renderRules();
+    await typeInto(user, cell(0, 'endDate'), '2025-12-31');
+    await waitFor(() => expect(cell(0, 'endDate').classList.contains('portal-cell-invalid')).toBe(true));
+    expect(screen.getByTestId('rules-errors').textContent).toBe('Row 1, End date: End date must be after the start date');
+    await typeInto(user, cell(0, 'endDate'), '2026-12-31');
+    await waitFor(() => expect(screen.queryByTestId('rules-errors')).toBeNull());
+  });
+
   it('picks a network of the row\'s country, which fills in MCC, MNC and PLMN', async () => {
     serveRules();
     const { user } = await renderRules();
     await user.click(screen.getByTestId('rules-add'));
-    await typeInto(user, cell(2, 'country'), 'de');
+    await pick(user, cell(2, 'country'), 'DE');
     await user.dblClick(cell(2, 'network'));
     const picker = await waitFor(() => cell(2, 'network').querySelector('select') as HTMLSelectElement);
     expect([...picker.options].map((o) => o.text)).toEqual(['Choose a network…', 'Telekom (26201)', 'Vodafone (26202)']);
@@ -160,15 +216,23 @@ describe('rule file', () => {
     expect(api.requests('/by-csv')).toHaveLength(0);
   });
 
-  it('lists every rejected line the check finds, then applies the file', async () => {
+  it('lists every rejected line the check finds, shows what applying changes, and applies the file only once confirmed', async () => {
     serveRules();
     const confirms: (string | null)[] = [];
+    const changes = {
+      added: 1, changed: 1, removed: 2, unchanged: 0,
+      samples: {
+        added: [rule(0, { country: 'AT', mcc: '232', mnc: '01', plmn: '23201', network: 'A1' })],
+        changed: [{ before: rule(11, {}), after: rule(0, { dataRate: 0.005, endDate: '2026-12-31T00:00:00.000Z' }), fields: ['dataRate', 'endDate'] }],
+        removed: [rule(12, { country: 'FR', mcc: '208', mnc: '01', plmn: '20801', network: 'Orange' })],
+      },
+    };
     api.server.use(
       http.post('/portal/pricing-plans/local/2/by-csv', ({ request }) => {
         const confirm = new URL(request.url).searchParams.get('confirm');
         confirms.push(confirm);
         const rejected = [{ line: 3, values: {}, fields: [fieldError('mnc', 'pattern', 'validation.mnc.invalid'), fieldError('dataRate', 'type', 'validation.rate.invalid')] }];
-        return HttpResponse.json({ total: 3, valid: 2, rejected, applied: confirm ? 2 : 0 });
+        return HttpResponse.json({ total: 3, valid: 2, rejected, applied: confirm ? 2 : 0, ...(confirm ? {} : { changes }) });
       }),
     );
     const { user } = await renderRules();
@@ -182,7 +246,40 @@ describe('rule file', () => {
     ]);
     expect(screen.getByTestId('rule-file-report').textContent).toContain('3 lines: 2 valid, 1 rejected. Nothing has been written yet.');
     await user.click(screen.getByTestId('rule-file-apply'));
+    const dialog = await screen.findByRole('dialog', { name: "Apply the file's rules?" });
+    expect(within(dialog).getByTestId('rule-changes-summary').textContent).toBe("Applying replaces the plan's rules: 1 added, 1 changed, 2 removed, 0 unchanged.");
+    expect(within(dialog).getByTestId('rule-changes-added').textContent).toBe('1 rule addedAustria, A1 23201, from Jan 1, 2026, 12:00 AM');
+    const changed = within(dialog).getByTestId('rule-changes-changed');
+    expect(within(changed).getAllByRole('listitem').filter((li) => li.dataset.field).map((li) => li.textContent)).toEqual([
+      'Data rate (per MB): €0.0035 → €0.005',
+      'End date: — → Dec 31, 2026, 12:00 AM',
+    ]);
+    expect(within(dialog).getByTestId('rule-changes-removed').textContent).toBe('2 rules removedFrance, Orange 20801, from Jan 1, 2026, 12:00 AMand 1 more');
+
+    // Cancel: nothing is sent, the report stays as checked.
+    await user.click(within(dialog).getByTestId('rule-changes-cancel'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(confirms).toEqual([null]);
+    expect(screen.getByTestId('rule-file-report').textContent).toContain('Nothing has been written yet.');
+
+    await user.click(screen.getByTestId('rule-file-apply'));
+    await user.click(await screen.findByTestId('rule-changes-apply'));
     await waitFor(() => expect(screen.getByTestId('rule-file-report').textContent).toContain('2 rules applied'));
     expect(confirms).toEqual([null, 'true']);
+  });
+
+  it('says why Apply is disabled when the file has no valid line', async () => {
+    serveRules();
+    api.server.use(
+      http.post('/portal/pricing-plans/local/2/by-csv', () =>
+        HttpResponse.json({ total: 1, valid: 0, rejected: [{ line: 2, values: {}, fields: [fieldError('mnc', 'pattern', 'validation.mnc.invalid')] }], applied: 0, changes: { added: 0, changed: 0, removed: 0, unchanged: 0, samples: { added: [], changed: [], removed: [] } } })),
+    );
+    const { user } = await renderRules();
+    const input = screen.getByTestId('rule-file').querySelector('input[type="file"]') as HTMLInputElement;
+    await user.upload(input, new File(['country,mcc,mnc,startDate\n'], 'rules.csv', { type: 'text/csv' }));
+    await user.click(screen.getByTestId('rule-file-check'));
+    await screen.findByTestId('rule-file-rejected');
+    expect(screen.getByTestId('rule-file-apply')).toHaveProperty('disabled', true);
+    expect(screen.getByTestId('rule-file-apply-blocked').textContent).toBe('The file has no valid line to apply.');
   });
 });

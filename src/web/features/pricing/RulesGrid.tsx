@@ -36,6 +36,7 @@ import { apiErrorOf, httpStatus } from '@web/engine/apiErrors';
 import { columnsFromSchema } from '@web/engine/columns';
 import { isReadOnly } from '@web/engine/form/formSchema';
 import { hasMessage } from '@web/engine/form/messages';
+import { countryOptions } from '@web/engine/form/widgets/CountryWidget/countryNames';
 import { useGridLook } from '@web/engine/useGridLook';
 import { Pager } from '@web/engine/Pager';
 import { SearchBar } from '@web/engine/SearchBar';
@@ -176,7 +177,15 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
         cellEditor: ChoiceEditor,
         cellEditorParams: { choicesOf: () => list, placeholder: intl.formatMessage({ id: 'form.select.placeholder' }) } satisfies ChoiceEditorParams,
       });
-      if (editable && prop?.type === 'boolean') Object.assign(def, choices([true, false].map((v) => ({ value: String(v), label: intl.formatMessage({ id: v ? 'form.yes' : 'form.no' }) }))));
+      if (field === 'country') {
+        // A country reads by its code (the server sorts by it) and its name in the user's language, and is picked
+        // by name from the real ones; the rule keeps the code.
+        const names = new Map(countryOptions(intl.locale).map((c) => [String(c.value), c.label]));
+        def.minWidth = 200;
+        def.valueFormatter = (p: ValueFormatterParams<GridRow>) =>
+          typeof p.value !== 'string' ? intl.formatMessage({ id: 'format.none' }) : names.has(p.value) ? `${p.value} · ${names.get(p.value)}` : p.value;
+        if (editable) Object.assign(def, choices(countryOptions(intl.locale).map((c) => ({ value: String(c.value), label: c.label }))));
+      } else if (editable && prop?.type === 'boolean') Object.assign(def, choices([true, false].map((v) => ({ value: String(v), label: intl.formatMessage({ id: v ? 'form.yes' : 'form.no' }) }))));
       else if (editable && Array.isArray(prop?.enum)) Object.assign(def, choices(prop.enum.map((v) => ({ value: String(v), label: hasMessage(intl, `enum.${v}`) ? intl.formatMessage({ id: `enum.${v}` }) : String(v) }))));
       else if (editable && NETWORK_FIELDS.has(field) && schema.properties.mnc) {
         def.cellEditor = ChoiceEditor;

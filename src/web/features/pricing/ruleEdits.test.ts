@@ -16,6 +16,14 @@ describe('rule edits', () => {
     expect(edits.cellValue(schema, 'network', '  ')).toBeUndefined();
   });
 
+  it('reads a country by code or by name in any of the portal\'s languages, a date alone as the start of its day in UTC', () => {
+    expect(['Germany', 'deutschland', 'Германия', 'גרמניה', '德国', 'Alemania'].map((t) => edits.cellValue(schema, 'country', t))).toEqual(['DE', 'DE', 'DE', 'DE', 'DE', 'DE']);
+    expect(edits.cellValue(schema, 'country', 'Atlantis')).toBe('Atlantis');
+    expect(edits.cellValue(schema, 'startDate', '2026-03-01')).toBe('2026-03-01T00:00:00.000Z');
+    expect(edits.cellValue(schema, 'endDate', '2026-03-01T10:00:00+02:00')).toBe('2026-03-01T10:00:00+02:00');
+    expect(edits.cellValue(schema, 'endDate', '01.03.2026')).toBe('01.03.2026');
+  });
+
   it('splits a copied block into lines and cells, without the final line break', () => {
     expect(edits.parseBlock('a\tb\r\nc\td\r\n')).toEqual([['a', 'b'], ['c', 'd']]);
     expect(edits.parseBlock('single')).toEqual([['single']]);

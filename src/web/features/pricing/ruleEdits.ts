@@ -2,6 +2,9 @@
  * The rules grid's unsaved work as plain data: the rows shown (each clean, changed or new), the ids deleted,
  * and the earlier states for undo. Pure functions, so the spreadsheet behaviour is tested without a grid.
  */
+import countries from 'i18n-iso-countries';
+import { COUNTRY_LANGUAGES, isCountryCode } from '@shared/countries';
+import { dateTimeText } from '@shared/dateText';
 import { parseDecimal } from '@shared/pricing';
 import { propertyType, type EntitySchema } from '@shared/schema';
 import type { FieldError } from '@shared/wire';
@@ -133,8 +136,20 @@ export function cellValue(schema: EntitySchema, field: string, text: unknown): u
       if (/^(false|no|0|n)$/i.test(raw)) return false;
       return raw;
     default:
-      return field === 'country' || field === 'currency' ? raw.toUpperCase() : raw;
+      if (field === 'country') return countryCodeOf(raw);
+      if (prop?.format === 'date-time') return dateTimeText(raw);
+      return field === 'currency' ? raw.toUpperCase() : raw;
   }
+}
+
+/** A country typed or pasted as its code or its name in one of the portal's languages, as its code; other text stays for validation to name. */
+export function countryCodeOf(text: string): string {
+  if (isCountryCode(text.toUpperCase())) return text.toUpperCase();
+  for (const language of COUNTRY_LANGUAGES) {
+    const code = countries.getAlpha2Code(text, language);
+    if (code) return code;
+  }
+  return text;
 }
 
 /** A block of cells as spreadsheets copy it: lines of tab-separated cells (a final line break ends the block). */

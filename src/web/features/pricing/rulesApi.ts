@@ -2,6 +2,7 @@
  * The calls of a plan's rules: a page, one rule, the grid's batch save, rule files (check, apply, download) and
  * the network catalogue the network picker reads. Rules are cached under their plan's tag, id `rules-<plan>`.
  */
+import type { RuleChanges } from '@shared/ruleChanges';
 import type { ListRequest, Page } from '@shared/wire';
 import { api } from '@web/app/api';
 import { saveAttachment } from '@web/engine/endpoints';
@@ -33,6 +34,8 @@ export interface RuleFileReport {
   valid: number;
   rejected: RejectedLine[];
   applied: number;
+  /** What applying the valid lines would change (a check's answer only). */
+  changes?: RuleChanges;
 }
 
 export interface Network {

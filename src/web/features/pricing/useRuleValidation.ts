@@ -1,9 +1,10 @@
 /**
- * Checks one rule row as the server will: the rule schema's precompiled validator with its messages, the end
- * after the start and, for roaming rules, an MCC and MNC the network catalogue knows.
+ * Checks one rule row as the server will: the rule schema's precompiled validator with its messages, a real
+ * country, the end after the start and, for roaming rules, an MCC and MNC the network catalogue knows.
  */
 import { useCallback, useMemo } from 'react';
 import { useIntl } from 'react-intl';
+import { isCountryCode } from '@shared/countries';
 import { createErrorTransformer } from '@web/engine/form/errors';
 import { formSchemaOf } from '@web/engine/form/formSchema';
 import { formValidatorOf } from '@web/engine/form/validator';
@@ -26,9 +27,10 @@ export function useRuleValidation(kind: RuleKind, networks: Network[] | undefine
         const field = (e.property ?? '').replace(/^\./, '').split('.')[0];
         if (field && !errors[field]) errors[field] = e.message ?? '';
       }
-      const { startDate, endDate, mcc, mnc } = data as Record<string, string | undefined>;
+      const { country, startDate, endDate, mcc, mnc } = data as Record<string, string | undefined>;
+      if (!errors.country && country && !isCountryCode(country)) errors.country = intl.formatMessage({ id: 'validation.country.invalid' });
       if (!errors.startDate && !errors.endDate && startDate && endDate && Date.parse(endDate) <= Date.parse(startDate)) {
-        errors.endDate = intl.formatMessage({ id: 'validation.endDate.beforeStart' });
+        errors.endDate = intl.formatMessage({ id: 'validation.endDate.afterStart' });
       }
       if (plmns && kind.schema.properties.mnc && !errors.mcc && !errors.mnc && mcc && mnc && !plmns.has(`${mcc}${mnc}`)) {
         errors.mnc = intl.formatMessage({ id: 'validation.network.unknown' });

@@ -3,7 +3,7 @@
  * follows the `tab` query parameter, and a tab shows only for a user who holds its privilege.
  */
 import { LockIcon } from '@blueprintjs/icons';
-import { NonIdealState, Tab, Tabs } from '@blueprintjs/core';
+import { NonIdealState, Tab, TabPanel, Tabs } from '@blueprintjs/core';
 import { useMemo } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { useSearchParams } from 'react-router-dom';
@@ -14,6 +14,7 @@ import { Loading } from '@web/app/Loading';
 import EntityListPage from '@web/engine/EntityListPage';
 import { findSchema } from '@web/engine/schemas';
 import { profilesAddress, type ProfilesTab } from './profilesAddress';
+import './profiles.css';
 
 interface TabSpec {
   id: ProfilesTab;
@@ -54,7 +55,8 @@ export default function ProfilesPage() {
           <Tab key={t.id} id={t.id} data-testid={`profiles-tab-${t.id}`} title={<FormattedMessage id={t.schema.title} />} />
         ))}
       </Tabs>
-      <EntityListPage key={current.id} schema={current.schema} address={address} />
+      {/* The tab's panel, so the selected tab's aria-controls names an element that exists. */}
+      <TabPanel className="portal-profiles-panel" id={current.id} parentId="profiles-tabs" selectedTabId={current.id} panel={<EntityListPage key={current.id} schema={current.schema} address={address} />} />
     </div>
   );
 }

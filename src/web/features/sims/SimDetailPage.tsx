@@ -11,6 +11,7 @@ import { isValidIccid } from '@shared/iccid';
 import { Loading } from '@web/app/Loading';
 import { httpStatus } from '@web/engine/apiErrors';
 import { formatCell } from '@web/engine/columns';
+import { usePageTitle } from '@web/engine/pageTitle';
 import { Facts } from '@web/features/subscribers/dialogs';
 import { Panel } from '@web/features/subscribers/panels';
 import '@web/features/subscribers/subscribers.css';
@@ -67,6 +68,8 @@ export default function SimDetailPage() {
   const { currentData: card, error, isError } = useSimCardQuery(id, { skip: !valid });
   const status = httpStatus(error);
   const back = card?.subscriberId ? `/subscriber/${card.subscriberId}` : '/subscribers';
+  // A card is named by its ICCID, which is also its address.
+  usePageTitle(intl.formatMessage({ id: 'form.edit.title' }, { entity: intl.formatMessage({ id: 'sim.title' }), id }));
   return (
     <div className="portal-page portal-subscriber portal-sim" data-testid="sim-detail">
       <header className="portal-subscriber-header">

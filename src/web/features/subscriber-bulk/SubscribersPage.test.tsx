@@ -36,7 +36,7 @@ async function rowCheckbox(id: number) {
 }
 
 const job = (over: Partial<Job>): Job => ({
-  id: 41, kind: 'subscribers.bulk', status: 'running', total: 2, done: 0, failed: 0, params: { action: 'suspend', params: {} },
+  id: 41, kind: 'subscribers.bulk', status: 'running', total: 2, succeeded: 0, failed: 0, skipped: 0, waiting: 0, retryOf: null, params: { action: 'suspend', params: {} },
   createdAt: '2026-11-20T10:00:00Z', startedAt: '2026-11-20T10:00:01Z', finishedAt: null, ...over,
 });
 
@@ -86,7 +86,7 @@ describe('subscriber bulk actions', () => {
       http.post('*/portal/subscribers/bulk', () => HttpResponse.json({ jobId: 41, total: 2 }, { status: 202 })),
       http.get('*/portal/jobs/41', () => {
         polls += 1;
-        return HttpResponse.json(polls === 1 ? job({ done: 1 }) : job({ status: 'done', done: 2, finishedAt: '2026-11-20T10:00:05Z' }));
+        return HttpResponse.json(polls === 1 ? job({ skipped: 1 }) : job({ status: 'done', succeeded: 1, skipped: 1, finishedAt: '2026-11-20T10:00:05Z' }));
       }),
     );
     const { user } = render();
@@ -123,7 +123,7 @@ describe('subscriber bulk actions', () => {
     // The job's progress shows in the page until it is done; the selection is gone.
     const progress = await screen.findByTestId('job-41');
     await waitFor(() => expect(within(progress).getByTestId('job-status').textContent).toBe('Done'), { timeout: 5000 });
-    expect(within(progress).getByTestId('job-counts').textContent).toBe('2 of 2 done, 0 failed');
+    expect(within(progress).getByTestId('job-counts').textContent).toBe('1 succeeded0 failed1 skipped2 of 2 processed');
     expect(screen.queryByTestId('list-selection')).toBeNull();
   });
 

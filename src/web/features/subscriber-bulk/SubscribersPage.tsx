@@ -1,11 +1,12 @@
 /**
  * The subscriber list with bulk actions: rows ticked one by one or the whole search, an action checked by a
- * preview and run as a job whose progress shows here, and changes uploaded as a CSV file. The list itself is
- * the generic entity list.
+ * preview and run as a job whose progress and outcome show here (a job through the core network ends once the
+ * network has answered for every subscriber), and changes uploaded as a CSV file. The list itself is the generic
+ * entity list.
  */
 import { Button, Callout, Intent } from '@blueprintjs/core';
 import { CrossIcon, UploadIcon } from '@blueprintjs/icons';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router-dom';
 import { useAppDispatch } from '@web/app/hooks';
@@ -22,11 +23,6 @@ const schema = findSchema('subscriber')!;
 
 /** How often the list is read again while a job started here changes its rows. */
 const REFRESH_MS = 2000;
-/**
- * Status changes land when the core network confirms each subscriber, after the job has handed them over: the
- * list keeps refreshing this long after such a job has ended.
- */
-const NETWORK_SETTLE_MS = 30000;
 
 interface StartedJob {
   id: number;
@@ -37,22 +33,16 @@ export default function SubscribersPage() {
   const intl = useIntl();
   const dispatch = useAppDispatch();
   const [jobs, setJobs] = useState<StartedJob[]>([]);
-  const [settling, setSettling] = useState(0);
   const [csvOpen, setCsvOpen] = useState(false);
 
   const started = useCallback((id: number) => setJobs((all) => [{ id, ended: false }, ...all.filter((j) => j.id !== id)]), []);
+  // A job ends once every change has landed (the network's answers included): the list then shows them all.
   const ended = useCallback((job: Job) => {
     setJobs((all) => all.map((j) => (j.id === job.id ? { ...j, ended: true } : j)));
     dispatch(api.util.invalidateTags([{ type: 'subscriber', id: 'LIST' }]));
-    if (job.kind !== 'subscribers.bulk' || job.params.action === 'suspend' || job.params.action === 'reactivate') setSettling((n) => n + 1);
   }, [dispatch]);
-  useEffect(() => {
-    if (!settling) return undefined;
-    const timer = setTimeout(() => setSettling(0), NETWORK_SETTLE_MS);
-    return () => clearTimeout(timer);
-  }, [settling]);
 
-  const busy = jobs.some((j) => !j.ended) || settling > 0;
+  const busy = jobs.some((j) => !j.ended);
   const bulk: ListBulk = {
     toolbar: (selection) => <BulkToolbar selection={selection} onStarted={started} />,
     actions: (
@@ -65,7 +55,7 @@ export default function SubscribersPage() {
         {jobs.map((job) => (
           <div key={job.id} className="portal-bulk-job">
             <div className="portal-bulk-job-progress">
-              <JobProgress id={job.id} onEnded={ended} withKind />
+              <JobProgress id={job.id} onEnded={ended} onRetried={started} withKind />
             </div>
             {job.ended && (
               <Button
@@ -79,7 +69,6 @@ export default function SubscribersPage() {
           </div>
         ))}
         <div className="portal-bulk-jobs-footer">
-          {busy && settling > 0 && <FormattedMessage id="bulk.job.settling" />}
           <Link to="/jobs" data-testid="bulk-jobs-link">
             <FormattedMessage id="bulk.job.all" />
           </Link>

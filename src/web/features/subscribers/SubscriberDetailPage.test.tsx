@@ -123,6 +123,20 @@ describe('subscriber detail page', () => {
     expect(screen.getByTestId('credit-needs-plan').textContent).toContain('A pricing plan must be chosen before adding credit');
   });
 
+  it('offers only the plans the server accepts for the subscriber, the current one chosen', async () => {
+    // A manager of Northwind: the provider's own plan is not its to give, though the subscriber's reseller is below the provider.
+    Object.assign(api.db.users.find((u) => u.username === 'nora')!, {
+      privileges: [{ privilege: 'Subscribers', subPrivileges: [] }, { privilege: 'SubscriberDetails', subPrivileges: ['Services'] }],
+    });
+    const { user } = render('/subscriber/7', 'nora');
+    await screen.findByTestId('subscriber-name');
+    await user.click(screen.getByTestId('action-pricing-plan'));
+    const plans = await screen.findByTestId('pricing-plan-dialog');
+    const select = within(plans).getByTestId('pricing-plan-select') as HTMLSelectElement;
+    await waitFor(() => expect([...select.options].map((o) => o.textContent)).toEqual(['Choose…', 'Northwind Europe']));
+    expect(select.value).toBe('2');
+  });
+
   it('adds credit once a pricing plan is chosen', async () => {
     const { user } = render('/subscriber/8');
     await screen.findByTestId('subscriber-name');

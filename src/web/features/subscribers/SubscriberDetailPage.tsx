@@ -5,9 +5,9 @@
  */
 import { Alert, Button, H2, Intent, NonIdealState, Tooltip } from '@blueprintjs/core';
 import {
-  ArrowLeftIcon, DashboardIcon, DollarIcon, ErrorIcon, MapMarkerIcon, PauseIcon, PhoneIcon, PlayIcon, RefreshIcon, SearchIcon, SwapHorizontalIcon,
+  ArrowLeftIcon, ChatIcon, DashboardIcon, DollarIcon, ErrorIcon, MapMarkerIcon, PauseIcon, PhoneIcon, PlayIcon, RefreshIcon, SearchIcon, SwapHorizontalIcon,
 } from '@blueprintjs/icons';
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate, useParams } from 'react-router-dom';
 import { hasPrivilege } from '@shared/privileges';
@@ -17,6 +17,7 @@ import { Loading } from '@web/app/Loading';
 import { NO_PLAN } from '@web/app/pricingPlansApi';
 import { httpStatus } from '@web/engine/apiErrors';
 import { entityEndpoints } from '@web/engine/endpoints';
+import { usePageTitle } from '@web/engine/pageTitle';
 import { findSchema } from '@web/engine/schemas';
 import { useIsAdmin } from '@web/engine/useIsAdmin';
 import { ChangeMsisdnDialog, CreditDialog, DailyLimitDialog, Facts, PairDeviceDialog, PricingPlanDialog, SimInfoDialog } from './dialogs';
@@ -33,7 +34,9 @@ import './subscribers.css';
 
 const schema = findSchema('subscriber')!;
 
-type DialogName = 'dailyLimit' | 'pricingPlan' | 'credit' | 'msisdn' | 'simInfo' | 'pairDevice';
+type DialogName = 'dailyLimit' | 'pricingPlan' | 'credit' | 'msisdn' | 'simInfo' | 'pairDevice' | 'sms';
+
+const SendSmsDialog = lazy(() => import('./SendSmsDialog'));
 
 /** Whether the user sees a panel: the administrator sees all; others need the SubscriberDetails sub-privilege. */
 function usePanels() {
@@ -110,6 +113,17 @@ function CancelLocationAction({ subscriberId }: { subscriberId: number }) {
   );
 }
 
+/** An SMS to the SIM is a network operation: it waits while another is pending. */
+function SendSmsAction({ open }: { open: () => void }) {
+  const intl = useIntl();
+  const { busy } = useOperations();
+  return (
+    <Button size="small" icon={<ChatIcon />} disabled={busy} onClick={open} data-testid="action-send-sms">
+      {intl.formatMessage({ id: 'subscriber.action.sendSms' })}
+    </Button>
+  );
+}
+
 /** Credit needs a pricing plan first: until then the button is off and says why. */
 function CreditButton({ subscriber, open }: { subscriber: Subscriber; open: () => void }) {
   const intl = useIntl();
@@ -132,11 +146,13 @@ function Header({ subscriber, actions }: { subscriber: Subscriber; actions: Reac
   const intl = useIntl();
   const navigate = useNavigate();
   const label = (name: string) => intl.formatMessage({ id: `entity.subscriber.field.${name}` });
+  const title = subscriber.name || intl.formatMessage({ id: 'form.edit.title' }, { entity: intl.formatMessage({ id: 'entity.subscriber.single' }), id: subscriber.subscriberId });
+  usePageTitle(title);
   return (
     <header className="portal-subscriber-header" data-testid="subscriber-header">
       <div className="portal-subscriber-title">
         <Button variant="minimal" icon={<ArrowLeftIcon className="portal-mirror-rtl" />} onClick={() => navigate('/subscribers')} aria-label={intl.formatMessage({ id: 'entity.subscriber.title' })} />
-        <H2 data-testid="subscriber-name">{subscriber.name || intl.formatMessage({ id: 'form.edit.title' }, { entity: intl.formatMessage({ id: 'entity.subscriber.single' }), id: subscriber.subscriberId })}</H2>
+        <H2 data-testid="subscriber-name">{title}</H2>
         <StatusTag value={subscriber.status} large />
       </div>
       <Facts testId="subscriber-ids" items={[
@@ -184,6 +200,7 @@ function SubscriberView({ subscriber }: { subscriber: Subscriber }) {
             {may('Location') && <CancelLocationAction subscriberId={id} />}
             {dailyLimit}
             {changeMsisdn}
+            {may('NetworkEvents') && <SendSmsAction open={() => setDialog('sms')} />}
             {services}
           </>
         }
@@ -219,6 +236,7 @@ function SubscriberView({ subscriber }: { subscriber: Subscriber }) {
       {dialog === 'msisdn' && <ChangeMsisdnDialog subscriberId={id} current={subscriber.msisdn ?? null} onClose={close} />}
       {dialog === 'simInfo' && <SimInfoDialog subscriberId={id} onClose={close} />}
       {dialog === 'pairDevice' && <PairDeviceDialog subscriberId={id} onClose={close} />}
+      {dialog === 'sms' && <Suspense fallback={null}><SendSmsDialog subscriberId={id} onClose={close} /></Suspense>}
     </>
   );
 }

@@ -8,7 +8,6 @@ import {
 } from '@blueprintjs/core';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { usePricingPlanListsQuery } from '@web/app/pricingPlansApi';
 import { apiErrorOf, type QueryError } from '@web/engine/apiErrors';
 import { Loading } from '@web/app/Loading';
 import { formatCell } from '@web/engine/columns';
@@ -16,7 +15,7 @@ import { EsimActivation } from '@web/features/sims/EsimActivation';
 import { errorText, textOr, useOperations } from './operations';
 import {
   QOS_BLOCK, useQosSpeedLimitsQuery, useRunSubscriberOperationMutation, useSetDailyLimitMutation, useSimInfoQuery,
-  type DailyLimit,
+  useUsablePricingPlansQuery, type DailyLimit,
 } from './subscriberApi';
 
 interface DialogProps {
@@ -25,7 +24,7 @@ interface DialogProps {
 }
 
 /** A dialog holding one small form: Enter submits, Cancel closes. */
-function FormDialog({ title, testId, onClose, onSubmit, busy, submitLabel, children, error }: {
+export function FormDialog({ title, testId, onClose, onSubmit, busy, submitLabel, children, error }: {
   title: string; testId: string; onClose: () => void; onSubmit: () => void; busy?: boolean; submitLabel?: string; children: ReactNode; error?: string;
 }) {
   const intl = useIntl();
@@ -56,7 +55,7 @@ function FormDialog({ title, testId, onClose, onSubmit, busy, submitLabel, child
 }
 
 /** The message of the server's error naming `field`, translated; undefined when it names another. */
-function fieldMessage(intl: ReturnType<typeof useIntl>, error: QueryError, field: string): string | undefined {
+export function fieldMessage(intl: ReturnType<typeof useIntl>, error: QueryError, field: string): string | undefined {
   const found = apiErrorOf(error)?.fields?.find((f) => f.field === field);
   if (!found) return undefined;
   return intl.messages[found.messageId] ? intl.formatMessage({ id: found.messageId }) : found.message;
@@ -161,9 +160,10 @@ export function DailyLimitDialog({ subscriberId, current, onClose }: DialogProps
   );
 }
 
+/** Offers the plans the server accepts for this subscriber, the current one chosen. */
 export function PricingPlanDialog({ subscriberId, currentPlanId, onClose }: DialogProps & { currentPlanId: number | null }) {
   const intl = useIntl();
-  const plans = usePricingPlanListsQuery();
+  const plans = useUsablePricingPlansQuery(subscriberId);
   const [planId, setPlanId] = useState(currentPlanId && currentPlanId > 0 ? String(currentPlanId) : '');
   const [touched, setTouched] = useState(false);
   const [run, state] = useRunSubscriberOperationMutation();
@@ -185,7 +185,7 @@ export function PricingPlanDialog({ subscriberId, currentPlanId, onClose }: Dial
       <FormGroup label={intl.formatMessage({ id: 'entity.subscriber.field.pricingPlanId' })} labelFor="subscriber-plan" intent={problem ? Intent.DANGER : Intent.NONE} helperText={problem}>
         <HTMLSelect id="subscriber-plan" fill value={planId} onChange={(e) => { setPlanId(e.currentTarget.value); setTouched(true); }} data-testid="pricing-plan-select">
           <option value="">{intl.formatMessage({ id: 'form.select.placeholder' })}</option>
-          {(plans.data?.pricingPlans ?? []).map((p) => <option key={p.pricingPlanId} value={p.pricingPlanId}>{p.pricingPlanName}</option>)}
+          {(plans.data ?? []).map((p) => <option key={p.pricingPlanId} value={p.pricingPlanId}>{p.pricingPlanName}</option>)}
         </HTMLSelect>
       </FormGroup>
     </FormDialog>

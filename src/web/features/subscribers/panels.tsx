@@ -448,7 +448,7 @@ export function DailyLimitPanel({ subscriber }: PanelProps) {
             [label(field('usageTodayBytes')), formatBytes(intl, data.usageTodayBytes)],
           ]} />
           {limit !== null && (
-            <ProgressBar animate={false} stripes={false} intent={usageIntent(data.usageTodayBytes, limit)} value={Math.min(1, data.usageTodayBytes / limit)} />
+            <ProgressBar animate={false} stripes={false} intent={usageIntent(data.usageTodayBytes, limit)} value={Math.min(1, data.usageTodayBytes / limit)} aria-label={label(field('usageTodayBytes'))} />
           )}
         </>
       )}

@@ -108,6 +108,11 @@ export const subscriberApi = tagged.injectEndpoints({
     recentOperations: build.query<SubscriberOperation[], number>({
       query: (id) => `/subscriber-info/${id}/operations`,
     }),
+    /** The local plans this caller may put the subscriber on: exactly what the pricing-plan operation accepts. */
+    usablePricingPlans: build.query<{ pricingPlanId: number; pricingPlanName: string }[], number>({
+      query: (id) => `/subscriber-info/${id}/pricing-plans`,
+      providesTags: (_r, _e, id) => info(id),
+    }),
     dailyLimit: build.query<DailyLimit, number>({
       query: (id) => `/subscriber-info/daily-limit/${id}`,
       providesTags: (_r, _e, id) => info(id),
@@ -178,6 +183,7 @@ export const {
   useSubscriberOperationQuery,
   useRecentOperationsQuery,
   useDailyLimitQuery,
+  useUsablePricingPlansQuery,
   useSetDailyLimitMutation,
   useQosSpeedLimitsQuery,
   useSimInfoQuery,

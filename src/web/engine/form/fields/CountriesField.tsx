@@ -5,7 +5,7 @@ import { MultiSelect } from '@blueprintjs/select';
 import type { FieldProps } from '@rjsf/utils';
 import { countryOptions } from '../widgets/CountryWidget/countryNames';
 import type { SelectOption } from '../widgets/OptionSelect';
-import { matchesOption, optionRenderer } from './multiSelectOptions';
+import { matchesOption, optionRenderer, PICKER_TARGET_PROPS } from './multiSelectOptions';
 
 const CountryMap = lazy(() => import('@web/features/zones/CountryMap'));
 
@@ -57,6 +57,7 @@ export function CountriesField({ formData, onChange, disabled, readonly, fieldPa
           rightElement: value.length > 0 && !locked ? <Button variant="minimal" icon="cross" aria-label={intl.formatMessage({ id: 'zones.picker.clear' })} onClick={() => set([])} /> : undefined,
         }}
         popoverProps={{ minimal: true, matchTargetWidth: true }}
+        popoverTargetProps={PICKER_TARGET_PROPS}
         menuProps={{ 'aria-label': title }}
       />
       <div className="country-map-caption" data-testid="countries-count">

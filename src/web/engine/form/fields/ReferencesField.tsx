@@ -4,7 +4,7 @@ import { FormGroup, Intent, MenuItem } from '@blueprintjs/core';
 import { MultiSelect } from '@blueprintjs/select';
 import { getUiOptions, type FieldProps } from '@rjsf/utils';
 import { formContextOf, type ReferenceOption } from '../context';
-import { matchesOption, optionRenderer } from './multiSelectOptions';
+import { matchesOption, optionRenderer, PICKER_TARGET_PROPS } from './multiSelectOptions';
 
 /**
  * A list of ids of another entity (a profile's sponsors, its allowed lists), picked by name. The entity is
@@ -48,6 +48,7 @@ export function ReferencesField({ formData, onChange, disabled, readonly, fieldP
         noResults={<MenuItem disabled roleStructure="listoption" text={intl.formatMessage({ id: 'zones.picker.noResults' })} />}
         tagInputProps={{ inputProps: { id, 'aria-label': title, onBlur: () => onBlur(id, value) }, intent: invalid ? Intent.DANGER : Intent.NONE }}
         popoverProps={{ minimal: true, matchTargetWidth: true }}
+        popoverTargetProps={PICKER_TARGET_PROPS}
         menuProps={{ 'aria-label': title }}
       />
     </FormGroup>

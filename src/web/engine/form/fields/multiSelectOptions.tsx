@@ -1,5 +1,7 @@
+import type { KeyboardEvent } from 'react';
 import { MenuItem } from '@blueprintjs/core';
 import type { ItemRenderer } from '@blueprintjs/select';
+import '@blueprintjs/select/lib/css/blueprint-select.css';
 
 interface Option {
   value: string | number;
@@ -28,3 +30,13 @@ export function optionRenderer<T extends Option>(chosen: readonly (string | numb
       />
     ) : null;
 }
+
+/**
+ * A multi-select's target props: Enter in its text box picks the highlighted option (Blueprint does that on key
+ * up) and must not also submit the form around it, which the browser does on key down in any text box.
+ */
+export const PICKER_TARGET_PROPS = {
+  onKeyDown: (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key === 'Enter' && !event.nativeEvent.isComposing && event.target instanceof HTMLInputElement) event.preventDefault();
+  },
+};

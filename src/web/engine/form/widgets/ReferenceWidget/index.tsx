@@ -1,7 +1,7 @@
 import type { FormContextType, RJSFSchema, StrictRJSFSchema, Widget, WidgetProps } from '@rjsf/utils';
 import { useIntl } from 'react-intl';
 import { isPlanReference, planChoices } from '@web/app/pricingPlansApi';
-import { formContextOf } from '../../context';
+import { formContextOf, type BlueprintFormContext, type ReferenceOption } from '../../context';
 import { WidgetSelect } from '../OptionSelect';
 
 /**
@@ -10,6 +10,17 @@ import { WidgetSelect } from '../OptionSelect';
  * widget was registered under (so `ui:widget: "reseller"` reads `options.reseller`). A plan reference also offers
  * "N/D" and names a plan the user cannot see "Set by admin".
  */
+/**
+ * `ui:options.sameReseller`: only rows of the reseller the edited row belongs to (its `resellerId`, else the editor's
+ * own), as the server accepts (e.g. a user's role and account); the value already chosen stays listed.
+ */
+function sameResellerChoices(options: ReferenceOption[], context: BlueprintFormContext, value: unknown): ReferenceOption[] {
+  const chosen = context.data?.resellerId;
+  const resellerId = typeof chosen === 'number' ? chosen : context.ownResellerId;
+  if (resellerId === undefined) return options;
+  return options.filter((o) => o.resellerId === undefined || o.resellerId === resellerId || String(o.value) === String(value));
+}
+
 export function referenceWidget<T = unknown, S extends StrictRJSFSchema = RJSFSchema, F extends FormContextType = FormContextType>(
   defaultReference?: string,
 ): Widget<T, S, F> {
@@ -17,8 +28,10 @@ export function referenceWidget<T = unknown, S extends StrictRJSFSchema = RJSFSc
     const declared = props.options.reference ?? (props.schema as Record<string, unknown>)['x-reference'] ?? defaultReference;
     const reference = typeof declared === 'string' ? declared : undefined;
     const intl = useIntl();
-    const loaded = (reference && formContextOf(props.registry).options?.[reference]) || [];
-    const choices = isPlanReference(reference) ? planChoices(loaded, props.value, intl) : loaded;
+    const context = formContextOf(props.registry);
+    const loaded = (reference && context.options?.[reference]) || [];
+    const offered = props.options.sameReseller ? sameResellerChoices(loaded, context, props.value) : loaded;
+    const choices = isPlanReference(reference) ? planChoices(offered, props.value, intl) : offered;
     return <WidgetSelect widget={props} choices={choices} />;
   };
 }

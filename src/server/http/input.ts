@@ -1,0 +1,77 @@
+/**
+ * Input read once, at the edge: ids and whole numbers parsed with the range of the column they meet, and text the
+ * database could not store (a NUL byte) or would store as something else (a lone UTF-16 surrogate, which UTF-8
+ * cannot carry, becomes U+FFFD) refused. Each mistake answers 400 naming the field, before any query runs.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { unstorablePath } from '@shared/storable';
+import { fieldError, invalid } from './errors';
+
+/** The range of PostgreSQL's integer, the type of serial keys and of most ids. */
+export const INT_MIN = -2_147_483_648;
+export const INT_MAX = 2_147_483_647;
+/** Ids of bigint columns (bigserial keys): as far as a JSON number stays exact. */
+export const BIGINT_MAX = Number.MAX_SAFE_INTEGER;
+
+export interface Range {
+  min?: number;
+  max?: number;
+}
+
+/**
+ * A whole number from a JSON number or from decimal digits (a path, a query, a CSV cell), within `range` (an
+ * integer column's unless given); otherwise a 400 naming `field`: rule `type` for what is no whole number, `range`
+ * for one the column cannot hold.
+ */
+export function parseInteger(value: unknown, field: string, { min = INT_MIN, max = INT_MAX }: Range = {}): number {
+  const whole = typeof value === 'number' ? Number.isInteger(value) : typeof value === 'string' && /^-?\d{1,400}$/.test(value);
+  if (!whole) throw invalid([fieldError(field, 'type', 'validation.invalid')]);
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw invalid([fieldError(field, 'range', 'validation.invalid')]);
+  return n;
+}
+
+/** Whether a body's value is an id: a JSON whole number from 1 to the integer column's largest. */
+export const isId = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 1 && (value as number) <= INT_MAX;
+
+/** An id: a whole number from 1 (unless `range.min` says otherwise) to the integer column's largest. */
+export const parseId = (value: unknown, field: string, range: Range = {}) => parseInteger(value, field, { min: 1, ...range });
+
+/** The id in path parameter `name`. */
+export const pathId = (request: FastifyRequest, name = 'id', range?: Range) => parseId((request.params as Record<string, unknown>)[name], name, range);
+
+/** The id in query parameter `name`, undefined when absent or empty. */
+export function queryId(request: FastifyRequest, name: string, range?: Range): number | undefined {
+  const raw = (request.query as Record<string, unknown> | undefined)?.[name];
+  return raw === undefined || raw === '' ? undefined : parseId(raw, name, range);
+}
+
+/**
+ * A point in time from ISO 8601 text, within the years 1 to 9999 (year 0 does not exist for the database, and
+ * dates past 9999 are no one's intent); otherwise a 400 naming `field`.
+ */
+export function parseTime(value: unknown, field: string): Date {
+  const at = typeof value === 'string' ? new Date(value) : new Date(NaN);
+  const year = at.getUTCFullYear();
+  if (Number.isNaN(at.getTime())) throw invalid([fieldError(field, 'format', 'validation.dateTime.invalid')]);
+  if (year < 1 || year > 9999) throw invalid([fieldError(field, 'range', 'validation.dateTime.invalid')]);
+  return at;
+}
+
+/** Refuses text that cannot be stored, named by its path (`file` when the body is a file's text). */
+export function checkStorable(value: unknown, field: string) {
+  const at = unstorablePath(value);
+  if (at !== undefined) throw invalid([fieldError(at ? (field ? `${field}.${at}` : at) : field, 'characters', 'validation.character.notAllowed')]);
+}
+
+/**
+ * Every request's path parameters, query and parsed body (JSON, or a text body such as a CSV file) are checked
+ * before validation and before any handler: sign-in and every other call alike.
+ */
+export function registerInputGuard(app: FastifyInstance) {
+  app.addHook('preValidation', async (request) => {
+    checkStorable(request.params, '');
+    checkStorable(request.query, '');
+    checkStorable(request.body, typeof request.body === 'string' ? 'file' : '');
+  });
+}

@@ -1,0 +1,67 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { ADMIN_PASSWORD, SHOTS, apiToken, browserSession, demoPassword, setDarkMode, signIn, type Portal } from './harness';
+
+/** What the screens let a user do mirrors what the server allows: protected fields, pickers, a save over a newer row. */
+describe('trust boundaries in the browser', () => {
+  const session = browserSession();
+  let portal: Portal;
+  let page: Page;
+  beforeAll(async () => {
+    ({ portal, page } = session);
+    await page.goto(`${portal.url}/#/login`);
+    await page.getByTestId('cookie-continue').click();
+  });
+
+  const api = async (user: string, password: string, method: string, path: string, body?: unknown) => {
+    const token = await apiToken(portal, user, password);
+    const res = await fetch(`${portal.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return res.json() as Promise<Record<string, any>>;
+  };
+
+  it('shows an account user its commercial fields read-only, and no Create on accounts', async () => {
+    await signIn(page, portal, 'harbor', demoPassword(portal, 'harbor'));
+    await page.goto(`${portal.url}/#/accounts`);
+    await page.getByTestId('grid-account').waitFor();
+    expect(await page.getByTestId('list-create').count()).toBe(0);
+    const own = (await api('harbor', demoPassword(portal, 'harbor'), 'POST', '/portal/accounts/paged', {})).items[0];
+    await page.goto(`${portal.url}/#/account/${own.accountId}`);
+    const name = page.locator('#root_name');
+    await name.waitFor();
+    expect(await name.isEditable()).toBe(true);
+    expect(await page.locator('#root_usageCredit').isEditable()).toBe(false);
+    expect(await page.locator('#root_pricingPlanId').isDisabled()).toBe(true);
+    await page.screenshot({ path: `${SHOTS}/account-user-form.png` });
+    await setDarkMode(page, true);
+    await page.screenshot({ path: `${SHOTS}/account-user-form-dark.png` });
+    await setDarkMode(page, false);
+    await page.getByTestId('sign-out').click();
+    await page.locator('#login-userName').waitFor();
+  });
+
+  it('offers a user only roles of its own reseller, and reloads a row someone else saved meanwhile', async () => {
+    await signIn(page, portal, 'admin', ADMIN_PASSWORD);
+    const users = await api('admin', ADMIN_PASSWORD, 'POST', '/portal/user/search', { searchBy: 'username', searchKey: 'harbor' });
+    const harbor = users.items[0];
+    await page.goto(`${portal.url}/#/user/${harbor.userId}`);
+    const role = page.locator('#root_roleId');
+    await role.waitFor();
+    const roles = await role.locator('option').allTextContents();
+    expect(roles).not.toContain('Administrator');
+    expect(roles.some((r) => r.startsWith('Reseller manager'))).toBe(true);
+    expect(roles.every((r) => !r.includes('Blue Sky'))).toBe(true);
+    await page.screenshot({ path: `${SHOTS}/user-role-picker.png` });
+
+    // Someone else saves the user after the form opened.
+    await api('admin', ADMIN_PASSWORD, 'PUT', '/portal/user', { userId: harbor.userId, firstName: 'Hugh' });
+    await page.locator('#root_lastName').fill('Changed here');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByTestId('stale-row').waitFor();
+    // The refused save keeps what was typed until the user chooses to reload.
+    expect(await page.locator('#root_lastName').inputValue()).toBe('Changed here');
+    await page.screenshot({ path: `${SHOTS}/stale-row.png` });
+    await page.getByTestId('stale-reload').click();
+    await page.waitForFunction(() => (document.querySelector('#root_firstName') as HTMLInputElement | null)?.value === 'Hugh');
+    expect(await page.getByTestId('stale-row').count()).toBe(0);
+  });
+});
