@@ -141,10 +141,7 @@ export default function EntityListPage({ schema, address, bulk }: { schema: Enti
     }
   };
 
-  const go = useCallback(
-    (next: Partial<ListQuery>) => setParams(writeListQuery({ ...query, ...next }, schema)),
-    [query, schema, setParams],
-  );
+  const go = (next: Partial<ListQuery>) => setParams(writeListQuery({ ...query, ...next }, schema));
   const onSearch = (searchKey: string, searchBy: string) => go({ searchKey, searchBy, page: 1 });
   // A chosen sort stays in the address even when it is the default, so it overrides a saved one.
   const onSortChange = (sort: GridSort) => {

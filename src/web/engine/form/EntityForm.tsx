@@ -89,7 +89,7 @@ export function EntityForm({ schema, formData, onSubmit, submitting = false, ser
   const busy = submitting || pending;
 
   const transformErrors = useMemo(() => createErrorTransformer(formSchema, intl), [formSchema, intl]);
-  const validation = useMemo(() => formValidator.validateFormData(data, formSchema, undefined, transformErrors), [data, formSchema, transformErrors]);
+  const validation = useMemo(() => formValidator.validateFormData(data, formSchema, undefined, transformErrors), [data, formSchema, formValidator, transformErrors]);
   const valid = validation.errors.length === 0;
 
   // Server errors are hidden while a save runs: the next answer replaces them.

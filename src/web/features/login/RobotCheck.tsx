@@ -36,7 +36,9 @@ export function RobotCheck({ ref, onVerified, onStateChange }: RobotCheckProps) 
   const [loadFailed, setLoadFailed] = useState(false);
   // The latest callbacks, so the listeners are attached once per element.
   const callbacks = useRef({ onVerified, onStateChange });
-  callbacks.current = { onVerified, onStateChange };
+  useEffect(() => {
+    callbacks.current = { onVerified, onStateChange };
+  });
 
   useEffect(() => {
     import('./altchaWidget').catch((error: unknown) => {

@@ -26,7 +26,7 @@ import {
   type ValueFormatterParams,
 } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router-dom';
 import { formatRate } from '@shared/pricing';
@@ -129,6 +129,7 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
   useEffect(() => {
     if (items && !dirty) dispatch({ type: 'load', items });
     // Only a new page loads: `dirty` is left out, so an undo back to no change keeps the rows as they are.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `dirty` is left out on purpose (above)
   }, [items]);
 
   const cellErrors = useMemo(() => {
@@ -141,7 +142,9 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
     return errors;
   }, [state.rows, validate, serverErrors]);
   const errorsRef = useRef(cellErrors);
-  errorsRef.current = cellErrors;
+  useLayoutEffect(() => {
+    errorsRef.current = cellErrors;
+  });
   useEffect(() => apiRef.current?.refreshCells({ force: true }), [cellErrors]);
 
   const byCountry = useMemo(() => {
@@ -155,6 +158,8 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
 
   const columnDefs = useMemo<ColDef<GridRow>[]>(() => {
     const errorOf = (p: { data?: GridRow }, field: string) => (p.data ? errorsRef.current[p.data.__key]?.[field] : undefined);
+    // The grid reads errorOf as it draws a cell, not while React renders; refreshCells redraws the cells on new errors.
+    // eslint-disable-next-line react-hooks/refs
     const defs = columnsFromSchema(schema, intl).map((col): ColDef<GridRow> => {
       const field = String(col.field);
       const prop = schema.properties[field];
@@ -370,7 +375,8 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
           <FormattedMessage id="list.loadError" />
         </Callout>
       ) : (
-        // The grid takes pastes and Ctrl+Z for the focused cell.
+        // The grid takes pastes and Ctrl+Z for the focused cell (the events bubble up from it).
+        // eslint-disable-next-line jsx-a11y/no-static-element-interactions -- the grid's cells are the interactive parts
         <div className="portal-grid portal-rules-grid" style={{ height: gridHeight(rowData.length) }} onPaste={onPaste} onKeyDown={onKeyDown} data-testid="rules-grid">
           <AgGridReact<GridRow>
             key={look.key}

@@ -17,14 +17,14 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The QR code of an activation code, drawn in the browser. */
 export function useQrImage(code: string | null | undefined, width: number): string | null {
-  const [image, setImage] = useState<string | null>(null);
+  // The image drawn last, shown only while it is still the one asked for.
+  const [drawn, setDrawn] = useState<{ code: string; width: number; url: string } | null>(null);
   useEffect(() => {
     let live = true;
-    setImage(null);
-    if (code) void QRCode.toDataURL(code, { margin: 2, width, errorCorrectionLevel: 'M' }).then((url) => live && setImage(url));
+    if (code) void QRCode.toDataURL(code, { margin: 2, width, errorCorrectionLevel: 'M' }).then((url) => live && setDrawn({ code, width, url }));
     return () => { live = false; };
   }, [code, width]);
-  return image;
+  return drawn && drawn.code === code && drawn.width === width ? drawn.url : null;
 }
 
 export function EsimActivation({ iccid, code, size = 240 }: { iccid: string; code: string; size?: number }) {
