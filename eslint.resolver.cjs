@@ -6,10 +6,7 @@ const path = require('node:path');
 
 const nodeResolver = createRequire(require.resolve('eslint-plugin-boundaries'))('eslint-import-resolver-node');
 const { paths } = JSON.parse(readFileSync(path.join(__dirname, 'tsconfig.json'), 'utf8')).compilerOptions;
-const aliases = Object.entries(paths).map(([alias, [target]]) => [
-  alias.replace(/\*$/, ''),
-  path.join(__dirname, target.replace(/\*$/, '')),
-]);
+const aliases = Object.entries(paths).map(([alias, [target]]) => [alias.replace(/\*$/, ''), path.join(__dirname, target.replace(/\*$/, ''))]);
 const extensions = ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'];
 
 exports.interfaceVersion = 2;
