@@ -10,24 +10,25 @@ import { Link } from 'react-router-dom';
 import { countryNames } from '@shared/countries';
 import type { EntitySchema } from '@shared/schema';
 import type { FieldError } from '@shared/wire';
-import { Loading } from '@web/app/Loading';
-import { NO_PLAN, usePricingPlanListsQuery } from '@web/app/pricingPlansApi';
-import { apiErrorOf } from '@web/engine/apiErrors';
+import { Loading } from '@web/ui/Loading';
+import { NO_PLAN, usePricingPlanListsQuery } from '@web/core/pricingPlansApi';
+import { apiErrorOf } from '@web/core/apiErrors';
 import { usageIntent } from '@web/engine/cells';
 import { formatBytes, formatCell } from '@web/engine/columns';
-import { entityEndpoints } from '@web/engine/endpoints';
-import { Pager } from '@web/engine/Pager';
-import { showToast } from '@web/engine/toaster';
-import type { EntityRow } from '@web/engine/types';
+import { entityEndpoints } from '@web/core/endpoints';
+import { Pager } from '@web/ui/Pager';
+import { showToast } from '@web/ui/toaster';
+import type { EntityRow } from '@web/core/types';
 import { Facts } from './dialogs';
-import { errorText, textOr, useOperations } from './operations';
-import { StatusTag } from './StatusTag';
+import { errorText, useOperations } from './operations';
+import { StatusTag } from '@web/ui/StatusTag';
 import {
   QOS_BLOCK, useAuditLogsQuery, useChargesQuery, useDailyLimitQuery, useDownloadNetworkEventsMutation,
   useEquipmentMutation, useMigrationStatusQuery, useModifyDefaultMsisdnMutation, useMsisdnsQuery, useNetworkEventsQuery,
   usePushPendingImsisMutation, useQosSpeedLimitsQuery, useResetAllowedNetworksMutation, useSetImsiPendingMutation, useSponsorImsisQuery,
   useSubscriberRoamingProfileQuery, useUsageLogsQuery, useWriteHssProfileMutation, type Equipment,
 } from './subscriberApi';
+import { messageOr } from '@web/core/messages';
 
 const EntityForm = lazy(() => import('@web/engine/form/EntityForm'));
 
@@ -355,7 +356,7 @@ export function ServicesPanel({ subscriber }: PanelProps) {
               {data.items.map((c) => (
                 <tr key={c.id}>
                   <td>{formatCell(intl, 'datetime', c.createdAt)}</td>
-                  <td>{textOr(intl, `subscriber.charge.${c.kind}`, c.kind)}</td>
+                  <td>{messageOr(intl, `subscriber.charge.${c.kind}`, c.kind)}</td>
                   <td className="portal-cell-number">{formatCell(intl, 'money', c.amount)}</td>
                   <td>{c.description}</td>
                   <td>{c.username}</td>
@@ -492,7 +493,7 @@ export function NetworkEventsPanel({ subscriber }: PanelProps) {
                     <td className="portal-nowrap">{formatCell(intl, 'datetime', e.createdAt)}</td>
                     <td>{e.protocol}</td>
                     <td>{e.operation}</td>
-                    <td><Tag minimal intent={e.result === 'success' ? Intent.SUCCESS : Intent.DANGER}>{textOr(intl, `subscriber.event.${e.result}`, e.result)}</Tag></td>
+                    <td><Tag minimal intent={e.result === 'success' ? Intent.SUCCESS : Intent.DANGER}>{messageOr(intl, `subscriber.event.${e.result}`, e.result)}</Tag></td>
                     <td>{e.detail}</td>
                   </tr>
                 ))}
@@ -549,11 +550,11 @@ function AuditValues({ values }: { values: Record<string, unknown> }) {
   return (
     <ul className="portal-audit-values">
       {entries.map(([key, value]) => {
-        const title = intl.messages[field(key)] ? intl.formatMessage({ id: field(key) }) : key;
+        const title = messageOr(intl, field(key), key);
         const text = value === null || value === undefined || value === '' ? intl.formatMessage({ id: 'format.none' })
           : key.endsWith('Bytes') && typeof value === 'number' ? formatBytes(intl, value)
             : key === 'qosThrottling' ? qosText(value)
-            : key === 'status' ? textOr(intl, `subscriber.status.${String(value)}`, String(value))
+            : key === 'status' ? messageOr(intl, `subscriber.status.${String(value)}`, String(value))
               : Array.isArray(value) ? value.join(', ') : String(value);
         return <li key={key}><span className="portal-audit-field">{title}:</span> {text}</li>;
       })}
@@ -576,7 +577,7 @@ export function AuditLogsPanel({ subscriber }: PanelProps) {
                 <tr key={a.id}>
                   <td className="portal-nowrap">{formatCell(intl, 'datetime', a.at)}</td>
                   <td>{a.username}</td>
-                  <td>{textOr(intl, `subscriber.operation.${a.action}`, a.action)}</td>
+                  <td>{messageOr(intl, `subscriber.operation.${a.action}`, a.action)}</td>
                   <td><AuditValues values={a.before} /></td>
                   <td><AuditValues values={a.after} /></td>
                 </tr>
