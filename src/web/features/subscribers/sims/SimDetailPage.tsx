@@ -13,7 +13,7 @@ import { httpStatus } from '@web/core/apiErrors';
 import { formatCell } from '@web/engine/columns';
 import { usePageTitle } from '@web/engine/pageTitle';
 import { Facts } from '@web/features/subscribers/dialogs';
-import { Panel } from '@web/features/subscribers/panels';
+import { Panel } from '@web/features/subscribers/panels/Panel';
 import '@web/features/subscribers/subscribers.css';
 import { EsimActivation } from './EsimActivation';
 import { SimFinder } from './SimFinder';

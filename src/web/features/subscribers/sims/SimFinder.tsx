@@ -10,7 +10,7 @@ import { Link } from 'react-router-dom';
 import { Loading } from '@web/ui/Loading';
 import { Pager } from '@web/ui/Pager';
 import { errorText } from '@web/features/subscribers/operations';
-import { Panel } from '@web/features/subscribers/panels';
+import { Panel } from '@web/features/subscribers/panels/Panel';
 import { SimStatusTag, simTypeText } from './SimStatusTag';
 import { SIM_STATUSES, SIM_TYPES, useSimCardsQuery, type SimStatus, type SimType } from './simApi';
 
