@@ -1,6 +1,6 @@
 /** The public calls of the login screen: the robot check, the join request and the password reset. */
 import type { JoinRequestBody } from '@shared/join';
-import { api } from '@web/core/api';
+import { api } from './api';
 
 /** The server's answer to a password call: English text; the screens show their own translation. */
 export interface MessageResponse {

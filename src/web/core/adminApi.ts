@@ -1,6 +1,6 @@
 /** The administrator's read-only views of what public calls produced: mail kept locally and join requests. */
 import type { Page } from '@shared/wire';
-import { api } from '@web/core/api';
+import { api } from './api';
 import type { JoinRequestFields } from '@shared/join';
 
 export interface OutboxMail {

@@ -4,7 +4,7 @@
  */
 import { createApi, fetchBaseQuery } from '@reduxjs/toolkit/query/react';
 import type { BaseQueryFn, FetchArgs, FetchBaseQueryError } from '@reduxjs/toolkit/query';
-import { ENTITY_SCHEMAS, entityTag } from '@web/core/schemas';
+import { ENTITY_SCHEMAS, entityTag } from './schemas';
 import { API_BASE, API_TIMEOUT_MS } from './config';
 import { tokenFromState } from './authState';
 import { unauthorized } from './authActions';

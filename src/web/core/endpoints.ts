@@ -6,10 +6,10 @@
 import type { EndpointBuilder, FetchArgs } from '@reduxjs/toolkit/query';
 import { apiRoute, type ApiOperation, type EntitySchema } from '@shared/schema';
 import type { ListRequest, Page } from '@shared/wire';
-import { api, type AppBaseQuery } from '@web/core/api';
-import { apiPath } from '@web/core/config';
-import { ENTITY_SCHEMAS, entityName, entityTag } from '@web/core/schemas';
-import type { EntityRow } from '@web/core/types';
+import { api, type AppBaseQuery } from './api';
+import { apiPath } from './config';
+import { ENTITY_SCHEMAS, entityName, entityTag } from './schemas';
+import type { EntityRow } from './types';
 
 type Builder = EndpointBuilder<AppBaseQuery, string, 'api'>;
 export type RowId = string | number;

@@ -1,6 +1,6 @@
 /** Reading the server's field errors for a form. */
 import type { FieldError } from '@shared/wire';
-import { apiErrorOf, type QueryError } from '@web/core/apiErrors';
+import { apiErrorOf, type QueryError } from './apiErrors';
 
 /** The first error of each field of a 400 answer, by field name. */
 export function fieldErrorsOf(error: QueryError): Record<string, FieldError> {

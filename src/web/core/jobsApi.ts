@@ -1,7 +1,7 @@
 /** Background jobs: following their progress and outcomes, cancelling them, their failed items and retrying those. */
 import type { Page } from '@shared/wire';
-import { api } from '@web/core/api';
-import { saveAttachment } from '@web/core/endpoints';
+import { api } from './api';
+import { saveAttachment } from './endpoints';
 
 /** `waiting`: every item applied, some still wait for the core network's answer. */
 export type JobStatus = 'queued' | 'running' | 'waiting' | 'done' | 'failed' | 'cancelled';

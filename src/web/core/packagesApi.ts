@@ -5,9 +5,9 @@
  */
 import type { ListRequest, Page } from '@shared/wire';
 import type { PackageSaleRequest, PrepaidPackage, ResellerBalance, SubscriberPackages } from '@shared/prepaid';
-import { api } from '@web/core/api';
-import { saveAttachment } from '@web/core/endpoints';
-import type { EntityRow } from '@web/core/types';
+import { api } from './api';
+import { saveAttachment } from './endpoints';
+import type { EntityRow } from './types';
 
 /** A template as the template list call (`GET /pre-paid-packages/templates`) gives it. */
 export interface TemplateChoice {

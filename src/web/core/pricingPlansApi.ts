@@ -3,7 +3,7 @@
  * a screen names a plan by its id. A plan outside the list was set by an ancestor the user cannot see.
  */
 import type { IntlShape } from 'react-intl';
-import type { SelectOption } from '@web/core/types';
+import type { SelectOption } from './types';
 import { api } from './api';
 
 export interface PricingPlanLists {

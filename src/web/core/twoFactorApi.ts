@@ -1,6 +1,6 @@
 /** Two-factor sign-in: the signed-in user's enrolment, and the administrator's requirement per reseller. */
 import type { Page } from '@shared/wire';
-import { api } from '@web/core/api';
+import { api } from './api';
 
 export interface TwoFactorStatus {
   enabled: boolean;

@@ -1,6 +1,6 @@
 import type { TenantCaller } from '@shared/schema';
-import { selectIsAdmin, selectProfile } from '@web/core/authSlice';
-import { useAppSelector } from '@web/core/hooks';
+import { selectIsAdmin, selectProfile } from './authSlice';
+import { useAppSelector } from './hooks';
 
 /** The signed-in user as the tenant rules see it (its reseller, its account, administrator or not); undefined until the profile loads. */
 export function useCaller(): TenantCaller | undefined {

@@ -7,8 +7,8 @@ import { RefreshIcon } from '@blueprintjs/icons';
 import { useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { Page } from '@shared/wire';
-import { Loading } from '@web/ui/Loading';
-import { Pager } from '@web/ui/Pager';
+import { Loading } from './Loading';
+import { Pager } from './Pager';
 import type { AdminPageArgs } from '@web/core/adminApi';
 
 export const ADMIN_PAGE_SIZE = 25;

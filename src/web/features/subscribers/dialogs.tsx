@@ -11,7 +11,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { apiErrorOf, type QueryError } from '@web/core/apiErrors';
 import { Loading } from '@web/ui/Loading';
 import { formatCell } from '@web/engine/columns';
-import { EsimActivation } from '@web/features/subscribers/sims/EsimActivation';
+import { EsimActivation } from './sims/EsimActivation';
 import { errorText, useOperations } from './operations';
 import {
   QOS_BLOCK, useQosSpeedLimitsQuery, useRunSubscriberOperationMutation, useSetDailyLimitMutation, useSimInfoQuery,

@@ -6,7 +6,7 @@ import { Classes, HTMLTable, Tab, Tabs } from '@blueprintjs/core';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router-dom';
-import { Pager } from '@web/ui/Pager';
+import { Pager } from '../Pager';
 import { isOpen, JOB_POLL_MS, useJobItemsQuery, type ItemStatus, type Job, type JobItem } from '@web/core/jobsApi';
 import { messageOr } from '@web/core/messages';
 

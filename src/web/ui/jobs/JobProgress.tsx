@@ -9,7 +9,7 @@ import { DownloadIcon, ListDetailViewIcon, RefreshIcon, StopIcon } from '@bluepr
 import { useEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { apiErrorOf, type QueryError } from '@web/core/apiErrors';
-import { showToast } from '@web/ui/toaster';
+import { showToast } from '../toaster';
 import { JobItems } from './JobItems';
 import {
   isCancellable, isOpen, JOB_POLL_MS, processed, useCancelJobMutation, useJobFailuresMutation, useJobQuery, useRetryJobMutation, type Job,

@@ -1,4 +1,4 @@
-import { LabelledInput } from '@web/ui/LabelledInput';
+import { LabelledInput } from '../LabelledInput';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { newPasswordProblems, type NewPasswordValues } from './newPassword';

@@ -1,5 +1,5 @@
 /** Pieces of two-factor sign-in shared by the security dialog and the sign-in screen. */
-import { LabelledInput } from '@web/ui/LabelledInput';
+import { LabelledInput } from '../LabelledInput';
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';

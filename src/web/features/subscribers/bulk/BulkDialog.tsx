@@ -8,9 +8,9 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { usePricingPlanListsQuery } from '@web/core/pricingPlansApi';
 import { useReferenceOptionsQuery } from '@web/engine/referenceOptions';
 import type { ListSelection } from '@web/engine/EntityListPage';
-import { dailyLimitProblem } from '@web/features/subscribers/dialogs';
-import { errorText } from '@web/features/subscribers/operations';
-import { QOS_BLOCK, useQosSpeedLimitsQuery } from '@web/features/subscribers/subscriberApi';
+import { dailyLimitProblem } from '../dialogs';
+import { errorText } from '../operations';
+import { QOS_BLOCK, useQosSpeedLimitsQuery } from '../subscriberApi';
 import { bulkSelection, useBulkPreviewMutation, useBulkRoamingProfilesQuery, useStartBulkMutation, type BulkAction } from './bulkApi';
 import { messageOr } from '@web/core/messages';
 

@@ -6,7 +6,7 @@
 import { Button, Callout, Classes, Code, Dialog, DialogBody, DialogFooter, FileInput, HTMLTable, Intent } from '@blueprintjs/core';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { errorText } from '@web/features/subscribers/operations';
+import { errorText } from '../operations';
 import { CSV_MAX_BYTES, useSendSubscriberCsvMutation, type CsvReport } from './bulkApi';
 import { CSV_COLUMNS } from '@shared/subscriberCsv';
 import { messageOr } from '@web/core/messages';

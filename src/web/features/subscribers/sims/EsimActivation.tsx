@@ -8,7 +8,7 @@ import QRCode from 'qrcode';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useIntl } from 'react-intl';
 import { apiErrorOf } from '@web/core/apiErrors';
-import { errorText } from '@web/features/subscribers/operations';
+import { errorText } from '../operations';
 import { useSendQrCodeMutation } from './simApi';
 import './sims.css';
 import { messageOr } from '@web/core/messages';

@@ -9,8 +9,8 @@ import { useIntl } from 'react-intl';
 import { Link } from 'react-router-dom';
 import { Loading } from '@web/ui/Loading';
 import { Pager } from '@web/ui/Pager';
-import { errorText } from '@web/features/subscribers/operations';
-import { Panel } from '@web/features/subscribers/panels/Panel';
+import { errorText } from '../operations';
+import { Panel } from '../panels/Panel';
 import { SimStatusTag, simTypeText } from './SimStatusTag';
 import { SIM_STATUSES, SIM_TYPES, useSimCardsQuery, type SimStatus, type SimType } from './simApi';
 
