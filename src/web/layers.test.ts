@@ -17,7 +17,7 @@ interface Layer {
 }
 
 /** The layer of a path inside src/web (core, ui, engine, features/<name>, app), or none. */
-export function layerOf(path: string): Layer | undefined {
+function layerOf(path: string): Layer | undefined {
   const [top, next] = path.split('/');
   if (!(top in RANK)) return undefined;
   if (top === 'features') return next && next.includes('.') === false ? { name: `features/${next}`, rank: RANK.features } : undefined;
@@ -25,7 +25,7 @@ export function layerOf(path: string): Layer | undefined {
 }
 
 /** Why an import from one layer to another is not allowed, or undefined when it is. */
-export function violation(from: Layer, to: Layer): string | undefined {
+function violation(from: Layer, to: Layer): string | undefined {
   if (to.rank > from.rank) return `${from.name} may not import from ${to.name}, a layer above it`;
   if (from.rank === RANK.features && to.rank === RANK.features && from.name !== to.name) return `${from.name} may not import another feature (${to.name})`;
   return undefined;
@@ -34,7 +34,7 @@ export function violation(from: Layer, to: Layer): string | undefined {
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\bvi\.mock\(\s*)['"]([^'"]+)['"]/g;
 
 /** The specifiers a source file imports (static, dynamic and side-effect imports). */
-export function importsOf(source: string): string[] {
+function importsOf(source: string): string[] {
   const text = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
   return [...text.matchAll(IMPORT)].map((match) => match[1]);
 }
@@ -56,7 +56,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Every import that breaks the layers, as "file: import (reason)". */
-export function layerViolations(): string[] {
+function layerViolations(): string[] {
   const problems: string[] = [];
   for (const file of sourceFiles('')) {
     const from = layerOf(file);
