@@ -32,23 +32,23 @@ import { Link } from 'react-router-dom';
 import { formatRate } from '@shared/pricing';
 import { searchFilters, writableFields } from '@shared/schema';
 import type { FieldError, SortDir } from '@shared/wire';
-import { apiErrorOf, httpStatus } from '@web/engine/apiErrors';
+import { apiErrorOf, httpStatus } from '@web/core/apiErrors';
 import { columnsFromSchema } from '@web/engine/columns';
 import { isReadOnly } from '@web/engine/form/formSchema';
-import { hasMessage } from '@web/engine/form/messages';
 import { countryOptions } from '@web/engine/form/widgets/CountryWidget/countryNames';
 import { useGridLook } from '@web/engine/useGridLook';
-import { Pager } from '@web/engine/Pager';
+import { Pager } from '@web/ui/Pager';
 import { SearchBar } from '@web/engine/SearchBar';
-import { showToast } from '@web/engine/toaster';
-import type { EntityRow } from '@web/engine/types';
-import { useIsAdmin } from '@web/engine/useIsAdmin';
+import { showToast } from '@web/ui/toaster';
+import type { EntityRow } from '@web/core/types';
+import { useIsAdmin } from '@web/core/useIsAdmin';
 import { ChoiceEditor, type Choice, type ChoiceEditorParams } from './ChoiceEditor';
 import * as edits from './ruleEdits';
 import type { RuleKind } from './ruleKinds';
 import { useNetworkCatalogueQuery, usePlanRulesPageQuery, useSavePlanRulesMutation, type Network } from './rulesApi';
 import { useRuleValidation } from './useRuleValidation';
 import './pricing.css';
+import { messageOr } from '@web/core/messages';
 
 // Editing on top of the modules the entity grid registers: text and custom editors, row selection, tooltips,
 // and the calls that refresh cells, find rows and scroll to them.
@@ -191,7 +191,7 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
           typeof p.value !== 'string' ? intl.formatMessage({ id: 'format.none' }) : names.has(p.value) ? `${p.value} · ${names.get(p.value)}` : p.value;
         if (editable) Object.assign(def, choices(countryOptions(intl.locale).map((c) => ({ value: String(c.value), label: c.label }))));
       } else if (editable && prop?.type === 'boolean') Object.assign(def, choices([true, false].map((v) => ({ value: String(v), label: intl.formatMessage({ id: v ? 'form.yes' : 'form.no' }) }))));
-      else if (editable && Array.isArray(prop?.enum)) Object.assign(def, choices(prop.enum.map((v) => ({ value: String(v), label: hasMessage(intl, `enum.${v}`) ? intl.formatMessage({ id: `enum.${v}` }) : String(v) }))));
+      else if (editable && Array.isArray(prop?.enum)) Object.assign(def, choices(prop.enum.map((v) => ({ value: String(v), label: messageOr(intl, `enum.${v}`, String(v)) }))));
       else if (editable && NETWORK_FIELDS.has(field) && schema.properties.mnc) {
         def.cellEditor = ChoiceEditor;
         def.cellEditorParams = {
@@ -308,7 +308,7 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
     const answer = await saveRules({ kind: kind.name, planId, batch: { save: batch.save, delete: batch.delete } });
     if (answer.error) {
       const apiError = apiErrorOf(answer.error);
-      const message = (e: FieldError) => (hasMessage(intl, e.messageId) ? intl.formatMessage({ id: e.messageId }) : e.message);
+      const message = (e: FieldError) => messageOr(intl, e.messageId, e.message);
       setServerErrors(edits.batchErrors(apiError?.fields ?? [], batch.keys, message));
       const reason = httpStatus(answer.error) === 400 ? intl.formatMessage({ id: 'pricingRules.invalid' }) : (apiError?.message ?? intl.formatMessage({ id: 'app.error.generic' }));
       showToast({ intent: Intent.DANGER, icon: <ErrorIcon />, message: intl.formatMessage({ id: 'pricingRules.saveError' }, { message: reason }) });
