@@ -111,10 +111,10 @@ export default tseslint.config(
               from: { element: { type } },
               allow: { to: { element: { types: { anyOf: allowed } } } },
             })),
-            // A test renders with the app's test helpers and serves the mock API.
+            // A test renders with the app's test helpers (the whole app where a screen needs its store) and serves the mock API.
             {
               from: { element: { types: { anyOf: layers } }, file: { categories: 'test' } },
-              allow: { to: { element: { types: { anyOf: ['web', 'mocks'] } } } },
+              allow: { to: { element: { types: { anyOf: ['web', 'web-app', 'mocks'] } } } },
             },
             { from: { element: { types: { anyOf: ['tests', 'scripts'] } } }, allow: { to: { element: { type: '*' } } } },
           ],
