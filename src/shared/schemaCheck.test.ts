@@ -38,3 +38,12 @@ describe('entity schemas against the meta-schema', () => {
     expect(problems).toEqual(expect.arrayContaining(['/x-columns/0/field', '/x-list/defaultSort/sortBy', '/properties/pricingPlanId/x-reference']));
   });
 });
+
+describe('the worked example of docs/adding-an-entity.md', () => {
+  it('passes the meta-schema', () => {
+    const md = readFileSync(fileURLToPath(new URL('../../docs/adding-an-entity.md', import.meta.url)), 'utf8');
+    const json = /```json\n([\s\S]*?)```/.exec(md)?.[1];
+    expect(json).toBeDefined();
+    expect(formatProblems(schemaProblems('docs/adding-an-entity.md', JSON.parse(json!), entities))).toBe('');
+  });
+});
