@@ -1,7 +1,7 @@
 /**
  * Following docs/adding-an-entity.md on a copy of the project: the scaffold writes a throwaway entity, and the
- * suites that cover every schema (meta-schema, menu, contract, access matrix) and the catalogue check pass on it
- * with no other file touched.
+ * suites that cover every schema (meta-schema, menu, list and form on the mocks, contract, access matrix) and the
+ * catalogue check pass on it with no other file touched.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -51,14 +51,15 @@ describe('a new entity is a schema and a migration', () => {
     expect(changed).toEqual(['schemas/probe-widget.json', expect.stringMatching(/^src\/server\/db\/migrations\/\d{4}_probe_widget\.ts$/)]);
   });
 
-  it('passes the meta-schema, the menu, the contract and the access matrix', () => {
+  it('passes the meta-schema, the menu, its screens on the mocks, the contract and the access matrix', () => {
     const run = node(['node_modules/vitest/vitest.mjs', 'run', '--reporter=verbose', '-t', 'probeWidget|probe-widget',
-      'src/shared/schemaCheck.test.ts', 'src/web/app/menu.test.ts', 'test/server/contract.test.ts', 'test/server/access-matrix.test.ts']);
+      'src/shared/schemaCheck.test.ts', 'src/web/app/menu.test.ts', 'src/web/app/entityScreens.test.tsx', 'test/server/contract.test.ts', 'test/server/access-matrix.test.ts']);
     const out = `${run.stdout}\n${run.stderr}`;
     expect(run.status, out).toBe(0);
-    const passed = out.split('\n').filter((l) => /✓/.test(l) && /probe|creates, reads|out of reach|refuses resellerId|after the one it names/.test(l));
-    // The schema check, the menu entry, the contract round trip, the reseller wall and the reference check.
-    expect(passed.length, out).toBeGreaterThanOrEqual(5);
+    const passed = out.split('\n').filter((l) => /✓/.test(l) && /probe|creates, reads|out of reach|refuses resellerId|after the one it names|a titled list/.test(l));
+    // The schema check, the menu entry, the screens against the mocks, the contract round trip, the reseller wall
+    // and the reference check.
+    expect(passed.length, out).toBeGreaterThanOrEqual(6);
   }, 600_000);
 
   it('lists its labels for translation without failing the catalogue check', () => {
