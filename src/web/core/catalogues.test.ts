@@ -3,6 +3,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { describe, expect, it } from 'vitest';
+import { schemaMessages, type EntitySchema } from '@shared/schema';
+import { catalogueReport, describeReport } from '../../../scripts/lib/catalogues';
 import { LOCALES } from './locales';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -50,18 +52,32 @@ function idsInSchemas(): string[] {
   return ids;
 }
 
-describe('message catalogues', () => {
-  const en = catalogue('en');
-  const others = LOCALES.filter((l) => l !== 'en');
+/** The English labels the entity schemas carry (x-entity.labels, x-label), by message id. */
+const labels = schemaMessages(readdirSync(`${root}schemas`).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(`${root}schemas/${f}`, 'utf8')) as EntitySchema));
 
-  it.each(others)('%s has every message of the English catalogue', (locale) => {
-    const messages = catalogue(locale);
-    expect(Object.keys(en).filter((k) => !(k in messages))).toEqual([]);
-    expect(Object.keys(messages).filter((k) => !(k in en))).toEqual([]);
+describe('message catalogues', () => {
+  // The English source: the catalogue over the schemas' labels.
+  const en = { ...labels, ...catalogue('en') };
+  const others = LOCALES.filter((l) => l !== 'en');
+  const report = catalogueReport(root);
+
+  it.each(others)('%s has every message of the English catalogue, and only those, a schema label aside until translated', (locale) => {
+    expect(report.missing[locale]).toEqual([]);
+    expect(report.unknown[locale]).toEqual([]);
+  });
+
+  it('lists the schema labels still to translate without failing for them', () => {
+    const { text, failed } = describeReport(report);
+    console.log(text);
+    expect(failed).toBe(false);
+    const seeded = { ...report, untranslated: { ...report.untranslated, ru: ['entity.x.single'] }, missing: { ...report.missing, de: ['menu.x'] } };
+    expect(describeReport(seeded)).toMatchObject({ failed: true });
+    expect(describeReport(seeded).text).toContain('ru: 1 to translate (shown in English meanwhile): entity.x.single');
+    expect(describeReport(seeded).text).toContain('de: missing from the catalogue: menu.x');
   });
 
   it.each([...LOCALES])('%s: every message parses as ICU and keeps the English arguments and tags', (locale) => {
-    const messages = catalogue(locale);
+    const messages = locale === 'en' ? en : catalogue(locale);
     const broken: string[] = [];
     for (const [key, text] of Object.entries(messages)) {
       try {

@@ -1,10 +1,13 @@
 /**
  * Message catalogues and the IntlProvider. English is bundled (it is the source and the fallback); the other
- * five load on demand, so a user downloads only the language they read.
+ * five load on demand, so a user downloads only the language they read. The entity schemas' English labels stand
+ * under the English catalogue, so an entity reads in English until a catalogue translates it.
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import { IntlProvider } from 'react-intl';
-import en from '../../../i18n/en.json';
+import { schemaMessages } from '@shared/schema';
+import { ENTITY_SCHEMAS } from '@web/engine/schemas';
+import enCatalogue from '../../../i18n/en.json';
 import { useAppSelector } from './hooks';
 import { DEFAULT_LOCALE, isRightToLeft, type Locale } from './locales';
 import { selectLocale } from './preferencesSlice';
@@ -14,6 +17,8 @@ export type Messages = Record<string, string>;
 const lazyCatalogues = import.meta.glob<Messages>(['../../../i18n/*.json', '!../../../i18n/en.json'], {
   import: 'default',
 });
+
+const en: Messages = { ...schemaMessages(ENTITY_SCHEMAS), ...enCatalogue };
 
 const loaded = new Map<Locale, Messages>([[DEFAULT_LOCALE, en]]);
 
