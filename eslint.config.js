@@ -114,7 +114,7 @@ export default tseslint.config(
             // A test renders with the app's test helpers (the whole app where a screen needs its store) and serves the mock API.
             {
               from: { element: { types: { anyOf: layers } }, file: { categories: 'test' } },
-              allow: { to: { element: { types: { anyOf: ['web', 'web-app', 'mocks'] } } } },
+              allow: { to: { element: { types: { anyOf: ['web', 'web-app', 'mocks', 'scripts'] } } } },
             },
             { from: { element: { types: { anyOf: ['tests', 'scripts'] } } }, allow: { to: { element: { type: '*' } } } },
           ],

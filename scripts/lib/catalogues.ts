@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { schemaMessages, type EntitySchema } from '@shared/schema';
-import { LOCALES } from '@web/app/locales';
+import { LOCALES } from '@web/core/locales';
 
 export interface CatalogueReport {
   /** Per language, the schema labels it does not translate yet (shown in English). */

@@ -22,7 +22,7 @@ export function sampleOfPattern(pattern: string, grow = 0): string | undefined {
     // Inside [...]: the first member, or a digit/letter of the seed when it is one the class allows.
     const start = ++i;
     if (src[i] === '^') return '';
-    let depth = 0;
+    const depth = 0;
     while (i < src.length && (src[i] !== ']' || depth)) i += src[i] === '\\' ? 2 : 1;
     const body = src.slice(start, i);
     i++;

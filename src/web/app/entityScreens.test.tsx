@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { apiRoute, type EntitySchema } from '@shared/schema';
 import { exampleBody } from '@shared/schemaExample';
 import { AppRoutes } from '@web/app/AppRoutes';
-import { ENTITY_SCHEMAS } from '@web/engine/schemas';
+import { ENTITY_SCHEMAS } from '@web/core/schemas';
 import { renderWithProviders, signedIn } from '@web/test/renderWithProviders';
 import { setupMockApi } from '@web/test/mockApi';
 import { mockToken } from '../../../mocks/token';

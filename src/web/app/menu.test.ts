@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PRIVILEGE_CATALOGUE } from '@shared/privileges';
 import type { EntitySchema } from '@shared/schema';
-import { ENTITY_SCHEMAS } from '@web/engine/schemas';
+import { ENTITY_SCHEMAS } from '@web/core/schemas';
 import { buildMenu, MENU_ENTRIES, MENU_ICONS, SPECIFIED_MENU_ENTRIES, visibleMenuEntries } from './menu';
 
 const everyPath = new Set(MENU_ENTRIES.map((e) => e.path));

@@ -45,7 +45,7 @@ import {
 import type { ComponentType } from 'react';
 import { hasPrivilege, type PrivilegeItem } from '@shared/privileges';
 import type { EntitySchema } from '@shared/schema';
-import { ENTITY_SCHEMAS } from '@web/engine/schemas';
+import { ENTITY_SCHEMAS } from '@web/core/schemas';
 
 export interface MenuEntry {
   /** Stable id, also used in the entry's test id (`menu-<id>`). */

@@ -6,7 +6,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { IntlProvider } from 'react-intl';
 import { schemaMessages } from '@shared/schema';
-import { ENTITY_SCHEMAS } from '@web/engine/schemas';
+import { ENTITY_SCHEMAS } from '@web/core/schemas';
 import enCatalogue from '../../../i18n/en.json';
 import { useAppSelector } from './hooks';
 import { DEFAULT_LOCALE, isRightToLeft, type Locale } from './locales';
