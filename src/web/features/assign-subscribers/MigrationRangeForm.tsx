@@ -13,7 +13,7 @@ import { useAppDispatch } from '@web/app/hooks';
 import { Pager } from '@web/engine/Pager';
 import { StatusTag } from '@web/features/subscribers/StatusTag';
 import { JobSummary } from '@web/features/jobs/JobProgress';
-import { isOpen, processed, useJobQuery } from '@web/features/jobs/jobsApi';
+import { isOpen, processed, useGetJobsByIdQuery } from '@web/features/jobs/jobsApi';
 import { RangeForm, useRangeInput } from './RangeFields';
 import { rangeApi, useRangeMigrationStatusQuery, useStartRangeMigrationMutation, type MigrationStart } from './rangeApi';
 
@@ -36,7 +36,7 @@ function MigrationProgress({ started }: { started: MigrationStart }) {
   const dispatch = useAppDispatch();
   const [page, setPage] = useState(1);
   const [running, setRunning] = useState(true);
-  const { data: job } = useJobQuery(started.jobId, { pollingInterval: running ? MIGRATION_POLL_MS : 0 });
+  const { data: job } = useGetJobsByIdQuery(started.jobId, { pollingInterval: running ? MIGRATION_POLL_MS : 0 });
   const finished = job !== undefined && !isOpen(job);
   if (finished && running) setRunning(false);
   const done = job ? processed(job) : 0;
