@@ -23,7 +23,7 @@ import { usePrivilegesQuery, useVersionQuery } from './authApi';
 import { selectIsAdmin, selectProfile } from './authSlice';
 import { CLIENT_VERSION } from './config';
 import { CURRENCIES } from '@shared/currencies';
-import { useExchangeRatesQuery } from './exchangeRateApi';
+import { useGetExchangeRatesQuery } from './exchangeRateApi';
 import { useAppDispatch, useAppSelector } from './hooks';
 import { LANGUAGE_NAMES, LOCALES } from './locales';
 import { currencyChosen, darkModeChosen, languageChosen, selectCurrency, selectDarkMode, selectLocale } from './preferencesSlice';
@@ -60,7 +60,7 @@ function LinkItem({ id, path, icon, public: isPublic = false }: { id: string; pa
 function RateLine() {
   const intl = useIntl();
   const currency = useAppSelector(selectCurrency);
-  const { data } = useExchangeRatesQuery();
+  const { data } = useGetExchangeRatesQuery();
   const rate = data?.rates.find((r) => r.currency === currency);
   if (!data || !rate || currency === data.base) return null;
   return (

@@ -75,7 +75,7 @@ export function createSessionListeners(env: SessionEnv) {
   startListening({
     matcher: authApi.endpoints.profile.matchFulfilled,
     effect: (_action, { dispatch }) => {
-      void dispatch(pricingPlansApi.endpoints.pricingPlanLists.initiate(undefined, { subscribe: false }));
+      void dispatch(pricingPlansApi.endpoints.getPricingPlans.initiate(undefined, { subscribe: false }));
     },
   });
 

@@ -7,7 +7,7 @@ import { showToast } from '@web/engine/toaster';
 import { fieldErrorsOf, messageText } from '@web/features/login/fieldErrors';
 import { NewPasswordFields } from './NewPasswordFields';
 import { EMPTY_NEW_PASSWORD, newPasswordProblems, type NewPasswordValues } from './newPassword';
-import { useChangePasswordMutation } from './passwordApi';
+import { usePutUserPasswordMutation } from './passwordApi';
 import { TwoFactorPanel } from './TwoFactorPanel';
 
 interface Props {
@@ -25,7 +25,7 @@ type ServerErrors = Partial<Record<'currentPassword' | 'newPassword', string>>;
  */
 export function ChangePasswordDialog({ isOpen, onClose, onClosed }: Props) {
   const intl = useIntl();
-  const [changePassword, { isLoading }] = useChangePasswordMutation();
+  const [changePassword, { isLoading }] = usePutUserPasswordMutation();
   const [current, setCurrent] = useState('');
   const [currentTouched, setCurrentTouched] = useState(false);
   const [next, setNext] = useState<NewPasswordValues>(EMPTY_NEW_PASSWORD);

@@ -6,10 +6,10 @@ import { Loading } from '@web/app/Loading';
 import { showToast } from '@web/engine/toaster';
 import { CodeField, isCode, TwoFactorSetup, twoFactorErrorText } from './TwoFactorSetup';
 import {
-  useConfirmTwoFactorMutation,
-  useDisableTwoFactorMutation,
-  useStartTwoFactorMutation,
-  useTwoFactorStatusQuery,
+  usePostUserTwoFactorConfirmMutation,
+  usePostUserTwoFactorDisableMutation,
+  usePostUserTwoFactorEnrolMutation,
+  useGetUserTwoFactorQuery,
   type TwoFactorEnrolment,
 } from './twoFactorApi';
 
@@ -19,10 +19,10 @@ import {
  */
 export function TwoFactorPanel() {
   const intl = useIntl();
-  const status = useTwoFactorStatusQuery();
-  const [start, starting] = useStartTwoFactorMutation();
-  const [confirm, confirming] = useConfirmTwoFactorMutation();
-  const [disable, disabling] = useDisableTwoFactorMutation();
+  const status = useGetUserTwoFactorQuery();
+  const [start, starting] = usePostUserTwoFactorEnrolMutation();
+  const [confirm, confirming] = usePostUserTwoFactorConfirmMutation();
+  const [disable, disabling] = usePostUserTwoFactorDisableMutation();
   const [enrolment, setEnrolment] = useState<TwoFactorEnrolment>();
   const [turningOff, setTurningOff] = useState(false);
   const [code, setCode] = useState('');

@@ -5,7 +5,7 @@
 import { Button, Callout, Classes, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, HTMLTable, InputGroup, Intent } from '@blueprintjs/core';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { usePricingPlanListsQuery } from '@web/app/pricingPlansApi';
+import { useGetPricingPlansQuery } from '@web/app/pricingPlansApi';
 import { useReferenceOptionsQuery } from '@web/engine/referenceOptions';
 import type { ListSelection } from '@web/engine/EntityListPage';
 import { dailyLimitProblem } from '@web/features/subscribers/dialogs';
@@ -53,7 +53,7 @@ function paramsOf(action: BulkAction, f: Fields): { params: Record<string, unkno
 
 /** The choices of the action that picks one row of a list: plans, roaming profiles or accounts. */
 function useChoices(action: BulkAction) {
-  const plans = usePricingPlanListsQuery(undefined, { skip: action !== 'pricing-plan' });
+  const plans = useGetPricingPlansQuery(undefined, { skip: action !== 'pricing-plan' });
   const profiles = useBulkRoamingProfilesQuery(undefined, { skip: action !== 'roaming-profile' });
   const accounts = useReferenceOptionsQuery(['account'], { skip: action !== 'move' });
   if (action === 'pricing-plan') return (plans.data?.pricingPlans ?? []).map((p) => ({ value: String(p.pricingPlanId), label: p.pricingPlanName }));

@@ -11,7 +11,7 @@ import { countryNames } from '@shared/countries';
 import type { EntitySchema } from '@shared/schema';
 import type { FieldError } from '@shared/wire';
 import { Loading } from '@web/app/Loading';
-import { NO_PLAN, usePricingPlanListsQuery } from '@web/app/pricingPlansApi';
+import { NO_PLAN, useGetPricingPlansQuery } from '@web/app/pricingPlansApi';
 import { apiErrorOf } from '@web/engine/apiErrors';
 import { usageIntent } from '@web/engine/cells';
 import { formatBytes, formatCell } from '@web/engine/columns';
@@ -333,7 +333,7 @@ const CHARGES_PAGE = 10;
 export function ServicesPanel({ subscriber }: PanelProps) {
   const intl = useIntl();
   const label = useLabel();
-  const plans = usePricingPlanListsQuery();
+  const plans = useGetPricingPlansQuery();
   const [page, setPage] = useState(1);
   const { data, error } = useChargesQuery({ id: subscriber.subscriberId, page: page - 1, size: CHARGES_PAGE });
   const planId = subscriber.pricingPlanId ?? null;
