@@ -10,7 +10,7 @@ import { useReferenceOptionsQuery } from '@web/engine/referenceOptions';
 import type { ListSelection } from '@web/engine/EntityListPage';
 import { dailyLimitProblem } from '@web/features/subscribers/dialogs';
 import { errorText, textOr } from '@web/features/subscribers/operations';
-import { QOS_BLOCK, useQosSpeedLimitsQuery } from '@web/features/subscribers/subscriberApi';
+import { QOS_BLOCK, useGetResellerInfoApiQosSpeedLimitsQuery } from '@web/features/subscribers/subscriberApi';
 import { bulkSelection, useBulkPreviewMutation, useBulkRoamingProfilesQuery, useStartBulkMutation, type BulkAction } from './bulkApi';
 
 const UNITS = { MB: 1024 ** 2, GB: 1024 ** 3 } as const;
@@ -73,7 +73,7 @@ export function BulkDialog({ action, selection, onClose, onStarted }: {
   const [problem, setProblem] = useState<string>();
   const [preview, previewState] = useBulkPreviewMutation();
   const [start, startState] = useStartBulkMutation();
-  const speeds = useQosSpeedLimitsQuery(undefined, { skip: action !== 'daily-limit' && action !== 'qos' });
+  const speeds = useGetResellerInfoApiQosSpeedLimitsQuery(undefined, { skip: action !== 'daily-limit' && action !== 'qos' });
   const choices = useChoices(action);
   const checked = previewState.data;
   const selectionBody = bulkSelection(selection.target);

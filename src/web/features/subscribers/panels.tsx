@@ -23,10 +23,10 @@ import { Facts } from './dialogs';
 import { errorText, textOr, useOperations } from './operations';
 import { StatusTag } from './StatusTag';
 import {
-  QOS_BLOCK, useAuditLogsQuery, useChargesQuery, useDailyLimitQuery, useDownloadNetworkEventsMutation,
-  useEquipmentMutation, useMigrationStatusQuery, useModifyDefaultMsisdnMutation, useMsisdnsQuery, useNetworkEventsQuery,
-  usePushPendingImsisMutation, useQosSpeedLimitsQuery, useResetAllowedNetworksMutation, useSetImsiPendingMutation, useSponsorImsisQuery,
-  useSubscriberRoamingProfileQuery, useUsageLogsQuery, useWriteHssProfileMutation, type Equipment,
+  QOS_BLOCK, useGetSubscriberInfoAuditLogsByIdQuery, useChargesQuery, useGetSubscriberInfoDailyLimitByIdQuery, useDownloadNetworkEventsMutation,
+  usePostMiscEquipmentMutation, useGetSummaSubscriberMigrationByIdQuery, usePostMsisdnByIdModifyDefaultMutation, useGetMsisdnByIdQuery, useNetworkEventsQuery,
+  usePostSubscribersByIdPushPendingImsisMutation, useGetResellerInfoApiQosSpeedLimitsQuery, usePostSubscribersByIdAllowedNetworksMutation, usePutSubscribersByIdAndImsiPendingMutation, useGetSubscriberInfoSponsorImsisByIdQuery,
+  useGetSubscribersByIdRoamingProfileQuery, useGetSubscriberInfoUsageLogsByIdQuery, usePutSubscribersByIdRoamingProfileHssMutation, type Equipment,
 } from './subscriberApi';
 
 const EntityForm = lazy(() => import('@web/engine/form/EntityForm'));
@@ -185,7 +185,7 @@ export function StatusPanel({ subscriber }: PanelProps) {
 
 export function MigrationPanel({ subscriber }: PanelProps) {
   const label = useLabel();
-  const { data, error } = useMigrationStatusQuery(subscriber.subscriberId);
+  const { data, error } = useGetSummaSubscriberMigrationByIdQuery(String(subscriber.subscriberId));
   return (
     <Panel id="migration" title={label('subscriber.panel.migration')}>
       {error ? <LoadError error={error} /> : !data ? <Loading /> : (
@@ -198,11 +198,11 @@ export function MigrationPanel({ subscriber }: PanelProps) {
 export function MsisdnPanel({ subscriber }: PanelProps) {
   const intl = useIntl();
   const label = useLabel();
-  const { data, error } = useMsisdnsQuery(subscriber.subscriberId);
-  const [makeDefault, state] = useModifyDefaultMsisdnMutation();
+  const { data, error } = useGetMsisdnByIdQuery(String(subscriber.subscriberId));
+  const [makeDefault, state] = usePostMsisdnByIdModifyDefaultMutation();
   const { follow, busy } = useOperations();
   const choose = async (msisdn: string) => {
-    const result = await makeDefault({ id: subscriber.subscriberId, msisdn });
+    const result = await makeDefault({ id: String(subscriber.subscriberId), body: { msisdn } });
     if (result.error) showToast({ intent: Intent.DANGER, message: errorText(intl, result.error) });
     else follow('msisdn-default', result);
   };
@@ -233,13 +233,13 @@ export function MsisdnPanel({ subscriber }: PanelProps) {
 export function SponsorImsisPanel({ subscriber }: PanelProps) {
   const intl = useIntl();
   const label = useLabel();
-  const { data, error } = useSponsorImsisQuery(subscriber.subscriberId);
-  const [setPending, pendingState] = useSetImsiPendingMutation();
-  const [push, pushState] = usePushPendingImsisMutation();
+  const { data, error } = useGetSubscriberInfoSponsorImsisByIdQuery(String(subscriber.subscriberId));
+  const [setPending, pendingState] = usePutSubscribersByIdAndImsiPendingMutation();
+  const [push, pushState] = usePostSubscribersByIdPushPendingImsisMutation();
   const { follow, busy } = useOperations();
   const anyPending = (data ?? []).some((r) => r.pending);
   const mark = async (imsi: string) => {
-    const result = await setPending({ id: subscriber.subscriberId, imsi });
+    const result = await setPending({ id: String(subscriber.subscriberId), imsi });
     if (result.error) showToast({ intent: Intent.DANGER, message: errorText(intl, result.error) });
   };
   return (
@@ -247,7 +247,7 @@ export function SponsorImsisPanel({ subscriber }: PanelProps) {
       id="sponsor-imsis"
       title={label('subscriber.panel.sponsorImsis')}
       actions={anyPending && (
-        <Button size="small" disabled={busy} loading={pushState.isLoading} onClick={async () => follow('push-pending-imsis', await push(subscriber.subscriberId))}>
+        <Button size="small" disabled={busy} loading={pushState.isLoading} onClick={async () => follow('push-pending-imsis', await push(String(subscriber.subscriberId)))}>
           {label('subscriber.action.pushPending')}
         </Button>
       )}
@@ -294,14 +294,14 @@ export function ApnPanel(props: PanelProps) {
 function EquipmentLookup({ imei }: { imei: string | undefined }) {
   const intl = useIntl();
   const label = useLabel();
-  const [lookup, state] = useEquipmentMutation();
+  const [lookup, state] = usePostMiscEquipmentMutation();
   const [found, setFound] = useState<Equipment | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const run = async () => {
     if (!imei) return;
     setFound(null);
     setProblem(null);
-    const result = await lookup(imei);
+    const result = await lookup({ imei });
     if (result.error) setProblem(errorText(intl, result.error));
     else setFound(result.data);
   };
@@ -373,8 +373,8 @@ export function ServicesPanel({ subscriber }: PanelProps) {
 export function RoamingProfilePanel({ subscriber, canOpen }: PanelProps & { canOpen: boolean }) {
   const intl = useIntl();
   const label = useLabel();
-  const { data, error } = useSubscriberRoamingProfileQuery(subscriber.subscriberId);
-  const [write, state] = useWriteHssProfileMutation();
+  const { data, error } = useGetSubscribersByIdRoamingProfileQuery(String(subscriber.subscriberId));
+  const [write, state] = usePutSubscribersByIdRoamingProfileHssMutation();
   const { follow, busy } = useOperations();
   const profile = data?.roamingProfile;
   const last = data?.lastHssUpdate;
@@ -383,7 +383,7 @@ export function RoamingProfilePanel({ subscriber, canOpen }: PanelProps & { canO
       id="roaming-profile"
       title={label('subscriber.panel.roamingProfile')}
       actions={profile && (
-        <Button size="small" disabled={busy} loading={state.isLoading} onClick={async () => follow('roaming-profile-hss', await write({ id: subscriber.subscriberId }))}>
+        <Button size="small" disabled={busy} loading={state.isLoading} onClick={async () => follow('roaming-profile-hss', await write({ id: String(subscriber.subscriberId), body: {} }))}>
           {label('subscriber.action.writeHss')}
         </Button>
       )}
@@ -403,12 +403,12 @@ export function RoamingProfilePanel({ subscriber, canOpen }: PanelProps & { canO
 
 export function AllowedNetworksPanel({ subscriber }: PanelProps) {
   const label = useLabel();
-  const [reset, state] = useResetAllowedNetworksMutation();
+  const [reset, state] = usePostSubscribersByIdAllowedNetworksMutation();
   const { follow, busy } = useOperations();
   return (
     <Panel id="allowed-networks" title={label('subscriber.panel.allowedNetworks')}>
       <p>{label('subscriber.allowedNetworks.explain')}</p>
-      <Button size="small" icon={<RefreshIcon />} disabled={busy} loading={state.isLoading} onClick={async () => follow('reset-allowed-networks', await reset(subscriber.subscriberId))}>
+      <Button size="small" icon={<RefreshIcon />} disabled={busy} loading={state.isLoading} onClick={async () => follow('reset-allowed-networks', await reset(String(subscriber.subscriberId)))}>
         {label('subscriber.action.resetAllowed')}
       </Button>
     </Panel>
@@ -418,8 +418,8 @@ export function AllowedNetworksPanel({ subscriber }: PanelProps) {
 export function QosPanel({ subscriber }: PanelProps) {
   const intl = useIntl();
   const label = useLabel();
-  const { data } = useDailyLimitQuery(subscriber.subscriberId);
-  const speeds = useQosSpeedLimitsQuery();
+  const { data } = useGetSubscriberInfoDailyLimitByIdQuery(String(subscriber.subscriberId));
+  const speeds = useGetResellerInfoApiQosSpeedLimitsQuery();
   const qos = data?.qosThrottling;
   const speed = qos && qos !== QOS_BLOCK ? speeds.data?.find((s) => s.id === qos)?.name ?? qos : null;
   return (
@@ -437,7 +437,7 @@ export function QosPanel({ subscriber }: PanelProps) {
 export function DailyLimitPanel({ subscriber }: PanelProps) {
   const intl = useIntl();
   const label = useLabel();
-  const { data, error } = useDailyLimitQuery(subscriber.subscriberId);
+  const { data, error } = useGetSubscriberInfoDailyLimitByIdQuery(String(subscriber.subscriberId));
   const limit = data?.dailyLimitBytes ?? null;
   return (
     <Panel id="daily-limit" title={label('subscriber.panel.dailyLimit')}>
@@ -509,7 +509,7 @@ export function NetworkEventsPanel({ subscriber }: PanelProps) {
 export function UsageLogsPanel({ subscriber }: PanelProps) {
   const intl = useIntl();
   const label = useLabel();
-  const { data, error } = useUsageLogsQuery(subscriber.subscriberId);
+  const { data, error } = useGetSubscriberInfoUsageLogsByIdQuery({ id: String(subscriber.subscriberId) });
   return (
     <Panel id="usage-logs" title={label('subscriber.panel.usageLogs')} wide>
       {error ? <LoadError error={error} /> : !data ? <Loading /> : data.length === 0 ? <Empty /> : (
@@ -542,7 +542,7 @@ export function UsageLogsPanel({ subscriber }: PanelProps) {
 /** A changed field's value as text: byte counts and money as such, nothing as a dash. */
 function AuditValues({ values }: { values: Record<string, unknown> }) {
   const intl = useIntl();
-  const speeds = useQosSpeedLimitsQuery();
+  const speeds = useGetResellerInfoApiQosSpeedLimitsQuery();
   const entries = Object.entries(values);
   const qosText = (id: unknown) => (id === QOS_BLOCK ? intl.formatMessage({ id: 'subscriber.qos.block' }) : speeds.data?.find((s) => s.id === id)?.name ?? String(id));
   if (entries.length === 0) return <>{intl.formatMessage({ id: 'format.none' })}</>;
@@ -564,7 +564,7 @@ function AuditValues({ values }: { values: Record<string, unknown> }) {
 export function AuditLogsPanel({ subscriber }: PanelProps) {
   const intl = useIntl();
   const label = useLabel();
-  const { data, error } = useAuditLogsQuery(subscriber.subscriberId);
+  const { data, error } = useGetSubscriberInfoAuditLogsByIdQuery(String(subscriber.subscriberId));
   return (
     <Panel id="audit-logs" title={label('subscriber.panel.auditLogs')} wide>
       {error ? <LoadError error={error} /> : !data ? <Loading /> : data.length === 0 ? <Empty /> : (
