@@ -15,14 +15,14 @@ import { StatusTag } from '@web/features/subscribers/StatusTag';
 import { JobSummary } from '@web/features/jobs/JobProgress';
 import { isOpen, processed, useGetJobsByIdQuery } from '@web/features/jobs/jobsApi';
 import { RangeForm, useRangeInput } from './RangeFields';
-import { rangeApi, useRangeMigrationStatusQuery, useStartRangeMigrationMutation, type MigrationStart } from './rangeApi';
+import { rangeApi, useGetSummaSubscriberMigrationByIdQuery, usePostSummaSubscriberMigrationRangeMutation, type MigrationStart } from './rangeApi';
 
 /** How often a running migration job is asked for its progress, in ms. */
 export const MIGRATION_POLL_MS = 1000;
 const PAGE_SIZE = 20;
 
 function MigrationRow({ id }: { id: number }) {
-  const { data } = useRangeMigrationStatusQuery(id);
+  const { data } = useGetSummaSubscriberMigrationByIdQuery(String(id));
   const status = data?.migrationStatus;
   return (
     <tr data-testid={`migration-${id}`} data-status={status ?? ''}>
@@ -76,7 +76,7 @@ function MigrationProgress({ started }: { started: MigrationStart }) {
 
 export function MigrationRangeForm() {
   const input = useRangeInput();
-  const [start, state] = useStartRangeMigrationMutation();
+  const [start, state] = usePostSummaSubscriberMigrationRangeMutation();
   return (
     <RangeForm
       name="migrate"

@@ -3,7 +3,8 @@
  * profile, and migrating a range to the external core platform (then each subscriber's migration status).
  * Changes invalidate the subscriber tag, so lists and detail pages read the new values.
  */
-import { api } from '@web/app/api';
+import { answering } from '@web/app/generatedApi';
+import { enhancedApi } from './rangeApi.gen';
 import type { RangeType } from './range';
 
 export interface Range {
@@ -40,7 +41,7 @@ export interface MigrationStart {
   subscriberIds: number[];
 }
 
-export type MigrationStatus = 'pending' | 'success' | 'error' | null;
+export type { MigrationStatus } from '@web/features/subscribers/subscriberApi';
 
 /** An approved roaming profile the caller may give; `slots` is its number of IMSIs. */
 export interface ApprovedProfile {
@@ -50,36 +51,28 @@ export interface ApprovedProfile {
   resellerName: string;
 }
 
-const tagged = api.enhanceEndpoints({ addTagTypes: ['MigrationStatus'] });
-
-export const rangeApi = tagged.injectEndpoints({
-  endpoints: (build) => ({
-    moveRange: build.mutation<RangeChange & { accountId: number }, MoveRequest>({
-      query: (body) => ({ url: '/subscribers/move', method: 'POST', body }),
-      invalidatesTags: ['subscriber'],
-    }),
-    rangeRoamingProfile: build.mutation<RangeChange & { roamingProfileId: number }, RoamingProfileRequest>({
-      query: (body) => ({ url: '/subscribers/roaming-profile', method: 'POST', body }),
-      invalidatesTags: ['subscriber'],
-    }),
-    startRangeMigration: build.mutation<MigrationStart, Range>({
-      query: (body) => ({ url: '/summa/subscriber-migration/range', method: 'POST', body }),
-      invalidatesTags: ['subscriber'],
-    }),
-    rangeMigrationStatus: build.query<{ subscriberId: number; migrationStatus: MigrationStatus }, number>({
-      query: (id) => `/summa/subscriber-migration/${id}`,
-      providesTags: (_r, _e, id) => [{ type: 'MigrationStatus', id }],
-    }),
-    approvedProfiles: build.query<ApprovedProfile[], void>({
-      query: () => '/roaming-profiles',
-    }),
+export const rangeApi = answering<{
+  postSubscribersMove: RangeChange & { accountId: number };
+  postSubscribersRoamingProfile: RangeChange & { roamingProfileId: number };
+  postSummaSubscriberMigrationRange: MigrationStart;
+  getRoamingProfiles: ApprovedProfile[];
+}>()(
+  enhancedApi.enhanceEndpoints({
+    endpoints: {
+      postSubscribersMove: { invalidatesTags: ['subscriber'] },
+      postSubscribersRoamingProfile: { invalidatesTags: ['subscriber'] },
+      postSummaSubscriberMigrationRange: { invalidatesTags: ['subscriber'] },
+      /** Approved roaming profiles of the user's subtree. */
+      getRoamingProfiles: { providesTags: [] },
+    },
   }),
-});
+);
 
 export const {
-  useMoveRangeMutation,
-  useRangeRoamingProfileMutation,
-  useStartRangeMigrationMutation,
-  useRangeMigrationStatusQuery,
-  useApprovedProfilesQuery,
+  usePostSubscribersMoveMutation,
+  usePostSubscribersRoamingProfileMutation,
+  usePostSummaSubscriberMigrationRangeMutation,
+  useGetRoamingProfilesQuery,
 } = rangeApi;
+/** A subscriber's migration status; refreshed for the whole range by invalidating `MigrationStatus`. */
+export { useGetSummaSubscriberMigrationByIdQuery } from '@web/features/subscribers/subscriberApi';

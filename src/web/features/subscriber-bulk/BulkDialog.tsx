@@ -11,7 +11,7 @@ import type { ListSelection } from '@web/engine/EntityListPage';
 import { dailyLimitProblem } from '@web/features/subscribers/dialogs';
 import { errorText, textOr } from '@web/features/subscribers/operations';
 import { QOS_BLOCK, useGetResellerInfoApiQosSpeedLimitsQuery } from '@web/features/subscribers/subscriberApi';
-import { bulkSelection, useBulkPreviewMutation, useBulkRoamingProfilesQuery, useStartBulkMutation, type BulkAction } from './bulkApi';
+import { bulkSelection, usePostSubscribersBulkPreviewMutation, useGetRoamingProfilesQuery, usePostSubscribersBulkMutation, type BulkAction } from './bulkApi';
 
 const UNITS = { MB: 1024 ** 2, GB: 1024 ** 3 } as const;
 type Unit = keyof typeof UNITS;
@@ -54,7 +54,7 @@ function paramsOf(action: BulkAction, f: Fields): { params: Record<string, unkno
 /** The choices of the action that picks one row of a list: plans, roaming profiles or accounts. */
 function useChoices(action: BulkAction) {
   const plans = useGetPricingPlansQuery(undefined, { skip: action !== 'pricing-plan' });
-  const profiles = useBulkRoamingProfilesQuery(undefined, { skip: action !== 'roaming-profile' });
+  const profiles = useGetRoamingProfilesQuery(undefined, { skip: action !== 'roaming-profile' });
   const accounts = useReferenceOptionsQuery(['account'], { skip: action !== 'move' });
   if (action === 'pricing-plan') return (plans.data?.pricingPlans ?? []).map((p) => ({ value: String(p.pricingPlanId), label: p.pricingPlanName }));
   if (action === 'roaming-profile') return (profiles.data ?? []).map((p) => ({ value: String(p.id), label: `${p.name} (${p.resellerName})` }));
@@ -71,8 +71,8 @@ export function BulkDialog({ action, selection, onClose, onStarted }: {
   const intl = useIntl();
   const [fields, setFields] = useState<Fields>(START);
   const [problem, setProblem] = useState<string>();
-  const [preview, previewState] = useBulkPreviewMutation();
-  const [start, startState] = useStartBulkMutation();
+  const [preview, previewState] = usePostSubscribersBulkPreviewMutation();
+  const [start, startState] = usePostSubscribersBulkMutation();
   const speeds = useGetResellerInfoApiQosSpeedLimitsQuery(undefined, { skip: action !== 'daily-limit' && action !== 'qos' });
   const choices = useChoices(action);
   const checked = previewState.data;

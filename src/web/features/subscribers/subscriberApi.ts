@@ -75,6 +75,9 @@ export interface RoamingProfileInfo {
 export interface Equipment { imei: string; tac: string; make: string; model: string; deviceType: string | null }
 
 const INFO = 'SubscriberInfo';
+const MIGRATION = 'MigrationStatus';
+
+export type MigrationStatus = 'pending' | 'success' | 'error' | null;
 /** The panels' tag of a subscriber; the document names ids in paths as text. */
 const info = (id: number | string) => [{ type: INFO, id: Number(id) }];
 const subscriberRow = (id: number | string) => ({ type: 'subscriber', id: String(id) });
@@ -98,13 +101,13 @@ export const subscriberApi = answering<{
   getSubscriberInfoSponsorImsisById: SponsorImsi[];
   getSubscriberInfoAuditLogsById: AuditEntry[];
   getSubscriberInfoUsageLogsById: UsageRecord[];
-  getSummaSubscriberMigrationById: { subscriberId: number; migrationStatus: string | null };
+  getSummaSubscriberMigrationById: { subscriberId: number; migrationStatus: MigrationStatus };
   getSubscribersByIdRoamingProfile: RoamingProfileInfo;
   postMiscEquipment: Equipment;
   postSubscriberInfoByIdSms: SubscriberOperation;
 }>()(
   enhancedApi.enhanceEndpoints({
-    addTagTypes: [INFO],
+    addTagTypes: [INFO, MIGRATION],
     endpoints: {
       // Billing operations finish at once; network ones refresh the page when their outcome arrives.
       postSubscriberInfoApi: {
@@ -131,7 +134,8 @@ export const subscriberApi = answering<{
       getSubscriberInfoSponsorImsisById: { providesTags: (_r, _e, id) => info(id) },
       getSubscriberInfoAuditLogsById: { providesTags: (_r, _e, id) => info(id) },
       getSubscriberInfoUsageLogsById: { providesTags: (_r, _e, { id }) => info(id) },
-      getSummaSubscriberMigrationById: { providesTags: (_r, _e, id) => info(id) },
+      // `MigrationStatus` refreshes the statuses of a migrated range at once.
+      getSummaSubscriberMigrationById: { providesTags: (_r, _e, id) => [...info(id), { type: MIGRATION, id: Number(id) }] },
       getSubscribersByIdRoamingProfile: { providesTags: (_r, _e, id) => info(id) },
       postMiscEquipment: { invalidatesTags: [] },
       postSubscriberInfoByIdSms: { invalidatesTags: [] },
