@@ -38,8 +38,8 @@ export const API_DOMAINS: Record<string, string[]> = {
     'get /jobs', 'get /jobs/{id}', 'get /jobs/{id}/items', 'post /jobs/{id}/cancel', 'post /jobs/{id}/retry',
   ],
   'src/web/features/packages/packagesApi.gen.ts': [
-    'get /pre-paid-packages/list/{subscriberId}', 'get /pre-paid-packages/templates', 'post /pre-paid-packages/assign',
-    'post /pre-paid-packages/purchase', 'post /pre-paid-packages/api/expire', 'post /pre-paid-packages/sales', 'get /ledger/balance',
+    'post /pre-paid-packages/assign',
+    'post /pre-paid-packages/purchase', 'post /pre-paid-packages/api/expire', 
   ],
   'src/web/features/assign-subscribers/rangeApi.gen.ts': [
     'post /subscribers/move', 'post /subscribers/roaming-profile', 'post /summa/subscriber-migration/range', 'get /roaming-profiles',
@@ -56,14 +56,13 @@ export const API_DOMAINS: Record<string, string[]> = {
     'get /subscriber-info/operations/{id}', 'get /subscriber-info/{id}/operations', 'get /subscriber-info/{id}/pricing-plans',
     'get /subscriber-info/daily-limit/{id}', 'post /subscriber-info/daily-limit', 'get /reseller-info/api/qos-speed-limits',
     'get /subscriber-info/sim-info/{id}', 'get /msisdn/{id}', 'post /msisdn/{id}/modify-default', 'get /subscriber-info/sponsor-imsis/{id}',
-    'get /subscriber-info/audit-logs/{id}', 'get /subscriber-info/usage-logs/{id}', 'post /subscriber-info/network-events/{imsi}',
-    'post /subscriber-info/charges/{id}', 'get /summa/subscriber-migration/{id}', 'get /subscribers/{id}/roaming-profile',
+    'get /subscriber-info/audit-logs/{id}', 'get /subscriber-info/usage-logs/{id}', 
+    'get /summa/subscriber-migration/{id}', 'get /subscribers/{id}/roaming-profile',
     'post /misc/equipment', 'post /subscriber-info/{id}/sms',
   ],
   'src/web/features/subscriber-bulk/bulkApi.gen.ts': ['post /subscribers/bulk/preview', 'post /subscribers/bulk'],
   'src/web/features/reseller-pricing/resellerPricingApi.gen.ts': [
-    'get /reseller-pricing', 'post /reseller-pricing/paged', 'get /reseller-pricing/countries', 'get /reseller-pricing/location-zones',
-    'get /reseller-pricing/destination-zones', 'post /reseller-pricing/margin-preview', 'put /reseller-pricing/plan',
+    'post /reseller-pricing/margin-preview', 'put /reseller-pricing/plan',
   ],
   'src/web/features/login/accessApi.gen.ts': [
     'post /join/recaptcha', 'post /join/request', 'put /user/password/reset', 'post /user/password/reset',

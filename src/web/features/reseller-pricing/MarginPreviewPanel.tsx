@@ -14,7 +14,7 @@ import { hasPrivilege } from '@shared/privileges';
 import type { MarginPreview, MarginRow, ResellerPricingSummary } from '@shared/resellerPricing';
 import { usePrivilegesQuery } from '@web/app/authApi';
 import { showToast } from '@web/engine/toaster';
-import { useAssignPlanMutation, useMarginPreviewMutation } from './resellerPricingApi';
+import { usePutResellerPricingPlanMutation, usePostResellerPricingMarginPreviewMutation } from './resellerPricingApi';
 import { PricesGrid } from './PricesGrid';
 
 type Compared = 'DataRate' | 'MoCallRate' | 'MoSmsRate';
@@ -27,8 +27,8 @@ export function MarginPreviewPanel({ summary }: { summary: ResellerPricingSummar
   const planSelect = useId();
   const [resellerId, setResellerId] = useState<number | undefined>(summary.subResellers[0]?.id);
   const [planId, setPlanId] = useState<number | undefined>(summary.assignablePlans[0]?.id);
-  const [preview, state] = useMarginPreviewMutation();
-  const [assign, assigning] = useAssignPlanMutation();
+  const [preview, state] = usePostResellerPricingMarginPreviewMutation();
+  const [assign, assigning] = usePutResellerPricingPlanMutation();
   const { data: granted } = usePrivilegesQuery();
   const mayAssign = hasPrivilege(granted ?? [], 'Resellers');
   const [result, setResult] = useState<MarginPreview>();

@@ -7,41 +7,6 @@ const injectedRtkApi = api
   })
   .injectEndpoints({
     endpoints: (build) => ({
-      getResellerPricing: build.query<
-        GetResellerPricingApiResponse,
-        GetResellerPricingApiArg
-      >({
-        query: () => ({ url: `/reseller-pricing` }),
-        providesTags: ["reseller-pricing"],
-      }),
-      getResellerPricingCountries: build.query<
-        GetResellerPricingCountriesApiResponse,
-        GetResellerPricingCountriesApiArg
-      >({
-        query: () => ({ url: `/reseller-pricing/countries` }),
-        providesTags: ["reseller-pricing"],
-      }),
-      getResellerPricingLocationZones: build.query<
-        GetResellerPricingLocationZonesApiResponse,
-        GetResellerPricingLocationZonesApiArg
-      >({
-        query: () => ({ url: `/reseller-pricing/location-zones` }),
-        providesTags: ["reseller-pricing"],
-      }),
-      getResellerPricingDestinationZones: build.query<
-        GetResellerPricingDestinationZonesApiResponse,
-        GetResellerPricingDestinationZonesApiArg
-      >({
-        query: () => ({ url: `/reseller-pricing/destination-zones` }),
-        providesTags: ["reseller-pricing"],
-      }),
-      postResellerPricingPaged: build.mutation<
-        PostResellerPricingPagedApiResponse,
-        PostResellerPricingPagedApiArg
-      >({
-        query: () => ({ url: `/reseller-pricing/paged`, method: "POST" }),
-        invalidatesTags: ["reseller-pricing"],
-      }),
       postResellerPricingMarginPreview: build.mutation<
         PostResellerPricingMarginPreviewApiResponse,
         PostResellerPricingMarginPreviewApiArg
@@ -68,16 +33,6 @@ const injectedRtkApi = api
     overrideExisting: false,
   });
 export { injectedRtkApi as enhancedApi };
-export type GetResellerPricingApiResponse = unknown;
-export type GetResellerPricingApiArg = void;
-export type GetResellerPricingCountriesApiResponse = unknown;
-export type GetResellerPricingCountriesApiArg = void;
-export type GetResellerPricingLocationZonesApiResponse = unknown;
-export type GetResellerPricingLocationZonesApiArg = void;
-export type GetResellerPricingDestinationZonesApiResponse = unknown;
-export type GetResellerPricingDestinationZonesApiArg = void;
-export type PostResellerPricingPagedApiResponse = unknown;
-export type PostResellerPricingPagedApiArg = void;
 export type PostResellerPricingMarginPreviewApiResponse = unknown;
 export type PostResellerPricingMarginPreviewApiArg = {
   resellerId?: number;
@@ -89,11 +44,6 @@ export type PutResellerPricingPlanApiArg = {
   pricingPlanId?: number | null;
 };
 export const {
-  useGetResellerPricingQuery,
-  useGetResellerPricingCountriesQuery,
-  useGetResellerPricingLocationZonesQuery,
-  useGetResellerPricingDestinationZonesQuery,
-  usePostResellerPricingPagedMutation,
   usePostResellerPricingMarginPreviewMutation,
   usePutResellerPricingPlanMutation,
 } = injectedRtkApi;

@@ -189,26 +189,6 @@ const injectedRtkApi = api
         }),
         invalidatesTags: ["subscribers"],
       }),
-      postSubscriberInfoChargesById: build.mutation<
-        PostSubscriberInfoChargesByIdApiResponse,
-        PostSubscriberInfoChargesByIdApiArg
-      >({
-        query: (queryArg) => ({
-          url: `/subscriber-info/charges/${encodeURIComponent(String(queryArg))}`,
-          method: "POST",
-        }),
-        invalidatesTags: ["subscribers"],
-      }),
-      postSubscriberInfoNetworkEventsByImsi: build.mutation<
-        PostSubscriberInfoNetworkEventsByImsiApiResponse,
-        PostSubscriberInfoNetworkEventsByImsiApiArg
-      >({
-        query: (queryArg) => ({
-          url: `/subscriber-info/network-events/${encodeURIComponent(String(queryArg))}`,
-          method: "POST",
-        }),
-        invalidatesTags: ["subscribers"],
-      }),
       getSubscriberInfoUsageLogsById: build.query<
         GetSubscriberInfoUsageLogsByIdApiResponse,
         GetSubscriberInfoUsageLogsByIdApiArg
@@ -321,10 +301,6 @@ export type PostSubscriberInfoDailyLimitApiArg = {
   qosThrottling?:
     "BLOCK" | "64kbps" | "128kbps" | "256kbps" | "512kbps" | "1Mbps";
 };
-export type PostSubscriberInfoChargesByIdApiResponse = unknown;
-export type PostSubscriberInfoChargesByIdApiArg = string;
-export type PostSubscriberInfoNetworkEventsByImsiApiResponse = unknown;
-export type PostSubscriberInfoNetworkEventsByImsiApiArg = string;
 export type GetSubscriberInfoUsageLogsByIdApiResponse = unknown;
 export type GetSubscriberInfoUsageLogsByIdApiArg = {
   size?: number;
@@ -356,8 +332,6 @@ export const {
   useGetResellerInfoApiQosSpeedLimitsQuery,
   useGetSubscriberInfoDailyLimitByIdQuery,
   usePostSubscriberInfoDailyLimitMutation,
-  usePostSubscriberInfoChargesByIdMutation,
-  usePostSubscriberInfoNetworkEventsByImsiMutation,
   useGetSubscriberInfoUsageLogsByIdQuery,
   useGetSummaSubscriberMigrationByIdQuery,
   usePostMiscEquipmentMutation,
