@@ -39,7 +39,7 @@ export const API_DOMAINS: Record<string, string[]> = {
   ],
   'src/web/features/packages/packagesApi.gen.ts': [
     'post /pre-paid-packages/assign',
-    'post /pre-paid-packages/purchase', 'post /pre-paid-packages/api/expire', 
+    'post /pre-paid-packages/purchase', 'post /pre-paid-packages/api/expire',
   ],
   'src/web/features/assign-subscribers/rangeApi.gen.ts': [
     'post /subscribers/move', 'post /subscribers/roaming-profile', 'post /summa/subscriber-migration/range', 'get /roaming-profiles',
@@ -65,7 +65,7 @@ export const API_DOMAINS: Record<string, string[]> = {
     'post /reseller-pricing/margin-preview', 'put /reseller-pricing/plan',
   ],
   'src/web/features/login/accessApi.gen.ts': [
-    'post /join/recaptcha', 'post /join/request', 'put /user/password/reset', 'post /user/password/reset',
+    'post /join/recaptcha', 'post /join/request', 'put /user/password/reset',
   ],
   'src/web/features/pricing/rulesApi.gen.ts': [
     'post /pricing-plans/local/{id}/rules/paged', 'get /pricing-plans/local/{id}/rules/{ruleId}',

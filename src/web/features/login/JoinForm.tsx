@@ -4,7 +4,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { JOIN_PROVIDER_TYPES } from '@shared/join';
 import { PRODUCT_URL } from '@web/app/config';
 import { httpStatus } from '@web/engine/apiErrors';
-import { useCheckRobotMutation, useSendJoinRequestMutation } from './accessApi';
+import { usePostJoinRecaptchaMutation, usePostJoinRequestMutation } from './accessApi';
 import { fieldErrorsOf, messageText } from './fieldErrors';
 import { joinBody, joinMaxLength, joinProblems, type JoinField, type JoinValues } from './joinRules';
 import { RobotCheck, type RobotCheckHandle, type RobotCheckState } from './RobotCheck';
@@ -42,8 +42,8 @@ type Outcome = { kind: 'idle' } | { kind: 'sent' } | { kind: 'failed'; fieldErro
  */
 export function JoinForm() {
   const intl = useIntl();
-  const [checkRobot] = useCheckRobotMutation();
-  const [sendJoinRequest, { isLoading }] = useSendJoinRequestMutation();
+  const [checkRobot] = usePostJoinRecaptchaMutation();
+  const [sendJoinRequest, { isLoading }] = usePostJoinRequestMutation();
   const [fields, setFields] = useState(EMPTY);
   const [typeChoice, setTypeChoice] = useState('');
   const [customType, setCustomType] = useState('');

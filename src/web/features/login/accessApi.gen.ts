@@ -18,17 +18,6 @@ const injectedRtkApi = api
         }),
         invalidatesTags: ["user"],
       }),
-      postUserPasswordReset: build.mutation<
-        PostUserPasswordResetApiResponse,
-        PostUserPasswordResetApiArg
-      >({
-        query: (queryArg) => ({
-          url: `/user/password/reset`,
-          method: "POST",
-          body: queryArg,
-        }),
-        invalidatesTags: ["user"],
-      }),
       postJoinRecaptcha: build.mutation<
         PostJoinRecaptchaApiResponse,
         PostJoinRecaptchaApiArg
@@ -62,13 +51,6 @@ export type PutUserPasswordResetApiArg =
     newPassword?: string;
     token?: string;
   };
-export type PostUserPasswordResetApiResponse = unknown;
-export type PostUserPasswordResetApiArg =
-  /** Either { email } to ask for a reset link, or { newPassword, token } to set the new password. */ {
-    email?: string;
-    newPassword?: string;
-    token?: string;
-  };
 export type PostJoinRecaptchaApiResponse = unknown;
 export type PostJoinRecaptchaApiArg = {
   token?: string;
@@ -86,7 +68,6 @@ export type PostJoinRequestApiArg = {
 };
 export const {
   usePutUserPasswordResetMutation,
-  usePostUserPasswordResetMutation,
   usePostJoinRecaptchaMutation,
   usePostJoinRequestMutation,
 } = injectedRtkApi;
