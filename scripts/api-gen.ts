@@ -22,7 +22,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
  */
 export const API_DOMAINS: Record<string, string[]> = {
   'src/web/app/authApi.gen.ts': [
-    'post /auth', 'get /auth/renew', 'get /user', 'get /user/ui-privileges', 'post /user/preferences', 'get /version',
+    'get /user', 'get /user/ui-privileges', 'post /user/preferences', 'get /version',
     'get /reseller-info/list',
   ],
   'src/web/app/exchangeRateApi.gen.ts': ['get /exchange-rates'],
@@ -67,13 +67,7 @@ export const API_DOMAINS: Record<string, string[]> = {
   'src/web/features/login/accessApi.gen.ts': [
     'post /join/recaptcha', 'post /join/request', 'put /user/password/reset',
   ],
-  'src/web/features/pricing/rulesApi.gen.ts': [
-    'post /pricing-plans/local/{id}/rules/paged', 'get /pricing-plans/local/{id}/rules/{ruleId}',
-    'post /pricing-plans/local/{id}/rules/{ruleId}', 'post /pricing-plans/local/{id}/rules/batch',
-    'post /pricing-plans/international/{id}/rules/paged', 'get /pricing-plans/international/{id}/rules/{ruleId}',
-    'post /pricing-plans/international/{id}/rules/{ruleId}', 'post /pricing-plans/international/{id}/rules/batch',
-    'get /networks',
-  ],
+  'src/web/features/pricing/rulesApi.gen.ts': ['get /networks'],
 };
 
 /** Removes every `errorMessage` (an ajv-errors keyword, not OpenAPI) from a JSON value. */

@@ -3,7 +3,7 @@ import { Drawer, NonIdealState } from '@blueprintjs/core';
 import { Suspense, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Outlet, useLocation } from 'react-router-dom';
-import { useProfileQuery } from './authApi';
+import { useGetUserQuery } from './authApi';
 import { MOBILE_BREAKPOINT_PX } from './config';
 import { ErrorBoundary } from './ErrorBoundary';
 import { Loading } from './Loading';
@@ -18,7 +18,7 @@ export function Shell() {
   const mobile = useMediaQuery(`(max-width: ${MOBILE_BREAKPOINT_PX - 1}px)`);
   const [menuOpen, setMenuOpen] = useState(true);
   const [drawerOpen, setDrawerOpen] = useState(false);
-  const profile = useProfileQuery();
+  const profile = useGetUserQuery();
   const rtl = isLocale(intl.locale) && isRightToLeft(intl.locale);
   const { pathname } = useLocation();
 

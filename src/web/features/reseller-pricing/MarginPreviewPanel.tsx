@@ -12,7 +12,7 @@ import { countryNames } from '@shared/countries';
 import { formatRate } from '@shared/pricing';
 import { hasPrivilege } from '@shared/privileges';
 import type { MarginPreview, MarginRow, ResellerPricingSummary } from '@shared/resellerPricing';
-import { usePrivilegesQuery } from '@web/app/authApi';
+import { useGetUserUiPrivilegesQuery } from '@web/app/authApi';
 import { showToast } from '@web/engine/toaster';
 import { usePutResellerPricingPlanMutation, usePostResellerPricingMarginPreviewMutation } from './resellerPricingApi';
 import { PricesGrid } from './PricesGrid';
@@ -29,7 +29,7 @@ export function MarginPreviewPanel({ summary }: { summary: ResellerPricingSummar
   const [planId, setPlanId] = useState<number | undefined>(summary.assignablePlans[0]?.id);
   const [preview, state] = usePostResellerPricingMarginPreviewMutation();
   const [assign, assigning] = usePutResellerPricingPlanMutation();
-  const { data: granted } = usePrivilegesQuery();
+  const { data: granted } = useGetUserUiPrivilegesQuery();
   const mayAssign = hasPrivilege(granted ?? [], 'Resellers');
   const [result, setResult] = useState<MarginPreview>();
   const names = useMemo(() => countryNames(intl.locale), [intl.locale]);
