@@ -27,7 +27,7 @@ export const API_DOMAINS: Record<string, string[]> = {
   ],
   'src/web/app/exchangeRateApi.gen.ts': ['get /exchange-rates'],
   'src/web/app/pricingPlansApi.gen.ts': ['get /pricing-plans/'],
-  'src/web/app/logoApi.gen.ts': ['get /user/logo', 'delete /user/logo'],
+  'src/web/app/logoApi.gen.ts': ['delete /user/logo'],
   'src/web/features/account-security/twoFactorApi.gen.ts': [
     'get /user/two-factor', 'post /user/two-factor/enrol', 'post /user/two-factor/confirm', 'post /user/two-factor/disable',
     'get /admin/two-factor/resellers', 'put /admin/two-factor/resellers/{id}',

@@ -5,7 +5,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { showToast } from '@web/engine/toaster';
 import { apiErrorOf } from '@web/engine/apiErrors';
 import { fieldErrorsOf, messageText } from '@web/features/login/fieldErrors';
-import { LOGO_ACCEPT, LOGO_MAX_BYTES, useRemoveLogoMutation, useUploadLogoMutation } from './logoApi';
+import { LOGO_ACCEPT, LOGO_MAX_BYTES, useDeleteUserLogoMutation, useUploadLogoMutation } from './logoApi';
 
 interface Props {
   isOpen: boolean;
@@ -25,7 +25,7 @@ export function logoFileProblem(file: File | null): string | undefined {
 export function ResellerLogoDialog({ isOpen, onClose, onClosed }: Props) {
   const intl = useIntl();
   const [upload, { isLoading: uploading }] = useUploadLogoMutation();
-  const [remove, { isLoading: removing }] = useRemoveLogoMutation();
+  const [remove, { isLoading: removing }] = useDeleteUserLogoMutation();
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<string | undefined>();
 

@@ -7,10 +7,6 @@ const injectedRtkApi = api
   })
   .injectEndpoints({
     endpoints: (build) => ({
-      getUserLogo: build.query<GetUserLogoApiResponse, GetUserLogoApiArg>({
-        query: () => ({ url: `/user/logo` }),
-        providesTags: ["user"],
-      }),
       deleteUserLogo: build.mutation<
         DeleteUserLogoApiResponse,
         DeleteUserLogoApiArg
@@ -22,9 +18,6 @@ const injectedRtkApi = api
     overrideExisting: false,
   });
 export { injectedRtkApi as enhancedApi };
-export type GetUserLogoApiResponse = unknown;
-export type GetUserLogoApiArg = void;
 export type DeleteUserLogoApiResponse = unknown;
 export type DeleteUserLogoApiArg = void;
-export const { useGetUserLogoQuery, useDeleteUserLogoMutation } =
-  injectedRtkApi;
+export const { useDeleteUserLogoMutation } = injectedRtkApi;
