@@ -19,19 +19,19 @@ const JOIN = { lastName: 'Lovelace', email: 'ada@engines.example', company: 'Eng
 
 describe('mock access calls', () => {
   it('checks a robot-check payload once and lets one join request spend it', async () => {
-    expect((await call('POST', '/join/recaptcha/', { token: 'solution-1' })).body).toBe(true);
-    expect((await call('POST', '/join/recaptcha/', { token: 'solution-1' })).body).toBe(false);
-    expect((await call('POST', '/join/recaptcha/', { token: 'refused-1' })).body).toBe(false);
+    expect((await call('POST', '/join/recaptcha', { token: 'solution-1' })).body).toBe(true);
+    expect((await call('POST', '/join/recaptcha', { token: 'solution-1' })).body).toBe(false);
+    expect((await call('POST', '/join/recaptcha', { token: 'refused-1' })).body).toBe(false);
 
-    const invalid = await call('POST', '/join/request/', { ...JOIN, firstName: 'Ada1', phoneNumber: '+44 12', altcha: 'solution-1' });
+    const invalid = await call('POST', '/join/request', { ...JOIN, firstName: 'Ada1', phoneNumber: '+44 12', altcha: 'solution-1' });
     expect(invalid.status).toBe(400);
     expect(invalid.body.fields.map((f: { field: string; messageId: string }) => [f.field, f.messageId])).toEqual([
       ['firstName', 'validation.character.notAllowed'],
       ['phoneNumber', 'validation.phone.invalid'],
     ]);
 
-    expect(await call('POST', '/join/request/', { ...JOIN, altcha: 'solution-1' })).toEqual({ status: 201, body: { id: 1 } });
-    const again = await call('POST', '/join/request/', { ...JOIN, altcha: 'solution-1' });
+    expect(await call('POST', '/join/request', { ...JOIN, altcha: 'solution-1' })).toEqual({ status: 201, body: { id: 1 } });
+    const again = await call('POST', '/join/request', { ...JOIN, altcha: 'solution-1' });
     expect(again.body.fields).toEqual([expect.objectContaining({ field: 'altcha', messageId: 'validation.altcha.invalid' })]);
   });
 

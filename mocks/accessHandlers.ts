@@ -67,14 +67,14 @@ export function accessHandlers(db: MockDatabase, base: string) {
       }),
     ),
 
-    http.post(`${base}/join/recaptcha/`, async ({ request }) => {
+    http.post(`${base}/join/recaptcha`, async ({ request }) => {
       const token = (await jsonBody(request)).token;
       if (typeof token !== 'string' || !token || token.startsWith('refused') || state.robot.has(token)) return HttpResponse.json(false);
       state.robot.set(token, 'checked');
       return HttpResponse.json(true);
     }),
 
-    http.post(`${base}/join/request/`, async ({ request }) => {
+    http.post(`${base}/join/request`, async ({ request }) => {
       const body = normaliseJoinRequest(await jsonBody(request)) as Record<string, unknown>;
       joinCheck ??= compileJoinCheck();
       const errors = joinCheck(body) ? [] : toFieldErrors(joinCheck.errors as never, messageText);

@@ -61,7 +61,7 @@ export function packageHandlers(db: MockDatabase, base: string): HttpHandler[] {
   const visibleSubscriber = (user: MockUser, id: number) => (db.tables.subscriber ?? []).find((s) => s.subscriberId === id && visibleResellerIds(db, user).has(Number(s.resellerId)));
   const offered = (user: MockUser, subscriber: Row) => (db.tables.prepaidTemplate ?? []).filter((t) => visibleResellerIds(db, user).has(Number(t.resellerId)) && t.resellerId === subscriber.resellerId);
 
-  const sell = (kind: 'assign' | 'purchase') => http.post(url(`/${kind}/`), async ({ request }) => {
+  const sell = (kind: 'assign' | 'purchase') => http.post(url(`/${kind}`), async ({ request }) => {
     const user = caller(request, ['PrePaidPackages']);
     if (user instanceof Response) return user;
     const body = (await request.json()) as Row;
@@ -107,7 +107,7 @@ export function packageHandlers(db: MockDatabase, base: string): HttpHandler[] {
     }),
     sell('assign'),
     sell('purchase'),
-    http.post(url('/api/expire/'), async ({ request }) => {
+    http.post(url('/api/expire'), async ({ request }) => {
       const user = caller(request, ['PrePaidPackages']);
       if (user instanceof Response) return user;
       const { packageId } = (await request.json()) as Row;

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { ADMIN_ONLY, hasPrivilege, SIGNED_IN } from '@shared/privileges';
 import { useIsAdmin } from '@web/core/useIsAdmin';
-import { usePrivilegesQuery } from '@web/core/authApi';
+import { useGetUserUiPrivilegesQuery } from '@web/core/authApi';
 import { Loading } from '@web/ui/Loading';
 
 /**
@@ -13,7 +13,7 @@ import { Loading } from '@web/ui/Loading';
  * while privileges load.
  */
 export function RequirePrivilege({ privilege, children }: { privilege: string; children: ReactNode }) {
-  const { data: granted, isError } = usePrivilegesQuery();
+  const { data: granted, isError } = useGetUserUiPrivilegesQuery();
   const isAdmin = useIsAdmin();
   if (isError) {
     return <NonIdealState icon={<ErrorIcon size={48} />} title={<FormattedMessage id="app.error.generic" />} />;

@@ -5,7 +5,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { showToast } from '@web/ui/toaster';
 import { apiErrorOf } from '@web/core/apiErrors';
 import { fieldErrorsOf } from '@web/core/fieldErrors';
-import { LOGO_ACCEPT, LOGO_MAX_BYTES, useRemoveLogoMutation, useUploadLogoMutation } from '@web/core/logoApi';
+import { LOGO_ACCEPT, LOGO_MAX_BYTES, useDeleteUserLogoMutation, useUploadLogoMutation } from '@web/core/logoApi';
 import { messageOr } from '@web/core/messages';
 
 interface Props {
@@ -26,7 +26,7 @@ export function logoFileProblem(file: File | null): string | undefined {
 export function ResellerLogoDialog({ isOpen, onClose, onClosed }: Props) {
   const intl = useIntl();
   const [upload, { isLoading: uploading }] = useUploadLogoMutation();
-  const [remove, { isLoading: removing }] = useRemoveLogoMutation();
+  const [remove, { isLoading: removing }] = useDeleteUserLogoMutation();
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<string | undefined>();
 

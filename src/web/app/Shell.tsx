@@ -3,7 +3,7 @@ import { Drawer, NonIdealState } from '@blueprintjs/core';
 import { Suspense, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Outlet, useLocation } from 'react-router-dom';
-import { useProfileQuery } from '@web/core/authApi';
+import { useGetUserQuery } from '@web/core/authApi';
 import { MOBILE_BREAKPOINT_PX } from '@web/core/config';
 import { ErrorBoundary } from '@web/ui/ErrorBoundary';
 import { Loading } from '@web/ui/Loading';
@@ -18,7 +18,7 @@ export function Shell() {
   const mobile = useMediaQuery(`(max-width: ${MOBILE_BREAKPOINT_PX - 1}px)`);
   const [menuOpen, setMenuOpen] = useState(true);
   const [drawerOpen, setDrawerOpen] = useState(false);
-  const profile = useProfileQuery();
+  const profile = useGetUserQuery();
   const rtl = isLocale(intl.locale) && isRightToLeft(intl.locale);
   const { pathname } = useLocation();
 

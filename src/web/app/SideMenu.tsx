@@ -1,7 +1,7 @@
 import { Classes } from '@blueprintjs/core';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { NavLink } from 'react-router-dom';
-import { usePrivilegesQuery, useVersionQuery } from '@web/core/authApi';
+import { useGetUserUiPrivilegesQuery, useGetVersionQuery } from '@web/core/authApi';
 import { CLIENT_VERSION } from '@web/core/config';
 import { visibleMenuEntries } from './menu';
 import { ROUTED_PATHS } from './routePaths';
@@ -13,8 +13,8 @@ function itemClass({ isActive }: { isActive: boolean }): string {
 /** The side menu: nothing until privileges are loaded, then one entry per granted, routed screen. */
 export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
   const intl = useIntl();
-  const { data: granted } = usePrivilegesQuery();
-  const { data: server } = useVersionQuery();
+  const { data: granted } = useGetUserUiPrivilegesQuery();
+  const { data: server } = useGetVersionQuery();
   if (!granted) return null;
   return (
     <nav className="portal-side-menu" aria-label={intl.formatMessage({ id: 'menu.label' })}>

@@ -4,7 +4,7 @@ import { useCallback, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router-dom';
 import { AdminSettingsMenu, NotificationsMenu } from './adminMenus';
-import { usePrivilegesQuery } from '@web/core/authApi';
+import { useGetUserUiPrivilegesQuery } from '@web/core/authApi';
 import { selectIsAdmin, selectProfile } from '@web/core/authSlice';
 import { useAppDispatch, useAppSelector } from '@web/core/hooks';
 import { LANGUAGE_NAMES, LOCALES, isLocale } from '@web/core/locales';
@@ -29,7 +29,7 @@ export function TopBar({ onToggleMenu }: { onToggleMenu: () => void }) {
   const profile = useAppSelector(selectProfile);
   const isAdmin = useAppSelector(selectIsAdmin);
   const locale = useAppSelector(selectLocale);
-  const { data: granted = [] } = usePrivilegesQuery();
+  const { data: granted = [] } = useGetUserUiPrivilegesQuery();
   const searchPages = granted.find((p) => p.privilege === 'Search')?.subPrivileges ?? [];
   const [paletteOpen, setPaletteOpen] = useState(false);
   const openPalette = useCallback(() => setPaletteOpen(true), []);

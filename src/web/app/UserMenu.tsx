@@ -19,11 +19,11 @@ import { useNavigate } from 'react-router-dom';
 import { hasPrivilege } from '@shared/privileges';
 import { ChangePasswordDialog } from '@web/features/account-security/ChangePasswordDialog';
 import { cookieConsentGiven, setCookieConsent } from '@web/features/login/CookieConsent';
-import { usePrivilegesQuery, useVersionQuery } from '@web/core/authApi';
+import { useGetUserUiPrivilegesQuery, useGetVersionQuery } from '@web/core/authApi';
 import { selectIsAdmin, selectProfile } from '@web/core/authSlice';
 import { CLIENT_VERSION } from '@web/core/config';
 import { CURRENCIES } from '@shared/currencies';
-import { useExchangeRatesQuery } from '@web/core/exchangeRateApi';
+import { useGetExchangeRatesQuery } from '@web/core/exchangeRateApi';
 import { useAppDispatch, useAppSelector } from '@web/core/hooks';
 import { LANGUAGE_NAMES, LOCALES } from '@web/core/locales';
 import { currencyChosen, darkModeChosen, languageChosen, selectCurrency, selectDarkMode, selectLocale } from '@web/core/preferencesSlice';
@@ -60,7 +60,7 @@ function LinkItem({ id, path, icon, public: isPublic = false }: { id: string; pa
 function RateLine() {
   const intl = useIntl();
   const currency = useAppSelector(selectCurrency);
-  const { data } = useExchangeRatesQuery();
+  const { data } = useGetExchangeRatesQuery();
   const rate = data?.rates.find((r) => r.currency === currency);
   if (!data || !rate || currency === data.base) return null;
   return (
@@ -92,8 +92,8 @@ export function UserMenu() {
   const darkMode = useAppSelector(selectDarkMode);
   const locale = useAppSelector(selectLocale);
   const currency = useAppSelector(selectCurrency);
-  const { data: granted = [] } = usePrivilegesQuery();
-  const { data: server } = useVersionQuery();
+  const { data: granted = [] } = useGetUserUiPrivilegesQuery();
+  const { data: server } = useGetVersionQuery();
   const [cookies, setCookies] = useState(cookieConsentGiven);
   const [changingPassword, setChangingPassword] = useState(false);
   const [changingLogo, setChangingLogo] = useState(false);

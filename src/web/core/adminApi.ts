@@ -1,6 +1,7 @@
 /** The administrator's read-only views of what public calls produced: mail kept locally and join requests. */
 import type { Page } from '@shared/wire';
-import { api } from './api';
+import { answering } from './generatedApi';
+import { enhancedApi } from './adminApi.gen';
 import type { JoinRequestFields } from '@shared/join';
 
 export interface OutboxMail {
@@ -23,19 +24,14 @@ export interface AdminPageArgs {
   size: number;
 }
 
-const adminTagged = api.enhanceEndpoints({ addTagTypes: ['Outbox', 'JoinRequests'] });
-
-export const adminApi = adminTagged.injectEndpoints({
-  endpoints: (build) => ({
-    outbox: build.query<Page<OutboxMail>, AdminPageArgs>({
-      query: (params) => ({ url: '/admin/outbox', params }),
-      providesTags: ['Outbox'],
-    }),
-    joinRequests: build.query<Page<JoinRequestRow>, AdminPageArgs>({
-      query: (params) => ({ url: '/admin/join-requests', params }),
-      providesTags: ['JoinRequests'],
-    }),
+export const adminApi = answering<{ getAdminOutbox: Page<OutboxMail>; getAdminJoinRequests: Page<JoinRequestRow> }>()(
+  enhancedApi.enhanceEndpoints({
+    addTagTypes: ['Outbox', 'JoinRequests'],
+    endpoints: {
+      getAdminOutbox: { providesTags: ['Outbox'] },
+      getAdminJoinRequests: { providesTags: ['JoinRequests'] },
+    },
   }),
-});
+);
 
-export const { useOutboxQuery, useJoinRequestsQuery } = adminApi;
+export const { useGetAdminOutboxQuery, useGetAdminJoinRequestsQuery } = adminApi;

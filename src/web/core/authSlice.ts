@@ -58,23 +58,23 @@ export const authSlice = createSlice({
       .addMatcher(authApi.endpoints.renew.matchFulfilled, (state, action) => {
         if (state.token) state.token = action.payload.jwt;
       })
-      .addMatcher(authApi.endpoints.profile.matchPending, (state) => {
+      .addMatcher(authApi.endpoints.getUser.matchPending, (state) => {
         state.profileStatus = 'loading';
       })
-      .addMatcher(authApi.endpoints.profile.matchFulfilled, (state, action) => {
+      .addMatcher(authApi.endpoints.getUser.matchFulfilled, (state, action) => {
         state.profile = action.payload;
         state.profileStatus = 'success';
       })
-      .addMatcher(authApi.endpoints.profile.matchRejected, (state, action) => {
+      .addMatcher(authApi.endpoints.getUser.matchRejected, (state, action) => {
         // A skipped or deduplicated call is not a failure of the profile.
         if (action.meta.condition) return;
         state.profileStatus = 'error';
       })
       // Saved preferences are the profile's from the moment they are sent, so the next save builds on them.
-      .addMatcher(authApi.endpoints.savePreferences.matchPending, (state, action) => {
+      .addMatcher(authApi.endpoints.postUserPreferences.matchPending, (state, action) => {
         if (state.profile) state.profile.preferences = action.meta.arg.originalArgs.preferences;
       })
-      .addMatcher(authApi.endpoints.privileges.matchFulfilled, (state, action) => {
+      .addMatcher(authApi.endpoints.getUserUiPrivileges.matchFulfilled, (state, action) => {
         state.privileges = action.payload;
       });
   },

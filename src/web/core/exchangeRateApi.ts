@@ -1,5 +1,6 @@
 /** The exchange rates shown next to the default currency (GET /portal/exchange-rates). */
-import { api } from './api';
+import { answering } from './generatedApi';
+import { enhancedApi } from './exchangeRateApi.gen';
 
 export interface ExchangeRate {
   currency: string;
@@ -14,14 +15,13 @@ export interface ExchangeRates {
   rates: ExchangeRate[];
 }
 
-const exchangeRateApi = api.injectEndpoints({
-  endpoints: (build) => ({
-    exchangeRates: build.query<ExchangeRates, void>({
-      query: () => '/exchange-rates',
+const exchangeRateApi = answering<{ getExchangeRates: ExchangeRates }>()(
+  enhancedApi.enhanceEndpoints({
+    endpoints: {
       // Rates change once a day at most.
-      keepUnusedDataFor: 3600,
-    }),
+      getExchangeRates: { providesTags: [], keepUnusedDataFor: 3600 },
+    },
   }),
-});
+);
 
-export const { useExchangeRatesQuery } = exchangeRateApi;
+export const { useGetExchangeRatesQuery } = exchangeRateApi;

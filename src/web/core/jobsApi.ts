@@ -1,7 +1,9 @@
 /** Background jobs: following their progress and outcomes, cancelling them, their failed items and retrying those. */
 import type { Page } from '@shared/wire';
 import { api } from './api';
+import { answering } from './generatedApi';
 import { saveAttachment } from './endpoints';
+import { enhancedApi } from './jobsApi.gen';
 
 /** `waiting`: every item applied, some still wait for the core network's answer. */
 export type JobStatus = 'queued' | 'running' | 'waiting' | 'done' | 'failed' | 'cancelled';
@@ -48,34 +50,38 @@ export const processed = (job: Job) => job.succeeded + job.failed + job.skipped;
 /** How often an open job is asked for again, in ms. */
 export const JOB_POLL_MS = 1000;
 
-const jobsTagged = api.enhanceEndpoints({ addTagTypes: ['Job'] });
+const JOB = 'Job';
+const LIST = { type: JOB, id: 'LIST' };
 
-export const jobsApi = jobsTagged.injectEndpoints({
+export const jobsApi = answering<{
+  getJobs: Page<Job>;
+  getJobsById: Job;
+  getJobsByIdItems: Page<JobItem>;
+  postJobsByIdCancel: Job;
+  postJobsByIdRetry: { jobId: number; total: number; leftOut: number };
+}>()(
+  enhancedApi.enhanceEndpoints({
+    addTagTypes: [JOB],
+    endpoints: {
+      getJobs: { providesTags: [LIST] },
+      getJobsById: { providesTags: (_job, _error, id) => [{ type: JOB, id }] },
+      getJobsByIdItems: { providesTags: (_items, _error, { id }) => [{ type: JOB, id }] },
+      postJobsByIdCancel: { invalidatesTags: (_job, _error, id) => [{ type: JOB, id }, LIST] },
+      postJobsByIdRetry: { invalidatesTags: [LIST] },
+    },
+  }),
+);
+
+const failuresApi = api.injectEndpoints({
   endpoints: (build) => ({
-    jobs: build.query<Page<Job>, { page: number; size: number }>({
-      query: (params) => ({ url: '/jobs', params }),
-      providesTags: [{ type: 'Job', id: 'LIST' }],
-    }),
-    job: build.query<Job, number>({
-      query: (id) => `/jobs/${id}`,
-      providesTags: (_job, _error, id) => [{ type: 'Job', id }],
-    }),
-    jobItems: build.query<Page<JobItem>, { id: number; status: ItemStatus; page: number; size: number }>({
-      query: ({ id, ...params }) => ({ url: `/jobs/${id}/items`, params }),
-      providesTags: (_items, _error, { id }) => [{ type: 'Job', id }],
-    }),
-    cancelJob: build.mutation<Job, number>({
-      query: (id) => ({ url: `/jobs/${id}/cancel`, method: 'POST' }),
-      invalidatesTags: (_job, _error, id) => [{ type: 'Job', id }, { type: 'Job', id: 'LIST' }],
-    }),
-    retryJob: build.mutation<{ jobId: number; total: number; leftOut: number }, number>({
-      query: (id) => ({ url: `/jobs/${id}/retry`, method: 'POST' }),
-      invalidatesTags: [{ type: 'Job', id: 'LIST' }],
-    }),
+    // Not generated: a streamed CSV saved as a file, which the document cannot describe.
     jobFailures: build.mutation<string, number>({
       query: (id) => ({ url: `/jobs/${id}/failures`, responseHandler: saveAttachment }),
     }),
   }),
 });
 
-export const { useJobsQuery, useJobQuery, useJobItemsQuery, useCancelJobMutation, useRetryJobMutation, useJobFailuresMutation } = jobsApi;
+export const {
+  useGetJobsQuery, useGetJobsByIdQuery, useGetJobsByIdItemsQuery, usePostJobsByIdCancelMutation, usePostJobsByIdRetryMutation,
+} = jobsApi;
+export const { useJobFailuresMutation } = failuresApi;

@@ -2,7 +2,7 @@
  * The reseller logo. An <img> cannot send the bearer token, so the logo is fetched as a blob and shown through an
  * object URL, which is released when the cache entry is replaced or dropped.
  */
-import { api } from './api';
+import { enhancedApi } from './logoApi.gen';
 
 /** The server refuses logos larger than this ("less than 4 MB"). */
 export const LOGO_MAX_BYTES = 4 * 1024 * 1024;
@@ -11,11 +11,12 @@ export const LOGO_ACCEPT = '.png,.jpg,.jpeg,.svg,image/png,image/jpeg,image/svg+
 
 let shownUrl: string | undefined;
 
-const logoTagged = api.enhanceEndpoints({ addTagTypes: ['Logo'] });
+const logoTagged = enhancedApi.enhanceEndpoints({ addTagTypes: ['Logo'], endpoints: { deleteUserLogo: { invalidatesTags: ['Logo'] } } });
 
 export const logoApi = logoTagged.injectEndpoints({
   endpoints: (build) => ({
     /** The logo's object URL, or null while no reseller up the tree has one (the server answers 204). */
+    // Not generated: an image read as a blob into an object URL, which the document cannot describe.
     resellerLogo: build.query<string | null, void>({
       query: () => ({
         url: '/user/logo',
@@ -47,6 +48,7 @@ export const logoApi = logoTagged.injectEndpoints({
         shownUrl = undefined;
       },
     }),
+    // Not generated: the file itself is the body, typed by its own content type, which the document does not describe.
     uploadLogo: build.mutation<void, File>({
       query: (file) => ({
         url: '/user/logo',
@@ -57,11 +59,7 @@ export const logoApi = logoTagged.injectEndpoints({
       }),
       invalidatesTags: ['Logo'],
     }),
-    removeLogo: build.mutation<void, void>({
-      query: () => ({ url: '/user/logo', method: 'DELETE' }),
-      invalidatesTags: ['Logo'],
-    }),
   }),
 });
 
-export const { useResellerLogoQuery, useUploadLogoMutation, useRemoveLogoMutation } = logoApi;
+export const { useResellerLogoQuery, useUploadLogoMutation, useDeleteUserLogoMutation } = logoApi;

@@ -4,10 +4,12 @@
  * rows of `packageSchema`, so the grid and the list request follow the same rules as every entity list.
  */
 import type { ListRequest, Page } from '@shared/wire';
-import type { PackageSaleRequest, PrepaidPackage, ResellerBalance, SubscriberPackages } from '@shared/prepaid';
+import type { PrepaidPackage, ResellerBalance, SubscriberPackages } from '@shared/prepaid';
 import { api } from './api';
+import { answering } from './generatedApi';
 import { saveAttachment } from './endpoints';
 import type { EntityRow } from './types';
+import { enhancedApi } from './packagesApi.gen';
 
 /** A template as the template list call (`GET /pre-paid-packages/templates`) gives it. */
 export interface TemplateChoice {
@@ -29,35 +31,43 @@ const tagged = api.enhanceEndpoints({ addTagTypes: ['PrepaidPackage', 'ResellerB
 const LIST = { type: 'PrepaidPackage' as const, id: 'LIST' };
 const BALANCE = { type: 'ResellerBalance' as const, id: 'LIST' };
 
-export const packagesApi = tagged.injectEndpoints({
+export const packagesApi = answering<{
+  postPrePaidPackagesAssign: PrepaidPackage;
+  postPrePaidPackagesPurchase: PrepaidPackage;
+  postPrePaidPackagesApiExpire: PrepaidPackage;
+}>()(
+  enhancedApi.enhanceEndpoints({
+    addTagTypes: ['PrepaidPackage', 'ResellerBalance'],
+    endpoints: {
+      postPrePaidPackagesAssign: { invalidatesTags: [LIST] },
+      postPrePaidPackagesPurchase: { invalidatesTags: [LIST, BALANCE] },
+      postPrePaidPackagesApiExpire: { invalidatesTags: [LIST] },
+    },
+  }),
+);
+
+const handWritten = tagged.injectEndpoints({
   endpoints: (build) => ({
+    // Not generated: the document does not describe the `show_expired` query this call takes.
     subscriberPackages: build.query<PrepaidPackage[], { subscriberId: number; showExpired: boolean }>({
       query: ({ subscriberId, showExpired }) => ({ url: `/pre-paid-packages/list/${subscriberId}`, params: showExpired ? { show_expired: 'true' } : undefined }),
       transformResponse: (body: SubscriberPackages) => body.subscriberPackages,
       providesTags: [LIST],
     }),
+    // Not generated: the document does not describe the `subscriber_id` query this call takes.
     offeredTemplates: build.query<TemplateChoice[], number>({
       query: (subscriberId) => ({ url: '/pre-paid-packages/templates', params: { subscriber_id: String(subscriberId) } }),
     }),
-    assignPackage: build.mutation<PrepaidPackage, PackageSaleRequest>({
-      query: (body) => ({ url: '/pre-paid-packages/assign/', method: 'POST', body }),
-      invalidatesTags: [LIST],
-    }),
-    purchasePackage: build.mutation<PrepaidPackage, PackageSaleRequest>({
-      query: (body) => ({ url: '/pre-paid-packages/purchase/', method: 'POST', body }),
-      invalidatesTags: [LIST, BALANCE],
-    }),
-    expirePackage: build.mutation<PrepaidPackage, number>({
-      query: (packageId) => ({ url: '/pre-paid-packages/api/expire/', method: 'POST', body: { packageId } }),
-      invalidatesTags: [LIST],
-    }),
+    // Not generated: the document does not describe the list request this call takes.
     packageSales: build.query<Page<EntityRow>, ListRequest>({
       query: (body) => ({ url: '/pre-paid-packages/sales', method: 'POST', body }),
       providesTags: [LIST],
     }),
+    // Not generated: a streamed CSV saved as a file, which the document cannot describe.
     downloadPackageSales: build.mutation<string, ListRequest>({
       query: (body) => ({ url: '/pre-paid-packages/sales/download', method: 'POST', body, responseHandler: saveAttachment }),
     }),
+    // Not generated: the document does not describe the `reseller_id` query this call takes.
     resellerBalance: build.query<ResellerBalance, number | undefined>({
       query: (resellerId) => ({ url: '/ledger/balance', params: resellerId === undefined ? undefined : { reseller_id: String(resellerId) } }),
       providesTags: [BALANCE],
@@ -65,13 +75,11 @@ export const packagesApi = tagged.injectEndpoints({
   }),
 });
 
+export const { usePostPrePaidPackagesAssignMutation, usePostPrePaidPackagesPurchaseMutation, usePostPrePaidPackagesApiExpireMutation } = packagesApi;
 export const {
   useSubscriberPackagesQuery,
   useOfferedTemplatesQuery,
-  useAssignPackageMutation,
-  usePurchasePackageMutation,
-  useExpirePackageMutation,
   usePackageSalesQuery,
   useDownloadPackageSalesMutation,
   useResellerBalanceQuery,
-} = packagesApi;
+} = handWritten;

@@ -4,7 +4,8 @@
  */
 import type { IntlShape } from 'react-intl';
 import type { SelectOption } from './types';
-import { api } from './api';
+import { answering } from './generatedApi';
+import { enhancedApi } from './pricingPlansApi.gen';
 
 export interface PricingPlanLists {
   pricingPlans: { pricingPlanId: number; pricingPlanName: string }[];
@@ -21,16 +22,15 @@ export function isPlanReference(reference: string | undefined): reference is Pla
   return reference === 'pricingPlan' || reference === 'internationalPlan';
 }
 
-export const pricingPlansApi = api.injectEndpoints({
-  endpoints: (build) => ({
-    pricingPlanLists: build.query<PricingPlanLists, void>({
-      query: () => '/pricing-plans/',
-      providesTags: [{ type: 'pricingPlan', id: 'LIST' }, { type: 'internationalPlan', id: 'LIST' }],
-    }),
+export const pricingPlansApi = answering<{ getPricingPlans: PricingPlanLists }>()(
+  enhancedApi.enhanceEndpoints({
+    endpoints: {
+      getPricingPlans: { providesTags: [{ type: 'pricingPlan', id: 'LIST' }, { type: 'internationalPlan', id: 'LIST' }] },
+    },
   }),
-});
+);
 
-export const { usePricingPlanListsQuery } = pricingPlansApi;
+export const { useGetPricingPlansQuery } = pricingPlansApi;
 
 /** The plans of one kind as select options. */
 export function planOptions(lists: PricingPlanLists, reference: PlanReference): SelectOption[] {

@@ -60,7 +60,7 @@ export function createSessionListeners(env: SessionEnv) {
   });
 
   startListening({
-    matcher: authApi.endpoints.profile.matchRejected,
+    matcher: authApi.endpoints.getUser.matchRejected,
     effect: (action, { dispatch }) => {
       if (action.meta.condition) return;
       const status = action.payload?.status;
@@ -73,14 +73,14 @@ export function createSessionListeners(env: SessionEnv) {
   // Once the profile is in, the plan lists follow (privileges and the logo load with the shell that shows them),
   // so any screen naming a plan finds them in the cache.
   startListening({
-    matcher: authApi.endpoints.profile.matchFulfilled,
+    matcher: authApi.endpoints.getUser.matchFulfilled,
     effect: (_action, { dispatch }) => {
-      void dispatch(pricingPlansApi.endpoints.pricingPlanLists.initiate(undefined, { subscribe: false }));
+      void dispatch(pricingPlansApi.endpoints.getPricingPlans.initiate(undefined, { subscribe: false }));
     },
   });
 
   startListening({
-    matcher: authApi.endpoints.profile.matchFulfilled,
+    matcher: authApi.endpoints.getUser.matchFulfilled,
     effect: (action, { dispatch }) => {
       const parsed = parsePreferences(action.payload.preferences);
       if (!parsed) {
@@ -102,7 +102,7 @@ export function createSessionListeners(env: SessionEnv) {
         lang: preferences.lang,
         currency: preferences.currency,
       });
-      void dispatch(authApi.endpoints.savePreferences.initiate({ preferences: text }));
+      void dispatch(authApi.endpoints.postUserPreferences.initiate({ preferences: text }));
     },
   });
 

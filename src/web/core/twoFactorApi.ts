@@ -1,6 +1,7 @@
 /** Two-factor sign-in: the signed-in user's enrolment, and the administrator's requirement per reseller. */
 import type { Page } from '@shared/wire';
-import { api } from './api';
+import { answering } from './generatedApi';
+import { enhancedApi } from './twoFactorApi.gen';
 
 export interface TwoFactorStatus {
   enabled: boolean;
@@ -23,41 +24,32 @@ export interface ResellerTwoFactor {
   enrolledUsers: number;
 }
 
-const tagged = api.enhanceEndpoints({ addTagTypes: ['TwoFactor', 'ResellerTwoFactor'] });
-
-export const twoFactorApi = tagged.injectEndpoints({
-  endpoints: (build) => ({
-    twoFactorStatus: build.query<TwoFactorStatus, void>({
-      query: () => '/user/two-factor',
-      providesTags: ['TwoFactor'],
-    }),
-    startTwoFactor: build.mutation<TwoFactorEnrolment, void>({
-      query: () => ({ url: '/user/two-factor/enrol', method: 'POST' }),
-    }),
-    confirmTwoFactor: build.mutation<TwoFactorStatus, { code: string }>({
-      query: (body) => ({ url: '/user/two-factor/confirm', method: 'POST', body }),
-      invalidatesTags: ['TwoFactor'],
-    }),
-    disableTwoFactor: build.mutation<TwoFactorStatus, { code: string }>({
-      query: (body) => ({ url: '/user/two-factor/disable', method: 'POST', body }),
-      invalidatesTags: ['TwoFactor'],
-    }),
-    resellersTwoFactor: build.query<Page<ResellerTwoFactor>, { page: number; size: number }>({
-      query: (params) => ({ url: '/admin/two-factor/resellers', params }),
-      providesTags: ['ResellerTwoFactor'],
-    }),
-    requireTwoFactor: build.mutation<ResellerTwoFactor, { id: number; requireTwoFactor: boolean }>({
-      query: ({ id, requireTwoFactor }) => ({ url: `/admin/two-factor/resellers/${id}`, method: 'PUT', body: { requireTwoFactor } }),
-      invalidatesTags: ['ResellerTwoFactor', 'TwoFactor'],
-    }),
+export const twoFactorApi = answering<{
+  getUserTwoFactor: TwoFactorStatus;
+  postUserTwoFactorEnrol: TwoFactorEnrolment;
+  postUserTwoFactorConfirm: TwoFactorStatus;
+  postUserTwoFactorDisable: TwoFactorStatus;
+  getAdminTwoFactorResellers: Page<ResellerTwoFactor>;
+  putAdminTwoFactorResellersById: ResellerTwoFactor;
+}>()(
+  enhancedApi.enhanceEndpoints({
+    addTagTypes: ['TwoFactor', 'ResellerTwoFactor'],
+    endpoints: {
+      getUserTwoFactor: { providesTags: ['TwoFactor'] },
+      postUserTwoFactorEnrol: { invalidatesTags: [] },
+      postUserTwoFactorConfirm: { invalidatesTags: ['TwoFactor'] },
+      postUserTwoFactorDisable: { invalidatesTags: ['TwoFactor'] },
+      getAdminTwoFactorResellers: { providesTags: ['ResellerTwoFactor'] },
+      putAdminTwoFactorResellersById: { invalidatesTags: ['ResellerTwoFactor', 'TwoFactor'] },
+    },
   }),
-});
+);
 
 export const {
-  useTwoFactorStatusQuery,
-  useStartTwoFactorMutation,
-  useConfirmTwoFactorMutation,
-  useDisableTwoFactorMutation,
-  useResellersTwoFactorQuery,
-  useRequireTwoFactorMutation,
+  useGetUserTwoFactorQuery,
+  usePostUserTwoFactorEnrolMutation,
+  usePostUserTwoFactorConfirmMutation,
+  usePostUserTwoFactorDisableMutation,
+  useGetAdminTwoFactorResellersQuery,
+  usePutAdminTwoFactorResellersByIdMutation,
 } = twoFactorApi;

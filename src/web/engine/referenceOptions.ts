@@ -23,6 +23,7 @@ function asValue(value: unknown): string | number {
 
 export const referenceApi = api.injectEndpoints({
   endpoints: (build) => ({
+    // Not generated: one query gathering the option lists a form's references name, over several operations.
     referenceOptions: build.query<ReferenceOptions, string[]>({
       async queryFn(references, _api, _extra, baseQuery) {
         const options: ReferenceOptions = {};

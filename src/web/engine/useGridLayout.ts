@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { useStore } from 'react-redux';
-import { useSavePreferencesMutation } from '@web/core/authApi';
+import { usePostUserPreferencesMutation } from '@web/core/authApi';
 import { useAppSelector } from '@web/core/hooks';
 import type { RootState } from '@web/core/rootReducer';
 import { readGridLayout, writeGridLayout, type GridLayout } from './gridPreferences';
@@ -9,7 +9,7 @@ import { readGridLayout, writeGridLayout, type GridLayout } from './gridPreferen
 export function useGridLayout(entity: string): [GridLayout | undefined, (layout: GridLayout | undefined) => void] {
   const preferences = useAppSelector((s) => s.auth.profile?.preferences);
   const store = useStore<RootState>();
-  const [save] = useSavePreferencesMutation();
+  const [save] = usePostUserPreferencesMutation();
   const layout = useMemo(() => readGridLayout(preferences, entity), [preferences, entity]);
   const setLayout = useCallback(
     (next: GridLayout | undefined) => {

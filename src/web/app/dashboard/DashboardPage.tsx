@@ -2,7 +2,7 @@ import { Button, Card, Classes, H2, H4 } from '@blueprintjs/core';
 import { FormattedMessage } from 'react-intl';
 import { Link } from 'react-router-dom';
 import { hasPrivilege } from '@shared/privileges';
-import { usePrivilegesQuery, useProfileQuery } from '@web/core/authApi';
+import { useGetUserUiPrivilegesQuery, useGetUserQuery } from '@web/core/authApi';
 import { isRoutedPath } from '@web/app/routePaths';
 import { displayName } from '@web/core/userTypes';
 import { SHORTCUTS, type Shortcut } from './shortcuts';
@@ -22,8 +22,8 @@ function ShortcutButton({ shortcut, enabled }: { shortcut: Shortcut; enabled: bo
 }
 
 export default function DashboardPage() {
-  const { data: profile } = useProfileQuery();
-  const { data: granted = [] } = usePrivilegesQuery();
+  const { data: profile } = useGetUserQuery();
+  const { data: granted = [] } = useGetUserUiPrivilegesQuery();
   return (
     <div className="portal-page portal-dashboard">
       <H2>

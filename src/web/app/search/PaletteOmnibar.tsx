@@ -10,7 +10,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useNavigate } from 'react-router-dom';
 import { findSchema, entityName } from '@web/core/schemas';
-import { usePrivilegesQuery, useResellerListQuery } from '@web/core/authApi';
+import { useGetUserUiPrivilegesQuery, useGetResellerInfoListQuery } from '@web/core/authApi';
 import { visibleMenuEntries } from '../menu';
 import { ROUTED_PATHS, isRoutedPath } from '../routePaths';
 import { PALETTE_MATCHES, paletteSchemas, rowLabel, usePaletteSearchQuery, type PaletteItem } from './paletteTargets';
@@ -31,11 +31,11 @@ export default function PaletteOmnibar({ isOpen, onClose }: { isOpen: boolean; o
   const navigate = useNavigate();
   const [query, setQuery] = useState('');
   const text = useSettled(query.trim(), 250);
-  const { data: granted = [] } = usePrivilegesQuery();
+  const { data: granted = [] } = useGetUserUiPrivilegesQuery();
   const entities = useMemo(() => paletteSchemas(granted, isRoutedPath).map(entityName), [granted]);
   const { data: matches = [] } = usePaletteSearchQuery({ text, entities }, { skip: !isOpen || !text || entities.length === 0 });
   const resellerRoute = isRoutedPath('/reseller/1');
-  const { data: resellers = [] } = useResellerListQuery(undefined, { skip: !isOpen || !resellerRoute });
+  const { data: resellers = [] } = useGetResellerInfoListQuery(undefined, { skip: !isOpen || !resellerRoute });
 
   const items = useMemo(() => {
     const needle = query.trim().toLocaleLowerCase();

@@ -55,6 +55,7 @@ export interface EntityMatches {
 
 const paletteApi = api.injectEndpoints({
   endpoints: (build) => ({
+    // Not generated: one query over many entities' search calls at once, which no single operation describes.
     paletteSearch: build.query<EntityMatches[], { text: string; entities: string[] }>({
       // One call per entity, side by side; an entity that fails (e.g. a privilege just revoked) adds nothing.
       async queryFn({ text, entities }, _api, _extra, baseQuery) {

@@ -92,7 +92,7 @@ describe('change password dialog', () => {
     let changed = () => {};
     const passwordChanged = new Promise<void>((resolve) => { changed = resolve; });
     api.server.use(http.get('*/reseller-info/list', async () => { await passwordChanged; }));
-    const inFlight = store.dispatch(authApi.endpoints.resellerList.initiate());
+    const inFlight = store.dispatch(authApi.endpoints.getResellerInfoList.initiate());
 
     await user.type(field('Current password'), MOCK_PASSWORD);
     await user.type(field('New password'), 'Harbour#2026');

@@ -7,7 +7,7 @@ import { showToast } from '@web/ui/toaster';
 import { fieldErrorsOf } from '@web/core/fieldErrors';
 import { NewPasswordFields } from '@web/ui/password/NewPasswordFields';
 import { EMPTY_NEW_PASSWORD, newPasswordProblems, type NewPasswordValues } from '@web/ui/password/newPassword';
-import { useChangePasswordMutation } from './passwordApi';
+import { usePutUserPasswordMutation } from './passwordApi';
 import { TwoFactorPanel } from './TwoFactorPanel';
 import { messageOr } from '@web/core/messages';
 
@@ -26,7 +26,7 @@ type ServerErrors = Partial<Record<'currentPassword' | 'newPassword', string>>;
  */
 export function ChangePasswordDialog({ isOpen, onClose, onClosed }: Props) {
   const intl = useIntl();
-  const [changePassword, { isLoading }] = useChangePasswordMutation();
+  const [changePassword, { isLoading }] = usePutUserPasswordMutation();
   const [current, setCurrent] = useState('');
   const [currentTouched, setCurrentTouched] = useState(false);
   const [next, setNext] = useState<NewPasswordValues>(EMPTY_NEW_PASSWORD);

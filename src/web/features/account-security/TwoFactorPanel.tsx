@@ -6,10 +6,10 @@ import { Loading } from '@web/ui/Loading';
 import { showToast } from '@web/ui/toaster';
 import { CodeField, isCode, TwoFactorSetup, twoFactorErrorText } from '@web/ui/password/TwoFactorSetup';
 import {
-  useConfirmTwoFactorMutation,
-  useDisableTwoFactorMutation,
-  useStartTwoFactorMutation,
-  useTwoFactorStatusQuery,
+  usePostUserTwoFactorConfirmMutation,
+  usePostUserTwoFactorDisableMutation,
+  usePostUserTwoFactorEnrolMutation,
+  useGetUserTwoFactorQuery,
   type TwoFactorEnrolment,
 } from '@web/core/twoFactorApi';
 
@@ -19,10 +19,10 @@ import {
  */
 export function TwoFactorPanel() {
   const intl = useIntl();
-  const status = useTwoFactorStatusQuery();
-  const [start, starting] = useStartTwoFactorMutation();
-  const [confirm, confirming] = useConfirmTwoFactorMutation();
-  const [disable, disabling] = useDisableTwoFactorMutation();
+  const status = useGetUserTwoFactorQuery();
+  const [start, starting] = usePostUserTwoFactorEnrolMutation();
+  const [confirm, confirming] = usePostUserTwoFactorConfirmMutation();
+  const [disable, disabling] = usePostUserTwoFactorDisableMutation();
   const [enrolment, setEnrolment] = useState<TwoFactorEnrolment>();
   const [turningOff, setTurningOff] = useState(false);
   const [code, setCode] = useState('');

@@ -1,7 +1,7 @@
 import { FormattedMessage } from 'react-intl';
 import { JOIN_PROVIDER_TYPES } from '@shared/join';
 import { AdminTablePage, When, type AdminColumn } from '@web/ui/AdminTablePage';
-import { useJoinRequestsQuery, type JoinRequestRow } from '@web/core/adminApi';
+import { useGetAdminJoinRequestsQuery, type JoinRequestRow } from '@web/core/adminApi';
 
 /** The message id of a provider type the form offers; a custom type is shown as typed. */
 const TYPE_MESSAGES: Record<string, string> = {
@@ -25,6 +25,6 @@ const columns: AdminColumn<JoinRequestRow>[] = [
 /** Requests for access sent from the sign-in page, newest first. */
 export default function JoinRequestsPage() {
   return (
-    <AdminTablePage testId="admin-join-requests" title="admin.joinRequests.title" intro="admin.joinRequests.intro" useRows={useJoinRequestsQuery} columns={columns} />
+    <AdminTablePage testId="admin-join-requests" title="admin.joinRequests.title" intro="admin.joinRequests.intro" useRows={useGetAdminJoinRequestsQuery} columns={columns} />
   );
 }

@@ -1,6 +1,6 @@
 import { H4 } from '@blueprintjs/core';
 import { AdminTablePage, When, type AdminColumn } from '@web/ui/AdminTablePage';
-import { useOutboxQuery, type OutboxMail } from '@web/core/adminApi';
+import { useGetAdminOutboxQuery, type OutboxMail } from '@web/core/adminApi';
 
 const columns: AdminColumn<OutboxMail>[] = [
   { header: 'admin.outbox.createdAt', cell: (m) => <When at={m.createdAt} /> },
@@ -15,7 +15,7 @@ export default function OutboxPage() {
       testId="admin-outbox"
       title="admin.outbox.title"
       intro="admin.outbox.intro"
-      useRows={useOutboxQuery}
+      useRows={useGetAdminOutboxQuery}
       columns={columns}
       detail={(mail) => (
         <>

@@ -1,13 +1,13 @@
 import { Intent, Switch } from '@blueprintjs/core';
 import { useIntl } from 'react-intl';
 import { showToast } from '@web/ui/toaster';
-import { useRequireTwoFactorMutation, useResellersTwoFactorQuery, type ResellerTwoFactor } from '@web/core/twoFactorApi';
+import { usePutAdminTwoFactorResellersByIdMutation, useGetAdminTwoFactorResellersQuery, type ResellerTwoFactor } from '@web/core/twoFactorApi';
 import { AdminTablePage, type AdminColumn } from '@web/ui/AdminTablePage';
 
 /** The reseller setting itself: switching it on makes its users and its sub-resellers' users enrol at sign-in. */
 function RequireSwitch({ reseller }: { reseller: ResellerTwoFactor }) {
   const intl = useIntl();
-  const [save, { isLoading }] = useRequireTwoFactorMutation();
+  const [save, { isLoading }] = usePutAdminTwoFactorResellersByIdMutation();
   return (
     <Switch
       checked={reseller.requireTwoFactor}
@@ -15,7 +15,7 @@ function RequireSwitch({ reseller }: { reseller: ResellerTwoFactor }) {
       aria-label={intl.formatMessage({ id: 'admin.twoFactor.requireFor' }, { name: reseller.name })}
       data-testid={`require-two-factor-${reseller.id}`}
       onChange={async (e) => {
-        const result = await save({ id: reseller.id, requireTwoFactor: e.currentTarget.checked });
+        const result = await save({ id: reseller.id, body: { requireTwoFactor: e.currentTarget.checked } });
         if (result.error) showToast({ message: intl.formatMessage({ id: 'app.error.generic' }), intent: Intent.DANGER });
       }}
     />
@@ -34,6 +34,6 @@ const columns: AdminColumn<ResellerTwoFactor>[] = [
 /** Which resellers require two-factor sign-in from their users (administrator only). */
 export default function TwoFactorResellersPage() {
   return (
-    <AdminTablePage testId="admin-two-factor" title="admin.twoFactor.title" intro="admin.twoFactor.intro" useRows={useResellersTwoFactorQuery} columns={columns} />
+    <AdminTablePage testId="admin-two-factor" title="admin.twoFactor.title" intro="admin.twoFactor.intro" useRows={useGetAdminTwoFactorResellersQuery} columns={columns} />
   );
 }

@@ -10,7 +10,7 @@ import type { ReactElement } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { useSearchParams } from 'react-router-dom';
 import { hasPrivilege, type PrivilegeItem } from '@shared/privileges';
-import { usePrivilegesQuery } from '@web/core/authApi';
+import { useGetUserUiPrivilegesQuery } from '@web/core/authApi';
 import { Loading } from '@web/ui/Loading';
 import { useIsAdmin } from '@web/core/useIsAdmin';
 import { MigrationRangeForm } from './MigrationRangeForm';
@@ -41,7 +41,7 @@ const TABS: readonly TabSpec[] = [
 
 export default function AssignSubscribersPage() {
   const [params, setParams] = useSearchParams();
-  const { data: granted } = usePrivilegesQuery();
+  const { data: granted } = useGetUserUiPrivilegesQuery();
   const isAdmin = useIsAdmin();
   if (!granted) return <Loading />;
   const tabs = TABS.filter((t) => isAdmin || t.allowed(granted));

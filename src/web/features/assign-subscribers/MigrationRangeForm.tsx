@@ -13,16 +13,16 @@ import { useAppDispatch } from '@web/core/hooks';
 import { Pager } from '@web/ui/Pager';
 import { StatusTag } from '@web/ui/StatusTag';
 import { JobSummary } from '@web/ui/jobs/JobProgress';
-import { isOpen, processed, useJobQuery } from '@web/core/jobsApi';
+import { isOpen, processed, useGetJobsByIdQuery } from '@web/core/jobsApi';
 import { RangeForm, useRangeInput } from './RangeFields';
-import { rangeApi, useRangeMigrationStatusQuery, useStartRangeMigrationMutation, type MigrationStart } from './rangeApi';
+import { rangeApi, useGetSummaSubscriberMigrationByIdQuery, usePostSummaSubscriberMigrationRangeMutation, type MigrationStart } from './rangeApi';
 
 /** How often a running migration job is asked for its progress, in ms. */
 export const MIGRATION_POLL_MS = 1000;
 const PAGE_SIZE = 20;
 
 function MigrationRow({ id }: { id: number }) {
-  const { data } = useRangeMigrationStatusQuery(id);
+  const { data } = useGetSummaSubscriberMigrationByIdQuery(String(id));
   const status = data?.migrationStatus;
   return (
     <tr data-testid={`migration-${id}`} data-status={status ?? ''}>
@@ -36,7 +36,7 @@ function MigrationProgress({ started }: { started: MigrationStart }) {
   const dispatch = useAppDispatch();
   const [page, setPage] = useState(1);
   const [running, setRunning] = useState(true);
-  const { data: job } = useJobQuery(started.jobId, { pollingInterval: running ? MIGRATION_POLL_MS : 0 });
+  const { data: job } = useGetJobsByIdQuery(started.jobId, { pollingInterval: running ? MIGRATION_POLL_MS : 0 });
   const finished = job !== undefined && !isOpen(job);
   if (finished && running) setRunning(false);
   const done = job ? processed(job) : 0;
@@ -76,7 +76,7 @@ function MigrationProgress({ started }: { started: MigrationStart }) {
 
 export function MigrationRangeForm() {
   const input = useRangeInput();
-  const [start, state] = useStartRangeMigrationMutation();
+  const [start, state] = usePostSummaSubscriberMigrationRangeMutation();
   return (
     <RangeForm
       name="migrate"

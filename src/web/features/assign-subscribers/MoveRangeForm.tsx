@@ -6,7 +6,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router-dom';
 import { useReferenceOptionsQuery } from '@web/engine/referenceOptions';
 import { Choice, RangeForm, serverFieldText, useRangeInput } from './RangeFields';
-import { useMoveRangeMutation } from './rangeApi';
+import { usePostSubscribersMoveMutation } from './rangeApi';
 
 export function MoveRangeForm() {
   const intl = useIntl();
@@ -14,7 +14,7 @@ export function MoveRangeForm() {
   const [accountId, setAccountId] = useState('');
   const [tried, setTried] = useState(false);
   const accounts = useReferenceOptionsQuery(['account']);
-  const [move, state] = useMoveRangeMutation();
+  const [move, state] = usePostSubscribersMoveMutation();
   const options = accounts.isError ? undefined : (accounts.data?.account ?? []).map((o) => ({ value: Number(o.value), label: o.label }));
   const accountMissing = !/^\d{1,10}$/.test(accountId);
 

@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { JobProgress } from '@web/ui/jobs/JobProgress';
 import { Choice, RangeForm, serverFieldText, useRangeInput } from './RangeFields';
-import { useApprovedProfilesQuery, useRangeRoamingProfileMutation } from './rangeApi';
+import { useGetRoamingProfilesQuery, usePostSubscribersRoamingProfileMutation } from './rangeApi';
 
 const ID = /^\d{1,10}$/;
 
@@ -20,8 +20,8 @@ export function RoamingRangeForm() {
   const [profileId, setProfileId] = useState('');
   const [sourceId, setSourceId] = useState('');
   const [tried, setTried] = useState(false);
-  const profiles = useApprovedProfilesQuery();
-  const [change, state] = useRangeRoamingProfileMutation();
+  const profiles = useGetRoamingProfilesQuery();
+  const [change, state] = usePostSubscribersRoamingProfileMutation();
   const options = profiles.isError
     ? undefined
     : (profiles.data ?? []).map((p) => ({ value: p.id, label: intl.formatMessage({ id: 'assign.profile.option' }, { name: p.name, slots: p.slots }) }));

@@ -3,7 +3,8 @@
  * profile, and migrating a range to the external core platform (then each subscriber's migration status).
  * Changes invalidate the subscriber tag, so lists and detail pages read the new values.
  */
-import { api } from '@web/core/api';
+import { answering } from '@web/core/generatedApi';
+import { enhancedApi } from './rangeApi.gen';
 import type { RangeType } from './range';
 
 export interface Range {
@@ -40,46 +41,28 @@ export interface MigrationStart {
   subscriberIds: number[];
 }
 
-export type MigrationStatus = 'pending' | 'success' | 'error' | null;
+export type { MigrationStatus, ApprovedProfile } from '@web/core/subscriberCommonApi';
 
-/** An approved roaming profile the caller may give; `slots` is its number of IMSIs. */
-export interface ApprovedProfile {
-  id: number;
-  name: string;
-  slots: number;
-  resellerName: string;
-}
-
-const tagged = api.enhanceEndpoints({ addTagTypes: ['MigrationStatus'] });
-
-export const rangeApi = tagged.injectEndpoints({
-  endpoints: (build) => ({
-    moveRange: build.mutation<RangeChange & { accountId: number }, MoveRequest>({
-      query: (body) => ({ url: '/subscribers/move', method: 'POST', body }),
-      invalidatesTags: ['subscriber'],
-    }),
-    rangeRoamingProfile: build.mutation<RangeChange & { roamingProfileId: number }, RoamingProfileRequest>({
-      query: (body) => ({ url: '/subscribers/roaming-profile', method: 'POST', body }),
-      invalidatesTags: ['subscriber'],
-    }),
-    startRangeMigration: build.mutation<MigrationStart, Range>({
-      query: (body) => ({ url: '/summa/subscriber-migration/range', method: 'POST', body }),
-      invalidatesTags: ['subscriber'],
-    }),
-    rangeMigrationStatus: build.query<{ subscriberId: number; migrationStatus: MigrationStatus }, number>({
-      query: (id) => `/summa/subscriber-migration/${id}`,
-      providesTags: (_r, _e, id) => [{ type: 'MigrationStatus', id }],
-    }),
-    approvedProfiles: build.query<ApprovedProfile[], void>({
-      query: () => '/roaming-profiles',
-    }),
+export const rangeApi = answering<{
+  postSubscribersMove: RangeChange & { accountId: number };
+  postSubscribersRoamingProfile: RangeChange & { roamingProfileId: number };
+  postSummaSubscriberMigrationRange: MigrationStart;
+}>()(
+  enhancedApi.enhanceEndpoints({
+    endpoints: {
+      postSubscribersMove: { invalidatesTags: ['subscriber'] },
+      postSubscribersRoamingProfile: { invalidatesTags: ['subscriber'] },
+      postSummaSubscriberMigrationRange: { invalidatesTags: ['subscriber'] },
+    },
   }),
-});
+);
 
 export const {
-  useMoveRangeMutation,
-  useRangeRoamingProfileMutation,
-  useStartRangeMigrationMutation,
-  useRangeMigrationStatusQuery,
-  useApprovedProfilesQuery,
+  usePostSubscribersMoveMutation,
+  usePostSubscribersRoamingProfileMutation,
+  usePostSummaSubscriberMigrationRangeMutation,
 } = rangeApi;
+/** Approved roaming profiles of the user's subtree. */
+export { useGetRoamingProfilesQuery } from '@web/core/subscriberCommonApi';
+/** A subscriber's migration status; refreshed for the whole range by invalidating `MigrationStatus`. */
+export { useGetSummaSubscriberMigrationByIdQuery } from '@web/core/subscriberCommonApi';

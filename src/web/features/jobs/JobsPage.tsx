@@ -2,12 +2,12 @@ import { useState } from 'react';
 import { AdminTablePage, When, type AdminColumn } from '@web/ui/AdminTablePage';
 import type { AdminPageArgs } from '@web/core/adminApi';
 import { JobSummary, KindName } from '@web/ui/jobs/JobProgress';
-import { isOpen, JOB_POLL_MS, useJobsQuery, type Job } from '@web/core/jobsApi';
+import { isOpen, JOB_POLL_MS, useGetJobsQuery, type Job } from '@web/core/jobsApi';
 
 /** The page of jobs, asked for again every second while any of them is still open. */
 function useJobRows(args: AdminPageArgs) {
   const [open, setOpen] = useState(true);
-  const result = useJobsQuery(args, { pollingInterval: open ? JOB_POLL_MS : 0 });
+  const result = useGetJobsQuery(args, { pollingInterval: open ? JOB_POLL_MS : 0 });
   const anyOpen = Boolean(result.data?.items.some(isOpen));
   if (result.data && anyOpen !== open) setOpen(anyOpen);
   return result;

@@ -77,12 +77,12 @@ describe('join request', () => {
 
     await fillValidForm(user);
     expect(submit().disabled).toBe(true);
-    expect(api.requests('/join/recaptcha/')).toHaveLength(0);
+    expect(api.requests('/join/recaptcha')).toHaveLength(0);
 
     await user.click(screen.getByRole('button', { name: 'Solve' }));
     await waitFor(() => expect(submit().disabled).toBe(false));
     await user.click(screen.getByRole('button', { name: 'Report again' }));
-    expect(api.requests('/join/recaptcha/', 'POST').map((r) => r.body)).toEqual([{ token: 'solution-1' }]);
+    expect(api.requests('/join/recaptcha', 'POST').map((r) => r.body)).toEqual([{ token: 'solution-1' }]);
 
     // A field that stops holding disables Send again.
     await user.clear(screen.getByLabelText(/^Company/));
@@ -102,7 +102,7 @@ describe('join request', () => {
     expect(thanks.textContent).toContain('Thank you!');
     expect(screen.queryByTestId('join-form')).toBeNull();
     expect(within(thanks).getByTestId('join-product-link').getAttribute('href')).toBe('/');
-    expect(api.requests('/join/request/', 'POST').map((r) => r.body)).toEqual([
+    expect(api.requests('/join/request', 'POST').map((r) => r.body)).toEqual([
       {
         firstName: 'Ada',
         lastName: 'Lovelace',
@@ -133,7 +133,7 @@ describe('join request', () => {
 
   it('shows the server’s field errors under the fields, and a refused solution resets the widget', async () => {
     api.server.use(
-      http.post('/portal/join/request/', () =>
+      http.post('/portal/join/request', () =>
         HttpResponse.json(
           {
             statusCode: 400,
@@ -168,7 +168,7 @@ describe('join request', () => {
   });
 
   it('shows a general error when the server fails', async () => {
-    api.server.use(http.post('/portal/join/request/', () => HttpResponse.json({ statusCode: 500, code: 'INTERNAL', message: 'x' }, { status: 500 })));
+    api.server.use(http.post('/portal/join/request', () => HttpResponse.json({ statusCode: 500, code: 'INTERNAL', message: 'x' }, { status: 500 })));
     const { user } = await openJoin();
     await fillValidForm(user);
     await user.click(screen.getByRole('button', { name: 'Solve' }));

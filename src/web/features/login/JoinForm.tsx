@@ -4,7 +4,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { JOIN_PROVIDER_TYPES } from '@shared/join';
 import { PRODUCT_URL } from '@web/core/config';
 import { httpStatus } from '@web/core/apiErrors';
-import { useCheckRobotMutation, useSendJoinRequestMutation } from '@web/core/accessApi';
+import { usePostJoinRecaptchaMutation, usePostJoinRequestMutation } from '@web/core/accessApi';
 import { fieldErrorsOf } from '@web/core/fieldErrors';
 import { joinBody, joinMaxLength, joinProblems, type JoinField, type JoinValues } from './joinRules';
 import { RobotCheck, type RobotCheckHandle, type RobotCheckState } from './RobotCheck';
@@ -43,8 +43,8 @@ type Outcome = { kind: 'idle' } | { kind: 'sent' } | { kind: 'failed'; fieldErro
  */
 export function JoinForm() {
   const intl = useIntl();
-  const [checkRobot] = useCheckRobotMutation();
-  const [sendJoinRequest, { isLoading }] = useSendJoinRequestMutation();
+  const [checkRobot] = usePostJoinRecaptchaMutation();
+  const [sendJoinRequest, { isLoading }] = usePostJoinRequestMutation();
   const [fields, setFields] = useState(EMPTY);
   const [typeChoice, setTypeChoice] = useState('');
   const [customType, setCustomType] = useState('');

@@ -68,7 +68,7 @@ describe('login screen', () => {
     // Then the plan lists, the privileges and the logo load, on the dashboard, which names none of them.
     await waitFor(() => expect(api.requests('/portal/pricing-plans/', 'GET')).toHaveLength(1));
     expect(api.requests('/portal/user/ui-privileges', 'GET').length).toBeGreaterThan(0);
-    expect(store.getState().api.queries['pricingPlanLists(undefined)']?.data).toMatchObject({
+    expect(store.getState().api.queries['getPricingPlans(undefined)']?.data).toMatchObject({
       pricingPlans: expect.arrayContaining([{ pricingPlanId: 2, pricingPlanName: 'Northwind Europe' }]),
     });
   });

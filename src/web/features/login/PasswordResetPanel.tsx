@@ -5,7 +5,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { apiErrorOf } from '@web/core/apiErrors';
 import { NewPasswordFields } from '@web/ui/password/NewPasswordFields';
 import { EMPTY_NEW_PASSWORD, newPasswordProblems, type NewPasswordValues } from '@web/ui/password/newPassword';
-import { useRequestPasswordResetMutation, useResetPasswordMutation } from '@web/core/accessApi';
+import { usePutUserPasswordResetMutation } from '@web/core/accessApi';
 import { fieldErrorsOf } from '@web/core/fieldErrors';
 import { joinFieldProblem } from './joinRules';
 import { BackToSignIn } from './BackToSignIn';
@@ -33,7 +33,7 @@ type RequestOutcome = { kind: 'idle' } | { kind: 'sent' } | { kind: 'failed'; me
 /** Asks for a reset link. The answer reads the same whether or not the address is known; the field clears after it. */
 function ResetRequestForm({ onBack }: { onBack(): void }) {
   const intl = useIntl();
-  const [requestReset, { isLoading }] = useRequestPasswordResetMutation();
+  const [requestReset, { isLoading }] = usePutUserPasswordResetMutation();
   const [email, setEmail] = useState('');
   const [touched, setTouched] = useState(false);
   const [outcome, setOutcome] = useState<RequestOutcome>({ kind: 'idle' });
@@ -99,7 +99,7 @@ type NewPasswordOutcome = { kind: 'idle' } | { kind: 'done' } | { kind: 'tokenIn
 /** Sets a new password with the token of a reset link. */
 function NewPasswordForm({ token, onBack, onRequestNewLink }: { token: string } & Omit<Props, 'token'>) {
   const intl = useIntl();
-  const [resetPassword, { isLoading }] = useResetPasswordMutation();
+  const [resetPassword, { isLoading }] = usePutUserPasswordResetMutation();
   const [values, setValues] = useState<NewPasswordValues>(EMPTY_NEW_PASSWORD);
   const [serverError, setServerError] = useState<string>();
   const [outcome, setOutcome] = useState<NewPasswordOutcome>({ kind: 'idle' });

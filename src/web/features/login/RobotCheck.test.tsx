@@ -32,8 +32,8 @@ describe('robot check widget', () => {
     const { widget } = await joinWithWidget();
     solved(widget, 'solution-a');
     solved(widget, 'solution-a');
-    await waitFor(() => expect(api.requests('/join/recaptcha/', 'POST')).toHaveLength(1));
-    expect(api.requests('/join/recaptcha/')[0].body).toEqual({ token: 'solution-a' });
+    await waitFor(() => expect(api.requests('/join/recaptcha', 'POST')).toHaveLength(1));
+    expect(api.requests('/join/recaptcha')[0].body).toEqual({ token: 'solution-a' });
     expect(screen.queryByTestId('robot-check-error')).toBeNull();
   });
 

@@ -12,7 +12,7 @@ import { useSearchParams } from 'react-router-dom';
 import { hasPrivilege } from '@shared/privileges';
 import { packageSchema } from '@shared/prepaid';
 import { searchFilters } from '@shared/schema';
-import { usePrivilegesQuery } from '@web/core/authApi';
+import { useGetUserUiPrivilegesQuery } from '@web/core/authApi';
 import { Loading } from '@web/ui/Loading';
 import { EntityGrid, type GridSort } from '@web/engine/EntityGrid';
 import { httpStatus } from '@web/core/apiErrors';
@@ -69,7 +69,7 @@ function SubscriberChooser({ current, onChoose }: { current?: number; onChoose: 
 export default function PackageSalesPage() {
   const intl = useIntl();
   const isAdmin = useIsAdmin();
-  const { data: granted } = usePrivilegesQuery();
+  const { data: granted } = useGetUserUiPrivilegesQuery();
   const [params, setParams] = useSearchParams();
   const schema = packageSchema;
   const query = readListQuery(params, schema, isAdmin);

@@ -45,7 +45,7 @@ import { useIsAdmin } from '@web/core/useIsAdmin';
 import { ChoiceEditor, type Choice, type ChoiceEditorParams } from './ChoiceEditor';
 import * as edits from './ruleEdits';
 import type { RuleKind } from './ruleKinds';
-import { useNetworkCatalogueQuery, usePlanRulesPageQuery, useSavePlanRulesMutation, type Network } from './rulesApi';
+import { useGetNetworksQuery, usePlanRulesPageQuery, useSavePlanRulesMutation, type Network } from './rulesApi';
 import { useRuleValidation } from './useRuleValidation';
 import './pricing.css';
 import { messageOr } from '@web/core/messages';
@@ -115,7 +115,7 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
   const size = schema['x-list'].pageSize ?? 100;
   const request = { sortBy: query.sortBy, sortDir: query.sortDir, page: { page: query.page, size }, ...(query.searchKey ? { searchBy: query.searchBy, searchKey: query.searchKey } : {}) };
   const result = usePlanRulesPageQuery({ kind: kind.name, planId, request });
-  const networks = useNetworkCatalogueQuery(undefined, { skip: !schema.properties.mnc }).data;
+  const networks = useGetNetworksQuery({ size: 5000 }, { skip: !schema.properties.mnc }).data;
   const [saveRules, saving] = useSavePlanRulesMutation();
   const [state, dispatch] = useReducer(reducer, edits.EMPTY_EDITS);
   const [serverErrors, setServerErrors] = useState<edits.CellErrors>({});

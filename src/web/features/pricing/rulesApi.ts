@@ -5,9 +5,11 @@
 import type { RuleChanges } from '@shared/ruleChanges';
 import type { ListRequest, Page } from '@shared/wire';
 import { api } from '@web/core/api';
+import { answering } from '@web/core/generatedApi';
 import { saveAttachment } from '@web/core/endpoints';
 import type { EntityRow } from '@web/core/types';
 import { RULE_KINDS, type RuleKindName } from './ruleKinds';
+import { enhancedApi } from './rulesApi.gen';
 
 /** Which rules: the kind by name (query arguments stay plain data) and the plan. */
 export interface RulesArgs {
@@ -50,6 +52,8 @@ export interface Network {
 
 const rulesTag = ({ kind, planId }: RulesArgs) => ({ type: RULE_KINDS[kind].planTag, id: `rules-${planId}` });
 
+// Not generated: each rule call below serves both plan kinds (local and international), whose paths differ, and
+// the document does not describe the bodies of the page, save and file calls.
 export const rulesApi = api.injectEndpoints({
   endpoints: (build) => ({
     planRulesPage: build.query<Page<EntityRow>, RulesArgs & { request: ListRequest }>({
@@ -81,12 +85,9 @@ export const rulesApi = api.injectEndpoints({
       },
       invalidatesTags: (_result, _error, args) => (args.confirm ? [rulesTag(args)] : []),
     }),
+    // Not generated: a streamed CSV saved as a file, which the document cannot describe.
     downloadRules: build.mutation<string, { planId: string }>({
       query: ({ planId }) => ({ url: `/pricing-plans/local/${encodeURIComponent(planId)}/download`, method: 'POST', responseHandler: saveAttachment }),
-    }),
-    networkCatalogue: build.query<Network[], void>({
-      query: () => ({ url: '/networks', params: { size: 5000 } }),
-      transformResponse: (page: Page<Network>) => page.items,
     }),
   }),
 });
@@ -98,5 +99,13 @@ export const {
   useSavePlanRulesMutation,
   useSendRuleFileMutation,
   useDownloadRulesMutation,
-  useNetworkCatalogueQuery,
 } = rulesApi;
+
+/** The network catalogue the network picker reads, as a plain list. */
+export const networksApi = answering<{ getNetworks: Network[] }>()(
+  enhancedApi.enhanceEndpoints({
+    endpoints: { getNetworks: { providesTags: [], transformResponse: (page: Page<Network>) => page.items } },
+  }),
+);
+
+export const { useGetNetworksQuery } = networksApi;

@@ -12,13 +12,13 @@ import { STATE_INTENT } from './networkStates';
 import {
   NETWORK_STATES,
   profilesApi,
-  useAllowedListSyncQuery,
+  useGetAllowedListsByIdQuery,
   useAllowedListImpactMutation,
-  useBlockNetworksMutation,
+  usePostAdminBlockNetworksMutation,
   useDownloadAllowedListMutation,
-  useListCountryNetworksQuery,
-  useListNetworkSummaryQuery,
-  useSyncAllowedListMutation,
+  useGetAllowedListsByIdNetworksAndCountryQuery,
+  useGetAllowedListsByIdNetworksQuery,
+  usePostAllowedListsByIdSyncMutation,
   type ListNetwork,
   type NetworkState,
   type StateCounts,
@@ -81,7 +81,7 @@ const any = (states: StateCounts, which: readonly NetworkState[]) => which.some(
 
 function CountryNetworks({ id, country, isAdmin, onBlock, busy }: { id: number; country: string; isAdmin: boolean; onBlock: Block; busy: boolean }) {
   const intl = useIntl();
-  const { data, isError } = useListCountryNetworksQuery({ id, country });
+  const { data, isError } = useGetAllowedListsByIdNetworksAndCountryQuery({ id: String(id), country });
   if (isError) return <Callout intent={Intent.DANGER}><FormattedMessage id="list.loadError" /></Callout>;
   if (!data) return <Spinner size={20} />;
   return (
@@ -160,12 +160,12 @@ export function AllowedListNetworks({ id }: { id: number }) {
   const [filter, setFilter] = useState('');
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const [running, setRunning] = useState(false);
-  const { data: list } = useAllowedListSyncQuery(id, { pollingInterval: running ? SYNC_POLL_MS : 0 });
-  const summary = useListNetworkSummaryQuery(id, { skip: !list });
-  const [block, blocking] = useBlockNetworksMutation();
+  const { data: list } = useGetAllowedListsByIdQuery(id, { pollingInterval: running ? SYNC_POLL_MS : 0 });
+  const summary = useGetAllowedListsByIdNetworksQuery(String(id), { skip: !list });
+  const [block, blocking] = usePostAdminBlockNetworksMutation();
   const [previewImpact, previewing] = useAllowedListImpactMutation();
   const impact = useImpactCheck();
-  const [sync, syncing] = useSyncAllowedListMutation();
+  const [sync, syncing] = usePostAllowedListsByIdSyncMutation();
   const [download, downloading] = useDownloadAllowedListMutation();
   const names = useMemo(() => countryNames(intl.locale), [intl.locale]);
 
@@ -192,7 +192,7 @@ export function AllowedListNetworks({ id }: { id: number }) {
     showToast({ intent: Intent.SUCCESS, message: intl.formatMessage({ id: 'allowedList.block.done' }, { changed: result.data.changed }) });
   };
   const onSync = async () => {
-    const result = await sync(id);
+    const result = await sync(String(id));
     if (result.error) return failed(httpStatus(result.error) === 409 ? 'allowedList.sync.alreadyRunning' : 'allowedList.sync.error');
     if (result.data.sent === 0) showToast({ intent: Intent.PRIMARY, message: intl.formatMessage({ id: 'allowedList.sync.nothing' }) });
   };

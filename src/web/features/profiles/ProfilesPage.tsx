@@ -9,7 +9,7 @@ import { FormattedMessage } from 'react-intl';
 import { useSearchParams } from 'react-router-dom';
 import { hasPrivilege } from '@shared/privileges';
 import type { EntitySchema } from '@shared/schema';
-import { usePrivilegesQuery } from '@web/core/authApi';
+import { useGetUserUiPrivilegesQuery } from '@web/core/authApi';
 import { Loading } from '@web/ui/Loading';
 import EntityListPage from '@web/engine/EntityListPage';
 import { findSchema } from '@web/core/schemas';
@@ -28,7 +28,7 @@ const TABS: readonly TabSpec[] = [
 
 export default function ProfilesPage() {
   const [params, setParams] = useSearchParams();
-  const { data: granted } = usePrivilegesQuery();
+  const { data: granted } = useGetUserUiPrivilegesQuery();
   const tabs = TABS.filter((t) => granted && hasPrivilege(granted, t.schema['x-entity'].privilege));
   const asked = params.get('tab');
   const current = tabs.find((t) => t.id === asked) ?? tabs[0];

@@ -14,7 +14,7 @@ import type { EntityRow } from '@web/core/types';
 import { useIsAdmin } from '@web/core/useIsAdmin';
 import { useImpactCheck } from './ImpactDialog';
 import { PriceTable } from './PriceTable';
-import { useApproveRoamingProfileMutation, useDownloadPriceTableMutation, useDownloadWholeProfileMutation, useRoamingProfileImpactMutation } from './profilesApi';
+import { usePostAdminRoamingProfilesByIdApproveMutation, useDownloadPriceTableMutation, useDownloadWholeProfileMutation, useRoamingProfileImpactMutation } from './profilesApi';
 import type { Rate } from './rates';
 import './profiles.css';
 
@@ -27,7 +27,7 @@ function ProfileExtras({ id }: { id: number }) {
   // The same cache entries as the form's, so a save or an approval shows in both.
   const { data: row } = endpoints.get!.useQuery(String(id));
   const [update, updating] = endpoints.update!.useMutation();
-  const [approve, approving] = useApproveRoamingProfileMutation();
+  const [approve, approving] = usePostAdminRoamingProfilesByIdApproveMutation();
   const [downloadRates, downloadingRates] = useDownloadPriceTableMutation();
   const [downloadProfile, downloadingProfile] = useDownloadWholeProfileMutation();
   const [previewImpact] = useRoamingProfileImpactMutation();
@@ -37,7 +37,7 @@ function ProfileExtras({ id }: { id: number }) {
   const failed = (messageId: string) => showToast({ intent: Intent.DANGER, icon: <ErrorIcon />, message: intl.formatMessage({ id: messageId }) });
   const state = String(row.reviewState ?? 'pending');
   const onApprove = async () => {
-    const result = await approve(id);
+    const result = await approve(String(id));
     if (result.error) return failed('roamingProfile.approve.error');
     showToast({ intent: Intent.SUCCESS, icon: <TickIcon />, message: intl.formatMessage({ id: 'roamingProfile.approve.done' }) });
   };

@@ -5,8 +5,10 @@
  */
 import type { Page } from '@shared/wire';
 import { api } from '@web/core/api';
+import { answering } from '@web/core/generatedApi';
 import { saveAttachment } from '@web/core/endpoints';
 import type { EntityRow } from '@web/core/types';
+import { enhancedApi } from './profilesApi.gen';
 
 /** Mirrors the server's NETWORK_STATES. */
 export const NETWORK_STATES = ['pending', 'blocked', 'preferred', 'removed', 'pendingRemoval', 'pendingChanges'] as const;
@@ -72,68 +74,75 @@ export interface Impact {
 /** Subscribers an impact preview lists at once. */
 export const IMPACT_PAGE = { page: 0, size: 100 };
 
-const tagged = api.enhanceEndpoints({ addTagTypes: ['ListNetworks', 'ListSync'] });
+const LIST_NETWORKS = 'ListNetworks';
+const LIST_SYNC = 'ListSync';
 
-export const profilesApi = tagged.injectEndpoints({
+export const profilesApi = answering<{
+  getAllowedListsById: SyncState;
+  getAllowedListsByIdNetworks: NetworkSummary;
+  getAllowedListsByIdNetworksAndCountry: ListNetwork[];
+  postAdminBlockNetworks: NetworkSummary & { changed: number };
+  postAllowedListsByIdSync: { allowedListId: number; sent: number };
+  postAdminRoamingProfilesByIdApprove: EntityRow;
+}>()(
+  enhancedApi.enhanceEndpoints({
+    addTagTypes: [LIST_NETWORKS, LIST_SYNC],
+    endpoints: {
+      /**
+       * The list's row read for its sync progress. A cache entry apart from the form's, so polling it while a sync
+       * runs does not reset a form being edited.
+       */
+      getAllowedListsById: { providesTags: (_r, _e, id) => [{ type: LIST_SYNC, id: Number(id) }] },
+      getAllowedListsByIdNetworks: { providesTags: (_r, _e, id) => [{ type: LIST_NETWORKS, id: Number(id) }] },
+      getAllowedListsByIdNetworksAndCountry: { providesTags: (_r, _e, { id }) => [{ type: LIST_NETWORKS, id: Number(id) }] },
+      postAdminBlockNetworks: { invalidatesTags: (_r, _e, { allowedListId }) => [{ type: LIST_NETWORKS, id: allowedListId }] },
+      postAllowedListsByIdSync: { invalidatesTags: (_r, _e, id) => [{ type: LIST_SYNC, id: Number(id) }, { type: LIST_NETWORKS, id: Number(id) }] },
+      postAdminRoamingProfilesByIdApprove: {
+        invalidatesTags: (_r, _e, id) => [{ type: 'roamingProfile', id: String(id) }, { type: 'roamingProfile', id: 'LIST' }],
+      },
+    },
+  }),
+);
+
+const handWritten = api.injectEndpoints({
   endpoints: (build) => ({
-    /**
-     * The list's row read for its sync progress. A cache entry apart from the form's, so polling it while a sync
-     * runs does not reset a form being edited.
-     */
-    allowedListSync: build.query<SyncState, number>({
-      query: (id) => `/allowed-lists/${id}`,
-      providesTags: (_r, _e, id) => [{ type: 'ListSync', id }],
-    }),
-    listNetworkSummary: build.query<NetworkSummary, number>({
-      query: (id) => `/allowed-lists/${id}/networks`,
-      providesTags: (_r, _e, id) => [{ type: 'ListNetworks', id }],
-    }),
-    listCountryNetworks: build.query<ListNetwork[], { id: number; country: string }>({
-      query: ({ id, country }) => `/allowed-lists/${id}/networks/${country}`,
-      providesTags: (_r, _e, { id }) => [{ type: 'ListNetworks', id }],
-    }),
-    blockNetworks: build.mutation<NetworkSummary & { changed: number }, BlockRequest>({
-      query: (body) => ({ url: '/admin/block-networks', method: 'POST', body }),
-      invalidatesTags: (_r, _e, { allowedListId }) => [{ type: 'ListNetworks', id: allowedListId }],
-    }),
-    syncAllowedList: build.mutation<{ allowedListId: number; sent: number }, number>({
-      query: (id) => ({ url: `/allowed-lists/${id}/sync`, method: 'POST' }),
-      invalidatesTags: (_r, _e, id) => [{ type: 'ListSync', id }, { type: 'ListNetworks', id }],
-    }),
-    /** The server names the list by its uuid here. */
+    // Not generated: a streamed file saved by the browser, which the document cannot describe. The server names
+    // the list by its uuid here.
     downloadAllowedList: build.mutation<string, string>({
       query: (uuid) => ({ url: `/allowed-lists/${uuid}/download`, method: 'POST', responseHandler: saveAttachment }),
     }),
+    // Not generated: a streamed file saved by the browser, which the document cannot describe.
     downloadPriceTable: build.mutation<string, number>({
       query: (id) => ({ url: `/roaming-profiles/${id}/download`, method: 'POST', responseHandler: saveAttachment }),
     }),
+    // Not generated: a streamed file saved by the browser, which the document cannot describe.
     downloadWholeProfile: build.mutation<string, number>({
       query: (id) => ({ url: `/v2/roaming-profiles/${id}/download`, method: 'POST', responseHandler: saveAttachment }),
     }),
     /** Previews ask nothing to change, but each answer is read afresh: POST calls, as mutations. */
+    // Not generated: the document does not describe the body (countries, networks, page) a preview takes.
     allowedListImpact: build.mutation<Impact, { id: number; plmns?: string[]; countries?: string[] }>({
       query: ({ id, ...body }) => ({ url: `/allowed-lists/${id}/impact`, method: 'POST', body: { ...body, page: IMPACT_PAGE } }),
     }),
+    // Not generated: the document does not describe the body (countries, lists, page) a preview takes.
     roamingProfileImpact: build.mutation<Impact, { id: number; countries?: string[]; allowedListIds?: number[] }>({
       query: ({ id, ...body }) => ({ url: `/roaming-profiles/${id}/impact`, method: 'POST', body: { ...body, page: IMPACT_PAGE } }),
-    }),
-    approveRoamingProfile: build.mutation<EntityRow, number>({
-      query: (id) => ({ url: `/admin/roaming-profiles/${id}/approve`, method: 'POST' }),
-      invalidatesTags: (_r, _e, id) => [{ type: 'roamingProfile', id: String(id) }, { type: 'roamingProfile', id: 'LIST' }],
     }),
   }),
 });
 
 export const {
-  useAllowedListSyncQuery,
-  useListNetworkSummaryQuery,
-  useListCountryNetworksQuery,
-  useBlockNetworksMutation,
-  useSyncAllowedListMutation,
+  useGetAllowedListsByIdQuery,
+  useGetAllowedListsByIdNetworksQuery,
+  useGetAllowedListsByIdNetworksAndCountryQuery,
+  usePostAdminBlockNetworksMutation,
+  usePostAllowedListsByIdSyncMutation,
+  usePostAdminRoamingProfilesByIdApproveMutation,
+} = profilesApi;
+export const {
   useDownloadAllowedListMutation,
   useDownloadPriceTableMutation,
   useDownloadWholeProfileMutation,
-  useApproveRoamingProfileMutation,
   useAllowedListImpactMutation,
   useRoamingProfileImpactMutation,
-} = profilesApi;
+} = handWritten;

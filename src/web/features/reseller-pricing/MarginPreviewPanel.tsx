@@ -12,9 +12,9 @@ import { countryNames } from '@shared/countries';
 import { formatRate } from '@shared/pricing';
 import { hasPrivilege } from '@shared/privileges';
 import type { MarginPreview, MarginRow, ResellerPricingSummary } from '@shared/resellerPricing';
-import { usePrivilegesQuery } from '@web/core/authApi';
+import { useGetUserUiPrivilegesQuery } from '@web/core/authApi';
 import { showToast } from '@web/ui/toaster';
-import { useAssignPlanMutation, useMarginPreviewMutation } from './resellerPricingApi';
+import { usePutResellerPricingPlanMutation, usePostResellerPricingMarginPreviewMutation } from './resellerPricingApi';
 import { PricesGrid } from './PricesGrid';
 
 type Compared = 'DataRate' | 'MoCallRate' | 'MoSmsRate';
@@ -27,9 +27,9 @@ export function MarginPreviewPanel({ summary }: { summary: ResellerPricingSummar
   const planSelect = useId();
   const [resellerId, setResellerId] = useState<number | undefined>(summary.subResellers[0]?.id);
   const [planId, setPlanId] = useState<number | undefined>(summary.assignablePlans[0]?.id);
-  const [preview, state] = useMarginPreviewMutation();
-  const [assign, assigning] = useAssignPlanMutation();
-  const { data: granted } = usePrivilegesQuery();
+  const [preview, state] = usePostResellerPricingMarginPreviewMutation();
+  const [assign, assigning] = usePutResellerPricingPlanMutation();
+  const { data: granted } = useGetUserUiPrivilegesQuery();
   const mayAssign = hasPrivilege(granted ?? [], 'Resellers');
   const [result, setResult] = useState<MarginPreview>();
   const names = useMemo(() => countryNames(intl.locale), [intl.locale]);

@@ -2,10 +2,12 @@
  * The reseller pricing calls: the summary of a reseller's plan, its prices per network (paged), per country and
  * per zone, the CSV download, and the margin preview of a plan proposed for a sub-reseller.
  */
-import type { CountryPrice, MarginPreview, MarginPreviewRequest, NetworkPrice, ResellerPricingSummary, ZonePrice } from '@shared/resellerPricing';
+import type { CountryPrice, MarginPreview, NetworkPrice, ResellerPricingSummary, ZonePrice } from '@shared/resellerPricing';
 import type { ListRequest, Page } from '@shared/wire';
 import { api } from '@web/core/api';
+import { answering } from '@web/core/generatedApi';
 import { saveAttachment } from '@web/core/endpoints';
+import { enhancedApi } from './resellerPricingApi.gen';
 
 const params = (resellerId: number | undefined) => (resellerId === undefined ? undefined : { reseller_id: String(resellerId) });
 type Scoped<T> = T & { resellerId?: number };
@@ -13,41 +15,45 @@ type Scoped<T> = T & { resellerId?: number };
 const tagged = api.enhanceEndpoints({ addTagTypes: ['ResellerPricing'] });
 const PRICING = { type: 'ResellerPricing' as const, id: 'LIST' };
 
-export const resellerPricingApi = tagged.injectEndpoints({
+export const resellerPricingApi = answering<{
+  postResellerPricingMarginPreview: MarginPreview;
+  putResellerPricingPlan: { resellerId: number; pricingPlanId: number | null };
+}>()(
+  enhancedApi.enhanceEndpoints({
+    addTagTypes: ['ResellerPricing'],
+    endpoints: {
+      postResellerPricingMarginPreview: { invalidatesTags: [] },
+      /** Assigns one of the caller's plans to a sub-reseller (needs Resellers). */
+      putResellerPricingPlan: { invalidatesTags: [PRICING] },
+    },
+  }),
+);
+
+const handWritten = tagged.injectEndpoints({
   endpoints: (build) => ({
+    // Not generated: the document does not describe the `reseller_id` query this call takes.
     resellerPricing: build.query<ResellerPricingSummary, number | undefined>({
       query: (resellerId) => ({ url: '/reseller-pricing', params: params(resellerId) }),
       providesTags: [PRICING],
     }),
+    // Not generated: the document does not describe the list request and `reseller_id` query this call takes.
     networkPrices: build.query<Page<NetworkPrice>, Scoped<ListRequest>>({
       query: ({ resellerId, ...body }) => ({ url: '/reseller-pricing/paged', method: 'POST', body, params: params(resellerId) }),
     }),
+    // Not generated: the document does not describe the `reseller_id` query this call takes.
     countryPrices: build.query<{ items: CountryPrice[] }, number | undefined>({
       query: (resellerId) => ({ url: '/reseller-pricing/countries', params: params(resellerId) }),
     }),
+    // Not generated: the document does not describe the `reseller_id` query these calls take.
     zonePrices: build.query<{ items: ZonePrice[] }, { kind: 'location-zones' | 'destination-zones'; resellerId?: number }>({
       query: ({ kind, resellerId }) => ({ url: `/reseller-pricing/${kind}`, params: params(resellerId) }),
     }),
+    // Not generated: a streamed CSV saved as a file, which the document cannot describe.
     downloadPrices: build.mutation<string, Scoped<ListRequest>>({
       query: ({ resellerId, ...body }) => ({ url: '/reseller-pricing/download', method: 'POST', body, params: params(resellerId), responseHandler: saveAttachment }),
-    }),
-    marginPreview: build.mutation<MarginPreview, MarginPreviewRequest>({
-      query: (body) => ({ url: '/reseller-pricing/margin-preview', method: 'POST', body }),
-    }),
-    /** Assigns one of the caller's plans to a sub-reseller (needs Resellers). */
-    assignPlan: build.mutation<{ resellerId: number; pricingPlanId: number | null }, { resellerId: number; pricingPlanId: number | null }>({
-      query: (body) => ({ url: '/reseller-pricing/plan', method: 'PUT', body }),
-      invalidatesTags: [PRICING],
     }),
   }),
 });
 
-export const {
-  useResellerPricingQuery,
-  useNetworkPricesQuery,
-  useCountryPricesQuery,
-  useZonePricesQuery,
-  useDownloadPricesMutation,
-  useMarginPreviewMutation,
-  useAssignPlanMutation,
-} = resellerPricingApi;
+export const { usePostResellerPricingMarginPreviewMutation, usePutResellerPricingPlanMutation } = resellerPricingApi;
+export const { useResellerPricingQuery, useNetworkPricesQuery, useCountryPricesQuery, useZonePricesQuery, useDownloadPricesMutation } = handWritten;

@@ -9,31 +9,22 @@ import { Classes, FormGroup, Intent, TextArea } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { SMS_LIMITS, smsLength, smsTextProblem } from '@shared/sms';
-import { api } from '@web/core/api';
 import { errorText, useOperations } from './operations';
 import { fieldMessage, FormDialog } from './dialogs';
-import type { SubscriberOperation } from './subscriberApi';
-
-const smsApi = api.injectEndpoints({
-  endpoints: (build) => ({
-    sendSms: build.mutation<SubscriberOperation, { subscriberId: number; text: string }>({
-      query: ({ subscriberId, text }) => ({ url: `/subscriber-info/${subscriberId}/sms`, method: 'POST', body: { text } }),
-    }),
-  }),
-});
+import { usePostSubscriberInfoByIdSmsMutation } from './subscriberApi';
 
 export default function SendSmsDialog({ subscriberId, onClose }: { subscriberId: number; onClose: () => void }) {
   const intl = useIntl();
   const [text, setText] = useState('');
   const [touched, setTouched] = useState(false);
-  const [send, state] = smsApi.useSendSmsMutation();
+  const [send, state] = usePostSubscriberInfoByIdSmsMutation();
   const { follow } = useOperations();
   const length = smsLength(text);
   const problem = smsTextProblem(text);
   const submit = async () => {
     setTouched(true);
     if (problem) return;
-    const result = await send({ subscriberId, text });
+    const result = await send({ id: String(subscriberId), body: { text } });
     if (!result.error) {
       follow('send-sms', result);
       onClose();

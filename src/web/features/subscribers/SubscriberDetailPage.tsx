@@ -29,7 +29,7 @@ import {
 } from './panels';
 import { StatusTag } from '@web/ui/StatusTag';
 import { SubscriberPackagesSlot } from './SubscriberPackagesSlot';
-import { useCancelLocationMutation, useDailyLimitQuery, useRunSubscriberOperationMutation } from './subscriberApi';
+import { usePostSubscriberInfoByIdCancelLocationMutation, useGetSubscriberInfoDailyLimitByIdQuery, usePostSubscriberInfoApiMutation } from './subscriberApi';
 import './subscribers.css';
 
 const schema = findSchema('subscriber')!;
@@ -51,7 +51,7 @@ function usePanels() {
 
 function StatusAction({ subscriber }: { subscriber: Subscriber }) {
   const intl = useIntl();
-  const [run, state] = useRunSubscriberOperationMutation();
+  const [run, state] = usePostSubscriberInfoApiMutation();
   const { follow, busy } = useOperations();
   const [confirming, setConfirming] = useState(false);
   const suspended = subscriber.status === 'suspended';
@@ -91,7 +91,7 @@ function StatusAction({ subscriber }: { subscriber: Subscriber }) {
 
 function RefreshSimAction({ subscriberId }: { subscriberId: number }) {
   const intl = useIntl();
-  const [run, state] = useRunSubscriberOperationMutation();
+  const [run, state] = usePostSubscriberInfoApiMutation();
   const { follow, busy } = useOperations();
   return (
     <Button size="small" icon={<RefreshIcon />} disabled={busy} loading={state.isLoading} data-testid="action-refresh-sim"
@@ -103,11 +103,11 @@ function RefreshSimAction({ subscriberId }: { subscriberId: number }) {
 
 function CancelLocationAction({ subscriberId }: { subscriberId: number }) {
   const intl = useIntl();
-  const [cancel, state] = useCancelLocationMutation();
+  const [cancel, state] = usePostSubscriberInfoByIdCancelLocationMutation();
   const { follow, busy } = useOperations();
   return (
     <Button size="small" icon={<MapMarkerIcon />} disabled={busy} loading={state.isLoading} data-testid="header-cancel-location"
-      onClick={async () => follow('cancel-location', await cancel(subscriberId))}>
+      onClick={async () => follow('cancel-location', await cancel(String(subscriberId)))}>
       {intl.formatMessage({ id: 'subscriber.action.cancelLocation' })}
     </Button>
   );
@@ -172,7 +172,7 @@ function SubscriberView({ subscriber }: { subscriber: Subscriber }) {
   const [dialog, setDialog] = useState<DialogName | null>(null);
   const close = () => setDialog(null);
   const id = subscriber.subscriberId;
-  const limit = useDailyLimitQuery(id);
+  const limit = useGetSubscriberInfoDailyLimitByIdQuery(String(id));
   const props = { subscriber, schema };
   const t = (key: string) => intl.formatMessage({ id: key });
 

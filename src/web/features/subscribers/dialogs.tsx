@@ -14,10 +14,13 @@ import { formatCell } from '@web/engine/columns';
 import { EsimActivation } from './sims/EsimActivation';
 import { errorText, useOperations } from './operations';
 import {
-  QOS_BLOCK, useQosSpeedLimitsQuery, useRunSubscriberOperationMutation, useSetDailyLimitMutation, useSimInfoQuery,
-  useUsablePricingPlansQuery, type DailyLimit,
+  QOS_BLOCK, useGetResellerInfoApiQosSpeedLimitsQuery, usePostSubscriberInfoApiMutation, usePostSubscriberInfoDailyLimitMutation, useGetSubscriberInfoSimInfoByIdQuery,
+  useGetSubscriberInfoByIdPricingPlansQuery, type DailyLimit,
 } from './subscriberApi';
 import { messageOr } from '@web/core/messages';
+import type { PostSubscriberInfoDailyLimitApiArg } from './subscriberApi.gen';
+
+type Throttling = PostSubscriberInfoDailyLimitApiArg['qosThrottling'];
 
 interface DialogProps {
   subscriberId: number;
@@ -85,8 +88,8 @@ export function DailyLimitDialog({ subscriberId, current, onClose }: DialogProps
   const [throttle, setThrottle] = useState(current?.qosThrottling && current.qosThrottling !== QOS_BLOCK ? current.qosThrottling : '');
   const [mode, setMode] = useState<'block' | 'throttle'>(throttle ? 'throttle' : 'block');
   const [touched, setTouched] = useState(false);
-  const speeds = useQosSpeedLimitsQuery();
-  const [save, state] = useSetDailyLimitMutation();
+  const speeds = useGetResellerInfoApiQosSpeedLimitsQuery();
+  const [save, state] = usePostSubscriberInfoDailyLimitMutation();
   const problem = dailyLimitProblem(amount);
   const shown = touched ? problem : undefined;
   const serverProblem = fieldMessage(intl, state.error, 'dailyLimitBytes');
@@ -96,7 +99,7 @@ export function DailyLimitDialog({ subscriberId, current, onClose }: DialogProps
     setTouched(true);
     if (problem || (mode === 'throttle' && !throttle)) return;
     const dailyLimitBytes = Math.round(decimal(amount) * UNITS[unit]);
-    const result = await save({ subscriberId, dailyLimitBytes: Math.max(1, dailyLimitBytes), qosThrottling: mode === 'block' ? QOS_BLOCK : throttle });
+    const result = await save({ subscriberId, dailyLimitBytes: Math.max(1, dailyLimitBytes), qosThrottling: mode === 'block' ? QOS_BLOCK : (throttle as Throttling) });
     if (!result.error) onClose();
   };
 
@@ -164,10 +167,10 @@ export function DailyLimitDialog({ subscriberId, current, onClose }: DialogProps
 /** Offers the plans the server accepts for this subscriber, the current one chosen. */
 export function PricingPlanDialog({ subscriberId, currentPlanId, onClose }: DialogProps & { currentPlanId: number | null }) {
   const intl = useIntl();
-  const plans = useUsablePricingPlansQuery(subscriberId);
+  const plans = useGetSubscriberInfoByIdPricingPlansQuery(String(subscriberId));
   const [planId, setPlanId] = useState(currentPlanId && currentPlanId > 0 ? String(currentPlanId) : '');
   const [touched, setTouched] = useState(false);
-  const [run, state] = useRunSubscriberOperationMutation();
+  const [run, state] = usePostSubscriberInfoApiMutation();
   const { follow } = useOperations();
   const missing = touched && !planId;
   const submit = async () => {
@@ -206,7 +209,7 @@ export function CreditDialog({ subscriberId, onClose }: DialogProps) {
   const [amount, setAmount] = useState('');
   const [description, setDescription] = useState('');
   const [touched, setTouched] = useState(false);
-  const [run, state] = useRunSubscriberOperationMutation();
+  const [run, state] = usePostSubscriberInfoApiMutation();
   const { follow } = useOperations();
   const problem = amountProblem(amount);
   const submit = async () => {
@@ -239,7 +242,7 @@ export function ChangeMsisdnDialog({ subscriberId, current, onClose }: DialogPro
   const intl = useIntl();
   const [msisdn, setMsisdn] = useState('');
   const [touched, setTouched] = useState(false);
-  const [run, state] = useRunSubscriberOperationMutation();
+  const [run, state] = usePostSubscriberInfoApiMutation();
   const { follow } = useOperations();
   const problem = !msisdn.trim() ? 'validation.msisdn.required' : !MSISDN.test(msisdn.trim()) ? 'validation.msisdn.invalid' : undefined;
   const submit = async () => {
@@ -283,7 +286,7 @@ export function Facts({ items, testId }: { items: [string, ReactNode][]; testId?
 
 export function SimInfoDialog({ subscriberId, onClose }: DialogProps) {
   const intl = useIntl();
-  const { data, error, isLoading } = useSimInfoQuery(subscriberId);
+  const { data, error, isLoading } = useGetSubscriberInfoSimInfoByIdQuery(String(subscriberId));
   const label = (id: string) => intl.formatMessage({ id: `subscriber.sim.${id}` });
   return (
     <Dialog isOpen onClose={onClose} title={intl.formatMessage({ id: 'subscriber.action.simInfo' })}>
@@ -312,7 +315,7 @@ export function SimInfoDialog({ subscriberId, onClose }: DialogProps) {
 /** The eSIM's activation code as a QR code to scan with the device, and sent by e-mail on request. */
 export function PairDeviceDialog({ subscriberId, onClose }: DialogProps) {
   const intl = useIntl();
-  const { data, error, isLoading } = useSimInfoQuery(subscriberId);
+  const { data, error, isLoading } = useGetSubscriberInfoSimInfoByIdQuery(String(subscriberId));
   const code = data?.simType === 'esim' ? data.activationCode : null;
   return (
     <Dialog isOpen onClose={onClose} title={intl.formatMessage({ id: 'subscriber.action.pairDevice' })}>

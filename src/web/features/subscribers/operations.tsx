@@ -8,7 +8,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { useIntl, type IntlShape } from 'react-intl';
 import { apiErrorOf, type QueryError } from '@web/core/apiErrors';
 import { useAppDispatch } from '@web/core/hooks';
-import { refreshSubscriber, useRecentOperationsQuery, useSubscriberOperationQuery, type SubscriberOperation } from './subscriberApi';
+import { refreshSubscriber, useGetSubscriberInfoByIdOperationsQuery, useGetSubscriberInfoOperationsByIdQuery, type SubscriberOperation } from './subscriberApi';
 import { messageOr } from '@web/core/messages';
 
 /** How often a pending operation is asked for its outcome. */
@@ -44,7 +44,7 @@ function failureText(intl: IntlShape, op: SubscriberOperation): string {
 }
 
 function Poller({ id, onFinished }: { id: number; onFinished: (op: SubscriberOperation) => void }) {
-  const { data } = useSubscriberOperationQuery(id, { pollingInterval: POLL_MS, skipPollingIfUnfocused: false });
+  const { data } = useGetSubscriberInfoOperationsByIdQuery(String(id), { pollingInterval: POLL_MS, skipPollingIfUnfocused: false });
   useEffect(() => {
     if (data && data.status !== 'pending') onFinished(data);
   }, [data, onFinished]);
@@ -79,7 +79,7 @@ export function OperationsProvider({ subscriberId, children }: { subscriberId: n
   }, [finished, intl]);
 
   // An operation started before the page opened (another tab, a reload) is followed as well.
-  const recent = useRecentOperationsQuery(subscriberId, { refetchOnMountOrArgChange: true });
+  const recent = useGetSubscriberInfoByIdOperationsQuery(String(subscriberId), { refetchOnMountOrArgChange: true });
   const [resumed, setResumed] = useState(false);
   const waiting = recent.data?.find((op) => op.status === 'pending');
   if (!resumed && recent.data) {

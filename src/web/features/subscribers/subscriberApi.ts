@@ -4,9 +4,11 @@
  * the SIM info and the equipment lookup (SIM cards themselves are the sims feature's). Each panel's data
  * carries a `SubscriberInfo` tag per subscriber, so an operation's outcome refreshes every panel it may have changed.
  */
-import { api } from '@web/core/api';
+import { answering } from '@web/core/generatedApi';
 import { saveAttachment } from '@web/core/endpoints';
 import type { Page } from '@shared/wire';
+import { enhancedApi } from './subscriberApi.gen';
+import { SUBSCRIBER_INFO as INFO } from '@web/core/subscriberCommonApi';
 
 export type OperationStatus = 'pending' | 'success' | 'failed';
 
@@ -73,133 +75,113 @@ export interface RoamingProfileInfo {
 }
 export interface Equipment { imei: string; tac: string; make: string; model: string; deviceType: string | null }
 
-const INFO = 'SubscriberInfo';
-const tagged = api.enhanceEndpoints({ addTagTypes: [INFO] });
-const info = (id: number) => [{ type: INFO, id }];
 
-export const subscriberApi = tagged.injectEndpoints({
-  endpoints: (build) => ({
-    runSubscriberOperation: build.mutation<SubscriberOperation, OperationRequest>({
-      query: (body) => ({ url: '/subscriber-info/api/', method: 'POST', body }),
+export type { MigrationStatus } from '@web/core/subscriberCommonApi';
+export { useGetSummaSubscriberMigrationByIdQuery } from '@web/core/subscriberCommonApi';
+/** The panels' tag of a subscriber; the document names ids in paths as text. */
+const info = (id: number | string) => [{ type: INFO, id: Number(id) }];
+const subscriberRow = (id: number | string) => ({ type: 'subscriber', id: String(id) });
+
+export const subscriberApi = answering<{
+  postSubscriberInfoApi: SubscriberOperation;
+  postSubscriberInfoByIdCancelLocation: SubscriberOperation;
+  postSubscribersByIdAllowedNetworks: SubscriberOperation;
+  postSubscribersByIdPushPendingImsis: SubscriberOperation;
+  putSubscribersByIdAndImsiPending: SponsorImsi;
+  putSubscribersByIdRoamingProfileHss: SubscriberOperation;
+  getSubscriberInfoOperationsById: SubscriberOperation;
+  getSubscriberInfoByIdOperations: SubscriberOperation[];
+  getSubscriberInfoByIdPricingPlans: { pricingPlanId: number; pricingPlanName: string }[];
+  getSubscriberInfoDailyLimitById: DailyLimit;
+  postSubscriberInfoDailyLimit: DailyLimit;
+  getResellerInfoApiQosSpeedLimits: QosSpeed[];
+  getSubscriberInfoSimInfoById: SimInfo;
+  getMsisdnById: MsisdnRow[];
+  postMsisdnByIdModifyDefault: SubscriberOperation;
+  getSubscriberInfoSponsorImsisById: SponsorImsi[];
+  getSubscriberInfoAuditLogsById: AuditEntry[];
+  getSubscriberInfoUsageLogsById: UsageRecord[];
+  getSubscribersByIdRoamingProfile: RoamingProfileInfo;
+  postMiscEquipment: Equipment;
+  postSubscriberInfoByIdSms: SubscriberOperation;
+}>()(
+  enhancedApi.enhanceEndpoints({
+    endpoints: {
       // Billing operations finish at once; network ones refresh the page when their outcome arrives.
-      invalidatesTags: (result, _e, { subscriberId }) =>
-        result?.status === 'success' ? [...info(subscriberId), { type: 'subscriber', id: String(subscriberId) }] : [],
-    }),
-    cancelLocation: build.mutation<SubscriberOperation, number>({
-      query: (id) => ({ url: `/subscriber-info/${id}/cancel-location`, method: 'POST' }),
-    }),
-    resetAllowedNetworks: build.mutation<SubscriberOperation, number>({
-      query: (id) => ({ url: `/subscribers/${id}/allowed-networks`, method: 'POST' }),
-    }),
-    pushPendingImsis: build.mutation<SubscriberOperation, number>({
-      query: (id) => ({ url: `/subscribers/${id}/push-pending-imsis`, method: 'POST' }),
-    }),
-    setImsiPending: build.mutation<SponsorImsi, { id: number; imsi: string }>({
-      query: ({ id, imsi }) => ({ url: `/subscribers/${id}/${imsi}/pending`, method: 'PUT' }),
-      invalidatesTags: (_r, _e, { id }) => info(id),
-    }),
-    writeHssProfile: build.mutation<SubscriberOperation, { id: number; roamingProfileId?: number }>({
-      query: ({ id, roamingProfileId }) => ({ url: `/subscribers/${id}/roaming-profile/hss`, method: 'PUT', body: roamingProfileId ? { roamingProfileId } : {} }),
-    }),
-    subscriberOperation: build.query<SubscriberOperation, number>({
-      query: (id) => `/subscriber-info/operations/${id}`,
-    }),
-    /** The subscriber's latest operations, newest first: one still pending is followed after a reload too. */
-    recentOperations: build.query<SubscriberOperation[], number>({
-      query: (id) => `/subscriber-info/${id}/operations`,
-    }),
-    /** The local plans this caller may put the subscriber on: exactly what the pricing-plan operation accepts. */
-    usablePricingPlans: build.query<{ pricingPlanId: number; pricingPlanName: string }[], number>({
-      query: (id) => `/subscriber-info/${id}/pricing-plans`,
-      providesTags: (_r, _e, id) => info(id),
-    }),
-    dailyLimit: build.query<DailyLimit, number>({
-      query: (id) => `/subscriber-info/daily-limit/${id}`,
-      providesTags: (_r, _e, id) => info(id),
-    }),
-    setDailyLimit: build.mutation<DailyLimit, { subscriberId: number; dailyLimitBytes: number; qosThrottling: string }>({
-      query: (body) => ({ url: '/subscriber-info/daily-limit', method: 'POST', body }),
-      invalidatesTags: (_r, _e, { subscriberId }) => [...info(subscriberId), { type: 'subscriber', id: String(subscriberId) }],
-    }),
-    qosSpeedLimits: build.query<QosSpeed[], void>({
-      query: () => '/reseller-info/api/qos-speed-limits',
-    }),
-    simInfo: build.query<SimInfo, number>({
-      query: (id) => `/subscriber-info/sim-info/${id}`,
-      providesTags: (_r, _e, id) => info(id),
-    }),
-    msisdns: build.query<MsisdnRow[], number>({
-      query: (id) => `/msisdn/${id}`,
-      providesTags: (_r, _e, id) => info(id),
-    }),
-    /** Goes through the core network: the pending operation is followed, and its outcome refreshes the panels. */
-    modifyDefaultMsisdn: build.mutation<SubscriberOperation, { id: number; msisdn: string }>({
-      query: ({ id, msisdn }) => ({ url: `/msisdn/${id}/modify-default`, method: 'POST', body: { msisdn } }),
-    }),
-    sponsorImsis: build.query<SponsorImsi[], number>({
-      query: (id) => `/subscriber-info/sponsor-imsis/${id}`,
-      providesTags: (_r, _e, id) => info(id),
-    }),
-    auditLogs: build.query<AuditEntry[], number>({
-      query: (id) => `/subscriber-info/audit-logs/${id}`,
-      providesTags: (_r, _e, id) => info(id),
-    }),
-    usageLogs: build.query<UsageRecord[], number>({
-      query: (id) => `/subscriber-info/usage-logs/${id}`,
-      providesTags: (_r, _e, id) => info(id),
-    }),
+      postSubscriberInfoApi: {
+        invalidatesTags: (result, _e, { subscriberId }) =>
+          (result as SubscriberOperation | undefined)?.status === 'success' ? [...info(subscriberId), subscriberRow(subscriberId)] : [],
+      },
+      postSubscriberInfoByIdCancelLocation: { invalidatesTags: [] },
+      postSubscribersByIdAllowedNetworks: { invalidatesTags: [] },
+      postSubscribersByIdPushPendingImsis: { invalidatesTags: [] },
+      putSubscribersByIdAndImsiPending: { invalidatesTags: (_r, _e, { id }) => info(id) },
+      putSubscribersByIdRoamingProfileHss: { invalidatesTags: [] },
+      getSubscriberInfoOperationsById: { providesTags: [] },
+      /** The subscriber's latest operations, newest first: one still pending is followed after a reload too. */
+      getSubscriberInfoByIdOperations: { providesTags: [] },
+      /** The local plans this caller may put the subscriber on: exactly what the pricing-plan operation accepts. */
+      getSubscriberInfoByIdPricingPlans: { providesTags: (_r, _e, id) => info(id) },
+      getSubscriberInfoDailyLimitById: { providesTags: (_r, _e, id) => info(id) },
+      postSubscriberInfoDailyLimit: { invalidatesTags: (_r, _e, { subscriberId }) => [...info(subscriberId), subscriberRow(subscriberId)] },
+      getResellerInfoApiQosSpeedLimits: { providesTags: [] },
+      getSubscriberInfoSimInfoById: { providesTags: (_r, _e, id) => info(id) },
+      getMsisdnById: { providesTags: (_r, _e, id) => info(id) },
+      /** Goes through the core network: the pending operation is followed, and its outcome refreshes the panels. */
+      postMsisdnByIdModifyDefault: { invalidatesTags: [] },
+      getSubscriberInfoSponsorImsisById: { providesTags: (_r, _e, id) => info(id) },
+      getSubscriberInfoAuditLogsById: { providesTags: (_r, _e, id) => info(id) },
+      getSubscriberInfoUsageLogsById: { providesTags: (_r, _e, { id }) => info(id) },
+      getSubscribersByIdRoamingProfile: { providesTags: (_r, _e, id) => info(id) },
+      postMiscEquipment: { invalidatesTags: [] },
+      postSubscriberInfoByIdSms: { invalidatesTags: [] },
+    },
+  }),
+);
+
+const pagedPanels = subscriberApi.injectEndpoints({
+  endpoints: (build) => ({
+    // Not generated: the document does not describe the body (`{ page: { page, size } }`) this call takes.
     networkEvents: build.query<Page<NetworkEvent>, { subscriberId: number; imsi: string; page: number; size: number }>({
       query: ({ imsi, page, size }) => ({ url: `/subscriber-info/network-events/${imsi}`, method: 'POST', body: { page: { page, size } } }),
       providesTags: (_r, _e, { subscriberId }) => info(subscriberId),
     }),
+    // Not generated: a streamed CSV saved as a file, which the document cannot describe.
     downloadNetworkEvents: build.mutation<string, string>({
       query: (imsi) => ({ url: `/subscriber-info/network-events/${imsi}/download`, method: 'POST', responseHandler: saveAttachment }),
     }),
+    // Not generated: the document does not describe the body (`{ page: { page, size } }`) this call takes.
     charges: build.query<Page<Charge>, { id: number; page: number; size: number }>({
       query: ({ id, page, size }) => ({ url: `/subscriber-info/charges/${id}`, method: 'POST', body: { page: { page, size } } }),
       providesTags: (_r, _e, { id }) => info(id),
-    }),
-    migrationStatus: build.query<{ subscriberId: number; migrationStatus: string | null }, number>({
-      query: (id) => `/summa/subscriber-migration/${id}`,
-      providesTags: (_r, _e, id) => info(id),
-    }),
-    subscriberRoamingProfile: build.query<RoamingProfileInfo, number>({
-      query: (id) => `/subscribers/${id}/roaming-profile`,
-      providesTags: (_r, _e, id) => info(id),
-    }),
-    equipment: build.mutation<Equipment, string>({
-      query: (imei) => ({ url: '/misc/equipment', method: 'POST', body: { imei } }),
     }),
   }),
 });
 
 export const {
-  useRunSubscriberOperationMutation,
-  useCancelLocationMutation,
-  useResetAllowedNetworksMutation,
-  usePushPendingImsisMutation,
-  useSetImsiPendingMutation,
-  useWriteHssProfileMutation,
-  useSubscriberOperationQuery,
-  useRecentOperationsQuery,
-  useDailyLimitQuery,
-  useUsablePricingPlansQuery,
-  useSetDailyLimitMutation,
-  useQosSpeedLimitsQuery,
-  useSimInfoQuery,
-  useMsisdnsQuery,
-  useModifyDefaultMsisdnMutation,
-  useSponsorImsisQuery,
-  useAuditLogsQuery,
-  useUsageLogsQuery,
-  useNetworkEventsQuery,
-  useDownloadNetworkEventsMutation,
-  useChargesQuery,
-  useMigrationStatusQuery,
-  useSubscriberRoamingProfileQuery,
-  useEquipmentMutation,
+  usePostSubscriberInfoApiMutation,
+  usePostSubscriberInfoByIdCancelLocationMutation,
+  usePostSubscribersByIdAllowedNetworksMutation,
+  usePostSubscribersByIdPushPendingImsisMutation,
+  usePutSubscribersByIdAndImsiPendingMutation,
+  usePutSubscribersByIdRoamingProfileHssMutation,
+  useGetSubscriberInfoOperationsByIdQuery,
+  useGetSubscriberInfoByIdOperationsQuery,
+  useGetSubscriberInfoDailyLimitByIdQuery,
+  useGetSubscriberInfoByIdPricingPlansQuery,
+  usePostSubscriberInfoDailyLimitMutation,
+  useGetResellerInfoApiQosSpeedLimitsQuery,
+  useGetSubscriberInfoSimInfoByIdQuery,
+  useGetMsisdnByIdQuery,
+  usePostMsisdnByIdModifyDefaultMutation,
+  useGetSubscriberInfoSponsorImsisByIdQuery,
+  useGetSubscriberInfoAuditLogsByIdQuery,
+  useGetSubscriberInfoUsageLogsByIdQuery,
+  useGetSubscribersByIdRoamingProfileQuery,
+  usePostMiscEquipmentMutation,
+  usePostSubscriberInfoByIdSmsMutation,
 } = subscriberApi;
+export const { useNetworkEventsQuery, useDownloadNetworkEventsMutation, useChargesQuery } = pagedPanels;
 
 /** Invalidates what an operation's outcome may have changed: the row and every panel of the subscriber. */
-export const refreshSubscriber = (id: number) =>
-  subscriberApi.util.invalidateTags([{ type: INFO, id }, { type: 'subscriber', id: String(id) }]);
+export const refreshSubscriber = (id: number) => subscriberApi.util.invalidateTags([...info(id), subscriberRow(id)]);

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router-dom';
 import { Pager } from '../Pager';
-import { isOpen, JOB_POLL_MS, useJobItemsQuery, type ItemStatus, type Job, type JobItem } from '@web/core/jobsApi';
+import { isOpen, JOB_POLL_MS, useGetJobsByIdItemsQuery, type ItemStatus, type Job, type JobItem } from '@web/core/jobsApi';
 import { messageOr } from '@web/core/messages';
 
 export const ITEMS_PAGE_SIZE = 10;
@@ -21,7 +21,7 @@ function Reason({ item }: { item: JobItem }) {
 function ItemTable({ job, status }: { job: Job; status: ItemStatus }) {
   const [page, setPage] = useState(0);
   // While the job moves, its items' outcomes change: read them again as its progress is read.
-  const { data } = useJobItemsQuery({ id: job.id, status, page, size: ITEMS_PAGE_SIZE }, { pollingInterval: isOpen(job) ? JOB_POLL_MS : 0 });
+  const { data } = useGetJobsByIdItemsQuery({ id: job.id, status, page, size: ITEMS_PAGE_SIZE }, { pollingInterval: isOpen(job) ? JOB_POLL_MS : 0 });
   if (!data) return null;
   const subscribers = job.kind.startsWith('subscribers.');
   return (

@@ -12,7 +12,7 @@ import { apiErrorOf, type QueryError } from '@web/core/apiErrors';
 import { showToast } from '../toaster';
 import { JobItems } from './JobItems';
 import {
-  isCancellable, isOpen, JOB_POLL_MS, processed, useCancelJobMutation, useJobFailuresMutation, useJobQuery, useRetryJobMutation, type Job,
+  isCancellable, isOpen, JOB_POLL_MS, processed, usePostJobsByIdCancelMutation, useJobFailuresMutation, useGetJobsByIdQuery, usePostJobsByIdRetryMutation, type Job,
 } from '@web/core/jobsApi';
 import './jobs.css';
 import { hasMessage, messageOr } from '@web/core/messages';
@@ -60,9 +60,9 @@ export interface JobSummaryProps {
 /** A job's status, counts, progress and actions, and on demand the reason of each item that did not succeed. */
 export function JobSummary({ job, withKind = false, onRetried }: JobSummaryProps) {
   const intl = useIntl();
-  const [cancel, cancelling] = useCancelJobMutation();
+  const [cancel, cancelling] = usePostJobsByIdCancelMutation();
   const [failures, downloading] = useJobFailuresMutation();
-  const [retry, retrying] = useRetryJobMutation();
+  const [retry, retrying] = usePostJobsByIdRetryMutation();
   const [reasons, setReasons] = useState(false);
   const status = statusOf(job);
   const open = isOpen(job);
@@ -159,7 +159,7 @@ export function JobSummary({ job, withKind = false, onRetried }: JobSummaryProps
 /** Follows one job until it ends; `onEnded` hears once that it has (done, failed or cancelled). */
 export function JobProgress({ id, onEnded, ...rest }: { id: number; onEnded?: (job: Job) => void } & Omit<JobSummaryProps, 'job'>) {
   const [open, setOpen] = useState(true);
-  const { data: job } = useJobQuery(id, { pollingInterval: open ? JOB_POLL_MS : 0, skipPollingIfUnfocused: false });
+  const { data: job } = useGetJobsByIdQuery(id, { pollingInterval: open ? JOB_POLL_MS : 0, skipPollingIfUnfocused: false });
   if (job && isOpen(job) !== open) setOpen(isOpen(job));
   // Reported once, when the job is first seen ended.
   const reported = useRef(false);

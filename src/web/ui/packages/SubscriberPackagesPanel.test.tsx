@@ -46,7 +46,7 @@ describe('a subscriber\'s packages panel', () => {
     expect(within(box).getByTestId('package-hint').textContent).toBe("$6.50 is debited from the reseller's balance.");
     await user.click(within(box).getByTestId('package-confirm'));
     await waitFor(() => expect(rows()).toHaveLength(2));
-    expect(api.requests('/pre-paid-packages/purchase/', 'POST')[0].body).toEqual({ subscriberId: 7, templateId: 2, activateUponFirstUse: false });
+    expect(api.requests('/pre-paid-packages/purchase', 'POST')[0].body).toEqual({ subscriberId: 7, templateId: 2, activateUponFirstUse: false });
     expect(balanceOf(10)).toBe(4993.5);
     expect(rows()[0].textContent).toContain('Europe week pass 1 GB');
     expect(screen.queryByRole('dialog')).toBeNull();
@@ -62,7 +62,7 @@ describe('a subscriber\'s packages panel', () => {
     await user.click(within(box).getByRole('checkbox'));
     await user.click(within(box).getByTestId('package-confirm'));
     await waitFor(() => expect(rows()).toHaveLength(2));
-    expect(api.requests('/pre-paid-packages/assign/', 'POST')[0].body).toEqual({ subscriberId: 7, templateId: 1, activateUponFirstUse: true });
+    expect(api.requests('/pre-paid-packages/assign', 'POST')[0].body).toEqual({ subscriberId: 7, templateId: 1, activateUponFirstUse: true });
     const row = rows()[0];
     expect(within(row).getByTestId('package-status').textContent).toBe('Pending');
     expect(row.textContent).toContain('On first use');
@@ -92,7 +92,7 @@ describe('a subscriber\'s packages panel', () => {
     await user.click(within(alert).getByRole('button', { name: 'Expire' }));
     await waitFor(() => expect(rows()).toHaveLength(0));
     expect(screen.getByText('This subscriber has no packages.')).toBeTruthy();
-    expect(api.requests('/pre-paid-packages/api/expire/', 'POST')[0].body).toEqual({ packageId: 1 });
+    expect(api.requests('/pre-paid-packages/api/expire', 'POST')[0].body).toEqual({ packageId: 1 });
     await user.click(screen.getByRole('checkbox', { name: 'Show expired' }));
     await waitFor(() => expect(rows()).toHaveLength(1));
     expect(within(rows()[0]).getByTestId('package-status').textContent).toBe('Expired');

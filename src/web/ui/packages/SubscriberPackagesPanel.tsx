@@ -11,7 +11,7 @@ import { DEFAULT_CURRENCY } from '@shared/currencies';
 import { Loading } from '../Loading';
 import { apiErrorOf, type QueryError } from '@web/core/apiErrors';
 import { showToast } from '../toaster';
-import { useAssignPackageMutation, useExpirePackageMutation, useOfferedTemplatesQuery, usePurchasePackageMutation, useSubscriberPackagesQuery } from '@web/core/packagesApi';
+import { usePostPrePaidPackagesAssignMutation, usePostPrePaidPackagesApiExpireMutation, useOfferedTemplatesQuery, usePostPrePaidPackagesPurchaseMutation, useSubscriberPackagesQuery } from '@web/core/packagesApi';
 import './packages.css';
 import { messageOr } from '@web/core/messages';
 
@@ -52,8 +52,8 @@ function SaleDialog({ kind, subscriberId, onClose }: { kind: SaleKind; subscribe
   const { data: templates, isLoading } = useOfferedTemplatesQuery(subscriberId);
   const [templateId, setTemplateId] = useState<number | undefined>();
   const [firstUse, setFirstUse] = useState(false);
-  const [assign, assigning] = useAssignPackageMutation();
-  const [purchase, purchasing] = usePurchasePackageMutation();
+  const [assign, assigning] = usePostPrePaidPackagesAssignMutation();
+  const [purchase, purchasing] = usePostPrePaidPackagesPurchaseMutation();
   const [error, setError] = useState<string | undefined>();
   const chosen = templates?.find((t) => t.id === templateId) ?? templates?.[0];
 
@@ -125,13 +125,13 @@ export function SubscriberPackagesPanel({ subscriberId }: SubscriberPackagesPane
   const [selling, setSelling] = useState<SaleKind | undefined>();
   const [expiring, setExpiring] = useState<PrepaidPackage | undefined>();
   const { data: packages, isLoading, isError, refetch } = useSubscriberPackagesQuery({ subscriberId, showExpired });
-  const [expire, expiringState] = useExpirePackageMutation();
+  const [expire, expiringState] = usePostPrePaidPackagesApiExpireMutation();
   const field = (name: string) => intl.formatMessage({ id: `entity.prepaidPackage.field.${name}` });
 
   const confirmExpire = async () => {
     if (!expiring) return;
     try {
-      await expire(expiring.id).unwrap();
+      await expire({ packageId: expiring.id }).unwrap();
       showToast({ intent: Intent.SUCCESS, message: intl.formatMessage({ id: 'packages.expiredNow' }, { id: expiring.id }) });
     } catch (e) {
       showToast({ intent: Intent.DANGER, message: intl.formatMessage({ id: 'packages.actionError' }, { message: errorText(intl, e as QueryError) }) });

@@ -5,13 +5,13 @@
 import { Button, Callout, Classes, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, HTMLTable, InputGroup, Intent } from '@blueprintjs/core';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { usePricingPlanListsQuery } from '@web/core/pricingPlansApi';
+import { useGetPricingPlansQuery } from '@web/core/pricingPlansApi';
 import { useReferenceOptionsQuery } from '@web/engine/referenceOptions';
 import type { ListSelection } from '@web/engine/EntityListPage';
 import { dailyLimitProblem } from '../dialogs';
 import { errorText } from '../operations';
-import { QOS_BLOCK, useQosSpeedLimitsQuery } from '../subscriberApi';
-import { bulkSelection, useBulkPreviewMutation, useBulkRoamingProfilesQuery, useStartBulkMutation, type BulkAction } from './bulkApi';
+import { QOS_BLOCK, useGetResellerInfoApiQosSpeedLimitsQuery } from '../subscriberApi';
+import { bulkSelection, usePostSubscribersBulkPreviewMutation, useGetRoamingProfilesQuery, usePostSubscribersBulkMutation, type BulkAction } from './bulkApi';
 import { messageOr } from '@web/core/messages';
 
 const UNITS = { MB: 1024 ** 2, GB: 1024 ** 3 } as const;
@@ -54,8 +54,8 @@ function paramsOf(action: BulkAction, f: Fields): { params: Record<string, unkno
 
 /** The choices of the action that picks one row of a list: plans, roaming profiles or accounts. */
 function useChoices(action: BulkAction) {
-  const plans = usePricingPlanListsQuery(undefined, { skip: action !== 'pricing-plan' });
-  const profiles = useBulkRoamingProfilesQuery(undefined, { skip: action !== 'roaming-profile' });
+  const plans = useGetPricingPlansQuery(undefined, { skip: action !== 'pricing-plan' });
+  const profiles = useGetRoamingProfilesQuery(undefined, { skip: action !== 'roaming-profile' });
   const accounts = useReferenceOptionsQuery(['account'], { skip: action !== 'move' });
   if (action === 'pricing-plan') return (plans.data?.pricingPlans ?? []).map((p) => ({ value: String(p.pricingPlanId), label: p.pricingPlanName }));
   if (action === 'roaming-profile') return (profiles.data ?? []).map((p) => ({ value: String(p.id), label: `${p.name} (${p.resellerName})` }));
@@ -72,9 +72,9 @@ export function BulkDialog({ action, selection, onClose, onStarted }: {
   const intl = useIntl();
   const [fields, setFields] = useState<Fields>(START);
   const [problem, setProblem] = useState<string>();
-  const [preview, previewState] = useBulkPreviewMutation();
-  const [start, startState] = useStartBulkMutation();
-  const speeds = useQosSpeedLimitsQuery(undefined, { skip: action !== 'daily-limit' && action !== 'qos' });
+  const [preview, previewState] = usePostSubscribersBulkPreviewMutation();
+  const [start, startState] = usePostSubscribersBulkMutation();
+  const speeds = useGetResellerInfoApiQosSpeedLimitsQuery(undefined, { skip: action !== 'daily-limit' && action !== 'qos' });
   const choices = useChoices(action);
   const checked = previewState.data;
   const selectionBody = bulkSelection(selection.target);

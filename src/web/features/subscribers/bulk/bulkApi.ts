@@ -4,6 +4,8 @@
  */
 import type { FieldError } from '@shared/wire';
 import { api } from '@web/core/api';
+import { answering } from '@web/core/generatedApi';
+import { enhancedApi } from './bulkApi.gen';
 import type { SelectionTarget } from '@web/engine/EntityListPage';
 import { jobsApi } from '@web/core/jobsApi';
 
@@ -43,18 +45,24 @@ export function bulkSelection(target: SelectionTarget): BulkRequest['selection']
   return 'ids' in target ? { ids: target.ids.map(Number) } : { search: target.search };
 }
 
-export const bulkApi = api.injectEndpoints({
-  endpoints: (build) => ({
-    bulkPreview: build.mutation<BulkPreview, BulkRequest>({
-      query: (body) => ({ url: '/subscribers/bulk/preview', method: 'POST', body }),
-    }),
-    startBulk: build.mutation<{ jobId: number; total: number }, BulkRequest>({
-      query: (body) => ({ url: '/subscribers/bulk', method: 'POST', body }),
-      onQueryStarted: async (_body, { dispatch, queryFulfilled }) => {
-        await queryFulfilled.catch(() => undefined);
-        dispatch(jobsApi.util.invalidateTags([{ type: 'Job', id: 'LIST' }]));
+export const bulkApi = answering<{ postSubscribersBulkPreview: BulkPreview; postSubscribersBulk: { jobId: number; total: number } }>()(
+  enhancedApi.enhanceEndpoints({
+    endpoints: {
+      postSubscribersBulkPreview: { invalidatesTags: [] },
+      postSubscribersBulk: {
+        invalidatesTags: [],
+        onQueryStarted: async (_body, { dispatch, queryFulfilled }) => {
+          await queryFulfilled.catch(() => undefined);
+          dispatch(jobsApi.util.invalidateTags([{ type: 'Job', id: 'LIST' }]));
+        },
       },
-    }),
+    },
+  }),
+);
+
+const csvApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    // Not generated: a multipart upload, which the document does not describe.
     sendSubscriberCsv: build.mutation<CsvReport, { file: File; confirm: boolean }>({
       query: ({ file, confirm }) => {
         const body = new FormData();
@@ -62,11 +70,10 @@ export const bulkApi = api.injectEndpoints({
         return { url: '/subscribers/bulk/csv', method: 'POST', body, params: confirm ? { confirm: 'true' } : undefined };
       },
     }),
-    /** Approved roaming profiles of the user's subtree. */
-    bulkRoamingProfiles: build.query<{ id: number; name: string; slots: number; resellerName: string }[], void>({
-      query: () => '/roaming-profiles',
-    }),
   }),
 });
 
-export const { useBulkPreviewMutation, useStartBulkMutation, useSendSubscriberCsvMutation, useBulkRoamingProfilesQuery } = bulkApi;
+export const { usePostSubscribersBulkPreviewMutation, usePostSubscribersBulkMutation } = bulkApi;
+export const { useSendSubscriberCsvMutation } = csvApi;
+/** Approved roaming profiles of the user's subtree. */
+export { useGetRoamingProfilesQuery } from '@web/core/subscriberCommonApi';

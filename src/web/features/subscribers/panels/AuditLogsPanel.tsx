@@ -2,14 +2,14 @@ import { HTMLTable } from '@blueprintjs/core';
 import { useIntl } from 'react-intl';
 import { Loading } from '@web/ui/Loading';
 import { formatBytes, formatCell } from '@web/engine/columns';
-import { QOS_BLOCK, useAuditLogsQuery, useQosSpeedLimitsQuery } from '../subscriberApi';
+import { QOS_BLOCK, useGetSubscriberInfoAuditLogsByIdQuery, useGetResellerInfoApiQosSpeedLimitsQuery } from '../subscriberApi';
 import { messageOr } from '@web/core/messages';
 import { type PanelProps, Panel, useLabel, field, LoadError, Empty } from './Panel';
 
 /** A changed field's value as text: byte counts and money as such, nothing as a dash. */
 function AuditValues({ values }: { values: Record<string, unknown> }) {
   const intl = useIntl();
-  const speeds = useQosSpeedLimitsQuery();
+  const speeds = useGetResellerInfoApiQosSpeedLimitsQuery();
   const entries = Object.entries(values);
   const qosText = (id: unknown) => (id === QOS_BLOCK ? intl.formatMessage({ id: 'subscriber.qos.block' }) : speeds.data?.find((s) => s.id === id)?.name ?? String(id));
   if (entries.length === 0) return <>{intl.formatMessage({ id: 'format.none' })}</>;
@@ -31,7 +31,7 @@ function AuditValues({ values }: { values: Record<string, unknown> }) {
 export function AuditLogsPanel({ subscriber }: PanelProps) {
   const intl = useIntl();
   const label = useLabel();
-  const { data, error } = useAuditLogsQuery(subscriber.subscriberId);
+  const { data, error } = useGetSubscriberInfoAuditLogsByIdQuery(String(subscriber.subscriberId));
   return (
     <Panel id="audit-logs" title={label('subscriber.panel.auditLogs')} wide>
       {error ? <LoadError error={error} /> : !data ? <Loading /> : data.length === 0 ? <Empty /> : (

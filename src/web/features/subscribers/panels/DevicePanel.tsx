@@ -2,21 +2,21 @@ import { Button, Tag } from '@blueprintjs/core';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { errorText } from '../operations';
-import { useEquipmentMutation, type Equipment } from '../subscriberApi';
+import { usePostMiscEquipmentMutation, type Equipment } from '../subscriberApi';
 import { type PanelProps, Panel, useLabel, FieldsForm } from './Panel';
 
 /** The device's make and model from the first eight digits of its IMEI (the TAC). */
 function EquipmentLookup({ imei }: { imei: string | undefined }) {
   const intl = useIntl();
   const label = useLabel();
-  const [lookup, state] = useEquipmentMutation();
+  const [lookup, state] = usePostMiscEquipmentMutation();
   const [found, setFound] = useState<Equipment | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const run = async () => {
     if (!imei) return;
     setFound(null);
     setProblem(null);
-    const result = await lookup(imei);
+    const result = await lookup({ imei });
     if (result.error) setProblem(errorText(intl, result.error));
     else setFound(result.data);
   };

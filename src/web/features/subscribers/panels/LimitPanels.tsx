@@ -4,14 +4,14 @@ import { Loading } from '@web/ui/Loading';
 import { usageIntent } from '@web/engine/cells';
 import { formatBytes } from '@web/engine/columns';
 import { Facts } from '../dialogs';
-import { QOS_BLOCK, useDailyLimitQuery, useQosSpeedLimitsQuery } from '../subscriberApi';
+import { QOS_BLOCK, useGetSubscriberInfoDailyLimitByIdQuery, useGetResellerInfoApiQosSpeedLimitsQuery } from '../subscriberApi';
 import { type PanelProps, Panel, useLabel, field, LoadError } from './Panel';
 
 export function QosPanel({ subscriber }: PanelProps) {
   const intl = useIntl();
   const label = useLabel();
-  const { data } = useDailyLimitQuery(subscriber.subscriberId);
-  const speeds = useQosSpeedLimitsQuery();
+  const { data } = useGetSubscriberInfoDailyLimitByIdQuery(String(subscriber.subscriberId));
+  const speeds = useGetResellerInfoApiQosSpeedLimitsQuery();
   const qos = data?.qosThrottling;
   const speed = qos && qos !== QOS_BLOCK ? speeds.data?.find((s) => s.id === qos)?.name ?? qos : null;
   return (
@@ -29,7 +29,7 @@ export function QosPanel({ subscriber }: PanelProps) {
 export function DailyLimitPanel({ subscriber }: PanelProps) {
   const intl = useIntl();
   const label = useLabel();
-  const { data, error } = useDailyLimitQuery(subscriber.subscriberId);
+  const { data, error } = useGetSubscriberInfoDailyLimitByIdQuery(String(subscriber.subscriberId));
   const limit = data?.dailyLimitBytes ?? null;
   return (
     <Panel id="daily-limit" title={label('subscriber.panel.dailyLimit')}>

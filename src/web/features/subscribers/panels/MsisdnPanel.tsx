@@ -3,17 +3,17 @@ import { useIntl } from 'react-intl';
 import { Loading } from '@web/ui/Loading';
 import { showToast } from '@web/ui/toaster';
 import { errorText, useOperations } from '../operations';
-import { useModifyDefaultMsisdnMutation, useMsisdnsQuery } from '../subscriberApi';
+import { usePostMsisdnByIdModifyDefaultMutation, useGetMsisdnByIdQuery } from '../subscriberApi';
 import { type PanelProps, Panel, useLabel, LoadError, Empty } from './Panel';
 
 export function MsisdnPanel({ subscriber }: PanelProps) {
   const intl = useIntl();
   const label = useLabel();
-  const { data, error } = useMsisdnsQuery(subscriber.subscriberId);
-  const [makeDefault, state] = useModifyDefaultMsisdnMutation();
+  const { data, error } = useGetMsisdnByIdQuery(String(subscriber.subscriberId));
+  const [makeDefault, state] = usePostMsisdnByIdModifyDefaultMutation();
   const { follow, busy } = useOperations();
   const choose = async (msisdn: string) => {
-    const result = await makeDefault({ id: subscriber.subscriberId, msisdn });
+    const result = await makeDefault({ id: String(subscriber.subscriberId), body: { msisdn } });
     if (result.error) showToast({ intent: Intent.DANGER, message: errorText(intl, result.error) });
     else follow('msisdn-default', result);
   };

@@ -7,14 +7,14 @@ import { formatCell } from '@web/engine/columns';
 import { Facts } from '../dialogs';
 import { useOperations } from '../operations';
 import { StatusTag } from '@web/ui/StatusTag';
-import { useResetAllowedNetworksMutation, useSubscriberRoamingProfileQuery, useWriteHssProfileMutation } from '../subscriberApi';
+import { usePostSubscribersByIdAllowedNetworksMutation, useGetSubscribersByIdRoamingProfileQuery, usePutSubscribersByIdRoamingProfileHssMutation } from '../subscriberApi';
 import { type PanelProps, Panel, useLabel, LoadError, Empty } from './Panel';
 
 export function RoamingProfilePanel({ subscriber, canOpen }: PanelProps & { canOpen: boolean }) {
   const intl = useIntl();
   const label = useLabel();
-  const { data, error } = useSubscriberRoamingProfileQuery(subscriber.subscriberId);
-  const [write, state] = useWriteHssProfileMutation();
+  const { data, error } = useGetSubscribersByIdRoamingProfileQuery(String(subscriber.subscriberId));
+  const [write, state] = usePutSubscribersByIdRoamingProfileHssMutation();
   const { follow, busy } = useOperations();
   const profile = data?.roamingProfile;
   const last = data?.lastHssUpdate;
@@ -23,7 +23,7 @@ export function RoamingProfilePanel({ subscriber, canOpen }: PanelProps & { canO
       id="roaming-profile"
       title={label('subscriber.panel.roamingProfile')}
       actions={profile && (
-        <Button size="small" disabled={busy} loading={state.isLoading} onClick={async () => follow('roaming-profile-hss', await write({ id: subscriber.subscriberId }))}>
+        <Button size="small" disabled={busy} loading={state.isLoading} onClick={async () => follow('roaming-profile-hss', await write({ id: String(subscriber.subscriberId), body: {} }))}>
           {label('subscriber.action.writeHss')}
         </Button>
       )}
@@ -43,12 +43,12 @@ export function RoamingProfilePanel({ subscriber, canOpen }: PanelProps & { canO
 
 export function AllowedNetworksPanel({ subscriber }: PanelProps) {
   const label = useLabel();
-  const [reset, state] = useResetAllowedNetworksMutation();
+  const [reset, state] = usePostSubscribersByIdAllowedNetworksMutation();
   const { follow, busy } = useOperations();
   return (
     <Panel id="allowed-networks" title={label('subscriber.panel.allowedNetworks')}>
       <p>{label('subscriber.allowedNetworks.explain')}</p>
-      <Button size="small" icon={<RefreshIcon />} disabled={busy} loading={state.isLoading} onClick={async () => follow('reset-allowed-networks', await reset(subscriber.subscriberId))}>
+      <Button size="small" icon={<RefreshIcon />} disabled={busy} loading={state.isLoading} onClick={async () => follow('reset-allowed-networks', await reset(String(subscriber.subscriberId)))}>
         {label('subscriber.action.resetAllowed')}
       </Button>
     </Panel>

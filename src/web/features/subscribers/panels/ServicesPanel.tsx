@@ -2,7 +2,7 @@ import { HTMLTable } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Loading } from '@web/ui/Loading';
-import { NO_PLAN, usePricingPlanListsQuery } from '@web/core/pricingPlansApi';
+import { NO_PLAN, useGetPricingPlansQuery } from '@web/core/pricingPlansApi';
 import { formatCell } from '@web/engine/columns';
 import { Pager } from '@web/ui/Pager';
 import { Facts } from '../dialogs';
@@ -15,7 +15,7 @@ const CHARGES_PAGE = 10;
 export function ServicesPanel({ subscriber }: PanelProps) {
   const intl = useIntl();
   const label = useLabel();
-  const plans = usePricingPlanListsQuery();
+  const plans = useGetPricingPlansQuery();
   const [page, setPage] = useState(1);
   const { data, error } = useChargesQuery({ id: subscriber.subscriberId, page: page - 1, size: CHARGES_PAGE });
   const planId = subscriber.pricingPlanId ?? null;

@@ -1,7 +1,7 @@
 import { Loading } from '@web/ui/Loading';
 import { Facts } from '../dialogs';
 import { StatusTag } from '@web/ui/StatusTag';
-import { useMigrationStatusQuery } from '../subscriberApi';
+import { useGetSummaSubscriberMigrationByIdQuery } from '../subscriberApi';
 import { type PanelProps, Panel, useLabel, field, LoadError } from './Panel';
 
 export function StatusPanel({ subscriber }: PanelProps) {
@@ -15,7 +15,7 @@ export function StatusPanel({ subscriber }: PanelProps) {
 
 export function MigrationPanel({ subscriber }: PanelProps) {
   const label = useLabel();
-  const { data, error } = useMigrationStatusQuery(subscriber.subscriberId);
+  const { data, error } = useGetSummaSubscriberMigrationByIdQuery(String(subscriber.subscriberId));
   return (
     <Panel id="migration" title={label('subscriber.panel.migration')}>
       {error ? <LoadError error={error} /> : !data ? <Loading /> : (

@@ -2,13 +2,13 @@ import { HTMLTable } from '@blueprintjs/core';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Loading } from '@web/ui/Loading';
 import { formatBytes, formatCell } from '@web/engine/columns';
-import { useUsageLogsQuery } from '../subscriberApi';
+import { useGetSubscriberInfoUsageLogsByIdQuery } from '../subscriberApi';
 import { type PanelProps, Panel, useLabel, LoadError, Empty } from './Panel';
 
 export function UsageLogsPanel({ subscriber }: PanelProps) {
   const intl = useIntl();
   const label = useLabel();
-  const { data, error } = useUsageLogsQuery(subscriber.subscriberId);
+  const { data, error } = useGetSubscriberInfoUsageLogsByIdQuery({ id: String(subscriber.subscriberId) });
   return (
     <Panel id="usage-logs" title={label('subscriber.panel.usageLogs')} wide>
       {error ? <LoadError error={error} /> : !data ? <Loading /> : data.length === 0 ? <Empty /> : (

@@ -9,7 +9,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useIntl } from 'react-intl';
 import { apiErrorOf } from '@web/core/apiErrors';
 import { errorText } from '../operations';
-import { useSendQrCodeMutation } from './simApi';
+import { usePostSimCardsByIccidMutation } from './simApi';
 import './sims.css';
 import { messageOr } from '@web/core/messages';
 
@@ -33,7 +33,7 @@ export function EsimActivation({ iccid, code, size = 240 }: { iccid: string; cod
   const [email, setEmail] = useState('');
   const [touched, setTouched] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [send, sent] = useSendQrCodeMutation();
+  const [send, sent] = usePostSimCardsByIccidMutation();
 
   const problem = !email.trim() ? 'validation.email.required' : !EMAIL.test(email.trim()) ? 'validation.email.invalid' : undefined;
   const submit = async (event: FormEvent) => {
@@ -41,7 +41,7 @@ export function EsimActivation({ iccid, code, size = 240 }: { iccid: string; cod
     setTouched(true);
     setSentTo(null);
     if (problem) return;
-    const result = await send({ iccid, email: email.trim() });
+    const result = await send({ iccid, body: { email: email.trim() } });
     if (!result.error) setSentTo(email.trim());
   };
   const serverField = apiErrorOf(sent.error)?.fields?.find((f) => f.field === 'email');

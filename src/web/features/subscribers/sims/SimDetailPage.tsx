@@ -18,7 +18,7 @@ import '../subscribers.css';
 import { EsimActivation } from './EsimActivation';
 import { SimFinder } from './SimFinder';
 import { SimStatusTag, simTypeText } from './SimStatusTag';
-import { useSimCardQuery, type SimCard } from './simApi';
+import { useGetSimCardsByIccidQuery, type SimCard } from './simApi';
 import './sims.css';
 
 function SimView({ card }: { card: SimCard }) {
@@ -65,7 +65,7 @@ export default function SimDetailPage() {
   const { id = '' } = useParams();
   const valid = isValidIccid(id);
   // currentData: while another card loads, the previous one is not shown under the new ICCID.
-  const { currentData: card, error, isError } = useSimCardQuery(id, { skip: !valid });
+  const { currentData: card, error, isError } = useGetSimCardsByIccidQuery(id, { skip: !valid });
   const status = httpStatus(error);
   const back = card?.subscriberId ? `/subscriber/${card.subscriberId}` : '/subscribers';
   // A card is named by its ICCID, which is also its address.

@@ -12,7 +12,7 @@ import { Pager } from '@web/ui/Pager';
 import { errorText } from '../operations';
 import { Panel } from '../panels/Panel';
 import { SimStatusTag, simTypeText } from './SimStatusTag';
-import { SIM_STATUSES, SIM_TYPES, useSimCardsQuery, type SimStatus, type SimType } from './simApi';
+import { SIM_STATUSES, SIM_TYPES, useGetSimCardsQuery, type SimStatus, type SimType } from './simApi';
 
 const PAGE_SIZE = 10;
 const ICCID_PART = /^\d{1,22}$/;
@@ -25,7 +25,7 @@ export function SimFinder({ current }: { current: string }) {
   const [simType, setSimType] = useState<SimType | ''>('');
   const [status, setStatus] = useState<SimStatus | ''>('');
   const [page, setPage] = useState(1);
-  const { data, error, isFetching } = useSimCardsQuery({ page: page - 1, size: PAGE_SIZE, searchKey, simType: simType || undefined, status: status || undefined });
+  const { data, error, isFetching } = useGetSimCardsQuery({ page: page - 1, size: PAGE_SIZE, searchKey: searchKey || undefined, simType: simType || undefined, status: status || undefined });
 
   const problem = text.trim() && !ICCID_PART.test(text.trim()) ? t('sim.find.digits') : undefined;
   const search = (event: FormEvent) => {

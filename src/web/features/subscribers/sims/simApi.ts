@@ -2,7 +2,8 @@
  * SIM cards: one card by its ICCID (with an eSIM's activation code), the paged list the caller may see, and
  * mailing an eSIM's activation QR code.
  */
-import { api } from '@web/core/api';
+import { answering } from '@web/core/generatedApi';
+import { enhancedApi } from './simApi.gen';
 import type { Page } from '@shared/wire';
 
 export type SimType = 'physical' | 'esim';
@@ -28,34 +29,17 @@ export interface SimCard {
   activationCode?: string | null;
 }
 
-export interface SimCardSearch {
-  page: number;
-  size: number;
-  /** Part of the ICCID, digits only. */
-  searchKey?: string;
-  simType?: SimType;
-  status?: SimStatus;
-}
-
 const SIM = 'SimCard';
 
-export const simApi = api.enhanceEndpoints({ addTagTypes: [SIM] }).injectEndpoints({
-  endpoints: (build) => ({
-    simCard: build.query<SimCard, string>({
-      query: (iccid) => `/sim-cards/${iccid}`,
-      providesTags: (_r, _e, iccid) => [{ type: SIM, id: iccid }],
-    }),
-    simCards: build.query<Page<SimCard>, SimCardSearch>({
-      query: ({ page, size, searchKey, simType, status }) => ({
-        url: '/sim-cards',
-        params: { page, size, ...(searchKey ? { searchKey } : {}), ...(simType ? { simType } : {}), ...(status ? { status } : {}) },
-      }),
-      providesTags: [{ type: SIM, id: 'LIST' }],
-    }),
-    sendQrCode: build.mutation<{ message: string }, { iccid: string; email: string }>({
-      query: ({ iccid, email }) => ({ url: `/sim-cards/${iccid}`, method: 'POST', body: { email } }),
-    }),
+export const simApi = answering<{ getSimCardsByIccid: SimCard; getSimCards: Page<SimCard>; postSimCardsByIccid: { message: string } }>()(
+  enhancedApi.enhanceEndpoints({
+    addTagTypes: [SIM],
+    endpoints: {
+      getSimCardsByIccid: { providesTags: (_r, _e, iccid) => [{ type: SIM, id: iccid }] },
+      getSimCards: { providesTags: [{ type: SIM, id: 'LIST' }] },
+      postSimCardsByIccid: { invalidatesTags: [] },
+    },
   }),
-});
+);
 
-export const { useSimCardQuery, useSimCardsQuery, useSendQrCodeMutation } = simApi;
+export const { useGetSimCardsByIccidQuery, useGetSimCardsQuery, usePostSimCardsByIccidMutation } = simApi;

@@ -1,0 +1,148 @@
+/**
+ * Generates the web app's RTK Query endpoints from the server's OpenAPI document (`npm run api:gen`).
+ *
+ * The server is built in-process on an in-memory PGlite database and asked for its document (`app.swagger()`),
+ * which is shaped for the client: the `/portal` prefix leaves the paths (the web app's base query adds the
+ * configured base) and the ajv-errors keyword `errorMessage`, which is not OpenAPI, is dropped. Then
+ * @rtk-query/codegen-openapi writes one `*.gen.ts` per domain, next to the code that uses it, injecting into the
+ * app's one API (`src/web/core/api.ts`). `test/server/api-gen.test.ts` fails when a checked-in file is stale.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateEndpoints } from '@rtk-query/codegen-openapi';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * The operations each domain's file holds, as `verb path` (path without `/portal`). The entity calls a schema's
+ * `x-api` declares (paged, get, create, …) are not listed: `src/web/core/endpoints.ts` builds them from the
+ * same schemas the server registers them from.
+ */
+export const API_DOMAINS: Record<string, string[]> = {
+  'src/web/core/subscriberCommonApi.gen.ts': ['get /roaming-profiles', 'get /summa/subscriber-migration/{id}'],
+  'src/web/core/authApi.gen.ts': [
+    'get /user', 'get /user/ui-privileges', 'post /user/preferences', 'get /version',
+    'get /reseller-info/list',
+  ],
+  'src/web/core/exchangeRateApi.gen.ts': ['get /exchange-rates'],
+  'src/web/core/pricingPlansApi.gen.ts': ['get /pricing-plans/'],
+  'src/web/core/logoApi.gen.ts': ['delete /user/logo'],
+  'src/web/core/twoFactorApi.gen.ts': [
+    'get /user/two-factor', 'post /user/two-factor/enrol', 'post /user/two-factor/confirm', 'post /user/two-factor/disable',
+    'get /admin/two-factor/resellers', 'put /admin/two-factor/resellers/{id}',
+  ],
+  'src/web/features/account-security/passwordApi.gen.ts': ['put /user/password'],
+  'src/web/core/adminApi.gen.ts': ['get /admin/outbox', 'get /admin/join-requests'],
+  'src/web/core/jobsApi.gen.ts': [
+    'get /jobs', 'get /jobs/{id}', 'get /jobs/{id}/items', 'post /jobs/{id}/cancel', 'post /jobs/{id}/retry',
+  ],
+  'src/web/core/packagesApi.gen.ts': [
+    'post /pre-paid-packages/assign',
+    'post /pre-paid-packages/purchase', 'post /pre-paid-packages/api/expire',
+  ],
+  'src/web/features/assign-subscribers/rangeApi.gen.ts': [
+    'post /subscribers/move', 'post /subscribers/roaming-profile', 'post /summa/subscriber-migration/range',
+  ],
+  'src/web/features/subscribers/sims/simApi.gen.ts': ['get /sim-cards/{iccid}', 'get /sim-cards', 'post /sim-cards/{iccid}'],
+  'src/web/features/profiles/profilesApi.gen.ts': [
+    'get /allowed-lists/{id}', 'get /allowed-lists/{id}/networks', 'get /allowed-lists/{id}/networks/{country}',
+    'post /admin/block-networks', 'post /allowed-lists/{id}/sync', 'post /allowed-lists/{id}/impact',
+    'post /roaming-profiles/{id}/impact', 'post /admin/roaming-profiles/{id}/approve',
+  ],
+  'src/web/features/subscribers/subscriberApi.gen.ts': [
+    'post /subscriber-info/api/', 'post /subscriber-info/{id}/cancel-location', 'post /subscribers/{id}/allowed-networks',
+    'post /subscribers/{id}/push-pending-imsis', 'put /subscribers/{id}/{imsi}/pending', 'put /subscribers/{id}/roaming-profile/hss',
+    'get /subscriber-info/operations/{id}', 'get /subscriber-info/{id}/operations', 'get /subscriber-info/{id}/pricing-plans',
+    'get /subscriber-info/daily-limit/{id}', 'post /subscriber-info/daily-limit', 'get /reseller-info/api/qos-speed-limits',
+    'get /subscriber-info/sim-info/{id}', 'get /msisdn/{id}', 'post /msisdn/{id}/modify-default', 'get /subscriber-info/sponsor-imsis/{id}',
+    'get /subscriber-info/audit-logs/{id}', 'get /subscriber-info/usage-logs/{id}', 
+    'get /subscribers/{id}/roaming-profile',
+    'post /misc/equipment', 'post /subscriber-info/{id}/sms',
+  ],
+  'src/web/features/subscribers/bulk/bulkApi.gen.ts': ['post /subscribers/bulk/preview', 'post /subscribers/bulk'],
+  'src/web/features/reseller-pricing/resellerPricingApi.gen.ts': [
+    'post /reseller-pricing/margin-preview', 'put /reseller-pricing/plan',
+  ],
+  'src/web/core/accessApi.gen.ts': [
+    'post /join/recaptcha', 'post /join/request', 'put /user/password/reset',
+  ],
+  'src/web/features/pricing/rulesApi.gen.ts': ['get /networks'],
+};
+
+/** Removes every `errorMessage` (an ajv-errors keyword, not OpenAPI) from a JSON value. */
+function withoutErrorMessages(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutErrorMessages);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'errorMessage').map(([key, v]) => [key, withoutErrorMessages(v)]));
+}
+
+/** The server's document as the client sees it: paths under the API base, OpenAPI keywords only. */
+export async function clientDocument(): Promise<Record<string, unknown>> {
+  const { openDatabase } = await import('@server/db');
+  const { buildApp } = await import('@server/app');
+  const database = await openDatabase({ dataDir: 'memory' });
+  const app = await buildApp({ database, jwtSecret: 'api-gen' });
+  try {
+    await app.ready();
+    const doc = withoutErrorMessages(app.swagger()) as { paths: Record<string, unknown> };
+    const paths = Object.fromEntries(Object.entries(doc.paths).map(([path, item]) => [path.replace(/^\/portal(?=\/|$)/, '') || '/', item]));
+    return { ...doc, paths };
+  } finally {
+    await app.close();
+    await database.close();
+  }
+}
+
+/** Generates every domain's file from a document; answers file (relative to the root) → content. */
+export async function generateAll(doc: Record<string, unknown>): Promise<Map<string, string>> {
+  const dir = await mkdtemp(join(tmpdir(), 'api-gen-'));
+  const schemaFile = join(dir, 'openapi.json');
+  await writeFile(schemaFile, JSON.stringify(doc, null, 2));
+  const paths = (doc.paths ?? {}) as Record<string, Record<string, unknown>>;
+  const files = new Map<string, string>();
+  try {
+    for (const [file, operations] of Object.entries(API_DOMAINS)) {
+      for (const op of operations) {
+        const [verb, path] = op.split(' ');
+        if (!paths[path]?.[verb]) throw new Error(`${file}: the document has no operation ${op}`);
+      }
+      const wanted = new Set(operations);
+      const code = await generateEndpoints({
+        schemaFile,
+        apiFile: '@web/core/api',
+        apiImport: 'api',
+        hooks: true,
+        tag: true,
+        useUnknown: true,
+        flattenArg: true,
+        encodePathParams: true,
+        filterEndpoints: (_name, { verb, path }) => wanted.has(`${verb} ${path}`),
+      });
+      if (typeof code !== 'string') throw new Error(`${file}: nothing generated`);
+      files.set(file, `/* Generated by \`npm run api:gen\` from the server's OpenAPI document: do not edit. */\n${code}`);
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  return files;
+}
+
+/** Files whose checked-in content differs from what the document generates now. */
+export async function staleFiles(generated: Map<string, string>): Promise<string[]> {
+  const stale: string[] = [];
+  for (const [file, code] of generated) {
+    const current = await readFile(join(ROOT, file), 'utf8').catch(() => null);
+    if (current !== code) stale.push(file);
+  }
+  return stale;
+}
+
+async function main() {
+  const generated = await generateAll(await clientDocument());
+  for (const [file, code] of generated) await writeFile(join(ROOT, file), code);
+  console.log(`Wrote ${generated.size} files:\n${[...generated.keys()].map((f) => `  ${f}`).join('\n')}`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
