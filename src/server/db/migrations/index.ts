@@ -6,7 +6,8 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 
 /**
  * Every `NNNN_name.ts` file beside this one, in name order: adding a table is adding a file. Each migration
- * is frozen in time and never imports application code.
+ * is frozen in time and never imports application code, so it takes `Kysely<any>` (the schema as it was then, not
+ * the generated `Database` of today), as Kysely recommends.
  */
 const provider: MigrationProvider = {
   async getMigrations() {

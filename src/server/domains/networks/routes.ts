@@ -7,6 +7,7 @@ import { principalOf } from '../../http/guard';
 import { INT_MAX, parseTime } from '../../http/input';
 import { refreshNetworks, type RefreshReport } from './catalogue';
 import { escapeLike } from '../../engine/repository';
+import type { Database } from '../../db/types';
 
 /** The portal's languages; each country carries its name in all of them. */
 const LANGUAGES = ['en', 'ru', 'de', 'he', 'zh-Hans', 'es'] as const;
@@ -22,7 +23,7 @@ function envelope<T>(items: T[], total: number, page: number, size: number): Pag
 }
 
 /** Reference data every signed-in user reads, the admin's catalogue refresh, and the signalling log. */
-export function registerNetworkRoutes(app: FastifyInstance, db: Kysely<any>, onRefresh?: (report: RefreshReport) => Promise<void>) {
+export function registerNetworkRoutes(app: FastifyInstance, db: Kysely<Database>, onRefresh?: (report: RefreshReport) => Promise<void>) {
   app.get('/portal/networks', {
     config: { signedIn: true },
     schema: {
@@ -105,7 +106,7 @@ export function registerNetworkRoutes(app: FastifyInstance, db: Kysely<any>, onR
     const rows = await base
       .select(['e.id', 'e.requestId', 'e.protocol', 'e.operation', 'e.imsi', 'e.plmn', 'e.result', 'e.detail', 'e.resellerId', 'e.subscriberId', 'e.subject', 'e.createdAt'])
       .orderBy('e.createdAt', 'desc').orderBy('e.id', 'desc').limit(q.size).offset(q.page * q.size).execute();
-    const items = rows.map((r) => ({ ...r, id: Number(r.id), createdAt: new Date(r.createdAt as string).toISOString() }));
+    const items = rows.map((r) => ({ ...r, id: Number(r.id), createdAt: r.createdAt.toISOString() }));
     return envelope(items, Number(n), q.page, q.size);
   });
 }

@@ -20,6 +20,8 @@ import { scopeToCaller, type Body } from './context';
 import { QOS_BLOCK, QOS_SPEED_LIMITS } from './infoRoutes';
 import { recordOperations, type Actor } from './network';
 import { changeSubscribers } from './operationRoutes';
+import type { Database } from '../../db/types';
+import { tableAs } from '../../db/dynamicTable';
 
 export const BULK_ACTIONS = ['suspend', 'reactivate', 'daily-limit', 'qos', 'pricing-plan', 'roaming-profile', 'move', 'group-name', 'details'] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
@@ -82,7 +84,7 @@ export interface Resolved {
   account?: { accountId: number; resellerId: number; path: string };
 }
 
-function targetsQuery(db: Kysely<any>, principal: Principal) {
+function targetsQuery(db: Kysely<Database>, principal: Principal) {
   const q = db.selectFrom('subscriber as s').innerJoin('reseller as r', 'r.id', 's.resellerId')
     .leftJoin('pricingPlan as pp', 'pp.id', 's.pricingPlanId').leftJoin('reseller as ppr', 'ppr.id', 'pp.resellerId')
     .leftJoin('roamingProfile as rp', 'rp.id', 's.roamingProfileId').leftJoin('reseller as rpr', 'rpr.id', 'rp.resellerId')
@@ -99,7 +101,7 @@ const toTarget = (r: Record<string, any>): Target => ({
 } as Target);
 
 /** The subscribers among `ids` the caller may see, by id; the others are simply absent. */
-export async function loadTargets(db: Kysely<any>, principal: Principal, ids: readonly number[], forUpdate = false): Promise<Map<number, Target>> {
+export async function loadTargets(db: Kysely<Database>, principal: Principal, ids: readonly number[], forUpdate = false): Promise<Map<number, Target>> {
   const found = new Map<number, Target>();
   for (let i = 0; i < ids.length; i += ID_BATCH) {
     let q = targetsQuery(db, principal).where('s.subscriberId', 'in', ids.slice(i, i + ID_BATCH));
@@ -115,7 +117,7 @@ const positiveInt = (v: unknown) => isId(v);
  * Checks an action's parameters against what the caller may use; 400 naming `params.<field>` and the rule,
  * 403 for a move without MoveSubscribers.
  */
-export async function resolveAction(db: Kysely<any>, principal: Principal, action: unknown, rawParams: unknown): Promise<Resolved> {
+export async function resolveAction(db: Kysely<Database>, principal: Principal, action: unknown, rawParams: unknown): Promise<Resolved> {
   if (typeof action !== 'string' || !(BULK_ACTIONS as readonly string[]).includes(action)) {
     throw invalid([fieldError('action', action === undefined ? 'required' : 'enum', 'validation.bulk.action')]);
   }
@@ -148,8 +150,8 @@ export async function resolveAction(db: Kysely<any>, principal: Principal, actio
     const checked = detailErrors(Object.fromEntries(given.map((f) => [f, params[f]])));
     errors.push(...checked.map((e) => ({ ...e, field: `params.${e.field}` })));
   }
-  const visibleResellerRow = (table: string, idColumn: string, id: number) => {
-    let q = db.selectFrom(`${table} as x`).innerJoin('reseller as xr', 'xr.id', 'x.resellerId').select([`x.${idColumn} as id`, 'x.resellerId', 'xr.path']).where(`x.${idColumn}`, '=', id);
+  const visibleResellerRow = (table: 'account' | 'pricingPlan' | 'roamingProfile', idColumn: string, id: number) => {
+    let q = db.selectFrom(tableAs<Record<string, unknown>, 'x'>(table, 'x')).innerJoin('reseller as xr', 'xr.id', 'x.resellerId').select([`x.${idColumn} as id`, 'x.resellerId', 'xr.path']).where(`x.${idColumn}`, '=', id);
     // A plan or profile of the caller's subtree or above it (each subscriber is then checked against its own reseller); an account of the caller's subtree.
     if (!principal.isAdmin) {
       q = table === 'account'
@@ -234,8 +236,8 @@ export const refusal = (messageId: string) => conflict([fieldError('subscriberId
 
 export interface ApplyContext {
   /** The database, for the network's answer, which arrives after the transaction. */
-  db: Kysely<any>;
-  trx: Kysely<any>;
+  db: Kysely<Database>;
+  trx: Kysely<Database>;
   principal: Principal;
   core: CoreNetwork;
   /** Names the requests in the network event log, e.g. `job:12`. */
@@ -391,7 +393,7 @@ const answerOutcome = (answer: CoreNetworkAnswer) => ({ ok: answer.ok, ...(answe
  * The bulk operations of a job still pending for subscribers whose answer never came: failed, so they no longer
  * block the next operation on those subscribers.
  */
-export async function expireOperations(trx: Kysely<any>, jobId: number, keys: readonly string[]) {
+export async function expireOperations(trx: Kysely<Database>, jobId: number, keys: readonly string[]) {
   await trx.updateTable('subscriberOperation').set({ status: 'failed', messageId: NO_ANSWER, finishedAt: sql`now()` })
     .where('subscriberId', 'in', keys.map(Number)).where('status', '=', 'pending').where(sql`request->>'bulk'`, '=', `job:${jobId}`).execute();
 }
@@ -410,7 +412,7 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string
 }
 
 /** The caller of a job, as of now (a changed role applies); a job of a deleted or disabled user applies nothing. */
-export async function jobPrincipal(trx: Kysely<any>, userId: number | null): Promise<Principal> {
+export async function jobPrincipal(trx: Kysely<Database>, userId: number | null): Promise<Principal> {
   const principal = userId === null ? undefined : await loadPrincipal(trx, userId);
   if (!principal || principal.disabled) throw forbidden();
   return principal;
@@ -430,10 +432,10 @@ interface StatusAnswer {
 }
 
 /** Answers are applied a few hundred per transaction; one settler per database. */
-const settlers = new WeakMap<Kysely<any>, (answer: StatusAnswer) => Promise<void>>();
+const settlers = new WeakMap<Kysely<Database>, (answer: StatusAnswer) => Promise<void>>();
 
 /** Applies the network's answer to a bulk status change (resolves once it is), batched with the answers arriving beside it. */
-function settleStatus(db: Kysely<any>, answer: StatusAnswer): Promise<void> {
+function settleStatus(db: Kysely<Database>, answer: StatusAnswer): Promise<void> {
   let settle = settlers.get(db);
   if (!settle) {
     settle = batcher<StatusAnswer>((answers) => finishStatuses(db, answers), STATUS_BATCH);
@@ -449,7 +451,7 @@ const STATUS_BATCH = 500;
  * (with its audit entry) and the SIM card's; a failure leaves the subscriber as it was; either settles the
  * operation record. An answer whose record is gone (its job chunk rolled back) or settled is skipped.
  */
-async function finishStatuses(db: Kysely<any>, answers: readonly StatusAnswer[]) {
+async function finishStatuses(db: Kysely<Database>, answers: readonly StatusAnswer[]) {
   const itemAnswer = (a: StatusAnswer): ItemAnswer | undefined => (a.job ? { jobId: a.job.id, key: String(a.subscriberId), ...answerOutcome(a.answer) } : undefined);
   await db.transaction().execute(async (t) => {
     // The jobs first, as a job chunk takes them (before its subscribers), so the two never wait for each other.
@@ -479,7 +481,7 @@ async function finishStatuses(db: Kysely<any>, answers: readonly StatusAnswer[])
 }
 
 /** The ids of the caller's subscribers in a range, in order, at most `limit` (to tell "more than the maximum"). */
-export function rangeIds(db: Kysely<any>, principal: Principal, range: Range, limit: number, sourceRoamingProfileId?: number) {
+export function rangeIds(db: Kysely<Database>, principal: Principal, range: Range, limit: number, sourceRoamingProfileId?: number) {
   let q = db.selectFrom('subscriber as s').innerJoin('reseller as r', 'r.id', 's.resellerId').select('s.subscriberId');
   q = scopeToCaller(q, principal);
   if (range.type === 'SUBSCRIBER_ID') q = q.where('s.subscriberId', '>=', Number(range.start)).where('s.subscriberId', '<=', Number(range.end));
