@@ -39,7 +39,7 @@ async function visibleList(db: Kysely<Database>, principal: Principal, where: { 
   if (where.id !== undefined) q = q.where('l.allowedListId', '=', where.id);
   if (where.uuid !== undefined) q = q.where('l.uuid', '=', where.uuid);
   if (!principal.isAdmin) {
-    q = q.where('l.resellerId', 'in', (eb: ExpressionBuilder<any, any>) => eb.selectFrom('reseller').select('id').where('path', 'like', `${escapeLike(principal.resellerPath)}%`));
+    q = q.where('l.resellerId', 'in', (eb) => eb.selectFrom('reseller').select('id').where('path', 'like', `${escapeLike(principal.resellerPath)}%`));
   }
   const list = await q.executeTakeFirst();
   if (!list) throw notFound();
@@ -59,9 +59,9 @@ export const allowedListHooks: EntityHooks = {
 
 /** Marks changes of the given networks of a list; answers how many networks now wait for a sync. */
 export async function markNetworks(db: Kysely<Database>, allowedListId: number, select: { plmns?: string[]; countries?: string[] }, target: 'blocked' | 'preferred') {
-  const networks = (eb: ExpressionBuilder<any, any>) => {
+  const networks = (eb: ExpressionBuilder<Database, 'allowedListNetwork'>) => {
     let q = eb.selectFrom('network').select('id');
-    q = q.where((w: ExpressionBuilder<any, any>) => w.or([
+    q = q.where((w) => w.or([
       ...(select.plmns?.length ? [w('plmn', 'in', select.plmns)] : []),
       ...(select.countries?.length ? [w('country', 'in', select.countries)] : []),
     ]));
@@ -147,7 +147,7 @@ export async function applyCatalogueChanges(db: Kysely<Database>, report: Refres
   }
   if (report.withdrawn.length) {
     await db.updateTable('allowedListNetwork').set({ target: 'removed', changedAt: sql`now()` })
-      .where('networkId', 'in', (eb: ExpressionBuilder<any, any>) => eb.selectFrom('network').select('id').where('plmn', 'in', report.withdrawn))
+      .where('networkId', 'in', (eb) => eb.selectFrom('network').select('id').where('plmn', 'in', report.withdrawn))
       .where('applied', '<>', 'removed').execute();
   }
 }

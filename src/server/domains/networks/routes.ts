@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { COUNTRY_CODES, countryNames } from '@shared/countries';
 import type { Page } from '@shared/wire';
 import { forbidden } from '../../http/errors';
@@ -95,7 +95,7 @@ export function registerNetworkRoutes(app: FastifyInstance, db: Kysely<Database>
     const q = request.query as { page: number; size: number; imsi?: string; plmn?: string; operation?: string; result?: string; subject?: string; from?: string; to?: string };
     let base = db.selectFrom('networkEvent as e');
     if (!principal.isAdmin) {
-      base = base.where('e.resellerId', 'in', (eb: ExpressionBuilder<any, any>) => eb.selectFrom('reseller').select('id').where('path', 'like', `${escapeLike(principal.resellerPath)}%`));
+      base = base.where('e.resellerId', 'in', (eb) => eb.selectFrom('reseller').select('id').where('path', 'like', `${escapeLike(principal.resellerPath)}%`));
     }
     for (const field of ['imsi', 'plmn', 'operation', 'result', 'subject'] as const) {
       if (q[field]) base = base.where(`e.${field}`, '=', q[field]);

@@ -1,6 +1,6 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { ListRequestError, normaliseListRequest, type EntitySchema } from '@shared/schema';
 import type { FieldError, ListRequest } from '@shared/wire';
 import type { Engine } from '../../db';
@@ -166,9 +166,9 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<Dat
     const column = table === 'pricingPlan' ? 'pricingPlanId' : 'internationalPricingPlanId';
     if (principal.isAdmin) return q;
     if (principal.accountId !== null) return q.where('p.id', 'in', db.selectFrom('account').select(column).where('accountId', '=', principal.accountId));
-    const subtree = (eb: ExpressionBuilder<any, any>) => eb('r.path', 'like', sql<string>`${principal.resellerPath} || '%'`);
+    const subtree = sql<boolean>`r.path like ${principal.resellerPath} || '%'`;
     if (table === 'internationalPlan') return q.where(subtree);
-    return q.where((eb) => eb.or([subtree(eb), eb('p.id', '=', eb.selectFrom('reseller').select('pricingPlanId').where('id', '=', principal.resellerId))]));
+    return q.where((eb) => eb.or([subtree, eb('p.id', '=', eb.selectFrom('reseller').select('pricingPlanId').where('id', '=', principal.resellerId))]));
   };
 
   app.get('/portal/pricing-plans/', { config: { signedIn: true }, schema: { tags: TAGS } }, async (request) => {
