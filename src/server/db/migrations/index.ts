@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Database } from '../types';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -17,7 +18,7 @@ const provider: MigrationProvider = {
   },
 };
 
-export async function migrateToLatest(db: Kysely<any>) {
+export async function migrateToLatest(db: Kysely<Database>) {
   // Name the schema: the migrator otherwise finds another schema's bookkeeping tables in the same database.
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   // Unordered: migrations written side by side may land in either order; each stands on its own.
