@@ -4,7 +4,7 @@
  * origin) in a page, absolute under Node.
  */
 import type { HttpHandler } from 'msw';
-import { ENTITY_SCHEMAS } from '@web/engine/schemas';
+import { ENTITY_SCHEMAS } from '@web/core/schemas';
 import { accessHandlers } from './accessHandlers';
 import { createMockDatabase, type MockDatabase } from './data';
 import { entityHandlers } from './entityHandlers';

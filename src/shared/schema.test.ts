@@ -91,10 +91,11 @@ describe('every schema bounds its text', () => {
   const files = ['', 'children/'].flatMap((sub) => readdirSync(new URL(sub, dir)).filter((f) => f.endsWith('.json')).map((f) => `${sub}${f}`));
 
   /** The string properties without a maxLength, at any depth (object properties and array items). */
-  function unbounded(prop: Record<string, any>, path: string): string[] {
+  interface Prop { type?: string | string[]; maxLength?: number; properties?: Record<string, Prop>; items?: Prop }
+  function unbounded(prop: Prop, path: string): string[] {
     const types = [prop.type].flat();
     const own = types.includes('string') && prop.maxLength === undefined ? [path] : [];
-    const nested = Object.entries<Record<string, any>>(prop.properties ?? {}).flatMap(([name, p]) => unbounded(p, `${path}.${name}`));
+    const nested = Object.entries(prop.properties ?? {}).flatMap(([name, p]) => unbounded(p, `${path}.${name}`));
     return [...own, ...nested, ...(prop.items ? unbounded(prop.items, `${path}[]`) : [])];
   }
 

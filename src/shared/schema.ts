@@ -50,6 +50,8 @@ export interface PropertySchema {
   'x-join'?: { table: string; on: string; column: string; key?: string };
   /** Kept in tables of their own, not a column: the domain's hooks write and read it (e.g. a profile's rates). */
   'x-apart'?: boolean;
+  /** The field's label in English: the text of the message id `title` names, until a catalogue translates it. */
+  'x-label'?: string;
   /** Column name when it is not the snake_case form of the property. */
   'x-column'?: string;
   /**
@@ -106,6 +108,16 @@ export interface EntitySchema {
     /** reseller: rows carry resellerId and are visible in the caller's reseller subtree. */
     scope: 'reseller' | 'none';
     routes?: { list?: string; detail?: string };
+    /**
+     * The entity's names in English: `single` is the text of `entity.<name>.single` (a row: form and window titles,
+     * breadcrumbs), `plural` that of the schema's `title`, `entity.<name>.title` (the list and its menu entry).
+     */
+    labels?: { single: string; plural: string };
+    /**
+     * A side menu entry leading to `routes.list`: placed after the entry whose id is `after` (an entry of the menu or
+     * another entity's name), with a Blueprint icon by its name, shown to `privileges` (default: `privilege`).
+     */
+    menu?: { after: string; icon: string; privileges?: string[] };
     /** Message id for a duplicate of an `x-unique` field. */
     uniqueMessage?: string;
     /** Message id when a row cannot be deleted because others refer to it. */
@@ -361,6 +373,26 @@ export function pageInMemory<T extends Record<string, unknown>>(schema: EntitySc
     totalPageCount: Math.max(1, Math.ceil(total / req.size)),
     currentPage: req.page,
   };
+}
+
+/**
+ * The English texts an entity schema carries (`x-entity.labels`, each property's `x-label`), by the message id they
+ * give text to. They stand under the catalogues: a catalogue's own text for the id, English included, wins.
+ */
+export function entityMessages(schema: EntitySchema): Record<string, string> {
+  const out: Record<string, string> = {};
+  const { name, labels } = schema['x-entity'];
+  if (labels) {
+    out[`entity.${name}.single`] = labels.single;
+    out[schema.title] = labels.plural;
+  }
+  for (const p of Object.values(schema.properties)) if (p['x-label'] && p.title) out[p.title] = p['x-label'];
+  return out;
+}
+
+/** The English texts of every schema (see entityMessages). */
+export function schemaMessages(schemas: readonly EntitySchema[]): Record<string, string> {
+  return Object.assign({}, ...schemas.map(entityMessages)) as Record<string, string>;
 }
 
 /** The property every updatable entity's rows carry: raised by each update, sent back with an update to detect a lost one. */

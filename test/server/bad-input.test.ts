@@ -25,7 +25,7 @@ const SURROGATE = 'a\ud800b';
 /** Path and query values, as a client puts them in a URL (a lone surrogate can only arrive as its CESU-8 bytes). */
 const URL_VALUES = ['2147483648', '99999999999999999999', '-1', 'abc', 'a%00b', 'a%ED%A0%80b', '1e308', 'x'.repeat(10_000)];
 /** JSON values of a body property. */
-const JSON_VALUES: unknown[] = [2147483648, 99999999999999999999, -1, 1e308, '2147483648', '99999999999999999999', 'abc', NUL, SURROGATE, LONG];
+const JSON_VALUES: unknown[] = [2147483648, 1e20, -1, 1e308, '2147483648', '99999999999999999999', 'abc', NUL, SURROGATE, LONG];
 /** CSV cells of an upload. */
 const CSV_VALUES = ['2147483648', '99999999999999999999', '-1', 'abc', '1e308', NUL, 'x'.repeat(100_000)];
 /** Query parameters some calls read without documenting them. */

@@ -3,12 +3,9 @@
  * Please do not edit it manually.
  */
 
-import type { ColumnType } from "kysely";
+import type { ColumnType } from 'kysely';
 
-export type Generated<T> =
-  T extends ColumnType<infer S, infer I, infer U>
-    ? ColumnType<S, I | undefined, U>
-    : ColumnType<T, T | undefined, T>;
+export type Generated<T> = T extends ColumnType<infer S, infer I, infer U> ? ColumnType<S, I | undefined, U> : ColumnType<T, T | undefined, T>;
 
 export type Json = JsonValue;
 
@@ -98,6 +95,13 @@ export interface AttemptCounter {
   count: number;
   key: string;
   windowEnds: Timestamp;
+}
+
+export interface ContactType {
+  description: string | null;
+  id: Generated<number>;
+  name: string;
+  version: Generated<number>;
 }
 
 export interface DestinationZone {
@@ -563,6 +567,7 @@ export interface DB {
   altchaSolution: AltchaSolution;
   appUser: AppUser;
   attemptCounter: AttemptCounter;
+  contactType: ContactType;
   destinationZone: DestinationZone;
   equipmentTac: EquipmentTac;
   exchangeRate: ExchangeRate;

@@ -1,8 +1,8 @@
 import { BlueprintProvider } from '@blueprintjs/core';
 import { useEffect, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
-import { I18nProvider } from './i18n';
-import { ThemeSync } from './theme';
+import { I18nProvider } from '@web/core/i18n';
+import { ThemeSync } from '@web/core/theme';
 
 /** The window title follows the language like every other text. */
 function DocumentTitle() {

@@ -1,6 +1,6 @@
 import { Route, Routes } from 'react-router-dom';
 import { LoginRoute } from '@web/features/login/LoginRoute';
-import { PrivacyPolicyFrame, PrivacyPolicyPage } from '@web/features/privacy/PrivacyPolicyPage';
+import { PrivacyPolicyFrame, PrivacyPolicyPage } from '@web/app/PrivacyPolicyPage';
 import { NotFoundPage } from './NotFoundPage';
 import { RequireAuth } from './RequireAuth';
 import { RequirePrivilege } from './RequirePrivilege';

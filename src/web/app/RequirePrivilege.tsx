@@ -3,9 +3,9 @@ import { NonIdealState } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { ADMIN_ONLY, hasPrivilege, SIGNED_IN } from '@shared/privileges';
-import { useIsAdmin } from '@web/engine/useIsAdmin';
-import { usePrivilegesQuery } from './authApi';
-import { Loading } from './Loading';
+import { useIsAdmin } from '@web/core/useIsAdmin';
+import { usePrivilegesQuery } from '@web/core/authApi';
+import { Loading } from '@web/ui/Loading';
 
 /**
  * Shows the page only when the user holds its privilege (ADMIN_ONLY: when the user is the administrator;

@@ -2,10 +2,11 @@ import { MediaIcon, TickCircleIcon, TrashIcon } from '@blueprintjs/icons';
 import { Button, Dialog, DialogBody, DialogFooter, FileInput, FormGroup, Intent } from '@blueprintjs/core';
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { showToast } from '@web/engine/toaster';
-import { apiErrorOf } from '@web/engine/apiErrors';
-import { fieldErrorsOf, messageText } from '@web/features/login/fieldErrors';
-import { LOGO_ACCEPT, LOGO_MAX_BYTES, useRemoveLogoMutation, useUploadLogoMutation } from './logoApi';
+import { showToast } from '@web/ui/toaster';
+import { apiErrorOf } from '@web/core/apiErrors';
+import { fieldErrorsOf } from '@web/core/fieldErrors';
+import { LOGO_ACCEPT, LOGO_MAX_BYTES, useRemoveLogoMutation, useUploadLogoMutation } from '@web/core/logoApi';
+import { messageOr } from '@web/core/messages';
 
 interface Props {
   isOpen: boolean;
@@ -39,14 +40,14 @@ export function ResellerLogoDialog({ isOpen, onClose, onClosed }: Props) {
     const err = result.error as Parameters<typeof fieldErrorsOf>[0];
     const logo = fieldErrorsOf(err).logo;
     const apiError = apiErrorOf(err);
-    setError(logo ? messageText(intl, logo.messageId, logo.message) : apiError?.message ?? intl.formatMessage({ id: 'app.error.generic' }));
+    setError(logo ? messageOr(intl, logo.messageId, logo.message) : apiError?.message ?? intl.formatMessage({ id: 'app.error.generic' }));
   };
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     const problem = logoFileProblem(file);
     if (problem || !file) {
-      setError(messageText(intl, problem ?? 'validation.file.required'));
+      setError(messageOr(intl, problem ?? 'validation.file.required'));
       return;
     }
     const result = await upload(file);
@@ -90,7 +91,7 @@ export function ResellerLogoDialog({ isOpen, onClose, onClosed }: Props) {
                 const chosen = e.currentTarget.files?.[0] ?? null;
                 setFile(chosen);
                 const problem = chosen ? logoFileProblem(chosen) : undefined;
-                setError(problem ? messageText(intl, problem) : undefined);
+                setError(problem ? messageOr(intl, problem) : undefined);
               }}
             />
           </FormGroup>

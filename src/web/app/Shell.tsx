@@ -3,14 +3,14 @@ import { Drawer, NonIdealState } from '@blueprintjs/core';
 import { Suspense, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Outlet, useLocation } from 'react-router-dom';
-import { useProfileQuery } from './authApi';
-import { MOBILE_BREAKPOINT_PX } from './config';
-import { ErrorBoundary } from './ErrorBoundary';
-import { Loading } from './Loading';
-import { isRightToLeft, isLocale } from './locales';
+import { useProfileQuery } from '@web/core/authApi';
+import { MOBILE_BREAKPOINT_PX } from '@web/core/config';
+import { ErrorBoundary } from '@web/ui/ErrorBoundary';
+import { Loading } from '@web/ui/Loading';
+import { isRightToLeft, isLocale } from '@web/core/locales';
 import { SideMenu } from './SideMenu';
 import { TopBar } from './TopBar';
-import { useMediaQuery } from './useMediaQuery';
+import { useMediaQuery } from '@web/core/useMediaQuery';
 
 /** The signed-in frame: top bar, side menu (a drawer on narrow screens) and the current page. */
 export function Shell() {

@@ -1,8 +1,8 @@
 import { Classes } from '@blueprintjs/core';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { NavLink } from 'react-router-dom';
-import { usePrivilegesQuery, useVersionQuery } from './authApi';
-import { CLIENT_VERSION } from './config';
+import { usePrivilegesQuery, useVersionQuery } from '@web/core/authApi';
+import { CLIENT_VERSION } from '@web/core/config';
 import { visibleMenuEntries } from './menu';
 import { ROUTED_PATHS } from './routePaths';
 

@@ -4,15 +4,15 @@ import { useCallback, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router-dom';
 import { AdminSettingsMenu, NotificationsMenu } from './adminMenus';
-import { usePrivilegesQuery } from './authApi';
-import { selectIsAdmin, selectProfile } from './authSlice';
-import { useAppDispatch, useAppSelector } from './hooks';
-import { LANGUAGE_NAMES, LOCALES, isLocale } from './locales';
-import { useResellerLogoQuery } from './logoApi';
-import { languageChosen, selectLocale } from './preferencesSlice';
+import { usePrivilegesQuery } from '@web/core/authApi';
+import { selectIsAdmin, selectProfile } from '@web/core/authSlice';
+import { useAppDispatch, useAppSelector } from '@web/core/hooks';
+import { LANGUAGE_NAMES, LOCALES, isLocale } from '@web/core/locales';
+import { useResellerLogoQuery } from '@web/core/logoApi';
+import { languageChosen, selectLocale } from '@web/core/preferencesSlice';
 import { CommandPalette, useCommandPaletteKey } from './search/CommandPalette';
 import { SearchPopup } from './search/SearchPopup';
-import { signOut } from './session';
+import { signOut } from '@web/core/session';
 import { UserMenu } from './UserMenu';
 
 /** The reseller's logo (or its nearest ancestor's); the default image when there is none or it fails to load. */

@@ -19,18 +19,18 @@ import { useNavigate } from 'react-router-dom';
 import { hasPrivilege } from '@shared/privileges';
 import { ChangePasswordDialog } from '@web/features/account-security/ChangePasswordDialog';
 import { cookieConsentGiven, setCookieConsent } from '@web/features/login/CookieConsent';
-import { usePrivilegesQuery, useVersionQuery } from './authApi';
-import { selectIsAdmin, selectProfile } from './authSlice';
-import { CLIENT_VERSION } from './config';
+import { usePrivilegesQuery, useVersionQuery } from '@web/core/authApi';
+import { selectIsAdmin, selectProfile } from '@web/core/authSlice';
+import { CLIENT_VERSION } from '@web/core/config';
 import { CURRENCIES } from '@shared/currencies';
-import { useExchangeRatesQuery } from './exchangeRateApi';
-import { useAppDispatch, useAppSelector } from './hooks';
-import { LANGUAGE_NAMES, LOCALES } from './locales';
-import { currencyChosen, darkModeChosen, languageChosen, selectCurrency, selectDarkMode, selectLocale } from './preferencesSlice';
+import { useExchangeRatesQuery } from '@web/core/exchangeRateApi';
+import { useAppDispatch, useAppSelector } from '@web/core/hooks';
+import { LANGUAGE_NAMES, LOCALES } from '@web/core/locales';
+import { currencyChosen, darkModeChosen, languageChosen, selectCurrency, selectDarkMode, selectLocale } from '@web/core/preferencesSlice';
 import { ResellerLogoDialog } from './ResellerLogoDialog';
 import { isRoutedPath } from './routePaths';
-import { signOut } from './session';
-import { displayEmail, displayName } from './userTypes';
+import { signOut } from '@web/core/session';
+import { displayEmail, displayName } from '@web/core/userTypes';
 
 /** A round badge with the first letter of the user's name. */
 function Avatar({ name }: { name: string }) {

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { PRIVILEGE_CATALOGUE } from '@shared/privileges';
-import { MENU_ENTRIES, visibleMenuEntries } from './menu';
+import type { EntitySchema } from '@shared/schema';
+import { ENTITY_SCHEMAS } from '@web/core/schemas';
+import { buildMenu, MENU_ENTRIES, MENU_ICONS, SPECIFIED_MENU_ENTRIES, visibleMenuEntries } from './menu';
 
 const everyPath = new Set(MENU_ENTRIES.map((e) => e.path));
 
 describe('side menu table', () => {
   it('follows the specification order', () => {
-    expect(MENU_ENTRIES.map((e) => e.id)).toEqual([
+    expect(SPECIFIED_MENU_ENTRIES.map((e) => e.id)).toEqual([
       'Dashboard', 'Subscribers', 'Resellers', 'Accounts', 'SimOrders', 'Profiles', 'LocationZones',
       'DestinationZones', 'Inventory', 'Templates', 'Packages', 'Plans', 'InternationalPlans', 'Pricing',
       'AssignSubscribers', 'Jobs', 'Users', 'Roles', 'Documentation',
@@ -14,14 +16,37 @@ describe('side menu table', () => {
   });
 
   it('keeps the specification\'s entries in their order, the jobs entry after the screens that start jobs', () => {
-    const specified = MENU_ENTRIES.map((e) => e.id).filter((id) => id !== 'Jobs');
+    const specified = SPECIFIED_MENU_ENTRIES.map((e) => e.id).filter((id) => id !== 'Jobs');
     expect(specified).toEqual([
       'Dashboard', 'Subscribers', 'Resellers', 'Accounts', 'SimOrders', 'Profiles', 'LocationZones',
       'DestinationZones', 'Inventory', 'Templates', 'Packages', 'Plans', 'InternationalPlans', 'Pricing',
       'AssignSubscribers', 'Users', 'Roles', 'Documentation',
     ]);
-    const ids = MENU_ENTRIES.map((e) => e.id);
+    const ids = SPECIFIED_MENU_ENTRIES.map((e) => e.id);
     expect(ids.indexOf('Jobs')).toBe(ids.indexOf('AssignSubscribers') + 1);
+  });
+
+  it('keeps the specified entries in their order with the schemas\' entries among them', () => {
+    const specified = new Set(SPECIFIED_MENU_ENTRIES.map((e) => e.id));
+    expect(MENU_ENTRIES.filter((e) => specified.has(e.id))).toEqual(SPECIFIED_MENU_ENTRIES);
+  });
+
+  it.each(ENTITY_SCHEMAS.filter((s) => s['x-entity'].menu).map((s) => [s['x-entity'].name, s] as const))('places the entry of %s after the one it names, with a known icon, on its list route', (name, schema) => {
+    const menu = schema['x-entity'].menu!;
+    const ids = MENU_ENTRIES.map((e) => e.id);
+    expect(ids, `x-entity.menu.after of ${name}`).toContain(menu.after);
+    expect(Object.keys(MENU_ICONS), `x-entity.menu.icon of ${name}`).toContain(menu.icon);
+    expect(ids.indexOf(name)).toBeGreaterThan(ids.indexOf(menu.after));
+    const entry = MENU_ENTRIES.find((e) => e.id === name)!;
+    expect(entry).toMatchObject({ path: schema['x-entity'].routes!.list, messageId: schema.title, privileges: menu.privileges ?? [schema['x-entity'].privilege] });
+    expect(entry.icon).toBe(MENU_ICONS[menu.icon]);
+  });
+
+  it('places schema entries after a named entry, after each other in the schemas\' order, unknown anchors last', () => {
+    const schema = (name: string, after: string) => ({ title: `entity.${name}.title`, 'x-entity': { name, privilege: 'Inventory', routes: { list: `/${name}` }, menu: { after, icon: 'tag' } } }) as unknown as EntitySchema;
+    const menu = buildMenu(SPECIFIED_MENU_ENTRIES, [schema('a', 'Inventory'), schema('b', 'Inventory'), schema('c', 'a'), schema('d', 'Nowhere')]).map((e) => e.id);
+    expect(menu.slice(menu.indexOf('Inventory'), menu.indexOf('Inventory') + 5)).toEqual(['Inventory', 'a', 'c', 'b', 'Templates']);
+    expect(menu.at(-1)).toBe('d');
   });
 
   it('shows the background jobs to whoever can start one (Subscribers), on the routed jobs screen', () => {

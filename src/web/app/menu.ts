@@ -2,32 +2,50 @@
  * The side menu, in the specification's fixed order. Each entry names the privilege(s) that show it; an entry
  * appears only once its screen has a route, so a new screen plugs in by adding its route. The one entry the
  * specification does not list, the background jobs, sits after the screens that start them (subscribers' bulk
- * actions and the assign-subscribers ranges), keeping the specification's entries in their order.
+ * actions and the assign-subscribers ranges), keeping the specification's entries in their order. An entity schema
+ * adds its own entry with `x-entity.menu` (placed after a named entry, with an icon of MENU_ICONS).
  */
 import {
   AutomaticUpdatesIcon,
   BookIcon,
   BoxIcon,
+  CellTowerIcon,
+  CogIcon,
+  CreditCardIcon,
   DashboardIcon,
+  DatabaseIcon,
   DocumentIcon,
   DollarIcon,
+  EnvelopeIcon,
+  FolderCloseIcon,
   GlobeIcon,
   GlobeNetworkIcon,
+  IdNumberIcon,
+  InboxIcon,
   KeyIcon,
+  LayersIcon,
+  ListIcon,
   MapIcon,
   MapMarkerIcon,
   MobilePhoneIcon,
   OfficeIcon,
   PeopleIcon,
+  PersonIcon,
+  PhoneIcon,
+  PropertiesIcon,
+  SatelliteIcon,
   ShopIcon,
   ShoppingCartIcon,
   SwapHorizontalIcon,
+  TagIcon,
   ThListIcon,
   UserIcon,
   type SVGIconProps,
 } from '@blueprintjs/icons';
 import type { ComponentType } from 'react';
 import { hasPrivilege, type PrivilegeItem } from '@shared/privileges';
+import type { EntitySchema } from '@shared/schema';
+import { ENTITY_SCHEMAS } from '@web/core/schemas';
 
 export interface MenuEntry {
   /** Stable id, also used in the entry's test id (`menu-<id>`). */
@@ -42,7 +60,46 @@ export interface MenuEntry {
   subPrivilege?: string;
 }
 
-export const MENU_ENTRIES: readonly MenuEntry[] = [
+/** The icons a schema's menu entry may name (Blueprint's names); bundled, so each one used must be listed here. */
+export const MENU_ICONS: Readonly<Record<string, ComponentType<SVGIconProps>>> = {
+  'automatic-updates': AutomaticUpdatesIcon,
+  book: BookIcon,
+  box: BoxIcon,
+  'cell-tower': CellTowerIcon,
+  cog: CogIcon,
+  'credit-card': CreditCardIcon,
+  dashboard: DashboardIcon,
+  database: DatabaseIcon,
+  document: DocumentIcon,
+  dollar: DollarIcon,
+  envelope: EnvelopeIcon,
+  'folder-close': FolderCloseIcon,
+  globe: GlobeIcon,
+  'globe-network': GlobeNetworkIcon,
+  'id-number': IdNumberIcon,
+  inbox: InboxIcon,
+  key: KeyIcon,
+  layers: LayersIcon,
+  list: ListIcon,
+  map: MapIcon,
+  'map-marker': MapMarkerIcon,
+  'mobile-phone': MobilePhoneIcon,
+  office: OfficeIcon,
+  people: PeopleIcon,
+  person: PersonIcon,
+  phone: PhoneIcon,
+  properties: PropertiesIcon,
+  satellite: SatelliteIcon,
+  shop: ShopIcon,
+  'shopping-cart': ShoppingCartIcon,
+  'swap-horizontal': SwapHorizontalIcon,
+  tag: TagIcon,
+  'th-list': ThListIcon,
+  user: UserIcon,
+};
+
+/** The specification's entries, in its order. */
+export const SPECIFIED_MENU_ENTRIES: readonly MenuEntry[] = [
   { id: 'Dashboard', path: '/', icon: DashboardIcon, messageId: 'menu.Dashboard', privileges: ['Dashboard'] },
   { id: 'Subscribers', path: '/subscribers', icon: MobilePhoneIcon, messageId: 'menu.Subscribers', privileges: ['Subscribers'] },
   { id: 'Resellers', path: '/resellers', icon: OfficeIcon, messageId: 'menu.Resellers', privileges: ['Resellers'] },
@@ -66,6 +123,40 @@ export const MENU_ENTRIES: readonly MenuEntry[] = [
   { id: 'Roles', path: '/roles', icon: KeyIcon, messageId: 'menu.Roles', privileges: ['Roles'] },
   { id: 'Documentation', path: '/api/documentation', icon: BookIcon, messageId: 'menu.Documentation', privileges: ['Documentation'] },
 ];
+
+/** The entry an entity schema asks for with `x-entity.menu`: its list route, named by the schema's title (plural). */
+export function schemaMenuEntry(schema: EntitySchema): MenuEntry | undefined {
+  const { name, menu, routes, privilege } = schema['x-entity'];
+  if (!menu || !routes?.list) return undefined;
+  return { id: name, path: routes.list, icon: MENU_ICONS[menu.icon] ?? ListIcon, messageId: schema.title, privileges: menu.privileges ?? [privilege] };
+}
+
+/**
+ * The menu: the specified entries with each schema's entry after the one it names (another schema's entry too).
+ * An entry placed after an unknown id goes last; the menu test names it.
+ */
+export function buildMenu(fixed: readonly MenuEntry[], schemas: readonly EntitySchema[]): MenuEntry[] {
+  const menu = [...fixed];
+  const anchorOf = new Map<string, string>();
+  let pending = schemas.filter((s) => schemaMenuEntry(s));
+  while (pending.length) {
+    const placeable = pending.filter((s) => menu.some((e) => e.id === s['x-entity'].menu!.after));
+    const next = placeable.length ? placeable : pending;
+    for (const schema of next) {
+      const after = schema['x-entity'].menu!.after;
+      let at = menu.findIndex((e) => e.id === after);
+      if (at < 0) at = menu.length - 1;
+      // After the entries already placed after the same one, so they keep the schemas' order.
+      while (at + 1 < menu.length && anchorOf.get(menu[at + 1].id) === after) at++;
+      menu.splice(at + 1, 0, schemaMenuEntry(schema)!);
+      anchorOf.set(schema['x-entity'].name, after);
+    }
+    pending = pending.filter((s) => !next.includes(s));
+  }
+  return menu;
+}
+
+export const MENU_ENTRIES: readonly MenuEntry[] = buildMenu(SPECIFIED_MENU_ENTRIES, ENTITY_SCHEMAS);
 
 export function isMenuEntryGranted(entry: MenuEntry, granted: PrivilegeItem[]): boolean {
   return entry.privileges.some((p) => hasPrivilege(granted, p, entry.subPrivilege));

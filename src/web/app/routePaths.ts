@@ -5,7 +5,7 @@
  */
 import type { EntitySchema } from '@shared/schema';
 import { matchPath } from 'react-router-dom';
-import { ENTITY_SCHEMAS } from '@web/engine/schemas';
+import { ENTITY_SCHEMAS } from '@web/core/schemas';
 import { ADMIN_ONLY, SIGNED_IN } from '@shared/privileges';
 
 export type RouteSpec =

@@ -3,8 +3,8 @@
  * RJSF and ajv, ECharts) are lazy, so the sign-in page downloads none of them.
  */
 import { lazy, type ComponentType, type LazyExoticComponent, type ReactElement } from 'react';
-import { entityName } from '@web/engine/schemas';
-import DashboardPage from '@web/features/dashboard/DashboardPage';
+import { entityName } from '@web/core/schemas';
+import DashboardPage from '@web/app/dashboard/DashboardPage';
 import { ROUTE_SPECS, type RouteSpec } from './routePaths';
 
 const EntityListPage = lazy(() => import('@web/engine/EntityListPage'));
@@ -24,9 +24,9 @@ const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   AllowedList: lazy(() => import('@web/features/profiles/AllowedListPage')),
   RoamingProfile: lazy(() => import('@web/features/profiles/RoamingProfilePage')),
   PackageSales: lazy(() => import('@web/features/packages/PackageSalesPage')),
-  Subscribers: lazy(() => import('@web/features/subscriber-bulk/SubscribersPage')),
+  Subscribers: lazy(() => import('@web/features/subscribers/SubscribersPage')),
   SubscriberDetail: lazy(() => import('@web/features/subscribers/SubscriberDetailPage')),
-  SimDetail: lazy(() => import('@web/features/sims/SimDetailPage')),
+  SimDetail: lazy(() => import('@web/features/subscribers/sims/SimDetailPage')),
   MyPricing: lazy(() => import('@web/features/reseller-pricing/MyPricingPage')),
   AssignSubscribers: lazy(() => import('@web/features/assign-subscribers/AssignSubscribersPage')),
 };

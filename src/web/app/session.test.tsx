@@ -34,7 +34,7 @@ describe('session', () => {
   it('does not sign out on a 401 without a token (a refused sign-in)', async () => {
     const reload = vi.fn();
     const store = makeStore(undefined, { reload, navigateHome: vi.fn() });
-    const { authApi } = await import('@web/app/authApi');
+    const { authApi } = await import('@web/core/authApi');
     await store.dispatch(authApi.endpoints.login.initiate({ userName: 'nora', password: 'nope', remember: false }));
     expect(reload).not.toHaveBeenCalled();
     expect(store.getState().auth.status).toBe('error');

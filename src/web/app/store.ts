@@ -1,30 +1,15 @@
 /**
  * The store factory. Tests build their own store through it; the app builds one in main.tsx.
- * Only the preferences are persisted: the token has its own storage rules (remember me).
  */
-import { combineReducers, configureStore } from '@reduxjs/toolkit';
-import { FLUSH, PAUSE, PERSIST, PURGE, REGISTER, REHYDRATE, persistReducer } from 'redux-persist';
-// The ES build: Vite 8 resolves the CommonJS default of redux-persist/lib/storage to an object without getItem.
-import storage from 'redux-persist/es/storage';
-import { api } from './api';
-import { sessionRestored } from './authActions';
-import { authSlice } from './authSlice';
-import { preferencesSlice } from './preferencesSlice';
-import { browserSessionEnv, type SessionEnv } from './session';
-import { createSessionListeners } from './sessionListeners';
+import { configureStore } from '@reduxjs/toolkit';
+import { FLUSH, PAUSE, PERSIST, PURGE, REGISTER, REHYDRATE } from 'redux-persist';
+import { api } from '@web/core/api';
+import { sessionRestored } from '@web/core/authActions';
+import { rootReducer, type AppDispatch, type RootState } from '@web/core/rootReducer';
+import { browserSessionEnv, type SessionEnv } from '@web/core/session';
+import { createSessionListeners } from '@web/core/sessionListeners';
 
-const persistedPreferences = persistReducer(
-  { key: 'portal.preferences', version: 1, storage, whitelist: ['darkMode', 'lang', 'currency'] },
-  preferencesSlice.reducer,
-);
-
-const rootReducer = combineReducers({
-  [api.reducerPath]: api.reducer,
-  [authSlice.reducerPath]: authSlice.reducer,
-  [preferencesSlice.reducerPath]: persistedPreferences,
-});
-
-export type RootState = ReturnType<typeof rootReducer>;
+export type { AppDispatch, RootState };
 
 export function makeStore(preloadedState?: Partial<RootState>, env: Partial<SessionEnv> = {}) {
   const session = { ...browserSessionEnv(), ...env };
@@ -51,8 +36,8 @@ export function makeStore(preloadedState?: Partial<RootState>, env: Partial<Sess
         .concat(api.middleware),
   });
   if (store.getState().auth.token) store.dispatch(sessionRestored());
-  return store;
+  // The hooks of core type dispatch without seeing this store: its dispatch must be one they accept.
+  return store satisfies { dispatch: AppDispatch };
 }
 
 export type AppStore = ReturnType<typeof makeStore>;
-export type AppDispatch = AppStore['dispatch'];

@@ -9,17 +9,17 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate, useParams } from 'react-router-dom';
 import { insideTenant, mayCreateRows, protectedFields, VERSION, type EntitySchema } from '@shared/schema';
 import type { FieldError } from '@shared/wire';
-import { selectPrivileges } from '@web/app/authSlice';
-import { useAppSelector } from '@web/app/hooks';
-import { Loading } from '@web/app/Loading';
-import { apiErrorOf, httpStatus, type QueryError } from './apiErrors';
-import { entityEndpoints } from './endpoints';
+import { selectPrivileges } from '@web/core/authSlice';
+import { useAppSelector } from '@web/core/hooks';
+import { Loading } from '@web/ui/Loading';
+import { apiErrorOf, httpStatus, type QueryError } from '@web/core/apiErrors';
+import { entityEndpoints } from '@web/core/endpoints';
 import { useReferenceOptionsQuery } from './referenceOptions';
-import { detailPath, entityName, listPath, NEW_ID } from './schemas';
+import { detailPath, entityName, listPath, NEW_ID } from '@web/core/schemas';
 import { rowName, usePageTitle } from './pageTitle';
-import { showToast } from './toaster';
-import { useCaller } from './useCaller';
-import type { EntityRow } from './types';
+import { showToast } from '@web/ui/toaster';
+import { useCaller } from '@web/core/useCaller';
+import type { EntityRow } from '@web/core/types';
 
 // RJSF and ajv are the heaviest part of the app; they load with the first form.
 const EntityForm = lazy(() => import('./form/EntityForm'));

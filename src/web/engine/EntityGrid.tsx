@@ -14,7 +14,7 @@ import type { SortDir } from '@shared/wire';
 import { columnsFromSchema } from './columns';
 import type { SavedColumn } from './gridPreferences';
 import { useGridLook } from './useGridLook';
-import type { EntityRow } from './types';
+import type { EntityRow } from '@web/core/types';
 
 export interface GridSort {
   sortBy: string;

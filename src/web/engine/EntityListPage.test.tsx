@@ -8,7 +8,7 @@ import { AppRoutes } from '@web/app/AppRoutes';
 import { renderWithProviders, signedIn } from '@web/test/renderWithProviders';
 import { setupMockApi } from '@web/test/mockApi';
 import { mockToken } from '../../../mocks/token';
-import { findSchema } from './schemas';
+import { findSchema } from '@web/core/schemas';
 
 const api = setupMockApi();
 

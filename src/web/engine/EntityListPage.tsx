@@ -8,22 +8,23 @@ import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react
 import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { mayCreateRows, searchFilters, type EntitySchema } from '@shared/schema';
-import { Loading } from '@web/app/Loading';
-import { showToast } from './toaster';
-import { httpStatus } from './apiErrors';
+import { Loading } from '@web/ui/Loading';
+import { showToast } from '@web/ui/toaster';
+import { httpStatus } from '@web/core/apiErrors';
 import { EntityGrid, type GridSort } from './EntityGrid';
-import { entityEndpoints } from './endpoints';
+import { entityEndpoints } from '@web/core/endpoints';
 import { pageSize, readListQuery, toListRequest, writeListQuery, type ListQuery } from './listQuery';
-import { Pager } from './Pager';
+import { Pager } from '@web/ui/Pager';
 import { ColumnChooser } from './ColumnChooser';
 import type { SavedColumn } from './gridPreferences';
 import { useGridLayout } from './useGridLayout';
 import { usePageTitle } from './pageTitle';
-import { detailPath, NEW_ID } from './schemas';
+import { detailPath, NEW_ID } from '@web/core/schemas';
 import { SearchBar } from './SearchBar';
-import type { EntityRow } from './types';
-import { useCaller } from './useCaller';
-import { useIsAdmin } from './useIsAdmin';
+import type { EntityRow } from '@web/core/types';
+import { useCaller } from '@web/core/useCaller';
+import { useIsAdmin } from '@web/core/useIsAdmin';
+import { hasMessage } from '@web/core/messages';
 
 /** Reads a page through `search` when there is a search key and the schema has that call, else `paged`. */
 function usePage(schema: EntitySchema, query: ListQuery, pollingInterval = 0, after?: number | string) {
@@ -73,7 +74,7 @@ export interface ListBulk {
 
 /** The entity's own wording of a message when the catalogue has one (`<id>.<entity>`), else the generic one. */
 function entityMessage(intl: IntlShape, id: string, entity: string, values: Record<string, number>) {
-  return intl.formatMessage({ id: intl.messages[`${id}.${entity}`] ? `${id}.${entity}` : id }, values);
+  return intl.formatMessage({ id: hasMessage(intl, `${id}.${entity}`) ? `${id}.${entity}` : id }, values);
 }
 
 const NO_KEYS: ReadonlySet<string> = new Set();
@@ -141,10 +142,7 @@ export default function EntityListPage({ schema, address, bulk }: { schema: Enti
     }
   };
 
-  const go = useCallback(
-    (next: Partial<ListQuery>) => setParams(writeListQuery({ ...query, ...next }, schema)),
-    [query, schema, setParams],
-  );
+  const go = (next: Partial<ListQuery>) => setParams(writeListQuery({ ...query, ...next }, schema));
   const onSearch = (searchKey: string, searchBy: string) => go({ searchKey, searchBy, page: 1 });
   // A chosen sort stays in the address even when it is the default, so it overrides a saved one.
   const onSortChange = (sort: GridSort) => {

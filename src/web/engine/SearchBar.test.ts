@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { searchFilters } from '@shared/schema';
-import { LOCALES } from '@web/app/locales';
-import { ENTITY_SCHEMAS, entityName } from './schemas';
+import { LOCALES } from '@web/core/locales';
+import { ENTITY_SCHEMAS, entityName } from '@web/core/schemas';
 import { filterLabelId } from './SearchBar';
 
 const catalogue = (locale: string): Record<string, string> => JSON.parse(readFileSync(new URL(`../../../i18n/${locale}.json`, import.meta.url), 'utf8'));

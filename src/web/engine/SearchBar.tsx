@@ -1,6 +1,6 @@
 import { CrossIcon, SearchIcon } from '@blueprintjs/icons';
 import { Button, ControlGroup, HTMLSelect, InputGroup } from '@blueprintjs/core';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useIntl } from 'react-intl';
 import type { EntitySchema, SearchFilter } from '@shared/schema';
 
@@ -22,7 +22,11 @@ export function SearchBar({ schema, filters, searchKey, searchBy, onSearch }: Se
   const intl = useIntl();
   const [draft, setDraft] = useState(searchKey);
   // The address can change under the box (back button, a bookmark): follow it.
-  useEffect(() => setDraft(searchKey), [searchKey]);
+  const [followed, setFollowed] = useState(searchKey);
+  if (followed !== searchKey) {
+    setFollowed(searchKey);
+    setDraft(searchKey);
+  }
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

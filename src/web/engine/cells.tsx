@@ -1,7 +1,7 @@
 import { Intent, ProgressBar, Tag } from '@blueprintjs/core';
 import type { CustomCellRendererProps } from 'ag-grid-react';
 import { useIntl } from 'react-intl';
-import type { EntityRow } from './types';
+import type { EntityRow } from '@web/core/types';
 
 /** Booleans as a Yes/No tag; the text comes already translated from the column's value formatter. */
 export function BooleanTag({ value, valueFormatted }: CustomCellRendererProps<EntityRow>) {

@@ -8,7 +8,7 @@ import de from '../../../i18n/de.json';
 import he from '../../../i18n/he.json';
 import { BooleanTag } from './cells';
 import { columnsFromSchema, formatCell } from './columns';
-import type { EntityRow } from './types';
+import type { EntityRow } from '@web/core/types';
 
 const schema = account as unknown as EntitySchema;
 const intl = createIntl({ locale: 'en', messages: en });

@@ -6,10 +6,11 @@ import type { ColDef, ValueFormatterParams } from 'ag-grid-community';
 import type { IntlShape } from 'react-intl';
 import { sortableFields, type ColumnSpec, type EntitySchema, type PropertySchema } from '@shared/schema';
 import { DEFAULT_CURRENCY } from '@shared/currencies';
-import { isLocale, isRightToLeft } from '@web/app/locales';
+import { isLocale, isRightToLeft } from '@web/core/locales';
 import { cellKind, type CellKind } from './cellKinds';
 import { BooleanTag, StatusTag, UsageCell } from './cells';
-import type { EntityRow } from './types';
+import type { EntityRow } from '@web/core/types';
+import { messageOr } from '@web/core/messages';
 
 const BYTE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
 
@@ -46,7 +47,7 @@ export function formatCell(intl: IntlShape, kind: CellKind, value: unknown): str
     case 'status': {
       // An enumerated value reads in the user's language when the catalogue names it (`enum.active`).
       const id = `enum.${String(value)}`;
-      return intl.messages[id] ? intl.formatMessage({ id }) : String(value);
+      return messageOr(intl, id, String(value));
     }
     case 'date':
       return intl.formatDate(String(value), { dateStyle: 'medium' });

@@ -3,7 +3,7 @@
  * the profile's preferences, so it follows the user to any browser.
  */
 import type { SortDir } from '@shared/wire';
-import { parsePreferences } from '@web/app/preferences';
+import { parsePreferences } from '@web/core/preferences';
 
 export interface SavedColumn {
   colId: string;

@@ -1,7 +1,7 @@
 /** What names a row on its screen, and the window title that follows the screen. */
 import { useEffect } from 'react';
 import { useIntl } from 'react-intl';
-import type { EntityRow } from './types';
+import type { EntityRow } from '@web/core/types';
 
 /** Fields that name a row, in the order tried. */
 const NAME_FIELDS = ['name', 'username', 'email', 'iccid', 'imsi', 'msisdn'];

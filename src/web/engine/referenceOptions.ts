@@ -3,12 +3,12 @@
  * reseller list call, plans from the plan lists; any other entity from its own schema's `list` call.
  */
 import { apiRoute } from '@shared/schema';
-import type { ResellerListItem } from '@web/app/userTypes';
-import { api } from '@web/app/api';
-import { apiPath } from '@web/app/config';
-import { isPlanReference, planOptions, type PricingPlanLists } from '@web/app/pricingPlansApi';
-import { findSchema } from './schemas';
-import type { EntityRow, SelectOption } from './types';
+import type { ResellerListItem } from '@web/core/userTypes';
+import { api } from '@web/core/api';
+import { apiPath } from '@web/core/config';
+import { isPlanReference, planOptions, type PricingPlanLists } from '@web/core/pricingPlansApi';
+import { findSchema } from '@web/core/schemas';
+import type { EntityRow, SelectOption } from '@web/core/types';
 
 export type ReferenceOptions = Record<string, SelectOption[]>;
 

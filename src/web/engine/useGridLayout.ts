@@ -1,8 +1,8 @@
 import { useCallback, useMemo } from 'react';
 import { useStore } from 'react-redux';
-import { useSavePreferencesMutation } from '@web/app/authApi';
-import { useAppSelector } from '@web/app/hooks';
-import type { RootState } from '@web/app/store';
+import { useSavePreferencesMutation } from '@web/core/authApi';
+import { useAppSelector } from '@web/core/hooks';
+import type { RootState } from '@web/core/rootReducer';
 import { readGridLayout, writeGridLayout, type GridLayout } from './gridPreferences';
 
 /** A list's saved layout and a function that saves a new one to the user's profile (undefined resets it). */

@@ -2,8 +2,8 @@
 import { act, cleanup, screen } from '@testing-library/react';
 import { AgGridReact } from 'ag-grid-react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { languageChosen } from '@web/app/preferencesSlice';
-import type { Locale } from '@web/app/locales';
+import { languageChosen } from '@web/core/preferencesSlice';
+import type { Locale } from '@web/core/locales';
 import { renderWithProviders } from '@web/test/renderWithProviders';
 import de from '../../../i18n/de.json';
 import { GRID_TEXT_KEYS, useGridLook } from './useGridLook';

@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
 import { useIntl, type IntlShape } from 'react-intl';
-import { useAppSelector } from '@web/app/hooks';
-import { isLocale, isRightToLeft } from '@web/app/locales';
-import { selectDarkMode } from '@web/app/preferencesSlice';
+import { useAppSelector } from '@web/core/hooks';
+import { isLocale, isRightToLeft } from '@web/core/locales';
+import { selectDarkMode } from '@web/core/preferencesSlice';
 import { darkGridTheme, lightGridTheme } from './gridSetup';
 
 /**

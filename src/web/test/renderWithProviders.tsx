@@ -9,7 +9,7 @@ import type { ReactElement, ReactNode } from 'react';
 import { Provider } from 'react-redux';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { vi } from 'vitest';
-import type { AuthState } from '@web/app/authState';
+import type { AuthState } from '@web/core/authState';
 import { AppFrame } from '@web/app/AppFrame';
 import { makeStore, type AppStore, type RootState } from '@web/app/store';
 

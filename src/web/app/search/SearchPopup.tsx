@@ -3,8 +3,8 @@ import { Button, Callout, FormGroup, HTMLSelect, InputGroup, Intent, PopoverNext
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { showToast } from '@web/engine/toaster';
-import { useIsAdmin } from '@web/engine/useIsAdmin';
+import { showToast } from '@web/ui/toaster';
+import { useIsAdmin } from '@web/core/useIsAdmin';
 import { allowedTargets, filtersFor, findTarget, searchAddress, targetForLocation, type SearchTarget } from './searchTargets';
 
 /** The label of a filter; the multi-field filter reads differently per page. */

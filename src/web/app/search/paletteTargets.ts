@@ -6,11 +6,11 @@
 import { hasPrivilege, type PrivilegeItem } from '@shared/privileges';
 import type { EntitySchema } from '@shared/schema';
 import type { ListRequest, Page } from '@shared/wire';
-import { api } from '@web/app/api';
-import { apiPath } from '@web/app/config';
-import { ENTITY_SCHEMAS, detailPath, entityName } from '@web/engine/schemas';
+import { api } from '@web/core/api';
+import { apiPath } from '@web/core/config';
+import { ENTITY_SCHEMAS, detailPath, entityName } from '@web/core/schemas';
 import { rowName } from '@web/engine/pageTitle';
-import type { EntityRow } from '@web/engine/types';
+import type { EntityRow } from '@web/core/types';
 import { apiRoute } from '@shared/schema';
 
 export interface PaletteItem {

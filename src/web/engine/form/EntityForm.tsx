@@ -10,8 +10,8 @@ import { Form } from './BlueprintForm';
 import type { BlueprintFormContext, ReferenceOption } from './context';
 import { formSchemaOf, initialData, propertyOfFieldId, uiSchemaOf, writableData } from './entitySchema';
 import { createErrorTransformer, mergeErrorSchemas, pickFieldErrors, serverErrorSchema } from './errors';
-import { hasMessage } from './messages';
 import { formValidatorOf } from './validator';
+import { messageOr } from '@web/core/messages';
 
 type Data = Record<string, unknown>;
 
@@ -89,7 +89,7 @@ export function EntityForm({ schema, formData, onSubmit, submitting = false, ser
   const busy = submitting || pending;
 
   const transformErrors = useMemo(() => createErrorTransformer(formSchema, intl), [formSchema, intl]);
-  const validation = useMemo(() => formValidator.validateFormData(data, formSchema, undefined, transformErrors), [data, formSchema, transformErrors]);
+  const validation = useMemo(() => formValidator.validateFormData(data, formSchema, undefined, transformErrors), [data, formSchema, formValidator, transformErrors]);
   const valid = validation.errors.length === 0;
 
   // Server errors are hidden while a save runs: the next answer replaces them.
@@ -157,7 +157,7 @@ export function EntityForm({ schema, formData, onSubmit, submitting = false, ser
       {formErrors.length > 0 && (
         <Callout intent={Intent.DANGER}>
           {formErrors.map((error, i) => (
-            <div key={i}>{hasMessage(intl, error.messageId) ? intl.formatMessage({ id: error.messageId }) : error.message}</div>
+            <div key={i}>{messageOr(intl, error.messageId, error.message)}</div>
           ))}
         </Callout>
       )}

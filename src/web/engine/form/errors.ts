@@ -8,7 +8,8 @@ import type { IntlShape } from 'react-intl';
 import { mergeObjects, toErrorSchema, toPath } from '@rjsf/utils';
 import type { ErrorSchema, ErrorTransformer, RJSFSchema, RJSFValidationError } from '@rjsf/utils';
 import type { FieldError } from '@shared/wire';
-import { hasMessage, translateText, type MessageValues } from './messages';
+import { messageOr, type MessageValues } from '@web/core/messages';
+import { translateText } from './messages';
 
 /** Message ids of keywords a schema gives no `errorMessage` for. */
 const GENERIC_MESSAGES: Record<string, string> = {
@@ -97,7 +98,7 @@ export function serverErrorSchema(errors: readonly FieldError[], intl: IntlShape
     .filter((e) => e.field)
     .map((e) => ({
       property: `.${e.field}`,
-      message: hasMessage(intl, e.messageId) ? intl.formatMessage({ id: e.messageId }) : e.message,
+      message: messageOr(intl, e.messageId, e.message),
       stack: e.message,
     }));
   return toErrorSchema(located);

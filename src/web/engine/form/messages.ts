@@ -6,15 +6,10 @@
 import { useCallback, useMemo } from 'react';
 import { useIntl, type IntlShape } from 'react-intl';
 import { englishStringTranslator, TranslatableString, type Registry } from '@rjsf/utils';
-
-export type MessageValues = Record<string, string | number>;
-
-export function hasMessage(intl: IntlShape, id: string): boolean {
-  return Object.prototype.hasOwnProperty.call(intl.messages, id);
-}
+import { hasMessage, messageOr, type MessageValues } from '@web/core/messages';
 
 export function translateText(intl: IntlShape, text: string, values?: MessageValues): string {
-  return hasMessage(intl, text) ? intl.formatMessage({ id: text }, values) : text;
+  return messageOr(intl, text, text, values);
 }
 
 /** `translate(idOrText, values?)` bound to the current locale. */

@@ -3,7 +3,7 @@ import { createIntl } from 'react-intl';
 import type { RJSFSchema, ValidatorType } from '@rjsf/utils';
 import type { EntitySchema } from '@shared/schema';
 import en from '../../../../i18n/en.json';
-import { ENTITY_SCHEMAS, entityName } from '../schemas';
+import { ENTITY_SCHEMAS, entityName } from '@web/core/schemas';
 import { formSchemaOf } from './entitySchema';
 import { createErrorTransformer } from './errors';
 import { runtimeValidator } from './runtimeValidator';

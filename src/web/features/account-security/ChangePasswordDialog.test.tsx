@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { AppRoutes } from '@web/app/AppRoutes';
-import { authApi } from '@web/app/authApi';
+import { authApi } from '@web/core/authApi';
 import { renderWithProviders, signedIn } from '@web/test/renderWithProviders';
 import { setupMockApi } from '@web/test/mockApi';
 import { MOCK_PASSWORD } from '../../../../mocks/data';

@@ -1,14 +1,15 @@
 import { KeyIcon, TickCircleIcon } from '@blueprintjs/icons';
 import { Button, Callout, Dialog, DialogBody, DialogFooter, Intent, Tab, Tabs } from '@blueprintjs/core';
-import { LabelledInput } from '@web/app/LabelledInput';
+import { LabelledInput } from '@web/ui/LabelledInput';
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { showToast } from '@web/engine/toaster';
-import { fieldErrorsOf, messageText } from '@web/features/login/fieldErrors';
-import { NewPasswordFields } from './NewPasswordFields';
-import { EMPTY_NEW_PASSWORD, newPasswordProblems, type NewPasswordValues } from './newPassword';
+import { showToast } from '@web/ui/toaster';
+import { fieldErrorsOf } from '@web/core/fieldErrors';
+import { NewPasswordFields } from '@web/ui/password/NewPasswordFields';
+import { EMPTY_NEW_PASSWORD, newPasswordProblems, type NewPasswordValues } from '@web/ui/password/newPassword';
 import { useChangePasswordMutation } from './passwordApi';
 import { TwoFactorPanel } from './TwoFactorPanel';
+import { messageOr } from '@web/core/messages';
 
 interface Props {
   isOpen: boolean;
@@ -36,7 +37,7 @@ export function ChangePasswordDialog({ isOpen, onClose, onClosed }: Props) {
   const [tab, setTab] = useState<'password' | 'twoFactor'>('password');
 
   const currentProblem = current ? undefined : 'validation.password.required';
-  const currentError = serverErrors.currentPassword ?? (currentTouched && currentProblem ? messageText(intl, currentProblem) : undefined);
+  const currentError = serverErrors.currentPassword ?? (currentTouched && currentProblem ? messageOr(intl, currentProblem) : undefined);
   const ready = !currentProblem && Object.keys(newPasswordProblems(next)).length === 0;
 
   const close = () => {
@@ -62,8 +63,8 @@ export function ChangePasswordDialog({ isOpen, onClose, onClosed }: Props) {
     }
     const byField = fieldErrorsOf(result.error);
     const errors: ServerErrors = {};
-    if (byField.currentPassword) errors.currentPassword = messageText(intl, byField.currentPassword.messageId, byField.currentPassword.message);
-    if (byField.newPassword) errors.newPassword = messageText(intl, byField.newPassword.messageId, byField.newPassword.message);
+    if (byField.currentPassword) errors.currentPassword = messageOr(intl, byField.currentPassword.messageId, byField.currentPassword.message);
+    if (byField.newPassword) errors.newPassword = messageOr(intl, byField.newPassword.messageId, byField.newPassword.message);
     setServerErrors(errors);
     setFailed(Object.keys(errors).length === 0);
   };

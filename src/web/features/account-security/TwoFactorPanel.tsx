@@ -2,16 +2,16 @@ import { Button, Callout, H4, Intent, Tag } from '@blueprintjs/core';
 import { TickCircleIcon } from '@blueprintjs/icons';
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { Loading } from '@web/app/Loading';
-import { showToast } from '@web/engine/toaster';
-import { CodeField, isCode, TwoFactorSetup, twoFactorErrorText } from './TwoFactorSetup';
+import { Loading } from '@web/ui/Loading';
+import { showToast } from '@web/ui/toaster';
+import { CodeField, isCode, TwoFactorSetup, twoFactorErrorText } from '@web/ui/password/TwoFactorSetup';
 import {
   useConfirmTwoFactorMutation,
   useDisableTwoFactorMutation,
   useStartTwoFactorMutation,
   useTwoFactorStatusQuery,
   type TwoFactorEnrolment,
-} from './twoFactorApi';
+} from '@web/core/twoFactorApi';
 
 /**
  * Security, two-factor part: turn on (QR code and key, confirmed with a code) or off (with a current code).

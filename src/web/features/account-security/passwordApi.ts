@@ -1,7 +1,7 @@
 /** The signed-in user's own password. */
-import { api } from '@web/app/api';
-import { tokenReplaced } from '@web/app/authActions';
-import type { MessageResponse } from '@web/features/login/accessApi';
+import { api } from '@web/core/api';
+import { tokenReplaced } from '@web/core/authActions';
+import type { MessageResponse } from '@web/core/accessApi';
 
 /** A changed password ends every session; this one goes on with the new token the answer carries. */
 export type PasswordChanged = MessageResponse & { jwt: string };

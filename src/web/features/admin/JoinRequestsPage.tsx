@@ -1,7 +1,7 @@
 import { FormattedMessage } from 'react-intl';
 import { JOIN_PROVIDER_TYPES } from '@shared/join';
-import { AdminTablePage, When, type AdminColumn } from './AdminTablePage';
-import { useJoinRequestsQuery, type JoinRequestRow } from './adminApi';
+import { AdminTablePage, When, type AdminColumn } from '@web/ui/AdminTablePage';
+import { useJoinRequestsQuery, type JoinRequestRow } from '@web/core/adminApi';
 
 /** The message id of a provider type the form offers; a custom type is shown as typed. */
 const TYPE_MESSAGES: Record<string, string> = {

@@ -1,6 +1,6 @@
 import { H4 } from '@blueprintjs/core';
-import { AdminTablePage, When, type AdminColumn } from './AdminTablePage';
-import { useOutboxQuery, type OutboxMail } from './adminApi';
+import { AdminTablePage, When, type AdminColumn } from '@web/ui/AdminTablePage';
+import { useOutboxQuery, type OutboxMail } from '@web/core/adminApi';
 
 const columns: AdminColumn<OutboxMail>[] = [
   { header: 'admin.outbox.createdAt', cell: (m) => <When at={m.createdAt} /> },

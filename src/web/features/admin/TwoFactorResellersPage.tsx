@@ -1,8 +1,8 @@
 import { Intent, Switch } from '@blueprintjs/core';
 import { useIntl } from 'react-intl';
-import { showToast } from '@web/engine/toaster';
-import { useRequireTwoFactorMutation, useResellersTwoFactorQuery, type ResellerTwoFactor } from '@web/features/account-security/twoFactorApi';
-import { AdminTablePage, type AdminColumn } from './AdminTablePage';
+import { showToast } from '@web/ui/toaster';
+import { useRequireTwoFactorMutation, useResellersTwoFactorQuery, type ResellerTwoFactor } from '@web/core/twoFactorApi';
+import { AdminTablePage, type AdminColumn } from '@web/ui/AdminTablePage';
 
 /** The reseller setting itself: switching it on makes its users and its sub-resellers' users enrol at sign-in. */
 function RequireSwitch({ reseller }: { reseller: ResellerTwoFactor }) {

@@ -9,11 +9,11 @@ import { Callout, HTMLTable, Intent } from '@blueprintjs/core';
 import { useEffect, useRef, useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { Link } from 'react-router-dom';
-import { useAppDispatch } from '@web/app/hooks';
-import { Pager } from '@web/engine/Pager';
-import { StatusTag } from '@web/features/subscribers/StatusTag';
-import { JobSummary } from '@web/features/jobs/JobProgress';
-import { isOpen, processed, useJobQuery } from '@web/features/jobs/jobsApi';
+import { useAppDispatch } from '@web/core/hooks';
+import { Pager } from '@web/ui/Pager';
+import { StatusTag } from '@web/ui/StatusTag';
+import { JobSummary } from '@web/ui/jobs/JobProgress';
+import { isOpen, processed, useJobQuery } from '@web/core/jobsApi';
 import { RangeForm, useRangeInput } from './RangeFields';
 import { rangeApi, useRangeMigrationStatusQuery, useStartRangeMigrationMutation, type MigrationStart } from './rangeApi';
 

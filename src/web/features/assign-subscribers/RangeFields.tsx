@@ -8,16 +8,17 @@ import { useState, type FormEvent, type ReactElement, type ReactNode } from 'rea
 import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { Link } from 'react-router-dom';
 import type { FieldError } from '@shared/wire';
-import { LabelledInput } from '@web/app/LabelledInput';
-import { apiErrorOf, httpStatus, type QueryError } from '@web/engine/apiErrors';
+import { LabelledInput } from '@web/ui/LabelledInput';
+import { apiErrorOf, httpStatus, type QueryError } from '@web/core/apiErrors';
 import { RANGE_MAX, RANGE_TYPES, rangeFieldOf, rangeProblems, rangeQuantity, type RangeField, type RangeType } from './range';
+import { messageOr } from '@web/core/messages';
 
 /** A refusal naming subscribers: the server adds them (the first 100) and their count to the field error. */
 type Refusal = FieldError & { subscriberIds?: number[]; count?: number };
 
 /** The server's text of an error in the user's language when the catalogue has it, else as the server sent it. */
 export function serverText(intl: IntlShape, error: { messageId: string; message: string }): string {
-  return intl.messages[error.messageId] ? intl.formatMessage({ id: error.messageId }) : error.message;
+  return messageOr(intl, error.messageId, error.message);
 }
 
 /** The typed range of a form: its values, which fields were left, and the checks to show. */

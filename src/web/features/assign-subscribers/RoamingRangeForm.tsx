@@ -8,7 +8,7 @@ import { GlobeNetworkIcon } from '@blueprintjs/icons';
 import { Callout, Intent } from '@blueprintjs/core';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { JobProgress } from '@web/features/jobs/JobProgress';
+import { JobProgress } from '@web/ui/jobs/JobProgress';
 import { Choice, RangeForm, serverFieldText, useRangeInput } from './RangeFields';
 import { useApprovedProfilesQuery, useRangeRoamingProfileMutation } from './rangeApi';
 

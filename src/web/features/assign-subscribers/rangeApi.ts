@@ -3,7 +3,7 @@
  * profile, and migrating a range to the external core platform (then each subscriber's migration status).
  * Changes invalidate the subscriber tag, so lists and detail pages read the new values.
  */
-import { api } from '@web/app/api';
+import { api } from '@web/core/api';
 import type { RangeType } from './range';
 
 export interface Range {

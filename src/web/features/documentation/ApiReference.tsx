@@ -5,8 +5,8 @@
 import SwaggerUI from 'swagger-ui-react';
 import 'swagger-ui-react/swagger-ui.css';
 import { useEffect } from 'react';
-import { useAppSelector } from '@web/app/hooks';
-import { selectDarkMode } from '@web/app/preferencesSlice';
+import { useAppSelector } from '@web/core/hooks';
+import { selectDarkMode } from '@web/core/preferencesSlice';
 
 export default function ApiReference({ spec }: { spec: Record<string, unknown> }) {
   const darkMode = useAppSelector(selectDarkMode);

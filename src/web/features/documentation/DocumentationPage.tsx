@@ -2,7 +2,7 @@ import { ErrorIcon } from '@blueprintjs/icons';
 import { Callout, H2, H3, NonIdealState } from '@blueprintjs/core';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
-import { Loading } from '@web/app/Loading';
+import { Loading } from '@web/ui/Loading';
 import { useOpenApiDocumentQuery } from './docsApi';
 
 const ApiReference = lazy(() => import('./ApiReference'));

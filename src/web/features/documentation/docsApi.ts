@@ -1,4 +1,4 @@
-import { api } from '@web/app/api';
+import { api } from '@web/core/api';
 
 /** The server's live OpenAPI document (GET /portal/v3/api-docs), read with the session's token. */
 const docsApi = api.injectEndpoints({

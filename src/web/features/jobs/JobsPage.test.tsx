@@ -7,7 +7,7 @@ import { AppRoutes } from '@web/app/AppRoutes';
 import { renderWithProviders, signedIn } from '@web/test/renderWithProviders';
 import { setupMockApi } from '@web/test/mockApi';
 import { mockToken } from '../../../../mocks/token';
-import type { Job, JobItem } from './jobsApi';
+import type { Job, JobItem } from '@web/core/jobsApi';
 
 const api = setupMockApi();
 

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { AdminTablePage, When, type AdminColumn } from '@web/features/admin/AdminTablePage';
-import type { AdminPageArgs } from '@web/features/admin/adminApi';
-import { JobSummary, KindName } from './JobProgress';
-import { isOpen, JOB_POLL_MS, useJobsQuery, type Job } from './jobsApi';
+import { AdminTablePage, When, type AdminColumn } from '@web/ui/AdminTablePage';
+import type { AdminPageArgs } from '@web/core/adminApi';
+import { JobSummary, KindName } from '@web/ui/jobs/JobProgress';
+import { isOpen, JOB_POLL_MS, useJobsQuery, type Job } from '@web/core/jobsApi';
 
 /** The page of jobs, asked for again every second while any of them is still open. */
 function useJobRows(args: AdminPageArgs) {

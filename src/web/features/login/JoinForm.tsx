@@ -2,12 +2,13 @@ import { Button, Callout, Classes, FormGroup, H3, HTMLSelect, InputGroup, Intent
 import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { JOIN_PROVIDER_TYPES } from '@shared/join';
-import { PRODUCT_URL } from '@web/app/config';
-import { httpStatus } from '@web/engine/apiErrors';
-import { useCheckRobotMutation, useSendJoinRequestMutation } from './accessApi';
-import { fieldErrorsOf, messageText } from './fieldErrors';
+import { PRODUCT_URL } from '@web/core/config';
+import { httpStatus } from '@web/core/apiErrors';
+import { useCheckRobotMutation, useSendJoinRequestMutation } from '@web/core/accessApi';
+import { fieldErrorsOf } from '@web/core/fieldErrors';
 import { joinBody, joinMaxLength, joinProblems, type JoinField, type JoinValues } from './joinRules';
 import { RobotCheck, type RobotCheckHandle, type RobotCheckState } from './RobotCheck';
+import { messageOr } from '@web/core/messages';
 
 type ProviderType = (typeof JOIN_PROVIDER_TYPES)[number];
 
@@ -66,7 +67,7 @@ export function JoinForm() {
     if (server) return server;
     // The phone number is judged when the visitor leaves the field, not while typing it.
     if (!touched.has(field) || (field === 'phoneNumber' && focused === field)) return undefined;
-    return problems[field] ? messageText(intl, problems[field]) : undefined;
+    return problems[field] ? messageOr(intl, problems[field]) : undefined;
   };
 
   const edited = (field: JoinField) => {
@@ -104,7 +105,7 @@ export function JoinForm() {
     const byField = fieldErrorsOf(result.error);
     const errors: Partial<Record<JoinField | 'altcha', string>> = {};
     for (const [field, error] of Object.entries(byField)) {
-      errors[field as JoinField] = messageText(intl, error.messageId, error.message);
+      errors[field as JoinField] = messageOr(intl, error.messageId, error.message);
     }
     if (byField.altcha) {
       // A refused or spent solution: the visitor solves a new challenge.
@@ -259,7 +260,7 @@ export function JoinForm() {
         intent={robot.status === 'failed' || serverErrors.altcha ? Intent.DANGER : Intent.NONE}
         helperText={
           robot.status === 'failed' ? (
-            <span data-testid="robot-check-error">{messageText(intl, 'validation.altcha.invalid')}</span>
+            <span data-testid="robot-check-error">{messageOr(intl, 'validation.altcha.invalid')}</span>
           ) : serverErrors.altcha ? (
             <span data-testid="robot-check-error">{serverErrors.altcha}</span>
           ) : undefined

@@ -1,6 +1,6 @@
 import { Navigate, useSearchParams } from 'react-router-dom';
-import { useAppSelector } from '@web/app/hooks';
-import { selectIsAuthenticated } from '@web/app/authSlice';
+import { useAppSelector } from '@web/core/hooks';
+import { selectIsAuthenticated } from '@web/core/authSlice';
 import { LoginPage, RESET_TOKEN_PARAM } from './LoginPage';
 
 /**

@@ -1,14 +1,15 @@
 import { Button, Callout, H3, Intent } from '@blueprintjs/core';
-import { LabelledInput } from '@web/app/LabelledInput';
+import { LabelledInput } from '@web/ui/LabelledInput';
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { apiErrorOf } from '@web/engine/apiErrors';
-import { NewPasswordFields } from '@web/features/account-security/NewPasswordFields';
-import { EMPTY_NEW_PASSWORD, newPasswordProblems, type NewPasswordValues } from '@web/features/account-security/newPassword';
-import { useRequestPasswordResetMutation, useResetPasswordMutation } from './accessApi';
-import { fieldErrorsOf, messageText } from './fieldErrors';
+import { apiErrorOf } from '@web/core/apiErrors';
+import { NewPasswordFields } from '@web/ui/password/NewPasswordFields';
+import { EMPTY_NEW_PASSWORD, newPasswordProblems, type NewPasswordValues } from '@web/ui/password/newPassword';
+import { useRequestPasswordResetMutation, useResetPasswordMutation } from '@web/core/accessApi';
+import { fieldErrorsOf } from '@web/core/fieldErrors';
 import { joinFieldProblem } from './joinRules';
 import { BackToSignIn } from './BackToSignIn';
+import { messageOr } from '@web/core/messages';
 
 interface Props {
   /** The reset token from the address (`password_reset`); without it the panel asks for an e-mail address. */
@@ -38,7 +39,7 @@ function ResetRequestForm({ onBack }: { onBack(): void }) {
   const [outcome, setOutcome] = useState<RequestOutcome>({ kind: 'idle' });
   // The e-mail rule of the join form, the one the server applies here too.
   const problem = joinFieldProblem('email', email);
-  const error = touched && problem ? messageText(intl, problem) : undefined;
+  const error = touched && problem ? messageOr(intl, problem) : undefined;
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -49,7 +50,7 @@ function ResetRequestForm({ onBack }: { onBack(): void }) {
     else {
       const fieldError = fieldErrorsOf(result.error).email;
       console.warn('Password reset request failed', apiErrorOf(result.error)?.code);
-      setOutcome({ kind: 'failed', message: fieldError ? messageText(intl, fieldError.messageId, fieldError.message) : intl.formatMessage({ id: 'reset.error' }) });
+      setOutcome({ kind: 'failed', message: fieldError ? messageOr(intl, fieldError.messageId, fieldError.message) : intl.formatMessage({ id: 'reset.error' }) });
     }
     setEmail('');
     setTouched(false);
@@ -116,7 +117,7 @@ function NewPasswordForm({ token, onBack, onRequestNewLink }: { token: string } 
     const fieldError = fieldErrorsOf(result.error).newPassword;
     if (apiError?.code === 'RESET_TOKEN_INVALID') setOutcome({ kind: 'tokenInvalid' });
     else if (fieldError) {
-      setServerError(messageText(intl, fieldError.messageId, fieldError.message));
+      setServerError(messageOr(intl, fieldError.messageId, fieldError.message));
       setOutcome({ kind: 'idle' });
     } else setOutcome({ kind: 'failed' });
   };

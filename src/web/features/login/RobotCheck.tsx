@@ -7,8 +7,8 @@ import type { AltchaWidgetElement } from 'altcha';
 import type {} from 'altcha/types/react';
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import { useIntl } from 'react-intl';
-import { API_BASE } from '@web/app/config';
-import type { Locale } from '@web/app/locales';
+import { API_BASE } from '@web/core/config';
+import type { Locale } from '@web/core/locales';
 
 export interface RobotCheckHandle {
   /** Back to unverified, so the visitor solves a new challenge. */
@@ -36,7 +36,9 @@ export function RobotCheck({ ref, onVerified, onStateChange }: RobotCheckProps) 
   const [loadFailed, setLoadFailed] = useState(false);
   // The latest callbacks, so the listeners are attached once per element.
   const callbacks = useRef({ onVerified, onStateChange });
-  callbacks.current = { onVerified, onStateChange };
+  useEffect(() => {
+    callbacks.current = { onVerified, onStateChange };
+  });
 
   useEffect(() => {
     import('./altchaWidget').catch((error: unknown) => {

@@ -1,10 +1,10 @@
 import { Button, Callout, Checkbox, H3, Intent } from '@blueprintjs/core';
-import { LabelledInput } from '@web/app/LabelledInput';
+import { LabelledInput } from '@web/ui/LabelledInput';
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate } from 'react-router-dom';
-import { useLoginMutation } from '@web/app/authApi';
-import type { LoginRequest, SignInResponse } from '@web/app/userTypes';
+import { useLoginMutation } from '@web/core/authApi';
+import type { LoginRequest, SignInResponse } from '@web/core/userTypes';
 import { TwoFactorStep } from './TwoFactorStep';
 
 interface Fields {

@@ -2,9 +2,9 @@ import { Button, Callout, H3, Intent } from '@blueprintjs/core';
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate } from 'react-router-dom';
-import { useLoginMutation } from '@web/app/authApi';
-import type { LoginRequest, SignInResponse } from '@web/app/userTypes';
-import { CodeField, isCode, TwoFactorSetup, twoFactorErrorText } from '@web/features/account-security/TwoFactorSetup';
+import { useLoginMutation } from '@web/core/authApi';
+import type { LoginRequest, SignInResponse } from '@web/core/userTypes';
+import { CodeField, isCode, TwoFactorSetup, twoFactorErrorText } from '@web/ui/password/TwoFactorSetup';
 
 interface Props {
   /** The first step's credentials, sent again with the code: the server keeps no half-open session. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createIntl } from 'react-intl';
 import en from '../../../../i18n/en.json';
-import { findSchema } from '@web/engine/schemas';
+import { findSchema } from '@web/core/schemas';
 import { formSchemaOf } from '@web/engine/form/entitySchema';
 import { createErrorTransformer } from '@web/engine/form/errors';
 import { formValidatorOf } from '@web/engine/form/validator';

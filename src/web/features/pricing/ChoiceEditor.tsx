@@ -5,7 +5,7 @@
 import { HTMLSelect } from '@blueprintjs/core';
 import type { CustomCellEditorProps } from 'ag-grid-react';
 import { useEffect, useRef } from 'react';
-import type { EntityRow } from '@web/engine/types';
+import type { EntityRow } from '@web/core/types';
 
 export interface Choice {
   value: string;

@@ -3,7 +3,7 @@ import { H3 } from '@blueprintjs/core';
 import { FormattedMessage } from 'react-intl';
 import { useParams } from 'react-router-dom';
 import EntityDetailPage from '@web/engine/EntityDetailPage';
-import { findSchema, NEW_ID } from '@web/engine/schemas';
+import { findSchema, NEW_ID } from '@web/core/schemas';
 import { INTERNATIONAL_RULES } from './ruleKinds';
 import { RulesGrid } from './RulesGrid';
 import './pricing.css';

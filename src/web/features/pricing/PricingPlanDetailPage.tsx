@@ -4,7 +4,7 @@ import { Button, H3 } from '@blueprintjs/core';
 import { FormattedMessage } from 'react-intl';
 import { useNavigate, useParams } from 'react-router-dom';
 import EntityDetailPage from '@web/engine/EntityDetailPage';
-import { findSchema, NEW_ID } from '@web/engine/schemas';
+import { findSchema, NEW_ID } from '@web/core/schemas';
 import './pricing.css';
 
 const planSchema = findSchema('pricingPlan')!;

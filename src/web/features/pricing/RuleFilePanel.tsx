@@ -8,12 +8,12 @@ import { DownloadIcon, ErrorIcon, TickIcon, UploadIcon } from '@blueprintjs/icon
 import { Button, Callout, Classes, FileInput, H3, HTMLTable, Intent, ProgressBar } from '@blueprintjs/core';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { apiErrorOf } from '@web/engine/apiErrors';
-import { hasMessage } from '@web/engine/form/messages';
-import { showToast } from '@web/engine/toaster';
+import { apiErrorOf } from '@web/core/apiErrors';
+import { showToast } from '@web/ui/toaster';
 import { RuleChangesDialog } from './RuleChangesDialog';
 import { ROAMING_RULES } from './ruleKinds';
 import { useDownloadRulesMutation, useSendRuleFileMutation, type RuleFileReport } from './rulesApi';
+import { messageOr } from '@web/core/messages';
 
 /** Rule files must be less than 4 MB. */
 export const RULE_FILE_MAX_BYTES = 4 * 1024 * 1024;
@@ -27,7 +27,7 @@ export function RuleFilePanel({ planId }: { planId: string }) {
   const [download, downloading] = useDownloadRulesMutation();
   const [applying, setApplying] = useState(false);
   const [confirming, setConfirming] = useState(false);
-  const message = (id: string, fallback: string) => (hasMessage(intl, id) ? intl.formatMessage({ id }) : fallback);
+  const message = (id: string, fallback: string) => messageOr(intl, id, fallback);
 
   const choose = (chosen: File | null) => {
     setFile(chosen);

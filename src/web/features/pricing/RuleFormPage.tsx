@@ -5,11 +5,11 @@ import { lazy, Suspense, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate } from 'react-router-dom';
 import type { FieldError } from '@shared/wire';
-import { Loading } from '@web/app/Loading';
-import { apiErrorOf, httpStatus } from '@web/engine/apiErrors';
-import { NEW_ID } from '@web/engine/schemas';
-import { showToast } from '@web/engine/toaster';
-import type { EntityRow } from '@web/engine/types';
+import { Loading } from '@web/ui/Loading';
+import { apiErrorOf, httpStatus } from '@web/core/apiErrors';
+import { NEW_ID } from '@web/core/schemas';
+import { showToast } from '@web/ui/toaster';
+import type { EntityRow } from '@web/core/types';
 import type { RuleKind } from './ruleKinds';
 import { usePlanRuleQuery, useSavePlanRuleMutation } from './rulesApi';
 

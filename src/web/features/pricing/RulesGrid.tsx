@@ -26,29 +26,29 @@ import {
   type ValueFormatterParams,
 } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router-dom';
 import { formatRate } from '@shared/pricing';
 import { searchFilters, writableFields } from '@shared/schema';
 import type { FieldError, SortDir } from '@shared/wire';
-import { apiErrorOf, httpStatus } from '@web/engine/apiErrors';
+import { apiErrorOf, httpStatus } from '@web/core/apiErrors';
 import { columnsFromSchema } from '@web/engine/columns';
 import { isReadOnly } from '@web/engine/form/formSchema';
-import { hasMessage } from '@web/engine/form/messages';
 import { countryOptions } from '@web/engine/form/widgets/CountryWidget/countryNames';
 import { useGridLook } from '@web/engine/useGridLook';
-import { Pager } from '@web/engine/Pager';
+import { Pager } from '@web/ui/Pager';
 import { SearchBar } from '@web/engine/SearchBar';
-import { showToast } from '@web/engine/toaster';
-import type { EntityRow } from '@web/engine/types';
-import { useIsAdmin } from '@web/engine/useIsAdmin';
+import { showToast } from '@web/ui/toaster';
+import type { EntityRow } from '@web/core/types';
+import { useIsAdmin } from '@web/core/useIsAdmin';
 import { ChoiceEditor, type Choice, type ChoiceEditorParams } from './ChoiceEditor';
 import * as edits from './ruleEdits';
 import type { RuleKind } from './ruleKinds';
 import { useNetworkCatalogueQuery, usePlanRulesPageQuery, useSavePlanRulesMutation, type Network } from './rulesApi';
 import { useRuleValidation } from './useRuleValidation';
 import './pricing.css';
+import { messageOr } from '@web/core/messages';
 
 // Editing on top of the modules the entity grid registers: text and custom editors, row selection, tooltips,
 // and the calls that refresh cells, find rows and scroll to them.
@@ -129,6 +129,7 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
   useEffect(() => {
     if (items && !dirty) dispatch({ type: 'load', items });
     // Only a new page loads: `dirty` is left out, so an undo back to no change keeps the rows as they are.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `dirty` is left out on purpose (above)
   }, [items]);
 
   const cellErrors = useMemo(() => {
@@ -141,7 +142,9 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
     return errors;
   }, [state.rows, validate, serverErrors]);
   const errorsRef = useRef(cellErrors);
-  errorsRef.current = cellErrors;
+  useLayoutEffect(() => {
+    errorsRef.current = cellErrors;
+  });
   useEffect(() => apiRef.current?.refreshCells({ force: true }), [cellErrors]);
 
   const byCountry = useMemo(() => {
@@ -155,6 +158,8 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
 
   const columnDefs = useMemo<ColDef<GridRow>[]>(() => {
     const errorOf = (p: { data?: GridRow }, field: string) => (p.data ? errorsRef.current[p.data.__key]?.[field] : undefined);
+    // The grid reads errorOf as it draws a cell, not while React renders; refreshCells redraws the cells on new errors.
+    // eslint-disable-next-line react-hooks/refs
     const defs = columnsFromSchema(schema, intl).map((col): ColDef<GridRow> => {
       const field = String(col.field);
       const prop = schema.properties[field];
@@ -186,7 +191,7 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
           typeof p.value !== 'string' ? intl.formatMessage({ id: 'format.none' }) : names.has(p.value) ? `${p.value} · ${names.get(p.value)}` : p.value;
         if (editable) Object.assign(def, choices(countryOptions(intl.locale).map((c) => ({ value: String(c.value), label: c.label }))));
       } else if (editable && prop?.type === 'boolean') Object.assign(def, choices([true, false].map((v) => ({ value: String(v), label: intl.formatMessage({ id: v ? 'form.yes' : 'form.no' }) }))));
-      else if (editable && Array.isArray(prop?.enum)) Object.assign(def, choices(prop.enum.map((v) => ({ value: String(v), label: hasMessage(intl, `enum.${v}`) ? intl.formatMessage({ id: `enum.${v}` }) : String(v) }))));
+      else if (editable && Array.isArray(prop?.enum)) Object.assign(def, choices(prop.enum.map((v) => ({ value: String(v), label: messageOr(intl, `enum.${v}`, String(v)) }))));
       else if (editable && NETWORK_FIELDS.has(field) && schema.properties.mnc) {
         def.cellEditor = ChoiceEditor;
         def.cellEditorParams = {
@@ -303,7 +308,7 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
     const answer = await saveRules({ kind: kind.name, planId, batch: { save: batch.save, delete: batch.delete } });
     if (answer.error) {
       const apiError = apiErrorOf(answer.error);
-      const message = (e: FieldError) => (hasMessage(intl, e.messageId) ? intl.formatMessage({ id: e.messageId }) : e.message);
+      const message = (e: FieldError) => messageOr(intl, e.messageId, e.message);
       setServerErrors(edits.batchErrors(apiError?.fields ?? [], batch.keys, message));
       const reason = httpStatus(answer.error) === 400 ? intl.formatMessage({ id: 'pricingRules.invalid' }) : (apiError?.message ?? intl.formatMessage({ id: 'app.error.generic' }));
       showToast({ intent: Intent.DANGER, icon: <ErrorIcon />, message: intl.formatMessage({ id: 'pricingRules.saveError' }, { message: reason }) });
@@ -370,7 +375,8 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
           <FormattedMessage id="list.loadError" />
         </Callout>
       ) : (
-        // The grid takes pastes and Ctrl+Z for the focused cell.
+        // The grid takes pastes and Ctrl+Z for the focused cell (the events bubble up from it).
+        // eslint-disable-next-line jsx-a11y/no-static-element-interactions -- the grid's cells are the interactive parts
         <div className="portal-grid portal-rules-grid" style={{ height: gridHeight(rowData.length) }} onPaste={onPaste} onKeyDown={onKeyDown} data-testid="rules-grid">
           <AgGridReact<GridRow>
             key={look.key}

@@ -8,7 +8,7 @@ import { dateTimeText } from '@shared/dateText';
 import { parseDecimal } from '@shared/pricing';
 import { propertyType, type EntitySchema } from '@shared/schema';
 import type { FieldError } from '@shared/wire';
-import type { EntityRow } from '@web/engine/types';
+import type { EntityRow } from '@web/core/types';
 
 export type RowStatus = 'clean' | 'changed' | 'new';
 

@@ -4,9 +4,9 @@
  */
 import type { RuleChanges } from '@shared/ruleChanges';
 import type { ListRequest, Page } from '@shared/wire';
-import { api } from '@web/app/api';
-import { saveAttachment } from '@web/engine/endpoints';
-import type { EntityRow } from '@web/engine/types';
+import { api } from '@web/core/api';
+import { saveAttachment } from '@web/core/endpoints';
+import type { EntityRow } from '@web/core/types';
 import { RULE_KINDS, type RuleKindName } from './ruleKinds';
 
 /** Which rules: the kind by name (query arguments stay plain data) and the plan. */

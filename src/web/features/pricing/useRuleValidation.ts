@@ -8,7 +8,7 @@ import { isCountryCode } from '@shared/countries';
 import { createErrorTransformer } from '@web/engine/form/errors';
 import { formSchemaOf } from '@web/engine/form/formSchema';
 import { formValidatorOf } from '@web/engine/form/validator';
-import type { EntityRow } from '@web/engine/types';
+import type { EntityRow } from '@web/core/types';
 import type { RuleKind } from './ruleKinds';
 import type { Network } from './rulesApi';
 

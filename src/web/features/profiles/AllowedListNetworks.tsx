@@ -3,10 +3,10 @@ import { Button, ButtonGroup, Callout, Classes, H3, HTMLTable, InputGroup, Inten
 import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { countryNames } from '@shared/countries';
-import { useAppDispatch } from '@web/app/hooks';
-import { httpStatus } from '@web/engine/apiErrors';
-import { showToast } from '@web/engine/toaster';
-import { useIsAdmin } from '@web/engine/useIsAdmin';
+import { useAppDispatch } from '@web/core/hooks';
+import { httpStatus } from '@web/core/apiErrors';
+import { showToast } from '@web/ui/toaster';
+import { useIsAdmin } from '@web/core/useIsAdmin';
 import { useImpactCheck } from './ImpactDialog';
 import { STATE_INTENT } from './networkStates';
 import {

@@ -4,7 +4,7 @@
  */
 import { useParams } from 'react-router-dom';
 import EntityDetailPage from '@web/engine/EntityDetailPage';
-import { findSchema, NEW_ID } from '@web/engine/schemas';
+import { findSchema, NEW_ID } from '@web/core/schemas';
 import { AllowedListNetworks } from './AllowedListNetworks';
 
 const schema = findSchema('allowedList')!;

@@ -9,7 +9,7 @@ import { useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router-dom';
 import { countryNames } from '@shared/countries';
-import { apiErrorOf, type QueryError } from '@web/engine/apiErrors';
+import { apiErrorOf, type QueryError } from '@web/core/apiErrors';
 import { formatCell } from '@web/engine/columns';
 import type { Impact } from './profilesApi';
 import './profiles.css';

@@ -12,7 +12,7 @@ import { useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { COUNTRY_CODES, countryNames } from '@shared/countries';
 import { useGridLook } from '@web/engine/useGridLook';
-import { showToast } from '@web/engine/toaster';
+import { showToast } from '@web/ui/toaster';
 import { fromDraft, invalidCells, isRateText, RATE_FIELDS, sameRates, toDraft, type DraftRate, type Rate } from './rates';
 
 // The entity grid only reads; this one edits text in its cells.

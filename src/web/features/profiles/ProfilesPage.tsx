@@ -9,10 +9,10 @@ import { FormattedMessage } from 'react-intl';
 import { useSearchParams } from 'react-router-dom';
 import { hasPrivilege } from '@shared/privileges';
 import type { EntitySchema } from '@shared/schema';
-import { usePrivilegesQuery } from '@web/app/authApi';
-import { Loading } from '@web/app/Loading';
+import { usePrivilegesQuery } from '@web/core/authApi';
+import { Loading } from '@web/ui/Loading';
 import EntityListPage from '@web/engine/EntityListPage';
-import { findSchema } from '@web/engine/schemas';
+import { findSchema } from '@web/core/schemas';
 import { profilesAddress, type ProfilesTab } from './profilesAddress';
 import './profiles.css';
 

@@ -4,9 +4,9 @@
  * tag, so the detail form and the lists read the new state.
  */
 import type { Page } from '@shared/wire';
-import { api } from '@web/app/api';
-import { saveAttachment } from '@web/engine/endpoints';
-import type { EntityRow } from '@web/engine/types';
+import { api } from '@web/core/api';
+import { saveAttachment } from '@web/core/endpoints';
+import type { EntityRow } from '@web/core/types';
 
 /** Mirrors the server's NETWORK_STATES. */
 export const NETWORK_STATES = ['pending', 'blocked', 'preferred', 'removed', 'pendingRemoval', 'pendingChanges'] as const;

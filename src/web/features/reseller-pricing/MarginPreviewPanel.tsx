@@ -12,8 +12,8 @@ import { countryNames } from '@shared/countries';
 import { formatRate } from '@shared/pricing';
 import { hasPrivilege } from '@shared/privileges';
 import type { MarginPreview, MarginRow, ResellerPricingSummary } from '@shared/resellerPricing';
-import { usePrivilegesQuery } from '@web/app/authApi';
-import { showToast } from '@web/engine/toaster';
+import { usePrivilegesQuery } from '@web/core/authApi';
+import { showToast } from '@web/ui/toaster';
 import { useAssignPlanMutation, useMarginPreviewMutation } from './resellerPricingApi';
 import { PricesGrid } from './PricesGrid';
 

@@ -4,8 +4,8 @@
  */
 import type { CountryPrice, MarginPreview, MarginPreviewRequest, NetworkPrice, ResellerPricingSummary, ZonePrice } from '@shared/resellerPricing';
 import type { ListRequest, Page } from '@shared/wire';
-import { api } from '@web/app/api';
-import { saveAttachment } from '@web/engine/endpoints';
+import { api } from '@web/core/api';
+import { saveAttachment } from '@web/core/endpoints';
 
 const params = (resellerId: number | undefined) => (resellerId === undefined ? undefined : { reseller_id: String(resellerId) });
 type Scoped<T> = T & { resellerId?: number };

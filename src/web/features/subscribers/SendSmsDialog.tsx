@@ -9,7 +9,7 @@ import { Classes, FormGroup, Intent, TextArea } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { SMS_LIMITS, smsLength, smsTextProblem } from '@shared/sms';
-import { api } from '@web/app/api';
+import { api } from '@web/core/api';
 import { errorText, useOperations } from './operations';
 import { fieldMessage, FormDialog } from './dialogs';
 import type { SubscriberOperation } from './subscriberApi';

@@ -11,15 +11,15 @@ import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate, useParams } from 'react-router-dom';
 import { hasPrivilege } from '@shared/privileges';
-import { selectPrivileges } from '@web/app/authSlice';
-import { useAppSelector } from '@web/app/hooks';
-import { Loading } from '@web/app/Loading';
-import { NO_PLAN } from '@web/app/pricingPlansApi';
-import { httpStatus } from '@web/engine/apiErrors';
-import { entityEndpoints } from '@web/engine/endpoints';
+import { selectPrivileges } from '@web/core/authSlice';
+import { useAppSelector } from '@web/core/hooks';
+import { Loading } from '@web/ui/Loading';
+import { NO_PLAN } from '@web/core/pricingPlansApi';
+import { httpStatus } from '@web/core/apiErrors';
+import { entityEndpoints } from '@web/core/endpoints';
 import { usePageTitle } from '@web/engine/pageTitle';
-import { findSchema } from '@web/engine/schemas';
-import { useIsAdmin } from '@web/engine/useIsAdmin';
+import { findSchema } from '@web/core/schemas';
+import { useIsAdmin } from '@web/core/useIsAdmin';
 import { ChangeMsisdnDialog, CreditDialog, DailyLimitDialog, Facts, PairDeviceDialog, PricingPlanDialog, SimInfoDialog } from './dialogs';
 import { OperationOutcome, OperationsProvider, useOperations } from './operations';
 import {
@@ -27,7 +27,7 @@ import {
   MigrationPanel, MsisdnPanel, NetworkEventsPanel, NetworkPanel, QosPanel, ResellerPanel, RoamingProfilePanel, ServicesPanel, SimPanel,
   SponsorImsisPanel, StatusPanel, UsageLogsPanel, type Subscriber,
 } from './panels';
-import { StatusTag } from './StatusTag';
+import { StatusTag } from '@web/ui/StatusTag';
 import { SubscriberPackagesSlot } from './SubscriberPackagesSlot';
 import { useCancelLocationMutation, useDailyLimitQuery, useRunSubscriberOperationMutation } from './subscriberApi';
 import './subscribers.css';

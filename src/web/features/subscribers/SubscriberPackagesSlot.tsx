@@ -4,10 +4,10 @@
  */
 import { Card } from '@blueprintjs/core';
 import { hasPrivilege } from '@shared/privileges';
-import { selectPrivileges } from '@web/app/authSlice';
-import { useAppSelector } from '@web/app/hooks';
-import { useIsAdmin } from '@web/engine/useIsAdmin';
-import { SubscriberPackagesPanel } from '@web/features/packages/SubscriberPackagesPanel';
+import { selectPrivileges } from '@web/core/authSlice';
+import { useAppSelector } from '@web/core/hooks';
+import { useIsAdmin } from '@web/core/useIsAdmin';
+import { SubscriberPackagesPanel } from '@web/ui/packages/SubscriberPackagesPanel';
 
 export function SubscriberPackagesSlot({ subscriberId }: { subscriberId: number }) {
   const privileges = useAppSelector(selectPrivileges) ?? [];

@@ -8,15 +8,16 @@ import {
 } from '@blueprintjs/core';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { apiErrorOf, type QueryError } from '@web/engine/apiErrors';
-import { Loading } from '@web/app/Loading';
+import { apiErrorOf, type QueryError } from '@web/core/apiErrors';
+import { Loading } from '@web/ui/Loading';
 import { formatCell } from '@web/engine/columns';
-import { EsimActivation } from '@web/features/sims/EsimActivation';
-import { errorText, textOr, useOperations } from './operations';
+import { EsimActivation } from './sims/EsimActivation';
+import { errorText, useOperations } from './operations';
 import {
   QOS_BLOCK, useQosSpeedLimitsQuery, useRunSubscriberOperationMutation, useSetDailyLimitMutation, useSimInfoQuery,
   useUsablePricingPlansQuery, type DailyLimit,
 } from './subscriberApi';
+import { messageOr } from '@web/core/messages';
 
 interface DialogProps {
   subscriberId: number;
@@ -58,7 +59,7 @@ export function FormDialog({ title, testId, onClose, onSubmit, busy, submitLabel
 export function fieldMessage(intl: ReturnType<typeof useIntl>, error: QueryError, field: string): string | undefined {
   const found = apiErrorOf(error)?.fields?.find((f) => f.field === field);
   if (!found) return undefined;
-  return intl.messages[found.messageId] ? intl.formatMessage({ id: found.messageId }) : found.message;
+  return messageOr(intl, found.messageId, found.message);
 }
 
 /** A number typed with a decimal point or a decimal comma. */
@@ -292,8 +293,8 @@ export function SimInfoDialog({ subscriberId, onClose }: DialogProps) {
             testId="sim-info"
             items={[
               [label('iccid'), <span className="portal-mono">{data.iccid}</span>],
-              [label('simType'), data.simType ? textOr(intl, `subscriber.simType.${data.simType}`, data.simType) : null],
-              [label('status'), data.status ? textOr(intl, `subscriber.simStatus.${data.status}`, data.status) : null],
+              [label('simType'), data.simType ? messageOr(intl, `subscriber.simType.${data.simType}`, data.simType) : null],
+              [label('status'), data.status ? messageOr(intl, `subscriber.simStatus.${data.status}`, data.status) : null],
               [label('statusDate'), formatCell(intl, 'datetime', data.statusDate)],
               [label('profileType'), data.profileType],
               [label('batch'), data.batch],

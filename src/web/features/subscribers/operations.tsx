@@ -6,10 +6,10 @@
 import { Callout, Intent, Spinner, SpinnerSize } from '@blueprintjs/core';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useIntl, type IntlShape } from 'react-intl';
-import { apiErrorOf, type QueryError } from '@web/engine/apiErrors';
-import { hasMessage } from '@web/engine/form/messages';
-import { useAppDispatch } from '@web/app/hooks';
+import { apiErrorOf, type QueryError } from '@web/core/apiErrors';
+import { useAppDispatch } from '@web/core/hooks';
 import { refreshSubscriber, useRecentOperationsQuery, useSubscriberOperationQuery, type SubscriberOperation } from './subscriberApi';
+import { messageOr } from '@web/core/messages';
 
 /** How often a pending operation is asked for its outcome. */
 export const POLL_MS = 800;
@@ -28,24 +28,19 @@ const OperationsContext = createContext<Operations>({ follow: () => undefined, b
 
 export const useOperations = () => useContext(OperationsContext);
 
-/** A message by an id made from a value (a status, an operation), or the value itself when there is none. */
-export function textOr(intl: IntlShape, id: string, fallback: string): string {
-  return hasMessage(intl, id) ? intl.formatMessage({ id }) : fallback;
-}
-
 /** The text of an error answer: the first field's message, else the error's own, in the user's language. */
 export function errorText(intl: IntlShape, error: QueryError): string {
   const apiError = apiErrorOf(error);
   const field = apiError?.fields?.[0];
-  if (field) return hasMessage(intl, field.messageId) ? intl.formatMessage({ id: field.messageId }) : field.message;
-  if (apiError) return hasMessage(intl, apiError.message) ? intl.formatMessage({ id: apiError.message }) : apiError.message;
+  if (field) return messageOr(intl, field.messageId, field.message);
+  if (apiError) return messageOr(intl, apiError.message);
   return intl.formatMessage({ id: 'app.error.generic' });
 }
 
 function failureText(intl: IntlShape, op: SubscriberOperation): string {
   const id = op.error?.messageId;
-  if (id && hasMessage(intl, id)) return intl.formatMessage({ id });
-  return op.error?.message ?? intl.formatMessage({ id: 'subscriberOperation.failed.network' });
+  const fallback = op.error?.message ?? intl.formatMessage({ id: 'subscriberOperation.failed.network' });
+  return id ? messageOr(intl, id, fallback) : fallback;
 }
 
 function Poller({ id, onFinished }: { id: number; onFinished: (op: SubscriberOperation) => void }) {
@@ -111,7 +106,7 @@ export function OperationOutcome() {
   const intl = useIntl();
   const outcome = useContext(OutcomeContext);
   if (!outcome) return null;
-  const name = textOr(intl, `subscriber.operation.${outcome.operation}`, outcome.operation);
+  const name = messageOr(intl, `subscriber.operation.${outcome.operation}`, outcome.operation);
   const intent = outcome.kind === 'pending' ? Intent.PRIMARY : outcome.kind === 'success' ? Intent.SUCCESS : Intent.DANGER;
   return (
     <Callout

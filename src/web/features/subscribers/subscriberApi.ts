@@ -4,8 +4,8 @@
  * the SIM info and the equipment lookup (SIM cards themselves are the sims feature's). Each panel's data
  * carries a `SubscriberInfo` tag per subscriber, so an operation's outcome refreshes every panel it may have changed.
  */
-import { api } from '@web/app/api';
-import { saveAttachment } from '@web/engine/endpoints';
+import { api } from '@web/core/api';
+import { saveAttachment } from '@web/core/endpoints';
 import type { Page } from '@shared/wire';
 
 export type OperationStatus = 'pending' | 'success' | 'failed';

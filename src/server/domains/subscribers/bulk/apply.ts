@@ -81,28 +81,63 @@ export async function applyActionToMany(ctx: ApplyContext, r: Resolved, subscrib
   }
   const actor = { userId: principal.userId, username: principal.username };
   const p = r.params;
-  const change = (values: Record<string, unknown>, which = changing) => changeSubscribers(trx, which.map((t) => t.subscriberId), actor, r.action, values);
+  const change = (values: Record<string, unknown>, which = changing) =>
+    changeSubscribers(
+      trx,
+      which.map((t) => t.subscriberId),
+      actor,
+      r.action,
+      values,
+    );
   if (changing.length) {
     switch (r.action) {
       case 'suspend':
       case 'reactivate': {
         const target = r.action === 'suspend' ? 'suspended' : 'active';
-        const pending = await trx.selectFrom('subscriberOperation').select('subscriberId').where('subscriberId', 'in', changing.map((t) => t.subscriberId)).where('status', '=', 'pending').execute();
+        const pending = await trx
+          .selectFrom('subscriberOperation')
+          .select('subscriberId')
+          .where(
+            'subscriberId',
+            'in',
+            changing.map((t) => t.subscriberId),
+          )
+          .where('status', '=', 'pending')
+          .execute();
         for (const { subscriberId } of pending) refused.set(Number(subscriberId), refusal('error.operation.pending'));
         changing = changing.filter((t) => !refused.has(t.subscriberId));
         if (!changing.length) break;
-        const ops = await trx.insertInto('subscriberOperation').values(changing.map((t) => ({
-          subscriberId: t.subscriberId, operation: r.action, status: 'pending', request: JSON.stringify({ bulk: ctx.subject }), userId: principal.userId, username: principal.username,
-        }))).returning(['id', 'subscriberId']).execute();
+        const ops = await trx
+          .insertInto('subscriberOperation')
+          .values(
+            changing.map((t) => ({
+              subscriberId: t.subscriberId,
+              operation: r.action,
+              status: 'pending',
+              request: JSON.stringify({ bulk: ctx.subject }),
+              userId: principal.userId,
+              username: principal.username,
+            })),
+          )
+          .returning(['id', 'subscriberId'])
+          .execute();
         const opOf = new Map(ops.map((op) => [Number(op.subscriberId), Number(op.id)]));
         for (const t of changing) {
           const id = opOf.get(t.subscriberId)!;
           waiting.add(t.subscriberId);
           // The answer is applied in a transaction of its own once this one has committed (the database serialises them).
-          send(ctx, () => core.dispatch(
-            { operation: r.action === 'suspend' ? 'suspendSubscriber' : 'reactivateSubscriber', resellerId: t.resellerId, imsi: t.imsi, subscriberId: t.subscriberId, subject: `subscriber-operation:${id}` },
-            (answer) => settleStatus(ctx.db, { id, subscriberId: t.subscriberId, target, iccid: t.iccid, actor, answer, job: ctx.job }),
-          ));
+          send(ctx, () =>
+            core.dispatch(
+              {
+                operation: r.action === 'suspend' ? 'suspendSubscriber' : 'reactivateSubscriber',
+                resellerId: t.resellerId,
+                imsi: t.imsi,
+                subscriberId: t.subscriberId,
+                subject: `subscriber-operation:${id}`,
+              },
+              (answer) => settleStatus(ctx.db, { id, subscriberId: t.subscriberId, target, iccid: t.iccid, actor, answer, job: ctx.job }),
+            ),
+          );
         }
         return { refused, changed: changing.map((t) => t.subscriberId), waiting };
       }
@@ -123,7 +158,15 @@ export async function applyActionToMany(ctx: ApplyContext, r: Resolved, subscrib
         break;
       case 'move':
         await change({ accountId: r.account!.accountId, resellerId: r.account!.resellerId });
-        await trx.updateTable('simCard').set({ resellerId: r.account!.resellerId }).where('iccid', 'in', changing.map((t) => t.iccid)).execute();
+        await trx
+          .updateTable('simCard')
+          .set({ resellerId: r.account!.resellerId })
+          .where(
+            'iccid',
+            'in',
+            changing.map((t) => t.iccid),
+          )
+          .execute();
         break;
       case 'group-name':
         await change({ groupName: typeof p.groupName === 'string' && p.groupName.trim() ? p.groupName.trim() : null });
@@ -132,7 +175,13 @@ export async function applyActionToMany(ctx: ApplyContext, r: Resolved, subscrib
         await change(Object.fromEntries(DETAIL_FIELDS.filter((f) => p[f] !== undefined).map((f) => [f, p[f]])));
         break;
     }
-    await recordOperations(trx, principal, changing.map((t) => t.subscriberId), r.action, { ...p, bulk: ctx.subject });
+    await recordOperations(
+      trx,
+      principal,
+      changing.map((t) => t.subscriberId),
+      r.action,
+      { ...p, bulk: ctx.subject },
+    );
   }
   // The HSS takes the profile once it is stored; the job's item is its answer.
   if (r.action === 'roaming-profile') for (const t of [...changing, ...rewritten]) sendHssProfile(ctx, t, r.profile!.id, waiting);
@@ -143,12 +192,21 @@ export async function applyActionToMany(ctx: ApplyContext, r: Resolved, subscrib
 function sendHssProfile(ctx: ApplyContext, t: Target, roamingProfileId: number, waiting: Set<number>) {
   const { job } = ctx;
   if (job) waiting.add(t.subscriberId);
-  send(ctx, () => ctx.core.dispatch(
-    { operation: 'updateHssProfile', resellerId: t.resellerId, imsi: t.imsi, subscriberId: t.subscriberId, subject: ctx.subject, payload: { roamingProfileId } },
-    async (answer) => {
-      if (job) await job.runner.answer({ jobId: job.id, key: String(t.subscriberId), ...answerOutcome(answer) });
-    },
-  ));
+  send(ctx, () =>
+    ctx.core.dispatch(
+      {
+        operation: 'updateHssProfile',
+        resellerId: t.resellerId,
+        imsi: t.imsi,
+        subscriberId: t.subscriberId,
+        subject: ctx.subject,
+        payload: { roamingProfileId },
+      },
+      async (answer) => {
+        if (job) await job.runner.answer({ jobId: job.id, key: String(t.subscriberId), ...answerOutcome(answer) });
+      },
+    ),
+  );
 }
 
 const send = (ctx: ApplyContext, fn: () => void) => (ctx.defer ? ctx.defer(fn) : fn());

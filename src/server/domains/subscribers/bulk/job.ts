@@ -28,8 +28,13 @@ export function outcomesOf(ids: readonly number[], { refused, changed, waiting }
  * block the next operation on those subscribers.
  */
 export async function expireOperations(trx: Kysely<Database>, jobId: number, keys: readonly string[]) {
-  await trx.updateTable('subscriberOperation').set({ status: 'failed', messageId: NO_ANSWER, finishedAt: sql`now()` })
-    .where('subscriberId', 'in', keys.map(Number)).where('status', '=', 'pending').where(sql`request->>'bulk'`, '=', `job:${jobId}`).execute();
+  await trx
+    .updateTable('subscriberOperation')
+    .set({ status: 'failed', messageId: NO_ANSWER, finishedAt: sql`now()` })
+    .where('subscriberId', 'in', keys.map(Number))
+    .where('status', '=', 'pending')
+    .where(sql`request->>'bulk'`, '=', `job:${jobId}`)
+    .execute();
 }
 
 /** The caller of a job, as of now (a changed role applies); a job of a deleted or disabled user applies nothing. */

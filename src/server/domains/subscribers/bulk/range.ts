@@ -10,7 +10,11 @@ import type { Database } from '../../../db/types';
 export const RANGE_MAX = 1000;
 export const RANGE_TYPES = ['SUBSCRIBER_ID', 'ICCID', 'IMSI'] as const;
 export type RangeType = (typeof RANGE_TYPES)[number];
-export interface Range { type: RangeType; start: string; end: string }
+export interface Range {
+  type: RangeType;
+  start: string;
+  end: string;
+}
 
 /** The ids of the caller's subscribers in a range, in order, at most `limit` (to tell "more than the maximum"). */
 export function rangeIds(db: Kysely<Database>, principal: Principal, range: Range, limit: number, sourceRoamingProfileId?: number) {
@@ -19,10 +23,17 @@ export function rangeIds(db: Kysely<Database>, principal: Principal, range: Rang
   if (range.type === 'SUBSCRIBER_ID') q = q.where('s.subscriberId', '>=', Number(range.start)).where('s.subscriberId', '<=', Number(range.end));
   else {
     const column = range.type === 'ICCID' ? 's.iccid' : 's.imsi';
-    q = q.where(column, '>=', range.start).where(column, '<=', range.end).where(sql`length(${sql.ref(column)})`, '=', range.start.length);
+    q = q
+      .where(column, '>=', range.start)
+      .where(column, '<=', range.end)
+      .where(sql`length(${sql.ref(column)})`, '=', range.start.length);
   }
   if (sourceRoamingProfileId !== undefined) q = q.where('s.roamingProfileId', '=', sourceRoamingProfileId);
-  return q.orderBy('s.subscriberId').limit(limit).execute().then((rows) => rows.map((row) => Number(row.subscriberId)));
+  return q
+    .orderBy('s.subscriberId')
+    .limit(limit)
+    .execute()
+    .then((rows) => rows.map((row) => Number(row.subscriberId)));
 }
 
 /** Checks `{ rangeStart, rangeEnd }` and the range type: numbers or digit strings of the type's length, start not after end. */
@@ -39,7 +50,10 @@ export function checkRange(range: unknown, rangeType: unknown, errors: FieldErro
   const pattern = type === 'SUBSCRIBER_ID' ? /^[1-9]\d{0,8}$/ : type === 'ICCID' ? /^\d{18,22}$/ : /^\d{15}$/;
   const messageId = type === 'SUBSCRIBER_ID' ? 'validation.subscriberId.required' : type === 'ICCID' ? 'validation.iccid.invalid' : 'validation.imsi.invalid';
   let ok = true;
-  for (const [name, value, raw] of [['rangeStart', start, body.rangeStart], ['rangeEnd', end, body.rangeEnd]] as const) {
+  for (const [name, value, raw] of [
+    ['rangeStart', start, body.rangeStart],
+    ['rangeEnd', end, body.rangeEnd],
+  ] as const) {
     if (raw === undefined || raw === null || raw === '') errors.push(fieldError(`${prefix}${name}`, 'required', 'validation.range.required'));
     else if (!pattern.test(value)) errors.push(fieldError(`${prefix}${name}`, 'pattern', messageId));
     else continue;

@@ -16,8 +16,10 @@ export const detailsUnchanged = (p: Body, t: Target) => DETAIL_FIELDS.every((f) 
 export function reasonFor(r: Resolved, t: Target): string | null {
   const p = r.params;
   switch (r.action) {
-    case 'suspend': return t.status === 'suspended' ? UNCHANGED : null;
-    case 'reactivate': return t.status === 'active' ? UNCHANGED : null;
+    case 'suspend':
+      return t.status === 'suspended' ? UNCHANGED : null;
+    case 'reactivate':
+      return t.status === 'active' ? UNCHANGED : null;
     case 'daily-limit': {
       const qos = (p.qosThrottling as string | undefined) ?? t.qosThrottling ?? QOS_BLOCK;
       return t.dailyLimitBytes === p.dailyLimitBytes && (t.qosThrottling ?? QOS_BLOCK) === qos ? UNCHANGED : null;
@@ -59,7 +61,10 @@ export function previewOf(r: Resolved, requested: readonly number[], targets: Ma
   for (const id of requested) {
     const t = targets.get(id);
     const reason = t ? reasonFor(r, t) : 'error.notFound';
-    if (!reason) { willChange += 1; continue; }
+    if (!reason) {
+      willChange += 1;
+      continue;
+    }
     reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
     if (rows.length < firstRows) rows.push({ subscriberId: id, messageId: reason });
   }

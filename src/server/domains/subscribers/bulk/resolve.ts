@@ -17,7 +17,11 @@ export type BulkAction = (typeof BULK_ACTIONS)[number];
 
 /** The detail panel (SubscriberDetails sub-privilege) an action needs, as its single-subscriber call does. */
 const ACTION_PANELS: Partial<Record<BulkAction, string>> = {
-  suspend: 'Status', reactivate: 'Status', 'pricing-plan': 'Services', 'roaming-profile': 'RoamingProfile', 'group-name': 'GroupName',
+  suspend: 'Status',
+  reactivate: 'Status',
+  'pricing-plan': 'Services',
+  'roaming-profile': 'RoamingProfile',
+  'group-name': 'GroupName',
 };
 
 let detailsValidator: EntityValidator | undefined;
@@ -52,19 +56,31 @@ export async function resolveAction(db: Kysely<Database>, principal: Principal, 
   const params = (typeof rawParams === 'object' && rawParams !== null && !Array.isArray(rawParams) ? rawParams : {}) as Body;
   const errors: FieldError[] = [];
   const allowed: Record<BulkAction, string[]> = {
-    suspend: [], reactivate: [], 'daily-limit': ['dailyLimitBytes', 'qosThrottling'], qos: ['qosThrottling'], 'pricing-plan': ['pricingPlanId'],
-    'roaming-profile': ['roamingProfileId'], move: ['accountId'], 'group-name': ['groupName'], details: [...DETAIL_FIELDS],
+    suspend: [],
+    reactivate: [],
+    'daily-limit': ['dailyLimitBytes', 'qosThrottling'],
+    qos: ['qosThrottling'],
+    'pricing-plan': ['pricingPlanId'],
+    'roaming-profile': ['roamingProfileId'],
+    move: ['accountId'],
+    'group-name': ['groupName'],
+    details: [...DETAIL_FIELDS],
   };
-  for (const key of Object.keys(params)) if (!allowed[action as BulkAction].includes(key)) errors.push(fieldError(`params.${key}`, 'additionalProperties', 'validation.unknownField'));
+  for (const key of Object.keys(params))
+    if (!allowed[action as BulkAction].includes(key)) errors.push(fieldError(`params.${key}`, 'additionalProperties', 'validation.unknownField'));
   const resolved: Resolved = { action: action as BulkAction, params };
   if (action === 'daily-limit') {
     const limit = params.dailyLimitBytes;
     if (limit === undefined || limit === null) errors.push(fieldError('params.dailyLimitBytes', 'required', 'validation.dailyLimit.required'));
     // A bigint column: limits of several GB are usual, so not bounded as an id is.
-    else if (!Number.isSafeInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_DAILY_LIMIT) errors.push(fieldError('params.dailyLimitBytes', typeof limit === 'number' && limit <= 0 ? 'exclusiveMinimum' : 'type', 'validation.dailyLimit.positive'));
+    else if (!Number.isSafeInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_DAILY_LIMIT)
+      errors.push(
+        fieldError('params.dailyLimitBytes', typeof limit === 'number' && limit <= 0 ? 'exclusiveMinimum' : 'type', 'validation.dailyLimit.positive'),
+      );
   }
   if ((action === 'daily-limit' && params.qosThrottling !== undefined) || action === 'qos') {
-    if (!QOS_IDS.includes(params.qosThrottling as string)) errors.push(fieldError('params.qosThrottling', params.qosThrottling === undefined ? 'required' : 'enum', 'validation.qos.invalid'));
+    if (!QOS_IDS.includes(params.qosThrottling as string))
+      errors.push(fieldError('params.qosThrottling', params.qosThrottling === undefined ? 'required' : 'enum', 'validation.qos.invalid'));
   }
   if (action === 'group-name' && params.groupName !== null && (typeof params.groupName !== 'string' || params.groupName.length > 50)) {
     errors.push(fieldError('params.groupName', typeof params.groupName === 'string' ? 'maxLength' : 'type', 'validation.max50'));
@@ -77,17 +93,28 @@ export async function resolveAction(db: Kysely<Database>, principal: Principal, 
     errors.push(...checked.map((e) => ({ ...e, field: `params.${e.field}` })));
   }
   const visibleResellerRow = (table: 'account' | 'pricingPlan' | 'roamingProfile', idColumn: string, id: number) => {
-    let q = db.selectFrom(tableAs<Record<string, unknown>, 'x'>(table, 'x')).innerJoin('reseller as xr', 'xr.id', 'x.resellerId').select([`x.${idColumn} as id`, 'x.resellerId', 'xr.path']).where(`x.${idColumn}`, '=', id);
+    let q = db
+      .selectFrom(tableAs<Record<string, unknown>, 'x'>(table, 'x'))
+      .innerJoin('reseller as xr', 'xr.id', 'x.resellerId')
+      .select([`x.${idColumn} as id`, 'x.resellerId', 'xr.path'])
+      .where(`x.${idColumn}`, '=', id);
     // A plan or profile of the caller's subtree or above it (each subscriber is then checked against its own reseller); an account of the caller's subtree.
     if (!principal.isAdmin) {
-      q = table === 'account'
-        ? q.where('xr.path', 'like', sql<string>`${principal.resellerPath} || '%'`)
-        : q.where((eb) => eb.or([eb('xr.path', 'like', sql<string>`${principal.resellerPath} || '%'`), eb(sql<string>`${principal.resellerPath}`, 'like', sql<string>`xr.path || '%'`)]));
+      q =
+        table === 'account'
+          ? q.where('xr.path', 'like', sql<string>`${principal.resellerPath} || '%'`)
+          : q.where((eb) =>
+              eb.or([
+                eb('xr.path', 'like', sql<string>`${principal.resellerPath} || '%'`),
+                eb(sql<string>`${principal.resellerPath}`, 'like', sql<string>`xr.path || '%'`),
+              ]),
+            );
     }
     return q;
   };
   if (action === 'pricing-plan') {
-    if (!positiveInt(params.pricingPlanId)) errors.push(fieldError('params.pricingPlanId', params.pricingPlanId === undefined ? 'required' : 'type', 'validation.pricingPlan.required'));
+    if (!positiveInt(params.pricingPlanId))
+      errors.push(fieldError('params.pricingPlanId', params.pricingPlanId === undefined ? 'required' : 'type', 'validation.pricingPlan.required'));
     else {
       const plan = await visibleResellerRow('pricingPlan', 'id', params.pricingPlanId as number).executeTakeFirst();
       if (!plan) errors.push(fieldError('params.pricingPlanId', 'exists', 'validation.pricingPlan.unknown'));
@@ -95,9 +122,12 @@ export async function resolveAction(db: Kysely<Database>, principal: Principal, 
     }
   }
   if (action === 'roaming-profile') {
-    if (!positiveInt(params.roamingProfileId)) errors.push(fieldError('params.roamingProfileId', params.roamingProfileId === undefined ? 'required' : 'type', 'validation.roamingProfile.required'));
+    if (!positiveInt(params.roamingProfileId))
+      errors.push(fieldError('params.roamingProfileId', params.roamingProfileId === undefined ? 'required' : 'type', 'validation.roamingProfile.required'));
     else {
-      const profile = await visibleResellerRow('roamingProfile', 'id', params.roamingProfileId as number).select(['x.slots', 'x.reviewState']).executeTakeFirst();
+      const profile = await visibleResellerRow('roamingProfile', 'id', params.roamingProfileId as number)
+        .select(['x.slots', 'x.reviewState'])
+        .executeTakeFirst();
       if (!profile) errors.push(fieldError('params.roamingProfileId', 'exists', 'validation.roamingProfile.unknown'));
       else if (profile.reviewState !== 'approved') errors.push(fieldError('params.roamingProfileId', 'approved', 'validation.roamingProfile.notApproved'));
       else resolved.profile = { id: Number(profile.id), path: profile.path, slots: Number(profile.slots) };
@@ -105,7 +135,8 @@ export async function resolveAction(db: Kysely<Database>, principal: Principal, 
   }
   if (action === 'move') {
     if (!principal.isAdmin && !can(principal, 'MoveSubscribers')) throw forbidden();
-    if (!positiveInt(params.accountId)) errors.push(fieldError('params.accountId', params.accountId === undefined ? 'required' : 'type', 'validation.move.account'));
+    if (!positiveInt(params.accountId))
+      errors.push(fieldError('params.accountId', params.accountId === undefined ? 'required' : 'type', 'validation.move.account'));
     else {
       let q = visibleResellerRow('account', 'accountId', params.accountId as number);
       if (principal.accountId !== null) q = q.where('x.accountId', '=', principal.accountId);

@@ -10,7 +10,10 @@ import type { ApplyContext } from './apply';
 import { groupBy } from './groupBy';
 
 /** A network answer as a job item's: its failure reason is the network's refusal, with the network's own words. */
-export const answerOutcome = (answer: CoreNetworkAnswer) => ({ ok: answer.ok, ...(answer.ok ? {} : { messageId: 'subscriberOperation.failed.network', detail: answer.detail }) });
+export const answerOutcome = (answer: CoreNetworkAnswer) => ({
+  ok: answer.ok,
+  ...(answer.ok ? {} : { messageId: 'subscriberOperation.failed.network', detail: answer.detail }),
+});
 
 /** The network's answer to a bulk status change, waiting to be applied. */
 interface StatusAnswer {
@@ -46,30 +49,79 @@ const STATUS_BATCH = 500;
  * operation record. An answer whose record is gone (its job chunk rolled back) or settled is skipped.
  */
 async function finishStatuses(db: Kysely<Database>, answers: readonly StatusAnswer[]) {
-  const itemAnswer = (a: StatusAnswer): ItemAnswer | undefined => (a.job ? { jobId: a.job.id, key: String(a.subscriberId), ...answerOutcome(a.answer) } : undefined);
+  const itemAnswer = (a: StatusAnswer): ItemAnswer | undefined =>
+    a.job ? { jobId: a.job.id, key: String(a.subscriberId), ...answerOutcome(a.answer) } : undefined;
   await db.transaction().execute(async (t) => {
     // The jobs first, as a job chunk takes them (before its subscribers), so the two never wait for each other.
-    await lockJobs(t, answers.flatMap((a) => itemAnswer(a) ?? []));
+    await lockJobs(
+      t,
+      answers.flatMap((a) => itemAnswer(a) ?? []),
+    );
     // A job chunk still open holds these locks: waiting for it makes its operation rows visible (or gone, when rolled back).
-    await t.selectFrom('subscriber').select('subscriberId').where('subscriberId', 'in', answers.map((a) => a.subscriberId)).orderBy('subscriberId').forUpdate().execute();
-    const open = await t.selectFrom('subscriberOperation').select('id').where('id', 'in', answers.map((a) => a.id)).where('status', '=', 'pending').forUpdate().execute();
+    await t
+      .selectFrom('subscriber')
+      .select('subscriberId')
+      .where(
+        'subscriberId',
+        'in',
+        answers.map((a) => a.subscriberId),
+      )
+      .orderBy('subscriberId')
+      .forUpdate()
+      .execute();
+    const open = await t
+      .selectFrom('subscriberOperation')
+      .select('id')
+      .where(
+        'id',
+        'in',
+        answers.map((a) => a.id),
+      )
+      .where('status', '=', 'pending')
+      .forUpdate()
+      .execute();
     const pending = new Set(open.map((op) => Number(op.id)));
     const live = answers.filter((a) => pending.has(a.id));
     if (!live.length) return;
-    const groups = groupBy(live.filter((a) => a.answer.ok), (a) => JSON.stringify([a.target, a.actor.userId, a.actor.username]));
+    const groups = groupBy(
+      live.filter((a) => a.answer.ok),
+      (a) => JSON.stringify([a.target, a.actor.userId, a.actor.username]),
+    );
     for (const group of groups.values()) {
       const { target, actor } = group[0];
-      await changeSubscribers(t, group.map((a) => a.subscriberId), actor, target === 'suspended' ? 'suspend' : 'reactivate', { status: target });
-      await t.updateTable('simCard').set({ status: target, statusDate: sql`now()` }).where('iccid', 'in', group.map((a) => a.iccid)).execute();
+      await changeSubscribers(
+        t,
+        group.map((a) => a.subscriberId),
+        actor,
+        target === 'suspended' ? 'suspend' : 'reactivate',
+        { status: target },
+      );
+      await t
+        .updateTable('simCard')
+        .set({ status: target, statusDate: sql`now()` })
+        .where(
+          'iccid',
+          'in',
+          group.map((a) => a.iccid),
+        )
+        .execute();
     }
     const settled = live.map(({ id, answer }) => ({
-      id, status: answer.ok ? 'success' : 'failed', message_id: answer.ok ? null : 'subscriberOperation.failed.network', detail: answer.detail ?? null, request_id: answer.requestId,
+      id,
+      status: answer.ok ? 'success' : 'failed',
+      message_id: answer.ok ? null : 'subscriberOperation.failed.network',
+      detail: answer.detail ?? null,
+      request_id: answer.requestId,
     }));
     await sql`update subscriber_operation o set status = v.status, message_id = v.message_id, detail = v.detail, network_request_id = v.request_id, finished_at = now()
       from jsonb_to_recordset(${JSON.stringify(settled)}::jsonb) as v(id bigint, status text, message_id text, detail text, request_id text)
       where o.id = v.id`.execute(t);
     // The jobs' items: the answer is each one's outcome.
     const runner = live.find((a) => a.job)?.job?.runner;
-    if (runner) await runner.settleIn(t, live.flatMap((a) => itemAnswer(a) ?? []));
+    if (runner)
+      await runner.settleIn(
+        t,
+        live.flatMap((a) => itemAnswer(a) ?? []),
+      );
   });
 }

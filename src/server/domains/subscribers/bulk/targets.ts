@@ -34,20 +34,41 @@ export interface Target {
 }
 
 function targetsQuery(db: Kysely<Database>, principal: Principal) {
-  const q = db.selectFrom('subscriber as s').innerJoin('reseller as r', 'r.id', 's.resellerId')
-    .leftJoin('pricingPlan as pp', 'pp.id', 's.pricingPlanId').leftJoin('reseller as ppr', 'ppr.id', 'pp.resellerId')
-    .leftJoin('roamingProfile as rp', 'rp.id', 's.roamingProfileId').leftJoin('reseller as rpr', 'rpr.id', 'rp.resellerId')
+  const q = db
+    .selectFrom('subscriber as s')
+    .innerJoin('reseller as r', 'r.id', 's.resellerId')
+    .leftJoin('pricingPlan as pp', 'pp.id', 's.pricingPlanId')
+    .leftJoin('reseller as ppr', 'ppr.id', 'pp.resellerId')
+    .leftJoin('roamingProfile as rp', 'rp.id', 's.roamingProfileId')
+    .leftJoin('reseller as rpr', 'rpr.id', 'rp.resellerId')
     .select([
-      's.subscriberId', 's.status', 's.imsi', 's.iccid', 's.accountId', 's.resellerId', 'r.path as resellerPath', 's.dailyLimitBytes', 's.qosThrottling',
-      's.pricingPlanId', 's.roamingProfileId', 's.groupName', ...DETAIL_FIELDS.map((f) => `s.${f}` as const), 'ppr.path as planPath', 'rpr.path as profilePath',
+      's.subscriberId',
+      's.status',
+      's.imsi',
+      's.iccid',
+      's.accountId',
+      's.resellerId',
+      'r.path as resellerPath',
+      's.dailyLimitBytes',
+      's.qosThrottling',
+      's.pricingPlanId',
+      's.roamingProfileId',
+      's.groupName',
+      ...DETAIL_FIELDS.map((f) => `s.${f}` as const),
+      'ppr.path as planPath',
+      'rpr.path as profilePath',
       sql<boolean>`exists (select 1 from sponsor_imsi i where i.subscriber_id = s.subscriber_id)`.as('multiImsi'),
     ]);
   return scopeToCaller(q, principal);
 }
 
-const toTarget = (r: Record<string, any>): Target => ({
-  ...r, subscriberId: Number(r.subscriberId), dailyLimitBytes: r.dailyLimitBytes === null ? null : Number(r.dailyLimitBytes), multiImsi: Boolean(r.multiImsi),
-} as Target);
+const toTarget = (r: Record<string, any>): Target =>
+  ({
+    ...r,
+    subscriberId: Number(r.subscriberId),
+    dailyLimitBytes: r.dailyLimitBytes === null ? null : Number(r.dailyLimitBytes),
+    multiImsi: Boolean(r.multiImsi),
+  }) as Target;
 
 /** The subscribers among `ids` the caller may see, by id; the others are simply absent. */
 export async function loadTargets(db: Kysely<Database>, principal: Principal, ids: readonly number[], forUpdate = false): Promise<Map<number, Target>> {

@@ -7,7 +7,7 @@ import { countryOptions } from '../widgets/CountryWidget/countryNames';
 import type { SelectOption } from '../widgets/OptionSelect';
 import { matchesOption, optionRenderer, PICKER_TARGET_PROPS } from './multiSelectOptions';
 
-const CountryMap = lazy(() => import('@web/features/zones/CountryMap'));
+const CountryMap = lazy(() => import('@web/ui/CountryMap'));
 
 type Country = SelectOption & { value: string };
 
@@ -33,7 +33,7 @@ export function CountriesField({ formData, onChange, disabled, readonly, fieldPa
     <FormGroup
       label={title}
       labelFor={id}
-      labelInfo={required ? intl.formatMessage({ id: 'form.required', defaultMessage: '(required)' }) : undefined}
+      labelInfo={required ? intl.formatMessage({ id: 'form.required' }) : undefined}
       intent={invalid ? Intent.DANGER : Intent.NONE}
       data-testid="countries-field"
     >

@@ -3,6 +3,7 @@ import type { FieldProps } from '@rjsf/utils';
 import { useIntl } from 'react-intl';
 import { PRIVILEGE_CATALOGUE, type PrivilegeItem } from '@shared/privileges';
 import { formContextOf } from '../context';
+import { messageOr } from '@web/core/messages';
 
 /** What `value` holds that `grantable` does not: the privileges (or sub-privileges) saving will drop. */
 export function lackedPrivileges(value: PrivilegeItem[], grantable: PrivilegeItem[]): string[] {
@@ -26,7 +27,7 @@ export function PrivilegesField({ formData, onChange, registry, disabled, readon
   const offered = PRIVILEGE_CATALOGUE.filter((p) => grantable.some((g) => g.privilege === p.privilege));
   const held = (name: string) => value.find((v) => v.privilege === name);
   const locked = disabled || readonly;
-  const label = (id: string, fallback: string) => intl.formatMessage({ id, defaultMessage: fallback });
+  const label = (id: string, fallback: string) => messageOr(intl, id, fallback);
 
   const set = (next: PrivilegeItem[]) => onChange(next, fieldPathId.path);
   const togglePrivilege = (name: string, on: boolean) =>

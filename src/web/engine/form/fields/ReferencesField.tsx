@@ -28,7 +28,7 @@ export function ReferencesField({ formData, onChange, disabled, readonly, fieldP
     <FormGroup
       label={title}
       labelFor={id}
-      labelInfo={required ? intl.formatMessage({ id: 'form.required', defaultMessage: '(required)' }) : undefined}
+      labelInfo={required ? intl.formatMessage({ id: 'form.required' }) : undefined}
       intent={invalid ? Intent.DANGER : Intent.NONE}
       data-testid={`references-${fieldPathId.path.join('.')}`}
     >

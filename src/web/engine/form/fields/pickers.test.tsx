@@ -10,7 +10,7 @@ import { Form } from '../index';
 import { runtimeValidator } from '../runtimeValidator';
 
 // The map beside the country picker draws with ECharts, which has no canvas here.
-vi.mock('@web/features/zones/CountryMap', () => ({ default: () => null }));
+vi.mock('@web/ui/CountryMap', () => ({ default: () => null }));
 
 afterEach(cleanup);
 

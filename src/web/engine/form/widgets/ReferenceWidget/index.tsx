@@ -1,6 +1,6 @@
 import type { FormContextType, RJSFSchema, StrictRJSFSchema, Widget, WidgetProps } from '@rjsf/utils';
 import { useIntl } from 'react-intl';
-import { isPlanReference, planChoices } from '@web/app/pricingPlansApi';
+import { isPlanReference, planChoices } from '@web/core/pricingPlansApi';
 import { formContextOf, type BlueprintFormContext, type ReferenceOption } from '../../context';
 import { WidgetSelect } from '../OptionSelect';
 

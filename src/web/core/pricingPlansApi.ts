@@ -1,0 +1,53 @@
+/**
+ * The local and international plans of the user's reseller subtree, loaded once after sign-in and used wherever
+ * a screen names a plan by its id. A plan outside the list was set by an ancestor the user cannot see.
+ */
+import type { IntlShape } from 'react-intl';
+import type { SelectOption } from './types';
+import { api } from './api';
+
+export interface PricingPlanLists {
+  pricingPlans: { pricingPlanId: number; pricingPlanName: string }[];
+  internationalPricingPlans: { internationalPricingPlanId: number; internationalPricingPlanName: string }[];
+}
+
+/** The id that means "no plan". */
+export const NO_PLAN = -1;
+
+/** References (`x-reference`) that name a plan of these lists. */
+export type PlanReference = 'pricingPlan' | 'internationalPlan';
+
+export function isPlanReference(reference: string | undefined): reference is PlanReference {
+  return reference === 'pricingPlan' || reference === 'internationalPlan';
+}
+
+export const pricingPlansApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    pricingPlanLists: build.query<PricingPlanLists, void>({
+      query: () => '/pricing-plans/',
+      providesTags: [{ type: 'pricingPlan', id: 'LIST' }, { type: 'internationalPlan', id: 'LIST' }],
+    }),
+  }),
+});
+
+export const { usePricingPlanListsQuery } = pricingPlansApi;
+
+/** The plans of one kind as select options. */
+export function planOptions(lists: PricingPlanLists, reference: PlanReference): SelectOption[] {
+  return reference === 'pricingPlan'
+    ? lists.pricingPlans.map((p) => ({ value: p.pricingPlanId, label: p.pricingPlanName }))
+    : lists.internationalPricingPlans.map((p) => ({ value: p.internationalPricingPlanId, label: p.internationalPricingPlanName }));
+}
+
+/**
+ * A plan's choices for a form: "N/D" for no plan first, then the visible plans, and the current value as
+ * "Set by admin" when it is a plan the user cannot see, so it is kept rather than shown as a bare number.
+ */
+export function planChoices(visible: readonly SelectOption[], value: unknown, intl: IntlShape): SelectOption[] {
+  const choices: SelectOption[] = [{ value: NO_PLAN, label: intl.formatMessage({ id: 'pricingPlan.none' }) }, ...visible];
+  const empty = value === undefined || value === null || value === '';
+  if (!empty && !choices.some((c) => String(c.value) === String(value))) {
+    choices.push({ value: value as number, label: intl.formatMessage({ id: 'pricingPlan.setByAdmin' }) });
+  }
+  return choices;
+}

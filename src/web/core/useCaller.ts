@@ -1,0 +1,10 @@
+import type { TenantCaller } from '@shared/schema';
+import { selectIsAdmin, selectProfile } from './authSlice';
+import { useAppSelector } from './hooks';
+
+/** The signed-in user as the tenant rules see it (its reseller, its account, administrator or not); undefined until the profile loads. */
+export function useCaller(): TenantCaller | undefined {
+  const profile = useAppSelector(selectProfile);
+  const isAdmin = useAppSelector(selectIsAdmin);
+  return profile ? { resellerId: profile.resellerInfo.id, accountId: profile.accountId ?? null, isAdmin } : undefined;
+}

@@ -1,7 +1,0 @@
-import { useAppSelector } from '@web/app/hooks';
-import { selectIsAdmin } from '@web/app/authSlice';
-
-/** The admin is the user of the reseller whose id is -1; false until the profile has loaded. */
-export function useIsAdmin(): boolean {
-  return useAppSelector(selectIsAdmin);
-}
