@@ -13,6 +13,7 @@ import { applyRules, checkRules, readRuleFile } from '@server/domains/pricing/cs
 import { knownNetworks, RULE_FIELDS } from '@server/domains/pricing/rules';
 import { ensureNetworks } from '@server/domains/networks/catalogue';
 import { freshDatabase } from '../test/server/helpers';
+import type { Database } from '../src/server/db/types';
 
 const RULES = Number(process.env.BENCH_RULES ?? 100_000);
 
@@ -46,10 +47,10 @@ async function time<T>(fn: () => Promise<T> | T): Promise<[T, number, number]> {
 
 async function benchEngine(engine: 'pglite' | 'postgres') {
   const database = await freshDatabase(engine);
-  const db = database.db as unknown as Kysely<any>;
+  const db = database.db as unknown as Kysely<Database>;
   await ensureAdmin(database.db, 'Bench@2026pass');
   await seedDemo(database.db);
-  const plan = await db.selectFrom('pricing_plan').select('id').orderBy('id').executeTakeFirstOrThrow();
+  const plan = await db.selectFrom('pricingPlan').select('id').orderBy('id').executeTakeFirstOrThrow();
   await ensureNetworks(db);
   const plmns = await db.selectFrom('network').select(['mcc', 'mnc']).orderBy('plmn').execute();
   const networks = await knownNetworks(db);

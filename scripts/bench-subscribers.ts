@@ -24,6 +24,7 @@ import { copySubscribers } from './lib/copySubscribers';
 import { measureBrowserList } from './lib/browserList';
 import { freshDatabase } from '../test/server/helpers';
 import { apiToken, startPortal } from '../test/e2e/harness';
+import type { Database } from '../src/server/db/types';
 
 const PG_ROWS = Number(process.env.BENCH_SUBSCRIBERS ?? 1_000_000);
 const PGLITE_ROWS = Number(process.env.BENCH_PGLITE_SUBSCRIBERS ?? 20_000);
@@ -79,7 +80,7 @@ async function peakGrowth<T>(pid: number, work: () => Promise<T>): Promise<{ res
  */
 async function measure(engine: 'pglite' | 'postgres', database: Db & { url?: string }, count: number, dataDir: string) {
   // Entity tables are the engine's, not in the typed Database.
-  const db = database.db as unknown as Kysely<any>;
+  const db = database.db as unknown as Kysely<Database>;
 
   // Search keys taken from rows that exist, deep in the table.
   const deep = Math.floor(count * 0.77);
@@ -148,7 +149,7 @@ async function measure(engine: 'pglite' | 'postgres', database: Db & { url?: str
  * core network that never fails: the time until the job is done and until every network answer is applied.
  */
 async function measureBulkSuspend(database: Db, count: number) {
-  const db = database.db as unknown as Kysely<any>;
+  const db = database.db as unknown as Kysely<Database>;
   const app = await buildApp({ database, jwtSecret: 'bench', webRoot: WEB_ROOT, coreNetwork: { simulator: { failureRate: 0 } } });
   await app.ready();
   const jwt = (await app.inject({ method: 'POST', url: '/portal/auth', payload: { userName: 'admin', password: PASSWORD } })).json().jwt;
@@ -159,7 +160,7 @@ async function measureBulkSuspend(database: Db, count: number) {
   const res = await app.inject({ method: 'POST', url: '/portal/subscribers/bulk', headers: { authorization: `Bearer ${jwt}` }, payload: { action: 'suspend', selection: { ids } } });
   if (res.statusCode !== 202) throw new Error(`bulk suspend refused: ${res.statusCode} ${res.body}`);
   const { jobId } = res.json();
-  const job = async () => db.selectFrom('job').select(['status', 'done', 'failed']).where('id', '=', jobId).executeTakeFirstOrThrow();
+  const job = async () => db.selectFrom('job').select(['status', 'succeeded', 'failed']).where('id', '=', jobId).executeTakeFirstOrThrow();
   while (!['done', 'cancelled'].includes((await job()).status)) await pause();
   const done = seconds(started);
   const pending = async () => Number((await db.selectFrom('subscriberOperation').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow()).n);

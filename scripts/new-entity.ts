@@ -2,8 +2,8 @@
  * `npm run new:entity -- <name> [--privilege Inventory] [--scope reseller|none] [--after Inventory] [--icon tag]`
  * writes the two files of a new entity and nothing else: `schemas/<name>.json` (a catalogue of named rows with a
  * description, a list and a form, a menu entry and English labels) and `src/server/db/migrations/NNNN_<table>.ts`
- * (the next free number; the table with its row version and the trigger raising it). Edit both to fit, then
- * translate the labels `npm run i18n:check` lists.
+ * (the next free number; the table with its row version and the trigger raising it). Edit both to fit, run
+ * `npm run db:types` for the table's types, then translate the labels `npm run i18n:check` lists.
  */
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -122,4 +122,4 @@ export async function down(db: Kysely<any>) {
 writeFileSync(schemaFile, `${JSON.stringify(schema, null, 2)}\n`);
 writeFileSync(migrationFile, migration);
 console.log(`Wrote schemas/${kebab}.json and src/server/db/migrations/${number}_${table}.ts`);
-console.log('Next: edit both to fit, restart, and translate what `npm run i18n:check` lists.');
+console.log('Next: edit both to fit, run `npm run db:types` for the types of its table, restart, and translate what `npm run i18n:check` lists.');

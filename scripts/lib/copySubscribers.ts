@@ -8,6 +8,7 @@ import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { subscriberSeedContext, subscriberSeedRows, type SubscriberSeedRow } from '@server/db/seedSubscribers';
+import type { Database } from '../../src/server/db/types';
 
 /** Subscribers generated and copied at a time. */
 const CHUNK = 50_000;
@@ -40,7 +41,7 @@ const TABLES = ['sim_card', 'subscriber', 'subscriber_msisdn', 'sponsor_imsi'];
  * foreign keys of the four tables are dropped for the load and added back at its end, which checks every row
  * once in a single join instead of one lookup per row; a row that breaks one rolls the whole load back.
  */
-export async function copySubscribers(db: Kysely<any>, count: number, pgUrl: string): Promise<number> {
+export async function copySubscribers(db: Kysely<Database>, count: number, pgUrl: string): Promise<number> {
   const [{ schema }] = (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows;
   const client = new pg.Client({ connectionString: pgUrl });
   await client.connect();

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Database } from '../../src/server/db/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, testApp } from './helpers';
 
@@ -17,11 +18,11 @@ describe.each(engines)('international rules on %s', (engine) => {
   let northwind: Client;
   let bluesky: Client;
   let planId: number;
-  let db: Kysely<any>;
+  let db: Kysely<Database>;
 
   beforeAll(async () => {
     ctx = await testApp(engine);
-    db = ctx.db as unknown as Kysely<any>;
+    db = ctx.db;
     [northwind, bluesky] = await Promise.all([ctx.as('northwind'), ctx.as('bluesky')]);
     const created = await northwind.post(`${INTL}/`, { name: 'Intl Test Plan', defaultPrice: 0.2 });
     expect(created.statusCode, created.body).toBe(201);
@@ -33,7 +34,7 @@ describe.each(engines)('international rules on %s', (engine) => {
     const res = await northwind.post(`${INTL}/${planId}/rules`, rule({ price: 123456.654321 }));
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({ ...rule({ price: 123456.654321 }), planId });
-    const stored = await db.selectFrom('international_rule').select('price').where('id', '=', res.json().id).executeTakeFirstOrThrow();
+    const stored = await db.selectFrom('internationalRule').select('price').where('id', '=', res.json().id).executeTakeFirstOrThrow();
     expect(String(stored.price)).toBe('123456.654321');
     expect((await northwind.get(`${INTL}/${planId}/rules/${res.json().id}`)).json().price).toBe(123456.654321);
   });
@@ -108,7 +109,7 @@ describe.each(engines)('international rules on %s', (engine) => {
     const other = (await northwind.post(`${INTL}/`, { name: 'Intl Short Lived' })).json().id;
     expect((await northwind.post(`${INTL}/${other}/rules`, rule())).statusCode).toBe(201);
     expect((await northwind.delete(`${INTL}/${other}`)).statusCode).toBe(204);
-    expect((await db.selectFrom('international_rule').select('id').where('planId', '=', other).execute()).length).toBe(0);
+    expect((await db.selectFrom('internationalRule').select('id').where('planId', '=', other).execute()).length).toBe(0);
   });
 
   it('lists the caller\'s visible international plans', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../src/server/db/types';
 import { csvLine } from '@shared/csv';
 import { conflict, englishText, fieldError } from '@server/http/errors';
 import { JobRunner, type JobKind } from '@server/jobs/runner';
@@ -9,7 +10,7 @@ type Ctx = Awaited<ReturnType<typeof testApp>>;
 
 /** A kind for the tests: adds 1 to an account's usage credit; account 0 does not exist and fails with a reason. */
 const credit: JobKind = {
-  async apply(trx: Kysely<any>, key) {
+  async apply(trx: Kysely<Database>, key) {
     const res = await trx.updateTable('account').set({ usageCredit: sql`coalesce(usage_credit, 0) + 1` }).where('accountId', '=', Number(key)).executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) throw conflict([fieldError('', 'exists', 'error.notFound')]);
   },

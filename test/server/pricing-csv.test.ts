@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
+import type { Database } from '../../src/server/db/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RULE_FIELDS } from '@server/domains/pricing/rules';
+import type { SchemaDrivenDb } from '@server/engine/repository';
 import { engines, testApp } from './helpers';
 
 type Ctx = Awaited<ReturnType<typeof testApp>>;
@@ -32,19 +34,19 @@ describe.each(engines)('rule files on %s', (engine) => {
   let northwind: Client;
   let token: string;
   let planId: number;
-  let db: Kysely<any>;
+  let db: Kysely<Database>;
   let plmns: { mcc: string; mnc: string }[];
 
   const upload = (id: number, body: Buffer, confirm = false, jwt = token) => ctx.app.inject({
     method: 'POST', url: `${LOCAL}/${id}/by-csv${confirm ? '?confirm=true' : ''}`, payload: body,
     headers: { authorization: `Bearer ${jwt}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
   });
-  const rulesOf = async (id: number) => (await db.selectFrom('roaming_rule').select([...RULE_FIELDS, 'plmn']).where('planId', '=', id).orderBy('id').execute())
+  const rulesOf = async (id: number) => (await (db as SchemaDrivenDb).selectFrom('roamingRule').select([...RULE_FIELDS, 'plmn']).where('planId', '=', id).orderBy('id').execute())
     .map((r) => JSON.stringify(r));
 
   beforeAll(async () => {
     ctx = await testApp(engine);
-    db = ctx.db as unknown as Kysely<any>;
+    db = ctx.db;
     token = await ctx.login('northwind');
     northwind = ctx.client(token);
     plmns = await db.selectFrom('network').select(['mcc', 'mnc']).orderBy('plmn').execute();
@@ -70,9 +72,9 @@ describe.each(engines)('rule files on %s', (engine) => {
 
     const applied = await upload(planId, multipart(file), true);
     expect(applied.json()).toMatchObject({ total: 50000, valid: 49990, applied: 49990 });
-    const count = await db.selectFrom('roaming_rule').select((eb) => eb.fn.countAll().as('n')).where('planId', '=', planId).executeTakeFirstOrThrow();
+    const count = await db.selectFrom('roamingRule').select((eb) => eb.fn.countAll().as('n')).where('planId', '=', planId).executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(49990);
-    const third = await db.selectFrom('roaming_rule').select(['mcc', 'mnc', 'plmn', 'dataRate']).where('planId', '=', planId).orderBy('id').offset(1).limit(1).executeTakeFirstOrThrow();
+    const third = await db.selectFrom('roamingRule').select(['mcc', 'mnc', 'plmn', 'dataRate']).where('planId', '=', planId).orderBy('id').offset(1).limit(1).executeTakeFirstOrThrow();
     expect({ ...third, dataRate: String(third.dataRate) }).toEqual({ ...plmns[2], plmn: `${plmns[2].mcc}${plmns[2].mnc}`, dataRate: '0.000002' });
   }, 120_000);
 

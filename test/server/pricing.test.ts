@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Database } from '../../src/server/db/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, testApp } from './helpers';
 
@@ -19,11 +20,11 @@ describe.each(engines)('pricing plans on %s', (engine) => {
   let northwind: Client;
   let bluesky: Client;
   let planId: number;
-  let db: Kysely<any>;
+  let db: Kysely<Database>;
 
   beforeAll(async () => {
     ctx = await testApp(engine);
-    db = ctx.db as unknown as Kysely<any>;
+    db = ctx.db;
     [admin, northwind, bluesky] = await Promise.all([ctx.as('admin'), ctx.as('northwind'), ctx.as('bluesky')]);
     const created = await northwind.post(`${LOCAL}/`, { name: 'Test Plan Alpha', currency: 'EUR', defaultData: 0.123456, usdConvertRate: 1.085 });
     expect(created.statusCode, created.body).toBe(201);
@@ -53,7 +54,7 @@ describe.each(engines)('pricing plans on %s', (engine) => {
     it('keeps rates exact in numeric columns', async () => {
       const read = (await northwind.get(`${LOCAL}/${planId}`)).json();
       expect(read).toMatchObject({ defaultData: 0.123456, usdConvertRate: 1.085, currency: 'EUR', resellerName: 'Northwind Mobile' });
-      const stored = await db.selectFrom('pricing_plan').select(['defaultData', 'usdConvertRate']).where('id', '=', planId).executeTakeFirstOrThrow();
+      const stored = await db.selectFrom('pricingPlan').select(['defaultData', 'usdConvertRate']).where('id', '=', planId).executeTakeFirstOrThrow();
       expect([String(stored.defaultData), String(stored.usdConvertRate)]).toEqual(['0.123456', '1.085000']);
     });
 
@@ -94,7 +95,7 @@ describe.each(engines)('pricing plans on %s', (engine) => {
       await ctx.db.updateTable('account').set({ pricingPlanId: null }).where('name', '=', 'Harbor Logistics').execute();
       expect((await northwind.post(`${LOCAL}/${used}/rules`, rule())).statusCode).toBe(201);
       expect((await northwind.delete(`${LOCAL}/${used}`)).statusCode).toBe(204);
-      expect((await db.selectFrom('roaming_rule').select('id').where('planId', '=', used).execute()).length).toBe(0);
+      expect((await db.selectFrom('roamingRule').select('id').where('planId', '=', used).execute()).length).toBe(0);
     });
   });
 
@@ -103,7 +104,7 @@ describe.each(engines)('pricing plans on %s', (engine) => {
       const res = await northwind.post(`${LOCAL}/${planId}/rules`, rule({ dataRate: 0.000001, moCallRate: 123456.789012 }));
       expect(res.statusCode, res.body).toBe(201);
       expect(res.json()).toMatchObject({ ...rule({ dataRate: 0.000001, moCallRate: 123456.789012 }), plmn: '26201', planId });
-      const stored = await db.selectFrom('roaming_rule').select(['dataRate', 'moCallRate']).where('id', '=', res.json().id).executeTakeFirstOrThrow();
+      const stored = await db.selectFrom('roamingRule').select(['dataRate', 'moCallRate']).where('id', '=', res.json().id).executeTakeFirstOrThrow();
       expect([String(stored.dataRate), String(stored.moCallRate)]).toEqual(['0.000001', '123456.789012']);
     });
 

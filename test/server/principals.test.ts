@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Notifications } from '@server/db';
@@ -67,7 +67,7 @@ describe.each(engines)('who is calling, kept between requests, on %s', (engine) 
     let on: Notifications;
     let principals: Principals;
     beforeAll(async () => {
-      const counting = (ctx.db as Kysely<any>).withPlugin({
+      const counting = ctx.db.withPlugin({
         transformQuery: (args) => args.node,
         transformResult: async (args) => { statements++; return args.result; },
       });

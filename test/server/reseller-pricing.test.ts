@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Database } from '../../src/server/db/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, testApp } from './helpers';
 
@@ -10,7 +11,7 @@ type Price = { country: string; plmn: string; network: string; source: string; c
 
 describe.each(engines)('reseller pricing on %s', (engine) => {
   let ctx: Ctx;
-  let db: Kysely<any>;
+  let db: Kysely<Database>;
   let admin: Client;
   let northwind: Client;
   let iot: Client;
@@ -21,10 +22,10 @@ describe.each(engines)('reseller pricing on %s', (engine) => {
 
   beforeAll(async () => {
     ctx = await testApp(engine);
-    db = ctx.db as unknown as Kysely<any>;
+    db = ctx.db;
     [admin, northwind, iot, bluesky] = await Promise.all([ctx.as('admin'), ctx.as('northwind'), ctx.as('northwind-iot'), ctx.as('bluesky')]);
     for (const r of await db.selectFrom('reseller').select(['id', 'name']).execute()) ids[r.name] = r.id;
-    for (const p of await db.selectFrom('pricing_plan').select(['id', 'name']).execute()) plans[p.name] = p.id;
+    for (const p of await db.selectFrom('pricingPlan').select(['id', 'name']).execute()) plans[p.name] = p.id;
     networkCount = Number((await db.selectFrom('network').select((eb) => eb.fn.countAll().as('n')).where('withdrawnAt', 'is', null).executeTakeFirstOrThrow()).n);
   });
   afterAll(async () => ctx?.close());

@@ -1,5 +1,5 @@
 import Papa from 'papaparse';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriberSeedContext, subscriberSeedRows } from '@server/db/seedSubscribers';
 import { bulkJobKind } from '@server/domains/subscribers/bulkRoutes';
@@ -35,7 +35,7 @@ describe.each(engines)('subscriber ranges and bulk actions on %s', (engine) => {
   let nw: number[];
   let profiles: Row[];
 
-  const db = () => ctx.db as unknown as Kysely<any>;
+  const db = () => ctx.db;
   const q = async (text: ReturnType<typeof sql>) => (await text.execute(ctx.db)).rows as Row[];
   const auditCount = async (ids: number[], action?: string) => Number((await q(sql`select count(*) as n from subscriber_audit where subscriber_id in (${sql.join(ids)}) ${action ? sql`and action = ${action}` : sql``}`))[0].n);
   const fields = (res: { json: () => any }) => res.json().fields.map((f: Row) => ({ field: f.field, rule: f.rule, messageId: f.messageId }));

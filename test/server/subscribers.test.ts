@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidIccid, luhnDigit, luhnValid } from '@shared/iccid';
 import { normaliseListRequest } from '@shared/schema';
@@ -133,7 +133,7 @@ describe.each(engines)('subscribers on %s', (engine) => {
       // An estimate stands for a while: the same list again runs no count. An exact count runs every time and
       // follows a change at once.
       let queries = 0;
-      const counting = (ctx.db as Kysely<any>).withPlugin({
+      const counting = ctx.db.withPlugin({
         transformQuery: (args) => args.node,
         transformResult: async (args) => { queries++; return args.result; }, // once per statement run
       });

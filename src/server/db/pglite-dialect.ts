@@ -21,7 +21,7 @@ export class PGliteDialect implements Dialect {
   createAdapter() { return new PostgresAdapter(); }
   createDriver(): Driver { return new PGliteDriver(this.client); }
   createQueryCompiler() { return new PostgresQueryCompiler(); }
-  createIntrospector(db: Kysely<any>) { return new PostgresIntrospector(db); }
+  createIntrospector(db: Kysely<unknown>) { return new PostgresIntrospector(db); }
 }
 
 class PGliteDriver implements Driver {

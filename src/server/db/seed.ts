@@ -119,8 +119,8 @@ export async function seedDemo(db: Kysely<Database>, opts: { subscribers?: numbe
     for (const reseller of ['Northwind Mobile', 'Blue Sky Telecom']) {
       await trx.insertInto('account').values({ name: `${reseller} Inventory`, resellerId: ids.get(reseller)!, inventoryAccount: true, country: null }).execute();
     }
-    await seedPricing(trx as Kysely<any>, ids);
-    await seedResellerPricing(trx as Kysely<any>, ids);
+    await seedPricing(trx as Kysely<Database>, ids);
+    await seedResellerPricing(trx as Kysely<Database>, ids);
     const roleFor = async (resellerName: string, name: string, privileges: PrivilegeItem[]) =>
       (await trx.insertInto('role').values({ name, resellerId: ids.get(resellerName)!, privileges: JSON.stringify(privileges) }).returning('id').executeTakeFirstOrThrow()).id;
     const demoUsers: [string, string, string, string, string | null, PrivilegeItem[]][] = [
@@ -137,9 +137,9 @@ export async function seedDemo(db: Kysely<Database>, opts: { subscribers?: numbe
       }).execute();
       users.push({ username, password, role: `${role} of ${account ?? reseller}` });
     }
-    await seedZones(trx as unknown as Kysely<any>, ids);
-    await seedRoamingProfiles(trx as unknown as Kysely<any>, ids);
-    await seedPrepaid(trx as unknown as Kysely<any>, ids);
+    await seedZones(trx as unknown as Kysely<Database>, ids);
+    await seedRoamingProfiles(trx as unknown as Kysely<Database>, ids);
+    await seedPrepaid(trx as unknown as Kysely<Database>, ids);
   });
   await seedSubscribers(db, opts.subscribers ?? 0);
   await seedUsage(db);
@@ -147,16 +147,16 @@ export async function seedDemo(db: Kysely<Database>, opts: { subscribers?: numbe
   return users;
 }
 
-const DEMO_ZONES: { table: 'location_zone' | 'destination_zone'; name: string; reseller: string; countries: string[]; maxVoipCost?: string }[] = [
-  { table: 'location_zone', name: 'Europe', reseller: 'Northwind Mobile', countries: ['AT', 'BE', 'CH', 'DE', 'DK', 'ES', 'FI', 'FR', 'GB', 'IE', 'IT', 'NL', 'NO', 'PL', 'PT', 'SE'] },
-  { table: 'location_zone', name: 'Nordics', reseller: 'Northwind IoT', countries: ['DK', 'FI', 'IS', 'NO', 'SE'] },
-  { table: 'location_zone', name: 'North America', reseller: 'Blue Sky Telecom', countries: ['CA', 'MX', 'US'] },
-  { table: 'location_zone', name: 'Asia Pacific', reseller: 'Blue Sky Telecom', countries: ['AU', 'CN', 'JP', 'KR', 'NZ', 'SG'] },
-  { table: 'destination_zone', name: 'EU calls', reseller: 'Northwind Mobile', countries: ['AT', 'BE', 'DE', 'ES', 'FR', 'IT', 'NL', 'PT'], maxVoipCost: '0.0450' },
-  { table: 'destination_zone', name: 'Worldwide calls', reseller: 'Blue Sky Telecom', countries: ['AU', 'BR', 'CA', 'CN', 'DE', 'GB', 'IN', 'JP', 'US'], maxVoipCost: '0.1200' },
+const DEMO_ZONES: { table: 'locationZone' | 'destinationZone'; name: string; reseller: string; countries: string[]; maxVoipCost?: string }[] = [
+  { table: 'locationZone', name: 'Europe', reseller: 'Northwind Mobile', countries: ['AT', 'BE', 'CH', 'DE', 'DK', 'ES', 'FI', 'FR', 'GB', 'IE', 'IT', 'NL', 'NO', 'PL', 'PT', 'SE'] },
+  { table: 'locationZone', name: 'Nordics', reseller: 'Northwind IoT', countries: ['DK', 'FI', 'IS', 'NO', 'SE'] },
+  { table: 'locationZone', name: 'North America', reseller: 'Blue Sky Telecom', countries: ['CA', 'MX', 'US'] },
+  { table: 'locationZone', name: 'Asia Pacific', reseller: 'Blue Sky Telecom', countries: ['AU', 'CN', 'JP', 'KR', 'NZ', 'SG'] },
+  { table: 'destinationZone', name: 'EU calls', reseller: 'Northwind Mobile', countries: ['AT', 'BE', 'DE', 'ES', 'FR', 'IT', 'NL', 'PT'], maxVoipCost: '0.0450' },
+  { table: 'destinationZone', name: 'Worldwide calls', reseller: 'Blue Sky Telecom', countries: ['AU', 'BR', 'CA', 'CN', 'DE', 'GB', 'IN', 'JP', 'US'], maxVoipCost: '0.1200' },
 ];
 
-async function seedZones(trx: Kysely<any>, resellerIds: Map<string, number>) {
+async function seedZones(trx: Kysely<Database>, resellerIds: Map<string, number>) {
   for (const z of DEMO_ZONES) {
     await trx.insertInto(z.table).values({
       name: z.name, resellerId: resellerIds.get(z.reseller)!, countries: JSON.stringify(z.countries), countryCount: z.countries.length,
@@ -178,7 +178,7 @@ const DEMO_PROFILES = [
   { name: 'Americas', reference: 'BS-AMERICAS', slots: 1, reseller: 'Blue Sky Telecom', approved: true, countries: ['US'], sponsors: ['Orbit Home US'] },
 ];
 
-async function seedRoamingProfiles(trx: Kysely<any>, resellerIds: Map<string, number>) {
+async function seedRoamingProfiles(trx: Kysely<Database>, resellerIds: Map<string, number>) {
   for (const p of DEMO_PROFILES) {
     const { id } = await trx.insertInto('roamingProfile').values({
       name: p.name, reference: p.reference, slots: p.slots, resellerId: resellerIds.get(p.reseller)!,

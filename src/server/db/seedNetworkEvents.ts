@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { CORE_NETWORK_OPERATIONS, CORE_NETWORK_REPORTS, type OperationSpec } from '../adapters/core-network/operations';
 import { random } from './seedSubscribers';
+import type { Database } from './types';
 
 /** Days of signalling history the demo gives every subscriber. */
 export const HISTORY_DAYS = 30;
@@ -107,7 +108,7 @@ export function subscriberHistory(sub: Seeded, now: number): SeedEvent[] {
  * secondary indexes are dropped for the load and built again from their own definitions, in one transaction:
  * building an index once is several times cheaper than growing it row by row.
  */
-export async function seedNetworkEvents(db: Kysely<any>, now = Date.now()): Promise<number> {
+export async function seedNetworkEvents(db: Kysely<Database>, now = Date.now()): Promise<number> {
   if (await db.selectFrom('networkEvent').select('id').where('subscriberId', 'is not', null).limit(1).executeTakeFirst()) return 0;
   return db.transaction().execute(async (trx) => {
     const indexes = (await sql<{ name: string; definition: string }>`select indexname as name, indexdef as definition from pg_indexes

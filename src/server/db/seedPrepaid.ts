@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { post } from '../domains/ledger';
+import type { Database } from './types';
 
 /** Opening balances of the demo resellers, in the ledger's currency (USD). */
 const OPENING_BALANCES: [string, string][] = [['Northwind Mobile', '5000.00'], ['Northwind IoT', '750.00'], ['Blue Sky Telecom', '2500.00']];
@@ -13,15 +14,15 @@ const DEMO_TEMPLATES: [string, string, string, string | null, number, string, nu
 ];
 
 /** Demo prepaid templates and the resellers' opening balances (zones come first, from the demo seed). */
-export async function seedPrepaid(trx: Kysely<any>, resellerIds: Map<string, number>) {
+export async function seedPrepaid(trx: Kysely<Database>, resellerIds: Map<string, number>) {
   for (const [reseller, amount] of OPENING_BALANCES) {
     await post(trx, { resellerId: resellerIds.get(reseller)!, amount, kind: 'opening', reference: 'opening balance' });
   }
-  const zoneId = async (table: string, name: string) => (await trx.selectFrom(table).select('id').where('name', '=', name).executeTakeFirstOrThrow()).id as number;
+  const zoneId = async (table: 'locationZone' | 'destinationZone', name: string) => (await trx.selectFrom(table).select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
   for (const [name, reseller, location, destination, periodDays, price, dataMb, minutes, sms, priority] of DEMO_TEMPLATES) {
-    await trx.insertInto('prepaid_template').values({
+    await trx.insertInto('prepaidTemplate').values({
       name, resellerId: resellerIds.get(reseller)!, priority, periodDays, price,
-      locationZoneId: await zoneId('location_zone', location), destinationZoneId: destination ? await zoneId('destination_zone', destination) : null,
+      locationZoneId: await zoneId('locationZone', location), destinationZoneId: destination ? await zoneId('destinationZone', destination) : null,
       moCallMinutes: minutes, mtCallMinutes: minutes, moSms: sms, mtSms: sms, dataMb: dataMb ?? 0, unlimitedData: dataMb === null, bitrate: dataMb === null ? 2048 : 0, slices: 1,
     }).execute();
   }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Database } from './types';
 
 /** Demo networks: country, MCC, MNC, name, data rate per MB. */
 const DEMO_NETWORKS: [string, string, string, string, string][] = [
@@ -16,7 +17,7 @@ const DEMO_DESTINATIONS: [string, string, string, string, string][] = [
 ];
 
 /** Demo pricing plans with roaming rules, and international plans, for the demo resellers. */
-export async function seedPricing(trx: Kysely<any>, resellerIds: Map<string, number>) {
+export async function seedPricing(trx: Kysely<Database>, resellerIds: Map<string, number>) {
   const plans: [string, string, string, string][] = [
     ['Northwind Mobile', 'Europe IoT Standard', 'EUR', '1.085'],
     ['Northwind Mobile', 'Global Fleet Premium', 'USD', '1'],
@@ -24,19 +25,19 @@ export async function seedPricing(trx: Kysely<any>, resellerIds: Map<string, num
     ['Blue Sky Telecom', 'Blue Sky Worldwide', 'USD', '1'],
   ];
   for (const [reseller, name, currency, usdConvertRate] of plans) {
-    const { id } = await trx.insertInto('pricing_plan').values({
+    const { id } = await trx.insertInto('pricingPlan').values({
       name, resellerId: resellerIds.get(reseller)!, currency, usdConvertRate, defaultData: '0.0100', defaultOutgoingVoice: '0.15',
       defaultIncomingVoice: '0.02', defaultMoSms: '0.06', defaultMtSms: '0', useDefaultPrices: false,
     }).returning('id').executeTakeFirstOrThrow();
-    await trx.insertInto('roaming_rule').values(DEMO_NETWORKS.map(([country, mcc, mnc, network, dataRate], i) => ({
+    await trx.insertInto('roamingRule').values(DEMO_NETWORKS.map(([country, mcc, mnc, network, dataRate], i) => ({
       planId: id, country, mcc, mnc, plmn: `${mcc}${mnc}`, network, currency, dataRate, moCallRate: '0.09', mtCallRate: '0.01',
       moSmsRate: '0.04', mtSmsRate: '0', dailyCap: i % 3 === 0, dailyCapLimit: i % 3 === 0 ? '5.00' : null,
       dailyCapTimeZone: i % 3 === 0 ? 'UTC' : null, discounted: i === 1, startDate: '2026-01-01T00:00:00Z', endDate: null, hidden: false,
     }))).execute();
   }
   for (const [reseller, name, defaultPrice] of [['Northwind Mobile', 'International Calls Basic', '0.25'], ['Blue Sky Telecom', 'Blue Sky Voice World', '0.30']]) {
-    const { id } = await trx.insertInto('international_plan').values({ name, resellerId: resellerIds.get(reseller)!, defaultPrice }).returning('id').executeTakeFirstOrThrow();
-    await trx.insertInto('international_rule').values(DEMO_DESTINATIONS.map(([country, prefix, countryName, countryGroup, price]) => ({
+    const { id } = await trx.insertInto('internationalPlan').values({ name, resellerId: resellerIds.get(reseller)!, defaultPrice }).returning('id').executeTakeFirstOrThrow();
+    await trx.insertInto('internationalRule').values(DEMO_DESTINATIONS.map(([country, prefix, countryName, countryGroup, price]) => ({
       planId: id, country, prefix, countryName, countryGroup, price, description: `${countryName} ${countryGroup === 'Land' ? 'landlines' : 'mobiles'}`,
       startDate: '2026-01-01T00:00:00Z', endDate: null, fromDate: '2026-01-01T00:00:00Z', hidden: false,
     }))).execute();

@@ -1,5 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import { luhnDigit } from '@shared/iccid';
+import type { Database, SimCard, Subscriber } from './types';
 
 /** The home network of the demo SIMs: MCC 901 (international), MNC 28; ICCIDs start 89 882 28. */
 const HOME_PLMN = '90128';
@@ -53,13 +54,13 @@ export interface SubscriberSeedContext {
 
 /** One demo subscriber: its SIM card, itself, its MSISDNs and (on multi-IMSI SIMs) its sponsor IMSIs. */
 export interface SubscriberSeedRow {
-  sim: Record<string, unknown>;
-  subscriber: Record<string, unknown>;
+  sim: Insertable<SimCard>;
+  subscriber: Insertable<Subscriber>;
   msisdns: string[];
   sponsorImsis: { imsi: string; sponsorId: number | null; sponsorName: string; pending: boolean }[];
 }
 
-export async function subscriberSeedContext(db: Kysely<any>): Promise<SubscriberSeedContext> {
+export async function subscriberSeedContext(db: Kysely<Database>): Promise<SubscriberSeedContext> {
   const accounts = (await db.selectFrom('account').select(['accountId', 'resellerId']).where('inventoryAccount', '=', false).orderBy('accountId').execute())
     .map((a) => ({ accountId: Number(a.accountId), resellerId: Number(a.resellerId) }));
   // Sponsors, plans and profiles of the demo, when their seeds ran first; the constants otherwise.
@@ -67,7 +68,7 @@ export async function subscriberSeedContext(db: Kysely<any>): Promise<Subscriber
   const sponsors = sponsorRows.length
     ? sponsorRows.map((r) => ({ id: Number(r.id), name: String(r.name), prefix: String(r.imsiPrefix) }))
     : SPONSORS.map((r) => ({ id: null, name: r.name, prefix: r.plmn }));
-  const firstOf = async (table: string) => new Map((await db.selectFrom(table).select(['id', 'resellerId']).orderBy('id', 'desc').execute().catch(() => []))
+  const firstOf = async (table: 'pricingPlan' | 'roamingProfile') => new Map((await db.selectFrom(table).select(['id', 'resellerId']).orderBy('id', 'desc').execute().catch(() => []))
     .map((r) => [Number(r.resellerId), Number(r.id)] as const));
   return { accounts, sponsors, plans: await firstOf('pricingPlan'), profiles: await firstOf('roamingProfile') };
 }
@@ -118,7 +119,7 @@ export function* subscriberSeedRows(ctx: SubscriberSeedContext, count: number, n
 }
 
 /** Demo subscribers with their SIM cards, MSISDNs and sponsor IMSIs, spread over every non-inventory account, inserted in batches. */
-export async function seedSubscribers(db: Kysely<any>, count: number, batchSize = 1000): Promise<number> {
+export async function seedSubscribers(db: Kysely<Database>, count: number, batchSize = 1000): Promise<number> {
   if (count <= 0 || (await db.selectFrom('subscriber').select('subscriberId').limit(1).executeTakeFirst())) return 0;
   const ctx = await subscriberSeedContext(db);
   if (!ctx.accounts.length) return 0;

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { Database } from './types';
 
 /** Credit-control requests per demo subscriber: a data session opened, updated and closed over the last day. */
 const RECORDS_PER_SUBSCRIBER = 3;
@@ -7,7 +8,7 @@ const RECORDS_PER_SUBSCRIBER = 3;
  * The demo usage log (CCR): one statement over every subscriber, deterministic, so the usage-log panel has rows to
  * show. Sessions are on the subscriber's APN and answered with DIAMETER_SUCCESS (2001).
  */
-export async function seedUsage(db: Kysely<any>): Promise<void> {
+export async function seedUsage(db: Kysely<Database>): Promise<void> {
   if (await db.selectFrom('usageRecord').select('id').limit(1).executeTakeFirst()) return;
   await sql`insert into usage_record (subscriber_id, imsi, at, request_type, apn, bytes_up, bytes_down)
     select s.subscriber_id, s.imsi,

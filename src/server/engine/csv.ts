@@ -9,6 +9,7 @@ import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { FastifyReply } from 'fastify';
 import { csvLine } from '@shared/csv';
 import type { Engine } from '../db';
+import type { Database } from '../db/types';
 
 type Row = Record<string, unknown>;
 
@@ -16,7 +17,7 @@ type Row = Record<string, unknown>;
 export const CSV_BATCH = 500;
 
 /** The rows of an ordered query, batch by batch, as the engine allows (see the module's comment). */
-export async function* queryBatches(db: Kysely<any>, engine: Engine, query: SelectQueryBuilder<any, any, Row>, batch = CSV_BATCH): AsyncGenerator<Row[]> {
+export async function* queryBatches(db: Kysely<Database>, engine: Engine, query: SelectQueryBuilder<any, any, Row>, batch = CSV_BATCH): AsyncGenerator<Row[]> {
   if (engine === 'pglite') {
     for (let offset = 0; ; offset += batch) {
       const rows = await query.limit(batch).offset(offset).execute();

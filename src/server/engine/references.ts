@@ -4,11 +4,12 @@ import type { FieldError } from '@shared/wire';
 import { fieldError } from '../http/errors';
 import type { Principal } from '../http/principal';
 import { EntityRepository } from './repository';
+import type { Database } from '../db/types';
 
 type Row = Record<string, unknown>;
 
 /** Resellers are not a schema entity: a reference to one must name a reseller of the caller's subtree. */
-async function visibleResellers(trx: Kysely<any>, principal: Principal, ids: number[]): Promise<Set<number>> {
+async function visibleResellers(trx: Kysely<Database>, principal: Principal, ids: number[]): Promise<Set<number>> {
   if (!ids.length) return new Set();
   let q = trx.selectFrom('reseller').select('id').where('id', 'in', ids);
   q = principal.accountId !== null && !principal.isAdmin
@@ -25,9 +26,9 @@ const sameIds = (a: unknown, b: unknown) => JSON.stringify(asIds(a).map(Number).
  * exists and that the caller may see, through the referenced entity's own tenancy. A reference the write leaves
  * as it was is not looked up again, so a plan an ancestor set ('Set by admin') survives an edit of the row.
  */
-export function createReferenceCheck(db: Kysely<any>, schemas: EntitySchema[]) {
+export function createReferenceCheck(db: Kysely<Database>, schemas: EntitySchema[]) {
   const repositories = new Map(schemas.map((s) => [s.$id, new EntityRepository(db, s)]));
-  return async function checkReferences(trx: Kysely<any>, principal: Principal, schema: EntitySchema, values: Row, existing?: Row): Promise<FieldError[]> {
+  return async function checkReferences(trx: Kysely<Database>, principal: Principal, schema: EntitySchema, values: Row, existing?: Row): Promise<FieldError[]> {
     const errors: FieldError[] = [];
     for (const { field, entity, none, messageId } of referenceFields(schema)) {
       if (!(field in values) || (existing && sameIds(values[field], existing[field]))) continue;

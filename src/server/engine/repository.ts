@@ -20,6 +20,11 @@ import type { Page } from '@shared/wire';
 import type { Principal } from '../http/principal';
 
 type Row = Record<string, unknown>;
+/**
+ * The database as schema-driven code reaches it: tables and columns named by schemas/ at run time, which no static
+ * type can describe. Everything else uses `Kysely<Database>`.
+ */
+export type SchemaDrivenDb = Kysely<any>;
 type AnyQuery = SelectQueryBuilder<any, any, any>;
 
 /** Where a row is visible (the caller's reseller subtree and account), and the list options of the request. */
@@ -81,7 +86,7 @@ export class EntityRepository {
   private readonly estimates = new LRUCache<string, number>({ max: 1000, ttl: ESTIMATE_TTL_MS });
 
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: SchemaDrivenDb,
     private readonly schema: EntitySchema,
     private readonly options: { exactCountLimit?: number } = {},
   ) {
@@ -120,7 +125,7 @@ export class EntityRepository {
   }
 
   /** The table with its joined properties (only those in `props` when given: fewer joins, quicker planning). */
-  private base(db: Kysely<any> = this.db, props?: ReadonlySet<string>): AnyQuery {
+  private base(db: SchemaDrivenDb = this.db, props?: ReadonlySet<string>): AnyQuery {
     let q: AnyQuery = db.selectFrom(`${this.table} as ${T}`);
     for (const j of this.joins) if (!props || props.has(j.prop)) q = q.leftJoin(`${j.table} as ${j.alias}`, `${j.alias}.${j.key}`, `${T}.${j.on}`);
     return q;
@@ -353,13 +358,13 @@ export class EntityRepository {
   }
 
   /** Which of `ids` name rows the caller may see (for the references a body carries). */
-  async visibleIds(ids: number[], v: Visibility, db: Kysely<any> = this.db): Promise<Set<number>> {
+  async visibleIds(ids: number[], v: Visibility, db: SchemaDrivenDb = this.db): Promise<Set<number>> {
     if (!ids.length) return new Set();
     const rows = await this.visible(this.base(db, new Set()), v).select(this.ref(this.key).as('k')).where(this.ref(this.key), 'in', ids).execute();
     return new Set(rows.map((r) => Number((r as Row).k)));
   }
 
-  async get(id: number, v: Visibility, db: Kysely<any> = this.db): Promise<Row | undefined> {
+  async get(id: number, v: Visibility, db: SchemaDrivenDb = this.db): Promise<Row | undefined> {
     const row = await this.selectAll(this.visible(this.base(db), v)).where(this.ref(this.key), '=', id).executeTakeFirst();
     return row ? this.toWire(row as Row) : undefined;
   }
@@ -368,7 +373,7 @@ export class EntityRepository {
    * The unique rules another row already satisfies with these values (text compared ignoring case, within
    * the rule's scope, e.g. role names per reseller). `values` is the whole row as it would be stored.
    */
-  async duplicates(values: Row, exceptId: number | undefined, db: Kysely<any> = this.db): Promise<UniqueRule[]> {
+  async duplicates(values: Row, exceptId: number | undefined, db: SchemaDrivenDb = this.db): Promise<UniqueRule[]> {
     const taken: UniqueRule[] = [];
     for (const rule of uniqueRules(this.schema)) {
       const value = values[rule.field];
@@ -382,7 +387,7 @@ export class EntityRepository {
     return taken;
   }
 
-  async insert(values: Row, db: Kysely<any> = this.db): Promise<number> {
+  async insert(values: Row, db: SchemaDrivenDb = this.db): Promise<number> {
     const row = await db.insertInto(this.table).values(this.toColumns(values)).returning(this.keyColumn).executeTakeFirstOrThrow();
     return Number(row[this.keyColumn]);
   }
@@ -392,7 +397,7 @@ export class EntityRepository {
    * when the row has changed since, and writes nothing. Every update raises the version (a trigger, migration 0120),
    * so a change kept beside the row (`x-apart`) still counts as a change of the row.
    */
-  async update(id: number, values: Row, db: Kysely<any> = this.db, version?: number): Promise<boolean> {
+  async update(id: number, values: Row, db: SchemaDrivenDb = this.db, version?: number): Promise<boolean> {
     const columns = this.toColumns(values);
     if (!Object.keys(columns).length) {
       if (!this.versioned) return true;
@@ -404,7 +409,7 @@ export class EntityRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  async remove(id: number, db: Kysely<any> = this.db): Promise<void> {
+  async remove(id: number, db: SchemaDrivenDb = this.db): Promise<void> {
     await db.deleteFrom(this.table).where(this.keyColumn, '=', id).execute();
   }
 }

@@ -26,6 +26,7 @@ import { queryBatches, sendCsv } from './csv';
 import { createReferenceCheck } from './references';
 import { EntityRepository, type Visibility } from './repository';
 import { createValidator } from './validator';
+import type { Database } from '../db/types';
 
 type Body = Record<string, unknown>;
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
@@ -90,18 +91,18 @@ export interface EntityHooks {
    * Turns validated values into what is stored and enforces the domain's own rules (throwing an HttpError).
    * `existing` is the row before an update.
    */
-  beforeWrite?(ctx: { mode: 'create' | 'update'; values: Body; existing?: Body; principal: Principal; trx: Kysely<any> }): Promise<Body>;
-  beforeDelete?(ctx: { existing: Body; principal: Principal; trx: Kysely<any> }): Promise<void>;
+  beforeWrite?(ctx: { mode: 'create' | 'update'; values: Body; existing?: Body; principal: Principal; trx: Kysely<Database> }): Promise<Body>;
+  beforeDelete?(ctx: { existing: Body; principal: Principal; trx: Kysely<Database> }): Promise<void>;
   /** Writes what lives beside the row (e.g. child tables), after the row itself; `values` as validated. */
-  afterWrite?(ctx: { mode: 'create' | 'update'; id: number; values: Body; principal: Principal; trx: Kysely<any> }): Promise<void>;
+  afterWrite?(ctx: { mode: 'create' | 'update'; id: number; values: Body; principal: Principal; trx: Kysely<Database> }): Promise<void>;
   /** Adds what lives beside a row to the row a get, create or update answers. */
-  afterRead?(row: Body, db: Kysely<any>): Promise<Body>;
+  afterRead?(row: Body, db: Kysely<Database>): Promise<Body>;
   /** Narrows the `list` call's choices to those the caller may use where they are offered (e.g. roles it may grant). */
-  afterList?(rows: Body[], principal: Principal, db: Kysely<any>): Promise<Body[]>;
+  afterList?(rows: Body[], principal: Principal, db: Kysely<Database>): Promise<Body[]>;
 }
 
 /** Handlers of the generic calls, shared by every schema. */
-function handlersFor(db: Kysely<any>, engine: Engine, schema: EntitySchema, hooks: EntityHooks, checkReferences: ReturnType<typeof createReferenceCheck>): Record<ApiOperation, Handler> {
+function handlersFor(db: Kysely<Database>, engine: Engine, schema: EntitySchema, hooks: EntityHooks, checkReferences: ReturnType<typeof createReferenceCheck>): Record<ApiOperation, Handler> {
   const repo = new EntityRepository(db, schema);
   const validator = createValidator(schema);
   const key = schema['x-entity'].key;
@@ -110,7 +111,7 @@ function handlersFor(db: Kysely<any>, engine: Engine, schema: EntitySchema, hook
   const inUseMessage = schema['x-entity'].inUseMessage ?? 'error.inUse';
   const versioned = isVersioned(schema);
   const visibility = (request: FastifyRequest): Visibility => ({ principal: principalOf(request), query: request.query as Body });
-  const read = async (id: number, v: Visibility, trx: Kysely<any> = db) => {
+  const read = async (id: number, v: Visibility, trx: Kysely<Database> = db) => {
     const row = await repo.get(id, v, trx);
     return row && hooks.afterRead ? hooks.afterRead(row, trx) : row;
   };
@@ -141,7 +142,7 @@ function handlersFor(db: Kysely<any>, engine: Engine, schema: EntitySchema, hook
    * row is the caller's (the visibility of `existing`), the caller does not change what its own tenant may not
    * (`x-protected`), and every id the body carries names a row the caller may see (`x-reference`).
    */
-  async function prepareWrite(trx: Kysely<any>, principal: Principal, mode: 'create' | 'update', values: Body, existing?: Body) {
+  async function prepareWrite(trx: Kysely<Database>, principal: Principal, mode: 'create' | 'update', values: Body, existing?: Body) {
     if (existing) {
       const refused = protectedChanges(schema, principal, values, existing);
       if (refused.length) throw new HttpError(403, 'FORBIDDEN', 'validation.field.protected', refused);
@@ -154,7 +155,7 @@ function handlersFor(db: Kysely<any>, engine: Engine, schema: EntitySchema, hook
     return stored;
   }
 
-  async function write<T>(fn: (trx: Kysely<any>) => Promise<T>): Promise<T> {
+  async function write<T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
     try {
       return await db.transaction().execute(fn);
     } catch (e) {
@@ -276,7 +277,7 @@ function routeDocs(schema: EntitySchema, route: ApiRoute) {
 }
 
 /** Registers every call named in each schema's `x-api`, guarded by the schema's privilege. */
-export function registerEntityRoutes(app: FastifyInstance, db: Kysely<any>, engine: Engine, schemas: EntitySchema[], hooks: Record<string, EntityHooks> = {}) {
+export function registerEntityRoutes(app: FastifyInstance, db: Kysely<Database>, engine: Engine, schemas: EntitySchema[], hooks: Record<string, EntityHooks> = {}) {
   const checkReferences = createReferenceCheck(db, schemas);
   for (const schema of schemas) {
     const handlers = handlersFor(db, engine, schema, hooks[schema.$id] ?? {}, checkReferences);

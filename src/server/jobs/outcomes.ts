@@ -4,6 +4,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { englishText, HttpError } from '../http/errors';
+import type { Database } from '../db/types';
 
 export type ItemOutcome =
   | { status: 'done' }
@@ -29,7 +30,7 @@ export function outcomeOfError(error: unknown): ItemOutcome {
  * then the deadline of the next answer), the others `done`, or `failed` when every item failed. A cancelled job
  * stays cancelled.
  */
-export async function endJobs(trx: Kysely<any>, ids: readonly number[], answerTimeoutSeconds: number) {
+export async function endJobs(trx: Kysely<Database>, ids: readonly number[], answerTimeoutSeconds: number) {
   if (!ids.length) return;
   await sql`update job set
       status = case when status = 'cancelled' then status when waiting > 0 then 'waiting'
@@ -51,7 +52,7 @@ export interface ItemAnswer {
 }
 
 /** Locks the jobs answers are about, in id order, before anything else they touch (so a chunk and answers never deadlock). */
-export async function lockJobs(trx: Kysely<any>, answers: readonly ItemAnswer[]) {
+export async function lockJobs(trx: Kysely<Database>, answers: readonly ItemAnswer[]) {
   const ids = [...new Set(answers.map((a) => a.jobId))].sort((a, b) => a - b);
   if (ids.length) await trx.selectFrom('job').select('id').where('id', 'in', ids).orderBy('id').forUpdate().execute();
 }
@@ -63,7 +64,7 @@ export async function lockJobs(trx: Kysely<any>, answers: readonly ItemAnswer[])
  * last item is settled ends. An answer for an item no longer waiting (expired, or already failed) changes nothing.
  * Call `lockJobs` first when the transaction locks other rows too.
  */
-export async function settleJobItems(trx: Kysely<any>, answers: readonly ItemAnswer[], answerTimeoutSeconds: number) {
+export async function settleJobItems(trx: Kysely<Database>, answers: readonly ItemAnswer[], answerTimeoutSeconds: number) {
   if (!answers.length) return;
   await lockJobs(trx, answers);
   // Answers to the same item together: how many, and the first failure.

@@ -7,6 +7,7 @@ import { notFound } from '../http/errors';
 import { principalOf } from '../http/guard';
 import { INT_MAX } from '../http/input';
 import type { Principal } from '../http/principal';
+import type { Database } from '../db/types';
 
 const paging = {
   type: 'object',
@@ -20,7 +21,7 @@ const JOB_FIELDS = ['id', 'kind', 'status', 'total', 'succeeded', 'failed', 'ski
 const LISTED_OUTCOMES = ['failed', 'skipped', 'waiting'] as const;
 
 /** A user sees the jobs they started; the administrator sees every job. */
-function visibleJobs(db: Kysely<any>, principal: Principal) {
+function visibleJobs(db: Kysely<Database>, principal: Principal) {
   const q = db.selectFrom('job').select([...JOB_FIELDS]);
   return principal.isAdmin ? q : q.where('userId', '=', principal.userId);
 }
@@ -28,7 +29,7 @@ function visibleJobs(db: Kysely<any>, principal: Principal) {
 const wire = (row: Record<string, unknown>) => ({ ...row, params: typeof row.params === 'string' ? JSON.parse(row.params) : row.params });
 
 /** Following, cancelling and reading the failures of background jobs. */
-export function registerJobRoutes(app: FastifyInstance, db: Kysely<any>, engine: Engine) {
+export function registerJobRoutes(app: FastifyInstance, db: Kysely<Database>, engine: Engine) {
   const find = async (request: FastifyRequest) => {
     const { id } = request.params as { id: number };
     const job = await visibleJobs(db, principalOf(request)).where('id', '=', id).executeTakeFirst();

@@ -16,7 +16,7 @@
  * bad item still fails alone.
  */
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/types';
 import type { FastifyBaseLogger } from 'fastify';
 import { conflict, englishText, fieldError, HttpError } from '../http/errors';
@@ -41,7 +41,7 @@ export interface RetryPlan {
   keys: string[];
   params?: Record<string, unknown>;
   /** Runs in the transaction that stores the new job (e.g. stores what its items need beside it). */
-  prepare?: (trx: Kysely<any>, jobId: number) => Promise<void>;
+  prepare?: (trx: Kysely<Database>, jobId: number) => Promise<void>;
 }
 
 export interface JobKind {
@@ -51,20 +51,20 @@ export interface JobKind {
    * `failed` outcome keeps what the item changed (e.g. the reason recorded on the subscriber). `afterCommit` holds
    * work (e.g. network requests) until the item's changes are committed; a thrown item's is dropped.
    */
-  apply(trx: Kysely<any>, key: string, job: JobRecord, afterCommit: (fn: () => void) => void): Promise<ItemOutcome | void>;
+  apply(trx: Kysely<Database>, key: string, job: JobRecord, afterCommit: (fn: () => void) => void): Promise<ItemOutcome | void>;
   /**
    * Applies the job to a whole chunk inside its transaction, with the same outcome per item as `apply`: answers
    * the outcome of each key that did not simply succeed. Throwing rolls the chunk's changes back and the runner
    * applies its items one by one instead. `afterCommit` holds work until the chunk's transaction has committed.
    */
-  applyChunk?(trx: Kysely<any>, keys: readonly string[], job: JobRecord, afterCommit: (fn: () => void) => void): Promise<Map<string, ItemOutcome>>;
+  applyChunk?(trx: Kysely<Database>, keys: readonly string[], job: JobRecord, afterCommit: (fn: () => void) => void): Promise<Map<string, ItemOutcome>>;
   /**
    * A new job over the failed items: checks that the caller may still do what the job does (throws 403 or 400 as
    * the original call would) and keeps the items the caller may still see. Without it the kind cannot be retried.
    */
-  retry?(db: Kysely<any>, principal: Principal, job: JobRecord, failedKeys: string[]): Promise<RetryPlan>;
+  retry?(db: Kysely<Database>, principal: Principal, job: JobRecord, failedKeys: string[]): Promise<RetryPlan>;
   /** Items whose network answer never came (now failed): lets the kind settle what it left pending for them. */
-  expire?(trx: Kysely<any>, job: JobRecord, keys: string[]): Promise<void>;
+  expire?(trx: Kysely<Database>, job: JobRecord, keys: string[]): Promise<void>;
 }
 
 export interface NewJob {
@@ -130,18 +130,18 @@ export class JobRunner {
    * Stores a job the caller applies itself, in its own transaction (a range changed all at once), so it is followed,
    * listed and retried like any other; `applied` then records each item's outcome in the same transaction.
    */
-  begin(job: NewJob, db: Kysely<any>): Promise<number> {
+  begin(job: NewJob, db: Kysely<Database>): Promise<number> {
     if (!this.kinds.has(job.kind)) throw new Error(`unknown job kind ${job.kind}`);
-    return this.store(job, db, sql`now()`);
+    return this.store(job, db, sql<Date>`now()`);
   }
 
   /** The outcome of every item of a job `begin` stored (absent: succeeded); it then waits for the network's answers, or has ended. */
-  async applied(db: Kysely<any>, jobId: number, keys: readonly string[], outcomes: ReadonlyMap<string, ItemOutcome>) {
+  async applied(db: Kysely<Database>, jobId: number, keys: readonly string[], outcomes: ReadonlyMap<string, ItemOutcome>) {
     await this.recordOutcomes(db, jobId, keys.map((key, seq) => ({ seq, outcome: outcomes.get(key) ?? { status: 'done' } })));
     await endJobs(db, [jobId], this.answerTimeoutSeconds);
   }
 
-  private async store(job: NewJob, db: Kysely<Database>, startedAt?: unknown): Promise<number> {
+  private async store(job: NewJob, db: Kysely<Database>, startedAt?: RawBuilder<Date>): Promise<number> {
     const { id } = await db
       .insertInto('job')
       .values({
@@ -181,7 +181,7 @@ export class JobRunner {
   }
 
   /** Network answers for waiting items, in the caller's transaction (the one that applies what they change). */
-  settleIn(trx: Kysely<any>, answers: readonly ItemAnswer[]) {
+  settleIn(trx: Kysely<Database>, answers: readonly ItemAnswer[]) {
     return settleJobItems(trx, answers, this.answerTimeoutSeconds);
   }
 
@@ -296,7 +296,7 @@ export class JobRunner {
   }
 
   /** Writes the items' outcomes (one statement per kind of outcome and reason) and adds them to the job's counts. */
-  private async recordOutcomes(trx: Kysely<any>, jobId: number, items: readonly { seq: number; outcome: ItemOutcome }[]) {
+  private async recordOutcomes(trx: Kysely<Database>, jobId: number, items: readonly { seq: number; outcome: ItemOutcome }[]) {
     const groups = new Map<string, { set: Record<string, unknown>; seqs: number[] }>();
     const counts = { done: 0, failed: 0, skipped: 0, waiting: 0 };
     for (const { seq, outcome } of items) {
@@ -332,7 +332,7 @@ export class JobRunner {
   }
 
   /** The chunk in one go, in a savepoint; undefined (rolled back) when the kind threw. */
-  private async applyChunk(trx: Kysely<any>, handler: JobKind, items: Item[], job: JobRecord, committed: (() => void)[]): Promise<Outcome[] | undefined> {
+  private async applyChunk(trx: Kysely<Database>, handler: JobKind, items: Item[], job: JobRecord, committed: (() => void)[]): Promise<Outcome[] | undefined> {
     await sql`savepoint job_chunk`.execute(trx);
     try {
       const outcomes = await handler.applyChunk!(trx, items.map((item) => item.key), job, (fn) => committed.push(fn));
@@ -346,7 +346,7 @@ export class JobRunner {
   }
 
   /** Each item in a savepoint of its own: a failing item is rolled back alone, with the work it held back. */
-  private async applyEach(trx: Kysely<any>, handler: JobKind, items: Item[], job: JobRecord, committed: (() => void)[]): Promise<Outcome[]> {
+  private async applyEach(trx: Kysely<Database>, handler: JobKind, items: Item[], job: JobRecord, committed: (() => void)[]): Promise<Outcome[]> {
     const outcomes: Outcome[] = [];
     for (const item of items) {
       const held: (() => void)[] = [];

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { batcher } from '../../jobs/batcher';
 import { createHttpTransport } from './http';
 import { CORE_NETWORK_OPERATIONS, type CoreNetworkOperation } from './operations';
 import { createSimulator, type SimulatorControls, type SimulatorSettings } from './simulator';
+import type { Database, NetworkEvent } from '../../db/types';
 
 export { CORE_NETWORK_OPERATIONS, type CoreNetworkOperation, type SmsPayload } from './operations';
 
@@ -69,7 +70,7 @@ const EVENT_BATCH = 500;
  * transport, and recorded in `network_event` with its answer, whichever transport is used (answers arriving
  * together are recorded in one insert; a request's answer is handed on once its event is stored).
  */
-export function createCoreNetwork(db: Kysely<any>, log: FastifyBaseLogger, settings: CoreNetworkSettings = {}): CoreNetwork {
+export function createCoreNetwork(db: Kysely<Database>, log: FastifyBaseLogger, settings: CoreNetworkSettings = {}): CoreNetwork {
   const simulator = settings.url ? undefined : createSimulator(settings.simulator);
   const transport: CoreNetworkTransport = simulator ?? createHttpTransport(settings.url!);
   const limit = Math.max(1, settings.concurrency ?? (simulator ? 4096 : 256));
@@ -95,8 +96,8 @@ export function createCoreNetwork(db: Kysely<any>, log: FastifyBaseLogger, setti
     }
   }
 
-  const record = batcher<Record<string, unknown>>(async (events) => {
-    await db.insertInto('network_event').values(events).execute();
+  const record = batcher<Insertable<NetworkEvent>>(async (events) => {
+    await db.insertInto('networkEvent').values(events).execute();
   }, EVENT_BATCH);
 
   function track<T>(promise: Promise<T>): Promise<T> {

@@ -8,6 +8,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { BASE_CURRENCY, CURRENCIES } from '@shared/currencies';
+import type { Database } from '../../db/types';
 
 export interface StoredRate {
   currency: string;
@@ -26,7 +27,7 @@ interface ExchangeRateTable {
 type RatesDb = Kysely<{ exchangeRate: ExchangeRateTable }>;
 
 /** The newest rate of each currency. */
-export async function latestRates(db: Kysely<any>): Promise<StoredRate[]> {
+export async function latestRates(db: Kysely<Database>): Promise<StoredRate[]> {
   const { rows } = await sql<{ currency: string; rate: number; asOf: string | Date }>`
     select distinct on (currency) currency, rate, as_of as "asOf"
     from exchange_rate order by currency, as_of desc`.execute(db);
@@ -55,7 +56,7 @@ export function parseSourceRates(body: unknown): { asOf: string; rates: Record<s
 }
 
 /** Fetches the source once and stores its rates; returns how many were stored. */
-export async function refreshRates(db: Kysely<any>, url: string, fetchImpl: typeof fetch = fetch): Promise<number> {
+export async function refreshRates(db: Kysely<Database>, url: string, fetchImpl: typeof fetch = fetch): Promise<number> {
   const response = await fetchImpl(url, { signal: AbortSignal.timeout(15_000), headers: { accept: 'application/json' } });
   if (!response.ok) throw new Error(`the source answered ${response.status}`);
   const { asOf, rates } = parseSourceRates(await response.json());
@@ -72,7 +73,7 @@ export async function refreshRates(db: Kysely<any>, url: string, fetchImpl: type
 /**
  * Refreshes now and then every `hours`; failures are logged and the stored rates stay. Returns a stop function.
  */
-export function scheduleRefresh(db: Kysely<any>, url: string, hours: number, log: { info: (o: object, m: string) => void; warn: (o: object, m: string) => void }): () => void {
+export function scheduleRefresh(db: Kysely<Database>, url: string, hours: number, log: { info: (o: object, m: string) => void; warn: (o: object, m: string) => void }): () => void {
   const run = () =>
     refreshRates(db, url).then(
       (count) => log.info({ count }, 'exchange rates refreshed'),

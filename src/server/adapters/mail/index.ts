@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { createOutbox } from './outbox';
 import { createSmtpMailer } from './smtp';
+import type { Database } from '../../db/types';
 
 export interface Mail {
   to: string;
@@ -26,7 +27,7 @@ export interface MailSettings {
   from?: string;
 }
 
-export function createMailer(db: Kysely<any>, log: FastifyBaseLogger, settings: MailSettings = {}): Mailer {
+export function createMailer(db: Kysely<Database>, log: FastifyBaseLogger, settings: MailSettings = {}): Mailer {
   return settings.smtpUrl ? createSmtpMailer(settings.smtpUrl, settings.from ?? 'portal@localhost') : createOutbox(db, log);
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ColumnType, Generated, Kysely } from 'kysely';
 import type { Mail, Mailer } from './index';
+import type { Database } from '../../db/types';
 
 export interface OutboxTable {
   id: Generated<number>;
@@ -23,7 +24,7 @@ const masked = (text: string, secrets: string[] = []) => secrets.filter(Boolean)
  * still works. The table, which the administrator reads at GET /portal/admin/outbox, keeps a mail's secrets (reset
  * tokens) masked; the log line, which only whoever runs the server reads, carries the mail whole.
  */
-export function createOutbox(db: Kysely<any>, log: FastifyBaseLogger): Mailer {
+export function createOutbox(db: Kysely<Database>, log: FastifyBaseLogger): Mailer {
   const outbox = db as OutboxDb;
   return {
     async send(mail: Mail) {
@@ -36,7 +37,7 @@ export function createOutbox(db: Kysely<any>, log: FastifyBaseLogger): Mailer {
 }
 
 /** Newest first. */
-export async function listOutbox(db: Kysely<any>, page: number, size: number) {
+export async function listOutbox(db: Kysely<Database>, page: number, size: number) {
   const outbox = db as OutboxDb;
   const [items, total] = await Promise.all([
     outbox.selectFrom('outbox').select(['id', 'to', 'subject', 'text', 'html', 'createdAt']).orderBy('id', 'desc').limit(size).offset(page * size).execute(),

@@ -2,6 +2,7 @@ import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import { createChallenge, verifySolution, type Challenge, type Solution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/types';
 
 /** Self-hosted proof of work on public forms: no third party sees the visitor. */
 export interface RobotCheck {
@@ -33,7 +34,7 @@ interface SolutionTable {
 
 const ALGORITHM = 'PBKDF2/SHA-256';
 
-export async function createAltcha(db: Kysely<any>, settings: AltchaSettings = {}): Promise<RobotCheck> {
+export async function createAltcha(db: Kysely<Database>, settings: AltchaSettings = {}): Promise<RobotCheck> {
   const store = db as Kysely<{ altchaSolution: SolutionTable; setting: { key: string; value: string } }>;
   let key = settings.hmacKey;
   if (!key) {

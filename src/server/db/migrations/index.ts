@@ -1,12 +1,14 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Database } from '../types';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
 /**
  * Every `NNNN_name.ts` file beside this one, in name order: adding a table is adding a file. Each migration
- * is frozen in time and never imports application code.
+ * is frozen in time and never imports application code, so it takes `Kysely<any>` (the schema as it was then, not
+ * the generated `Database` of today), as Kysely recommends.
  */
 const provider: MigrationProvider = {
   async getMigrations() {
@@ -16,7 +18,7 @@ const provider: MigrationProvider = {
   },
 };
 
-export async function migrateToLatest(db: Kysely<any>) {
+export async function migrateToLatest(db: Kysely<Database>) {
   // Name the schema: the migrator otherwise finds another schema's bookkeeping tables in the same database.
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   // Unordered: migrations written side by side may land in either order; each stands on its own.

@@ -11,6 +11,7 @@ import { pathId } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import type { RefreshReport } from '../networks/catalogue';
 import { escapeLike } from '../../engine/repository';
+import type { Database } from '../../db/types';
 
 /** Confirmed states (`applied`) and the targets of pending changes. */
 type Final = 'blocked' | 'preferred' | 'removed';
@@ -33,12 +34,12 @@ const stateSql = sql<string>`case when aln.target is null then aln.applied when 
 const staleBefore = () => new Date(Date.now() - STALE_MINUTES * 60_000);
 
 /** The list if the caller may see it: the admin any, others their reseller subtree's. */
-async function visibleList(db: Kysely<any>, principal: Principal, where: { id?: number; uuid?: string }) {
+async function visibleList(db: Kysely<Database>, principal: Principal, where: { id?: number; uuid?: string }) {
   let q = db.selectFrom('allowedList as l').selectAll('l');
   if (where.id !== undefined) q = q.where('l.allowedListId', '=', where.id);
   if (where.uuid !== undefined) q = q.where('l.uuid', '=', where.uuid);
   if (!principal.isAdmin) {
-    q = q.where('l.resellerId', 'in', (eb: ExpressionBuilder<any, any>) => eb.selectFrom('reseller').select('id').where('path', 'like', `${escapeLike(principal.resellerPath)}%`));
+    q = q.where('l.resellerId', 'in', (eb) => eb.selectFrom('reseller').select('id').where('path', 'like', `${escapeLike(principal.resellerPath)}%`));
   }
   const list = await q.executeTakeFirst();
   if (!list) throw notFound();
@@ -57,10 +58,10 @@ export const allowedListHooks: EntityHooks = {
 };
 
 /** Marks changes of the given networks of a list; answers how many networks now wait for a sync. */
-export async function markNetworks(db: Kysely<any>, allowedListId: number, select: { plmns?: string[]; countries?: string[] }, target: 'blocked' | 'preferred') {
-  const networks = (eb: ExpressionBuilder<any, any>) => {
+export async function markNetworks(db: Kysely<Database>, allowedListId: number, select: { plmns?: string[]; countries?: string[] }, target: 'blocked' | 'preferred') {
+  const networks = (eb: ExpressionBuilder<Database, 'allowedListNetwork'>) => {
     let q = eb.selectFrom('network').select('id');
-    q = q.where((w: ExpressionBuilder<any, any>) => w.or([
+    q = q.where((w) => w.or([
       ...(select.plmns?.length ? [w('plmn', 'in', select.plmns)] : []),
       ...(select.countries?.length ? [w('country', 'in', select.countries)] : []),
     ]));
@@ -86,7 +87,7 @@ export async function markNetworks(db: Kysely<any>, allowedListId: number, selec
  * Sends every waiting change of a list to the core network. Answers arrive later: each moves its network from
  * pending to the final state (or leaves it pending with the error), and counts towards the list's progress.
  */
-export async function syncList(db: Kysely<any>, core: CoreNetwork, list: { allowedListId: number; uuid: string; resellerId: number }) {
+export async function syncList(db: Kysely<Database>, core: CoreNetwork, list: { allowedListId: number; uuid: string; resellerId: number }) {
   const id = list.allowedListId;
   const sent = await db.transaction().execute(async (trx) => {
     const running = await trx.selectFrom('allowedList').select('allowedListId').where('allowedListId', '=', id)
@@ -114,7 +115,7 @@ export async function syncList(db: Kysely<any>, core: CoreNetwork, list: { allow
   return sent.length;
 }
 
-async function applyAnswer(db: Kysely<any>, id: number, row: { networkId: number; target: Final }, answer: CoreNetworkAnswer) {
+async function applyAnswer(db: Kysely<Database>, id: number, row: { networkId: number; target: Final }, answer: CoreNetworkAnswer) {
   await db.transaction().execute(async (trx) => {
     const change = trx.updateTable('allowedListNetwork').where('allowedListId', '=', id).where('networkId', '=', row.networkId);
     if (answer.ok) {
@@ -135,7 +136,7 @@ async function applyAnswer(db: Kysely<any>, id: number, row: { networkId: number
 }
 
 /** A catalogue refresh reaches every list: new networks wait to be allowed, withdrawn ones to be removed. */
-export async function applyCatalogueChanges(db: Kysely<any>, report: RefreshReport) {
+export async function applyCatalogueChanges(db: Kysely<Database>, report: RefreshReport) {
   const arriving = [...report.added, ...report.restored];
   if (arriving.length) {
     await sql`insert into allowed_list_network (allowed_list_id, network_id, applied, target)
@@ -146,13 +147,13 @@ export async function applyCatalogueChanges(db: Kysely<any>, report: RefreshRepo
   }
   if (report.withdrawn.length) {
     await db.updateTable('allowedListNetwork').set({ target: 'removed', changedAt: sql`now()` })
-      .where('networkId', 'in', (eb: ExpressionBuilder<any, any>) => eb.selectFrom('network').select('id').where('plmn', 'in', report.withdrawn))
+      .where('networkId', 'in', (eb) => eb.selectFrom('network').select('id').where('plmn', 'in', report.withdrawn))
       .where('applied', '<>', 'removed').execute();
   }
 }
 
 /** Counts by state, overall and per country (the preview's country list). */
-async function summary(db: Kysely<any>, id: number) {
+async function summary(db: Kysely<Database>, id: number) {
   const rows = await db.selectFrom('allowedListNetwork as aln').innerJoin('network as n', 'n.id', 'aln.networkId')
     .select(['n.country', stateSql.as('state'), (eb) => eb.fn.countAll().as('n')])
     .where('aln.allowedListId', '=', id).groupBy(['n.country', stateSql]).orderBy('n.country').execute();
@@ -171,7 +172,7 @@ async function summary(db: Kysely<any>, id: number) {
 
 const networkColumns = ['n.id as networkId', 'n.plmn', 'n.mcc', 'n.mnc', 'n.country', 'n.operator', 'n.brand', 'aln.lastError'] as const;
 
-export function registerAllowedListRoutes(app: FastifyInstance, db: Kysely<any>, engine: Engine) {
+export function registerAllowedListRoutes(app: FastifyInstance, db: Kysely<Database>, engine: Engine) {
   const idParams = { type: 'object', properties: { id: { type: 'string', maxLength: 40 } } };
 
   app.get('/portal/allowed-lists/:id/networks', { config: { privilege: 'AllowedLists' }, schema: { tags: ['allowed-lists'], params: idParams } }, async (request) => {

@@ -53,9 +53,9 @@ export async function createTwoFactor(db: Kysely<Database>, configuredKey?: stri
   type State = Awaited<ReturnType<typeof stateOf>>;
 
   /** The time step of a valid, not yet used code; undefined otherwise. A code is accepted 30 s either side. */
-  async function check(sealed: string, lastStep: string | null, code: unknown): Promise<number | undefined> {
+  async function check(sealed: string, lastStep: number | null, code: unknown): Promise<number | undefined> {
     if (typeof code !== 'string' || !/^\d{6}$/.test(code.trim())) return undefined;
-    const result = await verify({ secret: open(sealed), token: code.trim(), epochTolerance: 30, ...(lastStep === null ? {} : { afterTimeStep: Number(lastStep) }) });
+    const result = await verify({ secret: open(sealed), token: code.trim(), epochTolerance: 30, ...(lastStep === null ? {} : { afterTimeStep: lastStep }) });
     return result.valid && 'timeStep' in result ? result.timeStep : undefined;
   }
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { BASE_CURRENCY } from '@shared/currencies';
 import { latestRates, scheduleRefresh } from '../../adapters/exchange-rates';
+import type { Database } from '../../db/types';
 
 export interface ExchangeRateOptions {
   /** Where newer rates come from; without it the stored rates are used. */
@@ -10,7 +11,7 @@ export interface ExchangeRateOptions {
 }
 
 /** GET /portal/exchange-rates: the newest stored rate of each currency against the US dollar, with its day. */
-export function registerExchangeRateRoutes(app: FastifyInstance, db: Kysely<any>, opts: ExchangeRateOptions = {}) {
+export function registerExchangeRateRoutes(app: FastifyInstance, db: Kysely<Database>, opts: ExchangeRateOptions = {}) {
   app.get('/portal/exchange-rates', { config: { signedIn: true }, schema: { tags: ['system'] } }, async () => ({
     base: BASE_CURRENCY,
     rates: await latestRates(db),

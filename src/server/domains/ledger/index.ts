@@ -10,6 +10,7 @@ import { conflict, fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { INT_MAX } from '../../http/input';
 import type { Principal } from '../../http/principal';
+import type { Database } from '../../db/types';
 
 /** The portal keeps reseller money in US dollars, its default currency. */
 export const LEDGER_CURRENCY = 'USD';
@@ -27,7 +28,7 @@ export interface Posting {
 }
 
 /** A reseller's balance as exact decimal text ("0.00" before any movement). */
-export async function balanceOf(db: Kysely<any>, resellerId: number): Promise<string> {
+export async function balanceOf(db: Kysely<Database>, resellerId: number): Promise<string> {
   const { rows } = await sql<{ balance: string }>`
     select coalesce((select balance_after from ledger_entry where reseller_id = ${resellerId} order by id desc limit 1), 0)::numeric(14, 2)::text as balance`.execute(db);
   return rows[0].balance;
@@ -37,7 +38,7 @@ export async function balanceOf(db: Kysely<any>, resellerId: number): Promise<st
  * Writes one movement inside the caller's transaction and answers its id and the balance after it. With
  * `mustCover`, a movement the balance cannot cover is refused with 409 naming the rule, and nothing is written.
  */
-export async function post(trx: Kysely<any>, posting: Posting): Promise<{ id: number; balanceAfter: string }> {
+export async function post(trx: Kysely<Database>, posting: Posting): Promise<{ id: number; balanceAfter: string }> {
   // `no key update`: the posting's own inserts already hold key-share locks on the reseller row (foreign keys),
   // which a plain `for update` would wait on across two postings, a deadlock.
   await sql`select id from reseller where id = ${posting.resellerId} for no key update`.execute(trx);
@@ -47,7 +48,7 @@ export async function post(trx: Kysely<any>, posting: Posting): Promise<{ id: nu
       select coalesce((select balance_after from ledger_entry where reseller_id = ${posting.resellerId} order by id desc limit 1), 0)
         + ${amount}::numeric(14, 2) as after) b`.execute(trx);
   if (posting.mustCover && rows[0].short) throw conflict([fieldError('balance', 'insufficientBalance', 'ledger.insufficientBalance')]);
-  const row = await trx.insertInto('ledger_entry')
+  const row = await trx.insertInto('ledgerEntry')
     .values({ resellerId: posting.resellerId, amount, currency: LEDGER_CURRENCY, kind: posting.kind, reference: posting.reference ?? null, balanceAfter: rows[0].after })
     .returning(['id', sql<string>`balance_after::text`.as('balanceAfter')])
     .executeTakeFirstOrThrow();
@@ -55,7 +56,7 @@ export async function post(trx: Kysely<any>, posting: Posting): Promise<{ id: nu
 }
 
 /** The reseller a ledger call names (`reseller_id`, the caller's own by default), if the caller may see it. */
-async function resellerOf(db: Kysely<any>, request: FastifyRequest, principal: Principal): Promise<number> {
+async function resellerOf(db: Kysely<Database>, request: FastifyRequest, principal: Principal): Promise<number> {
   const raw = (request.query as { reseller_id?: string }).reseller_id;
   if (raw !== undefined && !/^-?\d{1,9}$/.test(raw)) throw invalid([fieldError('reseller_id', 'type', 'validation.invalid')]);
   const id = raw === undefined ? principal.resellerId : Number(raw);
@@ -68,7 +69,7 @@ async function resellerOf(db: Kysely<any>, request: FastifyRequest, principal: P
 /** Who reads balances: those who sell packages, manage resellers or pay. */
 const READERS = ['PrePaidPackages', 'Resellers', 'PaymentMethods'];
 
-export function registerLedgerRoutes(app: FastifyInstance, db: Kysely<any>) {
+export function registerLedgerRoutes(app: FastifyInstance, db: Kysely<Database>) {
   const config = { privilege: READERS };
   const tags = ['ledger'];
 
@@ -84,8 +85,8 @@ export function registerLedgerRoutes(app: FastifyInstance, db: Kysely<any>) {
     const size = Number(query.size ?? 50);
     if (!Number.isInteger(page) || page < 0 || page > INT_MAX) throw invalid([fieldError('page', 'minimum', 'validation.page.invalid')]);
     if (!Number.isInteger(size) || size < 1 || size > 500) throw invalid([fieldError('size', 'maximum', 'validation.pageSize.invalid')]);
-    const total = Number((await db.selectFrom('ledger_entry').select((eb) => eb.fn.countAll().as('n')).where('resellerId', '=', resellerId).executeTakeFirst())?.n ?? 0);
-    const rows = await db.selectFrom('ledger_entry').select(['id', 'resellerId', 'amount', 'currency', 'kind', 'reference', 'createdAt', 'balanceAfter'])
+    const total = Number((await db.selectFrom('ledgerEntry').select((eb) => eb.fn.countAll().as('n')).where('resellerId', '=', resellerId).executeTakeFirst())?.n ?? 0);
+    const rows = await db.selectFrom('ledgerEntry').select(['id', 'resellerId', 'amount', 'currency', 'kind', 'reference', 'createdAt', 'balanceAfter'])
       .where('resellerId', '=', resellerId).orderBy('id', 'desc').limit(size).offset(page * size).execute();
     return {
       items: rows.map((r) => ({ ...r, id: Number(r.id), amount: Number(r.amount), balanceAfter: Number(r.balanceAfter) })),

@@ -2,6 +2,7 @@ import mccMnc from 'mcc-mnc-list';
 import { sql, type Kysely } from 'kysely';
 import { isCountryCode } from '@shared/countries';
 import type { MobileNetwork } from '@shared/networks';
+import type { Database } from '../../db/types';
 
 export type NetworkRow = MobileNetwork;
 
@@ -39,7 +40,7 @@ export interface RefreshReport {
 const FIELDS = ['mcc', 'mnc', 'country', 'operator', 'brand', 'status', 'bands'] as const;
 
 /** Brings the network table in line with the catalogue and reports what changed, by PLMN. */
-export async function refreshNetworks(db: Kysely<any>, source: NetworkRow[] = catalogueNetworks()): Promise<RefreshReport> {
+export async function refreshNetworks(db: Kysely<Database>, source: NetworkRow[] = catalogueNetworks()): Promise<RefreshReport> {
   return db.transaction().execute(async (trx) => {
     const stored = await trx.selectFrom('network').select(['plmn', ...FIELDS, 'withdrawnAt']).execute();
     const known = new Map(stored.map((r) => [r.plmn as string, r]));
@@ -72,7 +73,7 @@ export async function refreshNetworks(db: Kysely<any>, source: NetworkRow[] = ca
 }
 
 /** Fills an empty network table at start; several servers starting together insert each network once. */
-export async function ensureNetworks(db: Kysely<any>): Promise<void> {
+export async function ensureNetworks(db: Kysely<Database>): Promise<void> {
   if (await db.selectFrom('network').select('id').limit(1).executeTakeFirst()) return;
   const rows = catalogueNetworks();
   for (let i = 0; i < rows.length; i += 500) {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { COUNTRY_CODES, countryNames } from '@shared/countries';
 import type { Page } from '@shared/wire';
 import { forbidden } from '../../http/errors';
@@ -7,6 +7,7 @@ import { principalOf } from '../../http/guard';
 import { INT_MAX, parseTime } from '../../http/input';
 import { refreshNetworks, type RefreshReport } from './catalogue';
 import { escapeLike } from '../../engine/repository';
+import type { Database } from '../../db/types';
 
 /** The portal's languages; each country carries its name in all of them. */
 const LANGUAGES = ['en', 'ru', 'de', 'he', 'zh-Hans', 'es'] as const;
@@ -22,7 +23,7 @@ function envelope<T>(items: T[], total: number, page: number, size: number): Pag
 }
 
 /** Reference data every signed-in user reads, the admin's catalogue refresh, and the signalling log. */
-export function registerNetworkRoutes(app: FastifyInstance, db: Kysely<any>, onRefresh?: (report: RefreshReport) => Promise<void>) {
+export function registerNetworkRoutes(app: FastifyInstance, db: Kysely<Database>, onRefresh?: (report: RefreshReport) => Promise<void>) {
   app.get('/portal/networks', {
     config: { signedIn: true },
     schema: {
@@ -94,7 +95,7 @@ export function registerNetworkRoutes(app: FastifyInstance, db: Kysely<any>, onR
     const q = request.query as { page: number; size: number; imsi?: string; plmn?: string; operation?: string; result?: string; subject?: string; from?: string; to?: string };
     let base = db.selectFrom('networkEvent as e');
     if (!principal.isAdmin) {
-      base = base.where('e.resellerId', 'in', (eb: ExpressionBuilder<any, any>) => eb.selectFrom('reseller').select('id').where('path', 'like', `${escapeLike(principal.resellerPath)}%`));
+      base = base.where('e.resellerId', 'in', (eb) => eb.selectFrom('reseller').select('id').where('path', 'like', `${escapeLike(principal.resellerPath)}%`));
     }
     for (const field of ['imsi', 'plmn', 'operation', 'result', 'subject'] as const) {
       if (q[field]) base = base.where(`e.${field}`, '=', q[field]);
@@ -105,7 +106,7 @@ export function registerNetworkRoutes(app: FastifyInstance, db: Kysely<any>, onR
     const rows = await base
       .select(['e.id', 'e.requestId', 'e.protocol', 'e.operation', 'e.imsi', 'e.plmn', 'e.result', 'e.detail', 'e.resellerId', 'e.subscriberId', 'e.subject', 'e.createdAt'])
       .orderBy('e.createdAt', 'desc').orderBy('e.id', 'desc').limit(q.size).offset(q.page * q.size).execute();
-    const items = rows.map((r) => ({ ...r, id: Number(r.id), createdAt: new Date(r.createdAt as string).toISOString() }));
+    const items = rows.map((r) => ({ ...r, id: Number(r.id), createdAt: r.createdAt.toISOString() }));
     return envelope(items, Number(n), q.page, q.size);
   });
 }

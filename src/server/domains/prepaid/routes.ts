@@ -16,6 +16,7 @@ import { principalOf } from '../../http/guard';
 import { INT_MIN, pathId, queryId } from '../../http/input';
 import { can, type Principal } from '../../http/principal';
 import { post } from '../ledger';
+import type { Database } from '../../db/types';
 
 type Body = Record<string, unknown>;
 
@@ -38,7 +39,7 @@ function checkBody(raw: unknown, ids: string[], flags: string[] = []): Body {
 }
 
 /** The subscriber, if the caller may see it (their reseller subtree, their account), with its reseller's path. */
-async function visibleSubscriber(db: Kysely<any>, principal: Principal, id: number) {
+async function visibleSubscriber(db: Kysely<Database>, principal: Principal, id: number) {
   let q = db.selectFrom('subscriber as s').innerJoin('reseller as r', 'r.id', 's.resellerId')
     .select(['s.subscriberId', 's.resellerId', 's.accountId', 'r.path']).where('s.subscriberId', '=', id);
   if (!principal.isAdmin) {
@@ -51,10 +52,10 @@ async function visibleSubscriber(db: Kysely<any>, principal: Principal, id: numb
 }
 
 /** Templates the caller sees; with `offeredTo`, only those of the subscriber's reseller or a reseller above it. */
-function visibleTemplates(db: Kysely<any>, principal: Principal, offeredTo?: string) {
-  let q = db.selectFrom('prepaid_template as t').innerJoin('reseller as tr', 'tr.id', 't.resellerId')
-    .leftJoin('location_zone as lz', 'lz.id', 't.locationZoneId')
-    .leftJoin('destination_zone as dz', 'dz.id', 't.destinationZoneId')
+function visibleTemplates(db: Kysely<Database>, principal: Principal, offeredTo?: string) {
+  let q = db.selectFrom('prepaidTemplate as t').innerJoin('reseller as tr', 'tr.id', 't.resellerId')
+    .leftJoin('locationZone as lz', 'lz.id', 't.locationZoneId')
+    .leftJoin('destinationZone as dz', 'dz.id', 't.destinationZoneId')
     .where('tr.path', 'like', sql<string>`${principal.resellerPath} || '%'`);
   if (offeredTo !== undefined) q = q.where(sql<string>`${offeredTo}`, 'like', sql<string>`tr.path || '%'`);
   return q;
@@ -68,8 +69,8 @@ const TEMPLATE_LIST_FIELDS = [
 const withoutNulls = (row: Body): Body => Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null));
 
 /** Packages whose period has run out read as expired: brought up to date before a list is read. */
-async function expireDue(db: Kysely<any>) {
-  await db.updateTable('prepaid_package').set({ status: 'expired' }).where('status', '=', 'active').where('expirationDate', '<=', sql<Date>`now()`).execute();
+async function expireDue(db: Kysely<Database>) {
+  await db.updateTable('prepaidPackage').set({ status: 'expired' }).where('status', '=', 'active').where('expirationDate', '<=', sql<Date>`now()`).execute();
 }
 
 /** OpenAPI descriptions of the bodies; `checkBody` validates them with the portal's messages. */
@@ -80,7 +81,7 @@ const SALE_BODY = documented({ subscriberId: { type: 'integer' }, templateId: { 
 const EXPIRE_BODY = documented({ packageId: { type: 'integer' } }, ['packageId']);
 const passThrough = () => (data: unknown) => ({ value: data });
 
-export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<any>, engine: Engine) {
+export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<Database>, engine: Engine) {
   const packages = new EntityRepository(db, packageSchema);
   const sellers = { privilege: 'PrePaidPackages' };
 
@@ -129,7 +130,7 @@ export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<any>, eng
   }, async (request) => {
     const principal = principalOf(request);
     const id = pathId(request, 'id');
-    const zone = await db.selectFrom('location_zone as z').innerJoin('reseller as r', 'r.id', 'z.resellerId').select(['z.id', 'z.name', 'z.countries'])
+    const zone = await db.selectFrom('locationZone as z').innerJoin('reseller as r', 'r.id', 'z.resellerId').select(['z.id', 'z.name', 'z.countries'])
       .where('z.id', '=', id).where('r.path', 'like', sql<string>`${principal.resellerPath} || '%'`).executeTakeFirst();
     if (!zone) throw notFound();
     return { locationZoneId: zone.id, name: zone.name, countries: JSON.parse(String(zone.countries)) as string[] };
@@ -155,13 +156,13 @@ export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<any>, eng
     const body = checkBody(request.body, ['subscriberId', 'templateId'], ['activateUponFirstUse']) as unknown as PackageSaleRequest;
     const id = await db.transaction().execute(async (trx) => {
       const subscriber = await visibleSubscriber(trx, principal, body.subscriberId);
-      const template = await trx.selectFrom('prepaid_template as t').innerJoin('reseller as tr', 'tr.id', 't.resellerId')
+      const template = await trx.selectFrom('prepaidTemplate as t').innerJoin('reseller as tr', 'tr.id', 't.resellerId')
         .selectAll('t').select('tr.path as resellerPath')
         .where('t.id', '=', body.templateId).where('tr.path', 'like', sql<string>`${principal.resellerPath} || '%'`).executeTakeFirst();
       if (!template) throw notFound();
       if (!subscriber.path.startsWith(String(template.resellerPath))) throw invalid([fieldError('templateId', 'offered', 'prepaid.template.notOffered')]);
       const waits = body.activateUponFirstUse === true;
-      const row = await trx.insertInto('prepaid_package').values({
+      const row = await trx.insertInto('prepaidPackage').values({
         templateId: template.id, subscriberId: subscriber.subscriberId, resellerId: subscriber.resellerId, accountId: subscriber.accountId,
         locationZoneId: template.locationZoneId, destinationZoneId: template.destinationZoneId, periodDays: template.periodDays,
         activationDate: waits ? null : sql`now()`,
@@ -176,7 +177,7 @@ export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<any>, eng
           resellerId: subscriber.resellerId, amount: `-${template.price}`, kind: 'purchase', mustCover: true,
           reference: `prepaid package ${row.id} (template ${template.id}, subscriber ${subscriber.subscriberId})`,
         });
-        await trx.updateTable('prepaid_package').set({ ledgerEntryId: entry.id }).where('id', '=', row.id).execute();
+        await trx.updateTable('prepaidPackage').set({ ledgerEntryId: entry.id }).where('id', '=', row.id).execute();
       }
       return row.id as number;
     });
@@ -198,7 +199,7 @@ export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<any>, eng
       const existing = await packages.get(id, { principal }, trx);
       if (!existing) throw notFound();
       if (existing.status === 'expired') throw conflict([fieldError('packageId', 'expired', 'prepaid.package.alreadyExpired')]);
-      await trx.updateTable('prepaid_package').set({ status: 'expired', expirationDate: sql`now()` }).where('id', '=', id).execute();
+      await trx.updateTable('prepaidPackage').set({ status: 'expired', expirationDate: sql`now()` }).where('id', '=', id).execute();
     });
     return packages.get(id, { principal });
   });

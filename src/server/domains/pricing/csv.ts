@@ -11,6 +11,7 @@ import { CHANGE_SAMPLES, NO_CHANGES, type RuleChanges } from '@shared/ruleChange
 import type { FieldError } from '@shared/wire';
 import { fieldError } from '../../http/errors';
 import { exactText, ROAMING_RULES, RULE_FIELDS, RULE_SCHEMA, RuleStore, validateRule } from './rules';
+import type { Database } from '../../db/types';
 
 type Row = Record<string, unknown>;
 
@@ -152,10 +153,10 @@ export async function ruleChanges(store: RuleStore, planId: number, rows: readon
 }
 
 /** Replaces every rule of the plan with these rows in one transaction: on any failure the old rules stay. */
-export async function applyRules(db: Kysely<any>, planId: number, rows: Row[], onProgress?: (done: number) => void): Promise<number> {
+export async function applyRules(db: Kysely<Database>, planId: number, rows: Row[], onProgress?: (done: number) => void): Promise<number> {
   const store = new RuleStore(db);
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('roaming_rule').where('planId', '=', planId).execute();
+    await trx.deleteFrom('roamingRule').where('planId', '=', planId).execute();
     await store.insertMany(planId, rows, trx, onProgress);
   });
   return rows.length;

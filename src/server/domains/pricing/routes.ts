@@ -1,11 +1,11 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { ListRequestError, normaliseListRequest, type EntitySchema } from '@shared/schema';
 import type { FieldError, ListRequest } from '@shared/wire';
 import type { Engine } from '../../db';
 import { queryBatches, sendCsv } from '../../engine/csv';
-import { EntityRepository } from '../../engine/repository';
+import { EntityRepository, type SchemaDrivenDb } from '../../engine/repository';
 import { conflict, fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { INT_MAX, parseInteger } from '../../http/input';
@@ -14,6 +14,8 @@ import type { EntityHooks } from '../../engine/routes';
 import { applyRules, cellText, parseRules, RULE_FILE_MAX_BYTES, ruleChanges } from './csv';
 import { exactText, INTERNATIONAL_RULES, knownNetworks, ROAMING_RULES, RULE_FIELDS, RuleStore, validateRule } from './rules';
 import { uploadedText } from '../../http/upload';
+import type { Database } from '../../db/types';
+import { tableAs } from '../../db/dynamicTable';
 
 type Row = Record<string, unknown>;
 const PRIVILEGE = 'PricingPlans';
@@ -44,16 +46,16 @@ interface RuleRoutes {
   plans: EntityRepository;
   store: RuleStore;
   /** Every message of a rule's values, in the request's transaction. */
-  validate: (values: Row, trx: Kysely<any>) => Promise<FieldError[]>;
+  validate: (values: Row, trx: Kysely<Database>) => Promise<FieldError[]>;
 }
 
 /**
  * Registers a plan's rule calls. A rule is reached through its plan, so the plan's tenancy covers its rules;
  * answers the function that finds the request's plan.
  */
-function registerRuleRoutes(app: FastifyInstance, db: Kysely<any>, { base, privilege, plans, store, validate }: RuleRoutes) {
+function registerRuleRoutes(app: FastifyInstance, db: Kysely<Database>, { base, privilege, plans, store, validate }: RuleRoutes) {
   /** The plan of the request, when the caller may see it; 404 otherwise (another tenant's id is not confirmed). */
-  async function planOf(request: FastifyRequest, trx: Kysely<any> = db): Promise<{ planId: number; principal: Principal }> {
+  async function planOf(request: FastifyRequest, trx: Kysely<Database> = db): Promise<{ planId: number; principal: Principal }> {
     const principal = principalOf(request);
     const planId = parseIdParam((request.params as { id?: string }).id);
     if (!(await plans.get(planId, { principal }, trx))) throw notFound();
@@ -147,7 +149,7 @@ function registerRuleRoutes(app: FastifyInstance, db: Kysely<any>, { base, privi
  * Local pricing plans' roaming rules and international plans' rules (plans themselves are schema-driven), and
  * the plan lists every screen uses.
  */
-export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<any>, engine: Engine, schemas: EntitySchema[]) {
+export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<Database>, engine: Engine, schemas: EntitySchema[]) {
   const planSchema = schemas.find((s) => s.$id === 'pricingPlan')!;
   const plans = new EntityRepository(db, planSchema);
   const rules = new RuleStore(db, ROAMING_RULES);
@@ -158,21 +160,22 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<any
    * The plans a caller's screens name: a reseller's users those of its subtree and the plan its parent assigned it
    * (what it pays by); an account user only the plans its account is on. Another tenant's plans never appear.
    */
-  const namedPlans = (principal: Principal, table: 'pricing_plan' | 'international_plan') => {
-    const q = db.selectFrom(`${table} as p`).innerJoin('reseller as r', 'r.id', 'p.resellerId').orderBy('p.name');
-    const column = table === 'pricing_plan' ? 'pricingPlanId' : 'internationalPricingPlanId';
+  const namedPlans = (principal: Principal, table: 'pricingPlan' | 'internationalPlan') => {
+    // defaultPrice is read from international plans only.
+    const q = db.selectFrom(tableAs<{ id: number; name: string; resellerId: number; defaultPrice: string | null }, 'p'>(table, 'p')).innerJoin('reseller as r', 'r.id', 'p.resellerId').orderBy('p.name');
+    const column = table === 'pricingPlan' ? 'pricingPlanId' : 'internationalPricingPlanId';
     if (principal.isAdmin) return q;
     if (principal.accountId !== null) return q.where('p.id', 'in', db.selectFrom('account').select(column).where('accountId', '=', principal.accountId));
-    const subtree = (eb: ExpressionBuilder<any, any>) => eb('r.path', 'like', sql<string>`${principal.resellerPath} || '%'`);
-    if (table === 'international_plan') return q.where(subtree);
-    return q.where((eb) => eb.or([subtree(eb), eb('p.id', '=', eb.selectFrom('reseller').select('pricingPlanId').where('id', '=', principal.resellerId))]));
+    const subtree = sql<boolean>`r.path like ${principal.resellerPath} || '%'`;
+    if (table === 'internationalPlan') return q.where(subtree);
+    return q.where((eb) => eb.or([subtree, eb('p.id', '=', eb.selectFrom('reseller').select('pricingPlanId').where('id', '=', principal.resellerId))]));
   };
 
   app.get('/portal/pricing-plans/', { config: { signedIn: true }, schema: { tags: TAGS } }, async (request) => {
     const principal = principalOf(request);
     const [local, international] = await Promise.all([
-      namedPlans(principal, 'pricing_plan').select(['p.id as pricingPlanId', 'p.name as pricingPlanName']).execute(),
-      namedPlans(principal, 'international_plan').select(['p.id as internationalPricingPlanId', 'p.name as internationalPricingPlanName']).execute(),
+      namedPlans(principal, 'pricingPlan').select(['p.id as pricingPlanId', 'p.name as pricingPlanName']).execute(),
+      namedPlans(principal, 'internationalPlan').select(['p.id as internationalPricingPlanId', 'p.name as internationalPricingPlanName']).execute(),
     ]);
     return { pricingPlans: local, internationalPricingPlans: international };
   });
@@ -180,7 +183,7 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<any
   /** The caller's visible international plans, for choosing one on the account and reseller screens. */
   app.get('/portal/pricing-plans/api/list-international', { config: { signedIn: true }, schema: { tags: TAGS } }, async (request) => {
     const principal = principalOf(request);
-    const resultObject = await namedPlans(principal, 'international_plan')
+    const resultObject = await namedPlans(principal, 'internationalPlan')
       .select(['p.id', 'p.name', 'p.resellerId', 'p.defaultPrice']).execute();
     return { resultObject: resultObject.map((p) => ({ ...p, defaultPrice: p.defaultPrice === null ? null : Number(exactText(p.defaultPrice)) })) };
   });
@@ -204,7 +207,8 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<any
   /** Every rule of the plan, streamed, in the columns the upload reads. */
   app.post('/portal/pricing-plans/local/:id/download', { config, schema: { tags: TAGS, summary: 'The plan\'s rules as CSV (streamed), in the upload\'s columns', produces: ['text/csv'] } }, async (request, reply) => {
     const { planId } = await planOf(request);
-    const query = db.selectFrom('roaming_rule').select(RULE_FIELDS).where('planId', '=', planId).orderBy('id');
+    const rulesDb: SchemaDrivenDb = db; // RULE_FIELDS are the schema's
+    const query = rulesDb.selectFrom('roamingRule').select(RULE_FIELDS).where('planId', '=', planId).orderBy('id');
     return sendCsv(reply, `pricing-plan-${planId}-rules.csv`, RULE_FIELDS, queryBatches(db, engine, query), (row) => RULE_FIELDS.map((f) => cellText(f, row[f])));
   });
 

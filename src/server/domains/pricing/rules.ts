@@ -11,10 +11,11 @@ import {
 } from '@shared/schema';
 import { isCountryCode } from '@shared/countries';
 import type { FieldError, Page } from '@shared/wire';
-import { searchMatch } from '../../engine/repository';
+import { searchMatch, type SchemaDrivenDb } from '../../engine/repository';
 import { SCHEMA_DIR } from '../../engine/schemas';
 import { createValidator } from '../../engine/validator';
 import { fieldError } from '../../http/errors';
+import type { Database } from '../../db/types';
 
 type Row = Record<string, unknown>;
 
@@ -123,7 +124,7 @@ export function validateRule(body: unknown, networks?: ReadonlySet<string>, mode
 }
 
 /** The PLMNs of the network catalogue (withdrawn networks too: rules of past periods may name them). */
-export async function knownNetworks(db: Kysely<any>): Promise<Set<string>> {
+export async function knownNetworks(db: Kysely<Database>): Promise<Set<string>> {
   const rows = await db.selectFrom('network').select('plmn').execute();
   return new Set(rows.map((r) => String(r.plmn)));
 }
@@ -132,7 +133,7 @@ const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase(
 
 
 export class RuleStore {
-  constructor(private readonly db: Kysely<any>, readonly kind: RuleKind = ROAMING_RULES) {}
+  constructor(private readonly db: SchemaDrivenDb, readonly kind: RuleKind = ROAMING_RULES) {}
 
   async page(planId: number, req: NormalisedListRequest): Promise<Page<Row>> {
     let q = this.db.selectFrom(this.kind.table).where('planId', '=', planId);
@@ -154,7 +155,7 @@ export class RuleStore {
     return { items: rows.map((r) => this.kind.toWire(r)), totalItemsCount: total, totalPageCount: Math.max(1, Math.ceil(total / req.size)), currentPage: req.page };
   }
 
-  async get(planId: number, id: number, db: Kysely<any> = this.db): Promise<Row | undefined> {
+  async get(planId: number, id: number, db: SchemaDrivenDb = this.db): Promise<Row | undefined> {
     const row = await db.selectFrom(this.kind.table).select(this.kind.read).where('planId', '=', planId).where('id', '=', id).executeTakeFirst();
     return row ? this.kind.toWire(row) : undefined;
   }
@@ -171,7 +172,7 @@ export class RuleStore {
     }
   }
 
-  async insert(planId: number, values: Row, db: Kysely<any> = this.db): Promise<number> {
+  async insert(planId: number, values: Row, db: SchemaDrivenDb = this.db): Promise<number> {
     const row = await db.insertInto(this.kind.table).values(this.kind.toColumns(values, planId)).returning('id').executeTakeFirstOrThrow();
     return Number(row.id);
   }
@@ -183,7 +184,7 @@ export class RuleStore {
    * floating point); the plan id is one parameter, not a value per row. 10,000 rows a statement measured best
    * on both engines (larger chunks cost more memory in the embedded database than they save in round trips).
    */
-  async insertMany(planId: number, rows: Row[], db: Kysely<any>, onProgress?: (done: number) => void): Promise<void> {
+  async insertMany(planId: number, rows: Row[], db: SchemaDrivenDb, onProgress?: (done: number) => void): Promise<void> {
     const { fields } = this.kind;
     const derived = Object.keys(this.kind.derive({}));
     const columns = [...fields, ...derived];
@@ -204,11 +205,11 @@ export class RuleStore {
     }
   }
 
-  async update(planId: number, id: number, values: Row, db: Kysely<any> = this.db): Promise<void> {
+  async update(planId: number, id: number, values: Row, db: SchemaDrivenDb = this.db): Promise<void> {
     await db.updateTable(this.kind.table).set(this.kind.toColumns(values, planId)).where('planId', '=', planId).where('id', '=', id).execute();
   }
 
-  async remove(planId: number, id: number, db: Kysely<any> = this.db): Promise<number> {
+  async remove(planId: number, id: number, db: SchemaDrivenDb = this.db): Promise<number> {
     const res = await db.deleteFrom(this.kind.table).where('planId', '=', planId).where('id', '=', id).executeTakeFirst();
     return Number(res.numDeletedRows);
   }

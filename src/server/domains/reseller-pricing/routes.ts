@@ -20,6 +20,7 @@ import { principalOf } from '../../http/guard';
 import { INT_MIN, queryId } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import { exactText } from '../pricing/rules';
+import type { Database } from '../../db/types';
 
 type Row = Record<string, unknown>;
 
@@ -56,7 +57,7 @@ function effectivePrices(planId: number | null): RawBuilder<Row> {
 }
 
 
-async function resellerRow(db: Kysely<any>, id: number) {
+async function resellerRow(db: Kysely<Database>, id: number) {
   return db.selectFrom('reseller').select(['id', 'name', 'parentId', 'path', 'pricingPlanId']).where('id', '=', id).executeTakeFirst() as
     Promise<(PricedReseller & { path: string }) | undefined>;
 }
@@ -65,7 +66,7 @@ async function resellerRow(db: Kysely<any>, id: number) {
  * The reseller whose pricing is asked for: the caller's own, or `reseller_id` of one in the caller's subtree.
  * Any other answers 404, so a parent's or a sibling's existence is not confirmed.
  */
-async function pricedReseller(db: Kysely<any>, principal: Principal, request: FastifyRequest) {
+async function pricedReseller(db: Kysely<Database>, principal: Principal, request: FastifyRequest) {
   const id = queryId(request, 'reseller_id', { min: INT_MIN }) ?? principal.resellerId;
   const row = await resellerRow(db, id);
   if (!row || !row.path.startsWith(principal.resellerPath)) throw notFound();
@@ -82,7 +83,7 @@ function listRequest(request: FastifyRequest): NormalisedListRequest {
 }
 
 /** The price list of a plan, searched (part of the country code or network name) and sorted as asked. */
-function priceList(db: Kysely<any>, planId: number | null, req: NormalisedListRequest) {
+function priceList(db: Kysely<Database>, planId: number | null, req: NormalisedListRequest) {
   let q = db.selectFrom(sql<Row>`(${effectivePrices(planId)})`.as('e')).selectAll();
   if (req.searchBy && req.searchKey) {
     const key = `%${req.searchKey.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -118,19 +119,19 @@ function marginBody(raw: unknown): { resellerId: number; pricingPlanId: number }
  * A plan `parent` may give the reseller `childId`: the child must be a direct sub-reseller of `parent` (404 when
  * outside the caller's subtree, 400 when deeper down), and the plan one of `parent`'s own.
  */
-async function checkAssignment(db: Kysely<any>, principal: Principal, childId: number, planId: number | null) {
+async function checkAssignment(db: Kysely<Database>, principal: Principal, childId: number, planId: number | null) {
   const child = await resellerRow(db, childId);
   if (!child || !child.path.startsWith(principal.resellerPath) || child.id === principal.resellerId) throw notFound();
   // The administrator prices any reseller, with a plan of that reseller's parent; others only their children.
   if (!principal.isAdmin && child.parentId !== principal.resellerId) throw invalid([fieldError('resellerId', 'subReseller', 'resellerPricing.validation.subReseller')]);
   if (planId !== null) {
-    const plan = await db.selectFrom('pricing_plan').select(['id', 'resellerId']).where('id', '=', planId).executeTakeFirst();
+    const plan = await db.selectFrom('pricingPlan').select(['id', 'resellerId']).where('id', '=', planId).executeTakeFirst();
     if (!plan || plan.resellerId !== child.parentId) throw invalid([fieldError('pricingPlanId', 'parentPlan', 'resellerPricing.validation.parentPlan')]);
   }
   return child;
 }
 
-export function registerResellerPricingRoutes(app: FastifyInstance, db: Kysely<any>, engine: Engine) {
+export function registerResellerPricingRoutes(app: FastifyInstance, db: Kysely<Database>, engine: Engine) {
   const planOf = async (request: FastifyRequest) => {
     const principal = principalOf(request);
     const reseller = await pricedReseller(db, principal, request);
@@ -139,10 +140,10 @@ export function registerResellerPricingRoutes(app: FastifyInstance, db: Kysely<a
 
   app.get(BASE, { config, schema: { tags, summary: 'The reseller\'s pricing plan, currency and default prices (the caller\'s, or reseller_id of its subtree)' } }, async (request) => {
     const { principal, reseller, planId } = await planOf(request);
-    const plan = planId === null ? undefined : await db.selectFrom('pricing_plan').selectAll().where('id', '=', planId).executeTakeFirst();
+    const plan = planId === null ? undefined : await db.selectFrom('pricingPlan').selectAll().where('id', '=', planId).executeTakeFirst();
     const subtree = await db.selectFrom('reseller').select(['id', 'name', 'parentId', 'pricingPlanId'])
       .where('path', 'like', sql<string>`${principal.resellerPath} || '%'`).orderBy('path').limit(500).execute();
-    const assignablePlans = await db.selectFrom('pricing_plan').select(['id', 'name', sql<string>`currency::text`.as('currency')])
+    const assignablePlans = await db.selectFrom('pricingPlan').select(['id', 'name', sql<string>`currency::text`.as('currency')])
       .where('resellerId', '=', principal.resellerId).orderBy('name').execute();
     return {
       reseller: { id: reseller.id, name: reseller.name, parentId: reseller.parentId, pricingPlanId: reseller.pricingPlanId },

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { isCountryCode } from '@shared/countries';
 import type { EntityHooks } from '../../engine/routes';
 import { fieldError, invalid } from '../../http/errors';
+import type { Database } from '../../db/types';
 
 type Body = Record<string, unknown>;
 
@@ -11,13 +12,13 @@ export type Rate = { country: string } & Partial<Record<(typeof RATE_FIELDS)[num
 /** Properties kept in tables of their own beside `roaming_profile`. */
 const CHILDREN = ['sponsorIds', 'allowedListIds', 'rates'] as const;
 
-export async function sponsorIdsOf(db: Kysely<any>, profileId: number): Promise<number[]> {
+export async function sponsorIdsOf(db: Kysely<Database>, profileId: number): Promise<number[]> {
   const rows = await db.selectFrom('roamingProfileSponsor').select('sponsorId').where('roamingProfileId', '=', profileId).orderBy('sponsorId').execute();
   return rows.map((r) => Number(r.sponsorId));
 }
 
 /** The rates of a profile by country; numeric columns come back as exact decimal text. */
-export function ratesQuery(db: Kysely<any>, profileId: number) {
+export function ratesQuery(db: Kysely<Database>, profileId: number) {
   return db.selectFrom('roamingProfileRate').select(['country', ...RATE_FIELDS]).where('roamingProfileId', '=', profileId).orderBy('country');
 }
 
@@ -31,7 +32,7 @@ export function checkRates(rates: Rate[]): void {
 }
 
 /** Replaces the rates of the countries given (all of them when `replaceAll`). */
-export async function writeRates(trx: Kysely<any>, profileId: number, rates: Rate[], replaceAll: boolean) {
+export async function writeRates(trx: Kysely<Database>, profileId: number, rates: Rate[], replaceAll: boolean) {
   let remove = trx.deleteFrom('roamingProfileRate').where('roamingProfileId', '=', profileId);
   if (!replaceAll) remove = remove.where('country', 'in', rates.length ? rates.map((r) => r.country) : ['']);
   await remove.execute();
@@ -43,7 +44,7 @@ export async function writeRates(trx: Kysely<any>, profileId: number, rates: Rat
 }
 
 /** A new or changed profile waits for an administrator's review before SIM orders may use it. */
-export const PENDING = { reviewState: 'pending', reviewedAt: null, updatedAt: sql`now()` };
+export const PENDING = { reviewState: 'pending', reviewedAt: null, updatedAt: sql<Date>`now()` };
 
 /**
  * Roaming profiles: sponsors, allowed lists and rates live in tables of their own (that each sponsor and allowed

@@ -11,6 +11,7 @@ import { conflict, fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { INT_MIN, pathId, queryId } from '../../http/input';
 import { checkRates, PENDING, RATE_FIELDS, ratesQuery, writeRates, type Rate } from './hooks';
+import type { Database } from '../../db/types';
 
 /** Import files are at most this many bytes ("less than 4 MB"). */
 export const IMPORT_MAX_BYTES = 4 * 1024 * 1024;
@@ -31,7 +32,7 @@ export interface RejectedRow {
   message: string;
 }
 
-export function registerRoamingProfileRoutes(app: FastifyInstance, db: Kysely<any>, engine: Engine, schema: EntitySchema) {
+export function registerRoamingProfileRoutes(app: FastifyInstance, db: Kysely<Database>, engine: Engine, schema: EntitySchema) {
   const repo = new EntityRepository(db, schema);
   const visibleProfile = async (request: FastifyRequest) => {
     const row = await repo.get(parseId(request), { principal: principalOf(request) });
@@ -81,7 +82,7 @@ export function registerRoamingProfileRoutes(app: FastifyInstance, db: Kysely<an
     const profile = await visibleProfile(request);
     if (profile.reviewState !== 'approved') throw conflict([fieldError('reviewState', 'approved', 'validation.profile.notApproved')]);
     const row = await db.updateTable('roamingProfile').set({ syncedAt: sql`now()` }).where('id', '=', Number(profile.id)).returning(['id', 'syncedAt']).executeTakeFirstOrThrow();
-    return { id: row.id, syncedAt: new Date(row.syncedAt as string).toISOString() };
+    return { id: row.id, syncedAt: row.syncedAt!.toISOString() };
   });
 
   // CSV import: each line is one country's rates of a profile (named by reseller and name); lines that break a
@@ -108,7 +109,7 @@ interface ProfileRows {
 }
 
 /** Reads, checks and stores an import file; answers what was written and every rejected line. */
-export async function importProfiles(db: Kysely<any>, text: string) {
+export async function importProfiles(db: Kysely<Database>, text: string) {
   const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: 'greedy', transformHeader: (h) => h.trim() });
   const missing = IMPORT_COLUMNS.filter((c) => !parsed.meta.fields?.includes(c));
   if (missing.length) throw invalid(missing.map((c) => fieldError(c, 'column', 'validation.import.column')));

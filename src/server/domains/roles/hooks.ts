@@ -3,6 +3,7 @@ import { ADMIN_ONLY, ADMIN_RESELLER_ID, normalisePrivileges, privilegesWithin, t
 import type { Principal } from '../../http/principal';
 import type { EntityHooks } from '../../engine/routes';
 import { conflict, fieldError, HttpError } from '../../http/errors';
+import type { Database } from '../../db/types';
 
 /**
  * What an editor may grant: only privileges (and sub-privileges) the editor holds. Saving a role drops the
@@ -35,7 +36,7 @@ export const morePowerful = (field: string) => new HttpError(403, 'FORBIDDEN', '
  * The portal always keeps an administrator who can sign in: a change that would leave no user of the provider
  * holding the Administrator privilege is refused (checked inside the writing transaction, after the change).
  */
-export async function keepAnAdministrator(trx: Kysely<any>, field: string): Promise<void> {
+export async function keepAnAdministrator(trx: Kysely<Database>, field: string): Promise<void> {
   const left = await trx.selectFrom('appUser as u').innerJoin('role as ro', 'ro.id', 'u.roleId').select('u.id')
     .where('u.resellerId', '=', ADMIN_RESELLER_ID)
     .where(sql<boolean>`ro.privileges @> ${JSON.stringify([{ privilege: ADMIN_ONLY }])}::jsonb`)

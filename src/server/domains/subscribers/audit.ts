@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../http/principal';
+import type { Database } from '../../db/types';
 
 type Row = Record<string, unknown>;
 
@@ -7,12 +8,12 @@ type Row = Record<string, unknown>;
  * Writes one audit entry for a change of a subscriber: who, when (the database clock), what was done, and the
  * changed fields before and after. Fields that did not change are left out of both; no entry when nothing changed.
  */
-export async function auditSubscriber(trx: Kysely<any>, principal: Pick<Principal, 'userId' | 'username'>, subscriberId: number, action: string, before: Row, after: Row) {
+export async function auditSubscriber(trx: Kysely<Database>, principal: Pick<Principal, 'userId' | 'username'>, subscriberId: number, action: string, before: Row, after: Row) {
   await auditSubscribers(trx, principal, action, [{ subscriberId, before, after }]);
 }
 
 /** The entries of one action on many subscribers, as `auditSubscriber` writes each, in one statement per thousand. */
-export async function auditSubscribers(trx: Kysely<any>, principal: Pick<Principal, 'userId' | 'username'>, action: string, changes: readonly { subscriberId: number; before: Row; after: Row }[]) {
+export async function auditSubscribers(trx: Kysely<Database>, principal: Pick<Principal, 'userId' | 'username'>, action: string, changes: readonly { subscriberId: number; before: Row; after: Row }[]) {
   const rows = [];
   for (const { subscriberId, before, after } of changes) {
     const changedBefore: Row = {};

@@ -17,6 +17,7 @@ import {
 } from './bulk';
 import { bodyOf, scopeToCaller, type Body } from './context';
 import { uploadedText } from '../../http/upload';
+import type { Database } from '../../db/types';
 
 export const BULK_JOB = 'subscribers.bulk';
 export const CSV_JOB = 'subscribers.csv';
@@ -32,11 +33,11 @@ interface Change { action: BulkAction; params: Body }
  * The bulk job: the action, checked again for each subscriber when it is applied. A chunk goes in one go
  * (caller and action resolved once, the subscribers changed set-based, network requests sent once it committed).
  */
-export function bulkJobKind(db: Kysely<any>, app: Pick<FastifyInstance, 'coreNetwork' | 'jobs'>): JobKind {
-  const context = (trx: Kysely<any>, principal: Principal, job: JobRecord, defer: (fn: () => void) => void): ApplyContext => ({
+export function bulkJobKind(db: Kysely<Database>, app: Pick<FastifyInstance, 'coreNetwork' | 'jobs'>): JobKind {
+  const context = (trx: Kysely<Database>, principal: Principal, job: JobRecord, defer: (fn: () => void) => void): ApplyContext => ({
     db, trx, principal, core: app.coreNetwork, subject: `job:${job.id}`, defer, job: { id: job.id, runner: app.jobs }, resend: job.params.resend === true,
   });
-  const applyTo = async (trx: Kysely<any>, keys: readonly string[], job: JobRecord, defer: (fn: () => void) => void) => {
+  const applyTo = async (trx: Kysely<Database>, keys: readonly string[], job: JobRecord, defer: (fn: () => void) => void) => {
     const principal = await jobPrincipal(trx, job.userId);
     const resolved = await resolveAction(trx, principal, job.params.action, job.params.params);
     const ids = keys.map(Number);
@@ -59,12 +60,12 @@ export function bulkJobKind(db: Kysely<any>, app: Pick<FastifyInstance, 'coreNet
 }
 
 /** The keys (subscriber ids) among `keys` the caller may see now. */
-async function visibleKeys(db: Kysely<any>, principal: Principal, keys: readonly string[]): Promise<string[]> {
+async function visibleKeys(db: Kysely<Database>, principal: Principal, keys: readonly string[]): Promise<string[]> {
   const visible = await loadTargets(db, principal, keys.map(Number));
   return keys.filter((key) => visible.has(Number(key)));
 }
 
-const linesOf = async (db: Kysely<any>, jobId: number, subscriberIds: readonly number[]) => {
+const linesOf = async (db: Kysely<Database>, jobId: number, subscriberIds: readonly number[]) => {
   const rows = await db.selectFrom('subscriberUploadLine').select(['subscriberId', 'changes']).where('jobId', '=', jobId).where('subscriberId', 'in', subscriberIds).execute();
   return rows.map((row) => ({ subscriberId: Number(row.subscriberId), changes: (typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes) as Change[] }));
 };
@@ -73,7 +74,7 @@ const linesOf = async (db: Kysely<any>, jobId: number, subscriberIds: readonly n
  * The upload job: each subscriber's changes from its line, those through the core network last. A line changes
  * all its columns or none; it waits for every network answer its changes asked for, and fails at the first refusal.
  */
-export function csvJobKind(db: Kysely<any>, app: Pick<FastifyInstance, 'coreNetwork' | 'jobs'>): JobKind {
+export function csvJobKind(db: Kysely<Database>, app: Pick<FastifyInstance, 'coreNetwork' | 'jobs'>): JobKind {
   return {
     async apply(trx, key, job, afterCommit) {
       const principal = await jobPrincipal(trx, job.userId);
@@ -114,7 +115,7 @@ export function csvJobKind(db: Kysely<any>, app: Pick<FastifyInstance, 'coreNetw
  * Bulk actions on subscribers as durable jobs: a preview (nothing written), the job itself, and a CSV upload
  * of changes in the columns of the subscriber export.
  */
-export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kysely<any>, schema: EntitySchema) {
+export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kysely<Database>, schema: EntitySchema) {
   const tags = ['subscribers'];
   const repo = new EntityRepository(db, schema);
   const config = { privilege: 'Subscribers' };

@@ -5,6 +5,7 @@ import { fieldError, forbidden, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { INT_MAX, pathId as idInPath } from '../../http/input';
 import { can, type Principal } from '../../http/principal';
+import type { Database } from '../../db/types';
 
 /** The subscriber columns the operations read and change. */
 export const SUBSCRIBER_COLUMNS = [
@@ -45,7 +46,7 @@ export function scopeToCaller<Q extends { where: (...args: any[]) => Q }>(q: Q, 
 }
 
 /** The subscriber if the caller may see it (their reseller subtree, their account), else 404. */
-export async function visibleSubscriber(db: Kysely<any>, principal: Principal, id: number, forUpdate = false): Promise<Subscriber> {
+export async function visibleSubscriber(db: Kysely<Database>, principal: Principal, id: number, forUpdate = false): Promise<Subscriber> {
   let q = db.selectFrom('subscriber as s').innerJoin('reseller as r', 'r.id', 's.resellerId').select([...SUBSCRIBER_COLUMNS]).where('s.subscriberId', '=', id);
   q = scopeToCaller(q, principal);
   if (forUpdate) q = q.forUpdate('s');

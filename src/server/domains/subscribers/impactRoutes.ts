@@ -5,6 +5,8 @@ import { fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import type { Principal } from '../../http/principal';
 import { bodyOf, envelope, pageOf, pathId, scopeToCaller, toIso, type Body } from './context';
+import type { Database } from '../../db/types';
+import { tableAs } from '../../db/dynamicTable';
 
 /** How far back an attachment counts. */
 export const IMPACT_DAYS = 30;
@@ -25,7 +27,7 @@ function stringList(body: Body, name: string, pattern: RegExp, messageId: string
  * network event on the network, or the network the subscriber was last located on. Counts per country of the
  * network and the page of subscribers asked for.
  */
-async function impact(db: Kysely<any>, candidates: SelectQueryBuilder<any, any, any>, plmns: string[], page: { page: number; size: number }) {
+async function impact(db: Kysely<Database>, candidates: SelectQueryBuilder<any, any, any>, plmns: string[], page: { page: number; size: number }) {
   if (!plmns.length) return { plmns, total: 0, countries: [], subscribers: envelope([], 0, page.page, page.size) };
   const since = sql`now() - make_interval(days => ${IMPACT_DAYS})`;
   const hits = sql`with nets as (select plmn, country, operator, brand from network where plmn in (${sql.join(plmns)})),
@@ -54,12 +56,12 @@ async function impact(db: Kysely<any>, candidates: SelectQueryBuilder<any, any, 
 }
 
 /** The caller's subscribers, as the candidates of an impact query. */
-const visibleSubscribers = (db: Kysely<any>, principal: Principal) =>
+const visibleSubscribers = (db: Kysely<Database>, principal: Principal) =>
   scopeToCaller(db.selectFrom('subscriber as s').innerJoin('reseller as r', 'r.id', 's.resellerId').select('s.subscriberId'), principal);
 
 /** A row of a reseller-owned table the caller may see (its reseller subtree), else 404. */
-async function visibleOwned(db: Kysely<any>, principal: Principal, table: string, key: string, id: number) {
-  let q = db.selectFrom(`${table} as x`).innerJoin('reseller as xr', 'xr.id', 'x.resellerId').selectAll('x').select('xr.path').where(`x.${key}`, '=', id);
+async function visibleOwned(db: Kysely<Database>, principal: Principal, table: 'allowedList' | 'roamingProfile', key: string, id: number) {
+  let q = db.selectFrom(tableAs<Record<string, unknown>, 'x'>(table, 'x')).innerJoin('reseller as xr', 'xr.id', 'x.resellerId').selectAll('x').select('xr.path').where(`x.${key}`, '=', id);
   if (!principal.isAdmin) q = q.where('xr.path', 'like', sql<string>`${principal.resellerPath} || '%'`);
   const row = await q.executeTakeFirst();
   if (!row) throw notFound();
@@ -70,7 +72,7 @@ const COUNTRY = /^[A-Z]{2}$/;
 const PLMN = /^\d{5,6}$/;
 
 /** Impact previews: which subscribers a change of an allowed list or a roaming profile would affect. */
-export function registerSubscriberImpactRoutes(app: FastifyInstance, db: Kysely<any>) {
+export function registerSubscriberImpactRoutes(app: FastifyInstance, db: Kysely<Database>) {
   const noValidation = { validatorCompiler: () => () => true };
   const unknown = (body: Body, allowed: string[], errors: FieldError[]) => {
     for (const key of Object.keys(body)) if (!allowed.includes(key)) errors.push(fieldError(key, 'additionalProperties', 'validation.unknownField'));

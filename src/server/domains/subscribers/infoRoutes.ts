@@ -14,6 +14,7 @@ import { isEmail } from '../access/context';
 import { bodyOf, envelope, money, pageOf, pathId, requirePanel, scopeToCaller, toIso, visibleSubscriber, type Subscriber } from './context';
 import { changeSubscriber } from './operationRoutes';
 import { recordOperation } from './network';
+import type { Database } from '../../db/types';
 
 /** Speeds a subscriber can be throttled to once its daily limit is reached; `BLOCK` stops its data instead. */
 export const QOS_SPEED_LIMITS = [
@@ -49,7 +50,7 @@ function dailyLimitView(sub: Pick<Subscriber, 'subscriberId' | 'dailyLimitBytes'
 const EVENT_COLUMNS = ['createdAt', 'protocol', 'operation', 'imsi', 'plmn', 'result', 'detail', 'subject', 'requestId'] as const;
 
 /** The detail panels and lists around a subscriber that read more than its row, and the SIM cards. */
-export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<any>, engine: Engine, mailer: Mailer) {
+export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Database>, engine: Engine, mailer: Mailer) {
   const config = { privilege: 'Subscribers' };
   const tags = ['subscribers'];
   const withPanel = async (request: FastifyRequest, panel?: string) => {

@@ -4,6 +4,7 @@ import type { CoreNetworkAnswer, CoreNetworkOperation } from '../../adapters/cor
 import { conflict, englishText, fieldError, HttpError } from '../../http/errors';
 import type { Principal } from '../../http/principal';
 import { pgCode, toIso, type Subscriber } from './context';
+import type { Database } from '../../db/types';
 
 /** Who asked for an operation: enough of a principal for the audit log once the answer arrives. */
 export type Actor = Pick<Principal, 'userId' | 'username'>;
@@ -16,7 +17,7 @@ export interface NetworkOperation {
   /** What was asked (stored with the record and sent as the request's payload). */
   request?: Record<string, unknown>;
   /** Runs in the transaction that marks the operation successful; writes the audit entry of what it changes. */
-  apply?: (trx: Kysely<any>, subscriberId: number, actor: Actor) => Promise<void>;
+  apply?: (trx: Kysely<Database>, subscriberId: number, actor: Actor) => Promise<void>;
 }
 
 /** No answer after this long (a server stopped mid-flight): the operation failed and no longer blocks the next. */
@@ -57,7 +58,7 @@ function failureMessage(network: CoreNetworkOperation, detail: string | undefine
  * change, its audit entry and the final status in one transaction; a failure only marks the record failed, so
  * the subscriber stays as it was.
  */
-export async function startNetworkOperation(app: FastifyInstance, db: Kysely<any>, principal: Principal, subscriber: Subscriber, op: NetworkOperation) {
+export async function startNetworkOperation(app: FastifyInstance, db: Kysely<Database>, principal: Principal, subscriber: Subscriber, op: NetworkOperation) {
   const subscriberId = subscriber.subscriberId;
   await db.updateTable('subscriberOperation').set({ status: 'failed', messageId: 'subscriberOperation.failed.noAnswer', finishedAt: sql`now()` })
     .where('subscriberId', '=', subscriberId).where('status', '=', 'pending')
@@ -79,7 +80,7 @@ export async function startNetworkOperation(app: FastifyInstance, db: Kysely<any
   return operationToWire(row);
 }
 
-async function finish(db: Kysely<any>, id: number, subscriberId: number, op: NetworkOperation, answer: CoreNetworkAnswer, actor: Actor) {
+async function finish(db: Kysely<Database>, id: number, subscriberId: number, op: NetworkOperation, answer: CoreNetworkAnswer, actor: Actor) {
   let messageId = answer.ok ? undefined : failureMessage(op.network, answer.detail);
   let detail = answer.detail ?? null;
   if (answer.ok) {
@@ -101,17 +102,17 @@ async function finish(db: Kysely<any>, id: number, subscriberId: number, op: Net
 }
 
 /** Records the same operation, completed by the portal, on many subscribers, as `recordOperation` does for one. */
-export async function recordOperations(trx: Kysely<any>, principal: Principal, subscriberIds: readonly number[], name: string, request: Record<string, unknown>) {
+export async function recordOperations(trx: Kysely<Database>, principal: Principal, subscriberIds: readonly number[], name: string, request: Record<string, unknown>) {
   const rows = subscriberIds.map((subscriberId) => ({
-    subscriberId, operation: name, status: 'success', request: JSON.stringify(request), userId: principal.userId, username: principal.username, finishedAt: sql`now()`,
+    subscriberId, operation: name, status: 'success', request: JSON.stringify(request), userId: principal.userId, username: principal.username, finishedAt: sql<Date>`now()`,
   }));
   for (let i = 0; i < rows.length; i += 1000) await trx.insertInto('subscriberOperation').values(rows.slice(i, i + 1000)).execute();
 }
 
 /** Records an operation the portal completes by itself (billing, settings) in the transaction of its change. */
-export async function recordOperation(trx: Kysely<any>, principal: Principal, subscriberId: number, name: string, request: Record<string, unknown>) {
+export async function recordOperation(trx: Kysely<Database>, principal: Principal, subscriberId: number, name: string, request: Record<string, unknown>) {
   const row = await trx.insertInto('subscriberOperation').values({
-    subscriberId, operation: name, status: 'success', request: JSON.stringify(request), userId: principal.userId, username: principal.username, finishedAt: sql`now()`,
+    subscriberId, operation: name, status: 'success', request: JSON.stringify(request), userId: principal.userId, username: principal.username, finishedAt: sql<Date>`now()`,
   }).returningAll().executeTakeFirstOrThrow();
   return operationToWire(row);
 }

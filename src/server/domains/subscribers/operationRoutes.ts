@@ -8,6 +8,7 @@ import type { Principal } from '../../http/principal';
 import { auditSubscriber, auditSubscribers } from './audit';
 import { bodyOf, money, pathId, pgCode, requirePanel, scopeToCaller, visibleSubscriber, type Body, type Subscriber } from './context';
 import { operationToWire, recordOperation, startNetworkOperation, type Actor, type NetworkOperation } from './network';
+import type { Database } from '../../db/types';
 
 /** The operations of `POST /portal/subscriber-info/api/`, each with the detail panel (sub-privilege) it belongs to. */
 export const SUBSCRIBER_OPERATIONS = {
@@ -82,12 +83,12 @@ function checkOperationBody(body: Body): { operation: OperationName; subscriberI
  * Changes columns of one subscriber and writes the audit entry (before and after) in the caller's transaction.
  * Values read back as text (bigint) or dates are compared as the caller sends them.
  */
-export async function changeSubscriber(trx: Kysely<any>, subscriberId: number, actor: Actor, action: string, values: Record<string, unknown>) {
+export async function changeSubscriber(trx: Kysely<Database>, subscriberId: number, actor: Actor, action: string, values: Record<string, unknown>) {
   await changeSubscribers(trx, [subscriberId], actor, action, values);
 }
 
 /** The same change of many subscribers (at most a few thousand) in one update, each with its audit entry. */
-export async function changeSubscribers(trx: Kysely<any>, subscriberIds: readonly number[], actor: Actor, action: string, values: Record<string, unknown>) {
+export async function changeSubscribers(trx: Kysely<Database>, subscriberIds: readonly number[], actor: Actor, action: string, values: Record<string, unknown>) {
   const rows = await trx.selectFrom('subscriber').select(['subscriberId', ...Object.keys(values)] as never[])
     .where('subscriberId', 'in', subscriberIds).orderBy('subscriberId').forUpdate().execute() as Record<string, unknown>[];
   if (rows.length < new Set(subscriberIds).size) throw new Error('subscriber not found');
@@ -102,7 +103,7 @@ export async function changeSubscribers(trx: Kysely<any>, subscriberIds: readonl
   await auditSubscribers(trx, actor, action, changes);
 }
 
-const pendingImsis = (db: Kysely<any>, subscriberId: number) => db.selectFrom('sponsorImsi').select('imsi')
+const pendingImsis = (db: Kysely<Database>, subscriberId: number) => db.selectFrom('sponsorImsi').select('imsi')
   .where('subscriberId', '=', subscriberId).where('pending', '=', true).orderBy('imsi').execute().then((rows) => rows.map((r) => r.imsi as string));
 
 /**
@@ -115,7 +116,7 @@ const pendingImsis = (db: Kysely<any>, subscriberId: number) => db.selectFrom('s
  * it (plans flow down the tree), that the caller itself sees (its subtree; an account user its own reseller's). The
  * change dialog offers exactly these, and the operation accepts nothing else.
  */
-export function usablePlans(db: Kysely<any>, principal: Principal, sub: Pick<Subscriber, 'resellerPath'>) {
+export function usablePlans(db: Kysely<Database>, principal: Principal, sub: Pick<Subscriber, 'resellerPath'>) {
   let q = db.selectFrom('pricingPlan as p').innerJoin('reseller as pr', 'pr.id', 'p.resellerId')
     .select(['p.id as pricingPlanId', 'p.name as pricingPlanName'])
     .where(sql<string>`${sub.resellerPath}`, 'like', sql<string>`pr.path || '%'`);
@@ -125,7 +126,7 @@ export function usablePlans(db: Kysely<any>, principal: Principal, sub: Pick<Sub
   return q;
 }
 
-export function registerSubscriberOperationRoutes(app: FastifyInstance, db: Kysely<any>) {
+export function registerSubscriberOperationRoutes(app: FastifyInstance, db: Kysely<Database>) {
   const config = { privilege: 'Subscribers' };
   const tags = ['subscribers'];
   const network = (principal: Principal, subscriber: Subscriber, op: NetworkOperation) => startNetworkOperation(app, db, principal, subscriber, op);
@@ -354,7 +355,7 @@ export function registerSubscriberOperationRoutes(app: FastifyInstance, db: Kyse
     });
   });
 
-  const numbers = async (trx: Kysely<any>, sub: Pick<Subscriber, 'subscriberId'>) => {
+  const numbers = async (trx: Kysely<Database>, sub: Pick<Subscriber, 'subscriberId'>) => {
     const { msisdn } = await trx.selectFrom('subscriber').select('msisdn').where('subscriberId', '=', sub.subscriberId).executeTakeFirstOrThrow();
     const rows = await trx.selectFrom('subscriberMsisdn').select('msisdn').where('subscriberId', '=', sub.subscriberId).orderBy('msisdn').execute();
     return rows.map((r) => ({ msisdn: r.msisdn as string, isDefault: r.msisdn === msisdn }));
@@ -379,7 +380,7 @@ export function registerSubscriberOperationRoutes(app: FastifyInstance, db: Kyse
     if (msisdn === undefined || msisdn === '') throw invalid([fieldError('msisdn', 'required', 'validation.msisdn.required')]);
     if (typeof msisdn !== 'string' || !MSISDN.test(msisdn)) throw invalid([fieldError('msisdn', 'pattern', 'validation.msisdn.invalid')]);
     const { principal, sub } = await withPanel(request, 'Msisdn');
-    const owns = (trx: Kysely<any>, id: number) => trx.selectFrom('subscriberMsisdn').select('msisdn').where('subscriberId', '=', id).where('msisdn', '=', msisdn).executeTakeFirst();
+    const owns = (trx: Kysely<Database>, id: number) => trx.selectFrom('subscriberMsisdn').select('msisdn').where('subscriberId', '=', id).where('msisdn', '=', msisdn).executeTakeFirst();
     if (!(await owns(db, sub.subscriberId))) throw invalid([fieldError('msisdn', 'own', 'validation.msisdn.notOwn')]);
     if (sub.msisdn === msisdn) throw conflict([fieldError('msisdn', 'state', 'validation.msisdn.alreadyDefault')]);
     return reply.code(202).send(await network(principal, sub, {

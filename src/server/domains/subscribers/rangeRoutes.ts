@@ -12,6 +12,7 @@ import { applyActionToMany, checkRange, jobPrincipal, loadTargets, outcomesOf, r
 import { BULK_JOB } from './bulkRoutes';
 import { bodyOf, requirePanel, type Body } from './context';
 import { changeSubscriber } from './operationRoutes';
+import type { Database } from '../../db/types';
 
 export const MIGRATION_JOB = 'subscribers.migrate';
 
@@ -20,7 +21,7 @@ function unknownFields(body: Body, allowed: string[], errors: FieldError[]) {
 }
 
 /** An action's parameter errors named as the call's own fields (`params.accountId` is `accountId` here). */
-async function resolveFlat(db: Kysely<any>, principal: Principal, action: string, params: Body): Promise<Resolved> {
+async function resolveFlat(db: Kysely<Database>, principal: Principal, action: string, params: Body): Promise<Resolved> {
   try {
     return await resolveAction(db, principal, action, params);
   } catch (e) {
@@ -31,7 +32,7 @@ async function resolveFlat(db: Kysely<any>, principal: Principal, action: string
 }
 
 /** The caller's subscribers of a range, refused when there are none or more than the maximum. */
-async function idsInRange(db: Kysely<any>, principal: Principal, range: Range, sourceRoamingProfileId?: number) {
+async function idsInRange(db: Kysely<Database>, principal: Principal, range: Range, sourceRoamingProfileId?: number) {
   const ids = await rangeIds(db, principal, range, RANGE_MAX + 1, sourceRoamingProfileId);
   if (ids.length > RANGE_MAX) throw invalid([fieldError('range', 'maximum', 'validation.range.max')]);
   if (!ids.length) throw invalid([fieldError('range', 'empty', 'validation.range.empty')]);
@@ -45,7 +46,7 @@ async function idsInRange(db: Kysely<any>, principal: Principal, range: Range, s
  * recorded as a job of the subscribers (`jobId`), stored with the change: each changed subscriber waits for the
  * network's answer, the others are skipped (already so), and it is followed and retried like a bulk job.
  */
-async function allOrNothing(app: FastifyInstance, db: Kysely<any>, principal: Principal, resolved: Resolved, ids: number[], field: string, params?: Body) {
+async function allOrNothing(app: FastifyInstance, db: Kysely<Database>, principal: Principal, resolved: Resolved, ids: number[], field: string, params?: Body) {
   const sends: (() => void)[] = [];
   const result = await db.transaction().execute(async (trx) => {
     const targets = await loadTargets(trx, principal, ids, true);
@@ -115,7 +116,7 @@ export function migrationJobKind(platform: MigrationPlatform): JobKind {
 }
 
 /** Range calls: a roaming profile for a range, moving subscribers to another account, migrating a range. */
-export function registerSubscriberRangeRoutes(app: FastifyInstance, db: Kysely<any>) {
+export function registerSubscriberRangeRoutes(app: FastifyInstance, db: Kysely<Database>) {
   const tags = ['subscribers'];
   const noValidation = { validatorCompiler: () => () => true };
   const rangeSchema = { type: 'object', properties: { rangeStart: { type: ['string', 'integer'] }, rangeEnd: { type: ['string', 'integer'] } } };

@@ -4,11 +4,12 @@ import { forbidden, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { pathId } from '../../http/input';
 import { can, type Principal } from '../../http/principal';
+import type { Database } from '../../db/types';
 
 const idOf = (request: FastifyRequest) => pathId(request);
 
 /** The subscriber if the caller may see it (their reseller subtree, their account), else 404. */
-async function visibleSubscriber(db: Kysely<any>, principal: Principal, id: number) {
+async function visibleSubscriber(db: Kysely<Database>, principal: Principal, id: number) {
   let q = db.selectFrom('subscriber as s').innerJoin('reseller as r', 'r.id', 's.resellerId')
     .select(['s.subscriberId', 's.iccid', 's.msisdn']).where('s.subscriberId', '=', id);
   if (!principal.isAdmin) {
@@ -24,7 +25,7 @@ async function visibleSubscriber(db: Kysely<any>, principal: Principal, id: numb
  * The detail page's panels that read more than the subscriber row. Each needs Subscribers and the panel's
  * SubscriberDetails sub-privilege: a role without the panel gets 403 from the server, not only a hidden panel.
  */
-export function registerSubscriberRoutes(app: FastifyInstance, db: Kysely<any>) {
+export function registerSubscriberRoutes(app: FastifyInstance, db: Kysely<Database>) {
   const panel = (sub: string) => async (request: FastifyRequest) => {
     const principal = principalOf(request);
     if (!principal.isAdmin && !can(principal, 'SubscriberDetails', sub)) throw forbidden();

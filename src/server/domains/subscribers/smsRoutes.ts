@@ -7,6 +7,7 @@ import { fieldError, invalid } from '../../http/errors';
 import { auditSubscriber } from './audit';
 import { bodyOf, pathId, requirePanel, visibleSubscriber, type Body } from './context';
 import { startNetworkOperation } from './network';
+import type { Database } from '../../db/types';
 
 /** The detail panel an SMS belongs to: its delivery shows in the subscriber's network events. */
 const PANEL = 'NetworkEvents';
@@ -31,7 +32,7 @@ function smsOf(body: Body): SmsPayload {
  * with the pending operation, which the web app follows until the network has answered. The network event it
  * writes shows in the subscriber's events panel; once delivered, the audit log records who sent what.
  */
-export function registerSubscriberSmsRoutes(app: FastifyInstance, db: Kysely<any>) {
+export function registerSubscriberSmsRoutes(app: FastifyInstance, db: Kysely<Database>) {
   app.post('/portal/subscriber-info/:id/sms', {
     config: { privilege: 'Subscribers' },
     schema: {

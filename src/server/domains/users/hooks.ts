@@ -4,10 +4,11 @@ import type { Principal } from '../../http/principal';
 import type { EntityHooks } from '../../engine/routes';
 import { hashPassword } from '../auth/password';
 import { grantable, keepAnAdministrator, mayActOn, morePowerful, storedPrivileges } from '../roles/hooks';
+import type { Database } from '../../db/types';
 
 type Row = Record<string, unknown>;
 
-async function privilegesOfRole(trx: Kysely<any>, roleId: unknown) {
+async function privilegesOfRole(trx: Kysely<Database>, roleId: unknown) {
   if (roleId === undefined || roleId === null) return [];
   const role = await trx.selectFrom('role').select('privileges').where('id', '=', Number(roleId)).executeTakeFirst();
   return storedPrivileges(role?.privileges);
@@ -18,7 +19,7 @@ async function privilegesOfRole(trx: Kysely<any>, roleId: unknown) {
  * user, nor another tenant's), granting nothing the caller lacks. That the caller may see it at all is the engine's
  * reference check.
  */
-async function checkRole(trx: Kysely<any>, principal: Principal, roleId: number, resellerId: number) {
+async function checkRole(trx: Kysely<Database>, principal: Principal, roleId: number, resellerId: number) {
   const role = await trx.selectFrom('role').select(['privileges', 'resellerId']).where('id', '=', roleId).executeTakeFirst();
   if (!role || Number(role.resellerId) !== resellerId) throw invalid([fieldError('roleId', 'scope', 'validation.role.notAllowed')]);
   const privileges = storedPrivileges(role.privileges);
@@ -28,7 +29,7 @@ async function checkRole(trx: Kysely<any>, principal: Principal, roleId: number,
 }
 
 /** A user's account is one of the user's own reseller. */
-async function checkAccount(trx: Kysely<any>, accountId: number, resellerId: number) {
+async function checkAccount(trx: Kysely<Database>, accountId: number, resellerId: number) {
   const account = await trx.selectFrom('account').select('resellerId').where('accountId', '=', accountId).executeTakeFirst();
   if (!account || Number(account.resellerId) !== resellerId) throw invalid([fieldError('accountId', 'scope', 'validation.account.notAllowed')]);
 }
