@@ -41,6 +41,7 @@ import { loadSchemas } from './engine/schemas';
 import { registerErrorHandler } from './http/errors';
 import { registerInputGuard } from './http/input';
 import { registerGuard } from './http/guard';
+import { swaggerOptions } from './http/openapi';
 import { Principals } from './http/principal';
 import { JobRunner, type RunnerOptions } from './jobs/runner';
 import { registerJobRoutes } from './jobs/routes';
@@ -108,13 +109,7 @@ export async function buildApp(opts: AppOptions) {
       directives: { 'script-src': ["'self'"], 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:', 'blob:'], 'worker-src': ["'self'", 'blob:'] },
     },
   });
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: { title: 'Connectivity portal API', version: pkg.version },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
-      security: [{ bearer: [] }],
-    },
-  });
+  await app.register(fastifySwagger, swaggerOptions({ title: 'Connectivity portal API', version: pkg.version }, opts.access?.publicUrl?.replace(/\/+$/, '') || '/'));
   const principals = new Principals(db);
   const stopPrincipals = await principals.start(opts.database);
   app.addHook('onClose', stopPrincipals);
@@ -128,7 +123,7 @@ export async function buildApp(opts: AppOptions) {
   app.addHook('onClose', async () => app.coreNetwork.idle());
   await ensureNetworks(db);
 
-  app.get('/portal/version', { config: { public: true }, schema: { tags: ['system'] } }, async () => ({ name: pkg.name, version: pkg.version, engine: opts.database.engine }));
+  app.get('/portal/version', { config: { public: true }, schema: { tags: ['system'], summary: 'The server\'s name, version and database engine' } }, async () => ({ name: pkg.name, version: pkg.version, engine: opts.database.engine }));
   app.get('/portal/v3/api-docs', { config: { signedIn: true }, schema: { hide: true } }, async () => app.swagger());
   registerExchangeRateRoutes(app, db, opts.exchangeRates);
   await registerAccess(app, db, opts.access); // before the routes whose attempts it limits

@@ -17,7 +17,7 @@ import {
 } from '@shared/schema';
 import { bodySchema, cleanProperty } from '@shared/validation';
 import { MAX_PAGE_SIZE, type FieldError, type ListRequest } from '@shared/wire';
-import { conflict, fieldError, forbidden, HttpError, invalid, notFound } from '../http/errors';
+import { conflict, englishText, fieldError, forbidden, HttpError, invalid, notFound } from '../http/errors';
 import { principalOf } from '../http/guard';
 import { INT_MAX, parseInteger } from '../http/input';
 import type { Principal } from '../http/principal';
@@ -263,15 +263,17 @@ function routeDocs(schema: EntitySchema, route: ApiRoute) {
   };
   const tags = [schema['x-entity'].domain];
   const params = route.path.includes('{id}') ? { type: 'object', properties: { id: { type: 'integer' } } } : undefined;
+  const rows = englishText(schema.title ?? schema.$id).toLowerCase();
+  const one = `${schema['x-entity'].name.replace(/([A-Z])/g, ' $1').toLowerCase()}`;
   switch (route.op) {
-    case 'paged':
-    case 'search': return { tags, body: listRequest, response: { 200: envelope } };
-    case 'download': return { tags, body: listRequest, summary: 'The whole search as CSV (streamed)', produces: ['text/csv'] };
-    case 'list': return { tags, response: { 200: { type: 'array', items: { ...row, properties: pick(row.properties, schema['x-list'].listFields) } } } };
-    case 'get': return { tags, params, response: { 200: row } };
-    case 'delete': return { tags, params };
-    case 'create': return { tags, body: bodySchema(schema, 'create'), response: { 201: row } };
-    case 'update': return { tags, body: bodySchema(schema, 'update'), response: { 200: row } };
+    case 'paged': return { tags, summary: `A page of ${rows}, sorted and searched`, body: listRequest, response: { 200: envelope } };
+    case 'search': return { tags, summary: `A page of ${rows} (same as the paged call)`, body: listRequest, response: { 200: envelope } };
+    case 'download': return { tags, body: listRequest, summary: `The whole search of ${rows} as CSV (streamed)`, produces: ['text/csv'] };
+    case 'list': return { tags, summary: `Every visible one of ${rows}, few fields each`, response: { 200: { type: 'array', items: { ...row, properties: pick(row.properties, schema['x-list'].listFields) } } } };
+    case 'get': return { tags, summary: `One ${one}`, params, response: { 200: row } };
+    case 'delete': return { tags, summary: `Deletes a ${one}`, params };
+    case 'create': return { tags, summary: `Creates a ${one}`, body: bodySchema(schema, 'create'), response: { 201: row } };
+    case 'update': return { tags, summary: `Changes the fields of a ${one} the body sends`, body: bodySchema(schema, 'update'), response: { 200: row } };
   }
 }
 

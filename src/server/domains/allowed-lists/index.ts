@@ -174,14 +174,14 @@ const networkColumns = ['n.id as networkId', 'n.plmn', 'n.mcc', 'n.mnc', 'n.coun
 export function registerAllowedListRoutes(app: FastifyInstance, db: Kysely<any>, engine: Engine) {
   const idParams = { type: 'object', properties: { id: { type: 'string', maxLength: 40 } } };
 
-  app.get('/portal/allowed-lists/:id/networks', { config: { privilege: 'AllowedLists' }, schema: { tags: ['allowed-lists'], params: idParams } }, async (request) => {
+  app.get('/portal/allowed-lists/:id/networks', { config: { privilege: 'AllowedLists' }, schema: { tags: ['allowed-lists'], summary: 'Countries of an allowed list with their networks counted by state', params: idParams } }, async (request) => {
     const list = await visibleList(db, principalOf(request), { id: listId(request) });
     return { allowedListId: list.allowedListId, ...(await summary(db, list.allowedListId)) };
   });
 
   app.get('/portal/allowed-lists/:id/networks/:country', {
     config: { privilege: 'AllowedLists' },
-    schema: { tags: ['allowed-lists'], params: { type: 'object', properties: { id: { type: 'string', maxLength: 40 }, country: { type: 'string', pattern: '^[A-Z]{2}$' } } } },
+    schema: { tags: ['allowed-lists'], summary: 'The networks of one country of an allowed list and their state', params: { type: 'object', properties: { id: { type: 'string', maxLength: 40 }, country: { type: 'string', pattern: '^[A-Z]{2}$' } } } },
   }, async (request) => {
     const list = await visibleList(db, principalOf(request), { id: listId(request) });
     const rows = await db.selectFrom('allowedListNetwork as aln').innerJoin('network as n', 'n.id', 'aln.networkId')
@@ -194,7 +194,7 @@ export function registerAllowedListRoutes(app: FastifyInstance, db: Kysely<any>,
   app.post('/portal/admin/block-networks', {
     config: { adminOnly: true },
     schema: {
-      tags: ['allowed-lists'],
+      tags: ['allowed-lists'], summary: 'Blocks or unblocks networks of an allowed list',
       body: {
         type: 'object',
         required: ['allowedListId', 'blocked'],
@@ -215,14 +215,14 @@ export function registerAllowedListRoutes(app: FastifyInstance, db: Kysely<any>,
     return { allowedListId: list.allowedListId, changed, ...(await summary(db, list.allowedListId)) };
   });
 
-  app.post('/portal/allowed-lists/:id/sync', { config: { privilege: 'AllowedLists' }, schema: { tags: ['allowed-lists'], params: idParams } }, async (request, reply) => {
+  app.post('/portal/allowed-lists/:id/sync', { config: { privilege: 'AllowedLists' }, schema: { tags: ['allowed-lists'], summary: 'Sends the pending changes of an allowed list to the core network', params: idParams } }, async (request, reply) => {
     const list = await visibleList(db, principalOf(request), { id: listId(request) });
     const sent = await syncList(db, app.coreNetwork, list);
     return reply.status(202).send({ allowedListId: list.allowedListId, sent });
   });
 
   // The specification names the list by its uuid here.
-  app.post('/portal/allowed-lists/:id/download', { config: { privilege: 'AllowedLists' }, schema: { tags: ['allowed-lists'], params: idParams } }, async (request, reply) => {
+  app.post('/portal/allowed-lists/:id/download', { config: { privilege: 'AllowedLists' }, schema: { tags: ['allowed-lists'], summary: 'The networks of an allowed list as CSV', params: idParams } }, async (request, reply) => {
     const uuid = (request.params as { id: string }).id;
     if (!/^[0-9a-f-]{36}$/i.test(uuid)) throw invalid([fieldError('uuid', 'format', 'validation.invalid')]);
     const list = await visibleList(db, principalOf(request), { uuid: uuid.toLowerCase() });

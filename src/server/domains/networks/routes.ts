@@ -26,7 +26,7 @@ export function registerNetworkRoutes(app: FastifyInstance, db: Kysely<any>, onR
   app.get('/portal/networks', {
     config: { signedIn: true },
     schema: {
-      tags: ['networks'],
+      tags: ['networks'], summary: 'A page of the network catalogue, by country or search text',
       querystring: { type: 'object', properties: { ...pageQuery, country: { type: 'string', pattern: '^[A-Z]{2}$' }, searchKey: { type: 'string', maxLength: 100 } } },
     },
   }, async (request) => {
@@ -44,7 +44,7 @@ export function registerNetworkRoutes(app: FastifyInstance, db: Kysely<any>, onR
     return envelope(items, Number(n), q.page, q.size);
   });
 
-  app.get('/portal/misc/countries', { config: { signedIn: true }, schema: { tags: ['networks'] } }, async () => {
+  app.get('/portal/misc/countries', { config: { signedIn: true }, schema: { tags: ['networks'], summary: 'Every country with its code' } }, async () => {
     const names = Object.fromEntries(LANGUAGES.map((l) => [l, countryNames(l)]));
     const networks = await db.selectFrom('network').select(['plmn', 'mcc', 'mnc', 'country', 'operator', 'brand'])
       .where('withdrawnAt', 'is', null).orderBy('plmn').execute();
@@ -57,11 +57,11 @@ export function registerNetworkRoutes(app: FastifyInstance, db: Kysely<any>, onR
     }));
   });
 
-  app.get('/portal/time-zones', { config: { signedIn: true }, schema: { tags: ['networks'] } }, async () => ({
+  app.get('/portal/time-zones', { config: { signedIn: true }, schema: { tags: ['networks'], summary: 'The time zones a user may choose' } }, async () => ({
     timeZones: Intl.supportedValuesOf('timeZone'),
   }));
 
-  app.post('/portal/admin/update-sponsor-networks', { config: { adminOnly: true }, schema: { tags: ['networks'] } }, async (request) => {
+  app.post('/portal/admin/update-sponsor-networks', { config: { adminOnly: true }, schema: { tags: ['networks'], summary: 'Refreshes the network catalogue from its source' } }, async (request) => {
     const report = await refreshNetworks(db);
     request.log.info({ added: report.added.length, updated: report.updated.length, withdrawn: report.withdrawn.length }, 'network catalogue refreshed');
     await onRefresh?.(report);
@@ -71,7 +71,7 @@ export function registerNetworkRoutes(app: FastifyInstance, db: Kysely<any>, onR
   app.get('/portal/network-events/ss7', {
     config: { privilege: ['Subscribers', 'SubscriberDetails', 'AllowedLists'] },
     schema: {
-      tags: ['networks'],
+      tags: ['networks'], summary: 'Signalling events of the network log, by time and subscriber',
       querystring: {
         type: 'object',
         properties: {

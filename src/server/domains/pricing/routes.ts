@@ -64,7 +64,7 @@ function registerRuleRoutes(app: FastifyInstance, db: Kysely<any>, { base, privi
   const config = { privilege };
   const schema = store.kind.schema;
 
-  app.post(`${base}/paged`, { config, schema: { tags: TAGS } }, async (request) => {
+  app.post(`${base}/paged`, { config, schema: { tags: TAGS, summary: 'A page of the plan\'s rules' } }, async (request) => {
     const { planId, principal } = await planOf(request);
     try {
       return await store.page(planId, normaliseListRequest(schema, (request.body ?? {}) as ListRequest, principal.isAdmin));
@@ -74,12 +74,12 @@ function registerRuleRoutes(app: FastifyInstance, db: Kysely<any>, { base, privi
     }
   });
 
-  app.get(`${base}/:ruleId`, { config, schema: { tags: TAGS } }, async (request) => {
+  app.get(`${base}/:ruleId`, { config, schema: { tags: TAGS, summary: 'One rule of the plan' } }, async (request) => {
     const { planId } = await planOf(request);
     return (await store.get(planId, ruleId(request))) ?? Promise.reject(notFound());
   });
 
-  app.post(base, { config, schema: { tags: TAGS } }, async (request, reply) => {
+  app.post(base, { config, schema: { tags: TAGS, summary: 'Adds a rule to the plan' } }, async (request, reply) => {
     const { planId } = await planOf(request);
     const values = ruleValues(request.body);
     const errors = await validate(values, db);
@@ -89,7 +89,7 @@ function registerRuleRoutes(app: FastifyInstance, db: Kysely<any>, { base, privi
   });
 
   /** Updates the fields it sends and keeps the others, like every update. */
-  app.post(`${base}/:ruleId`, { config, schema: { tags: TAGS } }, async (request) => {
+  app.post(`${base}/:ruleId`, { config, schema: { tags: TAGS, summary: 'Changes the fields of a rule the body sends' } }, async (request) => {
     const { planId } = await planOf(request);
     const id = ruleId(request);
     return db.transaction().execute(async (trx) => {
@@ -103,7 +103,7 @@ function registerRuleRoutes(app: FastifyInstance, db: Kysely<any>, { base, privi
     });
   });
 
-  app.delete(`${base}/:ruleId`, { config, schema: { tags: TAGS } }, async (request, reply) => {
+  app.delete(`${base}/:ruleId`, { config, schema: { tags: TAGS, summary: 'Deletes a rule of the plan' } }, async (request, reply) => {
     const { planId } = await planOf(request);
     if (!(await store.remove(planId, ruleId(request)))) throw notFound();
     return reply.status(204).send();
@@ -113,7 +113,7 @@ function registerRuleRoutes(app: FastifyInstance, db: Kysely<any>, { base, privi
    * The grid's save: every changed and new row, and the deleted ids, in one request and one transaction. One bad
    * row refuses the whole request and names the row (`save[3].dataRate`), so nothing is half-saved.
    */
-  app.post(`${base}/batch`, { config, schema: { tags: TAGS, body: { type: 'object', properties: { save: { type: 'array', maxItems: 5000, items: { type: 'object' } }, delete: { type: 'array', maxItems: 5000, items: { type: 'integer', minimum: 1, maximum: INT_MAX } } } } } }, async (request) => {
+  app.post(`${base}/batch`, { config, schema: { tags: TAGS, summary: 'Saves changed, new and deleted rules at once, all or none', body: { type: 'object', properties: { save: { type: 'array', maxItems: 5000, items: { type: 'object' } }, delete: { type: 'array', maxItems: 5000, items: { type: 'integer', minimum: 1, maximum: INT_MAX } } } } } }, async (request) => {
     const { planId } = await planOf(request);
     const body = (request.body ?? {}) as { save?: Row[]; delete?: number[] };
     const save = body.save ?? [];
@@ -168,7 +168,7 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<any
     return q.where((eb) => eb.or([subtree(eb), eb('p.id', '=', eb.selectFrom('reseller').select('pricingPlanId').where('id', '=', principal.resellerId))]));
   };
 
-  app.get('/portal/pricing-plans/', { config: { signedIn: true }, schema: { tags: TAGS } }, async (request) => {
+  app.get('/portal/pricing-plans/', { config: { signedIn: true }, schema: { tags: TAGS, summary: 'Id and name of every visible local pricing plan' } }, async (request) => {
     const principal = principalOf(request);
     const [local, international] = await Promise.all([
       namedPlans(principal, 'pricing_plan').select(['p.id as pricingPlanId', 'p.name as pricingPlanName']).execute(),
@@ -178,7 +178,7 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<any
   });
 
   /** The caller's visible international plans, for choosing one on the account and reseller screens. */
-  app.get('/portal/pricing-plans/api/list-international', { config: { signedIn: true }, schema: { tags: TAGS } }, async (request) => {
+  app.get('/portal/pricing-plans/api/list-international', { config: { signedIn: true }, schema: { tags: TAGS, summary: 'Id and name of every visible international plan' } }, async (request) => {
     const principal = principalOf(request);
     const resultObject = await namedPlans(principal, 'international_plan')
       .select(['p.id', 'p.name', 'p.resellerId', 'p.defaultPrice']).execute();
@@ -220,7 +220,7 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<any
      */
     scope.post('/portal/pricing-plans/local/:id/by-csv', {
       config,
-      schema: { tags: TAGS, consumes: ['multipart/form-data'], querystring: { type: 'object', properties: { confirm: { type: 'boolean' } } } },
+      schema: { tags: TAGS, consumes: ['multipart/form-data'], summary: 'Checks a CSV of rules, or with confirm=true replaces the plan\'s rules by it', querystring: { type: 'object', properties: { confirm: { type: 'boolean' } } } },
     }, async (request) => {
       const { planId } = await planOf(request);
       const parsed = parseRules((await uploadedText(request, 'pricingPlanFile')).text, await knownNetworks(db));

@@ -33,19 +33,19 @@ export function registerSubscriberRoutes(app: FastifyInstance, db: Kysely<any>) 
   const config = { privilege: 'Subscribers' };
   const tags = ['subscribers'];
 
-  app.get('/portal/subscriber-info/sponsor-imsis/:id', { config, schema: { tags } }, async (request) => {
+  app.get('/portal/subscriber-info/sponsor-imsis/:id', { config, schema: { tags, summary: 'The sponsor IMSIs of a subscriber\'s SIM' } }, async (request) => {
     const { subscriber } = await panel('SponsorImsis')(request);
     return db.selectFrom('sponsorImsi').select(['imsi', 'sponsorId', 'sponsorName', 'pending'])
       .where('subscriberId', '=', subscriber.subscriberId).orderBy('imsi').execute();
   });
 
-  app.get('/portal/subscriber-info/msisdns/:id', { config, schema: { tags } }, async (request) => {
+  app.get('/portal/subscriber-info/msisdns/:id', { config, schema: { tags, summary: 'The MSISDNs of a subscriber' } }, async (request) => {
     const { subscriber } = await panel('Msisdn')(request);
     const rows = await db.selectFrom('subscriberMsisdn').select('msisdn').where('subscriberId', '=', subscriber.subscriberId).orderBy('msisdn').execute();
     return rows.map((r) => ({ msisdn: r.msisdn, isDefault: r.msisdn === subscriber.msisdn }));
   });
 
-  app.get('/portal/subscriber-info/sim-info/:id', { config, schema: { tags } }, async (request) => {
+  app.get('/portal/subscriber-info/sim-info/:id', { config, schema: { tags, summary: 'The SIM of a subscriber' } }, async (request) => {
     const { subscriber } = await panel('IccidSim')(request);
     const sim = await db.selectFrom('simCard')
       .select(['iccid', 'simType', 'status', 'statusDate', 'profileType', 'batch', 'cost', 'serviceProviderName', 'activationCode'])
@@ -53,7 +53,7 @@ export function registerSubscriberRoutes(app: FastifyInstance, db: Kysely<any>) 
     return { ...sim, cost: sim.cost === null ? null : Number(sim.cost) };
   });
 
-  app.get('/portal/subscriber-info/audit-logs/:id', { config, schema: { tags } }, async (request) => {
+  app.get('/portal/subscriber-info/audit-logs/:id', { config, schema: { tags, summary: 'The audit log of a subscriber' } }, async (request) => {
     const { subscriber } = await panel('AuditLogs')(request);
     const rows = await db.selectFrom('subscriberAudit').select(['id', 'at', 'username', 'action', 'before', 'after'])
       .where('subscriberId', '=', subscriber.subscriberId).orderBy('at', 'desc').orderBy('id', 'desc').limit(500).execute();
