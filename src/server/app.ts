@@ -38,6 +38,7 @@ import { registerLedgerRoutes } from './domains/ledger';
 import { roamingProfileHooks } from './domains/roaming-profiles/hooks';
 import { registerRoamingProfileRoutes } from './domains/roaming-profiles/routes';
 import { loadSchemas } from './engine/schemas';
+import { createValidatorCompiler } from './engine/validator';
 import { registerErrorHandler } from './http/errors';
 import { registerInputGuard } from './http/input';
 import { registerGuard } from './http/guard';
@@ -98,6 +99,8 @@ export async function buildApp(opts: AppOptions) {
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 1024 * 1024,
   });
+  // One validator for every route's params, query and body: ajv with the project's formats and message ids.
+  app.setValidatorCompiler(createValidatorCompiler());
   const { db } = opts.database;
   const schemas = opts.schemas ?? loadSchemas();
   const tokens = await createTokens(db, { secret: opts.jwtSecret, expirySeconds: opts.jwtExpirySeconds ?? 3600 });

@@ -39,6 +39,41 @@ function fieldPath(pointer: string): string {
   return pointer.split('/').slice(1).reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
 }
 
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params: Record<string, unknown> & { errors?: AjvError[] };
+  /** The schema holding the failed keyword (the validator is verbose). */
+  parentSchema?: { 'x-rule'?: string };
+}
+
+const BOUNDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
+
+/** Message ids of rules a schema gives no `errorMessage` for. */
+const RULE_MESSAGES: Record<string, string> = { required: 'validation.required', additionalProperties: 'validation.unknownField' };
+
+/**
+ * The app validator's errors (see engine/validator.ts) as fields: the path of the value (`page.after`,
+ * `save[2].name`, a missing or unknown property under its parent), the rule it breaks (a bound's as the value's `x-rule` names it) and
+ * the message id, which is the schema's `errorMessage` for that rule (ajv-errors) or the rule's default. One field
+ * per path and rule.
+ */
+export function validationFields(errors: AjvError[]): FieldError[] {
+  const out: FieldError[] = [];
+  for (const e of errors) {
+    const messageId = e.keyword === 'errorMessage' ? String(e.message) : RULE_MESSAGES[e.keyword] ?? 'validation.invalid';
+    for (const o of e.keyword === 'errorMessage' && e.params.errors?.length ? e.params.errors : [e]) {
+      const child = o.keyword === 'required' ? o.params.missingProperty : o.keyword === 'additionalProperties' ? o.params.additionalProperty : undefined;
+      const field = fieldPath(child === undefined ? o.instancePath : `${o.instancePath}/${String(child)}`);
+      // A value's schema may name the rule its bounds report (`x-rule`, see http/input.ts).
+      const rule = (BOUNDS.has(o.keyword) && o.parentSchema?.['x-rule']) || o.keyword;
+      if (!out.some((x) => x.field === field && x.rule === rule)) out.push(fieldError(field, rule, messageId));
+    }
+  }
+  return out;
+}
+
 /** An error the database raised (pg and PGlite alike): a five-character SQLSTATE and a severity. */
 function isDatabaseError(error: unknown): boolean {
   const e = error as { code?: unknown; severity?: unknown } | null;
@@ -58,11 +93,7 @@ const BAD_VALUE: Record<string, string> = {
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) return reply.status(error.statusCode).send(error.toJSON());
-    if (error.validation) {
-      // Fastify's own schema check of params, query or body (outside the entity engine).
-      const fields = error.validation.map((v) => fieldError(v.instancePath ? fieldPath(v.instancePath) : String(v.params?.missingProperty ?? ''), v.keyword, 'validation.invalid'));
-      return reply.status(400).send(invalid(fields).toJSON());
-    }
+    if (error.validation) return reply.status(400).send(invalid(validationFields(error.validation as AjvError[])).toJSON());
     if (isDatabaseError(error)) {
       // The database's message and code stay in the log: they describe tables, columns and values.
       const { code, column } = error as { code: string; column?: string };
