@@ -3,6 +3,7 @@ import type { FastifySchemaCompiler } from 'fastify';
 import type { FastifyValidationResult } from 'fastify/types/schema';
 import ajvErrors from 'ajv-errors';
 import addFormats from 'ajv-formats';
+import { joinFormats } from '@shared/join';
 import type { EntitySchema } from '@shared/schema';
 import { bodySchema, toFieldErrors, type ValidationMode } from '@shared/validation';
 import type { FieldError } from '@shared/wire';
@@ -16,6 +17,7 @@ function createAjv(options: Options = {}) {
   const ajv = new Ajv({ allErrors: true, strict: false, multipleOfPrecision: 8, ...options });
   addFormats(ajv);
   ajvErrors(ajv);
+  for (const [name, validate] of Object.entries(joinFormats)) ajv.addFormat(name, { type: 'string', validate });
   return ajv;
 }
 

@@ -134,3 +134,20 @@ export function listRequestSchema(searchBy: string[] = []) {
     },
   };
 }
+
+/**
+ * A JSON body of the given properties and no others: a missing property answers its message from `requiredMessages`
+ * (else `validation.required`), an unknown one `validation.unknownField`, as entity bodies do.
+ */
+export function objectBody(properties: Record<string, object>, required: string[] = [], requiredMessages: Record<string, string> = {}) {
+  return {
+    type: 'object',
+    properties,
+    required,
+    additionalProperties: false,
+    errorMessage: {
+      ...(required.length ? { required: Object.fromEntries(required.map((n) => [n, requiredMessages[n] ?? 'validation.required'])) } : {}),
+      additionalProperties: 'validation.unknownField',
+    },
+  };
+}
