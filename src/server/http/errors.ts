@@ -65,7 +65,8 @@ export function validationFields(errors: AjvError[]): FieldError[] {
     const messageId = e.keyword === 'errorMessage' ? String(e.message) : RULE_MESSAGES[e.keyword] ?? 'validation.invalid';
     for (const o of e.keyword === 'errorMessage' && e.params.errors?.length ? e.params.errors : [e]) {
       const child = o.keyword === 'required' ? o.params.missingProperty : o.keyword === 'additionalProperties' ? o.params.additionalProperty : undefined;
-      const field = fieldPath(child === undefined ? o.instancePath : `${o.instancePath}/${String(child)}`);
+      // A message a value's schema gives (`errorMessage`) names that value, even for what broke inside it.
+      const field = fieldPath(child === undefined ? e.instancePath : `${o.instancePath}/${String(child)}`);
       // A value's schema may name the rule its bounds report (`x-rule`, see http/input.ts).
       const rule = (BOUNDS.has(o.keyword) && o.parentSchema?.['x-rule']) || o.keyword;
       if (!out.some((x) => x.field === field && x.rule === rule)) out.push(fieldError(field, rule, messageId));

@@ -84,8 +84,11 @@ export function registerInputGuard(app: FastifyInstance) {
  * report, so a number out of its column's range answers rule `range` whichever bound it misses, as the parsers above do.
  */
 
-/** An id: a whole number from 1 (or `min`) to the integer column's largest (or `max`). */
-export const idSchema = ({ min = 1, max = INT_MAX }: Range = {}) => ({ type: 'integer', minimum: min, maximum: max, 'x-rule': 'range' }) as const;
+/**
+ * An id: a whole number from 1 (or `min`) to the integer column's largest (or `max`). One past the bounds answers
+ * rule `range`, or `rule` where a body's id answers `type` for anything that is no id.
+ */
+export const idSchema = ({ min = 1, max = INT_MAX }: Range = {}, rule = 'range') => ({ type: 'integer', minimum: min, maximum: max, 'x-rule': rule });
 
 /** Path parameters that are all ids, e.g. `idParams('id', 'ruleId')`; any integer key when `range` says so. */
 export function idParams(names: string | string[] = 'id', range?: Range) {
