@@ -40,7 +40,7 @@ import { registerRoamingProfileRoutes } from './domains/roaming-profiles/routes'
 import { loadSchemas } from './engine/schemas';
 import { createValidatorCompiler } from './engine/validator';
 import { registerErrorHandler } from './http/errors';
-import { registerInputGuard } from './http/input';
+import { registerIdParams, registerInputGuard } from './http/input';
 import { registerGuard } from './http/guard';
 import { swaggerOptions } from './http/openapi';
 import { Principals } from './http/principal';
@@ -107,6 +107,7 @@ export async function buildApp(opts: AppOptions) {
 
   registerErrorHandler(app);
   registerInputGuard(app);
+  registerIdParams(app);
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: { 'script-src': ["'self'"], 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:', 'blob:'], 'worker-src': ["'self'", 'blob:'] },

@@ -39,8 +39,31 @@ export const isId = (value: unknown): value is number => Number.isInteger(value)
 /** An id: a whole number from 1 (unless `range.min` says otherwise) to the integer column's largest. */
 export const parseId = (value: unknown, field: string, range: Range = {}) => parseInteger(value, field, { min: 1, ...range });
 
-/** The id in path parameter `name`. */
+/**
+ * The id in path parameter `name`: checked by the route's params schema (`idParams`, which `registerIdParams` gives
+ * every route naming an id in its path), so here it is a number already.
+ */
 export const pathId = (request: FastifyRequest, name = 'id', range?: Range) => parseId((request.params as Record<string, unknown>)[name], name, range);
+
+/** Path parameters that name ids: `id` and any `…Id` (`ruleId`, `subscriberId`, `resellerId`). */
+const ID_PARAM = /^(id|\w+Id)$/;
+
+/**
+ * Gives every route whose path names ids (`/things/:id/rules/:ruleId`) and that declares no params schema of its
+ * own the `idParams` of those names (other parameters as text), so the app's validator checks them before any handler reads them.
+ */
+export function registerIdParams(app: FastifyInstance) {
+  app.addHook('onRoute', (route) => {
+    const names = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1]);
+    const ids = names.filter((n) => ID_PARAM.test(n));
+    if (!ids.length) return;
+    const schema = (route.schema ??= {}) as { params?: unknown };
+    // Other parameters (an IMSI, a country) are text the handler checks.
+    const params = idParams(ids);
+    for (const n of names) if (!ids.includes(n)) (params.properties as Record<string, object>)[n] = { type: 'string', maxLength: 100 };
+    schema.params ??= { ...params, required: names };
+  });
+}
 
 /** The id in query parameter `name`, undefined when absent or empty. */
 export function queryId(request: FastifyRequest, name: string, range?: Range): number | undefined {

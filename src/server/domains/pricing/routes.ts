@@ -8,7 +8,7 @@ import { queryBatches, sendCsv } from '../../engine/csv';
 import { EntityRepository } from '../../engine/repository';
 import { conflict, fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
-import { INT_MAX, parseInteger } from '../../http/input';
+import { INT_MAX, pathId } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import type { EntityHooks } from '../../engine/routes';
 import { applyRules, cellText, parseRules, RULE_FILE_MAX_BYTES, ruleChanges } from './csv';
@@ -19,7 +19,6 @@ type Row = Record<string, unknown>;
 const PRIVILEGE = 'PricingPlans';
 const TAGS = ['pricing-plans'];
 
-export const parseIdParam = (raw: string | undefined, field = 'id'): number => parseInteger(raw, field);
 
 /** A rule body without the server's own fields, so a client may send back a rule it read. */
 function ruleValues(body: unknown): Row {
@@ -55,12 +54,12 @@ function registerRuleRoutes(app: FastifyInstance, db: Kysely<any>, { base, privi
   /** The plan of the request, when the caller may see it; 404 otherwise (another tenant's id is not confirmed). */
   async function planOf(request: FastifyRequest, trx: Kysely<any> = db): Promise<{ planId: number; principal: Principal }> {
     const principal = principalOf(request);
-    const planId = parseIdParam((request.params as { id?: string }).id);
+    const planId = pathId(request);
     if (!(await plans.get(planId, { principal }, trx))) throw notFound();
     return { planId, principal };
   }
 
-  const ruleId = (request: FastifyRequest) => parseIdParam((request.params as { ruleId?: string }).ruleId, 'ruleId');
+  const ruleId = (request: FastifyRequest) => pathId(request, 'ruleId');
   const config = { privilege };
   const schema = store.kind.schema;
 

@@ -18,7 +18,6 @@ export const IMPORT_MAX_BYTES = 4 * 1024 * 1024;
 /** Columns of the import file, and of the v2 download, which can be imported again. */
 export const IMPORT_COLUMNS = ['resellerId', 'name', 'reference', 'slots', 'country', ...RATE_FIELDS] as const;
 
-const parseId = (request: FastifyRequest): number => pathId(request);
 
 /** A rate as the import reads it: a decimal of at most 4 places, 0 or more, below 10^8. */
 const RATE_TEXT = /^\d{1,8}(\.\d{1,4})?$/;
@@ -34,7 +33,7 @@ export interface RejectedRow {
 export function registerRoamingProfileRoutes(app: FastifyInstance, db: Kysely<any>, engine: Engine, schema: EntitySchema) {
   const repo = new EntityRepository(db, schema);
   const visibleProfile = async (request: FastifyRequest) => {
-    const row = await repo.get(parseId(request), { principal: principalOf(request) });
+    const row = await repo.get(pathId(request), { principal: principalOf(request) });
     if (!row) throw notFound();
     return row;
   };

@@ -5,7 +5,6 @@ import { principalOf } from '../../http/guard';
 import { pathId } from '../../http/input';
 import { can, type Principal } from '../../http/principal';
 
-const idOf = (request: FastifyRequest) => pathId(request);
 
 /** The subscriber if the caller may see it (their reseller subtree, their account), else 404. */
 async function visibleSubscriber(db: Kysely<any>, principal: Principal, id: number) {
@@ -28,7 +27,7 @@ export function registerSubscriberRoutes(app: FastifyInstance, db: Kysely<any>) 
   const panel = (sub: string) => async (request: FastifyRequest) => {
     const principal = principalOf(request);
     if (!principal.isAdmin && !can(principal, 'SubscriberDetails', sub)) throw forbidden();
-    return { principal, subscriber: await visibleSubscriber(db, principal, idOf(request)) };
+    return { principal, subscriber: await visibleSubscriber(db, principal, pathId(request)) };
   };
   const config = { privilege: 'Subscribers' };
   const tags = ['subscribers'];
