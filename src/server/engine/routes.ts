@@ -288,6 +288,8 @@ export function registerEntityRoutes(app: FastifyInstance, db: Kysely<any>, engi
         config: {
           privilege: route.op === 'list' ? [schema['x-entity'].privilege, ...(schema['x-entity'].listPrivileges ?? [])] : schema['x-entity'].privilege,
           ...(schema['x-entity'].adminWrites && ['create', 'update', 'delete'].includes(route.op) ? { adminOnly: true } : {}),
+          // The entity form shows each error beside its top-level field.
+          ...(route.op === 'create' || route.op === 'update' ? { topLevelFields: true } : {}),
         },
         // Documents the call and, through the app's validator, checks it with the schema's messages.
         schema: routeDocs(schema, route),

@@ -220,7 +220,7 @@ export function registerAllowedListRoutes(app: FastifyInstance, db: Kysely<any>,
   });
 
   // The specification names the list by its uuid here.
-  app.post('/portal/allowed-lists/:id/download', { config: { privilege: 'AllowedLists' }, schema: { tags: ['allowed-lists'], summary: 'The networks of an allowed list as CSV', params: idParams() } }, async (request, reply) => {
+  app.post('/portal/allowed-lists/:id/download', { config: { privilege: 'AllowedLists' }, schema: { tags: ['allowed-lists'], summary: 'The networks of an allowed list as CSV', params: { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 40, description: 'The list\'s uuid' } } } } }, async (request, reply) => {
     const uuid = (request.params as { id: string }).id;
     if (!/^[0-9a-f-]{36}$/i.test(uuid)) throw invalid([fieldError('uuid', 'format', 'validation.invalid')]);
     const list = await visibleList(db, principalOf(request), { uuid: uuid.toLowerCase() });
