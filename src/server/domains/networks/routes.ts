@@ -4,7 +4,7 @@ import { COUNTRY_CODES, countryNames } from '@shared/countries';
 import type { Page } from '@shared/wire';
 import { forbidden } from '../../http/errors';
 import { principalOf } from '../../http/guard';
-import { INT_MAX, parseTime } from '../../http/input';
+import { pageQuery, parseTime } from '../../http/input';
 import { refreshNetworks, type RefreshReport } from './catalogue';
 import { escapeLike } from '../../engine/repository';
 
@@ -12,10 +12,8 @@ import { escapeLike } from '../../engine/repository';
 const LANGUAGES = ['en', 'ru', 'de', 'he', 'zh-Hans', 'es'] as const;
 
 
-const pageQuery = {
-  page: { type: 'integer', minimum: 0, maximum: INT_MAX, default: 0 },
-  size: { type: 'integer', minimum: 1, maximum: 5000, default: 100 },
-} as const;
+/** The catalogue's pages: up to 5000 networks at once (the allowed-list screens read whole countries). */
+const pages = pageQuery(5000, 100).properties;
 
 function envelope<T>(items: T[], total: number, page: number, size: number): Page<T> {
   return { items, totalItemsCount: total, totalPageCount: Math.max(1, Math.ceil(total / size)), currentPage: page };
@@ -27,7 +25,7 @@ export function registerNetworkRoutes(app: FastifyInstance, db: Kysely<any>, onR
     config: { signedIn: true },
     schema: {
       tags: ['networks'], summary: 'A page of the network catalogue, by country or search text',
-      querystring: { type: 'object', properties: { ...pageQuery, country: { type: 'string', pattern: '^[A-Z]{2}$' }, searchKey: { type: 'string', maxLength: 100 } } },
+      querystring: { type: 'object', properties: { ...pages, country: { type: 'string', pattern: '^[A-Z]{2}$' }, searchKey: { type: 'string', maxLength: 100 } } },
     },
   }, async (request) => {
     const q = request.query as { page: number; size: number; country?: string; searchKey?: string };
@@ -75,8 +73,7 @@ export function registerNetworkRoutes(app: FastifyInstance, db: Kysely<any>, onR
       querystring: {
         type: 'object',
         properties: {
-          ...pageQuery,
-          size: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
+          ...pageQuery(500, 50).properties,
           imsi: { type: 'string', pattern: '^\\d{6,15}$' },
           plmn: { type: 'string', pattern: '^\\d{5,6}$' },
           operation: { type: 'string', maxLength: 50 },

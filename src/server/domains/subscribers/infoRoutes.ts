@@ -7,7 +7,7 @@ import type { Engine } from '../../db';
 import { queryBatches, sendCsv } from '../../engine/csv';
 import { englishText, fieldError, HttpError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
-import { idSchema, INT_MAX, objectBody } from '../../http/input';
+import { idSchema, objectBody, pageQuery } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import { isEmail } from '../access/context';
 import { bodyOf, envelope, money, pageOf, pathId, requirePanel, scopeToCaller, toIso, visibleSubscriber, type Subscriber } from './context';
@@ -215,14 +215,10 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<an
     config: simCardConfig,
     schema: {
       tags, summary: 'SIM cards, by ICCID (searchKey matches part of it)',
-      querystring: {
-        type: 'object',
-        properties: {
-          page: { type: 'integer', minimum: 0, maximum: INT_MAX, default: 0 }, size: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
-          searchKey: { type: 'string', pattern: '^\\d{1,22}$' }, status: { type: 'string', enum: ['inventory', 'active', 'suspended', 'retired'] },
-          simType: { type: 'string', enum: ['physical', 'esim'] },
-        },
-      },
+      querystring: pageQuery(500, 50, {
+        searchKey: { type: 'string', pattern: '^\\d{1,22}$' }, status: { type: 'string', enum: ['inventory', 'active', 'suspended', 'retired'] },
+        simType: { type: 'string', enum: ['physical', 'esim'] },
+      }),
     },
   }, async (request) => {
     const q = request.query as { page: number; size: number; searchKey?: string; status?: string; simType?: string };
