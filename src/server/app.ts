@@ -6,44 +6,35 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { EntitySchema } from '@shared/schema';
 import pkg from '../../package.json' with { type: 'json' };
 import type { Db } from './db';
-import { registerAccess, type AccessOptions } from './domains/access';
-import { registerAuthRoutes } from './domains/auth/routes';
 import { createTokens } from './domains/auth/tokens';
-import { createTwoFactor } from './domains/auth/twoFactor';
-import { registerExchangeRateRoutes, type ExchangeRateOptions } from './domains/exchange-rates/routes';
-import { registerLogoRoutes } from './domains/logo/routes';
-import { allowedListHooks, applyCatalogueChanges, registerAllowedListRoutes } from './domains/allowed-lists';
 import { ensureNetworks } from './domains/networks/catalogue';
-import { registerNetworkRoutes } from './domains/networks/routes';
+import type { AccessOptions } from './domains/access';
+import access from './domains/access/plugin';
+import allowedLists from './domains/allowed-lists/plugin';
+import auth from './domains/auth/plugin';
+import exchangeRates from './domains/exchange-rates/plugin';
+import type { ExchangeRateOptions } from './domains/exchange-rates/routes';
+import ledger from './domains/ledger/plugin';
+import logo from './domains/logo/plugin';
+import networks from './domains/networks/plugin';
+import type { DomainOptions, DomainPlugin } from './domains/plugin';
+import prepaid from './domains/prepaid/plugin';
+import pricing from './domains/pricing/plugin';
+import resellerPricing from './domains/reseller-pricing/plugin';
+import roamingProfiles from './domains/roaming-profiles/plugin';
+import subscribers from './domains/subscribers/plugin';
+import type { MigrationPlatform, MigrationSettings } from './adapters/migration';
+import entityRoutes from './engine/plugin';
+import jobRoutes from './jobs/plugin';
 import { createCoreNetwork, type CoreNetwork, type CoreNetworkSettings } from './adapters/core-network';
-import { pricingPlanHooks, registerPricingRoutes } from './domains/pricing/routes';
-import { registerEntityRoutes } from './engine/routes';
-import { roleHooks } from './domains/roles/hooks';
-import { subscriberHooks } from './domains/subscribers/hooks';
-import { registerSubscriberRoutes } from './domains/subscribers/routes';
-import { registerSubscriberInfoRoutes } from './domains/subscribers/infoRoutes';
-import { registerSubscriberOperationRoutes } from './domains/subscribers/operationRoutes';
-import { registerSubscriberSmsRoutes } from './domains/subscribers/smsRoutes';
-import { MIGRATION_JOB, migrationJobKind, registerSubscriberRangeRoutes } from './domains/subscribers/rangeRoutes';
-import { registerSubscriberBulkRoutes } from './domains/subscribers/bulkRoutes';
-import { registerSubscriberImpactRoutes } from './domains/subscribers/impactRoutes';
-import { createMigrationPlatform, type MigrationPlatform, type MigrationSettings } from './adapters/migration';
-import { createMailer } from './adapters/mail';
-import { userHooks } from './domains/users/hooks';
-import { zoneHooks } from './domains/zones/hooks';
-import { templateHooks } from './domains/prepaid/hooks';
-import { registerPrepaidRoutes } from './domains/prepaid/routes';
-import { registerResellerPricingRoutes } from './domains/reseller-pricing/routes';
-import { registerLedgerRoutes } from './domains/ledger';
-import { roamingProfileHooks } from './domains/roaming-profiles/hooks';
-import { registerRoamingProfileRoutes } from './domains/roaming-profiles/routes';
 import { loadSchemas } from './engine/schemas';
+import { createValidatorCompiler } from './engine/validator';
 import { registerErrorHandler } from './http/errors';
-import { registerInputGuard } from './http/input';
+import { registerIdParams, registerInputGuard } from './http/input';
 import { registerGuard } from './http/guard';
+import { swaggerOptions } from './http/openapi';
 import { Principals } from './http/principal';
 import { JobRunner, type RunnerOptions } from './jobs/runner';
-import { registerJobRoutes } from './jobs/routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -97,24 +88,21 @@ export async function buildApp(opts: AppOptions) {
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 1024 * 1024,
   });
+  // One validator for every route's params, query and body: ajv with the project's formats and message ids.
+  app.setValidatorCompiler(createValidatorCompiler());
   const { db } = opts.database;
   const schemas = opts.schemas ?? loadSchemas();
   const tokens = await createTokens(db, { secret: opts.jwtSecret, expirySeconds: opts.jwtExpirySeconds ?? 3600 });
 
   registerErrorHandler(app);
   registerInputGuard(app);
+  registerIdParams(app);
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: { 'script-src': ["'self'"], 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:', 'blob:'], 'worker-src': ["'self'", 'blob:'] },
     },
   });
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: { title: 'Connectivity portal API', version: pkg.version },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
-      security: [{ bearer: [] }],
-    },
-  });
+  await app.register(fastifySwagger, swaggerOptions({ title: 'Connectivity portal API', version: pkg.version }, opts.access?.publicUrl?.replace(/\/+$/, '') || '/'));
   const principals = new Principals(db);
   const stopPrincipals = await principals.start(opts.database);
   app.addHook('onClose', stopPrincipals);
@@ -128,36 +116,15 @@ export async function buildApp(opts: AppOptions) {
   app.addHook('onClose', async () => app.coreNetwork.idle());
   await ensureNetworks(db);
 
-  app.get('/portal/version', { config: { public: true }, schema: { tags: ['system'] } }, async () => ({ name: pkg.name, version: pkg.version, engine: opts.database.engine }));
+  app.get('/portal/version', { config: { public: true }, schema: { tags: ['system'], summary: 'The server\'s name, version and database engine' } }, async () => ({ name: pkg.name, version: pkg.version, engine: opts.database.engine }));
   app.get('/portal/v3/api-docs', { config: { signedIn: true }, schema: { hide: true } }, async () => app.swagger());
-  registerExchangeRateRoutes(app, db, opts.exchangeRates);
-  await registerAccess(app, db, opts.access); // before the routes whose attempts it limits
-  const twoFactor = await createTwoFactor(db, opts.twoFactorKey);
-  registerAuthRoutes(app, db, tokens, twoFactor);
-  twoFactor.registerRoutes(app);
-  await registerLogoRoutes(app, db);
-  registerNetworkRoutes(app, db, (report) => applyCatalogueChanges(db, report));
-  registerAllowedListRoutes(app, db, opts.database.engine);
-  registerEntityRoutes(app, db, opts.database.engine, schemas, { user: userHooks, role: roleHooks, locationZone: zoneHooks, destinationZone: zoneHooks, pricingPlan: pricingPlanHooks, roamingProfile: roamingProfileHooks,
-    subscriber: subscriberHooks, allowedList: allowedListHooks, prepaidTemplate: templateHooks,
-  });
-  const roamingProfileSchema = schemas.find((s) => s.$id === 'roamingProfile');
-  if (roamingProfileSchema) registerRoamingProfileRoutes(app, db, opts.database.engine, roamingProfileSchema);
-  registerSubscriberRoutes(app, db);
-  registerSubscriberOperationRoutes(app, db);
-  registerSubscriberSmsRoutes(app, db);
-  registerSubscriberInfoRoutes(app, db, opts.database.engine, opts.access?.mailer ?? createMailer(db, app.log, opts.access?.mail));
-  app.decorate('migration', createMigrationPlatform(opts.migration));
-  app.jobs.register(MIGRATION_JOB, migrationJobKind(app.migration));
-  registerSubscriberRangeRoutes(app, db);
-  const subscriberSchema = schemas.find((s) => s.$id === 'subscriber');
-  if (subscriberSchema) await registerSubscriberBulkRoutes(app, db, subscriberSchema);
-  registerSubscriberImpactRoutes(app, db);
-  registerJobRoutes(app, db, opts.database.engine);
-  registerPrepaidRoutes(app, db, opts.database.engine);
-  registerLedgerRoutes(app, db);
-  await registerPricingRoutes(app, db, opts.database.engine, schemas);
-  registerResellerPricingRoutes(app, db, opts.database.engine);
+  // The domains by name, registered in this order: access comes before the routes whose attempts it limits.
+  const domains: Record<string, DomainPlugin> = {
+    'exchange-rates': exchangeRates, access, auth, logo, networks, 'allowed-lists': allowedLists, entities: entityRoutes,
+    'roaming-profiles': roamingProfiles, subscribers, jobs: jobRoutes, prepaid, ledger, pricing, 'reseller-pricing': resellerPricing,
+  };
+  const domainOptions: DomainOptions = { database: opts.database, schemas, tokens, app: opts };
+  for (const plugin of Object.values(domains)) await app.register(plugin, domainOptions);
 
   if (opts.webRoot && existsSync(opts.webRoot)) {
     // The build writes brotli and gzip copies beside its files (see src/web/build/precompressPlugin.ts). Files under

@@ -5,7 +5,6 @@ import {
   insideTenant,
   isVersioned,
   ListRequestError,
-  MAX_SEARCH_KEY,
   mayCreateRows,
   normaliseListRequest,
   protectedFields,
@@ -16,16 +15,15 @@ import {
   type EntitySchema,
 } from '@shared/schema';
 import { bodySchema, cleanProperty } from '@shared/validation';
-import { MAX_PAGE_SIZE, type FieldError, type ListRequest } from '@shared/wire';
-import { conflict, fieldError, forbidden, HttpError, invalid, notFound } from '../http/errors';
+import type { FieldError, ListRequest } from '@shared/wire';
+import { conflict, englishText, fieldError, forbidden, HttpError, invalid, notFound } from '../http/errors';
 import { principalOf } from '../http/guard';
-import { INT_MAX, parseInteger } from '../http/input';
+import { idParams, INT_MIN, listRequestSchema, parseInteger } from '../http/input';
 import type { Principal } from '../http/principal';
 import type { Engine } from '../db';
 import { queryBatches, sendCsv } from './csv';
 import { createReferenceCheck } from './references';
 import { EntityRepository, type Visibility } from './repository';
-import { createValidator } from './validator';
 import type { Database } from '../db/types';
 
 type Body = Record<string, unknown>;
@@ -33,8 +31,8 @@ type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown
 
 export const toFastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
-/** The row's id in the path: any value of an integer key (some rows, such as the provider's, have negative ids). */
-const parseId = (request: FastifyRequest): number => parseInteger((request.params as { id?: string }).id, 'id');
+/** The row's id in the path, checked by the route's params schema (`idParams`). */
+const parseId = (request: FastifyRequest): number => (request.params as { id: number }).id;
 
 /** Only writable properties, with empty optional text stored as null. */
 function writableValues(schema: EntitySchema, body: Body): Body {
@@ -51,11 +49,30 @@ function pgCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null ? (error as { code?: string }).code : undefined;
 }
 
-/** Drops the properties the server owns (read-only, joined, the version), so a client may send back a row it read. */
-function withoutServerFields(schema: EntitySchema, body: unknown, keep?: string): unknown {
+/**
+ * Drops the properties the server owns (read-only, joined, the version unless kept), so a client may send back a
+ * row it read; unknown properties stay, for the validator to refuse.
+ */
+function withoutServerFields(schema: EntitySchema, body: unknown, keep: string[] = []): unknown {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
   const writable = new Set(writableFields(schema));
-  return Object.fromEntries(Object.entries(body).filter(([k]) => k === keep || writable.has(k) || (k !== VERSION && !(k in schema.properties))));
+  return Object.fromEntries(Object.entries(body).filter(([k]) => keep.includes(k) || writable.has(k) || (k !== VERSION && !(k in schema.properties))));
+}
+
+/**
+ * Prepares a create or update body for the app's validator, which checks it against `bodySchema`: the fields the
+ * server owns are dropped, and `PUT /things/{id}` puts the path's id into the body as its key.
+ */
+function bodyForValidation(schema: EntitySchema, mode: 'create' | 'update') {
+  const key = schema['x-entity'].key;
+  return async (request: FastifyRequest) => {
+    const body = withoutServerFields(schema, request.body, mode === 'update' ? [key, VERSION] : []);
+    if (mode === 'update' && (request.routeOptions.url ?? '').includes(':id') && typeof body === 'object' && body !== null && !Array.isArray(body)) {
+      // Before validation: the path's text, parsed as the params schema will be.
+      (body as Body)[key] = parseInteger((request.params as { id?: unknown }).id, 'id');
+    }
+    request.body = body;
+  };
 }
 
 /**
@@ -104,7 +121,6 @@ export interface EntityHooks {
 /** Handlers of the generic calls, shared by every schema. */
 function handlersFor(db: Kysely<Database>, engine: Engine, schema: EntitySchema, hooks: EntityHooks, checkReferences: ReturnType<typeof createReferenceCheck>): Record<ApiOperation, Handler> {
   const repo = new EntityRepository(db, schema);
-  const validator = createValidator(schema);
   const key = schema['x-entity'].key;
   const scoped = schema['x-entity'].scope === 'reseller';
   const uniqueMessage = schema['x-entity'].uniqueMessage ?? 'validation.unique';
@@ -179,10 +195,8 @@ function handlersFor(db: Kysely<Database>, engine: Engine, schema: EntitySchema,
     create: async (request, reply) => {
       const principal = principalOf(request);
       if (!mayCreateRows(schema, principal)) throw forbidden();
-      const body = withoutServerFields(schema, request.body);
-      const errors = validator.validate('create', body);
-      if (errors.length) throw invalid(errors);
-      const values = writableValues(schema, body as Body);
+      // Validated by the app's validator against bodySchema, server-owned fields dropped (bodyForValidation).
+      const values = writableValues(schema, request.body as Body);
       if (scoped && (values.resellerId === undefined || values.resellerId === null)) values.resellerId = principal.resellerId;
       const row = await write(async (trx) => {
         const id = await repo.insert(await prepareWrite(trx, principal, 'create', values), trx);
@@ -198,10 +212,7 @@ function handlersFor(db: Kysely<Database>, engine: Engine, schema: EntitySchema,
     update: async (request) => {
       const principal = principalOf(request);
       const version = versioned ? expectedVersion(request) : undefined;
-      const body = withoutServerFields(schema, request.body, key) as Body;
-      if ((request.routeOptions.url ?? '').includes(':id') && typeof body === 'object' && body !== null) body[key] = parseId(request);
-      const errors = validator.validate('update', body);
-      if (errors.length) throw invalid(errors);
+      const body = request.body as Body; // validated like a create's, the key in it (bodyForValidation)
       const id = Number(body[key]);
       const values = writableValues(schema, body);
       if (scoped && values.resellerId === null) delete values.resellerId;
@@ -240,20 +251,7 @@ function routeDocs(schema: EntitySchema, route: ApiRoute) {
       ...(isVersioned(schema) ? { [VERSION]: { type: 'integer', description: 'Raised by every update; send it back with an update' } } : {}),
     },
   };
-  const listRequest = {
-    type: 'object',
-    properties: {
-      sortBy: { type: 'string' }, sortDir: { type: 'string', enum: ['asc', 'desc'] },
-      searchBy: { type: 'string', enum: schema['x-list'].search.map((f) => f.by) }, searchKey: { type: 'string', maxLength: MAX_SEARCH_KEY },
-      page: {
-        type: 'object',
-        properties: {
-          page: { type: 'integer', minimum: 0, maximum: INT_MAX }, size: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE },
-          after: { type: ['integer', 'string'], description: 'Key of the last row of the previous page: the page starts after it (keyset paging; `page` is then only echoed)' },
-        },
-      },
-    },
-  };
+  const listRequest = listRequestSchema(schema['x-list'].search.map((f) => f.by));
   const envelope = {
     type: 'object',
     // The response is serialised by this schema, which drops any property it does not name.
@@ -263,16 +261,19 @@ function routeDocs(schema: EntitySchema, route: ApiRoute) {
     },
   };
   const tags = [schema['x-entity'].domain];
-  const params = route.path.includes('{id}') ? { type: 'object', properties: { id: { type: 'integer' } } } : undefined;
+  // Any value of an integer key: some rows, such as the provider's, have negative ids.
+  const params = route.path.includes('{id}') ? idParams('id', { min: INT_MIN }) : undefined;
+  const rows = englishText(schema.title ?? schema.$id).toLowerCase();
+  const one = `${schema['x-entity'].name.replace(/([A-Z])/g, ' $1').toLowerCase()}`;
   switch (route.op) {
-    case 'paged':
-    case 'search': return { tags, body: listRequest, response: { 200: envelope } };
-    case 'download': return { tags, body: listRequest, summary: 'The whole search as CSV (streamed)', produces: ['text/csv'] };
-    case 'list': return { tags, response: { 200: { type: 'array', items: { ...row, properties: pick(row.properties, schema['x-list'].listFields) } } } };
-    case 'get': return { tags, params, response: { 200: row } };
-    case 'delete': return { tags, params };
-    case 'create': return { tags, body: bodySchema(schema, 'create'), response: { 201: row } };
-    case 'update': return { tags, body: bodySchema(schema, 'update'), response: { 200: row } };
+    case 'paged': return { tags, summary: `A page of ${rows}, sorted and searched`, body: listRequest, response: { 200: envelope } };
+    case 'search': return { tags, summary: `A page of ${rows} (same as the paged call)`, body: listRequest, response: { 200: envelope } };
+    case 'download': return { tags, body: listRequest, summary: `The whole search of ${rows} as CSV (streamed)`, produces: ['text/csv'] };
+    case 'list': return { tags, summary: `Every visible one of ${rows}, few fields each`, response: { 200: { type: 'array', items: { ...row, properties: pick(row.properties, schema['x-list'].listFields) } } } };
+    case 'get': return { tags, summary: `One ${one}`, params, response: { 200: row } };
+    case 'delete': return { tags, summary: `Deletes a ${one}`, params };
+    case 'create': return { tags, summary: `Creates a ${one}`, body: bodySchema(schema, 'create'), response: { 201: row } };
+    case 'update': return { tags, summary: `Changes the fields of a ${one} the body sends`, body: bodySchema(schema, 'update'), response: { 200: row } };
   }
 }
 
@@ -288,10 +289,12 @@ export function registerEntityRoutes(app: FastifyInstance, db: Kysely<Database>,
         config: {
           privilege: route.op === 'list' ? [schema['x-entity'].privilege, ...(schema['x-entity'].listPrivileges ?? [])] : schema['x-entity'].privilege,
           ...(schema['x-entity'].adminWrites && ['create', 'update', 'delete'].includes(route.op) ? { adminOnly: true } : {}),
+          // The entity form shows each error beside its top-level field.
+          ...(route.op === 'create' || route.op === 'update' ? { topLevelFields: true } : {}),
         },
+        // Documents the call and, through the app's validator, checks it with the schema's messages.
         schema: routeDocs(schema, route),
-        // The schema above documents the call; the engine's own validator checks it with the schema's messages.
-        validatorCompiler: () => (data: unknown) => ({ value: data }),
+        ...(route.op === 'create' || route.op === 'update' ? { preValidation: bodyForValidation(schema, route.op) } : {}),
         handler: handlers[route.op],
       };
       app.route(options);

@@ -2,6 +2,13 @@ import { readFileSync } from 'node:fs';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ApiError, FieldError } from '@shared/wire';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Body errors named by their top-level field (`rates`, not `rates[0].rate`), as an entity form shows them. */
+    topLevelFields?: boolean;
+  }
+}
+
 const english: Record<string, string> = JSON.parse(readFileSync(new URL('../../../i18n/en.json', import.meta.url), 'utf8'));
 
 /** The English text of a message id: errors carry both, so any client can show either. */
@@ -39,6 +46,43 @@ function fieldPath(pointer: string): string {
   return pointer.split('/').slice(1).reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
 }
 
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params: Record<string, unknown> & { errors?: AjvError[] };
+  /** The schema holding the failed keyword (the validator is verbose). */
+  parentSchema?: { 'x-rule'?: string };
+}
+
+const BOUNDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
+
+/** Message ids of rules a schema gives no `errorMessage` for. */
+const RULE_MESSAGES: Record<string, string> = { required: 'validation.required', additionalProperties: 'validation.unknownField' };
+
+/**
+ * The app validator's errors (see engine/validator.ts) as fields: the path of the value (`page.after`,
+ * `save[2].name`, a missing or unknown property under its parent), the rule it breaks (a bound's as the value's `x-rule` names it) and
+ * the message id, which is the schema's `errorMessage` for that rule (ajv-errors) or the rule's default. One field
+ * per path and rule; with `topLevel`, fields are named by their first segment.
+ */
+export function validationFields(errors: AjvError[], topLevel = false): FieldError[] {
+  const out: FieldError[] = [];
+  for (const e of errors) {
+    const messageId = e.keyword === 'errorMessage' ? String(e.message) : RULE_MESSAGES[e.keyword] ?? 'validation.invalid';
+    for (const o of e.keyword === 'errorMessage' && e.params.errors?.length ? e.params.errors : [e]) {
+      const child = o.keyword === 'required' ? o.params.missingProperty : o.keyword === 'additionalProperties' ? o.params.additionalProperty : undefined;
+      // A message a value's schema gives (`errorMessage`) names that value, even for what broke inside it.
+      const path = fieldPath(child === undefined ? e.instancePath : `${o.instancePath}/${String(child)}`);
+      const field = topLevel ? path.split(/[.[]/)[0] : path;
+      // A value's schema may name the rule its bounds report (`x-rule`, see http/input.ts).
+      const rule = (BOUNDS.has(o.keyword) && o.parentSchema?.['x-rule']) || o.keyword;
+      if (!out.some((x) => x.field === field && x.rule === rule)) out.push(fieldError(field, rule, messageId));
+    }
+  }
+  return out;
+}
+
 /** An error the database raised (pg and PGlite alike): a five-character SQLSTATE and a severity. */
 function isDatabaseError(error: unknown): boolean {
   const e = error as { code?: unknown; severity?: unknown } | null;
@@ -59,9 +103,9 @@ export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) return reply.status(error.statusCode).send(error.toJSON());
     if (error.validation) {
-      // Fastify's own schema check of params, query or body (outside the entity engine).
-      const fields = error.validation.map((v) => fieldError(v.instancePath ? fieldPath(v.instancePath) : String(v.params?.missingProperty ?? ''), v.keyword, 'validation.invalid'));
-      return reply.status(400).send(invalid(fields).toJSON());
+      // An entity form shows each error beside its field: a route may ask for top-level names (`rates`, not `rates[0].rate`).
+      const topLevel = request.routeOptions.config?.topLevelFields === true && error.validationContext === 'body';
+      return reply.status(400).send(invalid(validationFields(error.validation as AjvError[], topLevel)).toJSON());
     }
     if (isDatabaseError(error)) {
       // The database's message and code stay in the log: they describe tables, columns and values.

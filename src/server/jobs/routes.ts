@@ -5,14 +5,11 @@ import { queryBatches, sendCsv } from '../engine/csv';
 import type { Engine } from '../db';
 import { notFound } from '../http/errors';
 import { principalOf } from '../http/guard';
-import { INT_MAX } from '../http/input';
+import { INT_MAX, pageQuery } from '../http/input';
 import type { Principal } from '../http/principal';
 import type { Database } from '../db/types';
 
-const paging = {
-  type: 'object',
-  properties: { page: { type: 'integer', minimum: 0, maximum: INT_MAX, default: 0 }, size: { type: 'integer', minimum: 1, maximum: 200, default: 20 } },
-};
+const paging = pageQuery(200, 20);
 const idParam = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, maximum: INT_MAX } } };
 
 /** A job on the wire: its counts are the items' real outcomes (`waiting`: handed to the network, not answered yet). */

@@ -1,13 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { pageCount } from '@shared/wire';
 import { listOutbox } from '../../adapters/mail';
-import { INT_MAX } from '../../http/input';
+import { pageQuery } from '../../http/input';
 import type { AccessContext } from './context';
 
-const paging = {
-  type: 'object',
-  properties: { page: { type: 'integer', minimum: 0, maximum: INT_MAX, default: 0 }, size: { type: 'integer', minimum: 1, maximum: 200, default: 50 } },
-};
+const paging = pageQuery(200, 50);
 
 const envelope = <T>(items: T[], total: number, page: number, size: number) =>
   ({ items, totalPageCount: pageCount(total, size), totalItemsCount: total, currentPage: page });

@@ -42,11 +42,3 @@ const emailCheck = ajv.compile({ type: 'string', maxLength: 254, format: 'email'
 
 /** The same e-mail rule the schemas use (ajv-formats). */
 export const isEmail = (value: string) => emailCheck(value);
-
-/**
- * A body schema for the OpenAPI document only: these routes check bodies themselves, to answer with the
- * portal's message ids, so Fastify's own validation is switched off with `validatorCompiler`.
- */
-export function docsOnly(body: object) {
-  return { body: JSON.parse(JSON.stringify(body, (k, v) => (k === 'errorMessage' ? undefined : v))) as object };
-}

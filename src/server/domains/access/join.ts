@@ -1,14 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { joinRequestSchema, normaliseJoinRequest, type JoinRequestBody } from '@shared/join';
-import { compileJoinCheck } from '@shared/joinCheck';
-import { toFieldErrors } from '@shared/validation';
 import { ADMIN_RESELLER_ID } from '@shared/privileges';
-import { englishText, fieldError, invalid } from '../../http/errors';
-import { docsOnly, type AccessContext } from './context';
+import { fieldError, invalid } from '../../http/errors';
+import type { AccessContext } from './context';
 
 export function registerJoinRoutes(app: FastifyInstance, ctx: AccessContext) {
   const { db, robotCheck } = ctx;
-  const check = compileJoinCheck();
   const attempts = { group: 'join', nameField: 'email' };
 
   app.get('/portal/join/challenge', {
@@ -21,8 +18,8 @@ export function registerJoinRoutes(app: FastifyInstance, ctx: AccessContext) {
 
   app.post('/portal/join/recaptcha', {
     config: { public: true, attempts },
-    schema: { tags: ['join'], summary: 'Checks an ALTCHA payload once: true or false', ...docsOnly({ type: 'object', properties: { token: { type: 'string' } } }) },
-    validatorCompiler: () => () => true,
+    // Any token: one that is no string, or no valid payload, answers false.
+    schema: { tags: ['join'], summary: 'Checks an ALTCHA payload once: true or false', body: { type: 'object', properties: { token: { description: 'The ALTCHA payload (text)' } } } },
   }, async (request) => {
     const token = (request.body as { token?: unknown } | undefined)?.token;
     return typeof token === 'string' && token.length <= 4000 ? robotCheck.verify(token, 'check') : false;
@@ -38,16 +35,13 @@ export function registerJoinRoutes(app: FastifyInstance, ctx: AccessContext) {
 
   app.post('/portal/join/request', {
     config: { public: true, attempts },
-    schema: { tags: ['join'], summary: 'Asks for access to the portal', ...docsOnly(joinRequestSchema) },
-    validatorCompiler: () => () => true,
+    schema: { tags: ['join'], summary: 'Asks for access to the portal', body: joinRequestSchema },
+    // Text is trimmed before the join request's schema checks it.
+    preValidation: async (request) => { request.body = normaliseJoinRequest(request.body); },
   }, async (request, reply) => {
-    const body = normaliseJoinRequest(request.body);
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid([fieldError('', 'type', 'validation.invalid')]);
-    const errors = check(body) ? [] : toFieldErrors(check.errors as never, englishText);
-    const join = body as JoinRequestBody;
+    const join = request.body as JoinRequestBody;
     // The solution is spent only by a request that is otherwise valid, so fixing a field does not need a new one.
-    if (!errors.length && !(await robotCheck.verify(join.altcha, 'consume'))) errors.push(fieldError('altcha', 'valid', 'validation.altcha.invalid'));
-    if (errors.length) throw invalid(errors);
+    if (!(await robotCheck.verify(join.altcha, 'consume'))) throw invalid([fieldError('altcha', 'valid', 'validation.altcha.invalid')]);
     const row = {
       firstName: join.firstName || null, lastName: join.lastName, email: join.email, company: join.company,
       phoneNumber: join.phoneNumber, comment: join.comment || null, type: join.type,

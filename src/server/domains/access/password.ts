@@ -6,7 +6,8 @@ import type { FieldError } from '@shared/wire';
 import { englishText, fieldError, HttpError, invalid } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { hashPassword, verifyPassword } from '../auth/password';
-import { docsOnly, isEmail, type AccessContext, type AccessDb } from './context';
+import { objectBody } from '../../http/input';
+import { isEmail, type AccessContext, type AccessDb } from './context';
 
 const TOKEN_MINUTES = 60;
 
@@ -17,10 +18,10 @@ function newPasswordErrors(field: string, value: unknown): FieldError[] {
   return problem ? [fieldError(field, problem.endsWith('required') ? 'required' : 'pattern', problem)] : [];
 }
 
+/** Either `{ email }` or `{ newPassword, token }`; what each lacks or breaks is answered by the handler's own rules. */
 const resetBody = {
-  type: 'object',
+  ...objectBody({ email: { type: 'string', maxLength: 254 }, newPassword: { type: 'string', maxLength: 1000 }, token: { type: 'string', maxLength: 4000 } }),
   description: 'Either { email } to ask for a reset link, or { newPassword, token } to set the new password.',
-  properties: { email: { type: 'string', format: 'email' }, newPassword: { type: 'string' }, token: { type: 'string' } },
 };
 
 export function registerPasswordRoutes(app: FastifyInstance, ctx: AccessContext) {
@@ -81,16 +82,14 @@ export function registerPasswordRoutes(app: FastifyInstance, ctx: AccessContext)
   };
   const resetRoute = {
     config: { public: true, attempts: { group: 'reset', nameField: 'email' } },
-    schema: { tags: ['user'], summary: 'Ask for a password reset link, or set a new password with its token', ...docsOnly(resetBody) },
-    validatorCompiler: () => () => true,
+    schema: { tags: ['user'], summary: 'Ask for a password reset link, or set a new password with its token', body: resetBody },
   };
   app.put('/portal/user/password/reset', resetRoute, reset);
   app.post('/portal/user/password/reset', resetRoute, reset);
 
   app.put('/portal/user/password', {
     config: { signedIn: true, attempts: { group: 'password', failuresOnly: true } },
-    schema: { tags: ['user'], summary: 'Change the signed-in user\'s password', ...docsOnly({ type: 'object', properties: { currentPassword: { type: 'string' }, newPassword: { type: 'string' } } }) },
-    validatorCompiler: () => () => true,
+    schema: { tags: ['user'], summary: 'Change the signed-in user\'s password', body: objectBody({ currentPassword: { type: 'string', maxLength: 1000 }, newPassword: { type: 'string', maxLength: 1000 } }) },
   }, async (request) => {
     const { userId } = principalOf(request);
     const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { countryNames } from '@shared/countries';
 import type { CoreNetwork, CoreNetworkAnswer, CoreNetworkOperation } from '../../adapters/core-network';
@@ -7,7 +7,7 @@ import { queryBatches, sendCsv } from '../../engine/csv';
 import type { EntityHooks } from '../../engine/routes';
 import { HttpError, fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
-import { pathId } from '../../http/input';
+import { idParams, idSchema, pathId } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import type { RefreshReport } from '../networks/catalogue';
 import { escapeLike } from '../../engine/repository';
@@ -46,7 +46,6 @@ async function visibleList(db: Kysely<Database>, principal: Principal, where: { 
   return list as { allowedListId: number; uuid: string; name: string; resellerId: number; syncTotal: number; syncDone: number; syncStartedAt: Date | null; syncFinishedAt: Date | null };
 }
 
-const listId = (request: FastifyRequest): number => pathId(request);
 
 /** A new list allows every network of the catalogue, as the core network does by default (its sponsor is checked by the engine). */
 export const allowedListHooks: EntityHooks = {
@@ -173,18 +172,17 @@ async function summary(db: Kysely<Database>, id: number) {
 const networkColumns = ['n.id as networkId', 'n.plmn', 'n.mcc', 'n.mnc', 'n.country', 'n.operator', 'n.brand', 'aln.lastError'] as const;
 
 export function registerAllowedListRoutes(app: FastifyInstance, db: Kysely<Database>, engine: Engine) {
-  const idParams = { type: 'object', properties: { id: { type: 'string', maxLength: 40 } } };
 
-  app.get('/portal/allowed-lists/:id/networks', { config: { privilege: 'AllowedLists' }, schema: { tags: ['allowed-lists'], params: idParams } }, async (request) => {
-    const list = await visibleList(db, principalOf(request), { id: listId(request) });
+  app.get('/portal/allowed-lists/:id/networks', { config: { privilege: 'AllowedLists' }, schema: { tags: ['allowed-lists'], summary: 'Countries of an allowed list with their networks counted by state', params: idParams() } }, async (request) => {
+    const list = await visibleList(db, principalOf(request), { id: pathId(request) });
     return { allowedListId: list.allowedListId, ...(await summary(db, list.allowedListId)) };
   });
 
   app.get('/portal/allowed-lists/:id/networks/:country', {
     config: { privilege: 'AllowedLists' },
-    schema: { tags: ['allowed-lists'], params: { type: 'object', properties: { id: { type: 'string', maxLength: 40 }, country: { type: 'string', pattern: '^[A-Z]{2}$' } } } },
+    schema: { tags: ['allowed-lists'], summary: 'The networks of one country of an allowed list and their state', params: { type: 'object', properties: { id: idSchema(), country: { type: 'string', pattern: '^[A-Z]{2}$' } } } },
   }, async (request) => {
-    const list = await visibleList(db, principalOf(request), { id: listId(request) });
+    const list = await visibleList(db, principalOf(request), { id: pathId(request) });
     const rows = await db.selectFrom('allowedListNetwork as aln').innerJoin('network as n', 'n.id', 'aln.networkId')
       .select([...networkColumns, stateSql.as('state'), sql<boolean>`aln.sent_at is not null`.as('inFlight')])
       .where('aln.allowedListId', '=', list.allowedListId).where('n.country', '=', (request.params as { country: string }).country)
@@ -195,7 +193,7 @@ export function registerAllowedListRoutes(app: FastifyInstance, db: Kysely<Datab
   app.post('/portal/admin/block-networks', {
     config: { adminOnly: true },
     schema: {
-      tags: ['allowed-lists'],
+      tags: ['allowed-lists'], summary: 'Blocks or unblocks networks of an allowed list',
       body: {
         type: 'object',
         required: ['allowedListId', 'blocked'],
@@ -216,14 +214,14 @@ export function registerAllowedListRoutes(app: FastifyInstance, db: Kysely<Datab
     return { allowedListId: list.allowedListId, changed, ...(await summary(db, list.allowedListId)) };
   });
 
-  app.post('/portal/allowed-lists/:id/sync', { config: { privilege: 'AllowedLists' }, schema: { tags: ['allowed-lists'], params: idParams } }, async (request, reply) => {
-    const list = await visibleList(db, principalOf(request), { id: listId(request) });
+  app.post('/portal/allowed-lists/:id/sync', { config: { privilege: 'AllowedLists' }, schema: { tags: ['allowed-lists'], summary: 'Sends the pending changes of an allowed list to the core network', params: idParams() } }, async (request, reply) => {
+    const list = await visibleList(db, principalOf(request), { id: pathId(request) });
     const sent = await syncList(db, app.coreNetwork, list);
     return reply.status(202).send({ allowedListId: list.allowedListId, sent });
   });
 
   // The specification names the list by its uuid here.
-  app.post('/portal/allowed-lists/:id/download', { config: { privilege: 'AllowedLists' }, schema: { tags: ['allowed-lists'], params: idParams } }, async (request, reply) => {
+  app.post('/portal/allowed-lists/:id/download', { config: { privilege: 'AllowedLists' }, schema: { tags: ['allowed-lists'], summary: 'The networks of an allowed list as CSV', params: { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 40, description: 'The list\'s uuid' } } } } }, async (request, reply) => {
     const uuid = (request.params as { id: string }).id;
     if (!/^[0-9a-f-]{36}$/i.test(uuid)) throw invalid([fieldError('uuid', 'format', 'validation.invalid')]);
     const list = await visibleList(db, principalOf(request), { uuid: uuid.toLowerCase() });

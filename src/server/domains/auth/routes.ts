@@ -31,7 +31,7 @@ export function registerAuthRoutes(app: FastifyInstance, db: Kysely<Database>, t
     accountOf: async (name: string) => (await userNamed(name))?.id.toString(),
   };
 
-  app.post('/portal/auth', { config: { public: true, attempts }, schema: { tags: ['auth'], body: credentials } }, async (request) => {
+  app.post('/portal/auth', { config: { public: true, attempts }, schema: { tags: ['auth'], summary: 'Signs in with a user name and password (and a two-factor code when required)', body: credentials } }, async (request) => {
     const { userName, password, code } = request.body as { userName: string; password: string; code?: string };
     const user = await userNamed(userName.trim().toLowerCase());
     const ok = await verifyPassword(password, user?.passwordHash ?? (await decoyHash));
@@ -45,12 +45,12 @@ export function registerAuthRoutes(app: FastifyInstance, db: Kysely<Database>, t
   });
 
   // The guard has refused a token of an earlier session version, so a revoked session cannot renew itself.
-  app.get('/portal/auth/renew', { config: { signedIn: true }, schema: { tags: ['auth'] } }, async (request) => {
+  app.get('/portal/auth/renew', { config: { signedIn: true }, schema: { tags: ['auth'], summary: 'A new token for the signed-in session' } }, async (request) => {
     const { userId, sessionVersion } = principalOf(request);
     return { jwt: await tokens.issue({ userId, sessionVersion }) };
   });
 
-  app.get('/portal/user', { config: { signedIn: true }, schema: { tags: ['user'] } }, async (request) => {
+  app.get('/portal/user', { config: { signedIn: true }, schema: { tags: ['user'], summary: 'The signed-in user' } }, async (request) => {
     const p = principalOf(request);
     const u = await db.selectFrom('appUser as u').innerJoin('reseller as r', 'r.id', 'u.resellerId')
       .select(['u.id', 'u.username', 'u.email', 'u.firstName', 'u.lastName', 'u.accountId', 'u.preferences', 'r.id as resellerId', 'r.name as resellerName', 'r.accentColorHex'])
@@ -69,7 +69,7 @@ export function registerAuthRoutes(app: FastifyInstance, db: Kysely<Database>, t
 
   app.post('/portal/user/preferences', {
     config: { signedIn: true },
-    schema: { tags: ['user'], body: { type: 'object', required: ['preferences'], properties: { preferences: { type: 'string', maxLength: 10000 } } } },
+    schema: { tags: ['user'], summary: 'Saves the signed-in user\'s preferences', body: { type: 'object', required: ['preferences'], properties: { preferences: { type: 'string', maxLength: 10000 } } } },
   }, async (request, reply) => {
     const { preferences } = request.body as { preferences: string };
     try {
@@ -82,11 +82,11 @@ export function registerAuthRoutes(app: FastifyInstance, db: Kysely<Database>, t
   });
 
   const privileges = async (request: Parameters<typeof principalOf>[0]) => ({ userPrivileges: principalOf(request).privileges });
-  app.get('/portal/user/ui-privileges', { config: { signedIn: true }, schema: { tags: ['user'] } }, privileges);
-  app.get('/portal/roles/privileges', { config: { signedIn: true }, schema: { tags: ['roles'] } }, privileges);
+  app.get('/portal/user/ui-privileges', { config: { signedIn: true }, schema: { tags: ['user'], summary: 'The signed-in user\'s privileges' } }, privileges);
+  app.get('/portal/roles/privileges', { config: { signedIn: true }, schema: { tags: ['roles'], summary: 'The signed-in user\'s privileges (for the role screen)' } }, privileges);
 
   /** Resellers the caller may see (its own subtree), for reseller selects. */
-  app.get('/portal/reseller-info/list', { config: { signedIn: true }, schema: { tags: ['resellers'] } }, async (request) => {
+  app.get('/portal/reseller-info/list', { config: { signedIn: true }, schema: { tags: ['resellers'], summary: 'Id and name of every visible reseller' } }, async (request) => {
     const p = principalOf(request);
     const q = db.selectFrom('reseller').select(['id', 'name', 'parentId']);
     // An account user's tenant is its account: of the resellers, it sees its own only, not the sub-resellers below it.

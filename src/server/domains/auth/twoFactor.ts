@@ -6,7 +6,7 @@ import { pageCount } from '@shared/wire';
 import type { Database } from '../../db/types';
 import { fieldError, HttpError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
-import { INT_MAX, INT_MIN } from '../../http/input';
+import { INT_MAX, INT_MIN, pageQuery } from '../../http/input';
 import { serverKey } from './secrets';
 
 /** What sign-in answers instead of a token when a second step is needed. */
@@ -135,14 +135,7 @@ export async function createTwoFactor(db: Kysely<Database>, configuredKey?: stri
       return { enabled: false, required: false };
     });
 
-    const paging = {
-      type: 'object',
-      properties: {
-        page: { type: 'integer', minimum: 0, maximum: INT_MAX, default: 0 },
-        size: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
-        search: { type: 'string', maxLength: 100 },
-      },
-    };
+    const paging = pageQuery(200, 50, { search: { type: 'string', maxLength: 100 } });
     app.get('/portal/admin/two-factor/resellers', { config: { adminOnly: true }, schema: { tags: ['admin'], summary: 'Resellers with their two-factor requirement and how many users enrolled', querystring: paging } }, async (request) => {
       const { page, size, search } = request.query as { page: number; size: number; search?: string };
       let q = db.selectFrom('reseller as r');

@@ -12,7 +12,7 @@ export interface ExchangeRateOptions {
 
 /** GET /portal/exchange-rates: the newest stored rate of each currency against the US dollar, with its day. */
 export function registerExchangeRateRoutes(app: FastifyInstance, db: Kysely<Database>, opts: ExchangeRateOptions = {}) {
-  app.get('/portal/exchange-rates', { config: { signedIn: true }, schema: { tags: ['system'] } }, async () => ({
+  app.get('/portal/exchange-rates', { config: { signedIn: true }, schema: { tags: ['system'], summary: 'The latest exchange rates per US dollar and their day' } }, async () => ({
     base: BASE_CURRENCY,
     rates: await latestRates(db),
   }));

@@ -71,7 +71,7 @@ export async function registerLogoRoutes(app: FastifyInstance, database: Kysely<
       throw error; // the application's own handler
     });
 
-    scope.get('/portal/user/logo', { config: { signedIn: true }, schema: { tags: ['user'] } }, async (request, reply) => {
+    scope.get('/portal/user/logo', { config: { signedIn: true }, schema: { tags: ['user'], summary: 'The logo of the signed-in user\'s reseller' } }, async (request, reply) => {
       const ids = principalOf(request).resellerPath.split('/').filter(Boolean).map(Number);
       const logo = await db.selectFrom('resellerLogo as l').innerJoin('reseller as r', 'r.id', 'l.resellerId')
         .select(['l.contentType', 'l.bytes']).where('l.resellerId', 'in', ids)
@@ -85,7 +85,7 @@ export async function registerLogoRoutes(app: FastifyInstance, database: Kysely<
       return reply.send(Buffer.from(logo.bytes));
     });
 
-    scope.put('/portal/user/logo', { config: { privilege: 'Resellers' }, bodyLimit: LOGO_MAX_BYTES, schema: { tags: ['user'] } }, async (request, reply) => {
+    scope.put('/portal/user/logo', { config: { privilege: 'Resellers' }, bodyLimit: LOGO_MAX_BYTES, schema: { tags: ['user'], summary: 'Uploads the reseller\'s logo (SVG or raster image)' } }, async (request, reply) => {
       const contentType = sniffLogo(request.body);
       const bytes = await storedLogo(request.body as Buffer, contentType);
       const resellerId = principalOf(request).resellerId;
@@ -94,7 +94,7 @@ export async function registerLogoRoutes(app: FastifyInstance, database: Kysely<
       return reply.status(204).send();
     });
 
-    scope.delete('/portal/user/logo', { config: { privilege: 'Resellers' }, schema: { tags: ['user'] } }, async (request, reply) => {
+    scope.delete('/portal/user/logo', { config: { privilege: 'Resellers' }, schema: { tags: ['user'], summary: 'Removes the reseller\'s logo' } }, async (request, reply) => {
       await db.deleteFrom('resellerLogo').where('resellerId', '=', principalOf(request).resellerId).execute();
       return reply.status(204).send();
     });

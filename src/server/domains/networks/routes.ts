@@ -4,7 +4,7 @@ import { COUNTRY_CODES, countryNames } from '@shared/countries';
 import type { Page } from '@shared/wire';
 import { forbidden } from '../../http/errors';
 import { principalOf } from '../../http/guard';
-import { INT_MAX, parseTime } from '../../http/input';
+import { pageQuery, parseTime } from '../../http/input';
 import { refreshNetworks, type RefreshReport } from './catalogue';
 import { escapeLike } from '../../engine/repository';
 import type { Database } from '../../db/types';
@@ -13,10 +13,8 @@ import type { Database } from '../../db/types';
 const LANGUAGES = ['en', 'ru', 'de', 'he', 'zh-Hans', 'es'] as const;
 
 
-const pageQuery = {
-  page: { type: 'integer', minimum: 0, maximum: INT_MAX, default: 0 },
-  size: { type: 'integer', minimum: 1, maximum: 5000, default: 100 },
-} as const;
+/** The catalogue's pages: up to 5000 networks at once (the allowed-list screens read whole countries). */
+const pages = pageQuery(5000, 100).properties;
 
 function envelope<T>(items: T[], total: number, page: number, size: number): Page<T> {
   return { items, totalItemsCount: total, totalPageCount: Math.max(1, Math.ceil(total / size)), currentPage: page };
@@ -27,8 +25,8 @@ export function registerNetworkRoutes(app: FastifyInstance, db: Kysely<Database>
   app.get('/portal/networks', {
     config: { signedIn: true },
     schema: {
-      tags: ['networks'],
-      querystring: { type: 'object', properties: { ...pageQuery, country: { type: 'string', pattern: '^[A-Z]{2}$' }, searchKey: { type: 'string', maxLength: 100 } } },
+      tags: ['networks'], summary: 'A page of the network catalogue, by country or search text',
+      querystring: { type: 'object', properties: { ...pages, country: { type: 'string', pattern: '^[A-Z]{2}$' }, searchKey: { type: 'string', maxLength: 100 } } },
     },
   }, async (request) => {
     const q = request.query as { page: number; size: number; country?: string; searchKey?: string };
@@ -45,7 +43,7 @@ export function registerNetworkRoutes(app: FastifyInstance, db: Kysely<Database>
     return envelope(items, Number(n), q.page, q.size);
   });
 
-  app.get('/portal/misc/countries', { config: { signedIn: true }, schema: { tags: ['networks'] } }, async () => {
+  app.get('/portal/misc/countries', { config: { signedIn: true }, schema: { tags: ['networks'], summary: 'Every country with its code' } }, async () => {
     const names = Object.fromEntries(LANGUAGES.map((l) => [l, countryNames(l)]));
     const networks = await db.selectFrom('network').select(['plmn', 'mcc', 'mnc', 'country', 'operator', 'brand'])
       .where('withdrawnAt', 'is', null).orderBy('plmn').execute();
@@ -58,11 +56,11 @@ export function registerNetworkRoutes(app: FastifyInstance, db: Kysely<Database>
     }));
   });
 
-  app.get('/portal/time-zones', { config: { signedIn: true }, schema: { tags: ['networks'] } }, async () => ({
+  app.get('/portal/time-zones', { config: { signedIn: true }, schema: { tags: ['networks'], summary: 'The time zones a user may choose' } }, async () => ({
     timeZones: Intl.supportedValuesOf('timeZone'),
   }));
 
-  app.post('/portal/admin/update-sponsor-networks', { config: { adminOnly: true }, schema: { tags: ['networks'] } }, async (request) => {
+  app.post('/portal/admin/update-sponsor-networks', { config: { adminOnly: true }, schema: { tags: ['networks'], summary: 'Refreshes the network catalogue from its source' } }, async (request) => {
     const report = await refreshNetworks(db);
     request.log.info({ added: report.added.length, updated: report.updated.length, withdrawn: report.withdrawn.length }, 'network catalogue refreshed');
     await onRefresh?.(report);
@@ -72,12 +70,11 @@ export function registerNetworkRoutes(app: FastifyInstance, db: Kysely<Database>
   app.get('/portal/network-events/ss7', {
     config: { privilege: ['Subscribers', 'SubscriberDetails', 'AllowedLists'] },
     schema: {
-      tags: ['networks'],
+      tags: ['networks'], summary: 'Signalling events of the network log, by time and subscriber',
       querystring: {
         type: 'object',
         properties: {
-          ...pageQuery,
-          size: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
+          ...pageQuery(500, 50).properties,
           imsi: { type: 'string', pattern: '^\\d{6,15}$' },
           plmn: { type: 'string', pattern: '^\\d{5,6}$' },
           operation: { type: 'string', maxLength: 50 },

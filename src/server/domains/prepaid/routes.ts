@@ -7,13 +7,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { ListRequestError, normaliseListRequest } from '@shared/schema';
 import { packageSchema, type PackageSaleRequest, type SaleKind } from '@shared/prepaid';
-import type { FieldError, ListRequest } from '@shared/wire';
+import type { ListRequest } from '@shared/wire';
 import type { Engine } from '../../db';
 import { queryBatches, sendCsv } from '../../engine/csv';
 import { EntityRepository } from '../../engine/repository';
 import { conflict, fieldError, forbidden, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
-import { INT_MIN, pathId, queryId } from '../../http/input';
+import { idSchema, INT_MIN, objectBody, pathId, queryId } from '../../http/input';
 import { can, type Principal } from '../../http/principal';
 import { post } from '../ledger';
 import type { Database } from '../../db/types';
@@ -22,21 +22,6 @@ type Body = Record<string, unknown>;
 
 const BASE = '/portal/pre-paid-packages';
 const tags = ['pre-paid-packages'];
-
-/** Checks a body of named properties: ids are positive integers, flags booleans, nothing else is accepted. */
-function checkBody(raw: unknown, ids: string[], flags: string[] = []): Body {
-  const body = (typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? raw : {}) as Body;
-  const errors: FieldError[] = [];
-  for (const name of ids) {
-    const v = body[name];
-    if (v === undefined || v === null) errors.push(fieldError(name, 'required', 'validation.select.required'));
-    else if (!Number.isInteger(v) || (v as number) < 1 || (v as number) > 2147483647) errors.push(fieldError(name, 'type', 'validation.select.required'));
-  }
-  for (const name of flags) if (body[name] !== undefined && body[name] !== null && typeof body[name] !== 'boolean') errors.push(fieldError(name, 'type', 'validation.invalid'));
-  for (const name of Object.keys(body)) if (![...ids, ...flags].includes(name)) errors.push(fieldError(name, 'additionalProperties', 'validation.unknownField'));
-  if (errors.length) throw invalid(errors);
-  return body;
-}
 
 /** The subscriber, if the caller may see it (their reseller subtree, their account), with its reseller's path. */
 async function visibleSubscriber(db: Kysely<Database>, principal: Principal, id: number) {
@@ -73,13 +58,12 @@ async function expireDue(db: Kysely<Database>) {
   await db.updateTable('prepaidPackage').set({ status: 'expired' }).where('status', '=', 'active').where('expirationDate', '<=', sql<Date>`now()`).execute();
 }
 
-/** OpenAPI descriptions of the bodies; `checkBody` validates them with the portal's messages. */
-const documented = (properties: Record<string, unknown>, required: string[]) => ({
-  body: { type: 'object', properties, required, additionalProperties: false },
-});
-const SALE_BODY = documented({ subscriberId: { type: 'integer' }, templateId: { type: 'integer' }, activateUponFirstUse: { type: 'boolean' } }, ['subscriberId', 'templateId']);
-const EXPIRE_BODY = documented({ packageId: { type: 'integer' } }, ['packageId']);
-const passThrough = () => (data: unknown) => ({ value: data });
+/** Bodies of named ids (each a choice of the screen: "please choose" when missing or wrong), flags, nothing else. */
+const choice = { ...idSchema({}, 'type'), errorMessage: 'validation.select.required' };
+const SALE_BODY = {
+  body: objectBody({ subscriberId: choice, templateId: choice, activateUponFirstUse: { type: ['boolean', 'null'] } }, ['subscriberId', 'templateId'], { subscriberId: 'validation.select.required', templateId: 'validation.select.required' }),
+};
+const EXPIRE_BODY = { body: objectBody({ packageId: choice }, ['packageId'], { packageId: 'validation.select.required' }) };
 
 export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<Database>, engine: Engine) {
   const packages = new EntityRepository(db, packageSchema);
@@ -153,7 +137,7 @@ export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<Database>
 
   async function sell(request: FastifyRequest, kind: SaleKind) {
     const principal = principalOf(request);
-    const body = checkBody(request.body, ['subscriberId', 'templateId'], ['activateUponFirstUse']) as unknown as PackageSaleRequest;
+    const body = request.body as PackageSaleRequest;
     const id = await db.transaction().execute(async (trx) => {
       const subscriber = await visibleSubscriber(trx, principal, body.subscriberId);
       const template = await trx.selectFrom('prepaidTemplate as t').innerJoin('reseller as tr', 'tr.id', 't.resellerId')
@@ -184,16 +168,15 @@ export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<Database>
     return packages.get(id, { principal });
   }
 
-  app.post(`${BASE}/assign`, { config: sellers, validatorCompiler: passThrough, schema: { tags, ...SALE_BODY, summary: 'Gives a subscriber a package from a template, free of charge' } },
+  app.post(`${BASE}/assign`, { config: sellers, schema: { tags, ...SALE_BODY, summary: 'Gives a subscriber a package from a template, free of charge' } },
     async (request, reply) => reply.status(201).send(await sell(request, 'assign')));
 
-  app.post(`${BASE}/purchase`, { config: sellers, validatorCompiler: passThrough, schema: { tags, ...SALE_BODY, summary: 'Sells a subscriber a package from a template, debited from the subscriber\'s reseller' } },
+  app.post(`${BASE}/purchase`, { config: sellers, schema: { tags, ...SALE_BODY, summary: 'Sells a subscriber a package from a template, debited from the subscriber\'s reseller' } },
     async (request, reply) => reply.status(201).send(await sell(request, 'purchase')));
 
-  app.post(`${BASE}/api/expire`, { config: sellers, validatorCompiler: passThrough, schema: { tags, ...EXPIRE_BODY, summary: 'Ends a package now' } }, async (request) => {
+  app.post(`${BASE}/api/expire`, { config: sellers, schema: { tags, ...EXPIRE_BODY, summary: 'Ends a package now' } }, async (request) => {
     const principal = principalOf(request);
-    const body = checkBody(request.body, ['packageId']);
-    const id = Number(body.packageId);
+    const id = (request.body as { packageId: number }).packageId;
     await db.transaction().execute(async (trx) => {
       await expireDue(trx);
       const existing = await packages.get(id, { principal }, trx);

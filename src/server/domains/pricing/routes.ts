@@ -8,7 +8,7 @@ import { queryBatches, sendCsv } from '../../engine/csv';
 import { EntityRepository, type SchemaDrivenDb } from '../../engine/repository';
 import { conflict, fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
-import { INT_MAX, parseInteger } from '../../http/input';
+import { INT_MAX, pathId } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import type { EntityHooks } from '../../engine/routes';
 import { applyRules, cellText, parseRules, RULE_FILE_MAX_BYTES, ruleChanges } from './csv';
@@ -21,7 +21,6 @@ type Row = Record<string, unknown>;
 const PRIVILEGE = 'PricingPlans';
 const TAGS = ['pricing-plans'];
 
-export const parseIdParam = (raw: string | undefined, field = 'id'): number => parseInteger(raw, field);
 
 /** A rule body without the server's own fields, so a client may send back a rule it read. */
 function ruleValues(body: unknown): Row {
@@ -57,16 +56,16 @@ function registerRuleRoutes(app: FastifyInstance, db: Kysely<Database>, { base, 
   /** The plan of the request, when the caller may see it; 404 otherwise (another tenant's id is not confirmed). */
   async function planOf(request: FastifyRequest, trx: Kysely<Database> = db): Promise<{ planId: number; principal: Principal }> {
     const principal = principalOf(request);
-    const planId = parseIdParam((request.params as { id?: string }).id);
+    const planId = pathId(request);
     if (!(await plans.get(planId, { principal }, trx))) throw notFound();
     return { planId, principal };
   }
 
-  const ruleId = (request: FastifyRequest) => parseIdParam((request.params as { ruleId?: string }).ruleId, 'ruleId');
+  const ruleId = (request: FastifyRequest) => pathId(request, 'ruleId');
   const config = { privilege };
   const schema = store.kind.schema;
 
-  app.post(`${base}/paged`, { config, schema: { tags: TAGS } }, async (request) => {
+  app.post(`${base}/paged`, { config, schema: { tags: TAGS, summary: 'A page of the plan\'s rules' } }, async (request) => {
     const { planId, principal } = await planOf(request);
     try {
       return await store.page(planId, normaliseListRequest(schema, (request.body ?? {}) as ListRequest, principal.isAdmin));
@@ -76,12 +75,12 @@ function registerRuleRoutes(app: FastifyInstance, db: Kysely<Database>, { base, 
     }
   });
 
-  app.get(`${base}/:ruleId`, { config, schema: { tags: TAGS } }, async (request) => {
+  app.get(`${base}/:ruleId`, { config, schema: { tags: TAGS, summary: 'One rule of the plan' } }, async (request) => {
     const { planId } = await planOf(request);
     return (await store.get(planId, ruleId(request))) ?? Promise.reject(notFound());
   });
 
-  app.post(base, { config, schema: { tags: TAGS } }, async (request, reply) => {
+  app.post(base, { config, schema: { tags: TAGS, summary: 'Adds a rule to the plan' } }, async (request, reply) => {
     const { planId } = await planOf(request);
     const values = ruleValues(request.body);
     const errors = await validate(values, db);
@@ -91,7 +90,7 @@ function registerRuleRoutes(app: FastifyInstance, db: Kysely<Database>, { base, 
   });
 
   /** Updates the fields it sends and keeps the others, like every update. */
-  app.post(`${base}/:ruleId`, { config, schema: { tags: TAGS } }, async (request) => {
+  app.post(`${base}/:ruleId`, { config, schema: { tags: TAGS, summary: 'Changes the fields of a rule the body sends' } }, async (request) => {
     const { planId } = await planOf(request);
     const id = ruleId(request);
     return db.transaction().execute(async (trx) => {
@@ -105,7 +104,7 @@ function registerRuleRoutes(app: FastifyInstance, db: Kysely<Database>, { base, 
     });
   });
 
-  app.delete(`${base}/:ruleId`, { config, schema: { tags: TAGS } }, async (request, reply) => {
+  app.delete(`${base}/:ruleId`, { config, schema: { tags: TAGS, summary: 'Deletes a rule of the plan' } }, async (request, reply) => {
     const { planId } = await planOf(request);
     if (!(await store.remove(planId, ruleId(request)))) throw notFound();
     return reply.status(204).send();
@@ -115,7 +114,7 @@ function registerRuleRoutes(app: FastifyInstance, db: Kysely<Database>, { base, 
    * The grid's save: every changed and new row, and the deleted ids, in one request and one transaction. One bad
    * row refuses the whole request and names the row (`save[3].dataRate`), so nothing is half-saved.
    */
-  app.post(`${base}/batch`, { config, schema: { tags: TAGS, body: { type: 'object', properties: { save: { type: 'array', maxItems: 5000, items: { type: 'object' } }, delete: { type: 'array', maxItems: 5000, items: { type: 'integer', minimum: 1, maximum: INT_MAX } } } } } }, async (request) => {
+  app.post(`${base}/batch`, { config, schema: { tags: TAGS, summary: 'Saves changed, new and deleted rules at once, all or none', body: { type: 'object', properties: { save: { type: 'array', maxItems: 5000, items: { type: 'object' } }, delete: { type: 'array', maxItems: 5000, items: { type: 'integer', minimum: 1, maximum: INT_MAX } } } } } }, async (request) => {
     const { planId } = await planOf(request);
     const body = (request.body ?? {}) as { save?: Row[]; delete?: number[] };
     const save = body.save ?? [];
@@ -171,7 +170,7 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<Dat
     return q.where((eb) => eb.or([subtree, eb('p.id', '=', eb.selectFrom('reseller').select('pricingPlanId').where('id', '=', principal.resellerId))]));
   };
 
-  app.get('/portal/pricing-plans/', { config: { signedIn: true }, schema: { tags: TAGS } }, async (request) => {
+  app.get('/portal/pricing-plans/', { config: { signedIn: true }, schema: { tags: TAGS, summary: 'Id and name of every visible local pricing plan' } }, async (request) => {
     const principal = principalOf(request);
     const [local, international] = await Promise.all([
       namedPlans(principal, 'pricingPlan').select(['p.id as pricingPlanId', 'p.name as pricingPlanName']).execute(),
@@ -181,7 +180,7 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<Dat
   });
 
   /** The caller's visible international plans, for choosing one on the account and reseller screens. */
-  app.get('/portal/pricing-plans/api/list-international', { config: { signedIn: true }, schema: { tags: TAGS } }, async (request) => {
+  app.get('/portal/pricing-plans/api/list-international', { config: { signedIn: true }, schema: { tags: TAGS, summary: 'Id and name of every visible international plan' } }, async (request) => {
     const principal = principalOf(request);
     const resultObject = await namedPlans(principal, 'internationalPlan')
       .select(['p.id', 'p.name', 'p.resellerId', 'p.defaultPrice']).execute();
@@ -224,7 +223,7 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<Dat
      */
     scope.post('/portal/pricing-plans/local/:id/by-csv', {
       config,
-      schema: { tags: TAGS, consumes: ['multipart/form-data'], querystring: { type: 'object', properties: { confirm: { type: 'boolean' } } } },
+      schema: { tags: TAGS, consumes: ['multipart/form-data'], summary: 'Checks a CSV of rules, or with confirm=true replaces the plan\'s rules by it', querystring: { type: 'object', properties: { confirm: { type: 'boolean' } } } },
     }, async (request) => {
       const { planId } = await planOf(request);
       const parsed = parseRules((await uploadedText(request, 'pricingPlanFile')).text, await knownNetworks(db));

@@ -19,7 +19,6 @@ export const IMPORT_MAX_BYTES = 4 * 1024 * 1024;
 /** Columns of the import file, and of the v2 download, which can be imported again. */
 export const IMPORT_COLUMNS = ['resellerId', 'name', 'reference', 'slots', 'country', ...RATE_FIELDS] as const;
 
-const parseId = (request: FastifyRequest): number => pathId(request);
 
 /** A rate as the import reads it: a decimal of at most 4 places, 0 or more, below 10^8. */
 const RATE_TEXT = /^\d{1,8}(\.\d{1,4})?$/;
@@ -35,13 +34,13 @@ export interface RejectedRow {
 export function registerRoamingProfileRoutes(app: FastifyInstance, db: Kysely<Database>, engine: Engine, schema: EntitySchema) {
   const repo = new EntityRepository(db, schema);
   const visibleProfile = async (request: FastifyRequest) => {
-    const row = await repo.get(parseId(request), { principal: principalOf(request) });
+    const row = await repo.get(pathId(request), { principal: principalOf(request) });
     if (!row) throw notFound();
     return row;
   };
 
   // Profiles a SIM order may use: approved ones of the caller's subtree, optionally of one reseller and slot count.
-  app.get('/portal/roaming-profiles', { config: { privilege: ['RoamingProfile', 'SimOrders'] }, schema: { tags: ['roaming-profiles'] } }, async (request) => {
+  app.get('/portal/roaming-profiles', { config: { privilege: ['RoamingProfile', 'SimOrders'] }, schema: { tags: ['roaming-profiles'], summary: 'Approved roaming profiles a SIM order may use' } }, async (request) => {
     const resellerId = queryId(request, 'reseller_id', { min: INT_MIN });
     const slotCount = queryId(request, 'slot_count', { min: INT_MIN });
     const principal = principalOf(request);
@@ -55,7 +54,7 @@ export function registerRoamingProfileRoutes(app: FastifyInstance, db: Kysely<Da
   });
 
   // The price table of one profile, one line per country with its name.
-  app.post('/portal/roaming-profiles/:id/download', { config: { privilege: 'RoamingProfile' }, schema: { tags: ['roaming-profiles'] } }, async (request, reply) => {
+  app.post('/portal/roaming-profiles/:id/download', { config: { privilege: 'RoamingProfile' }, schema: { tags: ['roaming-profiles'], summary: 'A roaming profile as CSV' } }, async (request, reply) => {
     const profile = await visibleProfile(request);
     const names = countryNames('en');
     const header = ['country', 'countryName', ...RATE_FIELDS];
@@ -64,21 +63,21 @@ export function registerRoamingProfileRoutes(app: FastifyInstance, db: Kysely<Da
   });
 
   // The whole profile in the import format, so a download can be edited and imported again.
-  app.post('/portal/v2/roaming-profiles/:id/download', { config: { privilege: 'RoamingProfile' }, schema: { tags: ['roaming-profiles'] } }, async (request, reply) => {
+  app.post('/portal/v2/roaming-profiles/:id/download', { config: { privilege: 'RoamingProfile' }, schema: { tags: ['roaming-profiles'], summary: 'A roaming profile as CSV, in the import\'s columns' } }, async (request, reply) => {
     const p = await visibleProfile(request);
     return sendCsv(reply, `roaming-profile-${p.id}.csv`, IMPORT_COLUMNS, queryBatches(db, engine, ratesQuery(db, Number(p.id))),
       (r) => [p.resellerId, p.name, p.reference, p.slots, r.country, ...RATE_FIELDS.map((f) => r[f])]);
   });
 
   // The administrator's review: approving makes a profile usable in SIM orders.
-  app.post('/portal/admin/roaming-profiles/:id/approve', { config: { adminOnly: true }, schema: { tags: ['roaming-profiles'] } }, async (request) => {
+  app.post('/portal/admin/roaming-profiles/:id/approve', { config: { adminOnly: true }, schema: { tags: ['roaming-profiles'], summary: 'Approves a roaming profile under review' } }, async (request) => {
     const profile = await visibleProfile(request);
     await db.updateTable('roamingProfile').set({ reviewState: 'approved', reviewedAt: sql`now()` }).where('id', '=', Number(profile.id)).execute();
     return repo.get(Number(profile.id), { principal: principalOf(request) });
   });
 
   // Marks an approved profile as pushed to the core network; a profile under review is not pushed.
-  app.get('/portal/admin/sync-roaming-profiles/:id', { config: { adminOnly: true }, schema: { tags: ['roaming-profiles'] } }, async (request) => {
+  app.get('/portal/admin/sync-roaming-profiles/:id', { config: { adminOnly: true }, schema: { tags: ['roaming-profiles'], summary: 'Pushes an approved roaming profile to the core network' } }, async (request) => {
     const profile = await visibleProfile(request);
     if (profile.reviewState !== 'approved') throw conflict([fieldError('reviewState', 'approved', 'validation.profile.notApproved')]);
     const row = await db.updateTable('roamingProfile').set({ syncedAt: sql`now()` }).where('id', '=', Number(profile.id)).returning(['id', 'syncedAt']).executeTakeFirstOrThrow();
@@ -93,7 +92,7 @@ export function registerRoamingProfileRoutes(app: FastifyInstance, db: Kysely<Da
       if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.status(400).send(invalid([fieldError('file', 'size', 'validation.file.tooLarge')]).toJSON());
       throw error;
     });
-    scope.post('/portal/admin/import-roaming-profiles', { config: { adminOnly: true }, bodyLimit: IMPORT_MAX_BYTES, schema: { tags: ['roaming-profiles'] } }, async (request) => {
+    scope.post('/portal/admin/import-roaming-profiles', { config: { adminOnly: true }, bodyLimit: IMPORT_MAX_BYTES, schema: { tags: ['roaming-profiles'], summary: 'Imports roaming profiles from a CSV file' } }, async (request) => {
       if (typeof request.body !== 'string' || !request.body.trim()) throw invalid([fieldError('file', 'required', 'validation.file.required')]);
       return importProfiles(db, request.body);
     });

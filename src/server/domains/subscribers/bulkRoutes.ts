@@ -6,7 +6,7 @@ import { ListRequestError, normaliseListRequest, type EntitySchema } from '@shar
 import type { FieldError } from '@shared/wire';
 import { EntityRepository } from '../../engine/repository';
 import { fieldError, forbidden, HttpError, invalid } from '../../http/errors';
-import { isId } from '../../http/input';
+import { idSchema, isId, objectBody, searchTextSchema } from '../../http/input';
 import { principalOf } from '../../http/guard';
 import { can, type Principal } from '../../http/principal';
 import type { JobKind, JobRecord } from '../../jobs/runner';
@@ -15,7 +15,7 @@ import {
   applyAction, applyActionToMany, BULK_ACTIONS, detailsUnchanged, expireOperations, jobPrincipal, loadTargets, outcomesOf, previewOf, reasonFor, resolveAction, UNCHANGED,
   type ApplyContext, type BulkAction, type Resolved, type Target,
 } from './bulk';
-import { bodyOf, scopeToCaller, type Body } from './context';
+import { scopeToCaller, type Body } from './context';
 import { uploadedText } from '../../http/upload';
 import type { Database } from '../../db/types';
 
@@ -119,7 +119,6 @@ export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kys
   const tags = ['subscribers'];
   const repo = new EntityRepository(db, schema);
   const config = { privilege: 'Subscribers' };
-  const noValidation = { validatorCompiler: () => () => true };
   app.jobs.register(BULK_JOB, bulkJobKind(db, app));
   app.jobs.register(CSV_JOB, csvJobKind(db, app));
 
@@ -148,22 +147,27 @@ export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kys
   }
 
   const bodySchema = {
-    type: 'object', required: ['action', 'selection'],
-    properties: {
-      action: { type: 'string', enum: [...BULK_ACTIONS] },
-      params: { type: 'object' },
-      selection: { type: 'object', properties: { ids: { type: 'array', items: { type: 'integer' } }, search: { type: 'object', properties: { searchBy: { type: 'string' }, searchKey: { type: 'string' } } } } },
-    },
+    // The action and the shape of the selection here; each action's parameters, and which selection, in resolveAction
+    // and selectionIds.
+    ...objectBody({
+      action: { type: 'string', enum: [...BULK_ACTIONS], errorMessage: 'validation.bulk.action' },
+      params: { type: 'object', description: 'The action\'s parameters (see the description)' },
+      selection: {
+        type: 'object',
+        properties: {
+          ids: { type: 'array', items: idSchema(), errorMessage: 'validation.subscriberId.required' },
+          search: { type: 'object', properties: { searchBy: { type: ['string', 'null'], maxLength: 100 }, searchKey: searchTextSchema() } },
+        },
+        errorMessage: { type: 'validation.bulk.selection' },
+      },
+    }, ['action'], { action: 'validation.bulk.action' }),
   };
   const paramsText = 'Parameters: `daily-limit` `{ dailyLimitBytes, qosThrottling? }`, `qos` `{ qosThrottling }`, `pricing-plan` `{ pricingPlanId }`, '
     + '`roaming-profile` `{ roamingProfileId }`, `move` `{ accountId }` (needs MoveSubscribers), `group-name` `{ groupName }`, '
     + '`details` `{ name?, deviceType?, device?, imei?, apn? }` (the subscriber page\'s rules); `suspend` and `reactivate` none.';
 
   async function checked(request: FastifyRequest) {
-    const body = bodyOf(request);
-    const errors: FieldError[] = [];
-    for (const key of Object.keys(body)) if (!['action', 'params', 'selection'].includes(key)) errors.push(fieldError(key, 'additionalProperties', 'validation.unknownField'));
-    if (errors.length) throw invalid(errors);
+    const body = request.body as Body;
     const principal = principalOf(request);
     const resolved = await resolveAction(db, principal, body.action, body.params);
     const ids = await selectionIds(principal, body.selection);
@@ -177,7 +181,6 @@ export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kys
       summary: 'What a bulk action would do: how many subscribers change, and which cannot or need not, with the reason (nothing is written)',
       description: `Body \`{ action, params, selection: { ids } | { search: { searchBy, searchKey } } }\`. ${paramsText} The answer: \`{ total, willChange, reasons: [{ messageId, message, count }], rows }\` (the first 50 that will not change).`,
     },
-    ...noValidation,
   }, async (request) => {
     const { principal, resolved, ids } = await checked(request);
     return previewOf(resolved, ids, await loadTargets(db, principal, ids));
@@ -193,7 +196,6 @@ export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kys
         + 'count when the core network answers: the job waits for the answers (`waiting`) and ends `done`, or `failed` when every subscriber failed. '
         + `Reasons: \`GET /portal/jobs/{id}/items\` and \`/failures\` (CSV); \`POST /portal/jobs/{id}/retry\` runs the failed again. ${paramsText}`,
     },
-    ...noValidation,
   }, async (request, reply) => {
     const { principal, resolved, ids } = await checked(request);
     const jobId = await app.jobs.enqueue({

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Page } from '@shared/wire';
 import { fieldError, forbidden, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
-import { INT_MAX, pathId as idInPath } from '../../http/input';
+import { INT_MAX } from '../../http/input';
 import { can, type Principal } from '../../http/principal';
 import type { Database } from '../../db/types';
 
@@ -55,8 +55,8 @@ export async function visibleSubscriber(db: Kysely<Database>, principal: Princip
   return row as Subscriber;
 }
 
-/** A numeric id from the path (`id` unless named otherwise); anything else is a 400 naming the parameter. */
-export const pathId = (request: FastifyRequest, name = 'id'): number => idInPath(request, name);
+/** The id in the path (`id` unless named otherwise), checked by the route's params schema. */
+export { pathId } from '../../http/input';
 
 /** Subscribers, and the detail panel's SubscriberDetails sub-privilege (403 without it); the administrator holds all. */
 export function requirePanel(request: FastifyRequest, panel?: string): Principal {

@@ -3,8 +3,9 @@ import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { FieldError } from '@shared/wire';
 import { fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
+import { idParams, idSchema, objectBody, pageNumberSchema, pageSizeSchema } from '../../http/input';
 import type { Principal } from '../../http/principal';
-import { bodyOf, envelope, pageOf, pathId, scopeToCaller, toIso, type Body } from './context';
+import { envelope, pageOf, pathId, scopeToCaller, toIso, type Body } from './context';
 import type { Database } from '../../db/types';
 import { tableAs } from '../../db/dynamicTable';
 
@@ -73,10 +74,9 @@ const PLMN = /^\d{5,6}$/;
 
 /** Impact previews: which subscribers a change of an allowed list or a roaming profile would affect. */
 export function registerSubscriberImpactRoutes(app: FastifyInstance, db: Kysely<Database>) {
-  const noValidation = { validatorCompiler: () => () => true };
-  const unknown = (body: Body, allowed: string[], errors: FieldError[]) => {
-    for (const key of Object.keys(body)) if (!allowed.includes(key)) errors.push(fieldError(key, 'additionalProperties', 'validation.unknownField'));
-  };
+  /** Codes of networks or countries: a list of at most MAX_ITEMS, each matching `pattern`. */
+  const codes = (pattern: RegExp, messageId: string) => ({ type: 'array', maxItems: MAX_ITEMS, items: { type: 'string', maxLength: 10, pattern: pattern.source }, errorMessage: messageId });
+  const page = { type: 'object', properties: { page: pageNumberSchema(), size: pageSizeSchema() } };
   const countryNetworks = async (countries: string[]) => (countries.length
     ? (await db.selectFrom('network').select('plmn').where('country', 'in', countries).execute()).map((r) => r.plmn as string) : []);
 
@@ -88,12 +88,12 @@ export function registerSubscriberImpactRoutes(app: FastifyInstance, db: Kysely<
       description: 'Body `{ plmns?: string[], countries?: string[], page?: { page, size } }` (networks by PLMN code, or every network of a country). '
         + 'The list applies to the subscribers of its reseller whose roaming profile includes it or who hold an IMSI of its sponsor. '
         + 'The answer: `{ total, countries: [{ country, count }], subscribers }` (a page, subscriber id order).',
+      params: idParams(),
+      body: objectBody({ plmns: codes(PLMN, 'validation.plmn.invalid'), countries: codes(COUNTRY, 'validation.country.invalid'), page }),
     },
-    ...noValidation,
   }, async (request: FastifyRequest) => {
-    const body = bodyOf(request);
+    const body = request.body as Body;
     const errors: FieldError[] = [];
-    unknown(body, ['plmns', 'countries', 'page'], errors);
     const plmns = stringList(body, 'plmns', PLMN, 'validation.plmn.invalid', errors);
     const countries = stringList(body, 'countries', COUNTRY, 'validation.country.invalid', errors);
     if (!errors.length && !plmns.length && !countries.length) errors.push(fieldError('plmns', 'required', 'validation.impact.networks'));
@@ -118,12 +118,16 @@ export function registerSubscriberImpactRoutes(app: FastifyInstance, db: Kysely<
       summary: `Subscribers a change of the roaming profile would cut off: those on it seen in the last ${IMPACT_DAYS} days in the countries or on the allowed lists' networks it would drop`,
       description: 'Body `{ countries?: string[], allowedListIds?: number[], page?: { page, size } }`: a dropped allowed list counts with the networks it allows. '
         + 'The answer: `{ total, countries: [{ country, count }], subscribers }` (a page, subscriber id order).',
+      params: idParams(),
+      body: objectBody({
+        countries: codes(COUNTRY, 'validation.country.invalid'),
+        allowedListIds: { type: 'array', maxItems: MAX_ITEMS, items: idSchema(), errorMessage: 'validation.impact.networks' },
+        page,
+      }),
     },
-    ...noValidation,
   }, async (request) => {
-    const body = bodyOf(request);
+    const body = request.body as Body;
     const errors: FieldError[] = [];
-    unknown(body, ['countries', 'allowedListIds', 'page'], errors);
     const countries = stringList(body, 'countries', COUNTRY, 'validation.country.invalid', errors);
     const lists = body.allowedListIds ?? [];
     if (!Array.isArray(lists) || lists.length > MAX_ITEMS || lists.some((id) => !Number.isInteger(id) || id < 1)) errors.push(fieldError('allowedListIds', 'type', 'validation.impact.networks'));

@@ -2,13 +2,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import QRCode from 'qrcode';
 import { isValidIccid, luhnValid } from '@shared/iccid';
-import type { FieldError } from '@shared/wire';
 import type { Mailer } from '../../adapters/mail';
 import type { Engine } from '../../db';
 import { queryBatches, sendCsv } from '../../engine/csv';
 import { englishText, fieldError, HttpError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
-import { INT_MAX, isId } from '../../http/input';
+import { idSchema, objectBody, pageQuery } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import { isEmail } from '../access/context';
 import { bodyOf, envelope, money, pageOf, pathId, requirePanel, scopeToCaller, toIso, visibleSubscriber, type Subscriber } from './context';
@@ -71,25 +70,16 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
       tags,
       summary: 'Set the daily data limit and what happens when it is reached',
       description: 'Body `{ subscriberId, dailyLimitBytes, qosThrottling? }`: the limit is required and greater than 0; `qosThrottling` is `BLOCK` (the default) or a speed id of `GET /portal/reseller-info/api/qos-speed-limits`.',
-      body: {
-        type: 'object', required: ['subscriberId', 'dailyLimitBytes'],
-        properties: { subscriberId: { type: 'integer' }, dailyLimitBytes: { type: 'integer', exclusiveMinimum: 0 }, qosThrottling: { type: 'string', enum: [QOS_BLOCK, ...QOS_SPEED_LIMITS.map((q) => q.id)] } },
-      },
+      body: objectBody({
+        subscriberId: { ...idSchema(), errorMessage: 'validation.subscriberId.required' },
+        dailyLimitBytes: { type: 'integer', exclusiveMinimum: 0, maximum: MAX_DAILY_LIMIT, errorMessage: 'validation.dailyLimit.positive' },
+        qosThrottling: { type: 'string', enum: [QOS_BLOCK, ...QOS_SPEED_LIMITS.map((q) => q.id)], errorMessage: 'validation.qos.invalid' },
+      }, ['subscriberId', 'dailyLimitBytes'], { subscriberId: 'validation.subscriberId.required', dailyLimitBytes: 'validation.dailyLimit.required' }),
     },
-    validatorCompiler: () => () => true,
   }, async (request) => {
-    const body = bodyOf(request);
-    const errors: FieldError[] = [];
-    if (!isId(body.subscriberId)) errors.push(fieldError('subscriberId', body.subscriberId === undefined ? 'required' : 'type', 'validation.subscriberId.required'));
+    const body = request.body as { subscriberId: number; dailyLimitBytes: number; qosThrottling?: string };
     const limit = body.dailyLimitBytes;
-    if (limit === undefined || limit === null || limit === '') errors.push(fieldError('dailyLimitBytes', 'required', 'validation.dailyLimit.required'));
-    else if (typeof limit !== 'number' || !Number.isInteger(limit) || limit <= 0 || limit > MAX_DAILY_LIMIT) {
-      errors.push(fieldError('dailyLimitBytes', typeof limit === 'number' && limit <= 0 ? 'exclusiveMinimum' : 'type', 'validation.dailyLimit.positive'));
-    }
     const qos = body.qosThrottling ?? QOS_BLOCK;
-    if (qos !== QOS_BLOCK && !QOS_SPEED_LIMITS.some((q) => q.id === qos)) errors.push(fieldError('qosThrottling', 'enum', 'validation.qos.invalid'));
-    for (const key of Object.keys(body)) if (!['subscriberId', 'dailyLimitBytes', 'qosThrottling'].includes(key)) errors.push(fieldError(key, 'additionalProperties', 'validation.unknownField'));
-    if (errors.length) throw invalid(errors);
     const principal = principalOf(request);
     return db.transaction().execute(async (trx) => {
       const sub = await visibleSubscriber(trx, principal, body.subscriberId as number, true);
@@ -190,11 +180,12 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
 
   app.post('/portal/misc/equipment', {
     config,
-    schema: { tags, summary: 'Make and model of a device from its IMEI (its first 8 digits, the TAC)', body: { type: 'object', required: ['imei'], properties: { imei: { type: 'string', pattern: '^[0-9]{14,16}$' } } } },
-    validatorCompiler: () => () => true,
+    schema: {
+      tags, summary: 'Make and model of a device from its IMEI (its first 8 digits, the TAC)',
+      body: objectBody({ imei: { type: 'string', maxLength: 50, pattern: '^[0-9]{14,16}$', errorMessage: 'validation.imei.invalid' } }, ['imei'], { imei: 'validation.imei.invalid' }),
+    },
   }, async (request) => {
-    const imei = bodyOf(request).imei;
-    if (typeof imei !== 'string' || !/^\d{14,16}$/.test(imei)) throw invalid([fieldError('imei', imei === undefined ? 'required' : 'pattern', 'validation.imei.invalid')]);
+    const { imei } = request.body as { imei: string };
     if (imei.length === 15 && !luhnValid(imei)) throw invalid([fieldError('imei', 'checkDigit', 'validation.imei.checkDigit')]);
     const tac = imei.slice(0, 8);
     const row = await db.selectFrom('equipmentTac').select(['make', 'model', 'deviceType']).where('tac', '=', tac).executeTakeFirst();
@@ -225,14 +216,10 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
     config: simCardConfig,
     schema: {
       tags, summary: 'SIM cards, by ICCID (searchKey matches part of it)',
-      querystring: {
-        type: 'object',
-        properties: {
-          page: { type: 'integer', minimum: 0, maximum: INT_MAX, default: 0 }, size: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
-          searchKey: { type: 'string', pattern: '^\\d{1,22}$' }, status: { type: 'string', enum: ['inventory', 'active', 'suspended', 'retired'] },
-          simType: { type: 'string', enum: ['physical', 'esim'] },
-        },
-      },
+      querystring: pageQuery(500, 50, {
+        searchKey: { type: 'string', pattern: '^\\d{1,22}$' }, status: { type: 'string', enum: ['inventory', 'active', 'suspended', 'retired'] },
+        simType: { type: 'string', enum: ['physical', 'esim'] },
+      }),
     },
   }, async (request) => {
     const q = request.query as { page: number; size: number; searchKey?: string; status?: string; simType?: string };
@@ -256,11 +243,14 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
 
   app.post('/portal/sim-cards/:iccid', {
     config: simCardConfig,
-    schema: { tags, summary: 'E-mail the eSIM\'s activation QR code', body: { type: 'object', required: ['email'], properties: { email: { type: 'string', format: 'email' } } } },
-    validatorCompiler: () => () => true,
+    schema: {
+      tags, summary: 'E-mail the eSIM\'s activation QR code',
+      body: objectBody({ email: { type: 'string', maxLength: 254, errorMessage: 'validation.email.required' } }, ['email'], { email: 'validation.email.required' }),
+    },
   }, async (request) => {
-    const email = bodyOf(request).email;
-    if (typeof email !== 'string' || !email.trim()) throw invalid([fieldError('email', 'required', 'validation.email.required')]);
+    // Surrounding blanks are forgiven, so the format is checked here, after trimming.
+    const email = (request.body as { email: string }).email;
+    if (!email.trim()) throw invalid([fieldError('email', 'required', 'validation.email.required')]);
     if (!isEmail(email.trim())) throw invalid([fieldError('email', 'format', 'validation.email.invalid')]);
     const sim = await simCard(request);
     if (sim.simType !== 'esim' || !sim.activationCode) throw invalid([fieldError('iccid', 'esim', 'validation.simCard.notEsim')]);

@@ -3,10 +3,10 @@ import { sql, type Kysely } from 'kysely';
 import type { FieldError } from '@shared/wire';
 import { conflict, fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
-import { isId } from '../../http/input';
+import { idParams, idSchema, isId, objectBody } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import { auditSubscriber, auditSubscribers } from './audit';
-import { bodyOf, money, pathId, pgCode, requirePanel, scopeToCaller, visibleSubscriber, type Body, type Subscriber } from './context';
+import { money, pathId, pgCode, requirePanel, scopeToCaller, visibleSubscriber, type Body, type Subscriber } from './context';
 import { operationToWire, recordOperation, startNetworkOperation, type Actor, type NetworkOperation } from './network';
 import type { Database } from '../../db/types';
 
@@ -189,19 +189,21 @@ export function registerSubscriberOperationRoutes(app: FastifyInstance, db: Kyse
       body: {
         type: 'object',
         required: ['operation', 'subscriberId'],
+        // The operation and the subscriber here; which other fields an operation takes, and their rules (an amount
+        // may come as exact decimal text), in checkOperationBody.
         properties: {
-          operation: { type: 'string', enum: Object.keys(SUBSCRIBER_OPERATIONS) },
-          subscriberId: { type: 'integer' },
-          amount: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: AMOUNT_LIMIT, multipleOf: 0.01 },
-          description: { type: 'string', maxLength: 250 },
-          pricingPlanId: { type: 'integer' },
-          msisdn: { type: 'string', pattern: MSISDN.source },
+          operation: { type: 'string', enum: Object.keys(SUBSCRIBER_OPERATIONS), errorMessage: 'validation.operation.invalid' },
+          subscriberId: { ...idSchema({}, 'type'), errorMessage: 'validation.subscriberId.required' },
+          amount: { type: ['number', 'string', 'null'], maxLength: 50, description: `More than 0, below ${AMOUNT_LIMIT}, at most 2 decimals`, errorMessage: 'validation.amount.invalid' },
+          description: { type: 'string', maxLength: 250, errorMessage: 'validation.max250' },
+          pricingPlanId: { description: 'An id of a visible pricing plan (operation pricing-plan)' },
+          msisdn: { description: `Digits: ${MSISDN.source} (operation modify-msisdn)` },
         },
+        errorMessage: { required: { operation: 'validation.operation.invalid', subscriberId: 'validation.subscriberId.required' } },
       },
     },
-    validatorCompiler: () => () => true,
   }, async (request, reply) => {
-    const body = bodyOf(request);
+    const body = request.body as Body;
     const { operation, subscriberId } = checkOperationBody(body);
     const principal = requirePanel(request, SUBSCRIBER_OPERATIONS[operation]);
     if (SUBSCRIBER_OPERATIONS[operation] === 'Services') return billing(principal, operation, subscriberId, body);
@@ -294,13 +296,11 @@ export function registerSubscriberOperationRoutes(app: FastifyInstance, db: Kyse
       tags,
       summary: 'Write the subscriber\'s roaming profile to the HSS, optionally changing it (202, pending operation)',
       description: 'Body `{ roamingProfileId? }`: an approved profile of the subscriber\'s reseller or its parents; without it the current profile is written again.',
-      body: { type: 'object', properties: { roamingProfileId: { type: 'integer' } } },
+      params: idParams(),
+      body: { type: 'object', properties: { roamingProfileId: { ...idSchema({}, 'type'), errorMessage: 'validation.roamingProfile.unknown' } } },
     },
-    validatorCompiler: () => () => true,
   }, async (request, reply) => {
-    const body = bodyOf(request);
-    const given = body.roamingProfileId;
-    if (given !== undefined && !isId(given)) throw invalid([fieldError('roamingProfileId', 'type', 'validation.roamingProfile.unknown')]);
+    const given = (request.body as { roamingProfileId?: number }).roamingProfileId;
     const { principal, sub } = await withPanel(request, 'RoamingProfile');
     const profileId = (given as number | undefined) ?? sub.roamingProfileId;
     if (profileId === null) throw invalid([fieldError('roamingProfileId', 'required', 'validation.roamingProfile.required')]);
@@ -372,13 +372,14 @@ export function registerSubscriberOperationRoutes(app: FastifyInstance, db: Kyse
       tags,
       summary: 'Make another of the subscriber\'s MSISDNs the default, through the core network (202, pending operation)',
       description: 'Body `{ msisdn }`: one of the subscriber\'s numbers other than the default. The HSS is told first; only its success changes the default.',
-      body: { type: 'object', required: ['msisdn'], properties: { msisdn: { type: 'string', pattern: MSISDN.source } } },
+      params: idParams(),
+      // Empty text counts as missing, so the pattern is checked in the handler, after that.
+      body: objectBody({ msisdn: { type: 'string', maxLength: 50, description: `Digits: ${MSISDN.source}`, errorMessage: 'validation.msisdn.invalid' } }, ['msisdn'], { msisdn: 'validation.msisdn.required' }),
     },
-    validatorCompiler: () => () => true,
   }, async (request, reply) => {
-    const msisdn = bodyOf(request).msisdn;
-    if (msisdn === undefined || msisdn === '') throw invalid([fieldError('msisdn', 'required', 'validation.msisdn.required')]);
-    if (typeof msisdn !== 'string' || !MSISDN.test(msisdn)) throw invalid([fieldError('msisdn', 'pattern', 'validation.msisdn.invalid')]);
+    const { msisdn } = request.body as { msisdn: string };
+    if (msisdn === '') throw invalid([fieldError('msisdn', 'required', 'validation.msisdn.required')]);
+    if (!MSISDN.test(msisdn)) throw invalid([fieldError('msisdn', 'pattern', 'validation.msisdn.invalid')]);
     const { principal, sub } = await withPanel(request, 'Msisdn');
     const owns = (trx: Kysely<Database>, id: number) => trx.selectFrom('subscriberMsisdn').select('msisdn').where('subscriberId', '=', id).where('msisdn', '=', msisdn).executeTakeFirst();
     if (!(await owns(db, sub.subscriberId))) throw invalid([fieldError('msisdn', 'own', 'validation.msisdn.notOwn')]);

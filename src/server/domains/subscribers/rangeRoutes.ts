@@ -3,22 +3,18 @@ import type { Kysely } from 'kysely';
 import type { FieldError } from '@shared/wire';
 import type { MigrationPlatform } from '../../adapters/migration';
 import { fieldError, forbidden, invalid } from '../../http/errors';
-import { isId } from '../../http/input';
+import { idSchema, isId, objectBody } from '../../http/input';
 import { principalOf } from '../../http/guard';
 import { can, type Principal } from '../../http/principal';
 import type { JobKind } from '../../jobs/runner';
 import { auditSubscriber } from './audit';
 import { applyActionToMany, checkRange, jobPrincipal, loadTargets, outcomesOf, rangeIds, RANGE_MAX, reasonFor, resolveAction, UNCHANGED, type ApplyContext, type Range, type Resolved } from './bulk';
 import { BULK_JOB } from './bulkRoutes';
-import { bodyOf, requirePanel, type Body } from './context';
+import { requirePanel, type Body } from './context';
 import { changeSubscriber } from './operationRoutes';
 import type { Database } from '../../db/types';
 
 export const MIGRATION_JOB = 'subscribers.migrate';
-
-function unknownFields(body: Body, allowed: string[], errors: FieldError[]) {
-  for (const key of Object.keys(body)) if (!allowed.includes(key)) errors.push(fieldError(key, 'additionalProperties', 'validation.unknownField'));
-}
 
 /** An action's parameter errors named as the call's own fields (`params.accountId` is `accountId` here). */
 async function resolveFlat(db: Kysely<Database>, principal: Principal, action: string, params: Body): Promise<Resolved> {
@@ -118,8 +114,10 @@ export function migrationJobKind(platform: MigrationPlatform): JobKind {
 /** Range calls: a roaming profile for a range, moving subscribers to another account, migrating a range. */
 export function registerSubscriberRangeRoutes(app: FastifyInstance, db: Kysely<Database>) {
   const tags = ['subscribers'];
-  const noValidation = { validatorCompiler: () => () => true };
-  const rangeSchema = { type: 'object', properties: { rangeStart: { type: ['string', 'integer'] }, rangeEnd: { type: ['string', 'integer'] } } };
+  // Ends of a range: digits whose pattern depends on the range type, checked by checkRange.
+  const rangeEnd = { type: ['string', 'integer', 'null'], maxLength: 50 };
+  const rangeSchema = objectBody({ rangeStart: rangeEnd, rangeEnd });
+  const rangeType = { type: 'string', enum: ['SUBSCRIBER_ID', 'ICCID', 'IMSI'], errorMessage: 'validation.rangeType.invalid' };
 
   app.post('/portal/subscribers/roaming-profile', {
     config: { privilege: 'Subscribers' },
@@ -131,16 +129,16 @@ export function registerSubscriberRangeRoutes(app: FastifyInstance, db: Kysely<D
         + 'cannot take a single-IMSI profile: the answer names them and nothing changes. Each change is in the subscriber\'s audit log; '
         + 'the HSS writes go out after the change is stored, and their answers are the outcome of the job the answer names (`jobId`: a '
         + 'changed subscriber succeeds or fails as the HSS answers, one already on the profile is skipped; `POST /portal/jobs/{id}/retry` writes the failed again).',
-      body: {
-        type: 'object', required: ['roamingProfileId', 'range'],
-        properties: { roamingProfileId: { type: 'integer' }, range: rangeSchema, rangeType: { type: 'string', enum: ['SUBSCRIBER_ID', 'ICCID', 'IMSI'] }, sourceRoamingProfileId: { type: 'integer' } },
-      },
+      body: objectBody({
+        roamingProfileId: { ...idSchema({}, 'type'), errorMessage: 'validation.roamingProfile.required' },
+        range: rangeSchema,
+        rangeType,
+        sourceRoamingProfileId: { ...idSchema({}, 'type'), type: ['integer', 'null'], errorMessage: 'validation.roamingProfile.unknown' },
+      }, ['roamingProfileId'], { roamingProfileId: 'validation.roamingProfile.required' }),
     },
-    ...noValidation,
   }, async (request: FastifyRequest) => {
-    const body = bodyOf(request);
+    const body = request.body as Body;
     const errors: FieldError[] = [];
-    unknownFields(body, ['roamingProfileId', 'range', 'rangeType', 'sourceRoamingProfileId'], errors);
     const range = checkRange(body.range, body.rangeType, errors);
     const source = body.sourceRoamingProfileId;
     if (source !== undefined && source !== null && !isId(source)) errors.push(fieldError('sourceRoamingProfileId', 'type', 'validation.roamingProfile.unknown'));
@@ -160,16 +158,16 @@ export function registerSubscriberRangeRoutes(app: FastifyInstance, db: Kysely<D
       summary: `Move subscribers (ids, or a range of at most ${RANGE_MAX}) to another account the caller can see, all or none`,
       description: 'Body `{ accountId, subscriberIds?: number[] }` or `{ accountId, range: { rangeStart, rangeEnd }, rangeType? }`. '
         + 'The subscriber takes the account\'s reseller; its pricing plan and roaming profile must be usable there.',
-      body: {
-        type: 'object', required: ['accountId'],
-        properties: { accountId: { type: 'integer' }, subscriberIds: { type: 'array', items: { type: 'integer' }, maxItems: RANGE_MAX }, range: rangeSchema, rangeType: { type: 'string' } },
-      },
+      body: objectBody({
+        accountId: { ...idSchema({}, 'type'), errorMessage: 'validation.move.account' },
+        subscriberIds: { type: 'array', items: idSchema({}, 'type'), description: `At most ${RANGE_MAX}`, errorMessage: 'validation.subscriberId.required' },
+        range: rangeSchema,
+        rangeType,
+      }, ['accountId'], { accountId: 'validation.move.account' }),
     },
-    ...noValidation,
   }, async (request) => {
-    const body = bodyOf(request);
+    const body = request.body as Body;
     const errors: FieldError[] = [];
-    unknownFields(body, ['accountId', 'subscriberIds', 'range', 'rangeType'], errors);
     let range: Range | undefined;
     let ids: number[] | undefined;
     if (Array.isArray(body.subscriberIds) && body.range === undefined) {
@@ -195,11 +193,9 @@ export function registerSubscriberRangeRoutes(app: FastifyInstance, db: Kysely<D
         + 'and the ids of the subscribers it migrates (`subscriberIds`).',
       body: rangeSchema,
     },
-    ...noValidation,
   }, async (request, reply) => {
-    const body = bodyOf(request);
+    const body = request.body as Body;
     const errors: FieldError[] = [];
-    unknownFields(body, ['rangeStart', 'rangeEnd'], errors);
     const range = checkRange(body, 'SUBSCRIBER_ID', errors, '');
     if (errors.length) throw invalid(errors);
     const principal = requirePanel(request, 'MigrationStatus');

@@ -6,7 +6,6 @@ import { pathId } from '../../http/input';
 import { can, type Principal } from '../../http/principal';
 import type { Database } from '../../db/types';
 
-const idOf = (request: FastifyRequest) => pathId(request);
 
 /** The subscriber if the caller may see it (their reseller subtree, their account), else 404. */
 async function visibleSubscriber(db: Kysely<Database>, principal: Principal, id: number) {
@@ -29,24 +28,24 @@ export function registerSubscriberRoutes(app: FastifyInstance, db: Kysely<Databa
   const panel = (sub: string) => async (request: FastifyRequest) => {
     const principal = principalOf(request);
     if (!principal.isAdmin && !can(principal, 'SubscriberDetails', sub)) throw forbidden();
-    return { principal, subscriber: await visibleSubscriber(db, principal, idOf(request)) };
+    return { principal, subscriber: await visibleSubscriber(db, principal, pathId(request)) };
   };
   const config = { privilege: 'Subscribers' };
   const tags = ['subscribers'];
 
-  app.get('/portal/subscriber-info/sponsor-imsis/:id', { config, schema: { tags } }, async (request) => {
+  app.get('/portal/subscriber-info/sponsor-imsis/:id', { config, schema: { tags, summary: 'The sponsor IMSIs of a subscriber\'s SIM' } }, async (request) => {
     const { subscriber } = await panel('SponsorImsis')(request);
     return db.selectFrom('sponsorImsi').select(['imsi', 'sponsorId', 'sponsorName', 'pending'])
       .where('subscriberId', '=', subscriber.subscriberId).orderBy('imsi').execute();
   });
 
-  app.get('/portal/subscriber-info/msisdns/:id', { config, schema: { tags } }, async (request) => {
+  app.get('/portal/subscriber-info/msisdns/:id', { config, schema: { tags, summary: 'The MSISDNs of a subscriber' } }, async (request) => {
     const { subscriber } = await panel('Msisdn')(request);
     const rows = await db.selectFrom('subscriberMsisdn').select('msisdn').where('subscriberId', '=', subscriber.subscriberId).orderBy('msisdn').execute();
     return rows.map((r) => ({ msisdn: r.msisdn, isDefault: r.msisdn === subscriber.msisdn }));
   });
 
-  app.get('/portal/subscriber-info/sim-info/:id', { config, schema: { tags } }, async (request) => {
+  app.get('/portal/subscriber-info/sim-info/:id', { config, schema: { tags, summary: 'The SIM of a subscriber' } }, async (request) => {
     const { subscriber } = await panel('IccidSim')(request);
     const sim = await db.selectFrom('simCard')
       .select(['iccid', 'simType', 'status', 'statusDate', 'profileType', 'batch', 'cost', 'serviceProviderName', 'activationCode'])
@@ -54,7 +53,7 @@ export function registerSubscriberRoutes(app: FastifyInstance, db: Kysely<Databa
     return { ...sim, cost: sim.cost === null ? null : Number(sim.cost) };
   });
 
-  app.get('/portal/subscriber-info/audit-logs/:id', { config, schema: { tags } }, async (request) => {
+  app.get('/portal/subscriber-info/audit-logs/:id', { config, schema: { tags, summary: 'The audit log of a subscriber' } }, async (request) => {
     const { subscriber } = await panel('AuditLogs')(request);
     const rows = await db.selectFrom('subscriberAudit').select(['id', 'at', 'username', 'action', 'before', 'after'])
       .where('subscriberId', '=', subscriber.subscriberId).orderBy('at', 'desc').orderBy('id', 'desc').limit(500).execute();

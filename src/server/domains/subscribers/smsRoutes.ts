@@ -1,30 +1,27 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { SMS_LIMITS, smsLength, smsTextProblem } from '@shared/sms';
-import type { FieldError } from '@shared/wire';
 import type { SmsPayload } from '../../adapters/core-network';
 import { fieldError, invalid } from '../../http/errors';
+import { idParams, objectBody } from '../../http/input';
 import { auditSubscriber } from './audit';
-import { bodyOf, pathId, requirePanel, visibleSubscriber, type Body } from './context';
+import { requirePanel, visibleSubscriber } from './context';
 import { startNetworkOperation } from './network';
 import type { Database } from '../../db/types';
 
 /** The detail panel an SMS belongs to: its delivery shows in the subscriber's network events. */
 const PANEL = 'NetworkEvents';
 
-/** The SMS of a request body, or a 400 naming the field and the rule it breaks. */
-function smsOf(body: Body): SmsPayload {
-  const errors: FieldError[] = [];
-  for (const key of Object.keys(body)) if (key !== 'text') errors.push(fieldError(key, 'additionalProperties', 'validation.unknownField'));
-  const text = body.text;
-  if (text === undefined || text === null) errors.push(fieldError('text', 'required', 'validation.sms.required'));
-  else if (typeof text !== 'string') errors.push(fieldError('text', 'type', 'validation.sms.required'));
-  else {
-    const problem = smsTextProblem(text);
-    if (problem) errors.push(fieldError('text', problem === 'validation.sms.required' ? 'required' : 'maxLength', problem));
-  }
-  if (errors.length) throw invalid(errors);
-  return { text: text as string, encoding: smsLength(text as string).encoding };
+/** The body: `{ text }`, at most 160 characters whatever the encoding; the encoding's own limit is checked by `smsOf`. */
+const SMS_BODY = objectBody({
+  text: { type: 'string', maxLength: SMS_LIMITS['GSM-7'], errorMessage: { type: 'validation.sms.required', maxLength: 'validation.sms.tooLong' } },
+}, ['text'], { text: 'validation.sms.required' });
+
+/** The SMS of a valid body, or a 400 when it is blank or too long for one message of its encoding. */
+function smsOf({ text }: { text: string }): SmsPayload {
+  const problem = smsTextProblem(text);
+  if (problem) throw invalid([fieldError('text', problem === 'validation.sms.required' ? 'required' : 'maxLength', problem)]);
+  return { text, encoding: smsLength(text).encoding };
 }
 
 /**
@@ -39,14 +36,13 @@ export function registerSubscriberSmsRoutes(app: FastifyInstance, db: Kysely<Dat
       tags: ['subscribers'],
       summary: 'Send an SMS to the subscriber\'s SIM (202, pending operation)',
       description: `Body \`{ text }\`: one message, at most ${SMS_LIMITS['GSM-7']} characters of the GSM 03.38 alphabet (\`^{}\\[~]|€\` count twice) or ${SMS_LIMITS['UCS-2']} UTF-16 code units otherwise. Needs the SubscriberDetails panel ${PANEL}.`,
-      body: { type: 'object', required: ['text'], properties: { text: { type: 'string', minLength: 1 } } },
+      params: idParams(),
+      body: SMS_BODY,
     },
-    // The body is checked by smsOf, which names the field and the rule in the portal's error shape.
-    validatorCompiler: () => () => true,
   }, async (request, reply) => {
     const principal = requirePanel(request, PANEL);
-    const id = pathId(request);
-    const sms = smsOf(bodyOf(request));
+    const { id } = request.params as { id: number };
+    const sms = smsOf(request.body as { text: string });
     const subscriber = await visibleSubscriber(db, principal, id);
     return reply.code(202).send(await startNetworkOperation(app, db, principal, subscriber, {
       name: 'send-sms', network: 'sendSms', request: sms,
