@@ -53,7 +53,8 @@ export type PutUserPasswordResetApiArg =
   };
 export type PostJoinRecaptchaApiResponse = unknown;
 export type PostJoinRecaptchaApiArg = {
-  token?: string;
+  /** The ALTCHA payload (text) */
+  token?: unknown;
 };
 export type PostJoinRequestApiResponse = unknown;
 export type PostJoinRequestApiArg = {
@@ -65,6 +66,23 @@ export type PostJoinRequestApiArg = {
   comment?: string | null;
   type: string;
   altcha: string;
+};
+export type ApiError = {
+  statusCode: number;
+  /** VALIDATION_FAILED, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, STALE, … */
+  code: string;
+  /** English text of the message */
+  message: string;
+  fields?: {
+    /** Path of the field (`page.after`, `save[2].name`); empty for the whole body */
+    field?: string;
+    /** The rule the value breaks (required, type, range, pattern, …) */
+    rule?: string;
+    /** Message id of the portal's catalogues */
+    messageId?: string;
+    /** English text of the message */
+    message?: string;
+  }[];
 };
 export const {
   usePutUserPasswordResetMutation,

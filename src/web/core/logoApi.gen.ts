@@ -20,4 +20,21 @@ const injectedRtkApi = api
 export { injectedRtkApi as enhancedApi };
 export type DeleteUserLogoApiResponse = unknown;
 export type DeleteUserLogoApiArg = void;
+export type ApiError = {
+  statusCode: number;
+  /** VALIDATION_FAILED, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, STALE, … */
+  code: string;
+  /** English text of the message */
+  message: string;
+  fields?: {
+    /** Path of the field (`page.after`, `save[2].name`); empty for the whole body */
+    field?: string;
+    /** The rule the value breaks (required, type, range, pattern, …) */
+    rule?: string;
+    /** Message id of the portal's catalogues */
+    messageId?: string;
+    /** English text of the message */
+    message?: string;
+  }[];
+};
 export const { useDeleteUserLogoMutation } = injectedRtkApi;

@@ -22,7 +22,7 @@ export const MIGRATION_POLL_MS = 1000;
 const PAGE_SIZE = 20;
 
 function MigrationRow({ id }: { id: number }) {
-  const { data } = useGetSummaSubscriberMigrationByIdQuery(String(id));
+  const { data } = useGetSummaSubscriberMigrationByIdQuery(id);
   const status = data?.migrationStatus;
   return (
     <tr data-testid={`migration-${id}`} data-status={status ?? ''}>

@@ -47,27 +47,45 @@ export { injectedRtkApi as enhancedApi };
 export type PostSubscribersRoamingProfileApiResponse = unknown;
 export type PostSubscribersRoamingProfileApiArg = {
   roamingProfileId: number;
-  range: {
-    rangeStart?: string | number;
-    rangeEnd?: string | number;
+  range?: {
+    rangeStart?: string | number | (null | null);
+    rangeEnd?: string | number | (null | null);
   };
   rangeType?: "SUBSCRIBER_ID" | "ICCID" | "IMSI";
-  sourceRoamingProfileId?: number;
+  sourceRoamingProfileId?: number | null;
 };
 export type PostSubscribersMoveApiResponse = unknown;
 export type PostSubscribersMoveApiArg = {
   accountId: number;
+  /** At most 1000 */
   subscriberIds?: number[];
   range?: {
-    rangeStart?: string | number;
-    rangeEnd?: string | number;
+    rangeStart?: string | number | (null | null);
+    rangeEnd?: string | number | (null | null);
   };
-  rangeType?: string;
+  rangeType?: "SUBSCRIBER_ID" | "ICCID" | "IMSI";
 };
 export type PostSummaSubscriberMigrationRangeApiResponse = unknown;
 export type PostSummaSubscriberMigrationRangeApiArg = {
-  rangeStart?: string | number;
-  rangeEnd?: string | number;
+  rangeStart?: string | number | (null | null);
+  rangeEnd?: string | number | (null | null);
+};
+export type ApiError = {
+  statusCode: number;
+  /** VALIDATION_FAILED, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, STALE, … */
+  code: string;
+  /** English text of the message */
+  message: string;
+  fields?: {
+    /** Path of the field (`page.after`, `save[2].name`); empty for the whole body */
+    field?: string;
+    /** The rule the value breaks (required, type, range, pattern, …) */
+    rule?: string;
+    /** Message id of the portal's catalogues */
+    messageId?: string;
+    /** English text of the message */
+    message?: string;
+  }[];
 };
 export const {
   usePostSubscribersRoamingProfileMutation,

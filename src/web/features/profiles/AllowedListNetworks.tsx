@@ -16,7 +16,7 @@ import {
   useAllowedListImpactMutation,
   usePostAdminBlockNetworksMutation,
   useDownloadAllowedListMutation,
-  useGetAllowedListsByIdNetworksAndCountryQuery,
+  useGetAllowedListsByIdNetworksByCountryQuery,
   useGetAllowedListsByIdNetworksQuery,
   usePostAllowedListsByIdSyncMutation,
   type ListNetwork,
@@ -81,7 +81,7 @@ const any = (states: StateCounts, which: readonly NetworkState[]) => which.some(
 
 function CountryNetworks({ id, country, isAdmin, onBlock, busy }: { id: number; country: string; isAdmin: boolean; onBlock: Block; busy: boolean }) {
   const intl = useIntl();
-  const { data, isError } = useGetAllowedListsByIdNetworksAndCountryQuery({ id: String(id), country });
+  const { data, isError } = useGetAllowedListsByIdNetworksByCountryQuery({ id: id, country });
   if (isError) return <Callout intent={Intent.DANGER}><FormattedMessage id="list.loadError" /></Callout>;
   if (!data) return <Spinner size={20} />;
   return (
@@ -161,7 +161,7 @@ export function AllowedListNetworks({ id }: { id: number }) {
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const [running, setRunning] = useState(false);
   const { data: list } = useGetAllowedListsByIdQuery(id, { pollingInterval: running ? SYNC_POLL_MS : 0 });
-  const summary = useGetAllowedListsByIdNetworksQuery(String(id), { skip: !list });
+  const summary = useGetAllowedListsByIdNetworksQuery(id, { skip: !list });
   const [block, blocking] = usePostAdminBlockNetworksMutation();
   const [previewImpact, previewing] = useAllowedListImpactMutation();
   const impact = useImpactCheck();
@@ -192,7 +192,7 @@ export function AllowedListNetworks({ id }: { id: number }) {
     showToast({ intent: Intent.SUCCESS, message: intl.formatMessage({ id: 'allowedList.block.done' }, { changed: result.data.changed }) });
   };
   const onSync = async () => {
-    const result = await sync(String(id));
+    const result = await sync(id);
     if (result.error) return failed(httpStatus(result.error) === 409 ? 'allowedList.sync.alreadyRunning' : 'allowedList.sync.error');
     if (result.data.sent === 0) showToast({ intent: Intent.PRIMARY, message: intl.formatMessage({ id: 'allowedList.sync.nothing' }) });
   };

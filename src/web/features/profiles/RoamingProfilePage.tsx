@@ -37,7 +37,7 @@ function ProfileExtras({ id }: { id: number }) {
   const failed = (messageId: string) => showToast({ intent: Intent.DANGER, icon: <ErrorIcon />, message: intl.formatMessage({ id: messageId }) });
   const state = String(row.reviewState ?? 'pending');
   const onApprove = async () => {
-    const result = await approve(String(id));
+    const result = await approve(id);
     if (result.error) return failed('roamingProfile.approve.error');
     showToast({ intent: Intent.SUCCESS, icon: <TickIcon />, message: intl.formatMessage({ id: 'roamingProfile.approve.done' }) });
   };

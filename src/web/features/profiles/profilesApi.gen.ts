@@ -16,9 +16,9 @@ const injectedRtkApi = api
         }),
         providesTags: ["allowed-lists"],
       }),
-      getAllowedListsByIdNetworksAndCountry: build.query<
-        GetAllowedListsByIdNetworksAndCountryApiResponse,
-        GetAllowedListsByIdNetworksAndCountryApiArg
+      getAllowedListsByIdNetworksByCountry: build.query<
+        GetAllowedListsByIdNetworksByCountryApiResponse,
+        GetAllowedListsByIdNetworksByCountryApiArg
       >({
         query: (queryArg) => ({
           url: `/allowed-lists/${encodeURIComponent(String(queryArg.id))}/networks/${encodeURIComponent(String(queryArg.country))}`,
@@ -70,8 +70,9 @@ const injectedRtkApi = api
         PostAllowedListsByIdImpactApiArg
       >({
         query: (queryArg) => ({
-          url: `/allowed-lists/${encodeURIComponent(String(queryArg))}/impact`,
+          url: `/allowed-lists/${encodeURIComponent(String(queryArg.id))}/impact`,
           method: "POST",
+          body: queryArg.body,
         }),
         invalidatesTags: ["allowed-lists"],
       }),
@@ -80,8 +81,9 @@ const injectedRtkApi = api
         PostRoamingProfilesByIdImpactApiArg
       >({
         query: (queryArg) => ({
-          url: `/roaming-profiles/${encodeURIComponent(String(queryArg))}/impact`,
+          url: `/roaming-profiles/${encodeURIComponent(String(queryArg.id))}/impact`,
           method: "POST",
+          body: queryArg.body,
         }),
         invalidatesTags: ["roaming-profiles"],
       }),
@@ -90,10 +92,10 @@ const injectedRtkApi = api
   });
 export { injectedRtkApi as enhancedApi };
 export type GetAllowedListsByIdNetworksApiResponse = unknown;
-export type GetAllowedListsByIdNetworksApiArg = string;
-export type GetAllowedListsByIdNetworksAndCountryApiResponse = unknown;
-export type GetAllowedListsByIdNetworksAndCountryApiArg = {
-  id: string;
+export type GetAllowedListsByIdNetworksApiArg = number;
+export type GetAllowedListsByIdNetworksByCountryApiResponse = unknown;
+export type GetAllowedListsByIdNetworksByCountryApiArg = {
+  id: number;
   country: string;
 };
 export type PostAdminBlockNetworksApiResponse = unknown;
@@ -104,7 +106,7 @@ export type PostAdminBlockNetworksApiArg = {
   countries?: string[];
 };
 export type PostAllowedListsByIdSyncApiResponse = unknown;
-export type PostAllowedListsByIdSyncApiArg = string;
+export type PostAllowedListsByIdSyncApiArg = number;
 export type GetAllowedListsByIdApiResponse =
   /** status 200 Default Response */ {
     allowedListId?: number;
@@ -125,14 +127,51 @@ export type GetAllowedListsByIdApiResponse =
   };
 export type GetAllowedListsByIdApiArg = number;
 export type PostAdminRoamingProfilesByIdApproveApiResponse = unknown;
-export type PostAdminRoamingProfilesByIdApproveApiArg = string;
+export type PostAdminRoamingProfilesByIdApproveApiArg = number;
 export type PostAllowedListsByIdImpactApiResponse = unknown;
-export type PostAllowedListsByIdImpactApiArg = string;
+export type PostAllowedListsByIdImpactApiArg = {
+  id: number;
+  body: {
+    plmns?: string[];
+    countries?: string[];
+    page?: {
+      page?: number;
+      size?: number;
+    };
+  };
+};
 export type PostRoamingProfilesByIdImpactApiResponse = unknown;
-export type PostRoamingProfilesByIdImpactApiArg = string;
+export type PostRoamingProfilesByIdImpactApiArg = {
+  id: number;
+  body: {
+    countries?: string[];
+    allowedListIds?: number[];
+    page?: {
+      page?: number;
+      size?: number;
+    };
+  };
+};
+export type ApiError = {
+  statusCode: number;
+  /** VALIDATION_FAILED, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, STALE, … */
+  code: string;
+  /** English text of the message */
+  message: string;
+  fields?: {
+    /** Path of the field (`page.after`, `save[2].name`); empty for the whole body */
+    field?: string;
+    /** The rule the value breaks (required, type, range, pattern, …) */
+    rule?: string;
+    /** Message id of the portal's catalogues */
+    messageId?: string;
+    /** English text of the message */
+    message?: string;
+  }[];
+};
 export const {
   useGetAllowedListsByIdNetworksQuery,
-  useGetAllowedListsByIdNetworksAndCountryQuery,
+  useGetAllowedListsByIdNetworksByCountryQuery,
   usePostAdminBlockNetworksMutation,
   usePostAllowedListsByIdSyncMutation,
   useGetAllowedListsByIdQuery,

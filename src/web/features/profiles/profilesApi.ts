@@ -80,7 +80,7 @@ const LIST_SYNC = 'ListSync';
 export const profilesApi = answering<{
   getAllowedListsById: SyncState;
   getAllowedListsByIdNetworks: NetworkSummary;
-  getAllowedListsByIdNetworksAndCountry: ListNetwork[];
+  getAllowedListsByIdNetworksByCountry: ListNetwork[];
   postAdminBlockNetworks: NetworkSummary & { changed: number };
   postAllowedListsByIdSync: { allowedListId: number; sent: number };
   postAdminRoamingProfilesByIdApprove: EntityRow;
@@ -94,7 +94,7 @@ export const profilesApi = answering<{
        */
       getAllowedListsById: { providesTags: (_r, _e, id) => [{ type: LIST_SYNC, id: Number(id) }] },
       getAllowedListsByIdNetworks: { providesTags: (_r, _e, id) => [{ type: LIST_NETWORKS, id: Number(id) }] },
-      getAllowedListsByIdNetworksAndCountry: { providesTags: (_r, _e, { id }) => [{ type: LIST_NETWORKS, id: Number(id) }] },
+      getAllowedListsByIdNetworksByCountry: { providesTags: (_r, _e, { id }) => [{ type: LIST_NETWORKS, id: Number(id) }] },
       postAdminBlockNetworks: { invalidatesTags: (_r, _e, { allowedListId }) => [{ type: LIST_NETWORKS, id: allowedListId }] },
       postAllowedListsByIdSync: { invalidatesTags: (_r, _e, id) => [{ type: LIST_SYNC, id: Number(id) }, { type: LIST_NETWORKS, id: Number(id) }] },
       postAdminRoamingProfilesByIdApprove: {
@@ -134,7 +134,7 @@ const handWritten = api.injectEndpoints({
 export const {
   useGetAllowedListsByIdQuery,
   useGetAllowedListsByIdNetworksQuery,
-  useGetAllowedListsByIdNetworksAndCountryQuery,
+  useGetAllowedListsByIdNetworksByCountryQuery,
   usePostAdminBlockNetworksMutation,
   usePostAllowedListsByIdSyncMutation,
   usePostAdminRoamingProfilesByIdApproveMutation,

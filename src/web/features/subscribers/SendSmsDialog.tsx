@@ -24,7 +24,7 @@ export default function SendSmsDialog({ subscriberId, onClose }: { subscriberId:
   const submit = async () => {
     setTouched(true);
     if (problem) return;
-    const result = await send({ id: String(subscriberId), body: { text } });
+    const result = await send({ id: subscriberId, body: { text } });
     if (!result.error) {
       follow('send-sms', result);
       onClose();

@@ -107,7 +107,7 @@ function CancelLocationAction({ subscriberId }: { subscriberId: number }) {
   const { follow, busy } = useOperations();
   return (
     <Button size="small" icon={<MapMarkerIcon />} disabled={busy} loading={state.isLoading} data-testid="header-cancel-location"
-      onClick={async () => follow('cancel-location', await cancel(String(subscriberId)))}>
+      onClick={async () => follow('cancel-location', await cancel(subscriberId))}>
       {intl.formatMessage({ id: 'subscriber.action.cancelLocation' })}
     </Button>
   );
@@ -172,7 +172,7 @@ function SubscriberView({ subscriber }: { subscriber: Subscriber }) {
   const [dialog, setDialog] = useState<DialogName | null>(null);
   const close = () => setDialog(null);
   const id = subscriber.subscriberId;
-  const limit = useGetSubscriberInfoDailyLimitByIdQuery(String(id));
+  const limit = useGetSubscriberInfoDailyLimitByIdQuery(id);
   const props = { subscriber, schema };
   const t = (key: string) => intl.formatMessage({ id: key });
 

@@ -167,7 +167,7 @@ export function DailyLimitDialog({ subscriberId, current, onClose }: DialogProps
 /** Offers the plans the server accepts for this subscriber, the current one chosen. */
 export function PricingPlanDialog({ subscriberId, currentPlanId, onClose }: DialogProps & { currentPlanId: number | null }) {
   const intl = useIntl();
-  const plans = useGetSubscriberInfoByIdPricingPlansQuery(String(subscriberId));
+  const plans = useGetSubscriberInfoByIdPricingPlansQuery(subscriberId);
   const [planId, setPlanId] = useState(currentPlanId && currentPlanId > 0 ? String(currentPlanId) : '');
   const [touched, setTouched] = useState(false);
   const [run, state] = usePostSubscriberInfoApiMutation();
@@ -286,7 +286,7 @@ export function Facts({ items, testId }: { items: [string, ReactNode][]; testId?
 
 export function SimInfoDialog({ subscriberId, onClose }: DialogProps) {
   const intl = useIntl();
-  const { data, error, isLoading } = useGetSubscriberInfoSimInfoByIdQuery(String(subscriberId));
+  const { data, error, isLoading } = useGetSubscriberInfoSimInfoByIdQuery(subscriberId);
   const label = (id: string) => intl.formatMessage({ id: `subscriber.sim.${id}` });
   return (
     <Dialog isOpen onClose={onClose} title={intl.formatMessage({ id: 'subscriber.action.simInfo' })}>
@@ -315,7 +315,7 @@ export function SimInfoDialog({ subscriberId, onClose }: DialogProps) {
 /** The eSIM's activation code as a QR code to scan with the device, and sent by e-mail on request. */
 export function PairDeviceDialog({ subscriberId, onClose }: DialogProps) {
   const intl = useIntl();
-  const { data, error, isLoading } = useGetSubscriberInfoSimInfoByIdQuery(String(subscriberId));
+  const { data, error, isLoading } = useGetSubscriberInfoSimInfoByIdQuery(subscriberId);
   const code = data?.simType === 'esim' ? data.activationCode : null;
   return (
     <Dialog isOpen onClose={onClose} title={intl.formatMessage({ id: 'subscriber.action.pairDevice' })}>

@@ -44,7 +44,7 @@ function failureText(intl: IntlShape, op: SubscriberOperation): string {
 }
 
 function Poller({ id, onFinished }: { id: number; onFinished: (op: SubscriberOperation) => void }) {
-  const { data } = useGetSubscriberInfoOperationsByIdQuery(String(id), { pollingInterval: POLL_MS, skipPollingIfUnfocused: false });
+  const { data } = useGetSubscriberInfoOperationsByIdQuery(id, { pollingInterval: POLL_MS, skipPollingIfUnfocused: false });
   useEffect(() => {
     if (data && data.status !== 'pending') onFinished(data);
   }, [data, onFinished]);
@@ -79,7 +79,7 @@ export function OperationsProvider({ subscriberId, children }: { subscriberId: n
   }, [finished, intl]);
 
   // An operation started before the page opened (another tab, a reload) is followed as well.
-  const recent = useGetSubscriberInfoByIdOperationsQuery(String(subscriberId), { refetchOnMountOrArgChange: true });
+  const recent = useGetSubscriberInfoByIdOperationsQuery(subscriberId, { refetchOnMountOrArgChange: true });
   const [resumed, setResumed] = useState(false);
   const waiting = recent.data?.find((op) => op.status === 'pending');
   if (!resumed && recent.data) {

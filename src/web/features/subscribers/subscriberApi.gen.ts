@@ -122,9 +122,9 @@ const injectedRtkApi = api
         }),
         invalidatesTags: ["subscribers"],
       }),
-      putSubscribersByIdAndImsiPending: build.mutation<
-        PutSubscribersByIdAndImsiPendingApiResponse,
-        PutSubscribersByIdAndImsiPendingApiArg
+      putSubscribersByIdByImsiPending: build.mutation<
+        PutSubscribersByIdByImsiPendingApiResponse,
+        PutSubscribersByIdByImsiPendingApiArg
       >({
         query: (queryArg) => ({
           url: `/subscribers/${encodeURIComponent(String(queryArg.id))}/${encodeURIComponent(String(queryArg.imsi))}/pending`,
@@ -217,13 +217,13 @@ const injectedRtkApi = api
   });
 export { injectedRtkApi as enhancedApi };
 export type GetSubscriberInfoSponsorImsisByIdApiResponse = unknown;
-export type GetSubscriberInfoSponsorImsisByIdApiArg = string;
+export type GetSubscriberInfoSponsorImsisByIdApiArg = number;
 export type GetSubscriberInfoSimInfoByIdApiResponse = unknown;
-export type GetSubscriberInfoSimInfoByIdApiArg = string;
+export type GetSubscriberInfoSimInfoByIdApiArg = number;
 export type GetSubscriberInfoAuditLogsByIdApiResponse = unknown;
-export type GetSubscriberInfoAuditLogsByIdApiArg = string;
+export type GetSubscriberInfoAuditLogsByIdApiArg = number;
 export type GetSubscriberInfoByIdPricingPlansApiResponse = unknown;
-export type GetSubscriberInfoByIdPricingPlansApiArg = string;
+export type GetSubscriberInfoByIdPricingPlansApiArg = number;
 export type PostSubscriberInfoApiApiResponse = unknown;
 export type PostSubscriberInfoApiApiArg = {
   operation:
@@ -236,47 +236,51 @@ export type PostSubscriberInfoApiApiArg = {
     | "refresh-sim"
     | "modify-msisdn";
   subscriberId: number;
-  amount?: number;
+  /** More than 0, below 100000, at most 2 decimals */
+  amount?: number | string | (null | null);
   description?: string;
-  pricingPlanId?: number;
-  msisdn?: string;
+  /** An id of a visible pricing plan (operation pricing-plan) */
+  pricingPlanId?: unknown;
+  /** Digits: ^[0-9]{8,15}$ (operation modify-msisdn) */
+  msisdn?: unknown;
 };
 export type GetSubscriberInfoOperationsByIdApiResponse = unknown;
-export type GetSubscriberInfoOperationsByIdApiArg = string;
+export type GetSubscriberInfoOperationsByIdApiArg = number;
 export type GetSubscriberInfoByIdOperationsApiResponse = unknown;
-export type GetSubscriberInfoByIdOperationsApiArg = string;
+export type GetSubscriberInfoByIdOperationsApiArg = number;
 export type PostSubscriberInfoByIdCancelLocationApiResponse = unknown;
-export type PostSubscriberInfoByIdCancelLocationApiArg = string;
+export type PostSubscriberInfoByIdCancelLocationApiArg = number;
 export type GetSubscribersByIdRoamingProfileApiResponse = unknown;
-export type GetSubscribersByIdRoamingProfileApiArg = string;
+export type GetSubscribersByIdRoamingProfileApiArg = number;
 export type PutSubscribersByIdRoamingProfileHssApiResponse = unknown;
 export type PutSubscribersByIdRoamingProfileHssApiArg = {
-  id: string;
+  id: number;
   body: {
     roamingProfileId?: number;
   };
 };
 export type PostSubscribersByIdAllowedNetworksApiResponse = unknown;
-export type PostSubscribersByIdAllowedNetworksApiArg = string;
+export type PostSubscribersByIdAllowedNetworksApiArg = number;
 export type PostSubscribersByIdPushPendingImsisApiResponse = unknown;
-export type PostSubscribersByIdPushPendingImsisApiArg = string;
-export type PutSubscribersByIdAndImsiPendingApiResponse = unknown;
-export type PutSubscribersByIdAndImsiPendingApiArg = {
-  id: string;
+export type PostSubscribersByIdPushPendingImsisApiArg = number;
+export type PutSubscribersByIdByImsiPendingApiResponse = unknown;
+export type PutSubscribersByIdByImsiPendingApiArg = {
+  id: number;
   imsi: string;
 };
 export type GetMsisdnByIdApiResponse = unknown;
-export type GetMsisdnByIdApiArg = string;
+export type GetMsisdnByIdApiArg = number;
 export type PostMsisdnByIdModifyDefaultApiResponse = unknown;
 export type PostMsisdnByIdModifyDefaultApiArg = {
-  id: string;
+  id: number;
   body: {
+    /** Digits: ^[0-9]{8,15}$ */
     msisdn: string;
   };
 };
 export type PostSubscriberInfoByIdSmsApiResponse = unknown;
 export type PostSubscriberInfoByIdSmsApiArg = {
-  id: string;
+  id: number;
   body: {
     text: string;
   };
@@ -284,7 +288,7 @@ export type PostSubscriberInfoByIdSmsApiArg = {
 export type GetResellerInfoApiQosSpeedLimitsApiResponse = unknown;
 export type GetResellerInfoApiQosSpeedLimitsApiArg = void;
 export type GetSubscriberInfoDailyLimitByIdApiResponse = unknown;
-export type GetSubscriberInfoDailyLimitByIdApiArg = string;
+export type GetSubscriberInfoDailyLimitByIdApiArg = number;
 export type PostSubscriberInfoDailyLimitApiResponse = unknown;
 export type PostSubscriberInfoDailyLimitApiArg = {
   subscriberId: number;
@@ -295,11 +299,28 @@ export type PostSubscriberInfoDailyLimitApiArg = {
 export type GetSubscriberInfoUsageLogsByIdApiResponse = unknown;
 export type GetSubscriberInfoUsageLogsByIdApiArg = {
   size?: number;
-  id: string;
+  id: number;
 };
 export type PostMiscEquipmentApiResponse = unknown;
 export type PostMiscEquipmentApiArg = {
   imei: string;
+};
+export type ApiError = {
+  statusCode: number;
+  /** VALIDATION_FAILED, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, STALE, … */
+  code: string;
+  /** English text of the message */
+  message: string;
+  fields?: {
+    /** Path of the field (`page.after`, `save[2].name`); empty for the whole body */
+    field?: string;
+    /** The rule the value breaks (required, type, range, pattern, …) */
+    rule?: string;
+    /** Message id of the portal's catalogues */
+    messageId?: string;
+    /** English text of the message */
+    message?: string;
+  }[];
 };
 export const {
   useGetSubscriberInfoSponsorImsisByIdQuery,
@@ -314,7 +335,7 @@ export const {
   usePutSubscribersByIdRoamingProfileHssMutation,
   usePostSubscribersByIdAllowedNetworksMutation,
   usePostSubscribersByIdPushPendingImsisMutation,
-  usePutSubscribersByIdAndImsiPendingMutation,
+  usePutSubscribersByIdByImsiPendingMutation,
   useGetMsisdnByIdQuery,
   usePostMsisdnByIdModifyDefaultMutation,
   usePostSubscriberInfoByIdSmsMutation,

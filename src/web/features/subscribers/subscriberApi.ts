@@ -87,7 +87,7 @@ export const subscriberApi = answering<{
   postSubscriberInfoByIdCancelLocation: SubscriberOperation;
   postSubscribersByIdAllowedNetworks: SubscriberOperation;
   postSubscribersByIdPushPendingImsis: SubscriberOperation;
-  putSubscribersByIdAndImsiPending: SponsorImsi;
+  putSubscribersByIdByImsiPending: SponsorImsi;
   putSubscribersByIdRoamingProfileHss: SubscriberOperation;
   getSubscriberInfoOperationsById: SubscriberOperation;
   getSubscriberInfoByIdOperations: SubscriberOperation[];
@@ -115,7 +115,7 @@ export const subscriberApi = answering<{
       postSubscriberInfoByIdCancelLocation: { invalidatesTags: [] },
       postSubscribersByIdAllowedNetworks: { invalidatesTags: [] },
       postSubscribersByIdPushPendingImsis: { invalidatesTags: [] },
-      putSubscribersByIdAndImsiPending: { invalidatesTags: (_r, _e, { id }) => info(id) },
+      putSubscribersByIdByImsiPending: { invalidatesTags: (_r, _e, { id }) => info(id) },
       putSubscribersByIdRoamingProfileHss: { invalidatesTags: [] },
       getSubscriberInfoOperationsById: { providesTags: [] },
       /** The subscriber's latest operations, newest first: one still pending is followed after a reload too. */
@@ -163,7 +163,7 @@ export const {
   usePostSubscriberInfoByIdCancelLocationMutation,
   usePostSubscribersByIdAllowedNetworksMutation,
   usePostSubscribersByIdPushPendingImsisMutation,
-  usePutSubscribersByIdAndImsiPendingMutation,
+  usePutSubscribersByIdByImsiPendingMutation,
   usePutSubscribersByIdRoamingProfileHssMutation,
   useGetSubscriberInfoOperationsByIdQuery,
   useGetSubscriberInfoByIdOperationsQuery,

@@ -45,12 +45,13 @@ export type PostSubscribersBulkPreviewApiArg = {
     | "move"
     | "group-name"
     | "details";
+  /** The action's parameters (see the description) */
   params?: object;
-  selection: {
+  selection?: {
     ids?: number[];
     search?: {
-      searchBy?: string;
-      searchKey?: string;
+      searchBy?: string | null;
+      searchKey?: string | null;
     };
   };
 };
@@ -66,14 +67,32 @@ export type PostSubscribersBulkApiArg = {
     | "move"
     | "group-name"
     | "details";
+  /** The action's parameters (see the description) */
   params?: object;
-  selection: {
+  selection?: {
     ids?: number[];
     search?: {
-      searchBy?: string;
-      searchKey?: string;
+      searchBy?: string | null;
+      searchKey?: string | null;
     };
   };
+};
+export type ApiError = {
+  statusCode: number;
+  /** VALIDATION_FAILED, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, CONFLICT, STALE, … */
+  code: string;
+  /** English text of the message */
+  message: string;
+  fields?: {
+    /** Path of the field (`page.after`, `save[2].name`); empty for the whole body */
+    field?: string;
+    /** The rule the value breaks (required, type, range, pattern, …) */
+    rule?: string;
+    /** Message id of the portal's catalogues */
+    messageId?: string;
+    /** English text of the message */
+    message?: string;
+  }[];
 };
 export const {
   usePostSubscribersBulkPreviewMutation,

@@ -31,7 +31,7 @@ function AuditValues({ values }: { values: Record<string, unknown> }) {
 export function AuditLogsPanel({ subscriber }: PanelProps) {
   const intl = useIntl();
   const label = useLabel();
-  const { data, error } = useGetSubscriberInfoAuditLogsByIdQuery(String(subscriber.subscriberId));
+  const { data, error } = useGetSubscriberInfoAuditLogsByIdQuery(subscriber.subscriberId);
   return (
     <Panel id="audit-logs" title={label('subscriber.panel.auditLogs')} wide>
       {error ? <LoadError error={error} /> : !data ? <Loading /> : data.length === 0 ? <Empty /> : (

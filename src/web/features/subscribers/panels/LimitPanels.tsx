@@ -10,7 +10,7 @@ import { type PanelProps, Panel, useLabel, field, LoadError } from './Panel';
 export function QosPanel({ subscriber }: PanelProps) {
   const intl = useIntl();
   const label = useLabel();
-  const { data } = useGetSubscriberInfoDailyLimitByIdQuery(String(subscriber.subscriberId));
+  const { data } = useGetSubscriberInfoDailyLimitByIdQuery(subscriber.subscriberId);
   const speeds = useGetResellerInfoApiQosSpeedLimitsQuery();
   const qos = data?.qosThrottling;
   const speed = qos && qos !== QOS_BLOCK ? speeds.data?.find((s) => s.id === qos)?.name ?? qos : null;
@@ -29,7 +29,7 @@ export function QosPanel({ subscriber }: PanelProps) {
 export function DailyLimitPanel({ subscriber }: PanelProps) {
   const intl = useIntl();
   const label = useLabel();
-  const { data, error } = useGetSubscriberInfoDailyLimitByIdQuery(String(subscriber.subscriberId));
+  const { data, error } = useGetSubscriberInfoDailyLimitByIdQuery(subscriber.subscriberId);
   const limit = data?.dailyLimitBytes ?? null;
   return (
     <Panel id="daily-limit" title={label('subscriber.panel.dailyLimit')}>

@@ -9,11 +9,11 @@ import { type PanelProps, Panel, useLabel, LoadError, Empty } from './Panel';
 export function MsisdnPanel({ subscriber }: PanelProps) {
   const intl = useIntl();
   const label = useLabel();
-  const { data, error } = useGetMsisdnByIdQuery(String(subscriber.subscriberId));
+  const { data, error } = useGetMsisdnByIdQuery(subscriber.subscriberId);
   const [makeDefault, state] = usePostMsisdnByIdModifyDefaultMutation();
   const { follow, busy } = useOperations();
   const choose = async (msisdn: string) => {
-    const result = await makeDefault({ id: String(subscriber.subscriberId), body: { msisdn } });
+    const result = await makeDefault({ id: subscriber.subscriberId, body: { msisdn } });
     if (result.error) showToast({ intent: Intent.DANGER, message: errorText(intl, result.error) });
     else follow('msisdn-default', result);
   };

@@ -13,7 +13,7 @@ import { type PanelProps, Panel, useLabel, LoadError, Empty } from './Panel';
 export function RoamingProfilePanel({ subscriber, canOpen }: PanelProps & { canOpen: boolean }) {
   const intl = useIntl();
   const label = useLabel();
-  const { data, error } = useGetSubscribersByIdRoamingProfileQuery(String(subscriber.subscriberId));
+  const { data, error } = useGetSubscribersByIdRoamingProfileQuery(subscriber.subscriberId);
   const [write, state] = usePutSubscribersByIdRoamingProfileHssMutation();
   const { follow, busy } = useOperations();
   const profile = data?.roamingProfile;
@@ -23,7 +23,7 @@ export function RoamingProfilePanel({ subscriber, canOpen }: PanelProps & { canO
       id="roaming-profile"
       title={label('subscriber.panel.roamingProfile')}
       actions={profile && (
-        <Button size="small" disabled={busy} loading={state.isLoading} onClick={async () => follow('roaming-profile-hss', await write({ id: String(subscriber.subscriberId), body: {} }))}>
+        <Button size="small" disabled={busy} loading={state.isLoading} onClick={async () => follow('roaming-profile-hss', await write({ id: subscriber.subscriberId, body: {} }))}>
           {label('subscriber.action.writeHss')}
         </Button>
       )}
@@ -48,7 +48,7 @@ export function AllowedNetworksPanel({ subscriber }: PanelProps) {
   return (
     <Panel id="allowed-networks" title={label('subscriber.panel.allowedNetworks')}>
       <p>{label('subscriber.allowedNetworks.explain')}</p>
-      <Button size="small" icon={<RefreshIcon />} disabled={busy} loading={state.isLoading} onClick={async () => follow('reset-allowed-networks', await reset(String(subscriber.subscriberId)))}>
+      <Button size="small" icon={<RefreshIcon />} disabled={busy} loading={state.isLoading} onClick={async () => follow('reset-allowed-networks', await reset(subscriber.subscriberId))}>
         {label('subscriber.action.resetAllowed')}
       </Button>
     </Panel>

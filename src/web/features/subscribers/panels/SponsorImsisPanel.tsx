@@ -3,19 +3,19 @@ import { useIntl } from 'react-intl';
 import { Loading } from '@web/ui/Loading';
 import { showToast } from '@web/ui/toaster';
 import { errorText, useOperations } from '../operations';
-import { usePostSubscribersByIdPushPendingImsisMutation, usePutSubscribersByIdAndImsiPendingMutation, useGetSubscriberInfoSponsorImsisByIdQuery } from '../subscriberApi';
+import { usePostSubscribersByIdPushPendingImsisMutation, usePutSubscribersByIdByImsiPendingMutation, useGetSubscriberInfoSponsorImsisByIdQuery } from '../subscriberApi';
 import { type PanelProps, Panel, useLabel, field, LoadError, Empty } from './Panel';
 
 export function SponsorImsisPanel({ subscriber }: PanelProps) {
   const intl = useIntl();
   const label = useLabel();
-  const { data, error } = useGetSubscriberInfoSponsorImsisByIdQuery(String(subscriber.subscriberId));
-  const [setPending, pendingState] = usePutSubscribersByIdAndImsiPendingMutation();
+  const { data, error } = useGetSubscriberInfoSponsorImsisByIdQuery(subscriber.subscriberId);
+  const [setPending, pendingState] = usePutSubscribersByIdByImsiPendingMutation();
   const [push, pushState] = usePostSubscribersByIdPushPendingImsisMutation();
   const { follow, busy } = useOperations();
   const anyPending = (data ?? []).some((r) => r.pending);
   const mark = async (imsi: string) => {
-    const result = await setPending({ id: String(subscriber.subscriberId), imsi });
+    const result = await setPending({ id: subscriber.subscriberId, imsi });
     if (result.error) showToast({ intent: Intent.DANGER, message: errorText(intl, result.error) });
   };
   return (
@@ -23,7 +23,7 @@ export function SponsorImsisPanel({ subscriber }: PanelProps) {
       id="sponsor-imsis"
       title={label('subscriber.panel.sponsorImsis')}
       actions={anyPending && (
-        <Button size="small" disabled={busy} loading={pushState.isLoading} onClick={async () => follow('push-pending-imsis', await push(String(subscriber.subscriberId)))}>
+        <Button size="small" disabled={busy} loading={pushState.isLoading} onClick={async () => follow('push-pending-imsis', await push(subscriber.subscriberId))}>
           {label('subscriber.action.pushPending')}
         </Button>
       )}

@@ -15,7 +15,7 @@ export function StatusPanel({ subscriber }: PanelProps) {
 
 export function MigrationPanel({ subscriber }: PanelProps) {
   const label = useLabel();
-  const { data, error } = useGetSummaSubscriberMigrationByIdQuery(String(subscriber.subscriberId));
+  const { data, error } = useGetSummaSubscriberMigrationByIdQuery(subscriber.subscriberId);
   return (
     <Panel id="migration" title={label('subscriber.panel.migration')}>
       {error ? <LoadError error={error} /> : !data ? <Loading /> : (

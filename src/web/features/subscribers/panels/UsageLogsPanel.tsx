@@ -8,7 +8,7 @@ import { type PanelProps, Panel, useLabel, LoadError, Empty } from './Panel';
 export function UsageLogsPanel({ subscriber }: PanelProps) {
   const intl = useIntl();
   const label = useLabel();
-  const { data, error } = useGetSubscriberInfoUsageLogsByIdQuery({ id: String(subscriber.subscriberId) });
+  const { data, error } = useGetSubscriberInfoUsageLogsByIdQuery({ id: subscriber.subscriberId });
   return (
     <Panel id="usage-logs" title={label('subscriber.panel.usageLogs')} wide>
       {error ? <LoadError error={error} /> : !data ? <Loading /> : data.length === 0 ? <Empty /> : (
