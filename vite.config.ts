@@ -24,10 +24,15 @@ export default defineConfig({
   server: { proxy: { '/portal': 'http://127.0.0.1:8080' } },
   test: {
     root: dir('.'),
-    include: ['src/**/*.test.{ts,tsx}', 'mocks/**/*.test.ts', 'test/server/**/*.test.ts'],
     environment: 'node',
     testTimeout: 30000,
     hookTimeout: 60000,
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['src/**/*.test.{ts,tsx}', 'mocks/**/*.test.ts'] } },
+      // The server suites start from copies of a database migrated and seeded once per run, by the global setup
+      // (which runs only when a server suite does).
+      { extends: true, test: { name: 'server', include: ['test/server/**/*.test.ts'], globalSetup: ['test/server/globalSetup.ts'] } },
+    ],
   },
 });
