@@ -59,7 +59,10 @@ export default async function setup() {
     const admin = new pg.Client({ connectionString: base });
     await admin.connect();
     try {
-      const { rows } = await admin.query<{ datname: string }>(`select datname from pg_database where datname like $1 or datname like $2`, [`tpl\\_${run}\\_%`, `t\\_${run}\\_%`]);
+      const { rows } = await admin.query<{ datname: string }>(`select datname from pg_database where datname like $1 or datname like $2`, [
+        `tpl\\_${run}\\_%`,
+        `t\\_${run}\\_%`,
+      ]);
       for (const { datname } of rows) await admin.query(`drop database if exists ${datname} with (force)`);
     } finally {
       await admin.end();

@@ -163,7 +163,12 @@ export async function testApp(engine: string, options: Partial<Omit<AppOptions, 
     demoPassword,
     login,
     client,
-    async as(userName: string) { return client(await login(userName)); },
-    async close() { await app.close(); await database.close(); },
+    async as(userName: string) {
+      return client(await login(userName));
+    },
+    async close() {
+      await app.close();
+      await database.close();
+    },
   };
 }
