@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
@@ -24,10 +25,18 @@ export default defineConfig({
   server: { proxy: { '/portal': 'http://127.0.0.1:8080' } },
   test: {
     root: dir('.'),
-    include: ['src/**/*.test.{ts,tsx}', 'mocks/**/*.test.ts', 'test/server/**/*.test.ts'],
     environment: 'node',
     testTimeout: 30000,
     hookTimeout: 60000,
     pool: 'forks',
+    // Vitest's default leaves a core to itself: one worker on a two-core machine. The suites wait on PostgreSQL, on
+    // timers and on password hashing (off the main thread) much of the time, so two workers there finish far sooner.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['src/**/*.test.{ts,tsx}', 'mocks/**/*.test.ts'] } },
+      // The server suites start from copies of a database migrated and seeded once per run, by the global setup
+      // (which runs only when a server suite does).
+      { extends: true, test: { name: 'server', include: ['test/server/**/*.test.ts'], globalSetup: ['test/server/globalSetup.ts'] } },
+    ],
   },
 });

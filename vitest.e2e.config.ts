@@ -10,5 +10,6 @@ export default defineConfig({
     testTimeout: 120000,
     hookTimeout: 180000,
     fileParallelism: false,
+    globalSetup: ['test/e2e/e2eSetup.ts'],
   },
 });

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,16 @@ export const ADMIN_PASSWORD = 'Admin@e2e2026';
 /** Node's arguments for the server, exactly as `npm run serve` (and so `npm start`) gives them. */
 const SERVE_ARGS = (JSON.parse(readFileSync('package.json', 'utf8')).scripts.serve as string).split(' ').slice(1);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -35,29 +45,81 @@ export interface Portal {
   kill(): Promise<void>;
 }
 
+/** The settings that decide what a portal's first start writes to its new database. */
+const SEED_SETTINGS = ['ADMIN_PASSWORD', 'SEED_DEMO', 'DEMO_SUBSCRIBERS', 'DATABASE_URL'];
+
 /**
  * Starts the portal as a user would (`npm run serve` after a build), on a fresh data folder (or `dataDir`, to
  * start again on the data of a portal that stopped) and a free port.
+ *
+ * In a test run (`PORTAL_E2E_TEMPLATES`, see e2eSetup.ts) a fresh data folder is a copy of one the portal
+ * filled at its first start with the same seed settings, once per run, and `output` begins with what that first
+ * start printed (the demo users' password among it): seeding the demo data cost each file most of its start.
  */
-export async function startPortal(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-'))): Promise<Portal> {
+export async function startPortal(env: Record<string, string> = {}, dataDir?: string): Promise<Portal> {
+  const templates = process.env.PORTAL_E2E_TEMPLATES;
+  if (dataDir || !templates) return launchPortal(env, dataDir ?? mkdtempSync(join(tmpdir(), 'portal-e2e-')), '');
+  const settings = { ...portalEnv(0, ''), ...env };
+  const key = createHash('sha256')
+    .update(JSON.stringify(SEED_SETTINGS.map((k) => settings[k] ?? null)))
+    .digest('hex')
+    .slice(0, 16);
+  const template = join(templates, key);
+  if (!existsSync(join(template, 'output.txt'))) {
+    rmSync(template, { recursive: true, force: true }); // what a first start that failed left
+    const first = await launchPortal(env, join(template, 'data'), '');
+    await first.stopKeepingData();
+    writeFileSync(join(template, 'output.txt'), first.output());
+  }
+  const copy = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
+  cpSync(join(template, 'data'), copy, { recursive: true });
+  return launchPortal(env, copy, readFileSync(join(template, 'output.txt'), 'utf8'));
+}
+
+/** The server's environment: 2,000 demo subscribers unless a test asks for more, enough to page and search, quick to seed. */
+function portalEnv(port: number, dataDir: string): Record<string, string | undefined> {
+  return {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    ADMIN_PASSWORD,
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: '',
+    DEMO_SUBSCRIBERS: '2000',
+  };
+}
+
+async function launchPortal(env: Record<string, string>, dataDir: string, printedBefore: string): Promise<Portal & { stopKeepingData(): Promise<void> }> {
   const port = await freePort();
-  let output = '';
+  let output = printedBefore;
   const child: ChildProcess = spawn(process.execPath, SERVE_ARGS, {
-    // 2,000 demo subscribers unless a test asks for more: enough to page and search, quick to seed.
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_PASSWORD, LOG_LEVEL: 'warn', DATABASE_URL: '', DEMO_SUBSCRIBERS: '2000', ...env },
+    env: { ...portalEnv(port, dataDir), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout!.on('data', (d) => { output += d; });
-  child.stderr!.on('data', (d) => { output += d; });
+  child.stdout!.on('data', (d) => {
+    output += d;
+  });
+  child.stderr!.on('data', (d) => {
+    output += d;
+  });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`portal exited: ${output}`);
     try {
       if ((await fetch(`${url}/portal/version`)).ok) break;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     if (Date.now() > deadline) throw new Error(`portal did not start: ${output}`);
     await new Promise((r) => setTimeout(r, 250));
+  }
+  async function terminate() {
+    const gone = child.exitCode !== null || child.signalCode !== null;
+    const exited = gone ? Promise.resolve(child.exitCode) : new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    child.kill('SIGTERM');
+    return exited;
   }
   return {
     url,
@@ -70,12 +132,13 @@ export async function startPortal(env: Record<string, string> = {}, dataDir = mk
       await exited;
     },
     async stop() {
-      const gone = child.exitCode !== null || child.signalCode !== null;
-      const exited = gone ? Promise.resolve(child.exitCode) : new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-      child.kill('SIGTERM');
-      const code = await exited;
+      const code = await terminate();
       rmSync(dataDir, { recursive: true, force: true });
       return code;
+    },
+    async stopKeepingData() {
+      const code = await terminate();
+      if (code !== 0) throw new Error(`portal stopped with ${code}: ${output}`);
     },
   };
 }
@@ -150,19 +213,30 @@ export async function signIn(page: Page, portal: Portal, userName: string, passw
 
 /** A token for `userName`, signed in over HTTP as an API client would (for calls made outside the browser). */
 export async function apiToken(portal: Pick<Portal, 'url'>, userName: string, password: string): Promise<string> {
-  const res = await fetch(`${portal.url}/portal/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userName, password }) });
+  const res = await fetch(`${portal.url}/portal/auth`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ userName, password }),
+  });
   if (!res.ok) throw new Error(`sign-in of ${userName} failed: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { jwt: string }).jwt;
 }
 
 /** Calls the API with the browser's own session, as the page would; answers the parsed body (null when empty). */
 export function callApi<T>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
-  return page.evaluate(async ({ method, url, body }) => {
-    const token = localStorage.getItem('portal.token') ?? sessionStorage.getItem('portal.token');
-    const res = await fetch(url, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    return text ? JSON.parse(text) : null;
-  }, { method, url, body });
+  return page.evaluate(
+    async ({ method, url, body }) => {
+      const token = localStorage.getItem('portal.token') ?? sessionStorage.getItem('portal.token');
+      const res = await fetch(url, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return text ? JSON.parse(text) : null;
+    },
+    { method, url, body },
+  );
 }
 
 /** Where browser tests put their screenshots. */

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { buildApp, type AppOptions } from '@server/app';
 import { openDatabase, type Db } from '@server/db';
@@ -11,40 +12,114 @@ export const DEMO_TEST_SUBSCRIBERS = 240;
 /** The engines every server suite runs on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export const engines = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])] as const;
 
+/** The states a suite's database can start from: migrated and empty, or with the demo data of `testApp` too. */
+type Stage = 'migrated' | 'demo';
+
 /**
- * A fresh database: PGlite in memory, or a schema of its own in the PostgreSQL test database
- * (dropped again by `close`; `url` reaches it), so suites never see each other's rows.
+ * The migrated and the demo-seeded database, built once per run (see globalSetup.ts) for every suite to start
+ * from a copy: PGlite data folders as tar files, PostgreSQL template databases.
  */
-export async function freshDatabase(engine: string): Promise<Db & { url?: string }> {
-  if (engine === 'pglite') return openDatabase({ dataDir: 'memory' });
-  const base = process.env.TEST_DATABASE_URL!;
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
+export interface Snapshots {
+  /** Names the run's PostgreSQL databases, so the run's end drops whichever a suite left behind. */
+  run: string;
+  pglite: Record<Stage, string> & { demoPassword: string };
+  postgres?: Record<Stage, string> & { demoPassword: string };
+}
+
+const SNAPSHOTS = 'PORTAL_TEST_SNAPSHOTS';
+const snapshots = (): Snapshots | undefined => (process.env[SNAPSHOTS] ? (JSON.parse(process.env[SNAPSHOTS]) as Snapshots) : undefined);
+
+export function publishSnapshots(s: Snapshots | undefined) {
+  if (s) process.env[SNAPSHOTS] = JSON.stringify(s);
+  else delete process.env[SNAPSHOTS];
+}
+
+async function adminQuery(statements: string[]) {
+  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL! });
   await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  // Extensions belong to the database: keep pg_trgm in public, which every test schema sees.
-  await admin.query('select pg_advisory_lock(7311)'); // suites start in parallel
-  await admin.query('create extension if not exists pg_trgm with schema public');
-  await admin.query(`do $$ begin
-    if (select extnamespace::regnamespace::text from pg_extension where extname = 'pg_trgm') <> 'public' then
-      alter extension pg_trgm set schema public;
-    end if; end $$`);
-  await admin.query('select pg_advisory_unlock(7311)');
-  await admin.end();
-  const url = new URL(base);
-  url.searchParams.set('options', `-c search_path=${schema},public`);
-  const db = await openDatabase({ databaseUrl: url.toString() });
+  try {
+    for (const s of statements) await admin.query(s);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** The test database's URL with another database name. */
+function databaseUrl(name: string) {
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * Drops a database once its connections have gone: those the pool has just closed may take a moment to leave,
+ * and PostgreSQL waits for them a few seconds. One still in use after that stays until the end of the run
+ * drops it (globalSetup.ts).
+ */
+async function dropDatabase(name: string) {
+  await adminQuery([`drop database if exists ${name}`]).catch((e: { code?: string }) => {
+    if (e.code !== '55006') throw e;
+  });
+}
+
+/**
+ * A PostgreSQL database of its own, copied from the template `template`, or empty when none is given (dropped
+ * again by `close`; `url` reaches it).
+ */
+async function postgresDatabase(name: string, template?: string): Promise<Db & { url: string }> {
+  await adminQuery([`create database ${name}${template ? ` template ${template}` : ''}`]);
+  const url = databaseUrl(name);
+  let db: Db;
+  try {
+    db = await openDatabase({ databaseUrl: url });
+  } catch (e) {
+    await dropDatabase(name);
+    throw e;
+  }
   return {
     ...db,
-    url: url.toString(),
+    url,
     async close() {
       await db.close();
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
-      await c.end();
+      await dropDatabase(name);
     },
   };
+}
+
+/** A fresh copy of the run's snapshot at `stage`, or undefined when there is none (outside the test run). */
+async function fromSnapshot(engine: string, stage: Stage): Promise<{ database: Db & { url?: string }; demoPassword: string } | undefined> {
+  const s = snapshots();
+  if (engine === 'pglite' && s?.pglite) {
+    const database = await openDatabase({ dataDir: 'memory', loadDataDir: new Blob([await readFile(s.pglite[stage])]) });
+    return { database, demoPassword: s.pglite.demoPassword };
+  }
+  if (engine === 'postgres' && s?.postgres) {
+    const database = await postgresDatabase(`t_${s.run}_${randomBytes(6).toString('hex')}`, s.postgres[stage]);
+    return { database, demoPassword: s.postgres.demoPassword };
+  }
+  return undefined;
+}
+
+/**
+ * A fresh migrated database: PGlite in memory, or a database of its own in the PostgreSQL server of
+ * TEST_DATABASE_URL (dropped again by `close`; `url` reaches it), so suites never see each other's rows.
+ * In a test run it is a copy of the run's migrated snapshot; elsewhere it is migrated anew.
+ */
+export async function freshDatabase(engine: string): Promise<Db & { url?: string }> {
+  return (await fromSnapshot(engine, 'migrated'))?.database ?? migratedDatabase(engine);
+}
+
+/** A database migrated anew, without snapshots. */
+export async function migratedDatabase(engine: string): Promise<Db & { url?: string }> {
+  if (engine === 'pglite') return openDatabase({ dataDir: 'memory' });
+  return postgresDatabase(`t_${randomBytes(8).toString('hex')}`);
+}
+
+/** Seeds the admin user and the demo data the way every test app has them; answers the demo users' password. */
+export async function seedTestDemo(db: Db['db'], seed: { networkEvents?: boolean } = {}) {
+  await ensureAdmin(db, ADMIN_PASSWORD);
+  const demo = await seedDemo(db, { subscribers: DEMO_TEST_SUBSCRIBERS, networkEvents: seed.networkEvents ?? false });
+  return demo[0].password;
 }
 
 /**
@@ -52,11 +127,16 @@ export async function freshDatabase(engine: string): Promise<Db & { url?: string
  * `seed.networkEvents` asks for it, so suites count the events their own calls write.
  */
 export async function testApp(engine: string, options: Partial<Omit<AppOptions, 'database'>> = {}, seed: { networkEvents?: boolean } = {}) {
-  const database = await freshDatabase(engine);
-  await ensureAdmin(database.db, ADMIN_PASSWORD);
-  const demo = await seedDemo(database.db, { subscribers: DEMO_TEST_SUBSCRIBERS, networkEvents: seed.networkEvents ?? false });
+  // The demo data without network events is the run's snapshot; other seeds are written anew.
+  const copy = seed.networkEvents ? undefined : await fromSnapshot(engine, 'demo');
+  let database: Db & { url?: string };
+  let demoPassword: string;
+  if (copy) ({ database, demoPassword } = copy);
+  else {
+    database = await freshDatabase(engine);
+    demoPassword = await seedTestDemo(database.db, seed);
+  }
   const app = await buildApp({ database, jwtSecret: 'test-secret', ...options });
-  const demoPassword = demo[0].password;
 
   async function login(userName: string, password = userName === 'admin' ? ADMIN_PASSWORD : demoPassword) {
     const res = await app.inject({ method: 'POST', url: '/portal/auth', payload: { userName, password } });
@@ -83,7 +163,12 @@ export async function testApp(engine: string, options: Partial<Omit<AppOptions, 
     demoPassword,
     login,
     client,
-    async as(userName: string) { return client(await login(userName)); },
-    async close() { await app.close(); await database.close(); },
+    async as(userName: string) {
+      return client(await login(userName));
+    },
+    async close() {
+      await app.close();
+      await database.close();
+    },
   };
 }

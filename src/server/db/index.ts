@@ -24,6 +24,8 @@ export interface Db {
   listen(channel: string, on: Notifications): Promise<() => Promise<void>>;
   /** Calls `changed` after each UPDATE or DELETE this process runs on one of `tables`. */
   watchWrites(tables: string[], changed: () => void): void;
+  /** PGlite only: the whole data folder as an uncompressed tar, which `openDatabase({ loadDataDir })` opens again. */
+  dumpDataDir?(): Promise<Blob>;
 }
 
 /** How long a lost notification connection waits before it connects again. */
@@ -95,12 +97,14 @@ class RememberingCamelCasePlugin extends CamelCasePlugin {
 
 /**
  * Opens the database: PostgreSQL when a URL is given, else embedded PGlite in `dataDir`
- * (or in memory when dataDir is "memory"). Migrations run before it is handed out.
+ * (or in memory when dataDir is "memory"), starting from the data folder `loadDataDir` when given (a tar from
+ * `dumpDataDir`). Migrations run before it is handed out.
  */
-export async function openDatabase(opts: { databaseUrl?: string; dataDir?: string }): Promise<Db> {
+export async function openDatabase(opts: { databaseUrl?: string; dataDir?: string; loadDataDir?: Blob }): Promise<Db> {
   let dialect: Dialect;
   let engine: Engine;
   let listen: Db['listen'];
+  let dumpDataDir: Db['dumpDataDir'];
   if (opts.databaseUrl) {
     const url = opts.databaseUrl;
     listen = (channel, on) => listenPostgres(url, channel, on);
@@ -111,12 +115,13 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
     const dir = opts.dataDir ?? 'memory';
     let client: PGlite;
     // pg_trgm lets a "contains" search use an index, as it does on PostgreSQL.
-    const extensions = { pg_trgm };
-    if (dir === 'memory') client = await PGlite.create({ extensions });
+    const options = { extensions: { pg_trgm }, loadDataDir: opts.loadDataDir };
+    if (dir === 'memory') client = await PGlite.create(options);
     else {
       mkdirSync(dir, { recursive: true });
-      client = await PGlite.create(dir, { extensions });
+      client = await PGlite.create(dir, options);
     }
+    dumpDataDir = () => client.dumpDataDir('none');
     dialect = new PGliteDialect(client);
     engine = 'pglite';
     // One process owns the database: it hears every notification, delivered as its statement commits.
@@ -129,5 +134,5 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
   const writes = new TableWritesPlugin();
   const db = new Kysely<Database>({ dialect, plugins: [writes, new RememberingCamelCasePlugin()] });
   await migrateToLatest(db);
-  return { db, engine, close: () => db.destroy(), listen, watchWrites: (tables, changed) => writes.watch(tables, changed) };
+  return { db, engine, close: () => db.destroy(), listen, watchWrites: (tables, changed) => writes.watch(tables, changed), dumpDataDir };
 }
