@@ -58,9 +58,10 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/server/**', 'scripts/**', 'test/**'],
+    // The schema-driven engine and the frozen migrations query tables known only at run time (or of their day), and
+    // tests read answers loosely; the rest of the server is typed by the generated Database.
+    files: ['src/server/engine/**', 'src/server/db/migrations/**', 'scripts/**', 'test/**'],
     rules: {
-      // Tables come from schemas/ at run time, so the database is an untyped Kysely<any>; tests read answers loosely.
       '@typescript-eslint/no-explicit-any': 'off',
     },
   },

@@ -120,10 +120,7 @@ export function accessHandlers(db: MockDatabase, base: string) {
       if (!user) return unauthorizedResponse();
       const body = await jsonBody(request);
       const current = typeof body.currentPassword === 'string' ? body.currentPassword : '';
-      const errors = [
-        ...(current ? [] : [fieldError('currentPassword', 'required', 'validation.password.required')]),
-        ...newPasswordErrors(body.newPassword),
-      ];
+      const errors = [...(current ? [] : [fieldError('currentPassword', 'required', 'validation.password.required')]), ...newPasswordErrors(body.newPassword)];
       if (errors.length) return invalid(errors);
       if (current !== user.password) return invalid([fieldError('currentPassword', 'current', 'validation.password.current')]);
       user.password = body.newPassword as string;

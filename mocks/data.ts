@@ -54,28 +54,58 @@ function resellers(): MockReseller[] {
 function users(): MockUser[] {
   return [
     {
-      id: 1, username: 'admin', password: MOCK_PASSWORD, email: 'admin@portal.test', firstName: 'Ada', lastName: 'Admin',
-      accountId: null, resellerId: -1, privileges: PRIVILEGE_CATALOGUE.map((p) => ({ ...p, subPrivileges: [...p.subPrivileges] })),
+      id: 1,
+      username: 'admin',
+      password: MOCK_PASSWORD,
+      email: 'admin@portal.test',
+      firstName: 'Ada',
+      lastName: 'Admin',
+      accountId: null,
+      resellerId: -1,
+      privileges: PRIVILEGE_CATALOGUE.map((p) => ({ ...p, subPrivileges: [...p.subPrivileges] })),
       preferences: '[]',
     },
     {
-      id: 2, username: 'nora', password: MOCK_PASSWORD, email: 'nora@northwind.test', firstName: 'Nora', lastName: 'North',
-      accountId: null, resellerId: 10,
+      id: 2,
+      username: 'nora',
+      password: MOCK_PASSWORD,
+      email: 'nora@northwind.test',
+      firstName: 'Nora',
+      lastName: 'North',
+      accountId: null,
+      resellerId: 10,
       // Out of catalogue order on purpose: the side menu must sort them.
       privileges: grant('Users', 'Accounts', 'Dashboard', 'Search'),
       preferences: JSON.stringify([{ type: 'darkMode', value: 'false' }]),
     },
     {
-      id: 3, username: 'viewer', password: MOCK_PASSWORD, email: null, firstName: null, lastName: null,
-      accountId: null, resellerId: 20, privileges: grant('Dashboard'), preferences: '',
+      id: 3,
+      username: 'viewer',
+      password: MOCK_PASSWORD,
+      email: null,
+      firstName: null,
+      lastName: null,
+      accountId: null,
+      resellerId: 20,
+      privileges: grant('Dashboard'),
+      preferences: '',
     },
   ];
 }
 
 function accounts(): Row[] {
   const row = (accountId: number, name: string, city: string, country: string, resellerId: number, usageCredit: number, inventoryAccount = false): Row => ({
-    accountId, name, address: `${accountId} Harbour Road`, city, email: `billing@${name.toLowerCase().replace(/[^a-z]+/g, '')}.test`,
-    country, pricingPlanId: null, internationalPricingPlanId: null, usageCredit, resellerId, inventoryAccount,
+    accountId,
+    name,
+    address: `${accountId} Harbour Road`,
+    city,
+    email: `billing@${name.toLowerCase().replace(/[^a-z]+/g, '')}.test`,
+    country,
+    pricingPlanId: null,
+    internationalPricingPlanId: null,
+    usageCredit,
+    resellerId,
+    inventoryAccount,
   });
   return [
     row(101, 'Alpha Logistics', 'Hamburg', 'DE', 10, 1250.5),

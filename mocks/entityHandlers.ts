@@ -68,13 +68,18 @@ function visibleRows(ctx: Context, applyHidden: boolean): Row[] {
 
 function duplicateErrors(ctx: Context, candidate: Row) {
   const key = keyOf(ctx.schema);
-  const same = (a: unknown, b: unknown) => String(a ?? '').trim().toLowerCase() === String(b ?? '').trim().toLowerCase();
+  const same = (a: unknown, b: unknown) =>
+    String(a ?? '')
+      .trim()
+      .toLowerCase() ===
+    String(b ?? '')
+      .trim()
+      .toLowerCase();
   return uniqueRules(ctx.schema)
     .filter(({ field, scope }) => {
       if (!String(candidate[field] ?? '').trim()) return false;
       return table(ctx.db, ctx.schema).some(
-        (row) =>
-          row[key] !== candidate[key] && same(row[field], candidate[field]) && scope.every((s) => row[s] === candidate[s]),
+        (row) => row[key] !== candidate[key] && same(row[field], candidate[field]) && scope.every((s) => row[s] === candidate[s]),
       );
     })
     .map(({ field, messageId }) => fieldError(field, 'unique', messageId));
@@ -96,7 +101,11 @@ function rejectBody(ctx: Context, body: Row, candidate: Row, mode: 'create' | 'u
 /** The stored part of a body: every writable field, a missing one as null on create; on update only those sent. */
 function writable(schema: EntitySchema, body: Row, mode: 'create' | 'update' = 'create'): Row {
   const key = keyOf(schema);
-  return Object.fromEntries(writableFields(schema).filter((f) => f !== key && (mode === 'create' || f in body)).map((f) => [f, body[f] ?? null]));
+  return Object.fromEntries(
+    writableFields(schema)
+      .filter((f) => f !== key && (mode === 'create' || f in body))
+      .map((f) => [f, body[f] ?? null]),
+  );
 }
 
 const operations: Record<ApiRoute['op'], (ctx: Context) => Promise<Response> | Response> = {
@@ -142,7 +151,13 @@ const operations: Record<ApiRoute['op'], (ctx: Context) => Promise<Response> | R
     const changes = writable(ctx.schema, fields, 'update');
     if (insideTenant(ctx.schema, { ...ctx.user, isAdmin: isAdmin(ctx.user) }, current)) {
       const refused = protectedFields(ctx.schema).filter((f) => f in changes && JSON.stringify(changes[f] ?? null) !== JSON.stringify(current[f] ?? null));
-      if (refused.length) return errorResponse(403, 'FORBIDDEN', messageText('validation.field.protected'), refused.map((f) => fieldError(f, 'protected', 'validation.field.protected')));
+      if (refused.length)
+        return errorResponse(
+          403,
+          'FORBIDDEN',
+          messageText('validation.field.protected'),
+          refused.map((f) => fieldError(f, 'protected', 'validation.field.protected')),
+        );
     }
     const candidate: Row = { ...current, ...changes, ...(isVersioned(ctx.schema) ? { [VERSION]: version + 1 } : {}) };
     const rejected = rejectBody(ctx, fields, candidate, 'update');
@@ -165,7 +180,9 @@ async function downloadHandler(ctx: Context): Promise<Response> {
   const rows = visibleRows(ctx, true);
   const request = normaliseListRequest(ctx.schema, body, isAdmin(ctx.user));
   const { items } = pageInMemory(ctx.schema, rows, { ...request, page: 0, size: Math.max(1, rows.length) });
-  const fields = Object.entries(ctx.schema.properties).filter(([, p]) => !p.writeOnly).map(([name]) => name);
+  const fields = Object.entries(ctx.schema.properties)
+    .filter(([, p]) => !p.writeOnly)
+    .map(([name]) => name);
   const csv = `\uFEFF${csvLine(fields)}${items.map((row) => csvLine(fields.map((f) => withJoins(ctx.db, ctx.schema, row)[f]))).join('')}`;
   return new HttpResponse(csv, {
     headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${ctx.schema['x-entity'].name}.csv"` },

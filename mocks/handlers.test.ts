@@ -64,9 +64,7 @@ describe('mock backend', () => {
 
     const duplicate = await call(token, 'POST', '/accounts/', { name: 'alpha logistics', resellerId: 10 });
     expect(duplicate.status).toBe(409);
-    expect(duplicate.body.fields).toEqual([
-      { field: 'name', rule: 'unique', messageId: 'entity.account.unique', message: 'account name already exists' },
-    ]);
+    expect(duplicate.body.fields).toEqual([{ field: 'name', rule: 'unique', messageId: 'entity.account.unique', message: 'account name already exists' }]);
 
     // A PUT changes the fields it sends; the version it was read at guards against a lost update.
     const updated = await call(token, 'PUT', '/accounts/', { accountId: 107, name: 'Gamma Harbour', resellerId: 11, version: 1 });
@@ -97,7 +95,10 @@ describe('mock backend', () => {
     const token = await signIn('nora');
     expect((await call(token, 'GET', '/user')).body).toMatchObject({ firstName: 'Nora', resellerInfo: { id: 10, name: 'Northwind Mobile' } });
     expect((await call(token, 'GET', '/user/ui-privileges')).body.userPrivileges.map((p: { privilege: string }) => p.privilege)).toEqual([
-      'Dashboard', 'Accounts', 'Users', 'Search',
+      'Dashboard',
+      'Accounts',
+      'Users',
+      'Search',
     ]);
     expect((await call(token, 'GET', '/reseller-info/list')).body).toEqual([
       { id: 10, name: 'Northwind Mobile', parentId: -1 },

@@ -16,7 +16,9 @@ import { subscriberHandlers } from './subscriberHandlers';
 
 export function createHandlers(db: MockDatabase = createMockDatabase(), base = '/portal'): HttpHandler[] {
   return [
-    ...sessionHandlers(db, base), ...accessHandlers(db, base), ...logoHandlers(db, base),
+    ...sessionHandlers(db, base),
+    ...accessHandlers(db, base),
+    ...logoHandlers(db, base),
     // Before the entity handlers: `/subscriber-info/daily-limit` is not the subscriber with id "daily-limit".
     ...subscriberHandlers(db, base),
     ...packageHandlers(db, base),

@@ -38,7 +38,10 @@ export function logoHandlers(db: MockDatabase, base: string) {
       if (!user) return unauthorizedResponse();
       for (let id: number | null = user.resellerId; id !== null; id = db.resellers.find((r) => r.id === id)?.parentId ?? null) {
         const logo = logos(db).get(id);
-        if (logo) return new HttpResponse(logo.bytes.slice().buffer as ArrayBuffer, { headers: { 'Content-Type': logo.contentType, 'Cache-Control': 'private, max-age=300' } });
+        if (logo)
+          return new HttpResponse(logo.bytes.slice().buffer as ArrayBuffer, {
+            headers: { 'Content-Type': logo.contentType, 'Cache-Control': 'private, max-age=300' },
+          });
       }
       return new HttpResponse(null, { status: 204, headers: { 'Cache-Control': 'private, max-age=300' } });
     }),

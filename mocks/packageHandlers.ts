@@ -18,8 +18,22 @@ const DAY = 86_400_000;
 /** Templates of Northwind (10) and Blue Sky (20), a package of subscriber 7, and the resellers' balances. */
 export function seedPackages(db: MockDatabase) {
   const template = (id: number, name: string, resellerId: number, periodDays: number, price: number, dataMb: number): Row => ({
-    id, name, resellerId, priority: 0, locationZoneId: 1, destinationZoneId: null, periodDays, moCallMinutes: 0, mtCallMinutes: 0,
-    moSms: 20, mtSms: 20, price, dataMb, unlimitedData: false, bitrate: 0, slices: 1,
+    id,
+    name,
+    resellerId,
+    priority: 0,
+    locationZoneId: 1,
+    destinationZoneId: null,
+    periodDays,
+    moCallMinutes: 0,
+    mtCallMinutes: 0,
+    moSms: 20,
+    mtSms: 20,
+    price,
+    dataMb,
+    unlimitedData: false,
+    bitrate: 0,
+    slices: 1,
   });
   db.tables.prepaidTemplate = [
     template(1, 'Europe 30 days 5 GB', 10, 30, 19.99, 5120),
@@ -30,20 +44,58 @@ export function seedPackages(db: MockDatabase) {
   db.tables.prepaidPackage = [
     packageRow(db, 1, 7, db.tables.prepaidTemplate[0], 'purchase', 'nora', new Date(now - 3 * DAY), { dataUsageMb: 1200.5, smsOutUsed: 4 }),
   ];
-  db.tables.ledgerBalance = [{ resellerId: 10, balance: 5000 }, { resellerId: 11, balance: 750 }, { resellerId: 20, balance: 2500 }];
+  db.tables.ledgerBalance = [
+    { resellerId: 10, balance: 5000 },
+    { resellerId: 11, balance: 750 },
+    { resellerId: 20, balance: 2500 },
+  ];
 }
 
-function packageRow(db: MockDatabase, id: number, subscriberId: number, template: Row, saleKind: 'assign' | 'purchase', soldBy: string, at: Date, extra: Partial<PrepaidPackage> = {}, firstUse = false): Row {
+function packageRow(
+  db: MockDatabase,
+  id: number,
+  subscriberId: number,
+  template: Row,
+  saleKind: 'assign' | 'purchase',
+  soldBy: string,
+  at: Date,
+  extra: Partial<PrepaidPackage> = {},
+  firstUse = false,
+): Row {
   const subscriber = (db.tables.subscriber ?? []).find((s) => s.subscriberId === subscriberId);
   const periodDays = Number(template.periodDays);
   return {
-    id, templateId: template.id, templateName: template.name, subscriberId, subscriberName: subscriber?.name, resellerId: subscriber?.resellerId ?? template.resellerId,
-    accountId: subscriber?.accountId, locationZoneId: template.locationZoneId, periodDays, priority: template.priority,
-    activationDate: firstUse ? undefined : at.toISOString(), expirationDate: firstUse ? undefined : new Date(at.getTime() + periodDays * DAY).toISOString(),
-    mocMinutes: template.moCallMinutes, mtcMinutes: template.mtCallMinutes, smsOut: template.moSms, smsOutUsed: 0, smsIn: template.mtSms, smsInUsed: 0,
-    bitrate: template.bitrate, dataMb: template.dataMb, unlimitedData: template.unlimitedData, dataUsageMb: 0, dataSlices: template.slices,
-    status: firstUse ? 'pending' : 'active', price: saleKind === 'purchase' ? template.price : 0, saleKind, purchaseDate: at.toISOString(),
-    paymentDate: saleKind === 'purchase' ? at.toISOString() : undefined, activateUponFirstUse: firstUse, soldBy, ...extra,
+    id,
+    templateId: template.id,
+    templateName: template.name,
+    subscriberId,
+    subscriberName: subscriber?.name,
+    resellerId: subscriber?.resellerId ?? template.resellerId,
+    accountId: subscriber?.accountId,
+    locationZoneId: template.locationZoneId,
+    periodDays,
+    priority: template.priority,
+    activationDate: firstUse ? undefined : at.toISOString(),
+    expirationDate: firstUse ? undefined : new Date(at.getTime() + periodDays * DAY).toISOString(),
+    mocMinutes: template.moCallMinutes,
+    mtcMinutes: template.mtCallMinutes,
+    smsOut: template.moSms,
+    smsOutUsed: 0,
+    smsIn: template.mtSms,
+    smsInUsed: 0,
+    bitrate: template.bitrate,
+    dataMb: template.dataMb,
+    unlimitedData: template.unlimitedData,
+    dataUsageMb: 0,
+    dataSlices: template.slices,
+    status: firstUse ? 'pending' : 'active',
+    price: saleKind === 'purchase' ? template.price : 0,
+    saleKind,
+    purchaseDate: at.toISOString(),
+    paymentDate: saleKind === 'purchase' ? at.toISOString() : undefined,
+    activateUponFirstUse: firstUse,
+    soldBy,
+    ...extra,
   };
 }
 
@@ -58,33 +110,37 @@ export function packageHandlers(db: MockDatabase, base: string): HttpHandler[] {
     if (!privileges.some((p) => hasPrivilege(user.privileges, p, sub))) return forbiddenResponse();
     return user;
   };
-  const visibleSubscriber = (user: MockUser, id: number) => (db.tables.subscriber ?? []).find((s) => s.subscriberId === id && visibleResellerIds(db, user).has(Number(s.resellerId)));
-  const offered = (user: MockUser, subscriber: Row) => (db.tables.prepaidTemplate ?? []).filter((t) => visibleResellerIds(db, user).has(Number(t.resellerId)) && t.resellerId === subscriber.resellerId);
+  const visibleSubscriber = (user: MockUser, id: number) =>
+    (db.tables.subscriber ?? []).find((s) => s.subscriberId === id && visibleResellerIds(db, user).has(Number(s.resellerId)));
+  const offered = (user: MockUser, subscriber: Row) =>
+    (db.tables.prepaidTemplate ?? []).filter((t) => visibleResellerIds(db, user).has(Number(t.resellerId)) && t.resellerId === subscriber.resellerId);
 
-  const sell = (kind: 'assign' | 'purchase') => http.post(url(`/${kind}`), async ({ request }) => {
-    const user = caller(request, ['PrePaidPackages']);
-    if (user instanceof Response) return user;
-    const body = (await request.json()) as Row;
-    for (const name of ['subscriberId', 'templateId']) {
-      if (!Number.isInteger(body[name])) return errorResponse(400, 'VALIDATION_FAILED', 'Some fields are not valid', [fieldError(name, 'required', 'validation.select.required')]);
-    }
-    const subscriber = visibleSubscriber(user, Number(body.subscriberId));
-    const template = subscriber && offered(user, subscriber).find((t) => t.id === body.templateId);
-    if (!subscriber || !template) return notFoundResponse();
-    if (kind === 'purchase') {
-      const account = (db.tables.ledgerBalance ?? []).find((b) => b.resellerId === subscriber.resellerId);
-      const left = Math.round((Number(account?.balance ?? 0) - Number(template.price)) * 100) / 100;
-      if (!account || left < 0) {
-        const field = fieldError('balance', 'insufficientBalance', 'ledger.insufficientBalance');
-        return errorResponse(409, 'CONFLICT', field.message, [field]);
+  const sell = (kind: 'assign' | 'purchase') =>
+    http.post(url(`/${kind}`), async ({ request }) => {
+      const user = caller(request, ['PrePaidPackages']);
+      if (user instanceof Response) return user;
+      const body = (await request.json()) as Row;
+      for (const name of ['subscriberId', 'templateId']) {
+        if (!Number.isInteger(body[name]))
+          return errorResponse(400, 'VALIDATION_FAILED', 'Some fields are not valid', [fieldError(name, 'required', 'validation.select.required')]);
       }
-      account.balance = left;
-    }
-    const id = Math.max(0, ...packagesOf(db).map((p) => Number(p.id))) + 1;
-    const row = packageRow(db, id, subscriber.subscriberId as number, template, kind, user.username, new Date(), {}, body.activateUponFirstUse === true);
-    packagesOf(db).push(row);
-    return HttpResponse.json(row, { status: 201 });
-  });
+      const subscriber = visibleSubscriber(user, Number(body.subscriberId));
+      const template = subscriber && offered(user, subscriber).find((t) => t.id === body.templateId);
+      if (!subscriber || !template) return notFoundResponse();
+      if (kind === 'purchase') {
+        const account = (db.tables.ledgerBalance ?? []).find((b) => b.resellerId === subscriber.resellerId);
+        const left = Math.round((Number(account?.balance ?? 0) - Number(template.price)) * 100) / 100;
+        if (!account || left < 0) {
+          const field = fieldError('balance', 'insufficientBalance', 'ledger.insufficientBalance');
+          return errorResponse(409, 'CONFLICT', field.message, [field]);
+        }
+        account.balance = left;
+      }
+      const id = Math.max(0, ...packagesOf(db).map((p) => Number(p.id))) + 1;
+      const row = packageRow(db, id, subscriber.subscriberId as number, template, kind, user.username, new Date(), {}, body.activateUponFirstUse === true);
+      packagesOf(db).push(row);
+      return HttpResponse.json(row, { status: 201 });
+    });
 
   return [
     http.get(url('/list/:subscriberId'), ({ request, params }) => {
@@ -102,7 +158,9 @@ export function packageHandlers(db: MockDatabase, base: string): HttpHandler[] {
       const subscriberId = new URL(request.url).searchParams.get('subscriber_id');
       const subscriber = subscriberId ? visibleSubscriber(user, Number(subscriberId)) : undefined;
       if (subscriberId && !subscriber) return notFoundResponse();
-      const rows = subscriber ? offered(user, subscriber) : (db.tables.prepaidTemplate ?? []).filter((t) => visibleResellerIds(db, user).has(Number(t.resellerId)));
+      const rows = subscriber
+        ? offered(user, subscriber)
+        : (db.tables.prepaidTemplate ?? []).filter((t) => visibleResellerIds(db, user).has(Number(t.resellerId)));
       return HttpResponse.json(rows);
     }),
     sell('assign'),
@@ -124,7 +182,13 @@ export function packageHandlers(db: MockDatabase, base: string): HttpHandler[] {
       const user = caller(request, ['PrePaidPackages'], 'Sales');
       if (user instanceof Response) return user;
       const req = normaliseListRequest(packageSchema, (await request.json()) as ListRequest, user.resellerId === -1);
-      return HttpResponse.json(pageInMemory(packageSchema, packagesOf(db).filter((p) => visibleResellerIds(db, user).has(Number(p.resellerId))), req));
+      return HttpResponse.json(
+        pageInMemory(
+          packageSchema,
+          packagesOf(db).filter((p) => visibleResellerIds(db, user).has(Number(p.resellerId))),
+          req,
+        ),
+      );
     }),
     http.get(`${base}/ledger/balance`, ({ request }) => {
       const user = caller(request, ['PrePaidPackages', 'Resellers', 'PaymentMethods']);

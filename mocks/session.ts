@@ -48,6 +48,7 @@ export function visibleResellerIds(db: MockDatabase, user: MockUser): Set<number
 /** The resellers above `resellerId` and itself: a plan of any of them may price its subscribers. */
 export function resellerAndAncestors(db: MockDatabase, resellerId: number): Set<number> {
   const found = new Set<number>();
-  for (let id: number | null | undefined = resellerId; id !== null && id !== undefined && !found.has(id); id = db.resellers.find((r) => r.id === id)?.parentId) found.add(id);
+  for (let id: number | null | undefined = resellerId; id !== null && id !== undefined && !found.has(id); id = db.resellers.find((r) => r.id === id)?.parentId)
+    found.add(id);
   return found;
 }

@@ -10,9 +10,7 @@ export function sessionHandlers(db: MockDatabase, base: string) {
     http.post(`${base}/auth`, async ({ request }) => {
       const body = (await request.json()) as { userName?: string; password?: string };
       const name = (body.userName ?? '').trim().toLowerCase();
-      const user = db.users.find(
-        (u) => (u.username.toLowerCase() === name || u.email?.toLowerCase() === name) && u.password === body.password,
-      );
+      const user = db.users.find((u) => (u.username.toLowerCase() === name || u.email?.toLowerCase() === name) && u.password === body.password);
       if (!user) return errorResponse(401, 'BAD_CREDENTIALS', 'The username or password is not correct');
       if (user.disabled) return errorResponse(401, 'USER_DISABLED', 'This account is disabled. Ask your administrator to enable it.');
       return HttpResponse.json({ jwt: mockToken(user.username, 3600, Date.now(), user.sessionVersion) });
@@ -62,7 +60,11 @@ export function sessionHandlers(db: MockDatabase, base: string) {
       callerOf(db, request)
         ? HttpResponse.json({
             base: 'USD',
-            rates: Object.entries({ BTC: 0.0000159, EUR: 0.9334, ILS: 3.7645, JPY: 161.48, RUB: 87.79 }).map(([currency, rate]) => ({ currency, rate, asOf: '2024-07-01' })),
+            rates: Object.entries({ BTC: 0.0000159, EUR: 0.9334, ILS: 3.7645, JPY: 161.48, RUB: 87.79 }).map(([currency, rate]) => ({
+              currency,
+              rate,
+              asOf: '2024-07-01',
+            })),
           })
         : unauthorizedResponse(),
     ),
@@ -83,9 +85,7 @@ export function sessionHandlers(db: MockDatabase, base: string) {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       const visible = visibleResellerIds(db, user);
-      return HttpResponse.json(
-        db.resellers.filter((r) => visible.has(r.id)).map(({ id, name, parentId }) => ({ id, name, parentId })),
-      );
+      return HttpResponse.json(db.resellers.filter((r) => visible.has(r.id)).map(({ id, name, parentId }) => ({ id, name, parentId })));
     }),
   ];
 }

@@ -20,25 +20,96 @@ export const QOS_SPEED_LIMITS = [
 export function seedSubscribers(db: MockDatabase) {
   db.tables.subscriber = [
     {
-      subscriberId: 7, name: 'Forklift 7', status: 'active', imsi: '901280000000007', iccid: '8988228000000000079', msisdn: '882280000007',
-      deviceType: 'Router', device: 'Teltonika RUT240', imei: '864239040000008', country: 'DE', network: 'Telekom', lastLocationAt: '2026-11-20T08:00:00.000Z',
-      balance: 12.5, accountId: 101, resellerId: 10, groupName: 'Warehouse', apn: 'iot.example', dailyLimitBytes: null, qosThrottling: null,
-      usageTodayBytes: 52428800, pricingPlanId: 2, roamingProfileId: null, migrationStatus: null,
+      subscriberId: 7,
+      name: 'Forklift 7',
+      status: 'active',
+      imsi: '901280000000007',
+      iccid: '8988228000000000079',
+      msisdn: '882280000007',
+      deviceType: 'Router',
+      device: 'Teltonika RUT240',
+      imei: '864239040000008',
+      country: 'DE',
+      network: 'Telekom',
+      lastLocationAt: '2026-11-20T08:00:00.000Z',
+      balance: 12.5,
+      accountId: 101,
+      resellerId: 10,
+      groupName: 'Warehouse',
+      apn: 'iot.example',
+      dailyLimitBytes: null,
+      qosThrottling: null,
+      usageTodayBytes: 52428800,
+      pricingPlanId: 2,
+      roamingProfileId: null,
+      migrationStatus: null,
     },
     {
-      subscriberId: 8, name: 'Meter 8', status: 'active', imsi: '901280000000008', iccid: '8988228000000000087', msisdn: '882280000008',
-      deviceType: null, device: null, imei: null, country: null, network: null, lastLocationAt: null,
-      balance: 0, accountId: 102, resellerId: 10, groupName: null, apn: null, dailyLimitBytes: null, qosThrottling: null,
-      usageTodayBytes: 0, pricingPlanId: null, roamingProfileId: null, migrationStatus: null,
+      subscriberId: 8,
+      name: 'Meter 8',
+      status: 'active',
+      imsi: '901280000000008',
+      iccid: '8988228000000000087',
+      msisdn: '882280000008',
+      deviceType: null,
+      device: null,
+      imei: null,
+      country: null,
+      network: null,
+      lastLocationAt: null,
+      balance: 0,
+      accountId: 102,
+      resellerId: 10,
+      groupName: null,
+      apn: null,
+      dailyLimitBytes: null,
+      qosThrottling: null,
+      usageTodayBytes: 0,
+      pricingPlanId: null,
+      roamingProfileId: null,
+      migrationStatus: null,
     },
   ];
   db.tables.simCard = [
-    { iccid: '8988228000000000079', simType: 'esim', status: 'active', statusDate: '2026-01-02T00:00:00.000Z', profileType: 'consumer', batch: 'B-1', cost: 2.5, serviceProviderName: 'Northwind', activationCode: 'LPA:1$smdp.example.com$ACT-0007' },
-    { iccid: '8988228000000000087', simType: 'physical', status: 'active', statusDate: '2026-01-02T00:00:00.000Z', profileType: null, batch: 'B-1', cost: 1, serviceProviderName: null, activationCode: null },
-    { iccid: '8988228000000000095', simType: 'esim', status: 'inventory', statusDate: '2026-01-02T00:00:00.000Z', profileType: 'consumer', batch: 'B-2', cost: 1.2, serviceProviderName: 'Northwind', activationCode: 'LPA:1$smdp.example.com$ACT-0009', resellerId: 10 },
+    {
+      iccid: '8988228000000000079',
+      simType: 'esim',
+      status: 'active',
+      statusDate: '2026-01-02T00:00:00.000Z',
+      profileType: 'consumer',
+      batch: 'B-1',
+      cost: 2.5,
+      serviceProviderName: 'Northwind',
+      activationCode: 'LPA:1$smdp.example.com$ACT-0007',
+    },
+    {
+      iccid: '8988228000000000087',
+      simType: 'physical',
+      status: 'active',
+      statusDate: '2026-01-02T00:00:00.000Z',
+      profileType: null,
+      batch: 'B-1',
+      cost: 1,
+      serviceProviderName: null,
+      activationCode: null,
+    },
+    {
+      iccid: '8988228000000000095',
+      simType: 'esim',
+      status: 'inventory',
+      statusDate: '2026-01-02T00:00:00.000Z',
+      profileType: 'consumer',
+      batch: 'B-2',
+      cost: 1.2,
+      serviceProviderName: 'Northwind',
+      activationCode: 'LPA:1$smdp.example.com$ACT-0009',
+      resellerId: 10,
+    },
   ];
   db.tables.subscriberMsisdn = [
-    { subscriberId: 7, msisdn: '882280000007' }, { subscriberId: 7, msisdn: '882280000070' }, { subscriberId: 8, msisdn: '882280000008' },
+    { subscriberId: 7, msisdn: '882280000007' },
+    { subscriberId: 7, msisdn: '882280000070' },
+    { subscriberId: 8, msisdn: '882280000008' },
   ];
 }
 
@@ -89,7 +160,8 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
   function usablePlans(sub: Row, user: MockUser): Row[] {
     const owners = resellerAndAncestors(db, Number(sub.resellerId));
     const visible = visibleResellerIds(db, user);
-    return (db.tables.pricingPlan ?? []).filter((p) => owners.has(Number(p.resellerId)) && visible.has(Number(p.resellerId)))
+    return (db.tables.pricingPlan ?? [])
+      .filter((p) => owners.has(Number(p.resellerId)) && visible.has(Number(p.resellerId)))
       .sort((a, b) => String(a.name).localeCompare(String(b.name)));
   }
 
@@ -102,7 +174,18 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
 
   function record(sub: Row, user: MockUser, operation: string, status: string, change?: Row, request: Row = {}) {
     const rows = table(db, 'subscriberOperation');
-    const op: Row = { id: rows.length + 1, subscriberId: sub.subscriberId, operation, status, request, username: user.username, createdAt: now(), finishedAt: status === 'pending' ? null : now(), change, user: user.username };
+    const op: Row = {
+      id: rows.length + 1,
+      subscriberId: sub.subscriberId,
+      operation,
+      status,
+      request,
+      username: user.username,
+      createdAt: now(),
+      finishedAt: status === 'pending' ? null : now(),
+      change,
+      user: user.username,
+    };
     rows.push(op);
     return op;
   }
@@ -114,11 +197,20 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
 
   /** The SIM cards the caller sees, in ICCID order, with the reseller and the subscriber each is in service with. */
   function simCards(user: MockUser): Row[] {
-    return table(db, 'simCard').map((card): Row => {
-      const sub = table(db, 'subscriber').find((r) => r.iccid === card.iccid);
-      const resellerId = Number(card.resellerId ?? sub?.resellerId);
-      return { ...card, resellerId, resellerName: db.resellers.find((r) => r.id === resellerId)?.name ?? null, subscriberId: sub?.subscriberId ?? null, subscriberName: sub?.name ?? null };
-    }).filter((c) => visibleResellerIds(db, user).has(Number(c.resellerId))).sort((a, b) => String(a.iccid).localeCompare(String(b.iccid)));
+    return table(db, 'simCard')
+      .map((card): Row => {
+        const sub = table(db, 'subscriber').find((r) => r.iccid === card.iccid);
+        const resellerId = Number(card.resellerId ?? sub?.resellerId);
+        return {
+          ...card,
+          resellerId,
+          resellerName: db.resellers.find((r) => r.id === resellerId)?.name ?? null,
+          subscriberId: sub?.subscriberId ?? null,
+          subscriberName: sub?.name ?? null,
+        };
+      })
+      .filter((c) => visibleResellerIds(db, user).has(Number(c.resellerId)))
+      .sort((a, b) => String(a.iccid).localeCompare(String(b.iccid)));
   }
 
   /** A network operation: pending now, applied (or failed) at the next poll. */
@@ -132,7 +224,9 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
   }
 
   return [
-    http.get(`${base}/reseller-info/api/qos-speed-limits`, ({ request }) => (callerOf(db, request) ? HttpResponse.json(QOS_SPEED_LIMITS) : unauthorizedResponse())),
+    http.get(`${base}/reseller-info/api/qos-speed-limits`, ({ request }) =>
+      callerOf(db, request) ? HttpResponse.json(QOS_SPEED_LIMITS) : unauthorizedResponse(),
+    ),
 
     http.get(`${base}/subscriber-info/daily-limit/:id`, ({ request, params }) => {
       const found = access(request, params.id);
@@ -141,21 +235,37 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
       const limit = (sub.dailyLimitBytes as number | null) ?? null;
       const usage = Number(sub.usageTodayBytes ?? 0);
       const reached = limit !== null && usage >= limit;
-      const qos = limit === null ? null : (sub.qosThrottling as string | null) ?? 'BLOCK';
-      return HttpResponse.json({ subscriberId: sub.subscriberId, dailyLimitBytes: limit, qosThrottling: qos, usageTodayBytes: usage, reached, effect: !reached ? null : qos === 'BLOCK' ? 'blocked' : 'throttled' });
+      const qos = limit === null ? null : ((sub.qosThrottling as string | null) ?? 'BLOCK');
+      return HttpResponse.json({
+        subscriberId: sub.subscriberId,
+        dailyLimitBytes: limit,
+        qosThrottling: qos,
+        usageTodayBytes: usage,
+        reached,
+        effect: !reached ? null : qos === 'BLOCK' ? 'blocked' : 'throttled',
+      });
     }),
 
     http.post(`${base}/subscriber-info/daily-limit`, async ({ request }) => {
       const body = (await request.json()) as Row;
       const limit = body.dailyLimitBytes;
-      if (limit === undefined || limit === null) return errorResponse(400, 'VALIDATION', 'invalid', [fieldError('dailyLimitBytes', 'required', 'validation.dailyLimit.required')]);
-      if (typeof limit !== 'number' || !Number.isInteger(limit) || limit <= 0) return errorResponse(400, 'VALIDATION', 'invalid', [fieldError('dailyLimitBytes', 'exclusiveMinimum', 'validation.dailyLimit.positive')]);
+      if (limit === undefined || limit === null)
+        return errorResponse(400, 'VALIDATION', 'invalid', [fieldError('dailyLimitBytes', 'required', 'validation.dailyLimit.required')]);
+      if (typeof limit !== 'number' || !Number.isInteger(limit) || limit <= 0)
+        return errorResponse(400, 'VALIDATION', 'invalid', [fieldError('dailyLimitBytes', 'exclusiveMinimum', 'validation.dailyLimit.positive')]);
       const found = access(request, body.subscriberId);
       if (found instanceof Response) return found;
       const qos = (body.qosThrottling as string | undefined) ?? 'BLOCK';
       audit(found.sub, found.user, 'daily-limit', { dailyLimitBytes: limit, qosThrottling: qos });
       const usage = Number(found.sub.usageTodayBytes ?? 0);
-      return HttpResponse.json({ subscriberId: found.sub.subscriberId, dailyLimitBytes: limit, qosThrottling: qos, usageTodayBytes: usage, reached: usage >= limit, effect: usage < limit ? null : qos === 'BLOCK' ? 'blocked' : 'throttled' });
+      return HttpResponse.json({
+        subscriberId: found.sub.subscriberId,
+        dailyLimitBytes: limit,
+        qosThrottling: qos,
+        usageTodayBytes: usage,
+        reached: usage >= limit,
+        effect: usage < limit ? null : qos === 'BLOCK' ? 'blocked' : 'throttled',
+      });
     }),
 
     http.get(`${base}/subscriber-info/:id/pricing-plans`, ({ request, params }) => {
@@ -166,7 +276,14 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
 
     http.post(`${base}/subscriber-info/api/`, async ({ request }) => {
       const body = (await request.json()) as Row;
-      const panels: Record<string, string> = { suspend: 'Status', reactivate: 'Status', 'refresh-sim': 'IccidSim', 'modify-msisdn': 'Msisdn', 'pricing-plan': 'Services', credit: 'Services' };
+      const panels: Record<string, string> = {
+        suspend: 'Status',
+        reactivate: 'Status',
+        'refresh-sim': 'IccidSim',
+        'modify-msisdn': 'Msisdn',
+        'pricing-plan': 'Services',
+        credit: 'Services',
+      };
       const operation = String(body.operation);
       if (!panels[operation]) return errorResponse(400, 'VALIDATION', 'invalid', [fieldError('operation', 'enum', 'validation.operation.invalid')]);
       const found = access(request, body.subscriberId, panels[operation]);
@@ -174,19 +291,32 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
       const { sub, user } = found;
       if (operation === 'suspend' || operation === 'reactivate') {
         const target = operation === 'suspend' ? 'suspended' : 'active';
-        if (sub.status === target) return errorResponse(409, 'CONFLICT', 'state', [fieldError('operation', 'state', operation === 'suspend' ? 'validation.status.alreadySuspended' : 'validation.status.alreadyActive')]);
+        if (sub.status === target)
+          return errorResponse(409, 'CONFLICT', 'state', [
+            fieldError('operation', 'state', operation === 'suspend' ? 'validation.status.alreadySuspended' : 'validation.status.alreadyActive'),
+          ]);
         return network(sub, user, operation, { status: target });
       }
       if (operation === 'refresh-sim') return network(sub, user, operation);
       if (operation === 'modify-msisdn') return network(sub, user, operation, { msisdn: body.msisdn });
       if (operation === 'pricing-plan') {
-        if (!usablePlans(sub, user).some((p) => p.id === body.pricingPlanId)) return errorResponse(400, 'VALIDATION', 'invalid', [fieldError('pricingPlanId', 'reference', 'validation.pricingPlan.unknown')]);
+        if (!usablePlans(sub, user).some((p) => p.id === body.pricingPlanId))
+          return errorResponse(400, 'VALIDATION', 'invalid', [fieldError('pricingPlanId', 'reference', 'validation.pricingPlan.unknown')]);
         audit(sub, user, operation, { pricingPlanId: body.pricingPlanId });
         return HttpResponse.json(wire(record(sub, user, operation, 'success', undefined, body)));
       }
-      if (sub.pricingPlanId === null || sub.pricingPlanId === undefined) return errorResponse(400, 'VALIDATION', 'invalid', [fieldError('pricingPlanId', 'planBeforeCredit', 'validation.credit.planRequired')]);
+      if (sub.pricingPlanId === null || sub.pricingPlanId === undefined)
+        return errorResponse(400, 'VALIDATION', 'invalid', [fieldError('pricingPlanId', 'planBeforeCredit', 'validation.credit.planRequired')]);
       audit(sub, user, operation, { balance: Number(sub.balance ?? 0) + Number(body.amount) });
-      table(db, 'subscriberCharge').unshift({ id: table(db, 'subscriberCharge').length + 1, subscriberId: sub.subscriberId, kind: 'credit', amount: body.amount, description: body.description ?? null, username: user.username, createdAt: now() });
+      table(db, 'subscriberCharge').unshift({
+        id: table(db, 'subscriberCharge').length + 1,
+        subscriberId: sub.subscriberId,
+        kind: 'credit',
+        amount: body.amount,
+        description: body.description ?? null,
+        username: user.username,
+        createdAt: now(),
+      });
       return HttpResponse.json(wire(record(sub, user, operation, 'success', undefined, body)));
     }),
 
@@ -215,11 +345,13 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
     http.get(`${base}/subscriber-info/:id/operations`, ({ request, params }) => {
       const found = access(request, params.id);
       if (found instanceof Response) return found;
-      const rows = table(db, 'subscriberOperation').filter((o) => o.subscriberId === found.sub.subscriberId).reverse();
+      const rows = table(db, 'subscriberOperation')
+        .filter((o) => o.subscriberId === found.sub.subscriberId)
+        .reverse();
       return HttpResponse.json(rows.map(({ polled: _p, ...op }) => wire(op)));
     }),
 
-        http.post(`${base}/subscriber-info/:id/cancel-location`, ({ request, params }) => {
+    http.post(`${base}/subscriber-info/:id/cancel-location`, ({ request, params }) => {
       const found = access(request, params.id, 'Location');
       return found instanceof Response ? found : network(found.sub, found.user, 'cancel-location', { network: null, country: null });
     }),
@@ -229,7 +361,10 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
       if (found instanceof Response) return found;
       const { text } = (await request.json()) as { text?: unknown };
       const problem = typeof text === 'string' ? smsTextProblem(text) : 'validation.sms.required';
-      if (problem) return errorResponse(400, 'VALIDATION_FAILED', 'Validation failed', [fieldError('text', problem === 'validation.sms.tooLong' ? 'maxLength' : 'required', problem)]);
+      if (problem)
+        return errorResponse(400, 'VALIDATION_FAILED', 'Validation failed', [
+          fieldError('text', problem === 'validation.sms.tooLong' ? 'maxLength' : 'required', problem),
+        ]);
       return network(found.sub, found.user, 'send-sms');
     }),
 
@@ -257,8 +392,12 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
       const query = new URL(request.url).searchParams;
       const page = Number(query.get('page') ?? 0);
       const size = Number(query.get('size') ?? 50);
-      const rows = simCards(user).filter((c) => String(c.iccid).includes(query.get('searchKey') ?? '')
-        && (!query.get('simType') || c.simType === query.get('simType')) && (!query.get('status') || c.status === query.get('status')));
+      const rows = simCards(user).filter(
+        (c) =>
+          String(c.iccid).includes(query.get('searchKey') ?? '') &&
+          (!query.get('simType') || c.simType === query.get('simType')) &&
+          (!query.get('status') || c.status === query.get('status')),
+      );
       const items = rows.map(({ activationCode: _a, ...c }) => c).slice(page * size, (page + 1) * size);
       return HttpResponse.json({ items, totalPageCount: Math.ceil(rows.length / size), totalItemsCount: rows.length, currentPage: page });
     }),
@@ -274,7 +413,8 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       const { email } = (await request.json()) as Row;
-      if (typeof email !== 'string' || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return errorResponse(400, 'VALIDATION', 'invalid', [fieldError('email', 'format', 'validation.email.invalid')]);
+      if (typeof email !== 'string' || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+        return errorResponse(400, 'VALIDATION', 'invalid', [fieldError('email', 'format', 'validation.email.invalid')]);
       const sim = table(db, 'simCard').find((c) => c.iccid === params.iccid);
       if (!sim) return errorResponse(404, 'NOT_FOUND', messageText('error.simCard.notFound'));
       table(db, 'outbox').push({ to: email, iccid: sim.iccid });
@@ -313,8 +453,28 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
       const found = access(request, params.id, 'UsageLogs');
       if (found instanceof Response) return found;
       return HttpResponse.json([
-        { id: 2, at: '2026-11-20T08:05:00.000Z', imsi: found.sub.imsi, requestType: 'UPDATE', plmn: '26201', apn: 'iot.example', bytesUp: 2048, bytesDown: 1048576, resultCode: 2001 },
-        { id: 1, at: '2026-11-20T08:00:00.000Z', imsi: found.sub.imsi, requestType: 'INITIAL', plmn: '26201', apn: 'iot.example', bytesUp: 0, bytesDown: 0, resultCode: 2001 },
+        {
+          id: 2,
+          at: '2026-11-20T08:05:00.000Z',
+          imsi: found.sub.imsi,
+          requestType: 'UPDATE',
+          plmn: '26201',
+          apn: 'iot.example',
+          bytesUp: 2048,
+          bytesDown: 1048576,
+          resultCode: 2001,
+        },
+        {
+          id: 1,
+          at: '2026-11-20T08:00:00.000Z',
+          imsi: found.sub.imsi,
+          requestType: 'INITIAL',
+          plmn: '26201',
+          apn: 'iot.example',
+          bytesUp: 0,
+          bytesDown: 0,
+          resultCode: 2001,
+        },
       ]);
     }),
 
@@ -326,27 +486,54 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
       const found = access(request, sub.subscriberId, 'NetworkEvents');
       if (found instanceof Response) return found;
       const { page } = (await request.json()) as { page: { page: number; size: number } };
-      const events = table(db, 'subscriberOperation').filter((o) => o.subscriberId === sub.subscriberId && o.status !== 'pending')
-        .map((o) => ({ id: o.id, createdAt: o.finishedAt, protocol: 'Diameter', operation: o.operation, imsi: sub.imsi, plmn: null, result: o.status === 'success' ? 'success' : 'failure', detail: null }))
+      const events = table(db, 'subscriberOperation')
+        .filter((o) => o.subscriberId === sub.subscriberId && o.status !== 'pending')
+        .map((o) => ({
+          id: o.id,
+          createdAt: o.finishedAt,
+          protocol: 'Diameter',
+          operation: o.operation,
+          imsi: sub.imsi,
+          plmn: null,
+          result: o.status === 'success' ? 'success' : 'failure',
+          detail: null,
+        }))
         .reverse();
       const items = events.slice(page.page * page.size, (page.page + 1) * page.size);
-      return HttpResponse.json({ items, totalItemsCount: events.length, totalPageCount: Math.max(1, Math.ceil(events.length / page.size)), currentPage: page.page });
+      return HttpResponse.json({
+        items,
+        totalItemsCount: events.length,
+        totalPageCount: Math.max(1, Math.ceil(events.length / page.size)),
+        currentPage: page.page,
+      });
     }),
 
-    http.post(`${base}/subscriber-info/network-events/:imsi/download`, () =>
-      new HttpResponse('\uFEFFcreatedAt,protocol,operation\r\n', { headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="network-events.csv"' } })),
+    http.post(
+      `${base}/subscriber-info/network-events/:imsi/download`,
+      () =>
+        new HttpResponse('\uFEFFcreatedAt,protocol,operation\r\n', {
+          headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="network-events.csv"' },
+        }),
+    ),
 
     http.post(`${base}/subscriber-info/charges/:id`, async ({ request, params }) => {
       const found = access(request, params.id, 'Services');
       if (found instanceof Response) return found;
       const { page } = (await request.json()) as { page: { page: number; size: number } };
       const rows = table(db, 'subscriberCharge').filter((c) => c.subscriberId === found.sub.subscriberId);
-      return HttpResponse.json({ items: rows.slice(page.page * page.size, (page.page + 1) * page.size), totalItemsCount: rows.length, totalPageCount: Math.max(1, Math.ceil(rows.length / page.size)), currentPage: page.page });
+      return HttpResponse.json({
+        items: rows.slice(page.page * page.size, (page.page + 1) * page.size),
+        totalItemsCount: rows.length,
+        totalPageCount: Math.max(1, Math.ceil(rows.length / page.size)),
+        currentPage: page.page,
+      });
     }),
 
     http.get(`${base}/summa/subscriber-migration/:id`, ({ request, params }) => {
       const found = access(request, params.id, 'MigrationStatus');
-      return found instanceof Response ? found : HttpResponse.json({ subscriberId: found.sub.subscriberId, migrationStatus: found.sub.migrationStatus ?? null });
+      return found instanceof Response
+        ? found
+        : HttpResponse.json({ subscriberId: found.sub.subscriberId, migrationStatus: found.sub.migrationStatus ?? null });
     }),
 
     http.post(`${base}/misc/equipment`, async ({ request }) => {

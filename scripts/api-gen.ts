@@ -7,6 +7,7 @@
  * @rtk-query/codegen-openapi writes one `*.gen.ts` per domain, next to the code that uses it, injecting into the
  * app's one API (`src/web/core/api.ts`). `test/server/api-gen.test.ts` fails when a checked-in file is stale.
  */
+import { format, resolveConfig } from 'prettier';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -22,52 +23,64 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
  */
 export const API_DOMAINS: Record<string, string[]> = {
   'src/web/core/subscriberCommonApi.gen.ts': ['get /roaming-profiles', 'get /summa/subscriber-migration/{id}'],
-  'src/web/core/authApi.gen.ts': [
-    'get /user', 'get /user/ui-privileges', 'post /user/preferences', 'get /version',
-    'get /reseller-info/list',
-  ],
+  'src/web/core/authApi.gen.ts': ['get /user', 'get /user/ui-privileges', 'post /user/preferences', 'get /version', 'get /reseller-info/list'],
   'src/web/core/exchangeRateApi.gen.ts': ['get /exchange-rates'],
   'src/web/core/pricingPlansApi.gen.ts': ['get /pricing-plans/'],
   'src/web/core/logoApi.gen.ts': ['delete /user/logo'],
   'src/web/core/twoFactorApi.gen.ts': [
-    'get /user/two-factor', 'post /user/two-factor/enrol', 'post /user/two-factor/confirm', 'post /user/two-factor/disable',
-    'get /admin/two-factor/resellers', 'put /admin/two-factor/resellers/{id}',
+    'get /user/two-factor',
+    'post /user/two-factor/enrol',
+    'post /user/two-factor/confirm',
+    'post /user/two-factor/disable',
+    'get /admin/two-factor/resellers',
+    'put /admin/two-factor/resellers/{id}',
   ],
   'src/web/features/account-security/passwordApi.gen.ts': ['put /user/password'],
   'src/web/core/adminApi.gen.ts': ['get /admin/outbox', 'get /admin/join-requests'],
-  'src/web/core/jobsApi.gen.ts': [
-    'get /jobs', 'get /jobs/{id}', 'get /jobs/{id}/items', 'post /jobs/{id}/cancel', 'post /jobs/{id}/retry',
-  ],
-  'src/web/core/packagesApi.gen.ts': [
-    'post /pre-paid-packages/assign',
-    'post /pre-paid-packages/purchase', 'post /pre-paid-packages/api/expire',
-  ],
+  'src/web/core/jobsApi.gen.ts': ['get /jobs', 'get /jobs/{id}', 'get /jobs/{id}/items', 'post /jobs/{id}/cancel', 'post /jobs/{id}/retry'],
+  'src/web/core/packagesApi.gen.ts': ['post /pre-paid-packages/assign', 'post /pre-paid-packages/purchase', 'post /pre-paid-packages/api/expire'],
   'src/web/features/assign-subscribers/rangeApi.gen.ts': [
-    'post /subscribers/move', 'post /subscribers/roaming-profile', 'post /summa/subscriber-migration/range',
+    'post /subscribers/move',
+    'post /subscribers/roaming-profile',
+    'post /summa/subscriber-migration/range',
   ],
   'src/web/features/subscribers/sims/simApi.gen.ts': ['get /sim-cards/{iccid}', 'get /sim-cards', 'post /sim-cards/{iccid}'],
   'src/web/features/profiles/profilesApi.gen.ts': [
-    'get /allowed-lists/{id}', 'get /allowed-lists/{id}/networks', 'get /allowed-lists/{id}/networks/{country}',
-    'post /admin/block-networks', 'post /allowed-lists/{id}/sync', 'post /allowed-lists/{id}/impact',
-    'post /roaming-profiles/{id}/impact', 'post /admin/roaming-profiles/{id}/approve',
+    'get /allowed-lists/{id}',
+    'get /allowed-lists/{id}/networks',
+    'get /allowed-lists/{id}/networks/{country}',
+    'post /admin/block-networks',
+    'post /allowed-lists/{id}/sync',
+    'post /allowed-lists/{id}/impact',
+    'post /roaming-profiles/{id}/impact',
+    'post /admin/roaming-profiles/{id}/approve',
   ],
   'src/web/features/subscribers/subscriberApi.gen.ts': [
-    'post /subscriber-info/api/', 'post /subscriber-info/{id}/cancel-location', 'post /subscribers/{id}/allowed-networks',
-    'post /subscribers/{id}/push-pending-imsis', 'put /subscribers/{id}/{imsi}/pending', 'put /subscribers/{id}/roaming-profile/hss',
-    'get /subscriber-info/operations/{id}', 'get /subscriber-info/{id}/operations', 'get /subscriber-info/{id}/pricing-plans',
-    'get /subscriber-info/daily-limit/{id}', 'post /subscriber-info/daily-limit', 'get /reseller-info/api/qos-speed-limits',
-    'get /subscriber-info/sim-info/{id}', 'get /msisdn/{id}', 'post /msisdn/{id}/modify-default', 'get /subscriber-info/sponsor-imsis/{id}',
-    'get /subscriber-info/audit-logs/{id}', 'get /subscriber-info/usage-logs/{id}', 
+    'post /subscriber-info/api/',
+    'post /subscriber-info/{id}/cancel-location',
+    'post /subscribers/{id}/allowed-networks',
+    'post /subscribers/{id}/push-pending-imsis',
+    'put /subscribers/{id}/{imsi}/pending',
+    'put /subscribers/{id}/roaming-profile/hss',
+    'get /subscriber-info/operations/{id}',
+    'get /subscriber-info/{id}/operations',
+    'get /subscriber-info/{id}/pricing-plans',
+    'get /subscriber-info/daily-limit/{id}',
+    'post /subscriber-info/daily-limit',
+    'get /reseller-info/api/qos-speed-limits',
+    'get /subscriber-info/sim-info/{id}',
+    'get /msisdn/{id}',
+    'post /msisdn/{id}/modify-default',
+    'get /subscriber-info/sponsor-imsis/{id}',
+    'get /subscriber-info/audit-logs/{id}',
+    'get /subscriber-info/usage-logs/{id}',
     'get /subscribers/{id}/roaming-profile',
-    'post /misc/equipment', 'post /subscriber-info/{id}/sms',
+    'post /misc/equipment',
+    'post /subscriber-info/{id}/sms',
   ],
   'src/web/features/subscribers/bulk/bulkApi.gen.ts': ['post /subscribers/bulk/preview', 'post /subscribers/bulk'],
-  'src/web/features/reseller-pricing/resellerPricingApi.gen.ts': [
-    'post /reseller-pricing/margin-preview', 'put /reseller-pricing/plan',
-  ],
-  'src/web/core/accessApi.gen.ts': [
-    'post /join/recaptcha', 'post /join/request', 'put /user/password/reset',
-  ],
+  'src/web/features/reseller-pricing/resellerPricingApi.gen.ts': ['post /reseller-pricing/margin-preview', 'put /reseller-pricing/plan'],
+  'src/web/core/accessApi.gen.ts': ['post /join/recaptcha', 'post /join/request', 'put /user/password/reset'],
   'src/web/features/pricing/rulesApi.gen.ts': ['get /networks'],
 };
 
@@ -75,7 +88,11 @@ export const API_DOMAINS: Record<string, string[]> = {
 function withoutErrorMessages(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutErrorMessages);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'errorMessage').map(([key, v]) => [key, withoutErrorMessages(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== 'errorMessage')
+      .map(([key, v]) => [key, withoutErrorMessages(v)]),
+  );
 }
 
 /** The server's document as the client sees it: paths under the API base, OpenAPI keywords only. */
@@ -121,7 +138,10 @@ export async function generateAll(doc: Record<string, unknown>): Promise<Map<str
         filterEndpoints: (_name, { verb, path }) => wanted.has(`${verb} ${path}`),
       });
       if (typeof code !== 'string') throw new Error(`${file}: nothing generated`);
-      files.set(file, `/* Generated by \`npm run api:gen\` from the server's OpenAPI document: do not edit. */\n${code}`);
+      const text = `/* Generated by \`npm run api:gen\` from the server's OpenAPI document: do not edit. */\n${code}`;
+      // Laid out by the project's Prettier settings, so `npm run lint` and the staleness test agree.
+      const filepath = join(ROOT, file);
+      files.set(file, await format(text, { ...(await resolveConfig(filepath)), filepath }));
     }
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -64,13 +64,15 @@ async function benchEngine(engine: 'pglite' | 'postgres') {
     const req = normaliseListRequest(schema, scenario.body, true);
     const latencies: number[] = [];
     const until = Date.now() + SECONDS * 1000;
-    await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-      while (Date.now() < until) {
-        const t = performance.now();
-        await repo.page(req, { principal, query: { include_inventory: 'true' } });
-        latencies.push(performance.now() - t);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        while (Date.now() < until) {
+          const t = performance.now();
+          await repo.page(req, { principal, query: { include_inventory: 'true' } });
+          latencies.push(performance.now() - t);
+        }
+      }),
+    );
     latencies.sort((a, b) => a - b);
     const directRps = latencies.length / SECONDS;
     const directP50 = latencies[Math.floor(latencies.length / 2)];

@@ -22,10 +22,26 @@ function ruleFile(n: number, plmns: { mcc: string; mnc: string }[]): string {
   const countries = ['DE', 'FR', 'ES', 'NL', 'NO', 'US', 'IL', 'JP', 'CH', 'GB'];
   for (let i = 0; i < n; i++) {
     const values: Record<string, string> = {
-      country: countries[i % 10], mcc: plmns[i % plmns.length].mcc, mnc: plmns[i % plmns.length].mnc, network: `Network ${i}`, currency: 'EUR',
-      dataRate: `0.${String(i % 1000000).padStart(6, '0')}`, moCallRate: '0.09', mtCallRate: '0.01', moSmsRate: '0.04', mtSmsRate: '0',
-      dailyCap: i % 3 === 0 ? 'true' : 'false', dailyCapLimit: i % 3 === 0 ? '5' : '', dailyCapTimeZone: i % 3 === 0 ? 'Europe/Berlin' : '',
-      discounted: 'false', displaySponsorName: '', sponsorId: '', sponsorName: '', startDate: '2026-01-01T00:00:00.000Z', endDate: '2026-12-31T23:59:59.000Z', hidden: 'false',
+      country: countries[i % 10],
+      mcc: plmns[i % plmns.length].mcc,
+      mnc: plmns[i % plmns.length].mnc,
+      network: `Network ${i}`,
+      currency: 'EUR',
+      dataRate: `0.${String(i % 1000000).padStart(6, '0')}`,
+      moCallRate: '0.09',
+      mtCallRate: '0.01',
+      moSmsRate: '0.04',
+      mtSmsRate: '0',
+      dailyCap: i % 3 === 0 ? 'true' : 'false',
+      dailyCapLimit: i % 3 === 0 ? '5' : '',
+      dailyCapTimeZone: i % 3 === 0 ? 'Europe/Berlin' : '',
+      discounted: 'false',
+      displaySponsorName: '',
+      sponsorId: '',
+      sponsorName: '',
+      startDate: '2026-01-01T00:00:00.000Z',
+      endDate: '2026-12-31T23:59:59.000Z',
+      hidden: 'false',
     };
     lines.push(RULE_FIELDS.map((f) => values[f] ?? '').join(','));
   }
@@ -33,7 +49,9 @@ function ruleFile(n: number, plmns: { mcc: string; mnc: string }[]): string {
 }
 
 let peak = 0;
-const sample = () => { peak = Math.max(peak, process.memoryUsage().rss); };
+const sample = () => {
+  peak = Math.max(peak, process.memoryUsage().rss);
+};
 
 /** Wall time and this process's CPU time (on PGlite the database's work too; on PostgreSQL the client's only). */
 async function time<T>(fn: () => Promise<T> | T): Promise<[T, number, number]> {
@@ -64,9 +82,11 @@ async function benchEngine(engine: 'pglite' | 'postgres') {
   clearInterval(timer);
   await database.close();
   const total = parseMs + previewMs + applyMs;
-  console.log(`${engine}: ${RULES} rules (${(text.length / 1e6).toFixed(1)} MB): parse ${parseMs.toFixed(0)} ms, preview ${previewMs.toFixed(0)} ms `
-    + `(${checked.rejected.length} rejected), apply ${applyMs.toFixed(0)} ms (${applied} rows); total ${(total / 1000).toFixed(2)} s `
-    + `(process CPU ${((parseCpu + previewCpu + applyCpu) / 1000).toFixed(2)} s, of which apply ${(applyCpu / 1000).toFixed(2)} s); peak memory ${(peak / 1024 / 1024).toFixed(0)} MB`);
+  console.log(
+    `${engine}: ${RULES} rules (${(text.length / 1e6).toFixed(1)} MB): parse ${parseMs.toFixed(0)} ms, preview ${previewMs.toFixed(0)} ms ` +
+      `(${checked.rejected.length} rejected), apply ${applyMs.toFixed(0)} ms (${applied} rows); total ${(total / 1000).toFixed(2)} s ` +
+      `(process CPU ${((parseCpu + previewCpu + applyCpu) / 1000).toFixed(2)} s, of which apply ${(applyCpu / 1000).toFixed(2)} s); peak memory ${(peak / 1024 / 1024).toFixed(0)} MB`,
+  );
 }
 
 await benchEngine('pglite');

@@ -48,23 +48,34 @@ function cpuMs(pids: number[]): number {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
       ticks += Number(fields[11]) + Number(fields[12]); // utime and stime, fields 14 and 15 of the line
-    } catch { /* the process has ended */ }
+    } catch {
+      /* the process has ended */
+    }
   }
   return ticks * 10;
 }
 
 /** The PostgreSQL server's processes on this machine (none when the database runs elsewhere). */
 function postgresPids(): number[] {
-  return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => {
-    try { return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres'; } catch { return false; }
-  });
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+      } catch {
+        return false;
+      }
+    });
 }
 
 /** The peak resident memory of process `pid` while `work` runs, sampled every 20 ms, above what it was before. */
 async function peakGrowth<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; growthMb: number }> {
   const before = residentBytes(pid);
   let peak = before;
-  const timer = setInterval(() => { peak = Math.max(peak, residentBytes(pid)); }, 20);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, residentBytes(pid));
+  }, 20);
   try {
     const result = await work();
     return { result, growthMb: Math.round((peak - before) / 1024 / 1024) };
@@ -84,12 +95,21 @@ async function measure(engine: 'pglite' | 'postgres', database: Db & { url?: str
 
   // Search keys taken from rows that exist, deep in the table.
   const deep = Math.floor(count * 0.77);
-  const probe = await db.selectFrom('subscriber').innerJoin('account', 'account.accountId', 'subscriber.accountId')
+  const probe = await db
+    .selectFrom('subscriber')
+    .innerJoin('account', 'account.accountId', 'subscriber.accountId')
     .select(['subscriber.iccid', 'subscriber.imsi', 'subscriber.name', 'account.name as accountName'])
-    .where('subscriber.subscriberId', '=', deep).executeTakeFirstOrThrow();
+    .where('subscriber.subscriberId', '=', deep)
+    .executeTakeFirstOrThrow();
   const page = (body: object) => ({ ...body, page: { page: 0, size: 50 } });
   const deepPage = Math.floor(count / 2 / 50);
-  const before = await db.selectFrom('subscriber').select('subscriberId').orderBy('subscriberId').offset(deepPage * 50 - 1).limit(1).executeTakeFirstOrThrow();
+  const before = await db
+    .selectFrom('subscriber')
+    .select('subscriberId')
+    .orderBy('subscriberId')
+    .offset(deepPage * 50 - 1)
+    .limit(1)
+    .executeTakeFirstOrThrow();
   const scenarios = [
     { name: 'default sort', body: page({}) },
     { name: `page ${deepPage} (deep), by number`, body: { page: { page: deepPage, size: 50 } } },
@@ -101,26 +121,53 @@ async function measure(engine: 'pglite' | 'postgres', database: Db & { url?: str
   ];
   if (engine === 'pglite') await database.close();
 
-  const portal = await startPortal({
-    ADMIN_PASSWORD: PASSWORD, SEED_DEMO: '0', JWT_SECRET: 'bench', WEB_ROOT, LOG_LEVEL: 'warn',
-    ...(engine === 'postgres' ? { DATABASE_URL: database.url! } : {}),
-  }, dataDir);
+  const portal = await startPortal(
+    {
+      ADMIN_PASSWORD: PASSWORD,
+      SEED_DEMO: '0',
+      JWT_SECRET: 'bench',
+      WEB_ROOT,
+      LOG_LEVEL: 'warn',
+      ...(engine === 'postgres' ? { DATABASE_URL: database.url! } : {}),
+    },
+    dataDir,
+  );
   try {
     const address = portal.url;
     const headers = { authorization: `Bearer ${await apiToken(portal, 'admin', PASSWORD)}`, 'content-type': 'application/json' };
 
     // A server that has just started compiles its hot paths during its first requests: a few seconds of the default
     // list first, not counted, so the first scenario measures a warm server like the others.
-    await autocannon({ url: `${address}/portal/subscribers/paged`, method: 'POST', connections: CONNECTIONS, duration: 3, headers, body: JSON.stringify(scenarios[0].body) });
+    await autocannon({
+      url: `${address}/portal/subscribers/paged`,
+      method: 'POST',
+      connections: CONNECTIONS,
+      duration: 3,
+      headers,
+      body: JSON.stringify(scenarios[0].body),
+    });
     const rows = [];
     for (const scenario of scenarios) {
       // What each request costs the machine's 2 cores: the server's CPU time and PostgreSQL's, over the run.
       const pg = engine === 'postgres' ? postgresPids() : [];
       const before = { server: cpuMs([portal.pid]), db: cpuMs(pg) };
-      const run = await autocannon({ url: `${address}/portal/subscribers/paged`, method: 'POST', connections: CONNECTIONS, duration: SECONDS, headers, body: JSON.stringify(scenario.body) });
+      const run = await autocannon({
+        url: `${address}/portal/subscribers/paged`,
+        method: 'POST',
+        connections: CONNECTIONS,
+        duration: SECONDS,
+        headers,
+        body: JSON.stringify(scenario.body),
+      });
       const perRequest = (ms: number) => Number((ms / run.requests.total).toFixed(2));
       rows.push({
-        engine, subscribers: count, scenario: scenario.name, 'req/s': Math.round(run.requests.average), 'p50 ms': run.latency.p50, 'p99 ms': run.latency.p99, errors: run.non2xx + run.errors,
+        engine,
+        subscribers: count,
+        scenario: scenario.name,
+        'req/s': Math.round(run.requests.average),
+        'p50 ms': run.latency.p50,
+        'p99 ms': run.latency.p99,
+        errors: run.non2xx + run.errors,
         'server CPU ms/req': perRequest(cpuMs([portal.pid]) - before.server),
         'database CPU ms/req': pg.length ? perRequest(cpuMs(pg) - before.db) : '-',
       });
@@ -138,7 +185,10 @@ async function measure(engine: 'pglite' | 'postgres', database: Db & { url?: str
     const browser = await measureBrowserList(address, PASSWORD, WEB_ROOT);
     if (browser) browsers.push({ engine, subscribers: count, ...browser });
     else console.log(`[${engine}] browser figures skipped: they need /usr/bin/chromium and a build in ${WEB_ROOT} (npm run build)`);
-    return { rows, exportRow: { engine, subscribers: count, 'export rows': exported, 'export s': Number(exportSeconds.toFixed(1)), 'server memory growth MB': growthMb } };
+    return {
+      rows,
+      exportRow: { engine, subscribers: count, 'export rows': exported, 'export s': Number(exportSeconds.toFixed(1)), 'server memory growth MB': growthMb },
+    };
   } finally {
     await portal.stop();
   }
@@ -153,17 +203,33 @@ async function measureBulkSuspend(database: Db, count: number) {
   const app = await buildApp({ database, jwtSecret: 'bench', webRoot: WEB_ROOT, coreNetwork: { simulator: { failureRate: 0 } } });
   await app.ready();
   const jwt = (await app.inject({ method: 'POST', url: '/portal/auth', payload: { userName: 'admin', password: PASSWORD } })).json().jwt;
-  const ids = (await db.selectFrom('subscriber').select('subscriberId').where('status', '=', 'active').orderBy('subscriberId').limit(count).execute()).map((r) => Number(r.subscriberId));
+  const ids = (await db.selectFrom('subscriber').select('subscriberId').where('status', '=', 'active').orderBy('subscriberId').limit(count).execute()).map(
+    (r) => Number(r.subscriberId),
+  );
   const seconds = (since: number) => Number(((performance.now() - since) / 1000).toFixed(1));
   const pause = () => new Promise((resolve) => setTimeout(resolve, 100));
   const started = performance.now();
-  const res = await app.inject({ method: 'POST', url: '/portal/subscribers/bulk', headers: { authorization: `Bearer ${jwt}` }, payload: { action: 'suspend', selection: { ids } } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/portal/subscribers/bulk',
+    headers: { authorization: `Bearer ${jwt}` },
+    payload: { action: 'suspend', selection: { ids } },
+  });
   if (res.statusCode !== 202) throw new Error(`bulk suspend refused: ${res.statusCode} ${res.body}`);
   const { jobId } = res.json();
   const job = async () => db.selectFrom('job').select(['status', 'succeeded', 'failed']).where('id', '=', jobId).executeTakeFirstOrThrow();
   while (!['done', 'cancelled'].includes((await job()).status)) await pause();
   const done = seconds(started);
-  const pending = async () => Number((await db.selectFrom('subscriberOperation').select((eb) => eb.fn.countAll().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow()).n);
+  const pending = async () =>
+    Number(
+      (
+        await db
+          .selectFrom('subscriberOperation')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('status', '=', 'pending')
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   while (await pending()) await pause();
   const settled = seconds(started);
   const { failed } = await job();
@@ -201,7 +267,9 @@ if (pgUrl) {
   const written = await copySubscribers(database.db, PG_ROWS, pgUrl);
   const loadSeconds = (performance.now() - started) / 1000;
   for (const table of ['sim_card', 'subscriber', 'subscriber_msisdn', 'sponsor_imsi']) await sql`vacuum analyze ${sql.id(table)}`.execute(database.db);
-  console.log(`[postgres] loaded ${PG_ROWS.toLocaleString('en')} subscribers (${written.toLocaleString('en')} rows with SIM cards, MSISDNs and sponsor IMSIs) through COPY in ${loadSeconds.toFixed(1)} s: ${Math.round(written / loadSeconds).toLocaleString('en')} rows/s, ${Math.round(PG_ROWS / loadSeconds).toLocaleString('en')} subscribers/s`);
+  console.log(
+    `[postgres] loaded ${PG_ROWS.toLocaleString('en')} subscribers (${written.toLocaleString('en')} rows with SIM cards, MSISDNs and sponsor IMSIs) through COPY in ${loadSeconds.toFixed(1)} s: ${Math.round(written / loadSeconds).toLocaleString('en')} rows/s, ${Math.round(PG_ROWS / loadSeconds).toLocaleString('en')} subscribers/s`,
+  );
   const { rows, exportRow } = await measure('postgres', database, PG_ROWS, mkdtempSync(join(tmpdir(), 'bench-unused-')));
   lists.push(...rows);
   exports.push(exportRow);

@@ -26,11 +26,17 @@ const file = join(dir, 'openapi.json');
 writeFileSync(file, JSON.stringify(document, null, 2));
 // The rules and the ignored problems go beside the document: the ignore file names it relative to itself.
 for (const name of ['redocly.yaml', '.redocly.lint-ignore.yaml']) copyFileSync(new URL(`../${name}`, import.meta.url), join(dir, name));
-const redocly = (format: string) => spawnSync('npx', ['--no-install', 'redocly', 'lint', file, '--config', join(dir, 'redocly.yaml'), '--format', format, '--max-problems', '1000'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+const redocly = (format: string) =>
+  spawnSync('npx', ['--no-install', 'redocly', 'lint', file, '--config', join(dir, 'redocly.yaml'), '--format', format, '--max-problems', '1000'], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
 // Redocly fails on errors only; a warning fails here too.
 const json = redocly('json');
 const totals = (JSON.parse(json.stdout.slice(json.stdout.indexOf('{'))) as { totals: { errors: number; warnings: number; ignored: number } }).totals;
 if (totals.errors || totals.warnings) process.stdout.write(redocly('stylish').stdout);
 rmSync(dir, { recursive: true, force: true });
-console.log(`OpenAPI document: ${totals.errors} errors, ${totals.warnings} warnings, ${totals.ignored} problems ignored on purpose (.redocly.lint-ignore.yaml).`);
+console.log(
+  `OpenAPI document: ${totals.errors} errors, ${totals.warnings} warnings, ${totals.ignored} problems ignored on purpose (.redocly.lint-ignore.yaml).`,
+);
 process.exit(totals.errors || totals.warnings ? 1 : 0);

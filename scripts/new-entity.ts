@@ -60,7 +60,11 @@ const schema = {
   properties: {
     id: { type: 'integer', readOnly: true, title: field('id'), 'x-label': 'ID' },
     name: {
-      type: 'string', minLength: 2, maxLength: 50, title: field('name'), 'x-label': 'Name',
+      type: 'string',
+      minLength: 2,
+      maxLength: 50,
+      title: field('name'),
+      'x-label': 'Name',
       'x-unique': byReseller ? { scope: ['resellerId'] } : true,
       errorMessage: { required: 'validation.name.required', minLength: 'validation.name.invalid', maxLength: 'validation.name.tooLong' },
     },
@@ -68,7 +72,12 @@ const schema = {
     ...(byReseller ? { resellerId: { type: 'integer', title: field('resellerId'), 'x-label': 'Reseller', 'x-reference': 'reseller' } } : {}),
   },
   'x-entity': {
-    name, domain: plural, table, key: 'id', privilege: values.privilege, scope: values.scope,
+    name,
+    domain: plural,
+    table,
+    key: 'id',
+    privilege: values.privilege,
+    scope: values.scope,
     ...(byReseller ? {} : { adminWrites: true }),
     labels: { single, plural: pluralWords[0].toUpperCase() + pluralWords.slice(1) },
     routes: { list: `/${plural}`, detail: `/${kebab}/{id}` },
@@ -87,7 +96,11 @@ const schema = {
     listFields: ['id', 'name'],
     search: [{ by: 'multi', title: 'search.by.multi', fields: ['id', 'name'] }, { by: 'name' }, ...(byReseller ? [{ by: 'resellerId' }] : [])],
   },
-  'x-columns': [{ field: 'id', width: 90 }, { field: 'name', flex: 2 }, { field: 'description', flex: 3 }],
+  'x-columns': [
+    { field: 'id', width: 90 },
+    { field: 'name', flex: 2 },
+    { field: 'description', flex: 3 },
+  ],
   'x-ui': {
     'ui:order': ['name', 'description', '*'],
     description: { 'ui:widget': 'textarea' },

@@ -21,7 +21,9 @@ export interface CatalogueReport {
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
 
 export function catalogueReport(root: string): CatalogueReport {
-  const schemas = readdirSync(join(root, 'schemas')).filter((f) => f.endsWith('.json')).map((f) => readJson<EntitySchema>(join(root, 'schemas', f)));
+  const schemas = readdirSync(join(root, 'schemas'))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => readJson<EntitySchema>(join(root, 'schemas', f)));
   const en = readJson<Record<string, string>>(join(root, 'i18n', 'en.json'));
   const labels = Object.keys(schemaMessages(schemas)).filter((id) => !(id in en));
   const report: CatalogueReport = { untranslated: {}, missing: {}, unknown: {} };

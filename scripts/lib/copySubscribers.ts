@@ -24,7 +24,10 @@ function copyText(value: unknown): string {
 /** COPY's text lines, in pieces of about a thousand rows (a stream chunk per row costs more than the row). */
 function* copyLines(keys: string[], rows: Record<string, unknown>[]) {
   for (let i = 0; i < rows.length; i += 1000) {
-    yield rows.slice(i, i + 1000).map((row) => `${keys.map((k) => copyText(row[k])).join('\t')}\n`).join('');
+    yield rows
+      .slice(i, i + 1000)
+      .map((row) => `${keys.map((k) => copyText(row[k])).join('\t')}\n`)
+      .join('');
   }
 }
 
@@ -53,7 +56,9 @@ export async function copySubscribers(db: Kysely<Database>, count: number, pgUrl
   await client.query('begin');
   const { rows: foreignKeys } = await client.query<{ tbl: string; name: string; def: string }>(
     `select conrelid::regclass::text as tbl, conname as name, pg_get_constraintdef(oid) as def
-       from pg_constraint where contype = 'f' and conrelid = any($1::regclass[])`, [TABLES]);
+       from pg_constraint where contype = 'f' and conrelid = any($1::regclass[])`,
+    [TABLES],
+  );
   for (const fk of foreignKeys) await client.query(`alter table ${fk.tbl} drop constraint ${fk.name}`);
   for (let start = 0; start < count; start += CHUNK) {
     const rows: SubscriberSeedRow[] = [];
@@ -63,8 +68,16 @@ export async function copySubscribers(db: Kysely<Database>, count: number, pgUrl
       rows.push(next.value);
     }
     const ids = rows.map(() => ++subscriberId);
-    await copyInto(client, 'sim_card', rows.map((r) => r.sim));
-    await copyInto(client, 'subscriber', rows.map((r, i) => ({ subscriberId: ids[i], ...r.subscriber })));
+    await copyInto(
+      client,
+      'sim_card',
+      rows.map((r) => r.sim),
+    );
+    await copyInto(
+      client,
+      'subscriber',
+      rows.map((r, i) => ({ subscriberId: ids[i], ...r.subscriber })),
+    );
     const msisdns = rows.flatMap((r, i) => r.msisdns.map((msisdn) => ({ msisdn, subscriberId: ids[i] })));
     const sponsors = rows.flatMap((r, i) => r.sponsorImsis.map((s) => ({ ...s, subscriberId: ids[i] })));
     await copyInto(client, 'subscriber_msisdn', msisdns);

@@ -99,10 +99,18 @@ export async function buildApp(opts: AppOptions) {
   registerIdParams(app);
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
-      directives: { 'script-src': ["'self'"], 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:', 'blob:'], 'worker-src': ["'self'", 'blob:'] },
+      directives: {
+        'script-src': ["'self'"],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:', 'blob:'],
+        'worker-src': ["'self'", 'blob:'],
+      },
     },
   });
-  await app.register(fastifySwagger, swaggerOptions({ title: 'Connectivity portal API', version: pkg.version }, opts.access?.publicUrl?.replace(/\/+$/, '') || '/'));
+  await app.register(
+    fastifySwagger,
+    swaggerOptions({ title: 'Connectivity portal API', version: pkg.version }, opts.access?.publicUrl?.replace(/\/+$/, '') || '/'),
+  );
   const principals = new Principals(db);
   const stopPrincipals = await principals.start(opts.database);
   app.addHook('onClose', stopPrincipals);
@@ -116,12 +124,28 @@ export async function buildApp(opts: AppOptions) {
   app.addHook('onClose', async () => app.coreNetwork.idle());
   await ensureNetworks(db);
 
-  app.get('/portal/version', { config: { public: true }, schema: { tags: ['system'], summary: 'The server\'s name, version and database engine' } }, async () => ({ name: pkg.name, version: pkg.version, engine: opts.database.engine }));
+  app.get(
+    '/portal/version',
+    { config: { public: true }, schema: { tags: ['system'], summary: "The server's name, version and database engine" } },
+    async () => ({ name: pkg.name, version: pkg.version, engine: opts.database.engine }),
+  );
   app.get('/portal/v3/api-docs', { config: { signedIn: true }, schema: { hide: true } }, async () => app.swagger());
   // The domains by name, registered in this order: access comes before the routes whose attempts it limits.
   const domains: Record<string, DomainPlugin> = {
-    'exchange-rates': exchangeRates, access, auth, logo, networks, 'allowed-lists': allowedLists, entities: entityRoutes,
-    'roaming-profiles': roamingProfiles, subscribers, jobs: jobRoutes, prepaid, ledger, pricing, 'reseller-pricing': resellerPricing,
+    'exchange-rates': exchangeRates,
+    access,
+    auth,
+    logo,
+    networks,
+    'allowed-lists': allowedLists,
+    entities: entityRoutes,
+    'roaming-profiles': roamingProfiles,
+    subscribers,
+    jobs: jobRoutes,
+    prepaid,
+    ledger,
+    pricing,
+    'reseller-pricing': resellerPricing,
   };
   const domainOptions: DomainOptions = { database: opts.database, schemas, tokens, app: opts };
   for (const plugin of Object.values(domains)) await app.register(plugin, domainOptions);
@@ -131,7 +155,11 @@ export async function buildApp(opts: AppOptions) {
     // assets/ carry a hash of their content in their name, so a browser keeps them for good; index.html names the
     // current ones and is checked again on every load.
     await app.register(fastifyStatic, {
-      root: opts.webRoot, prefix: '/', wildcard: false, preCompressed: true, cacheControl: false,
+      root: opts.webRoot,
+      prefix: '/',
+      wildcard: false,
+      preCompressed: true,
+      cacheControl: false,
       setHeaders: (reply, path) => {
         reply.header('Cache-Control', HASHED_ASSET.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },

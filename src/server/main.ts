@@ -22,7 +22,11 @@ const app = await buildApp({
   jwtExpirySeconds: config.jwtExpirySeconds,
   webRoot: config.webRoot,
   trustProxy: config.trustProxy,
-  coreNetwork: { url: config.coreNetworkUrl, concurrency: config.coreNetworkConcurrency, simulator: { failureRate: config.coreNetworkFailureRate, ...parseDelay(config.coreNetworkDelay) } },
+  coreNetwork: {
+    url: config.coreNetworkUrl,
+    concurrency: config.coreNetworkConcurrency,
+    simulator: { failureRate: config.coreNetworkFailureRate, ...parseDelay(config.coreNetworkDelay) },
+  },
   exchangeRates: { url: config.exchangeRateUrl, refreshHours: config.exchangeRateRefreshHours },
   jobs: { chunk: config.jobChunk },
   logger: { level: config.logLevel },
@@ -31,7 +35,12 @@ const app = await buildApp({
     adminEmail: config.adminEmail,
     mail: { smtpUrl: config.smtpUrl, from: config.mailFrom },
     altcha: { hmacKey: config.altchaHmacKey, cost: config.altchaCost },
-    limits: { redisUrl: config.redisUrl, windowMinutes: config.rateLimitWindowMinutes, perAddress: config.rateLimitPerAddress, perName: config.rateLimitPerName },
+    limits: {
+      redisUrl: config.redisUrl,
+      windowMinutes: config.rateLimitWindowMinutes,
+      perAddress: config.rateLimitPerAddress,
+      perName: config.rateLimitPerName,
+    },
   },
 });
 

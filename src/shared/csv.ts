@@ -20,4 +20,3 @@ export function csvCell(value: unknown): string {
 export function csvLine(values: readonly unknown[]): string {
   return `${values.map(csvCell).join(',')}\r\n`;
 }
-

@@ -55,12 +55,29 @@ export const joinRequestSchema = {
   properties: {
     firstName: { ...name(50), type: ['string', 'null'] },
     lastName: { ...name(50), minLength: 1, errorMessage: { ...name(50).errorMessage, minLength: 'validation.lastName.required' } },
-    email: { type: 'string', minLength: 1, maxLength: 254, format: 'email', errorMessage: { minLength: 'validation.email.required', maxLength: 'validation.email.invalid', format: 'validation.email.invalid' } },
+    email: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 254,
+      format: 'email',
+      errorMessage: { minLength: 'validation.email.required', maxLength: 'validation.email.invalid', format: 'validation.email.invalid' },
+    },
     company: { type: 'string', minLength: 1, maxLength: 100, errorMessage: { minLength: 'validation.company.required', maxLength: 'validation.max100' } },
-    phoneNumber: { type: 'string', minLength: 1, maxLength: 40, format: 'phone', errorMessage: { minLength: 'validation.phone.required', maxLength: 'validation.phone.invalid', format: 'validation.phone.invalid' } },
+    phoneNumber: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 40,
+      format: 'phone',
+      errorMessage: { minLength: 'validation.phone.required', maxLength: 'validation.phone.invalid', format: 'validation.phone.invalid' },
+    },
     comment: { type: ['string', 'null'], maxLength: JOIN_COMMENT_MAX, errorMessage: { maxLength: 'validation.max250' } },
     type: { type: 'string', minLength: 1, maxLength: JOIN_TYPE_MAX, errorMessage: { minLength: 'validation.select.required', maxLength: 'validation.max30' } },
-    altcha: { type: 'string', minLength: 1, maxLength: 4000, errorMessage: { minLength: 'validation.altcha.required', maxLength: 'validation.altcha.invalid' } },
+    altcha: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 4000,
+      errorMessage: { minLength: 'validation.altcha.required', maxLength: 'validation.altcha.invalid' },
+    },
   },
   errorMessage: {
     required: {

@@ -78,8 +78,10 @@ const field = (name: string) => `entity.prepaidPackage.field.${name}`;
 const int = (name: string): PropertySchema => ({ type: 'integer', readOnly: true, title: field(name) });
 const text = (name: string): PropertySchema => ({ type: 'string', readOnly: true, title: field(name) });
 const when = (name: string): PropertySchema => ({ type: 'string', format: 'date-time', readOnly: true, title: field(name) });
-const joined = (name: string, table: string, on: string, column = 'name', key?: string): PropertySchema =>
-  ({ ...text(name), 'x-join': { table, on, column, ...(key ? { key } : {}) } });
+const joined = (name: string, table: string, on: string, column = 'name', key?: string): PropertySchema => ({
+  ...text(name),
+  'x-join': { table, on, column, ...(key ? { key } : {}) },
+});
 
 export const packageSchema: EntitySchema = {
   $id: 'prepaidPackage',
@@ -127,14 +129,7 @@ export const packageSchema: EntitySchema = {
   'x-list': {
     defaultSort: { sortBy: 'purchaseDate', sortDir: 'desc' },
     pageSize: 50,
-    search: [
-      { by: 'subscriberId' },
-      { by: 'templateName' },
-      { by: 'accountName' },
-      { by: 'status' },
-      { by: 'id' },
-      { by: 'resellerName', adminOnly: true },
-    ],
+    search: [{ by: 'subscriberId' }, { by: 'templateName' }, { by: 'accountName' }, { by: 'status' }, { by: 'id' }, { by: 'resellerName', adminOnly: true }],
   },
   'x-columns': [
     { field: 'id', width: 90 },

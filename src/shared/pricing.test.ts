@@ -20,7 +20,7 @@ describe('plan labels', () => {
 });
 
 describe('rates', () => {
-  it('formats in the reader\'s locale and currency, keeping every stored decimal', () => {
+  it("formats in the reader's locale and currency, keeping every stored decimal", () => {
     expect(formatRate('en', 0.0035, 'EUR')).toBe('€0.0035');
     expect(formatRate('de', 0.0035, 'EUR')).toBe('0,0035\u00a0€');
     expect(formatRate('en', 1234.5, 'USD')).toBe('$1,234.50');

@@ -6,14 +6,39 @@ export interface PrivilegeItem {
 }
 
 export const SEARCH_PAGES = [
-  'Subscribers', 'Accounts', 'Users', 'Network', 'Resellers', 'PrepaidTemplates', 'PricingPlans',
-  'LocationZones', 'DestinationZones', 'InternationalPlans', 'AllowedLists', 'RoamingProfiles',
+  'Subscribers',
+  'Accounts',
+  'Users',
+  'Network',
+  'Resellers',
+  'PrepaidTemplates',
+  'PricingPlans',
+  'LocationZones',
+  'DestinationZones',
+  'InternationalPlans',
+  'AllowedLists',
+  'RoamingProfiles',
 ] as const;
 
 export const SUBSCRIBER_PANELS = [
-  'Account', 'Reseller', 'Location', 'IccidSim', 'NetworkEvents', 'AllowedNetworks', 'RoamingProfile', 'Status',
-  'MigrationStatus', 'Network', 'Msisdn', 'UsageLogs', 'SponsorImsis', 'GroupName', 'Apn', 'ImeiDevice',
-  'AuditLogs', 'Services',
+  'Account',
+  'Reseller',
+  'Location',
+  'IccidSim',
+  'NetworkEvents',
+  'AllowedNetworks',
+  'RoamingProfile',
+  'Status',
+  'MigrationStatus',
+  'Network',
+  'Msisdn',
+  'UsageLogs',
+  'SponsorImsis',
+  'GroupName',
+  'Apn',
+  'ImeiDevice',
+  'AuditLogs',
+  'Services',
 ] as const;
 
 export const PRIVILEGE_CATALOGUE: PrivilegeItem[] = [

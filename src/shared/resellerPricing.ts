@@ -28,8 +28,14 @@ export interface AreaPrice extends Rates {
   currency: string;
   networkCount: number;
 }
-export interface CountryPrice extends AreaPrice { country: string }
-export interface ZonePrice extends AreaPrice { zoneId: number; zoneName: string; countries: string[] }
+export interface CountryPrice extends AreaPrice {
+  country: string;
+}
+export interface ZonePrice extends AreaPrice {
+  zoneId: number;
+  zoneName: string;
+  countries: string[];
+}
 
 export interface PricedReseller {
   id: number;
@@ -102,7 +108,7 @@ export const MARGIN_FIELDS = ['dataRate', 'moCallRate', 'moSmsRate'] as const;
 
 const field = (name: string) => `entity.networkPrice.field.${name}`;
 const text = (name: string): PropertySchema => ({ type: 'string', readOnly: true, title: field(name) });
-const rate = (name: string): PropertySchema => ({ type: 'number', readOnly: true, title: field(name), 'x-format': 'rate' } as PropertySchema);
+const rate = (name: string): PropertySchema => ({ type: 'number', readOnly: true, title: field(name), 'x-format': 'rate' }) as PropertySchema;
 
 export const networkPriceSchema: EntitySchema = {
   $id: 'networkPrice',
@@ -123,15 +129,15 @@ export const networkPriceSchema: EntitySchema = {
   'x-list': {
     defaultSort: { sortBy: 'country', sortDir: 'asc' },
     pageSize: 50,
-    search: [
-      { by: 'multi', title: 'entity.networkPrice.search.multi', fields: ['country', 'network'] },
-      { by: 'country' },
-      { by: 'network' },
-    ],
+    search: [{ by: 'multi', title: 'entity.networkPrice.search.multi', fields: ['country', 'network'] }, { by: 'country' }, { by: 'network' }],
   },
   'x-columns': [
-    { field: 'country', width: 100 }, { field: 'network', flex: 1 }, { field: 'plmn', width: 100 }, { field: 'source', width: 110 },
-    { field: 'currency', width: 90 }, ...RATE_FIELDS.map((f) => ({ field: f, width: 120 })),
+    { field: 'country', width: 100 },
+    { field: 'network', flex: 1 },
+    { field: 'plmn', width: 100 },
+    { field: 'source', width: 110 },
+    { field: 'currency', width: 90 },
+    ...RATE_FIELDS.map((f) => ({ field: f, width: 120 })),
   ],
 };
 

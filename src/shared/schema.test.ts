@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import account from '@schemas/account.json';
 import subscriber from '@schemas/subscriber.json';
 import {
-  ListRequestError, MAX_SEARCH_KEY, apiRoutes, normaliseListRequest, pageInMemory, searchComparison, sortableFields, writableFields, type EntitySchema,
+  ListRequestError,
+  MAX_SEARCH_KEY,
+  apiRoutes,
+  normaliseListRequest,
+  pageInMemory,
+  searchComparison,
+  sortableFields,
+  writableFields,
+  type EntitySchema,
 } from './schema';
 
 const schema = account as unknown as EntitySchema;
@@ -22,7 +30,14 @@ describe('entity schema helpers', () => {
   });
 
   it('applies the default sort and page size', () => {
-    expect(normaliseListRequest(schema, {}, false)).toEqual({ sortBy: 'accountId', sortDir: 'asc', page: 0, size: 50, searchBy: undefined, searchKey: undefined });
+    expect(normaliseListRequest(schema, {}, false)).toEqual({
+      sortBy: 'accountId',
+      sortDir: 'asc',
+      page: 0,
+      size: 50,
+      searchBy: undefined,
+      searchKey: undefined,
+    });
     expect(sortableFields(schema)).toContain('resellerName');
   });
 
@@ -45,7 +60,11 @@ describe('entity schema helpers', () => {
     const second = pageInMemory(schema, rows, normaliseListRequest(schema, { page: { page: 1, size: 2 } }, false));
     expect(second).toMatchObject({ totalItemsCount: 3, totalPageCount: 2, currentPage: 1, items: [{ accountId: 3 }] });
     // After a row (keyset), in the list's order; a row not in the list is refused, naming the field.
-    const afterBeta = pageInMemory(schema, rows, normaliseListRequest(schema, { sortBy: 'city', sortDir: 'desc', page: { page: 1, size: 1, after: 1 } }, false));
+    const afterBeta = pageInMemory(
+      schema,
+      rows,
+      normaliseListRequest(schema, { sortBy: 'city', sortDir: 'desc', page: { page: 1, size: 1, after: 1 } }, false),
+    );
     expect(afterBeta).toMatchObject({ currentPage: 1, totalItemsCount: 3, items: [{ accountId: 3 }] });
     expect(() => pageInMemory(schema, rows, normaliseListRequest(schema, { page: { page: 1, size: 1, after: 9 } }, false))).toThrow(ListRequestError);
   });
@@ -67,7 +86,8 @@ describe('list requests are bounded before any query', () => {
     expect(refusal({ page: { page: 2147483648 } })).toEqual(['page.page', 'range', 'validation.page.invalid']);
     expect(refusal({ page: 'abc' })).toEqual(['page', 'type', 'validation.page.invalid']);
     // The key of accounts is an integer: text, a fraction or a number past the column are no row.
-    for (const after of ['abc', '12', 1.5, 2147483648, 1e308]) expect(refusal({ page: { after } }), String(after)).toEqual(['page.after', 'type', 'validation.page.after']);
+    for (const after of ['abc', '12', 1.5, 2147483648, 1e308])
+      expect(refusal({ page: { after } }), String(after)).toEqual(['page.after', 'type', 'validation.page.after']);
     expect(refusal({ page: { after: 12 } })).toBeUndefined();
   });
 
@@ -88,10 +108,19 @@ describe('list requests are bounded before any query', () => {
 
 describe('every schema bounds its text', () => {
   const dir = new URL('../../schemas/', import.meta.url);
-  const files = ['', 'children/'].flatMap((sub) => readdirSync(new URL(sub, dir)).filter((f) => f.endsWith('.json')).map((f) => `${sub}${f}`));
+  const files = ['', 'children/'].flatMap((sub) =>
+    readdirSync(new URL(sub, dir))
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => `${sub}${f}`),
+  );
 
   /** The string properties without a maxLength, at any depth (object properties and array items). */
-  interface Prop { type?: string | string[]; maxLength?: number; properties?: Record<string, Prop>; items?: Prop }
+  interface Prop {
+    type?: string | string[];
+    maxLength?: number;
+    properties?: Record<string, Prop>;
+    items?: Prop;
+  }
   function unbounded(prop: Prop, path: string): string[] {
     const types = [prop.type].flat();
     const own = types.includes('string') && prop.maxLength === undefined ? [path] : [];

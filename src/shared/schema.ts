@@ -282,15 +282,18 @@ export function normaliseListRequest(schema: EntitySchema, req: ListRequest, isA
   if (!sortableFields(schema).includes(sortBy)) throw new ListRequestError('sortBy', 'enum', 'validation.sortBy.invalid');
   const sortDir = req.sortDir ?? (req.sortBy ? 'asc' : list.defaultSort.sortDir);
   if (sortDir !== 'asc' && sortDir !== 'desc') throw new ListRequestError('sortDir', 'enum', 'validation.sortDir.invalid');
-  if (req.page !== undefined && req.page !== null && (typeof req.page !== 'object' || Array.isArray(req.page))) throw new ListRequestError('page', 'type', 'validation.page.invalid');
+  if (req.page !== undefined && req.page !== null && (typeof req.page !== 'object' || Array.isArray(req.page)))
+    throw new ListRequestError('page', 'type', 'validation.page.invalid');
   const size = req.page?.size ?? list.pageSize ?? DEFAULT_PAGE_SIZE;
   const page = req.page?.page ?? 0;
   if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) throw new ListRequestError('page.size', 'range', 'validation.pageSize.invalid');
   if (!Number.isInteger(page) || page < 0 || page > INTEGER_RANGE.max) throw new ListRequestError('page.page', 'range', 'validation.page.invalid');
   const after = req.page?.after;
   if (after !== undefined && !keyValue(schema, after)) throw new ListRequestError('page.after', 'type', 'validation.page.after');
-  if (req.searchKey !== undefined && req.searchKey !== null && typeof req.searchKey !== 'string') throw new ListRequestError('searchKey', 'type', 'validation.invalid');
-  if (typeof req.searchKey === 'string' && req.searchKey.length > MAX_SEARCH_KEY) throw new ListRequestError('searchKey', 'maxLength', 'validation.searchKey.tooLong');
+  if (req.searchKey !== undefined && req.searchKey !== null && typeof req.searchKey !== 'string')
+    throw new ListRequestError('searchKey', 'type', 'validation.invalid');
+  if (typeof req.searchKey === 'string' && req.searchKey.length > MAX_SEARCH_KEY)
+    throw new ListRequestError('searchKey', 'maxLength', 'validation.searchKey.tooLong');
   const searchKey = typeof req.searchKey === 'string' ? req.searchKey.trim() : undefined;
   let searchBy: SearchFilter | undefined;
   if (searchKey) {
@@ -325,7 +328,10 @@ export function searchComparison(prop: PropertySchema, key: string): SearchCompa
 /** Whether a value matches a search comparison, as the database would decide it (the mocks use it). */
 export function matchesComparison(cmp: SearchComparison, value: unknown): boolean {
   if (cmp.kind === 'equals') return value === cmp.value;
-  if (cmp.kind === 'contains') return String(value ?? '').toLowerCase().includes(cmp.value);
+  if (cmp.kind === 'contains')
+    return String(value ?? '')
+      .toLowerCase()
+      .includes(cmp.value);
   if (cmp.kind === 'affix') return value != null && (String(value).startsWith(cmp.value) || String(value).endsWith(cmp.value));
   return false;
 }
@@ -344,7 +350,8 @@ export function pageInMemory<T extends Record<string, unknown>>(schema: EntitySc
     const child = req.searchBy.child ? req.searchBy.by : undefined;
     // In memory, a child filter looks in the row's array of that name (e.g. `msisdn` rows carry `msisdns`).
     const childCmp = req.searchBy.child ? childComparison(req.searchBy.child, key) : undefined;
-    const inChild = (row: T) => childCmp !== undefined && Array.isArray(row[`${child}s`]) && (row[`${child}s`] as unknown[]).some((v) => matchesComparison(childCmp, v));
+    const inChild = (row: T) =>
+      childCmp !== undefined && Array.isArray(row[`${child}s`]) && (row[`${child}s`] as unknown[]).some((v) => matchesComparison(childCmp, v));
     items = items.filter((row) => inChild(row) || fields.some((f) => matchesComparison(searchComparison(schema.properties[f], key), row[f])));
   }
   const dir = req.sortDir === 'asc' ? 1 : -1;
@@ -406,12 +413,15 @@ export function isVersioned(schema: EntitySchema): boolean {
 /** The reference fields of an entity: property name, referenced entity, and whether it holds a list of ids. */
 export function referenceFields(schema: EntitySchema): { field: string; entity: string; none?: number; messageId: string }[] {
   return Object.entries(schema.properties).flatMap(([field, p]) =>
-    p['x-reference'] ? [{ field, entity: p['x-reference'], none: p['x-none'], messageId: p['x-referenceMessage'] ?? 'validation.reference.unknown' }] : []);
+    p['x-reference'] ? [{ field, entity: p['x-reference'], none: p['x-none'], messageId: p['x-referenceMessage'] ?? 'validation.reference.unknown' }] : [],
+  );
 }
 
 /** The fields a user inside the row's own tenant sees read-only and may not change. */
 export function protectedFields(schema: EntitySchema): string[] {
-  return Object.entries(schema.properties).filter(([, p]) => p['x-protected']).map(([name]) => name);
+  return Object.entries(schema.properties)
+    .filter(([, p]) => p['x-protected'])
+    .map(([name]) => name);
 }
 
 /** Who is writing, as far as the tenant rules need to know. */

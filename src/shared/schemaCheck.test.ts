@@ -6,7 +6,9 @@ import { formatProblems, schemaProblems } from './schemaCheck';
 const dir = fileURLToPath(new URL('../../schemas/', import.meta.url));
 const files = [
   ...readdirSync(dir).filter((f) => f.endsWith('.json')),
-  ...readdirSync(`${dir}children`).filter((f) => f.endsWith('.json')).map((f) => `children/${f}`),
+  ...readdirSync(`${dir}children`)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => `children/${f}`),
 ];
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tests below break schemas on purpose, at any depth
 const read = (file: string) => JSON.parse(readFileSync(`${dir}${file}`, 'utf8')) as Record<string, any>;

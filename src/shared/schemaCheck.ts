@@ -33,14 +33,19 @@ export function schemaProblems(file: string, json: unknown, entities: ReadonlySe
     return (validate.errors ?? []).map((e) => ({
       file,
       pointer: e.instancePath || '/',
-      message: e.keyword === 'additionalProperties' ? `unknown keyword "${String(e.params.additionalProperty)}"` : e.message ?? e.keyword,
+      message: e.keyword === 'additionalProperties' ? `unknown keyword "${String(e.params.additionalProperty)}"` : (e.message ?? e.keyword),
     }));
   }
   const s = json as {
     required?: string[];
     properties: Record<string, { 'x-reference'?: string; 'x-label'?: string; title?: string }>;
     'x-entity': { name: string; key: string; labels?: unknown; requiredOnCreate?: string[] };
-    'x-list': { defaultSort: { sortBy: string }; listFields?: string[]; hiddenUnless?: { field: string }; search: { by: string; fields?: string[]; child?: unknown }[] };
+    'x-list': {
+      defaultSort: { sortBy: string };
+      listFields?: string[];
+      hiddenUnless?: { field: string };
+      search: { by: string; fields?: string[]; child?: unknown }[];
+    };
     'x-columns': { field: string }[];
     $id: string;
     title: string;
@@ -63,8 +68,10 @@ export function schemaProblems(file: string, json: unknown, entities: ReadonlySe
   s['x-columns'].forEach((c, i) => known(c.field, pointer('x-columns', i, 'field')));
   for (const [name, p] of Object.entries(s.properties)) {
     const ref = p['x-reference'];
-    if (ref && entities.size && ref !== 'reseller' && !entities.has(ref)) problems.push({ file, pointer: pointer('properties', name, 'x-reference'), message: `names no entity: "${ref}"` });
-    if (p['x-label'] && !p.title) problems.push({ file, pointer: pointer('properties', name), message: 'has an x-label but no title (the message id it gives the text)' });
+    if (ref && entities.size && ref !== 'reseller' && !entities.has(ref))
+      problems.push({ file, pointer: pointer('properties', name, 'x-reference'), message: `names no entity: "${ref}"` });
+    if (p['x-label'] && !p.title)
+      problems.push({ file, pointer: pointer('properties', name), message: 'has an x-label but no title (the message id it gives the text)' });
   }
   if (s['x-entity'].labels && s.title !== `entity.${s['x-entity'].name}.title`) {
     problems.push({ file, pointer: '/title', message: `must be "entity.${s['x-entity'].name}.title" when x-entity.labels gives its text` });

@@ -29,36 +29,52 @@ export function sampleOfPattern(pattern: string, grow = 0): string | undefined {
     if (body.startsWith('\\')) return escapeChar(body[1]);
     return body[0];
   };
-  const escapeChar = (c: string): string => ({ d: '1', w: 'a', s: ' ' } as Record<string, string>)[c] ?? (/[DWSbB]/.test(c) ? '' : c);
+  const escapeChar = (c: string): string => (({ d: '1', w: 'a', s: ' ' }) as Record<string, string>)[c] ?? (/[DWSbB]/.test(c) ? '' : c);
   const atom = (): string | undefined => {
     const c = src[i];
     if (c === '(') {
       i++;
       if (src.startsWith('?:', i)) i += 2;
       const alt = sequence();
-      while (src[i] === '|') { i++; sequence(); }
+      while (src[i] === '|') {
+        i++;
+        sequence();
+      }
       if (src[i] !== ')') return undefined;
       i++;
       return alt;
     }
     if (c === '[') return classChar();
-    if (c === '\\') { i += 2; return escapeChar(src[i - 1]); }
-    if (c === '.') { i++; return 'a'; }
+    if (c === '\\') {
+      i += 2;
+      return escapeChar(src[i - 1]);
+    }
+    if (c === '.') {
+      i++;
+      return 'a';
+    }
     i++;
     return c;
   };
   const sequence = (): string | undefined => {
     let out = '';
     while (i < src.length && src[i] !== '|' && src[i] !== ')') {
-      if (src[i] === '^' || src[i] === '$') { i++; continue; }
+      if (src[i] === '^' || src[i] === '$') {
+        i++;
+        continue;
+      }
       const a = atom();
       if (a === undefined) return undefined;
       // Each quantifier repeats its least count, plus `grow` where it may (to reach a minimum length).
       let count = 1;
       const q = src[i];
-      if (q === '?') { count = 0; i++; }
-      else if (q === '*' || q === '+') { count = (q === '+' ? 1 : 0) + grow; i++; }
-      else if (q === '{') {
+      if (q === '?') {
+        count = 0;
+        i++;
+      } else if (q === '*' || q === '+') {
+        count = (q === '+' ? 1 : 0) + grow;
+        i++;
+      } else if (q === '{') {
         const m = /^\{(\d+)(,(\d*))?\}/.exec(src.slice(i));
         if (!m) return undefined;
         const least = Number(m[1]);
@@ -71,7 +87,10 @@ export function sampleOfPattern(pattern: string, grow = 0): string | undefined {
     return out;
   };
   const first = sequence();
-  while (src[i] === '|') { i++; sequence(); }
+  while (src[i] === '|') {
+    i++;
+    sequence();
+  }
   return first !== undefined && i >= src.length ? first : undefined;
 }
 
@@ -104,7 +123,7 @@ function stringValue(field: string, p: PropertySchema, seed: string): string {
 }
 
 function numberValue(p: PropertySchema): number {
-  const lowest = p.minimum ?? (typeof p.exclusiveMinimum === 'number' ? p.exclusiveMinimum + (p.multipleOf as number | undefined ?? 1) : undefined);
+  const lowest = p.minimum ?? (typeof p.exclusiveMinimum === 'number' ? p.exclusiveMinimum + ((p.multipleOf as number | undefined) ?? 1) : undefined);
   let value = lowest ?? Math.min(1, p.maximum ?? 1);
   if (typeof p.multipleOf === 'number') value = Math.ceil(value / p.multipleOf) * p.multipleOf;
   if (propertyType(p) === 'integer') {
@@ -119,15 +138,19 @@ function valueOf(field: string, p: PropertySchema, seed: string): unknown {
   if (p.enum?.length) return p.enum[0];
   if (p.default !== undefined && propertyType(p) !== 'array') return p.default;
   switch (propertyType(p)) {
-    case 'string': return stringValue(field, p, seed);
+    case 'string':
+      return stringValue(field, p, seed);
     case 'integer':
-    case 'number': return numberValue(p);
-    case 'boolean': return false;
+    case 'number':
+      return numberValue(p);
+    case 'boolean':
+      return false;
     case 'array': {
       const items = (p.items ?? { type: 'string' }) as PropertySchema;
       return Array.from({ length: (p.minItems as number | undefined) ?? 0 }, () => valueOf(field, items, seed));
     }
-    default: return {};
+    default:
+      return {};
   }
 }
 

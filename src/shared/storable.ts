@@ -10,8 +10,7 @@ const UNSTORABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\
 export const storable = (text: string) => !UNSTORABLE.test(text);
 
 /** An object as JSON, a query or path parameters make it; not a file's bytes (a Buffer), which hold no text. */
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !ArrayBuffer.isView(v) && !(v instanceof ArrayBuffer);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !ArrayBuffer.isView(v) && !(v instanceof ArrayBuffer);
 
 /**
  * The path of the first string in `value` (a key or a value, at any depth) that cannot be stored, such as

@@ -4,4 +4,13 @@
  * dialog read the same list.
  */
 export const DETAIL_FIELDS = ['name', 'deviceType', 'device', 'imei', 'apn'] as const;
-export const CSV_COLUMNS = ['status', 'dailyLimitBytes', 'qosThrottling', 'pricingPlanId', 'roamingProfileId', 'accountId', 'groupName', ...DETAIL_FIELDS] as const;
+export const CSV_COLUMNS = [
+  'status',
+  'dailyLimitBytes',
+  'qosThrottling',
+  'pricingPlanId',
+  'roamingProfileId',
+  'accountId',
+  'groupName',
+  ...DETAIL_FIELDS,
+] as const;

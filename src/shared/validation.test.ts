@@ -19,7 +19,9 @@ function validate(mode: 'create' | 'update', body: unknown) {
 
 describe('body validation from the schema', () => {
   it('puts the required message under the missing field', () => {
-    expect(validate('create', {})).toEqual([{ field: 'name', rule: 'required', messageId: 'validation.name.required', message: 'text:validation.name.required' }]);
+    expect(validate('create', {})).toEqual([
+      { field: 'name', rule: 'required', messageId: 'validation.name.required', message: 'text:validation.name.required' },
+    ]);
   });
   it('uses the property messages and names the failed keyword', () => {
     expect(validate('create', { name: 'x', email: 'bad' }).map((e) => [e.field, e.rule, e.messageId])).toEqual([

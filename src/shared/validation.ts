@@ -83,11 +83,14 @@ export function toFieldErrors(errors: AjvLikeError[] | null | undefined, english
   const out: FieldError[] = [];
   for (const e of errors ?? []) {
     const original = e.keyword === 'errorMessage' ? (e.params.errors ?? []) : [e];
-    const messageId = e.keyword === 'errorMessage' ? String(e.message) : DEFAULT_MESSAGES[e.keyword] ?? 'validation.invalid';
+    const messageId = e.keyword === 'errorMessage' ? String(e.message) : (DEFAULT_MESSAGES[e.keyword] ?? 'validation.invalid');
     for (const o of original.length ? original : [e]) {
-      const field = o.keyword === 'required' ? String(o.params.missingProperty)
-        : o.keyword === 'additionalProperties' ? String(o.params.additionalProperty)
-        : o.instancePath.replace(/^\//, '').split('/')[0];
+      const field =
+        o.keyword === 'required'
+          ? String(o.params.missingProperty)
+          : o.keyword === 'additionalProperties'
+            ? String(o.params.additionalProperty)
+            : o.instancePath.replace(/^\//, '').split('/')[0];
       if (out.some((x) => x.field === field && x.rule === o.keyword)) continue;
       out.push({ field, rule: o.keyword, messageId, message: english(messageId) });
     }

@@ -16,7 +16,9 @@ const LISTS: [name: string, path: string][] = [
   ['allowed-lists', '/profiles?tab=0'],
 ];
 
-interface ListPage<T> { items: T[] }
+interface ListPage<T> {
+  items: T[];
+}
 
 describe('the data grids in the browser', () => {
   let portal: Portal;
@@ -52,7 +54,12 @@ describe('the data grids in the browser', () => {
     page.locator('.ag-header-cell-text').evaluateAll((labels) => labels.filter((l) => l.scrollWidth > l.clientWidth + 1).map((l) => l.textContent));
 
   async function setLanguage(lang: string) {
-    await callApi(page, 'POST', '/portal/user/preferences', { preferences: JSON.stringify([{ type: 'lang', value: lang }, { type: 'darkMode', value: 'false' }]) });
+    await callApi(page, 'POST', '/portal/user/preferences', {
+      preferences: JSON.stringify([
+        { type: 'lang', value: lang },
+        { type: 'darkMode', value: 'false' },
+      ]),
+    });
     await page.reload();
   }
 
@@ -73,7 +80,10 @@ describe('the data grids in the browser', () => {
   });
 
   it('wraps long column headers instead of cutting them off, wide and at the narrow layout', async () => {
-    for (const [width, suffix] of [[1360, ''], [900, '-narrow']] as const) {
+    for (const [width, suffix] of [
+      [1360, ''],
+      [900, '-narrow'],
+    ] as const) {
       await page.setViewportSize({ width, height: 860 });
       for (const [name, path] of LISTS.slice(0, 2)) {
         await openList(path);
@@ -96,18 +106,21 @@ describe('the data grids in the browser', () => {
       await expect.poll(() => page.evaluate(() => document.documentElement.dir), ARRIVES).toBe('rtl');
       expect(await page.locator('.portal-grid .ag-rtl').count()).toBe(1);
       // Where the first digit and the unit's last letter are drawn: the number must stand left of its unit ("737.9 MB").
-      const order = await page.locator('.portal-usage-text').first().evaluate((span) => {
-        const text = span.firstChild as Text;
-        const at = (index: number) => {
-          const range = document.createRange();
-          range.setStart(text, index);
-          range.setEnd(text, index + 1);
-          return range.getBoundingClientRect().left;
-        };
-        const digit = text.data.search(/\d/);
-        const unit = text.data.search(/B/);
-        return { text: text.data, digit: at(digit), unit: at(unit) };
-      });
+      const order = await page
+        .locator('.portal-usage-text')
+        .first()
+        .evaluate((span) => {
+          const text = span.firstChild as Text;
+          const at = (index: number) => {
+            const range = document.createRange();
+            range.setStart(text, index);
+            range.setEnd(text, index + 1);
+            return range.getBoundingClientRect().left;
+          };
+          const digit = text.data.search(/\d/);
+          const unit = text.data.search(/B/);
+          return { text: text.data, digit: at(digit), unit: at(unit) };
+        });
       expect(order.digit, JSON.stringify(order)).toBeLessThan(order.unit);
       const selectAll = page.locator('.ag-header-select-all input');
       expect(await selectAll.getAttribute('aria-label')).toBe(he['grid.ariaHeaderSelection']);
@@ -118,14 +131,17 @@ describe('the data grids in the browser', () => {
   });
 
   it('titles a detail page with the name of its row', async () => {
-    const [account] = (await callApi<ListPage<{ accountId: number; name: string }>>(page, 'POST', '/portal/accounts/paged', { page: { page: 0, size: 1 } })).items;
+    const [account] = (await callApi<ListPage<{ accountId: number; name: string }>>(page, 'POST', '/portal/accounts/paged', { page: { page: 0, size: 1 } }))
+      .items;
     await page.goto(`${portal.url}/#/account/${account.accountId}`);
     await expect.poll(() => page.locator('.portal-page-header h2').textContent(), ARRIVES).toBe(account.name);
     expect(await page.title()).toBe(`${account.name} · Connectivity Portal`);
     await page.getByRole('button', { name: 'Save' }).waitFor(ARRIVES);
     await page.screenshot({ path: `${SHOTS}/detail-title-account.png` });
 
-    const [subscriber] = (await callApi<ListPage<{ subscriberId: number; name: string }>>(page, 'POST', '/portal/subscribers/paged', { page: { page: 0, size: 1 } })).items;
+    const [subscriber] = (
+      await callApi<ListPage<{ subscriberId: number; name: string }>>(page, 'POST', '/portal/subscribers/paged', { page: { page: 0, size: 1 } })
+    ).items;
     await page.goto(`${portal.url}/#/subscriber/${subscriber.subscriberId}`);
     await expect.poll(() => page.getByTestId('subscriber-name').textContent(), ARRIVES).toBe(subscriber.name);
     expect(await page.title()).toBe(`${subscriber.name} · Connectivity Portal`);

@@ -120,7 +120,12 @@ describe('sign-in, sessions, join and reset in the browser', () => {
     await openLink(`${portal.url}/#/login?password_reset=${token}`);
     await page.locator('#reset-newPassword').fill('Renewed@2026pass');
     await page.locator('#reset-repeat').fill('Renewed@2026pas');
-    expect(await page.getByRole('button', { name: /password/i }).last().isDisabled()).toBe(true);
+    expect(
+      await page
+        .getByRole('button', { name: /password/i })
+        .last()
+        .isDisabled(),
+    ).toBe(true);
     await page.locator('#reset-repeat').fill('Renewed@2026pass');
     await page.locator('#reset-repeat').press('Enter');
     await page.getByTestId('reset-done').waitFor();

@@ -16,7 +16,9 @@ describe('accounts in the browser', () => {
     portal = await startPortal();
     browser = await openBrowser();
     page = browser.page;
-    page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
     page.on('pageerror', (e) => consoleErrors.push(String(e)));
   });
   afterAll(async () => {

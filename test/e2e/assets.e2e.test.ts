@@ -45,9 +45,14 @@ describe('the web app over the wire', () => {
     portal = await startPortal({ DEMO_SUBSCRIBERS: '300' });
     browser = await openBrowser();
     page = browser.page;
-    page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
     page.on('pageerror', (e) => consoleErrors.push(String(e)));
-    page.on('dialog', (d) => { consoleErrors.push(`dialog: ${d.message()}`); void d.dismiss(); });
+    page.on('dialog', (d) => {
+      consoleErrors.push(`dialog: ${d.message()}`);
+      void d.dismiss();
+    });
     cdp = await browser.context.newCDPSession(page);
     await cdp.send('Network.enable');
   });
@@ -80,7 +85,7 @@ describe('the web app over the wire', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  it('loads the page again from the browser\'s cache, asking the server only for index.html', async () => {
+  it("loads the page again from the browser's cache, asking the server only for index.html", async () => {
     const requests = watchNetwork(cdp);
     await page.goto('about:blank');
     await page.goto(`${portal.url}/#/login`);
@@ -93,7 +98,9 @@ describe('the web app over the wire', () => {
 
   it('signs in to the dashboard without a console error while the reseller has no logo', async () => {
     const logoAnswers: number[] = [];
-    page.on('response', (r) => { if (r.url().endsWith('/portal/user/logo')) logoAnswers.push(r.status()); });
+    page.on('response', (r) => {
+      if (r.url().endsWith('/portal/user/logo')) logoAnswers.push(r.status());
+    });
     await signIn(page, portal, 'northwind', demoPassword(portal));
     await page.getByTestId('default-logo').waitFor();
     await settle(page);

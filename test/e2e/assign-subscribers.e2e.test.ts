@@ -5,7 +5,13 @@ import { ADMIN_PASSWORD, callApi, demoPassword, openBrowser, setDarkMode, signIn
 
 const SHOTS = process.env.SHOTS_DIR ?? 'test-results';
 
-interface Row { subscriberId: number; accountId: number; accountName: string; roamingProfileId: number | null; migrationStatus: string | null }
+interface Row {
+  subscriberId: number;
+  accountId: number;
+  accountName: string;
+  roamingProfileId: number | null;
+  migrationStatus: string | null;
+}
 
 describe('assign subscribers and impact previews in the browser', () => {
   let portal: Portal;
@@ -25,7 +31,11 @@ describe('assign subscribers and impact previews in the browser', () => {
     await signIn(page, portal, 'northwind', demoPassword(portal));
     const all: Row[] = [];
     for (let p = 0; ; p++) {
-      const found = await callApi<{ items: Row[]; totalPageCount: number }>(page, 'POST', '/portal/subscribers/paged', { sortBy: 'subscriberId', sortDir: 'asc', page: { page: p, size: 500 } });
+      const found = await callApi<{ items: Row[]; totalPageCount: number }>(page, 'POST', '/portal/subscribers/paged', {
+        sortBy: 'subscriberId',
+        sortDir: 'asc',
+        page: { page: p, size: 500 },
+      });
       all.push(...found.items);
       if (p + 1 >= found.totalPageCount) break;
     }
@@ -124,19 +134,23 @@ describe('assign subscribers and impact previews in the browser', () => {
     const rows = page.getByTestId('migration-statuses').locator('tbody tr');
     await expect.poll(() => rows.count()).toBe(range.length);
     await expect.poll(() => page.getByTestId('migration-progress').getAttribute('data-running'), { timeout: 20000 }).toBe('false');
-    await expect.poll(() => rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-status'))), { timeout: 10000 })
-      .toEqual(range.map(() => 'success'));
+    await expect.poll(() => rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-status'))), { timeout: 10000 }).toEqual(range.map(() => 'success'));
     expect(await page.getByTestId('migration-counts').innerText()).toBe(`Migration finished: ${range.length} of ${range.length} answered`);
     expect((await subscriber(range[0].subscriberId)).migrationStatus).toBe('success');
     await shoot('assign-migrate');
   });
 
   it('shows who blocking a network cuts off before it is saved', async () => {
-    await page.evaluate(() => { localStorage.removeItem('portal.token'); sessionStorage.clear(); });
+    await page.evaluate(() => {
+      localStorage.removeItem('portal.token');
+      sessionStorage.clear();
+    });
     await page.goto(`${portal.url}/#/login`);
     await page.reload();
     await signIn(page, portal, 'admin', ADMIN_PASSWORD);
-    const expected = await callApi<{ total: number; subscribers: { items: { subscriberId: number }[] } }>(page, 'POST', '/portal/allowed-lists/1/impact', { plmns: ['23430'] });
+    const expected = await callApi<{ total: number; subscribers: { items: { subscriberId: number }[] } }>(page, 'POST', '/portal/allowed-lists/1/impact', {
+      plmns: ['23430'],
+    });
     expect(expected.total).toBeGreaterThan(0);
 
     await page.goto(`${portal.url}/#/allowed-list/1`);
@@ -146,10 +160,15 @@ describe('assign subscribers and impact previews in the browser', () => {
     await network.getByTestId('network-block').click();
     const dialog = page.getByTestId('impact-dialog');
     /** Waits until the dialog has faded in, so a screenshot shows it whole. */
-    const settled = () => expect.poll(() => page.locator('.portal-impact-dialog').evaluate((d) => {
-      const style = getComputedStyle(d);
-      return style.opacity === '1' && ['none', 'matrix(1, 0, 0, 1, 0, 0)'].includes(style.transform);
-    })).toBe(true);
+    const settled = () =>
+      expect
+        .poll(() =>
+          page.locator('.portal-impact-dialog').evaluate((d) => {
+            const style = getComputedStyle(d);
+            return style.opacity === '1' && ['none', 'matrix(1, 0, 0, 1, 0, 0)'].includes(style.transform);
+          }),
+        )
+        .toBe(true);
     await dialog.waitFor();
     await settled();
     expect(await dialog.getByTestId('impact-total').innerText()).toBe(`${expected.total} subscribers affected`);

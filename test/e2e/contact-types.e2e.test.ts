@@ -8,11 +8,16 @@ describe('contact types in the browser', () => {
   it('lists the contact types from the menu and creates one through the form', async () => {
     const { page, portal } = session;
     await signIn(page, portal, 'admin', ADMIN_PASSWORD);
-    const ids = await page.getByTestId('side-menu').locator('a[data-testid^="menu-"]').evaluateAll((links) => links.map((a) => a.getAttribute('data-testid')!.slice(5)));
+    const ids = await page
+      .getByTestId('side-menu')
+      .locator('a[data-testid^="menu-"]')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('data-testid')!.slice(5)));
     expect(ids).toContain('contactType');
     await page.getByTestId('menu-contactType').click();
     await page.getByTestId('grid-contactType').locator('[role="gridcell"][col-id="name"]').first().waitFor();
-    expect(await page.getByTestId('grid-contactType').locator('[role="gridcell"][col-id="name"]').allInnerTexts()).toEqual(expect.arrayContaining(['Billing', 'Technical']));
+    expect(await page.getByTestId('grid-contactType').locator('[role="gridcell"][col-id="name"]').allInnerTexts()).toEqual(
+      expect.arrayContaining(['Billing', 'Technical']),
+    );
     await expect.poll(() => page.title()).toMatch(/^Contact types · /);
     await page.getByTestId('list-create').click();
     await page.locator('#root_name').waitFor();

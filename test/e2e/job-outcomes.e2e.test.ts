@@ -2,7 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ADMIN_PASSWORD, SHOTS, browserSession, callApi, screenshotThemes, signIn, type Portal } from './harness';
 
-interface Row { subscriberId: number; status: string }
+interface Row {
+  subscriberId: number;
+  status: string;
+}
 
 /**
  * A core network that refuses every SIM: a bulk suspend ends failed, with each subscriber's reason, on the
@@ -23,7 +26,11 @@ describe('bulk job outcomes in the browser', () => {
   it('a bulk suspend the network refuses ends failed with the counts; the jobs screen, from the menu, gives each reason and the retry', async () => {
     await page.goto(`${portal.url}/#/subscribers`);
     await grid().locator('[role="gridcell"][col-id="iccid"]').first().waitFor();
-    const firstPage = await callApi<{ items: Row[] }>(page, 'POST', '/portal/subscribers/paged', { sortBy: 'subscriberId', sortDir: 'asc', page: { page: 0, size: 50 } });
+    const firstPage = await callApi<{ items: Row[] }>(page, 'POST', '/portal/subscribers/paged', {
+      sortBy: 'subscriberId',
+      sortDir: 'asc',
+      page: { page: 0, size: 50 },
+    });
     const active = firstPage.items.filter((r) => r.status === 'active').map((r) => r.subscriberId);
     const suspended = firstPage.items.find((r) => r.status === 'suspended')?.subscriberId;
     const chosen = [...active.slice(0, 3), ...(suspended ? [suspended] : [])];
@@ -61,7 +68,11 @@ describe('bulk job outcomes in the browser', () => {
 
     // The retry runs the failed rows again, as a job of its own, which the network refuses too.
     await row.getByTestId('job-retry').click();
-    const retry = page.getByTestId('jobs-page').locator('[data-testid^="job-"][data-status]').filter({ has: page.getByTestId('job-retry-of') }).first();
+    const retry = page
+      .getByTestId('jobs-page')
+      .locator('[data-testid^="job-"][data-status]')
+      .filter({ has: page.getByTestId('job-retry-of') })
+      .first();
     await expect.poll(() => retry.getByTestId('job-status').textContent(), { timeout: 30000 }).toBe('Failed');
     expect(await retry.getByTestId('job-total').textContent()).toBe('3 of 3 processed');
     expect(errors).toEqual([]);

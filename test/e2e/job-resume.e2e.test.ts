@@ -29,7 +29,9 @@ describe('a bulk job after the server is killed', () => {
     const ids = Array.from({ length: 300 }, (_, i) => i + 1);
     const limit = 987654321;
     const started = await api<{ jobId: number; total: number }>('POST', '/portal/subscribers/bulk', token, {
-      action: 'daily-limit', params: { dailyLimitBytes: limit, qosThrottling: '128kbps' }, selection: { ids },
+      action: 'daily-limit',
+      params: { dailyLimitBytes: limit, qosThrottling: '128kbps' },
+      selection: { ids },
     });
     expect(started.status).toBe(202);
     const { jobId } = started.json;
@@ -54,7 +56,10 @@ describe('a bulk job after the server is killed', () => {
       const subscriber = (await api<{ dailyLimitBytes: number; qosThrottling: string }>('GET', `/portal/subscribers/${id}`, token)).json;
       expect(subscriber, `subscriber ${id}`).toMatchObject({ dailyLimitBytes: limit, qosThrottling: '128kbps' });
       const audit = (await api<{ action: string; after: { dailyLimitBytes?: number } }[]>('GET', `/portal/subscriber-info/audit-logs/${id}`, token)).json;
-      expect(audit.filter((a) => a.action === 'daily-limit' && a.after?.dailyLimitBytes === limit), `audit of subscriber ${id}`).toHaveLength(1);
+      expect(
+        audit.filter((a) => a.action === 'daily-limit' && a.after?.dailyLimitBytes === limit),
+        `audit of subscriber ${id}`,
+      ).toHaveLength(1);
     }
   });
 });

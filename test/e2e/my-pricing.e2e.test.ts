@@ -33,23 +33,30 @@ describe('my pricing in the browser', () => {
   });
 
   const networks = () => page.getByTestId('grid-networkPrice');
-  const cell = (grid: ReturnType<Page['getByTestId']>, rowId: string, colId: string) => grid.locator(`[role="row"][row-id="${rowId}"] [role="gridcell"][col-id="${colId}"]`);
+  const cell = (grid: ReturnType<Page['getByTestId']>, rowId: string, colId: string) =>
+    grid.locator(`[role="row"][row-id="${rowId}"] [role="gridcell"][col-id="${colId}"]`);
   /** Scrolls a grid of fixed height until the row at `index` is drawn (the grid draws only the rows in view). */
   const reveal = (grid: ReturnType<Page['getByTestId']>, index: number) =>
     grid.evaluate((root, i) => {
       const row = root.querySelector('.ag-center-cols-container [role="row"]') as HTMLElement | null;
-      const scroller = [...root.querySelectorAll<HTMLElement>('*')]
-        .find((el) => el.scrollHeight > el.clientHeight + 1 && ['auto', 'scroll'].includes(getComputedStyle(el).overflowY));
+      const scroller = [...root.querySelectorAll<HTMLElement>('*')].find(
+        (el) => el.scrollHeight > el.clientHeight + 1 && ['auto', 'scroll'].includes(getComputedStyle(el).overflowY),
+      );
       if (scroller) scroller.scrollTop = i * (row?.offsetHeight ?? 42);
     }, index);
   /** The PLMNs in the order the grid shows its rows (row index), which after a sort is not the order in the page. */
-  const shownPlmns = () => networks().locator('[role="row"][row-index]').evaluateAll((rows) => rows
-    .map((row) => [Number(row.getAttribute('row-index')), row.querySelector('[col-id="plmn"]')?.textContent?.trim() ?? ''] as const)
-    .filter(([, plmn]) => plmn)
-    .sort((a, b) => a[0] - b[0])
-    .map(([, plmn]) => plmn));
+  const shownPlmns = () =>
+    networks()
+      .locator('[role="row"][row-index]')
+      .evaluateAll((rows) =>
+        rows
+          .map((row) => [Number(row.getAttribute('row-index')), row.querySelector('[col-id="plmn"]')?.textContent?.trim() ?? ''] as const)
+          .filter(([, plmn]) => plmn)
+          .sort((a, b) => a[0] - b[0])
+          .map(([, plmn]) => plmn),
+      );
 
-  it('shows the plan and the server\'s first page of prices per network, rate for rate', async () => {
+  it("shows the plan and the server's first page of prices per network, rate for rate", async () => {
     await page.goto(`${portal.url}/#/my-pricing`);
     await networks().waitFor();
     const summary = await callApi<ResellerPricingSummary>(page, 'GET', BASE);
@@ -71,7 +78,13 @@ describe('my pricing in the browser', () => {
     await page.getByTestId('list-search-by').selectOption('network');
     await page.getByTestId('list-search').fill('swiss');
     await page.getByTestId('list-search').press('Enter');
-    const swiss = await callApi<ListPage<NetworkPrice>>(page, 'POST', `${BASE}/paged`, { sortBy: 'country', sortDir: 'asc', searchBy: 'network', searchKey: 'swiss', page: { page: 0, size: 50 } });
+    const swiss = await callApi<ListPage<NetworkPrice>>(page, 'POST', `${BASE}/paged`, {
+      sortBy: 'country',
+      sortDir: 'asc',
+      searchBy: 'network',
+      searchKey: 'swiss',
+      page: { page: 0, size: 50 },
+    });
     expect(swiss.items.map((p) => p.network)).toContain('Swisscom');
     await expect.poll(() => shownPlmns()).toEqual(swiss.items.map((p) => p.plmn));
     expect(new URL(page.url()).hash).toContain('searchKey=swiss');
@@ -79,7 +92,10 @@ describe('my pricing in the browser', () => {
 
     // The download is the search's rows, one line each, with the exact rates.
     const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('list-download').click()]);
-    const lines = readFileSync((await file.path())!, 'utf8').replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+    const lines = readFileSync((await file.path())!, 'utf8')
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/);
     expect(lines).toHaveLength(swiss.items.length + 1);
     expect(lines.find((l) => l.includes('22801'))).toContain('0.018');
 
@@ -97,11 +113,16 @@ describe('my pricing in the browser', () => {
     await header.click();
     // Click again only while the order has not turned (a lost click); the header cycles ascending, descending, none.
     let polls = 0;
-    await expect.poll(async () => {
-      const sort = sortOf();
-      if (polls++ > 0 && (sort.get('sortBy') !== 'dataRate' || sort.get('sortDir') !== 'desc')) await header.click();
-      return sortOf().get('sortDir');
-    }, { interval: 2500, timeout: 20_000 }).toBe('desc');
+    await expect
+      .poll(
+        async () => {
+          const sort = sortOf();
+          if (polls++ > 0 && (sort.get('sortBy') !== 'dataRate' || sort.get('sortDir') !== 'desc')) await header.click();
+          return sortOf().get('sortDir');
+        },
+        { interval: 2500, timeout: 20_000 },
+      )
+      .toBe('desc');
     const dearest = await callApi<ListPage<NetworkPrice>>(page, 'POST', `${BASE}/paged`, { sortBy: 'dataRate', sortDir: 'desc', page: { page: 0, size: 50 } });
     await expect.poll(async () => (await shownPlmns())[0]).toBe(dearest.items[0].plmn);
     expect(await cell(networks(), dearest.items[0].plmn, 'dataRate').innerText()).toBe(money(dearest.items[0].dataRate, dearest.items[0].currency));
@@ -124,7 +145,10 @@ describe('my pricing in the browser', () => {
     expect(items.find((c) => c.country === 'CH')!.dataRate).toBe(0.018);
     await page.screenshot({ path: `${SHOTS}/my-pricing-countries.png`, fullPage: true });
 
-    for (const [tab, kind] of [['Location zones', 'location-zones'], ['Destination zones', 'destination-zones']] as const) {
+    for (const [tab, kind] of [
+      ['Location zones', 'location-zones'],
+      ['Destination zones', 'destination-zones'],
+    ] as const) {
       await page.getByRole('tab', { name: tab }).click();
       const zones = (await callApi<{ items: ZonePrice[] }>(page, 'GET', `${BASE}/${kind}`)).items;
       expect(zones.length).toBeGreaterThan(0);
@@ -150,9 +174,11 @@ describe('my pricing in the browser', () => {
     const expected = await callApi<MarginPreview>(page, 'POST', `${BASE}/margin-preview`, { resellerId: iot.id, pricingPlanId: plan.id });
     expect(expected.rows.length).toBeGreaterThan(0);
     const summaryText = await panel.getByTestId('margin-summary').innerText();
-    expect(summaryText).toBe(expected.negativeCount
-      ? `${expected.negativeCount} ${expected.negativeCount === 1 ? 'network sells' : 'networks sell'} data below what you pay.`
-      : 'No network sells data below what you pay.');
+    expect(summaryText).toBe(
+      expected.negativeCount
+        ? `${expected.negativeCount} ${expected.negativeCount === 1 ? 'network sells' : 'networks sell'} data below what you pay.`
+        : 'No network sells data below what you pay.',
+    );
     // Swisscom: Northwind pays 0.018 wholesale and would sell at the plan's 0.015, a loss, marked.
     const swiss = expected.rows.find((r) => r.plmn === '22801')!;
     expect(swiss.dataRateMargin).toBeLessThan(0);
@@ -162,7 +188,10 @@ describe('my pricing in the browser', () => {
       expect(await cell(grid, row.plmn, 'callerDataRate').innerText()).toBe(money(row.callerDataRate, row.callerCurrency));
       expect(await cell(grid, row.plmn, 'proposedDataRate').innerText()).toBe(money(row.proposedDataRate, row.proposedCurrency));
       expect(await cell(grid, row.plmn, 'dataRateMargin').innerText()).toBe(money(row.dataRateMargin, row.callerCurrency));
-      const percent = row.dataRateMarginPercent === null ? '—' : new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 2 }).format(row.dataRateMarginPercent / 100);
+      const percent =
+        row.dataRateMarginPercent === null
+          ? '—'
+          : new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 2 }).format(row.dataRateMarginPercent / 100);
       expect(await cell(grid, row.plmn, 'dataRateMarginPercent').innerText()).toBe(percent);
     }
     expect(await cell(grid, '22801', 'dataRateMargin').getAttribute('class')).toContain('portal-margin-negative');
@@ -176,7 +205,9 @@ describe('my pricing in the browser', () => {
     await setDarkMode(page, true);
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: `${SHOTS}/my-pricing-dark.png`, fullPage: true });
-    const background = await networks().locator('.ag-root-wrapper').evaluate((el) => getComputedStyle(el).backgroundColor);
+    const background = await networks()
+      .locator('.ag-root-wrapper')
+      .evaluate((el) => getComputedStyle(el).backgroundColor);
     const [r, g, b] = background.match(/\d+/g)!.map(Number);
     expect(r + g + b).toBeLessThan(200);
 

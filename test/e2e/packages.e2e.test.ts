@@ -21,7 +21,13 @@ describe('prepaid templates and package sales in the browser', () => {
     page.on('pageerror', (e) => errors.push(String(e)));
     // The first subscriber Northwind Mobile sees, read through the API as the user would.
     const jwt = await apiToken(portal, 'northwind', demoPassword(portal));
-    const page0 = await (await fetch(`${portal.url}/portal/subscribers/paged`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${jwt}` }, body: JSON.stringify({ sortBy: 'subscriberId', sortDir: 'asc', page: { page: 0, size: 1 } }) })).json();
+    const page0 = await (
+      await fetch(`${portal.url}/portal/subscribers/paged`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${jwt}` },
+        body: JSON.stringify({ sortBy: 'subscriberId', sortDir: 'asc', page: { page: 0, size: 1 } }),
+      })
+    ).json();
     subscriberId = page0.items[0].subscriberId;
   });
   afterAll(async () => {
@@ -85,7 +91,10 @@ describe('prepaid templates and package sales in the browser', () => {
   it('downloads the sales history as CSV', async () => {
     const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('list-download').click()]);
     expect(file.suggestedFilename()).toMatch(/^package-sales-\d{4}-\d{2}-\d{2}\.csv$/);
-    const [header, ...rows] = readFileSync((await file.path())!, 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
+    const [header, ...rows] = readFileSync((await file.path())!, 'utf8')
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(header.split(',')).toEqual(expect.arrayContaining(['templateName', 'price', 'status']));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toContain(TEMPLATE);

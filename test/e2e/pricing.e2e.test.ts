@@ -31,7 +31,9 @@ describe('pricing plan rules in the browser', () => {
   const grid = () => page.getByTestId('rules-grid');
   /** The cell of a column in the row whose PLMN is given (the grid's own row, not the pinned checkbox part). */
   const cellOf = (plmn: string, colId: string) =>
-    grid().locator('[role="row"]', { has: page.locator(`[col-id="plmn"]`, { hasText: plmn }) }).locator(`[role="gridcell"][col-id="${colId}"]`);
+    grid()
+      .locator('[role="row"]', { has: page.locator(`[col-id="plmn"]`, { hasText: plmn }) })
+      .locator(`[role="gridcell"][col-id="${colId}"]`);
   const rowsShown = () => grid().locator('[role="gridcell"][col-id="plmn"]').count();
 
   async function download(): Promise<string> {
@@ -40,7 +42,7 @@ describe('pricing plan rules in the browser', () => {
     return readFileSync((await file.path())!, 'utf8');
   }
 
-  it('opens a plan\'s rules from its page', async () => {
+  it("opens a plan's rules from its page", async () => {
     await page.goto(`${portal.url}/#/pricing-plans`);
     await page.getByTestId('grid-pricingPlan').locator('[role="gridcell"][col-id="name"]', { hasText: 'Europe IoT Standard' }).click();
     await page.locator('#root_name').waitFor();
@@ -75,7 +77,10 @@ describe('pricing plan rules in the browser', () => {
 
   it('downloads the rules, lists a bad uploaded row before writing anything, then applies the file', async () => {
     downloaded = await download();
-    const lines = downloaded.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+    const lines = downloaded
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/);
     expect(lines).toHaveLength(11);
     const columns = lines[0].split(',');
     // One rate changed, and one line whose MNC is not a valid one.
@@ -102,9 +107,11 @@ describe('pricing plan rules in the browser', () => {
     await page.getByTestId('rule-file-check').click();
     // Apply first shows what it changes: the one rate, old and new; Cancel leaves the rules as they are.
     await page.getByTestId('rule-file-apply').click();
-    const dialog = page.getByRole('dialog', { name: 'Apply the file\'s rules?' });
+    const dialog = page.getByRole('dialog', { name: "Apply the file's rules?" });
     await dialog.waitFor();
-    expect(await dialog.getByTestId('rule-changes-summary').innerText()).toBe('Applying replaces the plan\'s rules: 0 added, 1 changed, 0 removed, 9 unchanged.');
+    expect(await dialog.getByTestId('rule-changes-summary').innerText()).toBe(
+      "Applying replaces the plan's rules: 0 added, 1 changed, 0 removed, 9 unchanged.",
+    );
     expect(await dialog.getByTestId('rule-changes-changed').locator('li[data-field]').allInnerTexts()).toEqual(['Data rate (per MB): €0.0123 → €0.0456']);
     await page.screenshot({ path: `${SHOTS}/pricing-rules-apply-confirm.png` });
     await dialog.getByTestId('rule-changes-cancel').click();
@@ -116,12 +123,15 @@ describe('pricing plan rules in the browser', () => {
     await page.getByTestId('rule-file-check').click();
     await page.getByTestId('rule-file-apply').click();
     await dialog.getByTestId('rule-changes-apply').click();
-    await page.getByText('10 rules applied: they replace the plan\'s rules.').waitFor();
+    await page.getByText("10 rules applied: they replace the plan's rules.").waitFor();
     await expect.poll(() => cellOf('26202', 'dataRate').innerText()).toBe('€0.0456');
     expect(await rowsShown()).toBe(10);
 
     // Read back exactly as written: the download of the applied file is the file without its rejected line.
-    const again = (await download()).replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+    const again = (await download())
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/);
     expect(again).toEqual(changed);
   });
 
@@ -141,11 +151,24 @@ describe('pricing plan rules in the browser', () => {
     await page.goto(rulesUrl);
     await cellOf('26202', 'dataRate').waitFor();
     // The row under 26202 (sorted by country) takes the block's second line.
-    const index = Number(await grid().locator('[role="row"]', { has: page.locator('[col-id="plmn"]', { hasText: '26202' }) }).first().getAttribute('row-index'));
-    const nextPlmn = (await grid().locator(`[role="row"][row-index="${index + 1}"] [role="gridcell"][col-id="plmn"]`).innerText()).trim();
+    const index = Number(
+      await grid()
+        .locator('[role="row"]', { has: page.locator('[col-id="plmn"]', { hasText: '26202' }) })
+        .first()
+        .getAttribute('row-index'),
+    );
+    const nextPlmn = (
+      await grid()
+        .locator(`[role="row"][row-index="${index + 1}"] [role="gridcell"][col-id="plmn"]`)
+        .innerText()
+    ).trim();
     const ruleOf = async (plmn: string) => {
       const planId = new URL(rulesUrl).hash.split('/').pop();
-      const body = await callApi<{ items: Record<string, unknown>[] }>(page, 'POST', `/portal/pricing-plans/local/${planId}/rules/paged`, { searchBy: 'plmn', searchKey: plmn, page: { page: 0, size: 10 } });
+      const body = await callApi<{ items: Record<string, unknown>[] }>(page, 'POST', `/portal/pricing-plans/local/${planId}/rules/paged`, {
+        searchBy: 'plmn',
+        searchKey: plmn,
+        page: { page: 0, size: 10 },
+      });
       return body.items[0];
     };
     const before = await ruleOf(nextPlmn);
@@ -191,7 +214,9 @@ describe('pricing plan rules in the browser', () => {
     await setDarkMode(page, true);
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: `${SHOTS}/pricing-rules-dark.png` });
-    const background = await grid().locator('.ag-root-wrapper').evaluate((el) => getComputedStyle(el).backgroundColor);
+    const background = await grid()
+      .locator('.ag-root-wrapper')
+      .evaluate((el) => getComputedStyle(el).backgroundColor);
     const [r, g, b] = background.match(/\d+/g)!.map(Number);
     expect(r + g + b).toBeLessThan(200);
 
@@ -204,7 +229,7 @@ describe('pricing plan rules in the browser', () => {
     await setDarkMode(page, false);
   });
 
-  it('edits the international rules on the international plan\'s page', async () => {
+  it("edits the international rules on the international plan's page", async () => {
     await page.goto(`${portal.url}/#/international-plans`);
     await page.getByTestId('grid-internationalPlan').locator('[role="gridcell"][col-id="name"]').first().click();
     const rules = page.getByTestId('international-rules');
@@ -217,7 +242,11 @@ describe('pricing plan rules in the browser', () => {
     await cell('country').dblclick();
     await cell('country').locator('select').selectOption('PT');
     await expect.poll(() => cell('country').innerText()).toBe('PT · Portugal');
-    for (const [colId, value] of [['prefix', '3519'], ['price', '0.135'], ['countryName', 'Portugal']]) {
+    for (const [colId, value] of [
+      ['prefix', '3519'],
+      ['price', '0.135'],
+      ['countryName', 'Portugal'],
+    ]) {
       await cell(colId).dblclick();
       await cell(colId).locator('input').fill(value);
       await cell(colId).locator('input').press('Enter');

@@ -11,7 +11,24 @@ const MENU_ORDER = MENU_ENTRIES.map((e) => e.id);
 
 /** The addresses the search popup must reach for an admin: every page and every filter. */
 const SEARCHES: [page: string, path: string, filters: string[], tab?: string][] = [
-  ['Subscribers', '/subscribers', ['multi', 'subscriberId', 'realImsi', 'sponsorImsi', 'iccid', 'msisdn', 'accountId', 'accountName', 'subscriberName', 'resellerName', 'network', 'resellerId']],
+  [
+    'Subscribers',
+    '/subscribers',
+    [
+      'multi',
+      'subscriberId',
+      'realImsi',
+      'sponsorImsi',
+      'iccid',
+      'msisdn',
+      'accountId',
+      'accountName',
+      'subscriberName',
+      'resellerName',
+      'network',
+      'resellerId',
+    ],
+  ],
   ['Accounts', '/accounts', ['multi', 'accountId', 'name', 'address', 'city', 'resellerId', 'resellerName']],
   ['Users', '/users', ['multi', 'userId', 'username', 'firstName', 'lastName', 'email', 'resellerId', 'resellerName']],
   ['Resellers', '/resellers', ['name', 'id', 'accountId']],
@@ -47,7 +64,10 @@ describe('the shell in the browser', () => {
   }
   async function menuIds(): Promise<string[]> {
     await page.getByTestId('side-menu').waitFor();
-    const ids = await page.getByTestId('side-menu').locator('a[data-testid^="menu-"]').evaluateAll((links) => links.map((a) => a.getAttribute('data-testid')!.slice(5)));
+    const ids = await page
+      .getByTestId('side-menu')
+      .locator('a[data-testid^="menu-"]')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('data-testid')!.slice(5)));
     return ids;
   }
   async function noSeriousViolations(name: string) {
@@ -130,11 +150,16 @@ describe('the shell in the browser', () => {
     await page.screenshot({ path: `${SHOTS}/documentation-dark.png` });
     // The reference draws operations as they scroll into view: scroll until the accounts list call shows.
     const accountsPaged = reference.getByText('/portal/accounts/paged').first();
-    await expect.poll(async () => {
-      if (await accountsPaged.isVisible()) return true;
-      await page.mouse.wheel(0, 1500);
-      return false;
-    }, { timeout: 60000, interval: 250 }).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          if (await accountsPaged.isVisible()) return true;
+          await page.mouse.wheel(0, 1500);
+          return false;
+        },
+        { timeout: 60000, interval: 250 },
+      )
+      .toBe(true);
     expect(blocked).toEqual([]);
 
     await page.goto(`${portal.url}/#/accounts`);

@@ -5,8 +5,18 @@ import { ADMIN_PASSWORD, callApi, openBrowser, setDarkMode, signIn, startPortal,
 
 const SHOTS = process.env.SHOTS_DIR ?? 'test-results';
 
-interface SimRow { iccid: string; simType: string; subscriberId: number | null; subscriberName: string | null }
-interface Mail { to: string; subject: string; text: string; html: string | null }
+interface SimRow {
+  iccid: string;
+  simType: string;
+  subscriberId: number | null;
+  subscriberName: string | null;
+}
+interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string | null;
+}
 
 describe('SIM card screen in the browser', () => {
   let portal: Portal;
@@ -27,7 +37,7 @@ describe('SIM card screen in the browser', () => {
     await portal?.stop();
   });
 
-  it('opens an eSIM subscriber\'s SIM card from its ICCID and SIM panel', async () => {
+  it("opens an eSIM subscriber's SIM card from its ICCID and SIM panel", async () => {
     await signIn(page, portal, 'admin', ADMIN_PASSWORD);
     const cards = await callApi<{ items: SimRow[] }>(page, 'GET', '/portal/sim-cards?simType=esim&size=50');
     esim = cards.items.find((c) => c.subscriberId !== null)!;

@@ -26,7 +26,9 @@ describe('an SMS to the SIM from the subscriber page', () => {
   it('sends a text from the dialog; the delivery appears in the network events panel', async () => {
     await signIn(page, portal, 'northwind', demoPassword(portal));
     const found = await callApi<{ items: { subscriberId: number; status: string }[] }>(page, 'POST', '/portal/subscribers/paged', {
-      sortBy: 'subscriberId', sortDir: 'asc', page: { page: 0, size: 20 },
+      sortBy: 'subscriberId',
+      sortDir: 'asc',
+      page: { page: 0, size: 20 },
     });
     const id = found.items.find((r) => r.status === 'active')!.subscriberId;
     await page.goto(`${portal.url}/#/subscriber/${id}`);

@@ -5,8 +5,18 @@ import { ADMIN_PASSWORD, callApi, openBrowser, setDarkMode, signIn, startPortal,
 
 const SHOTS = process.env.SHOTS_DIR ?? 'test-results';
 
-interface Row { subscriberId: number; iccid: string; status: string; accountName: string; dailyLimitBytes: number | null; groupName: string | null }
-interface Found { items: Row[]; totalItemsCount: number }
+interface Row {
+  subscriberId: number;
+  iccid: string;
+  status: string;
+  accountName: string;
+  dailyLimitBytes: number | null;
+  groupName: string | null;
+}
+interface Found {
+  items: Row[];
+  totalItemsCount: number;
+}
 
 const search = (page: Page, searchBy: string, searchKey: string, at = 0) =>
   callApi<Found>(page, 'POST', '/portal/subscribers/search', { sortBy: 'subscriberId', sortDir: 'asc', searchBy, searchKey, page: { page: at, size: 200 } });
@@ -47,7 +57,10 @@ describe('bulk actions on subscribers in the browser', () => {
     await page.goto(`${portal.url}/#/subscribers`);
     await grid().locator('[role="gridcell"][col-id="iccid"]').first().waitFor();
     const firstPage = await callApi<Found>(page, 'POST', '/portal/subscribers/paged', { sortBy: 'subscriberId', sortDir: 'asc', page: { page: 0, size: 50 } });
-    const chosen = firstPage.items.filter((r) => r.status === 'active').slice(0, 3).map((r) => r.subscriberId);
+    const chosen = firstPage.items
+      .filter((r) => r.status === 'active')
+      .slice(0, 3)
+      .map((r) => r.subscriberId);
     expect(chosen).toHaveLength(3);
     for (const id of chosen) await grid().locator(`[row-id="${id}"] input[type="checkbox"]`).first().check();
     await expect.poll(() => page.getByTestId('list-selection-count').textContent()).toBe('3 selected');
@@ -96,7 +109,10 @@ describe('bulk actions on subscribers in the browser', () => {
     await page.screenshot({ path: `${SHOTS}/subscriber-bulk-daily-limit-dark.png` });
     await dialog.getByTestId('bulk-apply').click();
 
-    const job = page.getByTestId('bulk-jobs').locator('[data-testid^="job-"]').filter({ has: page.getByTestId('job-kind').getByText('Set daily limit') });
+    const job = page
+      .getByTestId('bulk-jobs')
+      .locator('[data-testid^="job-"]')
+      .filter({ has: page.getByTestId('job-kind').getByText('Set daily limit') });
     await expect.poll(() => job.getByTestId('job-status').textContent(), { timeout: 30000 }).toBe('Done');
     const after = await searchAll(page, 'resellerName', reseller);
     expect(after).toHaveLength(matching.totalItemsCount);
@@ -110,7 +126,8 @@ describe('bulk actions on subscribers in the browser', () => {
     await page.getByTestId('bulk-csv-open').click();
     const dialog = page.getByTestId('bulk-csv');
     await dialog.getByTestId('bulk-csv-input').setInputFiles({
-      name: 'subscribers.csv', mimeType: 'text/csv',
+      name: 'subscribers.csv',
+      mimeType: 'text/csv',
       buffer: Buffer.from(`iccid,status,groupName\n${good.iccid},,Bulk E2E\n${bad.iccid},paused,\n`),
     });
     await page.getByTestId('bulk-csv-check').click();
@@ -123,7 +140,10 @@ describe('bulk actions on subscribers in the browser', () => {
     expect((await search(page, 'iccid', good.iccid)).items[0].groupName).not.toBe('Bulk E2E');
 
     await page.getByTestId('bulk-csv-apply').click();
-    const job = page.getByTestId('bulk-jobs').locator('[data-testid^="job-"]').filter({ has: page.getByTestId('job-kind').getByText('subscribers.csv') });
+    const job = page
+      .getByTestId('bulk-jobs')
+      .locator('[data-testid^="job-"]')
+      .filter({ has: page.getByTestId('job-kind').getByText('subscribers.csv') });
     await expect.poll(() => job.getByTestId('job-status').textContent(), { timeout: 30000 }).toBe('Done');
     expect((await search(page, 'iccid', good.iccid)).items[0].groupName).toBe('Bulk E2E');
     expect((await search(page, 'iccid', bad.iccid)).items[0].status).toBe('active');

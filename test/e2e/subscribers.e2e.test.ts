@@ -8,25 +8,44 @@ const FAST_NETWORK = { DEMO_SUBSCRIBERS: '300', CORE_NETWORK_DELAY_MS: '300-700'
 
 /** Calls the API with the browser's own session. */
 function callApi<T>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
-  return page.evaluate(async ({ method, url, body }) => {
-    const token = localStorage.getItem('portal.token') ?? sessionStorage.getItem('portal.token');
-    const res = await fetch(url, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    return text ? JSON.parse(text) : null;
-  }, { method, url, body });
+  return page.evaluate(
+    async ({ method, url, body }) => {
+      const token = localStorage.getItem('portal.token') ?? sessionStorage.getItem('portal.token');
+      const res = await fetch(url, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return text ? JSON.parse(text) : null;
+    },
+    { method, url, body },
+  );
 }
 
 async function signOut(page: Page, portal: Portal) {
-  await page.evaluate(() => { localStorage.removeItem('portal.token'); sessionStorage.clear(); });
+  await page.evaluate(() => {
+    localStorage.removeItem('portal.token');
+    sessionStorage.clear();
+  });
   await page.goto(`${portal.url}/#/login`);
   await page.reload();
 }
 
-const panels = (page: Page) => page.getByTestId('subscriber-panels').locator('[data-testid^="panel-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
+const panels = (page: Page) =>
+  page
+    .getByTestId('subscriber-panels')
+    .locator('[data-testid^="panel-"]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
 const headerStatus = (page: Page) => page.getByTestId('subscriber-header').getByTestId('subscriber-status');
 const outcome = (page: Page) => page.getByTestId('operation-outcome');
 
-interface Row { subscriberId: number; iccid: string; name: string; status: string }
+interface Row {
+  subscriberId: number;
+  iccid: string;
+  name: string;
+  status: string;
+}
 
 describe('subscriber detail page in the browser', () => {
   let portal: Portal;
@@ -50,7 +69,11 @@ describe('subscriber detail page in the browser', () => {
   it('finds a subscriber by ICCID through the search popup and opens it', async () => {
     await signIn(page, portal, 'admin', ADMIN_PASSWORD);
     const found = await callApi<{ items: Row[] }>(page, 'POST', '/portal/subscribers/paged', {
-      sortBy: 'subscriberId', sortDir: 'asc', searchBy: 'resellerName', searchKey: 'Northwind Mobile', page: { page: 0, size: 20 },
+      sortBy: 'subscriberId',
+      sortDir: 'asc',
+      searchBy: 'resellerName',
+      searchKey: 'Northwind Mobile',
+      page: { page: 0, size: 20 },
     });
     subscriber = found.items.find((r) => r.status === 'active')!;
     expect(subscriber).toBeTruthy();
@@ -80,21 +103,30 @@ describe('subscriber detail page in the browser', () => {
   it('turns to the next page from the last row on screen, showing what the page by number holds', async () => {
     // Signed in as the administrator by the first test.
     const sent: { page: { page: number; after?: number } }[] = [];
-    page.on('request', (r) => { if (r.url().endsWith('/portal/subscribers/paged') && r.method() === 'POST') sent.push(r.postDataJSON()); });
+    page.on('request', (r) => {
+      if (r.url().endsWith('/portal/subscribers/paged') && r.method() === 'POST') sent.push(r.postDataJSON());
+    });
     await page.goto(`${portal.url}/#/subscribers?page=1&sortBy=name&sortDir=desc`);
     const grid = page.getByTestId('grid-subscriber');
-    const shownIds = () => grid.locator('[role="row"][row-index]').evaluateAll((rows) => rows
-      .map((r) => [Number(r.getAttribute('row-index')), r.querySelector('[col-id="subscriberId"]')?.textContent ?? ''] as const)
-      .filter(([, id]) => id)
-      .sort((a, b) => a[0] - b[0])
-      .map(([, id]) => Number(id.replace(/\D/g, ''))));
+    const shownIds = () =>
+      grid.locator('[role="row"][row-index]').evaluateAll((rows) =>
+        rows
+          .map((r) => [Number(r.getAttribute('row-index')), r.querySelector('[col-id="subscriberId"]')?.textContent ?? ''] as const)
+          .filter(([, id]) => id)
+          .sort((a, b) => a[0] - b[0])
+          .map(([, id]) => Number(id.replace(/\D/g, ''))),
+      );
     await expect.poll(async () => (await shownIds()).length).toBe(50);
     for (const next of [2, 3]) {
       await page.getByRole('button', { name: 'Next page' }).click();
       await expect.poll(() => page.getByTestId('list-page').innerText()).toMatch(new RegExp(`^Page ${next} of`));
     }
     expect(sent.at(-1)?.page).toMatchObject({ page: 2, after: expect.any(Number) });
-    const byNumber = await callApi<{ items: Row[] }>(page, 'POST', '/portal/subscribers/paged', { sortBy: 'name', sortDir: 'desc', page: { page: 2, size: 50 } });
+    const byNumber = await callApi<{ items: Row[] }>(page, 'POST', '/portal/subscribers/paged', {
+      sortBy: 'name',
+      sortDir: 'desc',
+      page: { page: 2, size: 50 },
+    });
     await expect.poll(shownIds).toEqual(byNumber.items.map((r) => r.subscriberId));
     expect(page.url()).toContain('page=3');
     await page.screenshot({ path: `${SHOTS}/subscribers-page-3.png` });
@@ -157,14 +189,24 @@ describe('subscriber detail page in the browser', () => {
     await page.screenshot({ path: `${SHOTS}/subscribers-list-dark.png` });
     await setDarkMode(page, false);
 
-    await callApi(page, 'POST', '/portal/user/preferences', { preferences: JSON.stringify([{ type: 'lang', value: 'he' }, { type: 'darkMode', value: 'false' }]) });
+    await callApi(page, 'POST', '/portal/user/preferences', {
+      preferences: JSON.stringify([
+        { type: 'lang', value: 'he' },
+        { type: 'darkMode', value: 'false' },
+      ]),
+    });
     await page.goto(`${portal.url}/#/subscriber/${subscriber.subscriberId}`);
     await page.reload();
     await page.getByTestId('subscriber-header').waitFor();
     await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe('rtl');
     await page.getByTestId('panel-audit-logs').waitFor();
     await page.screenshot({ path: `${SHOTS}/subscriber-detail-he.png`, fullPage: true });
-    await callApi(page, 'POST', '/portal/user/preferences', { preferences: JSON.stringify([{ type: 'lang', value: 'en' }, { type: 'darkMode', value: 'false' }]) });
+    await callApi(page, 'POST', '/portal/user/preferences', {
+      preferences: JSON.stringify([
+        { type: 'lang', value: 'en' },
+        { type: 'darkMode', value: 'false' },
+      ]),
+    });
   });
 
   it('shows a user whose role lacks some SubscriberDetails sub-privileges only the granted panels', async () => {
@@ -172,13 +214,16 @@ describe('subscriber detail page in the browser', () => {
     await page.evaluate(async () => {
       const token = localStorage.getItem('portal.token') ?? sessionStorage.getItem('portal.token');
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-      const call = async (method: string, url: string, body?: unknown) => (await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })).json();
+      const call = async (method: string, url: string, body?: unknown) =>
+        (await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })).json();
       const resellers: { id: number; name: string }[] = await call('GET', '/portal/reseller-info/list');
       const resellerId = resellers.find((r) => r.name === 'Northwind Mobile')!.id;
       const role = await call('POST', '/portal/roles', {
-        name: 'Subscriber desk', resellerId,
+        name: 'Subscriber desk',
+        resellerId,
         privileges: [
-          { privilege: 'Dashboard', subPrivileges: [] }, { privilege: 'Subscribers', subPrivileges: [] },
+          { privilege: 'Dashboard', subPrivileges: [] },
+          { privilege: 'Subscribers', subPrivileges: [] },
           { privilege: 'SubscriberDetails', subPrivileges: ['Status', 'Msisdn', 'AuditLogs'] },
         ],
       });
@@ -220,7 +265,11 @@ describe('subscriber operations on a failing core network', () => {
 
   it('shows a failed SIM refresh as an error and leaves the subscriber unchanged', async () => {
     await signIn(page, portal, 'admin', ADMIN_PASSWORD);
-    const found = await callApi<{ items: Row[] }>(page, 'POST', '/portal/subscribers/paged', { sortBy: 'subscriberId', sortDir: 'asc', page: { page: 0, size: 10 } });
+    const found = await callApi<{ items: Row[] }>(page, 'POST', '/portal/subscribers/paged', {
+      sortBy: 'subscriberId',
+      sortDir: 'asc',
+      page: { page: 0, size: 10 },
+    });
     const row = found.items.find((r) => r.status === 'active')!;
     await page.goto(`${portal.url}/#/subscriber/${row.subscriberId}`);
     await page.getByTestId('subscriber-header').waitFor();

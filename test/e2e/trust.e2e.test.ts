@@ -15,7 +15,11 @@ describe('trust boundaries in the browser', () => {
 
   const api = async (user: string, password: string, method: string, path: string, body?: unknown) => {
     const token = await apiToken(portal, user, password);
-    const res = await fetch(`${portal.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${portal.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return res.json() as Promise<Record<string, any>>;
   };
 

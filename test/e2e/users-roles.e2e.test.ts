@@ -48,14 +48,19 @@ describe('users and roles in the browser', () => {
   it('shows a user of a limited role only its menu entries, and refuses the rest', async () => {
     await page.getByTestId('sign-out').click();
     await signIn('desk.clerk', 'Desk@2026clerk');
-    const entries = await page.getByTestId('side-menu').locator('[data-testid^="menu-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
+    const entries = await page
+      .getByTestId('side-menu')
+      .locator('[data-testid^="menu-"]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
     expect(entries).toEqual(['menu-Dashboard', 'menu-Accounts']);
     await page.goto(`${portal.url}/#/users`);
     await page.getByTestId('no-privilege').waitFor();
     // The server refuses too, whatever the page shows.
     const status = await page.evaluate(async () => {
       const token = localStorage.getItem('portal.token') ?? sessionStorage.getItem('portal.token');
-      return (await fetch('/portal/user/paged', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' })).status;
+      return (
+        await fetch('/portal/user/paged', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' })
+      ).status;
     });
     expect(status).toBe(403);
     await page.screenshot({ path: `${SHOTS}/limited-user.png` });
@@ -73,9 +78,10 @@ describe('users and roles in the browser', () => {
     expect(names).not.toContain('admin');
   });
 
-  it('shows the reseller\'s logo in the top bar once uploaded', async () => {
+  it("shows the reseller's logo in the top bar once uploaded", async () => {
     expect(await page.getByTestId('default-logo').count()).toBe(1);
-    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="28"><rect width="120" height="28" rx="6" fill="#c99a2e"/><text x="12" y="19" font-size="14" fill="#fff">Northwind</text></svg>';
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="28"><rect width="120" height="28" rx="6" fill="#c99a2e"/><text x="12" y="19" font-size="14" fill="#fff">Northwind</text></svg>';
     const status = await page.evaluate(async (body) => {
       const token = localStorage.getItem('portal.token') ?? sessionStorage.getItem('portal.token');
       return (await fetch('/portal/user/logo', { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'image/svg+xml' }, body })).status;
@@ -92,11 +98,19 @@ describe('users and roles in the browser', () => {
     const { accountDeskId } = await page.evaluate(async () => {
       const token = localStorage.getItem('portal.token') ?? sessionStorage.getItem('portal.token');
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-      const call = async (method: string, url: string, body?: unknown) => (await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })).json();
+      const call = async (method: string, url: string, body?: unknown) =>
+        (await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })).json();
       const resellers: { id: number; name: string }[] = await call('GET', '/portal/reseller-info/list');
       const resellerId = resellers.find((r) => r.name === 'Northwind Mobile')!.id;
       const roles: { id: number; name: string }[] = await call('GET', '/portal/roles');
-      const role = await call('POST', '/portal/roles', { name: 'Role desk', resellerId, privileges: [{ privilege: 'Dashboard', subPrivileges: [] }, { privilege: 'Roles', subPrivileges: [] }] });
+      const role = await call('POST', '/portal/roles', {
+        name: 'Role desk',
+        resellerId,
+        privileges: [
+          { privilege: 'Dashboard', subPrivileges: [] },
+          { privilege: 'Roles', subPrivileges: [] },
+        ],
+      });
       await call('POST', '/portal/user', { username: 'role.clerk', email: 'role.clerk@example.com', password: 'Role@2026clerk', resellerId, roleId: role.id });
       return { accountDeskId: roles.find((r) => r.name === 'Account desk')!.id };
     });

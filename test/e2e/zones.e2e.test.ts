@@ -44,7 +44,10 @@ describe('location zones in the browser', () => {
   const pick = async (text: string) => {
     const input = page.getByTestId('countries-field').locator('input');
     await input.fill(text);
-    await page.getByRole('option', { name: new RegExp(`^${text}`) }).first().click();
+    await page
+      .getByRole('option', { name: new RegExp(`^${text}`) })
+      .first()
+      .click();
   };
 
   it('creates a location zone by picking countries and shows them on the map', async () => {

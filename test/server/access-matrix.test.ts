@@ -24,7 +24,20 @@ describe.each(engines)('access to every route on %s', (engine) => {
   beforeAll(async () => {
     ctx = await testApp(engine);
     const role = await ctx.db.insertInto('role').values({ name: 'Nothing', resellerId: 3, privileges: '[]' }).returning('id').executeTakeFirstOrThrow();
-    await ctx.db.insertInto('appUser').values({ username: 'nobody', email: 'nobody@demo.example', passwordHash: await hashPassword('Nobody@2026x'), firstName: null, lastName: null, resellerId: 3, accountId: null, roleId: role.id, preferences: null }).execute();
+    await ctx.db
+      .insertInto('appUser')
+      .values({
+        username: 'nobody',
+        email: 'nobody@demo.example',
+        passwordHash: await hashPassword('Nobody@2026x'),
+        firstName: null,
+        lastName: null,
+        resellerId: 3,
+        accountId: null,
+        roleId: role.id,
+        preferences: null,
+      })
+      .execute();
     nobody = ctx.client(await ctx.login('nobody', 'Nobody@2026x'));
   });
   afterAll(async () => ctx?.close());
@@ -32,7 +45,9 @@ describe.each(engines)('access to every route on %s', (engine) => {
   it('knows what every route requires', () => {
     const routes = ctx.app.portalRoutes;
     const count = (access: string) => routes.filter((r) => r.access === access).length;
-    console.log(`routes: ${routes.length} (public ${count('public')}, signed-in ${count('signedIn')}, admin ${count('admin')}, privilege ${count('privilege')})`);
+    console.log(
+      `routes: ${routes.length} (public ${count('public')}, signed-in ${count('signedIn')}, admin ${count('admin')}, privilege ${count('privilege')})`,
+    );
     expect(routes.length).toBeGreaterThan(30);
     expect(count('public')).toBeLessThanOrEqual(7); // sign-in, version, reset (2), join (3)
   });
@@ -100,7 +115,12 @@ describe.each(engines)('access to every route on %s', (engine) => {
       expect(seen.map(String)).not.toContain(id);
       const create = apiRoute(schema, 'create');
       if (create) {
-        const planted = { ...(await createBody(schema, bluesky, schemas, { fromRules: true, resellerId: 3 }).catch(() => ({}))), ...Object.fromEntries(Object.entries({ name: 'Planted row', username: 'planted', email: 'planted@x.example' }).filter(([k]) => k in schema.properties)) };
+        const planted = {
+          ...(await createBody(schema, bluesky, schemas, { fromRules: true, resellerId: 3 }).catch(() => ({}))),
+          ...Object.fromEntries(
+            Object.entries({ name: 'Planted row', username: 'planted', email: 'planted@x.example' }).filter(([k]) => k in schema.properties),
+          ),
+        };
         const res = await bluesky.send(create.method, create.path, { ...planted, resellerId: 1 });
         expect(res.statusCode, res.body).toBe(400);
         expect(res.json().fields.map((f: { field: string }) => f.field)).toContain('resellerId');
@@ -110,9 +130,25 @@ describe.each(engines)('access to every route on %s', (engine) => {
   });
 
   it('answers 403 to a provider user without the Administrator privilege on every administrator route', async () => {
-    const role = await ctx.db.insertInto('role').values({ name: 'Provider support', resellerId: -1, privileges: JSON.stringify(PRIVILEGE_CATALOGUE.filter((p) => p.privilege !== ADMIN_ONLY)) })
-      .returning('id').executeTakeFirstOrThrow();
-    await ctx.db.insertInto('appUser').values({ username: 'support', email: 'support@provider.example', passwordHash: await hashPassword('Support@2026x'), firstName: null, lastName: null, resellerId: -1, accountId: null, roleId: role.id, preferences: null }).execute();
+    const role = await ctx.db
+      .insertInto('role')
+      .values({ name: 'Provider support', resellerId: -1, privileges: JSON.stringify(PRIVILEGE_CATALOGUE.filter((p) => p.privilege !== ADMIN_ONLY)) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await ctx.db
+      .insertInto('appUser')
+      .values({
+        username: 'support',
+        email: 'support@provider.example',
+        passwordHash: await hashPassword('Support@2026x'),
+        firstName: null,
+        lastName: null,
+        resellerId: -1,
+        accountId: null,
+        roleId: role.id,
+        preferences: null,
+      })
+      .execute();
     const support = ctx.client(await ctx.login('support', 'Support@2026x'));
     const admin = ctx.app.portalRoutes.filter((r) => r.access === 'admin');
     expect(admin.length).toBeGreaterThan(3);
@@ -124,7 +160,20 @@ describe.each(engines)('access to every route on %s', (engine) => {
 
   it('refuses an old token after a password change, renewal included, while the changing session goes on', async () => {
     const role = await ctx.db.insertInto('role').values({ name: 'Changer', resellerId: 3, privileges: '[]' }).returning('id').executeTakeFirstOrThrow();
-    await ctx.db.insertInto('appUser').values({ username: 'changer', email: 'changer@demo.example', passwordHash: await hashPassword('Changer@2026x'), firstName: null, lastName: null, resellerId: 3, accountId: null, roleId: role.id, preferences: null }).execute();
+    await ctx.db
+      .insertInto('appUser')
+      .values({
+        username: 'changer',
+        email: 'changer@demo.example',
+        passwordHash: await hashPassword('Changer@2026x'),
+        firstName: null,
+        lastName: null,
+        resellerId: 3,
+        accountId: null,
+        roleId: role.id,
+        preferences: null,
+      })
+      .execute();
     const elsewhere = ctx.client(await ctx.login('changer', 'Changer@2026x'));
     const here = ctx.client(await ctx.login('changer', 'Changer@2026x'));
     expect(await sessionAnswers(elsewhere)).toEqual(STANDS);
@@ -135,19 +184,41 @@ describe.each(engines)('access to every route on %s', (engine) => {
   });
 
   it('refuses to act on a more powerful user: no change of e-mail or password, no delete', async () => {
-    const role = await ctx.db.insertInto('role').values({ name: 'User clerk', resellerId: 1, privileges: JSON.stringify([{ privilege: 'Users', subPrivileges: [] }]) }).returning('id').executeTakeFirstOrThrow();
-    await ctx.db.insertInto('appUser').values({ username: 'clerk', email: 'clerk@demo.example', passwordHash: await hashPassword('Clerk@2026x'), firstName: null, lastName: null, resellerId: 1, accountId: null, roleId: role.id, preferences: null }).execute();
+    const role = await ctx.db
+      .insertInto('role')
+      .values({ name: 'User clerk', resellerId: 1, privileges: JSON.stringify([{ privilege: 'Users', subPrivileges: [] }]) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await ctx.db
+      .insertInto('appUser')
+      .values({
+        username: 'clerk',
+        email: 'clerk@demo.example',
+        passwordHash: await hashPassword('Clerk@2026x'),
+        firstName: null,
+        lastName: null,
+        resellerId: 1,
+        accountId: null,
+        roleId: role.id,
+        preferences: null,
+      })
+      .execute();
     const clerk = ctx.client(await ctx.login('clerk', 'Clerk@2026x'));
     const manager = await ctx.db.selectFrom('appUser').selectAll().where('username', '=', 'northwind').executeTakeFirstOrThrow();
     for (const res of [
       await clerk.put('/portal/user', { userId: manager.id, email: 'taken@evil.example' }),
       await clerk.put('/portal/user', { userId: manager.id, password: 'Taken@2026over' }),
       await clerk.delete(`/portal/user/${manager.id}`),
-    ]) expect(res.statusCode, res.body).toBe(403);
+    ])
+      expect(res.statusCode, res.body).toBe(403);
     expect(await ctx.db.selectFrom('appUser').selectAll().where('id', '=', manager.id).executeTakeFirstOrThrow()).toEqual(manager);
   });
 
-  describe.each(loadSchemas().filter((s) => s['x-entity'].tenant && protectedFields(s).length).map((s) => [s.$id, s] as const))('own tenant row of %s', (_id, schema) => {
+  describe.each(
+    loadSchemas()
+      .filter((s) => s['x-entity'].tenant && protectedFields(s).length)
+      .map((s) => [s.$id, s] as const),
+  )('own tenant row of %s', (_id, schema) => {
     it('keeps its protected fields from a user inside the tenant, and writes nothing', async () => {
       // The account user of Harbor Logistics, on its own account.
       const harbor = await ctx.as('harbor');
@@ -167,8 +238,12 @@ describe.each(engines)('access to every route on %s', (engine) => {
     });
   });
 
-  describe.each(loadSchemas().filter((s) => apiRoute(s, 'create') && referenceFields(s).length).map((s) => [s.$id, s] as const))('references of %s', (_id, schema) => {
-    it.each(referenceFields(schema).map((r) => [r.field, r] as const))('refuses %s naming another tenant\'s row or none at all', async (_field, ref) => {
+  describe.each(
+    loadSchemas()
+      .filter((s) => apiRoute(s, 'create') && referenceFields(s).length)
+      .map((s) => [s.$id, s] as const),
+  )('references of %s', (_id, schema) => {
+    it.each(referenceFields(schema).map((r) => [r.field, r] as const))("refuses %s naming another tenant's row or none at all", async (_field, ref) => {
       const bluesky = await ctx.as('bluesky');
       const many = schema.properties[ref.field].type === 'array';
       // A row of Northwind Mobile (reseller 1) where the referenced entity belongs to resellers; a missing id in any case.
@@ -176,18 +251,22 @@ describe.each(engines)('access to every route on %s', (engine) => {
       if (ref.entity === 'reseller') targets.push(1);
       else {
         const referenced = loadSchemas().find((s) => s.$id === ref.entity)!;
-        if (referenced['x-entity'].scope === 'reseller') targets.push(await northwindRow(referenced) as number);
+        if (referenced['x-entity'].scope === 'reseller') targets.push((await northwindRow(referenced)) as number);
       }
       const create = apiRoute(schema, 'create')!;
       // The example's other references: the required ones to a row of the caller's own, the rest left out.
-      const example: Record<string, unknown> = Object.fromEntries(Object.entries(await createBody(schema, bluesky, schemas)).filter(([k]) => referenceFields(schema).every((r) => r.field !== k)));
+      const example: Record<string, unknown> = Object.fromEntries(
+        Object.entries(await createBody(schema, bluesky, schemas)).filter(([k]) => referenceFields(schema).every((r) => r.field !== k)),
+      );
       for (const other of referenceFields(schema).filter((r) => r.field !== ref.field && (schema.required ?? []).includes(r.field))) {
         const referenced = loadSchemas().find((s) => s.$id === other.entity)!;
         const [own] = (await bluesky.post(apiRoute(referenced, 'paged')!.path, { page: { page: 0, size: 1 } })).json().items;
         example[other.field] = own[referenced['x-entity'].key];
       }
       for (const target of targets) {
-        const fresh = Object.fromEntries(Object.entries({ name: `Reference ${target}`, username: `ref.${target}`, email: `ref.${target}@x.example` }).filter(([k]) => k in schema.properties));
+        const fresh = Object.fromEntries(
+          Object.entries({ name: `Reference ${target}`, username: `ref.${target}`, email: `ref.${target}@x.example` }).filter(([k]) => k in schema.properties),
+        );
         const body = { ...example, ...fresh, [ref.field]: many ? [target] : target };
         const res = await bluesky.send(create.method, create.path, body);
         expect(res.statusCode, `${ref.field} = ${target}: ${res.body}`).toBe(400);

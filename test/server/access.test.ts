@@ -22,10 +22,22 @@ async function portal(engine: string, access: AccessOptions = {}) {
   // Mail as the addressee receives it, while the outbox keeps what the administrator may read.
   const received: Mail[] = [];
   const outbox = createOutbox(database.db, { info() {} } as never);
-  const recording: Mailer = { async send(mail) { received.push(mail); await outbox.send(mail); } };
+  const recording: Mailer = {
+    async send(mail) {
+      received.push(mail);
+      await outbox.send(mail);
+    },
+  };
   const app = await buildApp({
-    database, jwtSecret: 'test-secret',
-    access: { publicUrl: 'https://portal.example.com/', altcha: { hmacKey: ALTCHA_KEY, cost: 1, maxCounter: 40 }, limits: { perAddress: 1000, perName: 1000 }, mailer: recording, ...access },
+    database,
+    jwtSecret: 'test-secret',
+    access: {
+      publicUrl: 'https://portal.example.com/',
+      altcha: { hmacKey: ALTCHA_KEY, cost: 1, maxCounter: 40 },
+      limits: { perAddress: 1000, perName: 1000 },
+      mailer: recording,
+      ...access,
+    },
   });
   const db = database.db as any; // the access tables are not part of the shared Database type
   const signIn = (userName: string, password: string, remoteAddress = '127.0.0.1') =>
@@ -51,9 +63,34 @@ async function portal(engine: string, access: AccessOptions = {}) {
     throw new Error(`no mail to ${to}`);
   }
   async function addUser(username: string, email: string, password: string) {
-    await db.insertInto('appUser').values({ username, email, passwordHash: await hashPassword(password), firstName: 'T', lastName: null, resellerId: 1, accountId: null, roleId: null, preferences: null }).execute();
+    await db
+      .insertInto('appUser')
+      .values({
+        username,
+        email,
+        passwordHash: await hashPassword(password),
+        firstName: 'T',
+        lastName: null,
+        resellerId: 1,
+        accountId: null,
+        roleId: null,
+        preferences: null,
+      })
+      .execute();
   }
-  return { app, db, demoPassword, signIn, as, mailsTo, addUser, async close() { await app.close(); await database.close(); } };
+  return {
+    app,
+    db,
+    demoPassword,
+    signIn,
+    as,
+    mailsTo,
+    addUser,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
 }
 
 type Portal = Awaited<ReturnType<typeof portal>>;
@@ -72,7 +109,9 @@ const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('
 
 describe.each(engines)('password reset, join requests and their limits on %s', (engine) => {
   let p: Portal;
-  beforeAll(async () => { p = await portal(engine); });
+  beforeAll(async () => {
+    p = await portal(engine);
+  });
   afterAll(async () => p?.close());
 
   const reset = (payload: object, method: 'PUT' | 'POST' = 'PUT') => p.app.inject({ method, url: '/portal/user/password/reset', payload });
@@ -136,7 +175,11 @@ describe.each(engines)('password reset, join requests and their limits on %s', (
 
       const again = await reset({ token, newPassword: 'Other@Passw0rd' });
       expect(again.statusCode).toBe(400);
-      expect(again.json()).toMatchObject({ code: 'RESET_TOKEN_INVALID', message: 'This password reset link is not valid or has expired. Please ask for a new one.', fields: [{ field: 'token' }] });
+      expect(again.json()).toMatchObject({
+        code: 'RESET_TOKEN_INVALID',
+        message: 'This password reset link is not valid or has expired. Please ask for a new one.',
+        fields: [{ field: 'token' }],
+      });
       expect((await p.signIn('reset-two', 'N3w@Passw0rd')).statusCode).toBe(200);
     });
 
@@ -144,7 +187,11 @@ describe.each(engines)('password reset, join requests and their limits on %s', (
       await p.addUser('reset-three', 'reset.three@example.com', 'Old@pass3');
       await reset({ email: 'reset.three@example.com' });
       const first = tokenIn((await p.mailsTo('reset.three@example.com'))[0].text)!;
-      await p.db.updateTable('passwordReset').set({ expiresAt: new Date(Date.now() - 60_000) }).where('usedAt', 'is', null).execute();
+      await p.db
+        .updateTable('passwordReset')
+        .set({ expiresAt: new Date(Date.now() - 60_000) })
+        .where('usedAt', 'is', null)
+        .execute();
       expect((await reset({ token: first, newPassword: 'N3w@Passw0rd' })).json().code).toBe('RESET_TOKEN_INVALID');
       expect((await reset({ token: 'made-up', newPassword: 'N3w@Passw0rd' })).json().code).toBe('RESET_TOKEN_INVALID');
 
@@ -158,19 +205,23 @@ describe.each(engines)('password reset, join requests and their limits on %s', (
     });
   });
 
-  it('changes the signed-in user\'s own password after checking the current one', async () => {
+  it("changes the signed-in user's own password after checking the current one", async () => {
     await p.addUser('changer', 'changer@example.com', 'Start@pass1');
     const me = await p.as('changer', 'Start@pass1');
     const wrong = await me.put('/portal/user/password', { currentPassword: 'Wrong@pass1', newPassword: 'Next@pass22' });
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json().fields).toEqual([{ field: 'currentPassword', rule: 'current', messageId: 'validation.password.current', message: 'The current password is not correct' }]);
+    expect(wrong.json().fields).toEqual([
+      { field: 'currentPassword', rule: 'current', messageId: 'validation.password.current', message: 'The current password is not correct' },
+    ]);
     const weak = await me.put('/portal/user/password', { currentPassword: 'Start@pass1', newPassword: 'weak' });
     expect(weak.json().fields).toEqual([expect.objectContaining({ field: 'newPassword', message: RULE })]);
     const ok = await me.put('/portal/user/password', { currentPassword: 'Start@pass1', newPassword: 'Next@pass22' });
     expect(ok.json()).toEqual({ message: 'Your password has been changed. Your other sessions have been signed out.', jwt: expect.any(String) });
     expect((await p.signIn('changer', 'Next@pass22')).statusCode).toBe(200);
     expect((await p.signIn('changer', 'Start@pass1')).statusCode).toBe(401);
-    expect((await p.app.inject({ method: 'PUT', url: '/portal/user/password', payload: { currentPassword: 'x', newPassword: 'Next@pass22' } })).statusCode).toBe(401);
+    expect(
+      (await p.app.inject({ method: 'PUT', url: '/portal/user/password', payload: { currentPassword: 'x', newPassword: 'Next@pass22' } })).statusCode,
+    ).toBe(401);
   });
 
   describe('robot check', () => {
@@ -184,7 +235,10 @@ describe.each(engines)('password reset, join requests and their limits on %s', (
       const flipped = solution.derivedKey.slice(0, -1) + (solution.derivedKey.endsWith('0') ? '1' : '0');
       const tampered = encode({ challenge, solution: { ...solution, derivedKey: flipped } });
       expect((await recaptcha(tampered)).json()).toBe(false);
-      const moved = encode({ challenge: { ...challenge, parameters: { ...challenge.parameters, expiresAt: challenge.parameters.expiresAt! + 3600 } }, solution });
+      const moved = encode({
+        challenge: { ...challenge, parameters: { ...challenge.parameters, expiresAt: challenge.parameters.expiresAt! + 3600 } },
+        solution,
+      });
       expect((await recaptcha(moved)).json()).toBe(false);
 
       const ok = await recaptcha(payload);
@@ -206,19 +260,46 @@ describe.each(engines)('password reset, join requests and their limits on %s', (
 
   describe('join request', () => {
     const join = (payload: unknown) => p.app.inject({ method: 'POST', url: '/portal/join/request/', payload: payload as object });
-    const valid = { firstName: 'Zoë', lastName: "O'Neil-Åström", email: 'zoe@fleet.example', company: 'Fleet & Sons', phoneNumber: '+44 20 7946 0958', type: 'IoT provider', comment: 'About 500 trackers.' };
-    const messages = (res: { json(): { fields: { field: string; message: string }[] } }) => Object.fromEntries(res.json().fields.map((f) => [f.field, f.message]));
+    const valid = {
+      firstName: 'Zoë',
+      lastName: "O'Neil-Åström",
+      email: 'zoe@fleet.example',
+      company: 'Fleet & Sons',
+      phoneNumber: '+44 20 7946 0958',
+      type: 'IoT provider',
+      comment: 'About 500 trackers.',
+    };
+    const messages = (res: { json(): { fields: { field: string; message: string }[] } }) =>
+      Object.fromEntries(res.json().fields.map((f) => [f.field, f.message]));
 
     it('names each invalid field with its message', async () => {
-      const res = await join({ firstName: 'J0hn', lastName: '', email: 'not-mail', company: '', phoneNumber: '+1 555 0100', type: 'x'.repeat(31), comment: 'x'.repeat(251), altcha: 'x' });
+      const res = await join({
+        firstName: 'J0hn',
+        lastName: '',
+        email: 'not-mail',
+        company: '',
+        phoneNumber: '+1 555 0100',
+        type: 'x'.repeat(31),
+        comment: 'x'.repeat(251),
+        altcha: 'x',
+      });
       expect(res.statusCode).toBe(400);
       expect(messages(res)).toEqual({
-        firstName: 'Character not allowed.', lastName: 'Last name is required', email: 'E-mail must be valid', company: 'Company is required',
-        phoneNumber: 'Phone must be valid', type: 'Max 30 characters allowed.', comment: 'Max 250 characters allowed.',
+        firstName: 'Character not allowed.',
+        lastName: 'Last name is required',
+        email: 'E-mail must be valid',
+        company: 'Company is required',
+        phoneNumber: 'Phone must be valid',
+        type: 'Max 30 characters allowed.',
+        comment: 'Max 250 characters allowed.',
       });
       expect(messages(await join({}))).toEqual({
-        lastName: 'Last name is required', email: 'E-mail is required', company: 'Company is required', phoneNumber: 'Phone number is required',
-        type: 'Please choose', altcha: 'Please complete the robot check',
+        lastName: 'Last name is required',
+        email: 'E-mail is required',
+        company: 'Company is required',
+        phoneNumber: 'Phone number is required',
+        type: 'Please choose',
+        altcha: 'Please complete the robot check',
       });
       expect(messages(await join({ ...valid, altcha: 'x', extra: 1 }))).toEqual({ extra: 'This field is not accepted' });
       expect(messages(await join({ ...valid, phoneNumber: '2133734253', altcha: 'x' }))).toEqual({ phoneNumber: 'Phone must be valid' });
@@ -230,7 +311,9 @@ describe.each(engines)('password reset, join requests and their limits on %s', (
     it('refuses a request whose robot check does not verify, on the altcha field', async () => {
       const res = await join({ ...valid, altcha: encode({ challenge: {}, solution: {} }) });
       expect(res.statusCode).toBe(400);
-      expect(res.json().fields).toEqual([{ field: 'altcha', rule: 'valid', messageId: 'validation.altcha.invalid', message: 'The robot check failed. Please try again.' }]);
+      expect(res.json().fields).toEqual([
+        { field: 'altcha', rule: 'valid', messageId: 'validation.altcha.invalid', message: 'The robot check failed. Please try again.' },
+      ]);
     });
 
     it('stores a valid request once, mails the administrator and lists it for the administrator only', async () => {
@@ -245,7 +328,7 @@ describe.each(engines)('password reset, join requests and their limits on %s', (
 
       const [mail] = await p.mailsTo('admin');
       expect(mail.subject).toBe('Join request from Fleet & Sons');
-      expect(mail.text).toContain('Zoë O\'Neil-Åström');
+      expect(mail.text).toContain("Zoë O'Neil-Åström");
       expect(mail.text).toContain('+44 20 7946 0958');
 
       const admin = await p.as('admin');
@@ -257,7 +340,11 @@ describe.each(engines)('password reset, join requests and their limits on %s', (
       const second = await join({ ...valid, comment: null, firstName: null, altcha: (await solvedPayload(p)).payload });
       expect(second.statusCode, second.body).toBe(201);
       expect((await p.mailsTo('ops@provider.example'))[0].text).toContain(`#${second.json().id}`);
-      expect((await admin.get('/portal/admin/join-requests?size=1')).json()).toMatchObject({ totalItemsCount: 2, totalPageCount: 2, items: [{ id: second.json().id, comment: null, firstName: null }] });
+      expect((await admin.get('/portal/admin/join-requests?size=1')).json()).toMatchObject({
+        totalItemsCount: 2,
+        totalPageCount: 2,
+        items: [{ id: second.json().id, comment: null, firstName: null }],
+      });
     });
   });
 
@@ -297,7 +384,9 @@ async function checkSignInLimits(p: Portal, perName: number, perAddress: number)
 
 describe.each(engines)('attempt limits on %s', (engine) => {
   let p: Portal;
-  beforeAll(async () => { p = await portal(engine, { limits: { perAddress: 4, perName: 3 } }); });
+  beforeAll(async () => {
+    p = await portal(engine, { limits: { perAddress: 4, perName: 3 } });
+  });
   afterAll(async () => p?.close());
 
   it('limits failed sign-ins per account with 429 and Retry-After, and slows them down per address', async () => {
@@ -309,7 +398,8 @@ describe.each(engines)('attempt limits on %s', (engine) => {
   });
 
   it('limits reset requests per e-mail and per address, and join calls per address', async () => {
-    const reset = (email: string, remoteAddress: string) => p.app.inject({ method: 'POST', url: '/portal/user/password/reset', payload: { email }, remoteAddress });
+    const reset = (email: string, remoteAddress: string) =>
+      p.app.inject({ method: 'POST', url: '/portal/user/password/reset', payload: { email }, remoteAddress });
     for (let i = 1; i <= 3; i++) expect((await reset('target@example.com', `10.8.0.${i}`)).statusCode).toBe(200);
     expect((await reset('TARGET@example.com', '10.8.0.99')).json()).toEqual(RATE_LIMITED);
     for (let i = 1; i <= 4; i++) expect((await reset(`other-${i}@example.com`, '10.8.1.1')).statusCode).toBe(200);
@@ -324,19 +414,29 @@ describe.each(engines)('attempt limits on %s', (engine) => {
   });
 
   // Runs where Redis is available (REDIS_URL), as continuous integration provides.
-  it.runIf(!!process.env.REDIS_URL)('shares the counters of several servers through Redis', async () => {
-    const limits = { perAddress: 4, perName: 3, redisUrl: process.env.REDIS_URL, nameSpace: `portal-test-${randomBytes(4).toString('hex')}-`, windowMinutes: 1 };
-    const first = await portal(engine, { limits });
-    const second = await portal(engine, { limits });
-    try {
-      await checkSignInLimits(first, 3, 4);
-      // The second server sees the first one's failures.
-      expect((await second.signIn('northwind', second.demoPassword, '10.50.0.1')).json()).toEqual(RATE_LIMITED);
-    } finally {
-      await first.close();
-      await second.close();
-    }
-  }, 120_000); // two portals of their own, each seeded
+  it.runIf(!!process.env.REDIS_URL)(
+    'shares the counters of several servers through Redis',
+    async () => {
+      const limits = {
+        perAddress: 4,
+        perName: 3,
+        redisUrl: process.env.REDIS_URL,
+        nameSpace: `portal-test-${randomBytes(4).toString('hex')}-`,
+        windowMinutes: 1,
+      };
+      const first = await portal(engine, { limits });
+      const second = await portal(engine, { limits });
+      try {
+        await checkSignInLimits(first, 3, 4);
+        // The second server sees the first one's failures.
+        expect((await second.signIn('northwind', second.demoPassword, '10.50.0.1')).json()).toEqual(RATE_LIMITED);
+      } finally {
+        await first.close();
+        await second.close();
+      }
+    },
+    120_000,
+  ); // two portals of their own, each seeded
 });
 
 /** A minimal SMTP server that accepts every message and keeps what it received. */
@@ -347,12 +447,22 @@ async function smtpSink() {
     let message = '';
     socket.write('220 sink ESMTP\r\n');
     socket.on('data', (chunk) => {
-      for (const line of chunk.toString().split('\r\n').filter((l, i, all) => l || i < all.length - 1)) {
+      for (const line of chunk
+        .toString()
+        .split('\r\n')
+        .filter((l, i, all) => l || i < all.length - 1)) {
         if (data) {
-          if (line === '.') { data = false; received.push(message); socket.write('250 queued\r\n'); } else message += `${line}\n`;
+          if (line === '.') {
+            data = false;
+            received.push(message);
+            socket.write('250 queued\r\n');
+          } else message += `${line}\n`;
         } else if (/^(EHLO|HELO)/i.test(line)) socket.write('250 sink\r\n');
-        else if (/^DATA/i.test(line)) { data = true; message = ''; socket.write('354 go on\r\n'); }
-        else if (/^QUIT/i.test(line)) socket.end('221 bye\r\n');
+        else if (/^DATA/i.test(line)) {
+          data = true;
+          message = '';
+          socket.write('354 go on\r\n');
+        } else if (/^QUIT/i.test(line)) socket.end('221 bye\r\n');
         else socket.write('250 ok\r\n');
       }
     });

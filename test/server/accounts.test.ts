@@ -95,12 +95,19 @@ describe.each(engines)('accounts on %s', (engine) => {
   });
 
   describe('create and update', () => {
-    it('creates an account in the caller\'s reseller and reads it back', async () => {
+    it("creates an account in the caller's reseller and reads it back", async () => {
       const northwind = await ctx.as('northwind');
       const created = await northwind.post('/portal/accounts/', { name: 'Polar Buoys', city: 'Tromsø', country: 'NO', usageCredit: 99.5 });
       expect(created.statusCode).toBe(201);
       const row = created.json();
-      expect(row).toMatchObject({ name: 'Polar Buoys', city: 'Tromsø', country: 'NO', usageCredit: 99.5, resellerName: 'Northwind Mobile', inventoryAccount: false });
+      expect(row).toMatchObject({
+        name: 'Polar Buoys',
+        city: 'Tromsø',
+        country: 'NO',
+        usageCredit: 99.5,
+        resellerName: 'Northwind Mobile',
+        inventoryAccount: false,
+      });
       const read = await northwind.get(`/portal/accounts/${row.accountId}`);
       expect(read.json()).toEqual(row);
       const listed = (await northwind.get('/portal/accounts/list')).json();
@@ -168,7 +175,12 @@ describe.each(engines)('accounts on %s', (engine) => {
       const lists = (await c.get('/portal/pricing-plans/')).json();
       return {
         local: Object.fromEntries(lists.pricingPlans.map((p: { pricingPlanId: number; pricingPlanName: string }) => [p.pricingPlanName, p.pricingPlanId])),
-        international: Object.fromEntries(lists.internationalPricingPlans.map((p: { internationalPricingPlanId: number; internationalPricingPlanName: string }) => [p.internationalPricingPlanName, p.internationalPricingPlanId])),
+        international: Object.fromEntries(
+          lists.internationalPricingPlans.map((p: { internationalPricingPlanId: number; internationalPricingPlanName: string }) => [
+            p.internationalPricingPlanName,
+            p.internationalPricingPlanId,
+          ]),
+        ),
       };
     };
 
@@ -177,17 +189,29 @@ describe.each(engines)('accounts on %s', (engine) => {
       const own = await planIds(northwind);
       const others = await planIds(await ctx.as('bluesky'));
       expect(Object.keys(own.local)).not.toContain('Blue Sky Worldwide');
-      const created = await northwind.post('/portal/accounts/', { name: 'Plan Holder', pricingPlanId: own.local['Europe IoT Standard'], internationalPricingPlanId: -1 });
+      const created = await northwind.post('/portal/accounts/', {
+        name: 'Plan Holder',
+        pricingPlanId: own.local['Europe IoT Standard'],
+        internationalPricingPlanId: -1,
+      });
       expect(created.statusCode).toBe(201);
       const { accountId } = created.json();
 
-      const refused = await northwind.put('/portal/accounts/', { accountId, name: 'Plan Holder', pricingPlanId: others.local['Blue Sky Worldwide'], internationalPricingPlanId: others.international['Blue Sky Voice World'] });
+      const refused = await northwind.put('/portal/accounts/', {
+        accountId,
+        name: 'Plan Holder',
+        pricingPlanId: others.local['Blue Sky Worldwide'],
+        internationalPricingPlanId: others.international['Blue Sky Voice World'],
+      });
       expect(refused.statusCode).toBe(400);
       expect(refused.json().fields).toEqual([
         expect.objectContaining({ field: 'pricingPlanId', rule: 'reference', message: 'Please choose a pricing plan from the list' }),
         expect.objectContaining({ field: 'internationalPricingPlanId', rule: 'reference', message: 'Please choose an international plan from the list' }),
       ]);
-      expect((await northwind.get(`/portal/accounts/${accountId}`)).json()).toMatchObject({ pricingPlanId: own.local['Europe IoT Standard'], internationalPricingPlanId: -1 });
+      expect((await northwind.get(`/portal/accounts/${accountId}`)).json()).toMatchObject({
+        pricingPlanId: own.local['Europe IoT Standard'],
+        internationalPricingPlanId: -1,
+      });
       expect((await northwind.post('/portal/accounts/', { name: 'Sneaky Plan', pricingPlanId: others.local['Blue Sky Worldwide'] })).statusCode).toBe(400);
     });
 
@@ -213,7 +237,8 @@ describe.each(engines)('accounts on %s', (engine) => {
     it('keeps a reseller to its subtree: parent sees its sub-reseller, not the reverse, nor other resellers', async () => {
       const northwind = await ctx.as('northwind');
       const iot = await ctx.as('northwind-iot');
-      const names = async (c: Client) => new Set((await paged(c, { page: { page: 0, size: 500 } })).json().items.map((a: { resellerName: string }) => a.resellerName));
+      const names = async (c: Client) =>
+        new Set((await paged(c, { page: { page: 0, size: 500 } })).json().items.map((a: { resellerName: string }) => a.resellerName));
       expect(await names(northwind)).toEqual(new Set(['Northwind Mobile', 'Northwind IoT']));
       expect(await names(iot)).toEqual(new Set(['Northwind IoT']));
       const blueSkyAccount = (await admin.post('/portal/accounts/search', { searchBy: 'name', searchKey: 'Pacific Rail' })).json().items[0];
@@ -233,8 +258,25 @@ describe.each(engines)('accounts on %s', (engine) => {
     });
 
     it('answers 403 to a user whose role lacks the Accounts privilege', async () => {
-      const role = await ctx.db.insertInto('role').values({ name: 'Dashboard only', resellerId: 1, privileges: JSON.stringify([{ privilege: 'Dashboard', subPrivileges: [] }]) }).returning('id').executeTakeFirstOrThrow();
-      await ctx.db.insertInto('appUser').values({ username: 'viewer', email: 'viewer@demo.example', passwordHash: await hashPassword('Viewer@2026x'), firstName: 'V', lastName: null, resellerId: 1, accountId: null, roleId: role.id, preferences: null }).execute();
+      const role = await ctx.db
+        .insertInto('role')
+        .values({ name: 'Dashboard only', resellerId: 1, privileges: JSON.stringify([{ privilege: 'Dashboard', subPrivileges: [] }]) })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await ctx.db
+        .insertInto('appUser')
+        .values({
+          username: 'viewer',
+          email: 'viewer@demo.example',
+          passwordHash: await hashPassword('Viewer@2026x'),
+          firstName: 'V',
+          lastName: null,
+          resellerId: 1,
+          accountId: null,
+          roleId: role.id,
+          preferences: null,
+        })
+        .execute();
       const viewer = ctx.client(await ctx.login('viewer', 'Viewer@2026x'));
       expect((await paged(viewer, {})).statusCode).toBe(403);
       expect((await viewer.get('/portal/accounts/1')).statusCode).toBe(403);

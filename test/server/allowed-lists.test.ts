@@ -4,7 +4,13 @@ import { engines, testApp } from './helpers';
 
 type Ctx = Awaited<ReturnType<typeof testApp>>;
 type Client = ReturnType<Ctx['client']>;
-interface NetworkOfList { plmn: string; state: string; operator?: string; lastError?: string; inFlight: boolean }
+interface NetworkOfList {
+  plmn: string;
+  state: string;
+  operator?: string;
+  lastError?: string;
+  inFlight: boolean;
+}
 
 describe.each(engines)('allowed lists on %s', (engine) => {
   let ctx: Ctx;
@@ -13,7 +19,8 @@ describe.each(engines)('allowed lists on %s', (engine) => {
   let bluesky: Client;
   let europe: { allowedListId: number; uuid: string };
 
-  const networksOf = async (c: Client, id: number, country: string) => (await c.get(`/portal/allowed-lists/${id}/networks/${country}`)).json() as NetworkOfList[];
+  const networksOf = async (c: Client, id: number, country: string) =>
+    (await c.get(`/portal/allowed-lists/${id}/networks/${country}`)).json() as NetworkOfList[];
   const stateOf = async (id: number, country: string, plmn: string) => (await networksOf(admin, id, country)).find((n) => n.plmn === plmn)!;
   const sponsorId = async () => (await admin.get('/portal/sponsors')).json()[0].id as number;
 
@@ -29,28 +36,36 @@ describe.each(engines)('allowed lists on %s', (engine) => {
   afterAll(async () => ctx?.close());
 
   describe('the entity', () => {
-    it('refuses bad values with the specification\'s messages and writes nothing', async () => {
+    it("refuses bad values with the specification's messages and writes nothing", async () => {
       const before = (await admin.post('/portal/allowed-lists/paged', {})).json().totalItemsCount;
       const missing = await northwind.post('/portal/allowed-lists', {});
       expect(missing.statusCode).toBe(400);
-      expect(missing.json().fields).toEqual(expect.arrayContaining([
-        expect.objectContaining({ field: 'name', rule: 'required', message: 'Required.' }),
-        expect.objectContaining({ field: 'reference', rule: 'required' }),
-        expect.objectContaining({ field: 'sponsorId', rule: 'required', message: 'Please choose' }),
-      ]));
+      expect(missing.json().fields).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ field: 'name', rule: 'required', message: 'Required.' }),
+          expect.objectContaining({ field: 'reference', rule: 'required' }),
+          expect.objectContaining({ field: 'sponsorId', rule: 'required', message: 'Please choose' }),
+        ]),
+      );
       const short = await northwind.post('/portal/allowed-lists', { name: 'EU', reference: 'ABC', sponsorId: await sponsorId() });
-      expect(short.json().fields).toEqual(expect.arrayContaining([
-        expect.objectContaining({ field: 'name', rule: 'minLength', message: 'Min 3 characters required.' }),
-        expect.objectContaining({ field: 'reference', rule: 'minLength' }),
-      ]));
+      expect(short.json().fields).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ field: 'name', rule: 'minLength', message: 'Min 3 characters required.' }),
+          expect.objectContaining({ field: 'reference', rule: 'minLength' }),
+        ]),
+      );
       const long = await northwind.post('/portal/allowed-lists', { name: 'x'.repeat(51), reference: 'R'.repeat(17), sponsorId: await sponsorId() });
-      expect(long.json().fields).toEqual(expect.arrayContaining([
-        expect.objectContaining({ field: 'name', rule: 'maxLength', message: 'Max 50 characters allowed.' }),
-        expect.objectContaining({ field: 'reference', rule: 'maxLength' }),
-      ]));
+      expect(long.json().fields).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ field: 'name', rule: 'maxLength', message: 'Max 50 characters allowed.' }),
+          expect.objectContaining({ field: 'reference', rule: 'maxLength' }),
+        ]),
+      );
       const unknownSponsor = await northwind.post('/portal/allowed-lists', { name: 'Valid name', reference: 'VALID-01', sponsorId: 9999 });
       expect(unknownSponsor.statusCode).toBe(400);
-      expect(unknownSponsor.json().fields).toEqual([expect.objectContaining({ field: 'sponsorId', rule: 'reference', message: 'Please choose a sponsor from the list' })]);
+      expect(unknownSponsor.json().fields).toEqual([
+        expect.objectContaining({ field: 'sponsorId', rule: 'reference', message: 'Please choose a sponsor from the list' }),
+      ]);
       expect((await admin.post('/portal/allowed-lists/paged', {})).json().totalItemsCount).toBe(before);
     });
 
@@ -58,7 +73,12 @@ describe.each(engines)('allowed lists on %s', (engine) => {
       const res = await northwind.post('/portal/allowed-lists', { name: 'Nordics only', reference: 'NW-NORD-1', sponsorId: await sponsorId() });
       expect(res.statusCode).toBe(201);
       const created = res.json();
-      expect(created).toMatchObject({ name: 'Nordics only', resellerName: 'Northwind Mobile', sponsorName: expect.any(String), uuid: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      expect(created).toMatchObject({
+        name: 'Nordics only',
+        resellerName: 'Northwind Mobile',
+        sponsorName: expect.any(String),
+        uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      });
       const { counts } = (await northwind.get(`/portal/allowed-lists/${created.allowedListId}/networks`)).json();
       const networks = (await northwind.get('/portal/networks?size=1')).json().totalItemsCount;
       expect(counts).toMatchObject({ preferred: networks, blocked: 0, pending: 0 });
@@ -66,11 +86,14 @@ describe.each(engines)('allowed lists on %s', (engine) => {
       expect(dup.statusCode).toBe(409);
       expect(dup.json().fields[0]).toMatchObject({ field: 'name', message: 'allowed list name already exists' });
       // Another reseller may use the same name.
-      expect((await bluesky.post('/portal/allowed-lists', { name: 'Nordics only', reference: 'BS-NORD-1', sponsorId: await sponsorId() })).statusCode).toBe(201);
+      expect((await bluesky.post('/portal/allowed-lists', { name: 'Nordics only', reference: 'BS-NORD-1', sponsorId: await sponsorId() })).statusCode).toBe(
+        201,
+      );
     });
 
     it('searches by name, uuid, reference and sponsor name, sorted by id by default', async () => {
-      const search = async (searchBy: string, searchKey: string) => (await admin.post('/portal/allowed-lists/paged', { searchBy, searchKey })).json().items.map((l: { name: string }) => l.name);
+      const search = async (searchBy: string, searchKey: string) =>
+        (await admin.post('/portal/allowed-lists/paged', { searchBy, searchKey })).json().items.map((l: { name: string }) => l.name);
       expect(await search('uuid', europe.uuid)).toEqual(['Europe standard']);
       expect(await search('reference', 'bst-amer')).toEqual(['Americas']);
       expect(await search('sponsorName', 'Orbit Home UK')).toEqual(['IoT worldwide']);
@@ -165,11 +188,20 @@ describe.each(engines)('allowed lists on %s', (engine) => {
 
     it('passes catalogue changes on: withdrawn networks wait for removal, new ones to be allowed', async () => {
       const id = europe.allowedListId;
-      await ctx.db.deleteFrom('allowedListNetwork').where('networkId', 'in', (eb) => eb.selectFrom('network').select('id').where('plmn', '=', '26201')).execute();
+      await ctx.db
+        .deleteFrom('allowedListNetwork')
+        .where('networkId', 'in', (eb) => eb.selectFrom('network').select('id').where('plmn', '=', '26201'))
+        .execute();
       await ctx.db.deleteFrom('network').where('plmn', '=', '26201').execute();
-      await ctx.db.insertInto('network').values({ plmn: '26299', mcc: '262', mnc: '99', country: 'DE', operator: 'Retired Mobile', brand: null, status: null, bands: null }).execute();
+      await ctx.db
+        .insertInto('network')
+        .values({ plmn: '26299', mcc: '262', mnc: '99', country: 'DE', operator: 'Retired Mobile', brand: null, status: null, bands: null })
+        .execute();
       const retired = await ctx.db.selectFrom('network').select('id').where('plmn', '=', '26299').executeTakeFirstOrThrow();
-      await ctx.db.insertInto('allowedListNetwork').values({ allowedListId: id, networkId: retired.id, applied: 'preferred', target: null, sentAt: null, lastError: null }).execute();
+      await ctx.db
+        .insertInto('allowedListNetwork')
+        .values({ allowedListId: id, networkId: retired.id, applied: 'preferred', target: null, sentAt: null, lastError: null })
+        .execute();
       const report = (await admin.post('/portal/admin/update-sponsor-networks')).json();
       expect(report).toMatchObject({ added: ['26201'], withdrawn: ['26299'] });
       expect((await stateOf(id, 'DE', '26201')).state).toBe('pendingChanges');

@@ -11,7 +11,7 @@ describe('generated RTK Query endpoints', () => {
     doc = await clientDocument();
   }, 120_000);
 
-  it('match what the server\'s OpenAPI document generates now', async () => {
+  it("match what the server's OpenAPI document generates now", async () => {
     const stale = await staleFiles(await generateAll(doc));
     expect(stale, `stale generated endpoints (run \`npm run api:gen\`): ${stale.join(', ')}`).toEqual([]);
   }, 120_000);

@@ -5,7 +5,9 @@ import { ADMIN_PASSWORD, engines, testApp } from './helpers';
 
 describe.each(engines)('sign-in and session on %s', (engine) => {
   let ctx: Awaited<ReturnType<typeof testApp>>;
-  beforeAll(async () => { ctx = await testApp(engine); });
+  beforeAll(async () => {
+    ctx = await testApp(engine);
+  });
   afterAll(async () => ctx?.close());
 
   const signIn = (userName: string, password: string) => ctx.app.inject({ method: 'POST', url: '/portal/auth', payload: { userName, password } });
@@ -33,7 +35,13 @@ describe.each(engines)('sign-in and session on %s', (engine) => {
     expect((await ctx.app.inject({ method: 'GET', url: '/portal/user' })).statusCode).toBe(401);
     const iot = await ctx.as('northwind-iot');
     const profile = (await iot.get('/portal/user')).json();
-    expect(profile).toMatchObject({ username: 'northwind-iot', firstName: 'Ivan', email: 'northwind-iot@demo.example', resellerInfo: { name: 'Northwind IoT' }, preferences: '[]' });
+    expect(profile).toMatchObject({
+      username: 'northwind-iot',
+      firstName: 'Ivan',
+      email: 'northwind-iot@demo.example',
+      resellerInfo: { name: 'Northwind IoT' },
+      preferences: '[]',
+    });
     const privileges = (await iot.get('/portal/user/ui-privileges')).json().userPrivileges.map((p: { privilege: string }) => p.privilege);
     expect(privileges).toContain('Accounts');
     expect(privileges).not.toContain('Roles');
@@ -67,7 +75,10 @@ describe.each(engines)('sign-in and session on %s', (engine) => {
 
   it('saves preferences as JSON text and refuses anything else', async () => {
     const admin = await ctx.as('admin');
-    const prefs = JSON.stringify([{ type: 'darkMode', value: 'true' }, { type: 'lang', value: 'he' }]);
+    const prefs = JSON.stringify([
+      { type: 'darkMode', value: 'true' },
+      { type: 'lang', value: 'he' },
+    ]);
     expect((await admin.post('/portal/user/preferences', { preferences: prefs })).statusCode).toBe(204);
     expect((await admin.get('/portal/user')).json().preferences).toBe(prefs);
     const bad = await admin.post('/portal/user/preferences', { preferences: '{not json' });

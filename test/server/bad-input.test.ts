@@ -16,8 +16,15 @@ import { engines, testApp } from './helpers';
 
 type Ctx = Awaited<ReturnType<typeof testApp>>;
 type Json = Record<string, any>;
-interface Operation { method: string; path: string; op: Json }
-interface Case { label: string; request: InjectOptions }
+interface Operation {
+  method: string;
+  path: string;
+  op: Json;
+}
+interface Case {
+  label: string;
+  request: InjectOptions;
+}
 
 const LONG = 'x'.repeat(1_000_000);
 const NUL = 'a\u0000b';
@@ -31,7 +38,8 @@ const CSV_VALUES = ['2147483648', '99999999999999999999', '-1', 'abc', '1e308', 
 /** Query parameters some calls read without documenting them. */
 const EXTRA_QUERY = ['page', 'size', 'reseller_id', 'subscriber_id', 'slot_count', 'show_expired', 'searchKey', 'from', 'to'];
 /** What a database error looks like when it leaks (PostgreSQL's message texts and codes). */
-const DATABASE_TEXT = /syntax error|relation "|column "|violates|pg_|SQLSTATE|out of range for type|invalid input syntax|invalid byte sequence|unsupported Unicode|"code":"[0-9][0-9A-Z]{4}"/i;
+const DATABASE_TEXT =
+  /syntax error|relation "|column "|violates|pg_|SQLSTATE|out of range for type|invalid input syntax|invalid byte sequence|unsupported Unicode|"code":"[0-9][0-9A-Z]{4}"/i;
 const IMSI = '310150123456789';
 /** Calls that read no input at all and cost a while each (the whole country list, a catalogue refresh): sent once. */
 const INPUTLESS = new Set(['GET /portal/misc/countries', 'GET /portal/time-zones', 'POST /portal/admin/update-sponsor-networks']);
@@ -176,22 +184,37 @@ describe.each(engines)('bad input on %s', (engine) => {
     const baseline = (baselines.get(`${method} ${path}`) ?? sample(bodySchema) ?? {}) as Json;
     const takesBody = method === 'POST' || method === 'PUT';
     const cases: Case[] = [];
-    const add = (label: string, request: Partial<InjectOptions>) => cases.push({ label, request: { method: method as never, url: url(), ...(takesBody ? jsonBody(baseline) : {}), ...request } });
+    const add = (label: string, request: Partial<InjectOptions>) =>
+      cases.push({ label, request: { method: method as never, url: url(), ...(takesBody ? jsonBody(baseline) : {}), ...request } });
 
     for (const name of pathNames) for (const v of URL_VALUES) add(`path ${name}=${v.slice(0, 20)}`, { url: url({ [name]: v }) });
     if (INPUTLESS.has(`${method} ${path}`)) return [{ label: 'as is', request: { method: method as never, url: url() } }];
     const queryNames = new Set([...params.filter((p) => p.in === 'query').map((p) => p.name as string), ...(method === 'GET' ? EXTRA_QUERY : [])]);
     for (const name of queryNames) for (const v of URL_VALUES) add(`query ${name}=${v.slice(0, 20)}`, { url: url({}, `?${name}=${v}`) });
     if (bodySchema) {
-      for (const p of propertyPaths(bodySchema)) for (const v of JSON_VALUES) add(`body ${p.join('.')}=${String(v).slice(0, 20)}`, jsonBody(set(baseline, p, v)));
+      for (const p of propertyPaths(bodySchema))
+        for (const v of JSON_VALUES) add(`body ${p.join('.')}=${String(v).slice(0, 20)}`, jsonBody(set(baseline, p, v)));
     }
     if (takesBody && !content['multipart/form-data'] && (LIST_CALL.test(path) || bodySchema?.properties?.page || !bodySchema)) {
       // Every body a list call could read: calls that page without documenting their body included.
       const searchBy: unknown[] = [undefined, ...(bodySchema?.properties?.searchBy?.enum ?? [])];
       const lists: Json[] = [
-        { page: { after: 'abc' } }, { page: { after: NUL } }, { page: { after: 2147483648 } }, { page: { after: 1e308 } }, { page: { after: -1 } },
-        { page: { page: 1e308 } }, { page: { page: 2147483648 } }, { page: { size: 1e308 } }, { page: { page: 'abc' } }, { page: 'abc' },
-        { searchKey: LONG }, { searchKey: NUL }, { searchKey: SURROGATE }, { sortBy: NUL }, { sortBy: LONG }, { searchBy: LONG },
+        { page: { after: 'abc' } },
+        { page: { after: NUL } },
+        { page: { after: 2147483648 } },
+        { page: { after: 1e308 } },
+        { page: { after: -1 } },
+        { page: { page: 1e308 } },
+        { page: { page: 2147483648 } },
+        { page: { size: 1e308 } },
+        { page: { page: 'abc' } },
+        { page: 'abc' },
+        { searchKey: LONG },
+        { searchKey: NUL },
+        { searchKey: SURROGATE },
+        { sortBy: NUL },
+        { sortBy: LONG },
+        { searchBy: LONG },
         ...searchBy.flatMap((by) => [IMSI, '89882390001234567890', '2147483648', '-1', '1e308'].map((searchKey) => ({ searchBy: by, searchKey }))),
       ];
       for (const body of lists) add(`list ${JSON.stringify(body).slice(0, 60)}`, jsonBody({ ...baseline, ...body }));
@@ -208,24 +231,64 @@ describe.each(engines)('bad input on %s', (engine) => {
     const rule = { country: 'DE', mcc: '262', mnc: '01', dataRate: '0.1', startDate: '2026-01-01T00:00:00Z' };
     const subscriber = { iccid: paramValue('', 'iccid'), imsi: paramValue('', 'imsi'), status: 'active', name: 'Sensor' };
     const profile = { resellerId: '1', name: 'Imported profile', reference: 'REF-1', slots: '1', country: 'DE' };
-    const subscriberColumns = ['iccid', 'imsi', 'status', 'dailyLimitBytes', 'qosThrottling', 'pricingPlanId', 'roamingProfileId', 'accountId', 'groupName', 'name', 'deviceType', 'device', 'imei', 'apn'];
+    const subscriberColumns = [
+      'iccid',
+      'imsi',
+      'status',
+      'dailyLimitBytes',
+      'qosThrottling',
+      'pricingPlanId',
+      'roamingProfileId',
+      'accountId',
+      'groupName',
+      'name',
+      'deviceType',
+      'device',
+      'imei',
+      'apn',
+    ];
     const cases: Case[] = [];
     for (const v of CSV_VALUES) {
       for (const column of RULE_FIELDS) {
         for (const confirm of ['', '?confirm=true']) {
-          cases.push({ label: `rules csv ${column}=${v.slice(0, 20)}${confirm}`, request: { method: 'POST', url: `/portal/pricing-plans/local/${plan}/by-csv${confirm}`, ...multipart('pricingPlanFile', csv(RULE_FIELDS, column, v, rule)) } });
+          cases.push({
+            label: `rules csv ${column}=${v.slice(0, 20)}${confirm}`,
+            request: {
+              method: 'POST',
+              url: `/portal/pricing-plans/local/${plan}/by-csv${confirm}`,
+              ...multipart('pricingPlanFile', csv(RULE_FIELDS, column, v, rule)),
+            },
+          });
         }
       }
       for (const column of subscriberColumns) {
-        cases.push({ label: `subscribers csv ${column}=${v.slice(0, 20)}`, request: { method: 'POST', url: '/portal/subscribers/bulk/csv?confirm=true', ...multipart('file', csv(subscriberColumns, column, v, subscriber)) } });
+        cases.push({
+          label: `subscribers csv ${column}=${v.slice(0, 20)}`,
+          request: { method: 'POST', url: '/portal/subscribers/bulk/csv?confirm=true', ...multipart('file', csv(subscriberColumns, column, v, subscriber)) },
+        });
       }
       for (const column of IMPORT_COLUMNS) {
-        cases.push({ label: `profiles csv ${column}=${v.slice(0, 20)}`, request: { method: 'POST', url: '/portal/admin/import-roaming-profiles', payload: csv(IMPORT_COLUMNS, column, v, profile), headers: { 'content-type': 'text/csv' } } });
+        cases.push({
+          label: `profiles csv ${column}=${v.slice(0, 20)}`,
+          request: {
+            method: 'POST',
+            url: '/portal/admin/import-roaming-profiles',
+            payload: csv(IMPORT_COLUMNS, column, v, profile),
+            headers: { 'content-type': 'text/csv' },
+          },
+        });
       }
     }
     // Bytes that are not UTF-8 at all: a lone surrogate as its CESU-8 bytes.
     const surrogate = Buffer.from([0xed, 0xa0, 0x80]).toString('latin1');
-    cases.push({ label: 'rules csv lone surrogate', request: { method: 'POST', url: `/portal/pricing-plans/local/${plan}/by-csv?confirm=true`, ...multipart('pricingPlanFile', `${RULE_FIELDS.join(',')}\nDE,262,01,0.1,2026-01-01T00:00:00Z\n`.replace('DE', `D${surrogate}`)) } });
+    cases.push({
+      label: 'rules csv lone surrogate',
+      request: {
+        method: 'POST',
+        url: `/portal/pricing-plans/local/${plan}/by-csv?confirm=true`,
+        ...multipart('pricingPlanFile', `${RULE_FIELDS.join(',')}\nDE,262,01,0.1,2026-01-01T00:00:00Z\n`.replace('DE', `D${surrogate}`)),
+      },
+    });
     return cases;
   }
 
@@ -251,7 +314,10 @@ describe.each(engines)('bad input on %s', (engine) => {
         sent++;
         // A download that fails after its first bytes is cut short: the response never completes.
         const answer = ctx.app.inject({ ...c.request, headers: { ...c.request.headers, authorization: `Bearer ${token}` } }).catch((e: Error) => e);
-        const res = await Promise.race([answer, new Promise<Error>((resolve) => setTimeout(() => resolve(new Error('no answer within 20 s')), 20_000).unref())]);
+        const res = await Promise.race([
+          answer,
+          new Promise<Error>((resolve) => setTimeout(() => resolve(new Error('no answer within 20 s')), 20_000).unref()),
+        ]);
         if (res instanceof Error) {
           failures.push(`${what} → ${res.message}`);
           if (process.env.BAD_INPUT_TRACE) console.log(failures.at(-1));
@@ -285,7 +351,8 @@ describe.each(engines)('bad input on %s', (engine) => {
       const refused = refusedByDatabase(`${operation.method} ${operation.path}`);
       if (process.env.BAD_INPUT_TRACE) for (const r of refused) console.log(r);
       failures.push(...refused);
-      if (process.env.BAD_INPUT_TRACE) console.log(`${operation.method} ${operation.path}: ${cases.length} cases, ${Date.now() - t0} ms, ${failures.length} failures so far`);
+      if (process.env.BAD_INPUT_TRACE)
+        console.log(`${operation.method} ${operation.path}: ${cases.length} cases, ${Date.now() - t0} ms, ${failures.length} failures so far`);
     }
     failures.push(...(await run(uploads(), tokens.admin)), ...refusedByDatabase('uploads'));
     console.log(`bad input on ${engine}: ${sent} requests in ${((Date.now() - started) / 1000).toFixed(1)} s, ${failures.length} failures`);

@@ -11,7 +11,9 @@ const schemas = loadSchemas();
 /** Every schema in schemas/ gets the same round trip through the generated calls. */
 describe.each(engines)('schema contract on %s', (engine) => {
   let ctx: Awaited<ReturnType<typeof testApp>>;
-  beforeAll(async () => { ctx = await testApp(engine); });
+  beforeAll(async () => {
+    ctx = await testApp(engine);
+  });
   afterAll(async () => ctx?.close());
 
   describe.each(schemas.map((s) => [s.$id, s] as const))('%s', (_id, schema: EntitySchema) => {
@@ -75,7 +77,10 @@ describe.each(engines)('schema contract on %s', (engine) => {
 
 describe('an entity given to the server is one schema and one table', () => {
   const contractProbe = {
-    $id: 'contractProbe', title: 'entity.contractProbe.title', type: 'object', required: ['name'],
+    $id: 'contractProbe',
+    title: 'entity.contractProbe.title',
+    type: 'object',
+    required: ['name'],
     properties: {
       id: { type: 'integer', readOnly: true },
       name: { type: 'string', minLength: 2, maxLength: 50, 'x-unique': true, errorMessage: { minLength: 'validation.name.invalid' } },
@@ -83,7 +88,13 @@ describe('an entity given to the server is one schema and one table', () => {
       resellerId: { type: 'integer' },
     },
     'x-entity': { name: 'contractProbe', domain: 'contract-probes', table: 'contract_probe', key: 'id', privilege: 'Inventory', scope: 'reseller' },
-    'x-api': { paged: 'POST /portal/contract-probes/paged', get: 'GET /portal/contract-probes/{id}', create: 'POST /portal/contract-probes/', update: 'PUT /portal/contract-probes/', delete: 'DELETE /portal/contract-probes/{id}' },
+    'x-api': {
+      paged: 'POST /portal/contract-probes/paged',
+      get: 'GET /portal/contract-probes/{id}',
+      create: 'POST /portal/contract-probes/',
+      update: 'PUT /portal/contract-probes/',
+      delete: 'DELETE /portal/contract-probes/{id}',
+    },
     'x-list': { defaultSort: { sortBy: 'name', sortDir: 'asc' }, search: [{ by: 'vendor' }] },
     'x-columns': [{ field: 'name' }],
   } as unknown as EntitySchema;
@@ -91,7 +102,9 @@ describe('an entity given to the server is one schema and one table', () => {
   it('gets validated, scoped calls including delete', async () => {
     const ctx = await testApp('pglite');
     // What its migration holds: the table, with the version every updated entity carries and the trigger raising it.
-    await sql`create table contract_probe (id serial primary key, name text not null, vendor text, reseller_id integer not null references reseller(id), version integer not null default 1)`.execute(ctx.db);
+    await sql`create table contract_probe (id serial primary key, name text not null, vendor text, reseller_id integer not null references reseller(id), version integer not null default 1)`.execute(
+      ctx.db,
+    );
     await sql`create trigger contract_probe_version before update on contract_probe for each row execute function raise_row_version()`.execute(ctx.db);
     const app = await buildApp({ database: { ...ctx.database, close: async () => {} }, jwtSecret: 'test-secret', schemas: [...schemas, contractProbe] });
     const jwt = (await app.inject({ method: 'POST', url: '/portal/auth', payload: { userName: 'northwind', password: ctx.demoPassword } })).json().jwt;
@@ -105,9 +118,13 @@ describe('an entity given to the server is one schema and one table', () => {
     expect(found.json().totalItemsCount).toBe(1);
     const adminJwt = (await app.inject({ method: 'POST', url: '/portal/auth', payload: { userName: 'admin', password: ADMIN_PASSWORD } })).json().jwt;
     const blueSky = (await app.inject({ method: 'POST', url: '/portal/auth', payload: { userName: 'bluesky', password: ctx.demoPassword } })).json().jwt;
-    expect((await app.inject({ method: 'DELETE', url: `/portal/contract-probes/${created.json().id}`, headers: { authorization: `Bearer ${blueSky}` } })).statusCode).toBe(404);
+    expect(
+      (await app.inject({ method: 'DELETE', url: `/portal/contract-probes/${created.json().id}`, headers: { authorization: `Bearer ${blueSky}` } })).statusCode,
+    ).toBe(404);
     expect((await app.inject({ method: 'DELETE', url: `/portal/contract-probes/${created.json().id}`, headers })).statusCode).toBe(204);
-    expect((await app.inject({ method: 'GET', url: `/portal/contract-probes/${created.json().id}`, headers: { authorization: `Bearer ${adminJwt}` } })).statusCode).toBe(404);
+    expect(
+      (await app.inject({ method: 'GET', url: `/portal/contract-probes/${created.json().id}`, headers: { authorization: `Bearer ${adminJwt}` } })).statusCode,
+    ).toBe(404);
     await app.close();
     await ctx.close();
   });

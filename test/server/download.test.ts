@@ -29,7 +29,8 @@ describe.each(engines)('streamed CSV downloads on %s', (engine) => {
   afterAll(async () => ctx?.close());
 
   const download = (c: Client, body: object, query = '?include_inventory=true') => c.post(`/portal/accounts/list/download${query}`, body);
-  const paged = (c: Client, body: object, query = '?include_inventory=true') => c.post(`/portal/accounts/paged${query}`, { ...body, page: { page: 0, size: 200 } });
+  const paged = (c: Client, body: object, query = '?include_inventory=true') =>
+    c.post(`/portal/accounts/paged${query}`, { ...body, page: { page: 0, size: 200 } });
 
   it('sends every row of the search as an attachment, one column per property', async () => {
     const res = await download(admin, {});
@@ -91,7 +92,12 @@ describe.each(engines)('streamed CSV downloads on %s', (engine) => {
     const adminPrincipal = { isAdmin: true } as never;
     const batches: number[] = [];
     const names: string[] = [];
-    for await (const rows of queryBatches(ctx.db, engine as Engine, repo.exportQuery(req, { principal: adminPrincipal, query: { include_inventory: 'true' } }), 4)) {
+    for await (const rows of queryBatches(
+      ctx.db,
+      engine as Engine,
+      repo.exportQuery(req, { principal: adminPrincipal, query: { include_inventory: 'true' } }),
+      4,
+    )) {
       batches.push(rows.length);
       names.push(...rows.map((r) => String(r.name)));
     }

@@ -9,18 +9,29 @@ describe('database errors in answers', () => {
   async function answer(error: Error) {
     const app = Fastify();
     registerErrorHandler(app);
-    app.get('/fail', async () => { throw error; });
+    app.get('/fail', async () => {
+      throw error;
+    });
     const res = await app.inject({ method: 'GET', url: '/fail' });
     await app.close();
     return res;
   }
 
   it('turns a value the database refused into a 400 without its code or message', async () => {
-    for (const [code, rule] of [['22003', 'range'], ['22P02', 'type'], ['22007', 'format'], ['22008', 'range'], ['22021', 'characters'], ['22P05', 'characters']]) {
+    for (const [code, rule] of [
+      ['22003', 'range'],
+      ['22P02', 'type'],
+      ['22007', 'format'],
+      ['22008', 'range'],
+      ['22021', 'characters'],
+      ['22P05', 'characters'],
+    ]) {
       const res = await answer(databaseError(code, 'value "2147483648" is out of range for type integer'));
       expect(res.statusCode, code).toBe(400);
       expect(res.json(), code).toEqual({
-        statusCode: 400, code: 'VALIDATION_FAILED', message: 'Some fields are not valid',
+        statusCode: 400,
+        code: 'VALIDATION_FAILED',
+        message: 'Some fields are not valid',
         fields: [{ field: '', rule, messageId: 'validation.invalid', message: 'This value is not valid' }],
       });
     }
@@ -32,7 +43,7 @@ describe('database errors in answers', () => {
     expect(res.json()).toEqual({ statusCode: 500, code: 'INTERNAL', message: 'Something went wrong. Please try again or contact support.' });
   });
 
-  it('names a field of Fastify\'s own schema check as the portal does (`save[1].name`)', async () => {
+  it("names a field of Fastify's own schema check as the portal does (`save[1].name`)", async () => {
     const app = Fastify();
     registerErrorHandler(app);
     const body = { type: 'object', properties: { save: { type: 'array', items: { type: 'object', properties: { name: { type: 'string', maxLength: 3 } } } } } };

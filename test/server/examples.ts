@@ -39,7 +39,12 @@ export async function visibleRowId(entity: string, caller: Caller, schemas: read
  * required references (reseller ones aside: the server takes the caller's) name rows the caller sees (of reseller
  * `resellerId` where it can), with the example's other values where it has them and they are not unique.
  */
-export async function createBody(schema: EntitySchema, caller: Caller, schemas: readonly EntitySchema[], opts: { fromRules?: boolean; resellerId?: number } = {}): Promise<Record<string, unknown>> {
+export async function createBody(
+  schema: EntitySchema,
+  caller: Caller,
+  schemas: readonly EntitySchema[],
+  opts: { fromRules?: boolean; resellerId?: number } = {},
+): Promise<Record<string, unknown>> {
   const example = schema.examples?.[0];
   if (example && !opts.fromRules) return structuredClone(example);
   const required = new Set([...(schema.required ?? []), ...(schema['x-entity'].requiredOnCreate ?? [])]);

@@ -3,7 +3,8 @@ import { latestRates, parseSourceRates, refreshRates } from '@server/adapters/ex
 import { engines, testApp } from './helpers';
 
 /** A source that answers like Frankfurter, without the network. */
-const source = (body: unknown, status = 200) => (async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })) as typeof fetch;
+const source = (body: unknown, status = 200) =>
+  (async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })) as typeof fetch;
 
 describe('exchange rate source answers', () => {
   it('converts rates on another base to rates per US dollar, keeping only the portal currencies', () => {
@@ -21,7 +22,9 @@ describe('exchange rate source answers', () => {
 
 describe.each(engines)('exchange rates on %s', (engine) => {
   let ctx: Awaited<ReturnType<typeof testApp>>;
-  beforeAll(async () => { ctx = await testApp(engine); });
+  beforeAll(async () => {
+    ctx = await testApp(engine);
+  });
   afterAll(async () => ctx?.close());
 
   it('serves the stored reference rates with their day to a signed-in user only', async () => {

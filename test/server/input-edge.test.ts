@@ -12,11 +12,12 @@ type Res = Awaited<ReturnType<Client['get']>>;
 
 const fields = (res: Res) => (res.json().fields ?? []).map((f: { field: string; rule: string }) => [f.field, f.rule]);
 const BOUNDARY = '----edge';
-const multipart = (field: string, bytes: Buffer) => Buffer.concat([
-  Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${field}"; filename="f.csv"\r\nContent-Type: text/csv\r\n\r\n`),
-  bytes,
-  Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
-]);
+const multipart = (field: string, bytes: Buffer) =>
+  Buffer.concat([
+    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${field}"; filename="f.csv"\r\nContent-Type: text/csv\r\n\r\n`),
+    bytes,
+    Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+  ]);
 
 describe.each(engines)('input at the edge on %s', (engine) => {
   let ctx: Ctx;
@@ -45,10 +46,19 @@ describe.each(engines)('input at the edge on %s', (engine) => {
   });
 
   it('answers 400 naming the id for an id past an integer, in a path and in a body, and reads nothing', async () => {
-    for (const url of ['/portal/accounts/2147483648', '/portal/subscribers/2147483648', '/portal/jobs/2147483648', '/portal/allowed-lists/99999999999999999999', '/portal/pricing-plans/local/1/rules/2147483648']) {
+    for (const url of [
+      '/portal/accounts/2147483648',
+      '/portal/subscribers/2147483648',
+      '/portal/jobs/2147483648',
+      '/portal/allowed-lists/99999999999999999999',
+      '/portal/pricing-plans/local/1/rules/2147483648',
+    ]) {
       const res = await admin.get(url);
       expect(res.statusCode, url).toBe(400);
-      expect(fields(res).map(([field]: string[]) => field), url).toEqual([url.includes('rules') ? 'ruleId' : 'id']);
+      expect(
+        fields(res).map(([field]: string[]) => field),
+        url,
+      ).toEqual([url.includes('rules') ? 'ruleId' : 'id']);
     }
     expect(fields(await admin.get('/portal/accounts/2147483648'))).toEqual([['id', 'range']]);
     expect(fields(await admin.get('/portal/pricing-plans/local/1/rules/2147483648'))).toEqual([['ruleId', 'range']]);
@@ -73,7 +83,9 @@ describe.each(engines)('input at the edge on %s', (engine) => {
     expect(saved.totalItemsCount).toBe(0);
     // Nested: the path names where it is.
     expect(fields(await admin.post('/portal/accounts/paged', { page: { after: 'a\u0000' } }))).toEqual([['page.after', 'characters']]);
-    expect(fields(await admin.post('/portal/pricing-plans/local/1/rules/batch', { save: [{ network: 'x\udc00' }] }))).toEqual([['save[0].network', 'characters']]);
+    expect(fields(await admin.post('/portal/pricing-plans/local/1/rules/batch', { save: [{ network: 'x\udc00' }] }))).toEqual([
+      ['save[0].network', 'characters'],
+    ]);
     expect(fields(await admin.get('/portal/networks?searchKey=a%00b'))).toEqual([['searchKey', 'characters']]);
     expect(fields(await admin.get('/portal/accounts/1%00'))).toEqual([['id', 'characters']]);
   });
@@ -85,7 +97,9 @@ describe.each(engines)('input at the edge on %s', (engine) => {
     expect(fields(await admin.post('/portal/accounts/paged', { page: { page: 1e308 } }))).toEqual([['page.page', 'range']]);
     const long = await admin.post('/portal/subscribers/search', { searchBy: 'name', searchKey: 'x'.repeat(1_000_000) });
     expect(long.statusCode).toBe(400);
-    expect(long.json().fields).toEqual([expect.objectContaining({ field: 'searchKey', rule: 'maxLength', message: 'Search text can have at most 200 characters' })]);
+    expect(long.json().fields).toEqual([
+      expect.objectContaining({ field: 'searchKey', rule: 'maxLength', message: 'Search text can have at most 200 characters' }),
+    ]);
     expect((await admin.post('/portal/subscribers/search', { searchBy: 'name', searchKey: 'x'.repeat(200) })).statusCode).toBe(200);
     expect(fields(await admin.get('/portal/jobs?page=1e308'))).toEqual([['page', 'maximum']]);
     expect(fields(await admin.get('/portal/ledger/entries?page=1e308'))).toEqual([['page', 'minimum']]);
@@ -100,10 +114,13 @@ describe.each(engines)('input at the edge on %s', (engine) => {
   });
 
   it('refuses an uploaded file that is not UTF-8 or holds a NUL byte, naming the file field', async () => {
-    const upload = (bytes: Buffer) => ctx.app.inject({
-      method: 'POST', url: '/portal/subscribers/bulk/csv', payload: multipart('file', bytes),
-      headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
-    });
+    const upload = (bytes: Buffer) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/portal/subscribers/bulk/csv',
+        payload: multipart('file', bytes),
+        headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      });
     const surrogate = await upload(Buffer.concat([Buffer.from(`iccid,name\n${subscriber.iccid},A`), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('\n')]));
     expect(surrogate.statusCode).toBe(400);
     expect(fields(surrogate)).toEqual([['file', 'encoding']]);
@@ -115,11 +132,15 @@ describe.each(engines)('input at the edge on %s', (engine) => {
 
   it('rejects a CSV line whose id is past an integer, naming its column', async () => {
     const res = await ctx.app.inject({
-      method: 'POST', url: '/portal/subscribers/bulk/csv', payload: multipart('file', Buffer.from(`iccid,pricingPlanId\n${subscriber.iccid},2147483648\n`)),
+      method: 'POST',
+      url: '/portal/subscribers/bulk/csv',
+      payload: multipart('file', Buffer.from(`iccid,pricingPlanId\n${subscriber.iccid},2147483648\n`)),
       headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().rejected.map((r: { line: number; fields: { field: string }[] }) => [r.line, r.fields.map((f) => f.field)])).toEqual([[2, ['pricingPlanId']]]);
+    expect(res.json().rejected.map((r: { line: number; fields: { field: string }[] }) => [r.line, r.fields.map((f) => f.field)])).toEqual([
+      [2, ['pricingPlanId']],
+    ]);
   });
 
   it('refuses over-long SMS text and non-object rule rows at once, without measuring them', async () => {

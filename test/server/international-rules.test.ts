@@ -8,8 +8,17 @@ type Client = ReturnType<Ctx['client']>;
 
 const INTL = '/portal/pricing-plans/international';
 const rule = (over: Record<string, unknown> = {}) => ({
-  price: 0.12, country: 'DE', prefix: '4915', countryName: 'Germany', countryGroup: 'Mobile', description: 'German mobiles',
-  startDate: '2026-01-01T00:00:00.000Z', endDate: '2026-12-31T23:59:59.000Z', fromDate: '2026-01-01T00:00:00.000Z', hidden: false, ...over,
+  price: 0.12,
+  country: 'DE',
+  prefix: '4915',
+  countryName: 'Germany',
+  countryGroup: 'Mobile',
+  description: 'German mobiles',
+  startDate: '2026-01-01T00:00:00.000Z',
+  endDate: '2026-12-31T23:59:59.000Z',
+  fromDate: '2026-01-01T00:00:00.000Z',
+  hidden: false,
+  ...over,
 });
 const fieldsOf = (body: { fields?: { field: string; message: string }[] }) => body.fields?.map((f) => [f.field, f.message]);
 
@@ -78,7 +87,11 @@ describe.each(engines)('international rules on %s', (engine) => {
   });
 
   it('pages, sorts and searches the rules of one plan only', async () => {
-    for (const [country, prefix, price] of [['ES', '34', 0.3], ['IT', '39', 0.1], ['NL', '31', 0.2]] as const) {
+    for (const [country, prefix, price] of [
+      ['ES', '34', 0.3],
+      ['IT', '39', 0.1],
+      ['NL', '31', 0.2],
+    ] as const) {
       expect((await northwind.post(`${INTL}/${planId}/rules`, rule({ country, prefix, price, countryName: country }))).statusCode).toBe(201);
     }
     const page = (await northwind.post(`${INTL}/${planId}/rules/paged`, { sortBy: 'price', sortDir: 'desc', page: { page: 0, size: 2 } })).json();
@@ -112,7 +125,7 @@ describe.each(engines)('international rules on %s', (engine) => {
     expect((await db.selectFrom('internationalRule').select('id').where('planId', '=', other).execute()).length).toBe(0);
   });
 
-  it('lists the caller\'s visible international plans', async () => {
+  it("lists the caller's visible international plans", async () => {
     const mine = (await northwind.get('/portal/pricing-plans/api/list-international')).json().resultObject;
     expect(mine).toContainEqual(expect.objectContaining({ id: planId, name: 'Intl Test Plan', defaultPrice: 0.2 }));
     expect(mine.map((p: { name: string }) => p.name)).not.toContain('Blue Sky Intl');

@@ -11,17 +11,34 @@ type Ctx = Awaited<ReturnType<typeof testApp>>;
 /** A kind for the tests: adds 1 to an account's usage credit; account 0 does not exist and fails with a reason. */
 const credit: JobKind = {
   async apply(trx: Kysely<Database>, key) {
-    const res = await trx.updateTable('account').set({ usageCredit: sql`coalesce(usage_credit, 0) + 1` }).where('accountId', '=', Number(key)).executeTakeFirst();
+    const res = await trx
+      .updateTable('account')
+      .set({ usageCredit: sql`coalesce(usage_credit, 0) + 1` })
+      .where('accountId', '=', Number(key))
+      .executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) throw conflict([fieldError('', 'exists', 'error.notFound')]);
   },
 };
 
-const silent = { error() {}, warn() {}, info() {}, debug() {}, trace() {}, fatal() {}, child() { return this; }, level: 'silent', silent() {} } as never;
+const silent = {
+  error() {},
+  warn() {},
+  info() {},
+  debug() {},
+  trace() {},
+  fatal() {},
+  child() {
+    return this;
+  },
+  level: 'silent',
+  silent() {},
+} as never;
 
 describe.each(engines)('background jobs on %s', (engine) => {
   let ctx: Ctx;
   let accountIds: number[];
-  const credits = async () => new Map((await ctx.db.selectFrom('account').select(['accountId', 'usageCredit']).execute()).map((a) => [a.accountId, Number(a.usageCredit ?? 0)]));
+  const credits = async () =>
+    new Map((await ctx.db.selectFrom('account').select(['accountId', 'usageCredit']).execute()).map((a) => [a.accountId, Number(a.usageCredit ?? 0)]));
   const waitFor = async (id: number, client: ReturnType<Ctx['client']>) => {
     for (let i = 0; i < 200; i++) {
       const job = (await client.get(`/portal/jobs/${id}`)).json();
@@ -42,10 +59,24 @@ describe.each(engines)('background jobs on %s', (engine) => {
     const admin = await ctx.as('admin');
     const before = await credits();
     const northwindUser = await ctx.db.selectFrom('appUser').select(['id', 'resellerId']).where('username', '=', 'northwind').executeTakeFirstOrThrow();
-    const id = await ctx.app.jobs.enqueue({ kind: 'test.credit', userId: northwindUser.id, resellerId: northwindUser.resellerId, keys: [...accountIds.map(String), '0'], params: { amount: 1 } });
+    const id = await ctx.app.jobs.enqueue({
+      kind: 'test.credit',
+      userId: northwindUser.id,
+      resellerId: northwindUser.resellerId,
+      keys: [...accountIds.map(String), '0'],
+      params: { amount: 1 },
+    });
     const northwind = await ctx.as('northwind');
     const job = await waitFor(id, northwind);
-    expect(job).toMatchObject({ status: 'done', total: accountIds.length + 1, succeeded: accountIds.length, failed: 1, skipped: 0, waiting: 0, params: { amount: 1 } });
+    expect(job).toMatchObject({
+      status: 'done',
+      total: accountIds.length + 1,
+      succeeded: accountIds.length,
+      failed: 1,
+      skipped: 0,
+      waiting: 0,
+      params: { amount: 1 },
+    });
     const after = await credits();
     for (const accountId of accountIds) expect(after.get(accountId)).toBe((before.get(accountId) ?? 0) + 1);
 
@@ -72,7 +103,11 @@ describe.each(engines)('background jobs on %s', (engine) => {
     await ctx.db.transaction().execute(async (trx) => {
       for (const key of accountIds.slice(0, 5)) await credit.apply(trx, String(key), {} as never, () => {});
       await trx.updateTable('jobItem').set({ status: 'done' }).where('jobId', '=', id).where('seq', '<', 5).execute();
-      await trx.updateTable('job').set({ status: 'running', succeeded: 5, leaseOwner: 'gone', leaseUntil: sql`now() - interval '1 second'` }).where('id', '=', id).execute();
+      await trx
+        .updateTable('job')
+        .set({ status: 'running', succeeded: 5, leaseOwner: 'gone', leaseUntil: sql`now() - interval '1 second'` })
+        .where('id', '=', id)
+        .execute();
     });
 
     const next = new JobRunner(ctx.db, silent, { chunk: 4, pollMs: 20 });
@@ -94,7 +129,14 @@ describe.each(engines)('background jobs on %s', (engine) => {
       apply: credit.apply,
       async applyChunk(trx, keys, _job, afterCommit) {
         const ids = keys.map(Number).filter((id) => id > 0);
-        const applied = ids.length ? await trx.updateTable('account').set({ usageCredit: sql`coalesce(usage_credit, 0) + 1` }).where('accountId', 'in', ids).returning('accountId').execute() : [];
+        const applied = ids.length
+          ? await trx
+              .updateTable('account')
+              .set({ usageCredit: sql`coalesce(usage_credit, 0) + 1` })
+              .where('accountId', 'in', ids)
+              .returning('accountId')
+              .execute()
+          : [];
         afterCommit(() => sent.push(...keys));
         // Key -1 stands for an item the set-based path cannot handle.
         if (keys.includes('-1')) throw new Error('chunk failed');
@@ -116,7 +158,9 @@ describe.each(engines)('background jobs on %s', (engine) => {
     const after = await credits();
     for (const accountId of accountIds) expect(after.get(accountId), `account ${accountId}`).toBe((before.get(accountId) ?? 0) + 1);
     const failures = await admin.get(`/portal/jobs/${id}/failures`);
-    expect(failures.body).toBe(`\uFEFF${csvLine(['key', 'error', 'detail'])}${csvLine(['-1', englishText('error.notFound'), ''])}${csvLine(['0', englishText('error.notFound'), ''])}`);
+    expect(failures.body).toBe(
+      `\uFEFF${csvLine(['key', 'error', 'detail'])}${csvLine(['-1', englishText('error.notFound'), ''])}${csvLine(['0', englishText('error.notFound'), ''])}`,
+    );
     // The chunk holding -1 (keys 3 to 5) went one by one: its network-like work was never released.
     expect(sent).toEqual([...keys.slice(0, 3), ...keys.slice(6)]);
   });
@@ -128,9 +172,17 @@ describe.each(engines)('background jobs on %s', (engine) => {
     const network: JobKind = {
       async apply(_trx, key, job, afterCommit) {
         if (key === 'same') return { status: 'skipped', messageId: 'bulk.reason.unchanged' };
-        afterCommit(() => held.push(() => ctx.app.jobs.answer({
-          jobId: job.id, key, ok: !key.startsWith('bad'), messageId: 'subscriberOperation.failed.network', detail: `Diameter 5012 DIAMETER_UNABLE_TO_COMPLY (${key})`,
-        })));
+        afterCommit(() =>
+          held.push(() =>
+            ctx.app.jobs.answer({
+              jobId: job.id,
+              key,
+              ok: !key.startsWith('bad'),
+              messageId: 'subscriberOperation.failed.network',
+              detail: `Diameter 5012 DIAMETER_UNABLE_TO_COMPLY (${key})`,
+            }),
+          ),
+        );
         return { status: 'waiting' };
       },
       async retry(_db, _principal, _job, failedKeys) {
@@ -139,7 +191,9 @@ describe.each(engines)('background jobs on %s', (engine) => {
     };
     ctx.app.jobs.register('test.network', network);
     const northwind = await ctx.as('northwind');
-    const release = async () => { while (held.length) await held.shift()!(); };
+    const release = async () => {
+      while (held.length) await held.shift()!();
+    };
     const waitForStatus = async (id: number, status: string) => {
       for (let i = 0; i < 200; i++) {
         const job = (await northwind.get(`/portal/jobs/${id}`)).json();
@@ -149,7 +203,12 @@ describe.each(engines)('background jobs on %s', (engine) => {
       throw new Error(`job ${id} never became ${status}`);
     };
 
-    const id = await ctx.app.jobs.enqueue({ kind: 'test.network', userId: owner.id, resellerId: owner.resellerId, keys: ['good', 'bad-a', 'same', 'bad-gone'] });
+    const id = await ctx.app.jobs.enqueue({
+      kind: 'test.network',
+      userId: owner.id,
+      resellerId: owner.resellerId,
+      keys: ['good', 'bad-a', 'same', 'bad-gone'],
+    });
     // Every item applied, none answered: the job is not done, it waits.
     expect(await waitForStatus(id, 'waiting')).toMatchObject({ total: 4, succeeded: 0, failed: 0, skipped: 1, waiting: 3, finishedAt: null });
     const retryEarly = await northwind.post(`/portal/jobs/${id}/retry`);
@@ -162,18 +221,26 @@ describe.each(engines)('background jobs on %s', (engine) => {
 
     const failed = (await northwind.get(`/portal/jobs/${id}/items?size=1`)).json();
     expect(failed).toMatchObject({ totalItemsCount: 2, totalPageCount: 2, currentPage: 0 });
-    expect(failed.items).toEqual([{
-      seq: 1, key: 'bad-a', status: 'failed', messageId: 'subscriberOperation.failed.network', message: englishText('subscriberOperation.failed.network'),
-      detail: 'Diameter 5012 DIAMETER_UNABLE_TO_COMPLY (bad-a)',
-    }]);
+    expect(failed.items).toEqual([
+      {
+        seq: 1,
+        key: 'bad-a',
+        status: 'failed',
+        messageId: 'subscriberOperation.failed.network',
+        message: englishText('subscriberOperation.failed.network'),
+        detail: 'Diameter 5012 DIAMETER_UNABLE_TO_COMPLY (bad-a)',
+      },
+    ]);
     expect((await northwind.get(`/portal/jobs/${id}/items?size=1&page=1`)).json().items.map((i: { key: string }) => i.key)).toEqual(['bad-gone']);
     expect((await northwind.get(`/portal/jobs/${id}/items?status=skipped`)).json().items).toEqual([
       { seq: 2, key: 'same', status: 'skipped', messageId: 'bulk.reason.unchanged', message: englishText('bulk.reason.unchanged'), detail: null },
     ]);
     expect((await northwind.get(`/portal/jobs/${id}/items?status=done`)).statusCode).toBe(400);
     const csv = (await northwind.get(`/portal/jobs/${id}/failures`)).body;
-    expect(csv).toBe(`\uFEFF${csvLine(['key', 'error', 'detail'])}${csvLine(['bad-a', englishText('subscriberOperation.failed.network'), 'Diameter 5012 DIAMETER_UNABLE_TO_COMPLY (bad-a)'])}`
-      + csvLine(['bad-gone', englishText('subscriberOperation.failed.network'), 'Diameter 5012 DIAMETER_UNABLE_TO_COMPLY (bad-gone)']));
+    expect(csv).toBe(
+      `\uFEFF${csvLine(['key', 'error', 'detail'])}${csvLine(['bad-a', englishText('subscriberOperation.failed.network'), 'Diameter 5012 DIAMETER_UNABLE_TO_COMPLY (bad-a)'])}` +
+        csvLine(['bad-gone', englishText('subscriberOperation.failed.network'), 'Diameter 5012 DIAMETER_UNABLE_TO_COMPLY (bad-gone)']),
+    );
 
     // Retry: a new job over the failed items the kind still allows, by the caller; nobody else's job.
     expect((await (await ctx.as('northwind-iot')).post(`/portal/jobs/${id}/retry`)).statusCode).toBe(404);
@@ -200,7 +267,9 @@ describe.each(engines)('background jobs on %s', (engine) => {
     const expired: string[] = [];
     const silentNetwork: JobKind = {
       apply: async (_trx, key) => (key === 'ok' ? undefined : { status: 'waiting' }),
-      expire: async (_trx, _job, keys) => { expired.push(...keys); },
+      expire: async (_trx, _job, keys) => {
+        expired.push(...keys);
+      },
     };
     const runner = new JobRunner(ctx.db, silent, { pollMs: 20, answerTimeoutSeconds: 0.3 });
     runner.register('test.silent', silentNetwork);
@@ -212,7 +281,10 @@ describe.each(engines)('background jobs on %s', (engine) => {
     expect(job).toMatchObject({ status: 'done', succeeded: 1, failed: 2, waiting: 0 });
     expect(expired.sort()).toEqual(['lost-1', 'lost-2']);
     const items = (await admin.get(`/portal/jobs/${id}/items`)).json().items;
-    expect(items.map((i: { key: string; messageId: string }) => [i.key, i.messageId])).toEqual([['lost-1', 'subscriberOperation.failed.noAnswer'], ['lost-2', 'subscriberOperation.failed.noAnswer']]);
+    expect(items.map((i: { key: string; messageId: string }) => [i.key, i.messageId])).toEqual([
+      ['lost-1', 'subscriberOperation.failed.noAnswer'],
+      ['lost-2', 'subscriberOperation.failed.noAnswer'],
+    ]);
   });
 
   it('leaves a job alone while another runner holds its lease, and stops a cancelled one', async () => {
@@ -220,7 +292,11 @@ describe.each(engines)('background jobs on %s', (engine) => {
     const idle = new JobRunner(ctx.db, silent);
     idle.register('test.leased', credit);
     const id = await idle.enqueue({ kind: 'test.leased', userId: owner.id, resellerId: owner.resellerId, keys: accountIds.map(String) });
-    await ctx.db.updateTable('job').set({ status: 'running', leaseOwner: 'alive', leaseUntil: sql`now() + interval '1 hour'` }).where('id', '=', id).execute();
+    await ctx.db
+      .updateTable('job')
+      .set({ status: 'running', leaseOwner: 'alive', leaseUntil: sql`now() + interval '1 hour'` })
+      .where('id', '=', id)
+      .execute();
     const other = new JobRunner(ctx.db, silent, { pollMs: 20 });
     other.register('test.leased', credit);
     other.start();

@@ -32,7 +32,9 @@ describe.each(engines)('an estimated list total on %s', (engine) => {
     const first = await page({ page: { page: 0, size: 50 } });
     expect(first.totalIsEstimate).toBe(true);
     expect(first.totalItemsCount).toBeGreaterThan(COUNT_LIMIT);
-    const few = await (await admin.post('/portal/subscribers/search', { searchBy: 'subscriberId', searchKey: '7', page: { page: 0, size: 50 } })).json() as ListPage;
+    const few = (await (
+      await admin.post('/portal/subscribers/search', { searchBy: 'subscriberId', searchKey: '7', page: { page: 0, size: 50 } })
+    ).json()) as ListPage;
     expect(few.totalItemsCount).toBe(1);
     expect(few).not.toHaveProperty('totalIsEstimate');
   });

@@ -5,7 +5,8 @@ import { engines, testApp } from './helpers';
 /** A 1×1 transparent PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9]);
-const SVG = '<?xml version="1.0" encoding="UTF-8"?>\n<!-- logo -->\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="#c99a2e"/></svg>';
+const SVG =
+  '<?xml version="1.0" encoding="UTF-8"?>\n<!-- logo -->\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="#c99a2e"/></svg>';
 
 /** A logo as design tools write them: editor metadata, a gradient, a reused shape, text, an embedded picture. */
 const RICH_SVG = `<?xml version="1.0" encoding="UTF-8" standalone="no"?>
@@ -36,10 +37,14 @@ const BYPASSES = {
   'xlink:href': '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><a xlink:href="javascript:alert(1)"><rect/></a></svg>',
   'animate of href': '<svg xmlns="http://www.w3.org/2000/svg"><a><animate attributeName="href" values="javascript:alert(1)"/><rect/></a></svg>',
   'set of href': '<svg xmlns="http://www.w3.org/2000/svg"><a><set attributeName="xlink:href" to="javascript:alert(1)"/><rect/></a></svg>',
-  'animateTransform naming href': '<svg xmlns="http://www.w3.org/2000/svg"><a><animateTransform attributeName="href" values="javascript:alert(1)"/><rect/></a></svg>',
-  'foreignObject with HTML': '<svg xmlns="http://www.w3.org/2000/svg"><foreignObject width="10" height="10"><body xmlns="http://www.w3.org/1999/xhtml"><img src="x" onerror="alert(1)"/><iframe src="javascript:alert(1)"></iframe></body></foreignObject><rect/></svg>',
-  'use of a data: document': '<svg xmlns="http://www.w3.org/2000/svg"><use href="data:image/svg+xml;base64,PHN2ZyBpZD0ieCIgb25sb2FkPSJhbGVydCgxKSIvPg==#x"/><rect/></svg>',
-  'use of an external document': '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><use xlink:href="https://evil.example/sprite.svg#x"/><rect/></svg>',
+  'animateTransform naming href':
+    '<svg xmlns="http://www.w3.org/2000/svg"><a><animateTransform attributeName="href" values="javascript:alert(1)"/><rect/></a></svg>',
+  'foreignObject with HTML':
+    '<svg xmlns="http://www.w3.org/2000/svg"><foreignObject width="10" height="10"><body xmlns="http://www.w3.org/1999/xhtml"><img src="x" onerror="alert(1)"/><iframe src="javascript:alert(1)"></iframe></body></foreignObject><rect/></svg>',
+  'use of a data: document':
+    '<svg xmlns="http://www.w3.org/2000/svg"><use href="data:image/svg+xml;base64,PHN2ZyBpZD0ieCIgb25sb2FkPSJhbGVydCgxKSIvPg==#x"/><rect/></svg>',
+  'use of an external document':
+    '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><use xlink:href="https://evil.example/sprite.svg#x"/><rect/></svg>',
   'image of an svg data: URL': '<svg xmlns="http://www.w3.org/2000/svg"><image href="data:image/svg+xml,&lt;svg onload=alert(1)&gt;"/><rect/></svg>',
   'style @import': '<svg xmlns="http://www.w3.org/2000/svg"><style>@import url(https://evil.example/x.css); rect { fill: red }</style><rect/></svg>',
   'style with an escaped @import': '<svg xmlns="http://www.w3.org/2000/svg"><style>@\\69mport "https://evil.example/x.css";</style><rect/></svg>',
@@ -95,7 +100,7 @@ describe.each(engines)('reseller logo on %s', (engine) => {
     expect(res.headers['vary']).toBe('Authorization');
   });
 
-  it('stores a PNG for the caller\'s reseller and serves it byte for byte, to its sub-reseller too', async () => {
+  it("stores a PNG for the caller's reseller and serves it byte for byte, to its sub-reseller too", async () => {
     expect((await put('northwind', PNG, 'image/png')).statusCode).toBe(204);
     for (const user of ['northwind', 'northwind-iot']) {
       const res = await get(user);
@@ -108,7 +113,7 @@ describe.each(engines)('reseller logo on %s', (engine) => {
     expect((await get('bluesky')).statusCode).toBe(204);
   });
 
-  it('prefers the reseller\'s own logo to its parent\'s', async () => {
+  it("prefers the reseller's own logo to its parent's", async () => {
     expect((await put('northwind-iot', JPEG, 'image/jpeg')).statusCode).toBe(204);
     const own = await get('northwind-iot');
     expect(own.headers['content-type']).toBe('image/jpeg');
@@ -144,7 +149,17 @@ describe.each(engines)('reseller logo on %s', (engine) => {
     expect((await put('bluesky', RICH_SVG, 'image/svg+xml')).statusCode).toBe(204);
     const body = (await get('bluesky')).body;
     expect(hazards(body)).toEqual([]);
-    for (const kept of ['<linearGradient id="gold">', 'fill="url(\'#gold\')"', 'style="opacity: 0.9"', 'fill: url(#gold)', 'xlink:href="#dot"', 'href="#dot"', 'North &amp; Co\u00a0', `href="data:image/png;base64,${PNG.toString('base64')}"`, 'viewBox="0 0 120 40"']) {
+    for (const kept of [
+      '<linearGradient id="gold">',
+      'fill="url(\'#gold\')"',
+      'style="opacity: 0.9"',
+      'fill: url(#gold)',
+      'xlink:href="#dot"',
+      'href="#dot"',
+      'North &amp; Co\u00a0',
+      `href="data:image/png;base64,${PNG.toString('base64')}"`,
+      'viewBox="0 0 120 40"',
+    ]) {
       expect(body, kept).toContain(kept);
     }
     expect(body).not.toContain('inkscape:version'); // editor metadata is not part of the drawing
@@ -173,7 +188,12 @@ describe.each(engines)('reseller logo on %s', (engine) => {
     const shapes = '<rect width="1" height="1"/>'.repeat(5000);
     const res = await put('bluesky', `<svg xmlns="http://www.w3.org/2000/svg">${shapes}</svg>`, 'image/svg+xml');
     expect(res.statusCode).toBe(400);
-    expect(fieldOf(res)).toEqual({ field: 'logo', rule: 'maxElements', messageId: 'validation.logo.complex', message: 'The SVG image has too many elements (at most 5,000): simplify it or upload a PNG' });
+    expect(fieldOf(res)).toEqual({
+      field: 'logo',
+      rule: 'maxElements',
+      messageId: 'validation.logo.complex',
+      message: 'The SVG image has too many elements (at most 5,000): simplify it or upload a PNG',
+    });
   });
 
   it('refuses an SVG whose doctype declares entities, before reading it', async () => {

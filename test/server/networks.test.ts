@@ -59,7 +59,10 @@ describe.each(engines)('network catalogue on %s', (engine) => {
       const first = (await admin.post('/portal/admin/update-sponsor-networks')).json();
       expect(first).toMatchObject({ added: [], updated: [], withdrawn: [], restored: [] });
       // Drift: a network lost, one renamed, one the catalogue no longer knows.
-      await ctx.db.deleteFrom('allowedListNetwork').where('networkId', 'in', (eb) => eb.selectFrom('network').select('id').where('plmn', '=', '26201')).execute();
+      await ctx.db
+        .deleteFrom('allowedListNetwork')
+        .where('networkId', 'in', (eb) => eb.selectFrom('network').select('id').where('plmn', '=', '26201'))
+        .execute();
       await ctx.db.deleteFrom('network').where('plmn', '=', '26201').execute();
       await ctx.db.updateTable('network').set({ brand: 'Old brand' }).where('plmn', '=', '26202').execute();
       await ctx.db.insertInto('network').values({ plmn: '99999', mcc: '999', mnc: '99', country: 'DE', operator: 'Gone Mobile' }).execute();
@@ -92,11 +95,13 @@ describe.each(engines)('network catalogue on %s', (engine) => {
       const before = (await admin.get('/portal/sponsors')).json().length;
       const res = await admin.post('/portal/sponsors/', { name: 'X', plmn: '12', imsiPrefix: 'abc' });
       expect(res.statusCode).toBe(400);
-      expect(res.json().fields).toEqual(expect.arrayContaining([
-        expect.objectContaining({ field: 'name', rule: 'minLength', message: 'Name must be valid' }),
-        expect.objectContaining({ field: 'plmn', rule: 'pattern', message: 'Network code must be 5 or 6 digits (MCC and MNC)' }),
-        expect.objectContaining({ field: 'imsiPrefix', rule: 'pattern', message: 'IMSI prefix must be 5 to 10 digits' }),
-      ]));
+      expect(res.json().fields).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ field: 'name', rule: 'minLength', message: 'Name must be valid' }),
+          expect.objectContaining({ field: 'plmn', rule: 'pattern', message: 'Network code must be 5 or 6 digits (MCC and MNC)' }),
+          expect.objectContaining({ field: 'imsiPrefix', rule: 'pattern', message: 'IMSI prefix must be 5 to 10 digits' }),
+        ]),
+      );
       expect((await admin.get('/portal/sponsors')).json().length).toBe(before);
     });
   });
@@ -116,7 +121,9 @@ describe.each(engines)('network catalogue on %s', (engine) => {
       const failed = await net.send({ operation: 'allowNetwork', resellerId: blueskyId, plmn: '23415', subject: 'test' });
       expect(failed).toMatchObject({ ok: false, detail: 'MAP error 34: system failure' });
       const answers: boolean[] = [];
-      net.dispatch({ operation: 'removeNetwork', resellerId: blueskyId, plmn: '26201', subject: 'test' }, async (a) => { answers.push(a.ok); });
+      net.dispatch({ operation: 'removeNetwork', resellerId: blueskyId, plmn: '26201', subject: 'test' }, async (a) => {
+        answers.push(a.ok);
+      });
       await net.idle();
       expect(answers).toEqual([true]);
 
@@ -127,7 +134,9 @@ describe.each(engines)('network catalogue on %s', (engine) => {
       expect(all.items[2]).toMatchObject({ result: 'success', imsi: '204041200000001', resellerId: northwindId });
 
       // Tenancy: Northwind Mobile sees its sub-reseller's request, Blue Sky only its own.
-      expect((await northwind.get('/portal/network-events/ss7?subject=test')).json().items.map((e: { operation: string }) => e.operation)).toEqual(['blockNetwork']);
+      expect((await northwind.get('/portal/network-events/ss7?subject=test')).json().items.map((e: { operation: string }) => e.operation)).toEqual([
+        'blockNetwork',
+      ]);
       expect((await bluesky.get('/portal/network-events/ss7?subject=test')).json().totalItemsCount).toBe(2);
       expect((await bluesky.get('/portal/network-events/ss7?subject=test&result=failure')).json().items).toHaveLength(1);
       const paged = (await admin.get('/portal/network-events/ss7?subject=test&size=2&page=1')).json();

@@ -25,7 +25,10 @@ describe('the OpenAPI document', () => {
         expect(op.tags?.length, `${method} ${path}`).toBeGreaterThan(0);
         expect(ids.has(op.operationId), op.operationId).toBe(false);
         ids.add(op.operationId);
-        expect(Object.keys(op.responses).some((s) => s.startsWith('4')), `${method} ${path}`).toBe(true);
+        expect(
+          Object.keys(op.responses).some((s) => s.startsWith('4')),
+          `${method} ${path}`,
+        ).toBe(true);
       }
     }
     expect(ids.size).toBeGreaterThan(150);
@@ -38,9 +41,16 @@ describe('the OpenAPI document', () => {
   });
 
   it('is cleaned without touching the validation schemas', () => {
-    const schema = { type: 'object', properties: { errorMessage: { type: 'string' }, n: { type: 'number', exclusiveMinimum: 0, errorMessage: 'x' } }, errorMessage: { required: 'y' } };
+    const schema = {
+      type: 'object',
+      properties: { errorMessage: { type: 'string' }, n: { type: 'number', exclusiveMinimum: 0, errorMessage: 'x' } },
+      errorMessage: { required: 'y' },
+    };
     const copy = structuredClone(schema);
-    expect(documentedSchema(schema)).toEqual({ type: 'object', properties: { errorMessage: { type: 'string' }, n: { type: 'number', minimum: 0, exclusiveMinimum: true } } });
+    expect(documentedSchema(schema)).toEqual({
+      type: 'object',
+      properties: { errorMessage: { type: 'string' }, n: { type: 'number', minimum: 0, exclusiveMinimum: true } },
+    });
     expect(schema).toEqual(copy);
     expect(cleanDocument({ paths: {} }, [{ url: '/' }]).servers).toEqual([{ url: '/' }]);
     expect(operationId('post', '/portal/allowed-lists/{id}/sync')).toBe('postAllowedListsByIdSync');

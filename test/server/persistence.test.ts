@@ -13,13 +13,27 @@ describe('the embedded database in DATA_DIR', () => {
     const first = await openDatabase({ dataDir: dir });
     expect(await ensureAdmin(first.db)).toMatch(/^.{12,}$/);
     expect((await seedDemo(first.db)).length).toBeGreaterThan(0);
-    const accounts = Number((await first.db.selectFrom('account').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const accounts = Number(
+      (
+        await first.db
+          .selectFrom('account')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     await first.close();
 
     const second = await openDatabase({ dataDir: dir });
     expect(await ensureAdmin(second.db)).toBeUndefined();
     expect(await seedDemo(second.db)).toEqual([]);
-    const again = Number((await second.db.selectFrom('account').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const again = Number(
+      (
+        await second.db
+          .selectFrom('account')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     expect(again).toBe(accounts);
     await second.close();
   });

@@ -29,8 +29,21 @@ describe.each(engines)('prepaid templates, packages and the ledger on %s', (engi
     return res.json().balance as number;
   };
   const template = (overrides: Row = {}) => ({
-    name: 'Test template', locationZoneId: zone.Europe, destinationZoneId: zone['EU calls'], periodDays: 30, price: 9.99,
-    priority: 1, moCallMinutes: 10, mtCallMinutes: 10, moSms: 5, mtSms: 5, dataMb: 1024, unlimitedData: false, bitrate: 0, slices: 1, ...overrides,
+    name: 'Test template',
+    locationZoneId: zone.Europe,
+    destinationZoneId: zone['EU calls'],
+    periodDays: 30,
+    price: 9.99,
+    priority: 1,
+    moCallMinutes: 10,
+    mtCallMinutes: 10,
+    moSms: 5,
+    mtSms: 5,
+    dataMb: 1024,
+    unlimitedData: false,
+    bitrate: 0,
+    slices: 1,
+    ...overrides,
   });
   const createTemplate = async (client: Client, overrides: Row = {}) => {
     const res = await client.post(TEMPLATES, template(overrides));
@@ -47,7 +60,8 @@ describe.each(engines)('prepaid templates, packages and the ledger on %s', (engi
     for (const table of ['location_zone', 'destination_zone']) {
       for (const z of (await sql<{ id: number; name: string }>`select id, name from ${sql.table(table)}`.execute(ctx.db)).rows) zone[z.name] = z.id;
     }
-    const first = async (resellerId: number) => (await sql<{ id: number }>`select min(subscriber_id) as id from subscriber where reseller_id = ${resellerId}`.execute(ctx.db)).rows[0].id;
+    const first = async (resellerId: number) =>
+      (await sql<{ id: number }>`select min(subscriber_id) as id from subscriber where reseller_id = ${resellerId}`.execute(ctx.db)).rows[0].id;
     subscriber.northwind = await first(1);
     subscriber.iot = await first(2);
     subscriber.bluesky = await first(3);
@@ -56,9 +70,17 @@ describe.each(engines)('prepaid templates, packages and the ledger on %s', (engi
   afterAll(async () => ctx?.close());
 
   describe('templates', () => {
-    it('creates a template with exact price and its zones named, for the caller\'s reseller', async () => {
+    it("creates a template with exact price and its zones named, for the caller's reseller", async () => {
       const created = await createTemplate(northwind, { name: 'Europe exact price', price: 12.34 });
-      expect(created).toMatchObject({ name: 'Europe exact price', resellerId: 1, resellerName: 'Northwind Mobile', locationZoneName: 'Europe', destinationZoneName: 'EU calls', price: 12.34, periodDays: 30 });
+      expect(created).toMatchObject({
+        name: 'Europe exact price',
+        resellerId: 1,
+        resellerName: 'Northwind Mobile',
+        locationZoneName: 'Europe',
+        destinationZoneName: 'EU calls',
+        price: 12.34,
+        periodDays: 30,
+      });
       const stored = await sql<{ p: string }>`select price::text as p from prepaid_template where id = ${created.id}`.execute(ctx.db);
       expect(stored.rows[0].p).toBe('12.34');
       expect((await northwind.get(`${TEMPLATES}/${created.id}`)).json()).toEqual(created);
@@ -70,7 +92,7 @@ describe.each(engines)('prepaid templates, packages and the ledger on %s', (engi
       expect(posted.json()).toMatchObject({ priority: 7, price: 0.3 });
     });
 
-    it('refuses bad input with each rule\'s message, writing nothing', async () => {
+    it("refuses bad input with each rule's message, writing nothing", async () => {
       const before = await count('prepaid_template');
       const cases: [Row, string, string, string][] = [
         [{ name: undefined }, 'name', 'required', 'Template name is required'],
@@ -107,9 +129,12 @@ describe.each(engines)('prepaid templates, packages and the ledger on %s', (engi
       expect(rename.statusCode).toBe(409);
     });
 
-    it('takes only zones the caller sees, of the template\'s reseller or one above it', async () => {
+    it("takes only zones the caller sees, of the template's reseller or one above it", async () => {
       const before = await count('prepaid_template');
-      const foreign = await northwind.post(TEMPLATES, template({ name: 'Foreign zones', locationZoneId: zone['North America'], destinationZoneId: zone['Worldwide calls'] }));
+      const foreign = await northwind.post(
+        TEMPLATES,
+        template({ name: 'Foreign zones', locationZoneId: zone['North America'], destinationZoneId: zone['Worldwide calls'] }),
+      );
       expect(foreign.statusCode).toBe(400);
       expect(foreign.json().fields).toEqual([
         expect.objectContaining({ field: 'locationZoneId', rule: 'reference', messageId: 'validation.zone.notAllowed' }),
@@ -143,7 +168,7 @@ describe.each(engines)('prepaid templates, packages and the ledger on %s', (engi
       expect((await northwind.get(`/portal/zones/location-zones/${own.id}`)).statusCode).toBe(200);
     });
 
-    it('keeps every template call to the caller\'s tenants', async () => {
+    it("keeps every template call to the caller's tenants", async () => {
       const mine = await createTemplate(northwind, { name: 'Northwind private' });
       expect((await bluesky.get(`${TEMPLATES}/${mine.id}`)).statusCode).toBe(404);
       expect((await bluesky.put(`${TEMPLATES}/${mine.id}`, { ...mine, name: 'Taken over' })).statusCode).toBe(404);
@@ -166,7 +191,7 @@ describe.each(engines)('prepaid templates, packages and the ledger on %s', (engi
       expect((await northwind.get(`${TEMPLATES}?reseller_id=abc`)).statusCode).toBe(400);
     });
 
-    it('lists a location zone\'s countries to those who see the zone', async () => {
+    it("lists a location zone's countries to those who see the zone", async () => {
       const res = await northwind.get(`${BASE}/location-zones/${zone.Europe}/countries`);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ locationZoneId: zone.Europe, name: 'Europe' });
@@ -193,8 +218,9 @@ describe.each(engines)('prepaid templates, packages and the ledger on %s', (engi
       expect(entries.items.at(-1)).toMatchObject({ kind: 'opening', amount: 5000, balanceAfter: 5000, currency: 'USD' });
     });
 
-    it('purchases debit the subscriber\'s reseller with exact arithmetic, package and ledger row together', async () => {
-      const start = (await sql<{ b: string }>`select balance_after::text as b from ledger_entry where reseller_id = 1 order by id desc limit 1`.execute(ctx.db)).rows[0].b;
+    it("purchases debit the subscriber's reseller with exact arithmetic, package and ledger row together", async () => {
+      const start = (await sql<{ b: string }>`select balance_after::text as b from ledger_entry where reseller_id = 1 order by id desc limit 1`.execute(ctx.db))
+        .rows[0].b;
       const bought: Row[] = [];
       for (let i = 0; i < 3; i += 1) {
         const res = await northwind.post(`${BASE}/purchase/`, { subscriberId: subscriber.northwind, templateId: tenCents.id });
@@ -203,20 +229,41 @@ describe.each(engines)('prepaid templates, packages and the ledger on %s', (engi
       }
       const pkg = bought[0];
       expect(pkg).toMatchObject({
-        templateId: tenCents.id, templateName: 'Ten cents a month', subscriberId: subscriber.northwind, resellerId: 1, status: 'active', saleKind: 'purchase',
-        price: 0.1, periodDays: 30, locationZoneName: 'Europe', mocMinutes: 10, smsOut: 5, smsOutUsed: 0, dataMb: 1024, dataUsageMb: 0, soldBy: 'northwind',
+        templateId: tenCents.id,
+        templateName: 'Ten cents a month',
+        subscriberId: subscriber.northwind,
+        resellerId: 1,
+        status: 'active',
+        saleKind: 'purchase',
+        price: 0.1,
+        periodDays: 30,
+        locationZoneName: 'Europe',
+        mocMinutes: 10,
+        smsOut: 5,
+        smsOutUsed: 0,
+        dataMb: 1024,
+        dataUsageMb: 0,
+        soldBy: 'northwind',
         activateUponFirstUse: false,
       });
       expect(pkg.paymentDate).toBeTruthy();
       expect(new Date(pkg.expirationDate).getTime() - new Date(pkg.activationDate).getTime()).toBe(30 * 86400_000);
-      const ledger = (await sql<{ amount: string; after: string; kind: string; reference: string }>`
-        select amount::text as amount, balance_after::text as after, kind, reference from ledger_entry where reseller_id = 1 order by id desc limit 3`.execute(ctx.db)).rows;
+      const ledger = (
+        await sql<{ amount: string; after: string; kind: string; reference: string }>`
+        select amount::text as amount, balance_after::text as after, kind, reference from ledger_entry where reseller_id = 1 order by id desc limit 3`.execute(
+          ctx.db,
+        )
+      ).rows;
       const expected = [0.3, 0.2, 0.1].map((d) => (Math.round((Number(start) - d) * 100) / 100).toFixed(2));
       expect(ledger.map((r) => r.after)).toEqual(expected);
       expect(ledger.every((r) => r.amount === '-0.10' && r.kind === 'purchase')).toBe(true);
       expect(ledger[0].reference).toContain(`prepaid package ${bought[2].id}`);
       expect(await balance(northwind, 1)).toBe(Number(expected[0]));
-      const linked = await sql<{ n: string }>`select count(*) as n from prepaid_package p join ledger_entry l on l.id = p.ledger_entry_id where p.id in (${sql.join(bought.map((b) => b.id))})`.execute(ctx.db);
+      const linked = await sql<{
+        n: string;
+      }>`select count(*) as n from prepaid_package p join ledger_entry l on l.id = p.ledger_entry_id where p.id in (${sql.join(bought.map((b) => b.id))})`.execute(
+        ctx.db,
+      );
       expect(Number(linked.rows[0].n)).toBe(3);
     });
 
@@ -239,7 +286,7 @@ describe.each(engines)('prepaid templates, packages and the ledger on %s', (engi
       expect(await count('ledger_entry')).toBe(entries);
     });
 
-    it('debits the subscriber\'s own reseller when a parent sells to a sub-reseller\'s subscriber', async () => {
+    it("debits the subscriber's own reseller when a parent sells to a sub-reseller's subscriber", async () => {
       const before = await balance(iot, 2);
       const parent = await balance(northwind, 1);
       const res = await northwind.post(`${BASE}/purchase/`, { subscriberId: subscriber.iot, templateId: tenCents.id });
@@ -256,7 +303,12 @@ describe.each(engines)('prepaid templates, packages and the ledger on %s', (engi
       const results = await Promise.all(Array.from({ length: 5 }, () => iot.post(`${BASE}/purchase/`, { subscriberId: subscriber.iot, templateId: dear.id })));
       expect(results.map((r) => r.statusCode).sort()).toEqual([201, 201, 201, 409, 409]);
       expect(await balance(iot, 2)).toBe(Math.round((start - 3 * price) * 100) / 100);
-      const rows = (await sql<{ amount: string; after: string }>`select amount::text as amount, balance_after::text as after from ledger_entry where reseller_id = 2 order by id`.execute(ctx.db)).rows;
+      const rows = (
+        await sql<{
+          amount: string;
+          after: string;
+        }>`select amount::text as amount, balance_after::text as after from ledger_entry where reseller_id = 2 order by id`.execute(ctx.db)
+      ).rows;
       // Each row's balance is the one before it plus its amount, in cents.
       for (let i = 1; i < rows.length; i += 1) {
         expect(Math.round(Number(rows[i - 1].after) * 100) + Math.round(Number(rows[i].amount) * 100)).toBe(Math.round(Number(rows[i].after) * 100));
@@ -359,8 +411,25 @@ describe.each(engines)('prepaid templates, packages and the ledger on %s', (engi
       const filtered = parseCsv((await northwind.post(`${BASE}/sales/download`, { searchBy: 'templateName', searchKey: 'ten cents' })).body);
       expect(filtered.length - 1).toBe(search.totalItemsCount);
 
-      const role = await ctx.db.insertInto('role').values({ name: 'Seller', resellerId: 1, privileges: JSON.stringify([{ privilege: 'PrePaidPackages', subPrivileges: [] }]) }).returning('id').executeTakeFirstOrThrow();
-      await ctx.db.insertInto('appUser').values({ username: 'seller', email: 'seller@demo.example', passwordHash: await hashPassword('Seller@2026x'), firstName: null, lastName: null, resellerId: 1, accountId: null, roleId: role.id, preferences: null }).execute();
+      const role = await ctx.db
+        .insertInto('role')
+        .values({ name: 'Seller', resellerId: 1, privileges: JSON.stringify([{ privilege: 'PrePaidPackages', subPrivileges: [] }]) })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await ctx.db
+        .insertInto('appUser')
+        .values({
+          username: 'seller',
+          email: 'seller@demo.example',
+          passwordHash: await hashPassword('Seller@2026x'),
+          firstName: null,
+          lastName: null,
+          resellerId: 1,
+          accountId: null,
+          roleId: role.id,
+          preferences: null,
+        })
+        .execute();
       const seller = ctx.client(await ctx.login('seller', 'Seller@2026x'));
       expect((await seller.post(`${BASE}/sales`, {})).statusCode).toBe(403);
       expect((await seller.post(`${BASE}/sales/download`, {})).statusCode).toBe(403);

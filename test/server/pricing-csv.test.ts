@@ -37,12 +37,22 @@ describe.each(engines)('rule files on %s', (engine) => {
   let db: Kysely<Database>;
   let plmns: { mcc: string; mnc: string }[];
 
-  const upload = (id: number, body: Buffer, confirm = false, jwt = token) => ctx.app.inject({
-    method: 'POST', url: `${LOCAL}/${id}/by-csv${confirm ? '?confirm=true' : ''}`, payload: body,
-    headers: { authorization: `Bearer ${jwt}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
-  });
-  const rulesOf = async (id: number) => (await (db as SchemaDrivenDb).selectFrom('roamingRule').select([...RULE_FIELDS, 'plmn']).where('planId', '=', id).orderBy('id').execute())
-    .map((r) => JSON.stringify(r));
+  const upload = (id: number, body: Buffer, confirm = false, jwt = token) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: `${LOCAL}/${id}/by-csv${confirm ? '?confirm=true' : ''}`,
+      payload: body,
+      headers: { authorization: `Bearer ${jwt}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+    });
+  const rulesOf = async (id: number) =>
+    (
+      await (db as SchemaDrivenDb)
+        .selectFrom('roamingRule')
+        .select([...RULE_FIELDS, 'plmn'])
+        .where('planId', '=', id)
+        .orderBy('id')
+        .execute()
+    ).map((r) => JSON.stringify(r));
 
   beforeAll(async () => {
     ctx = await testApp(engine);
@@ -65,16 +75,28 @@ describe.each(engines)('rule files on %s', (engine) => {
     expect(body).toMatchObject({ total: 50000, valid: 49990, applied: 0 });
     expect(body.rejected.map((r: { line: number }) => r.line)).toEqual([...bad].map((i) => i + 2));
     expect(body.rejected[0]).toEqual({
-      line: 2, values: { country: 'DE', mcc: plmns[0].mcc, mnc: '1', dataRate: '0.000000', startDate: '2026-01-01T00:00:00Z' },
+      line: 2,
+      values: { country: 'DE', mcc: plmns[0].mcc, mnc: '1', dataRate: '0.000000', startDate: '2026-01-01T00:00:00Z' },
       fields: [{ field: 'mnc', rule: 'pattern', messageId: 'validation.mnc.invalid', message: 'MNC must be 2 or 3 digits' }],
     });
     expect(await rulesOf(planId)).toEqual(before);
 
     const applied = await upload(planId, multipart(file), true);
     expect(applied.json()).toMatchObject({ total: 50000, valid: 49990, applied: 49990 });
-    const count = await db.selectFrom('roamingRule').select((eb) => eb.fn.countAll().as('n')).where('planId', '=', planId).executeTakeFirstOrThrow();
+    const count = await db
+      .selectFrom('roamingRule')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('planId', '=', planId)
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(49990);
-    const third = await db.selectFrom('roamingRule').select(['mcc', 'mnc', 'plmn', 'dataRate']).where('planId', '=', planId).orderBy('id').offset(1).limit(1).executeTakeFirstOrThrow();
+    const third = await db
+      .selectFrom('roamingRule')
+      .select(['mcc', 'mnc', 'plmn', 'dataRate'])
+      .where('planId', '=', planId)
+      .orderBy('id')
+      .offset(1)
+      .limit(1)
+      .executeTakeFirstOrThrow();
     expect({ ...third, dataRate: String(third.dataRate) }).toEqual({ ...plmns[2], plmn: `${plmns[2].mcc}${plmns[2].mnc}`, dataRate: '0.000002' });
   }, 120_000);
 
@@ -84,7 +106,10 @@ describe.each(engines)('rule files on %s', (engine) => {
     const before = await rulesOf(other);
     // A valid file whose last row the database refuses (a network name beyond what the column takes would pass
     // the schema, so break the table instead): the whole apply rolls back.
-    await db.schema.alterTable('roaming_rule').addCheckConstraint('test_no_xx', (await import('kysely')).sql`country <> 'ZW'`).execute();
+    await db.schema
+      .alterTable('roaming_rule')
+      .addCheckConstraint('test_no_xx', (await import('kysely')).sql`country <> 'ZW'`)
+      .execute();
     try {
       const res = await upload(other, multipart(`${HEADER}\nDE,262,01,0.1,2026-01-01T00:00:00Z\nZW,262,02,0.2,2026-01-01T00:00:00Z\n`), true);
       expect(res.statusCode).toBe(500);
@@ -97,9 +122,22 @@ describe.each(engines)('rule files on %s', (engine) => {
   it('downloads the rules in the upload columns; uploading the download gives identical rules', async () => {
     const source = (await northwind.post(`${LOCAL}/paged`, { searchBy: 'planName', searchKey: 'Global Fleet Premium' })).json().items[0].id;
     await northwind.post(`${LOCAL}/${source}/rules`, {
-      country: 'GB', mcc: '234', mnc: '15', network: '+44 "Vodafone", UK', currency: 'GBP', dataRate: 123456.789012, sponsorId: 7,
-      sponsorName: '=cmd', displaySponsorName: ' padded ', dailyCap: true, dailyCapLimit: 0.000001, dailyCapTimeZone: 'Europe/London',
-      discounted: true, hidden: true, startDate: '2026-03-01T10:15:00Z', endDate: '2027-03-01T10:15:00.5Z',
+      country: 'GB',
+      mcc: '234',
+      mnc: '15',
+      network: '+44 "Vodafone", UK',
+      currency: 'GBP',
+      dataRate: 123456.789012,
+      sponsorId: 7,
+      sponsorName: '=cmd',
+      displaySponsorName: ' padded ',
+      dailyCap: true,
+      dailyCapLimit: 0.000001,
+      dailyCapTimeZone: 'Europe/London',
+      discounted: true,
+      hidden: true,
+      startDate: '2026-03-01T10:15:00Z',
+      endDate: '2027-03-01T10:15:00.5Z',
     });
     const csv = await northwind.post(`${LOCAL}/${source}/download`);
     expect(csv.statusCode).toBe(200);
@@ -122,7 +160,9 @@ describe.each(engines)('rule files on %s', (engine) => {
       'DE,262,09,0.4,2026-12-31,2026-03-01',
     ].join('\n');
     const preview = (await upload(plan, multipart(file))).json();
-    expect(preview.rejected.map((r: { line: number; fields: { field: string; message: string }[] }) => [r.line, r.fields.map((f) => [f.field, f.message])])).toEqual([
+    expect(
+      preview.rejected.map((r: { line: number; fields: { field: string; message: string }[] }) => [r.line, r.fields.map((f) => [f.field, f.message])]),
+    ).toEqual([
       [4, [['startDate', 'A valid date and time is required']]],
       [5, [['endDate', 'End date must be after the start date']]],
     ]);
@@ -152,13 +192,18 @@ describe.each(engines)('rule files on %s', (engine) => {
     expect(preview).toMatchObject({ applied: 0, changes: { added: 1, changed: 1, removed: 2, unchanged: 1 } });
     const { samples } = preview.changes;
     expect(samples.added).toEqual([expect.objectContaining({ mnc: '09', plmn: '26209', dataRate: 0.7 })]);
-    expect(samples.changed).toEqual([{
-      before: expect.objectContaining({ mnc: '02', dataRate: 0.2 }),
-      after: expect.objectContaining({ mnc: '02', dataRate: 0.25, endDate: '2026-06-30T00:00:00Z' }),
-      fields: ['dataRate', 'endDate'],
-    }]);
+    expect(samples.changed).toEqual([
+      {
+        before: expect.objectContaining({ mnc: '02', dataRate: 0.2 }),
+        after: expect.objectContaining({ mnc: '02', dataRate: 0.25, endDate: '2026-06-30T00:00:00Z' }),
+        fields: ['dataRate', 'endDate'],
+      },
+    ]);
     expect(samples.changed[0].before).not.toHaveProperty('endDate');
-    expect(samples.removed.map((r: Record<string, unknown>) => [r.mnc, r.startDate])).toEqual([['03', '2026-01-01T00:00:00.000Z'], ['01', '2027-01-01T00:00:00.000Z']]);
+    expect(samples.removed.map((r: Record<string, unknown>) => [r.mnc, r.startDate])).toEqual([
+      ['03', '2026-01-01T00:00:00.000Z'],
+      ['01', '2027-01-01T00:00:00.000Z'],
+    ]);
     expect(await rulesOf(plan)).toEqual(before);
   });
 

@@ -8,9 +8,24 @@ type Client = ReturnType<Ctx['client']>;
 
 const LOCAL = '/portal/pricing-plans/local';
 const rule = (over: Record<string, unknown> = {}) => ({
-  country: 'DE', mcc: '262', mnc: '01', network: 'Telekom Deutschland', currency: 'EUR', dataRate: 0.0035, moCallRate: 0.09,
-  mtCallRate: 0.01, moSmsRate: 0.04, mtSmsRate: 0, dailyCap: true, dailyCapLimit: 5, dailyCapTimeZone: 'Europe/Berlin',
-  discounted: false, startDate: '2026-01-01T00:00:00.000Z', endDate: '2026-12-31T23:59:59.000Z', hidden: false, ...over,
+  country: 'DE',
+  mcc: '262',
+  mnc: '01',
+  network: 'Telekom Deutschland',
+  currency: 'EUR',
+  dataRate: 0.0035,
+  moCallRate: 0.09,
+  mtCallRate: 0.01,
+  moSmsRate: 0.04,
+  mtSmsRate: 0,
+  dailyCap: true,
+  dailyCapLimit: 5,
+  dailyCapTimeZone: 'Europe/Berlin',
+  discounted: false,
+  startDate: '2026-01-01T00:00:00.000Z',
+  endDate: '2026-12-31T23:59:59.000Z',
+  hidden: false,
+  ...over,
 });
 const fieldsOf = (body: { fields?: { field: string; rule: string; message: string }[] }) => body.fields?.map((f) => [f.field, f.message]);
 
@@ -71,7 +86,9 @@ describe.each(engines)('pricing plans on %s', (engine) => {
       expect(names).toEqual([...names].sort((a: string, b: string) => b.localeCompare(a)));
       expect(names).toContain('Sensors Low Data'); // the sub-reseller's plan
       expect(names).not.toContain('Blue Sky Worldwide');
-      expect((await northwind.post(`${LOCAL}/paged`, { searchBy: 'planName', searchKey: 'alpha' })).json().items.map((p: { id: number }) => p.id)).toEqual([planId]);
+      expect((await northwind.post(`${LOCAL}/paged`, { searchBy: 'planName', searchKey: 'alpha' })).json().items.map((p: { id: number }) => p.id)).toEqual([
+        planId,
+      ]);
       expect((await northwind.post(`${LOCAL}/paged`, { searchBy: 'planId', searchKey: String(planId) })).json().totalItemsCount).toBe(1);
     });
 
@@ -166,14 +183,16 @@ describe.each(engines)('pricing plans on %s', (engine) => {
       const a = (await northwind.post(`${LOCAL}/${planId}/rules`, rule({ country: 'ES', mcc: '214', mnc: '07' }))).json();
       const b = (await northwind.post(`${LOCAL}/${planId}/rules`, rule({ country: 'NL', mcc: '204', mnc: '08' }))).json();
       const refused = await northwind.post(`${LOCAL}/${planId}/rules/batch`, {
-        save: [{ ...a, dataRate: 0.7 }, rule({ country: 'IT', mcc: '222', mnc: '1' })], delete: [b.id],
+        save: [{ ...a, dataRate: 0.7 }, rule({ country: 'IT', mcc: '222', mnc: '1' })],
+        delete: [b.id],
       });
       expect(refused.statusCode).toBe(400);
       expect(fieldsOf(refused.json())).toEqual([['save[1].mnc', 'MNC must be 2 or 3 digits']]);
       expect((await northwind.get(`${LOCAL}/${planId}/rules/${a.id}`)).json().dataRate).toBe(0.0035);
       expect((await northwind.get(`${LOCAL}/${planId}/rules/${b.id}`)).statusCode).toBe(200);
       const saved = await northwind.post(`${LOCAL}/${planId}/rules/batch`, {
-        save: [{ ...a, dataRate: 0.7 }, rule({ country: 'IT', mcc: '222', mnc: '01' })], delete: [b.id],
+        save: [{ ...a, dataRate: 0.7 }, rule({ country: 'IT', mcc: '222', mnc: '01' })],
+        delete: [b.id],
       });
       expect(saved.statusCode, saved.body).toBe(200);
       expect(saved.json().saved[0]).toBe(a.id);

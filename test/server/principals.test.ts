@@ -20,7 +20,12 @@ describe.each(engines)('who is calling, kept between requests, on %s', (engine) 
   afterAll(async () => ctx?.close());
 
   const accounts = async (caller: ReturnType<Ctx['client']>) => (await caller.post('/portal/accounts/paged', {})).statusCode;
-  const restore = () => ctx.db.updateTable('role').set({ privileges: JSON.stringify(everything) }).where('id', '=', roleId).execute();
+  const restore = () =>
+    ctx.db
+      .updateTable('role')
+      .set({ privileges: JSON.stringify(everything) })
+      .where('id', '=', roleId)
+      .execute();
 
   it('applies a role changed through the portal to the very next call', async () => {
     const bluesky = await ctx.as('bluesky');
@@ -53,7 +58,13 @@ describe.each(engines)('who is calling, kept between requests, on %s', (engine) 
 
   it('signs out a deleted user at once', async () => {
     const bluesky = await ctx.as('bluesky');
-    const created = await bluesky.post('/portal/user', { username: 'leaving', email: 'leaving@example.com', password: 'Leaving@2026pass', firstName: 'Lee', roleId });
+    const created = await bluesky.post('/portal/user', {
+      username: 'leaving',
+      email: 'leaving@example.com',
+      password: 'Leaving@2026pass',
+      firstName: 'Lee',
+      roleId,
+    });
     expect(created.statusCode, created.body).toBe(201);
     const leaving = ctx.client(await ctx.login('leaving', 'Leaving@2026pass'));
     expect(await accounts(leaving)).toBe(200);
@@ -69,11 +80,18 @@ describe.each(engines)('who is calling, kept between requests, on %s', (engine) 
     beforeAll(async () => {
       const counting = ctx.db.withPlugin({
         transformQuery: (args) => args.node,
-        transformResult: async (args) => { statements++; return args.result; },
+        transformResult: async (args) => {
+          statements++;
+          return args.result;
+        },
       });
       principals = new Principals(counting);
       await principals.start({
-        listen: async (_channel, handlers) => { on = handlers; handlers.live(true); return async () => {}; },
+        listen: async (_channel, handlers) => {
+          on = handlers;
+          handlers.live(true);
+          return async () => {};
+        },
         watchWrites: ctx.database.watchWrites,
       });
     });
@@ -93,9 +111,17 @@ describe.each(engines)('who is calling, kept between requests, on %s', (engine) 
 
     it('forgets when this process writes a user, a role or a reseller', async () => {
       expect(await reads()).toBe(0);
-      await ctx.db.updateTable('reseller').set({ path: sql`path` }).where('id', '=', -1).execute();
+      await ctx.db
+        .updateTable('reseller')
+        .set({ path: sql`path` })
+        .where('id', '=', -1)
+        .execute();
       expect(await reads()).toBe(1);
-      await ctx.db.updateTable('account').set({ name: sql`name` }).where('accountId', '=', 1).execute();
+      await ctx.db
+        .updateTable('account')
+        .set({ name: sql`name` })
+        .where('accountId', '=', 1)
+        .execute();
       expect(await reads()).toBe(0);
     });
 

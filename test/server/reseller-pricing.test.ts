@@ -26,7 +26,15 @@ describe.each(engines)('reseller pricing on %s', (engine) => {
     [admin, northwind, iot, bluesky] = await Promise.all([ctx.as('admin'), ctx.as('northwind'), ctx.as('northwind-iot'), ctx.as('bluesky')]);
     for (const r of await db.selectFrom('reseller').select(['id', 'name']).execute()) ids[r.name] = r.id;
     for (const p of await db.selectFrom('pricingPlan').select(['id', 'name']).execute()) plans[p.name] = p.id;
-    networkCount = Number((await db.selectFrom('network').select((eb) => eb.fn.countAll().as('n')).where('withdrawnAt', 'is', null).executeTakeFirstOrThrow()).n);
+    networkCount = Number(
+      (
+        await db
+          .selectFrom('network')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('withdrawnAt', 'is', null)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   });
   afterAll(async () => ctx?.close());
 
@@ -35,8 +43,13 @@ describe.each(engines)('reseller pricing on %s', (engine) => {
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body.reseller).toMatchObject({ id: ids['Northwind Mobile'], pricingPlanId: plans['Provider Wholesale'] });
-    expect(body.plan).toMatchObject({ name: 'Provider Wholesale', currency: 'EUR', useDefaultPrices: true, usdConvertRate: 1.085,
-      defaults: { data: 0.008, outgoingVoice: 0.1, incomingVoice: 0.01, moSms: 0.03, mtSms: 0 } });
+    expect(body.plan).toMatchObject({
+      name: 'Provider Wholesale',
+      currency: 'EUR',
+      useDefaultPrices: true,
+      usdConvertRate: 1.085,
+      defaults: { data: 0.008, outgoingVoice: 0.1, incomingVoice: 0.01, moSms: 0.03, mtSms: 0 },
+    });
     expect(body.subResellers.map((r: { name: string }) => r.name)).toEqual(['Northwind IoT']);
     expect(body.assignablePlans.map((p: { name: string }) => p.name)).toEqual(['Europe IoT Standard', 'Global Fleet Premium']);
     const sub = (await northwind.get(`${BASE}?reseller_id=${ids['Northwind IoT']}`)).json();
@@ -59,12 +72,35 @@ describe.each(engines)('reseller pricing on %s', (engine) => {
   });
 
   it('uses the defaults once a rule ends, and a rule of six decimals exactly', async () => {
-    const planRes = await northwind.post('/portal/pricing-plans/local/', { name: 'Exact Plan Test', currency: 'EUR', defaultData: 0.123456, useDefaultPrices: true });
+    const planRes = await northwind.post('/portal/pricing-plans/local/', {
+      name: 'Exact Plan Test',
+      currency: 'EUR',
+      defaultData: 0.123456,
+      useDefaultPrices: true,
+    });
     expect(planRes.statusCode, planRes.body).toBe(201);
     const planId = planRes.json().id;
-    const rule = { country: 'DE', mcc: '262', mnc: '01', network: 'Telekom Deutschland', currency: 'EUR', dataRate: 0.000001, startDate: '2020-01-01T00:00:00.000Z' };
+    const rule = {
+      country: 'DE',
+      mcc: '262',
+      mnc: '01',
+      network: 'Telekom Deutschland',
+      currency: 'EUR',
+      dataRate: 0.000001,
+      startDate: '2020-01-01T00:00:00.000Z',
+    };
     expect((await northwind.post(`/portal/pricing-plans/local/${planId}/rules`, rule)).statusCode).toBe(201);
-    expect((await northwind.post(`/portal/pricing-plans/local/${planId}/rules`, { ...rule, mnc: '02', network: 'Vodafone Germany', dataRate: 0.5, endDate: '2021-01-01T00:00:00.000Z' })).statusCode).toBe(201);
+    expect(
+      (
+        await northwind.post(`/portal/pricing-plans/local/${planId}/rules`, {
+          ...rule,
+          mnc: '02',
+          network: 'Vodafone Germany',
+          dataRate: 0.5,
+          endDate: '2021-01-01T00:00:00.000Z',
+        })
+      ).statusCode,
+    ).toBe(201);
     expect((await northwind.put(`${BASE}/plan`, { resellerId: ids['Northwind IoT'], pricingPlanId: planId })).statusCode).toBe(200);
     const items: Price[] = (await iot.get(`${BASE}/networks`)).json().items;
     expect(items.find((p) => p.plmn === '26201')).toMatchObject({ source: 'rule', dataRate: 0.000001 });
@@ -103,14 +139,17 @@ describe.each(engines)('reseller pricing on %s', (engine) => {
     const csv = await northwind.post(`${BASE}/download`, {});
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
-    const lines = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = csv.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toBe('country,mcc,mnc,plmn,network,source,currency,dataRate,moCallRate,mtCallRate,moSmsRate,mtSmsRate');
     expect(lines).toHaveLength(networkCount + 1);
     const searched = await iot.post(`${BASE}/download`, { searchBy: 'country', searchKey: 'DE' });
     expect(searched.body.trim().split('\r\n')).toHaveLength(3);
   });
 
-  it('keeps every call within the caller\'s subtree', async () => {
+  it("keeps every call within the caller's subtree", async () => {
     const calls = ['', '/networks', '/countries', '/location-zones', '/destination-zones'];
     for (const path of calls) {
       // A parent's and a sibling's pricing answer 404; the own plan, set by the parent, is readable.
@@ -125,7 +164,9 @@ describe.each(engines)('reseller pricing on %s', (engine) => {
       expect((await bluesky.post(`${BASE}${path}?reseller_id=${ids['Northwind IoT']}`, {})).statusCode, path).toBe(404);
     }
     expect((await iot.post(`${BASE}/margin-preview`, { resellerId: ids['Northwind Mobile'], pricingPlanId: plans['Sensors Low Data'] })).statusCode).toBe(404);
-    expect((await bluesky.post(`${BASE}/margin-preview`, { resellerId: ids['Northwind IoT'], pricingPlanId: plans['Blue Sky Worldwide'] })).statusCode).toBe(404);
+    expect((await bluesky.post(`${BASE}/margin-preview`, { resellerId: ids['Northwind IoT'], pricingPlanId: plans['Blue Sky Worldwide'] })).statusCode).toBe(
+      404,
+    );
     expect((await bluesky.put(`${BASE}/plan`, { resellerId: ids['Northwind IoT'], pricingPlanId: plans['Blue Sky Worldwide'] })).statusCode).toBe(404);
     expect((await iot.put(`${BASE}/plan`, { resellerId: ids['Northwind IoT'], pricingPlanId: plans['Sensors Low Data'] })).statusCode).toBe(404);
   });
@@ -136,8 +177,18 @@ describe.each(engines)('reseller pricing on %s', (engine) => {
     const same = (await northwind.post(`${BASE}/margin-preview`, { resellerId: ids['Northwind IoT'], pricingPlanId: plans['Europe IoT Standard'] })).json();
     const row = (plmn: string) => same.rows.find((r: { plmn: string }) => r.plmn === plmn);
     // Telekom: pays 0.002, would sell at 0.0035: margin 0.0015, 75 %.
-    expect(row('26201')).toMatchObject({ callerCurrency: 'EUR', proposedCurrency: 'EUR', callerDataRate: 0.002, proposedDataRate: 0.0035, dataRateMargin: 0.0015, dataRateMarginPercent: 75,
-      callerMoCallRate: 0.06, proposedMoCallRate: 0.09, moCallRateMargin: 0.03, moCallRateMarginPercent: 50 });
+    expect(row('26201')).toMatchObject({
+      callerCurrency: 'EUR',
+      proposedCurrency: 'EUR',
+      callerDataRate: 0.002,
+      proposedDataRate: 0.0035,
+      dataRateMargin: 0.0015,
+      dataRateMarginPercent: 75,
+      callerMoCallRate: 0.06,
+      proposedMoCallRate: 0.09,
+      moCallRateMargin: 0.03,
+      moCallRateMarginPercent: 50,
+    });
     // Swisscom: pays 0.018, would sell at 0.015: a loss of 16.67 %.
     expect(row('22801')).toMatchObject({ dataRateMargin: -0.003, dataRateMarginPercent: -16.67 });
     // Partner: the parent pays its defaults (0.008), the proposed rule asks 0.009.
@@ -151,7 +202,9 @@ describe.each(engines)('reseller pricing on %s', (engine) => {
     const usd = res.json().rows.find((r: { plmn: string }) => r.plmn === '26201');
     expect(usd).toMatchObject({ callerCurrency: 'EUR', proposedCurrency: 'USD', dataRateMargin: null, dataRateMarginPercent: null });
     // Nothing was written.
-    expect((await db.selectFrom('reseller').select('pricingPlanId').where('id', '=', ids['Northwind IoT']).executeTakeFirstOrThrow()).pricingPlanId).toBe(plans['Europe IoT Standard']);
+    expect((await db.selectFrom('reseller').select('pricingPlanId').where('id', '=', ids['Northwind IoT']).executeTakeFirstOrThrow()).pricingPlanId).toBe(
+      plans['Europe IoT Standard'],
+    );
     // The administrator compares with what the sub-reseller's parent pays.
     const byAdmin = (await admin.post(`${BASE}/margin-preview`, { resellerId: ids['Northwind IoT'], pricingPlanId: plans['Europe IoT Standard'] })).json();
     expect(byAdmin.rows.find((r: { plmn: string }) => r.plmn === '26201')).toMatchObject({ dataRateMargin: 0.0015 });
@@ -167,7 +220,10 @@ describe.each(engines)('reseller pricing on %s', (engine) => {
       [admin, { resellerId: ids['Northwind IoT'], pricingPlanId: plans['Provider Wholesale'] }, 'pricingPlanId', 'parentPlan'],
     ];
     for (const [client, body, field, rule] of cases) {
-      for (const [method, url] of [['POST', `${BASE}/margin-preview`], ['PUT', `${BASE}/plan`]] as const) {
+      for (const [method, url] of [
+        ['POST', `${BASE}/margin-preview`],
+        ['PUT', `${BASE}/plan`],
+      ] as const) {
         const res = await client.send(method, url, body);
         expect(res.statusCode, `${url} ${JSON.stringify(body)}`).toBe(400);
         expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED' });

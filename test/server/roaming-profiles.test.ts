@@ -6,7 +6,17 @@ import { engines, testApp } from './helpers';
 type Ctx = Awaited<ReturnType<typeof testApp>>;
 type Client = ReturnType<Ctx['client']>;
 type Rate = { country: string; moCall: number; mtCall: number; moSms: number; mtSms: number; data: number };
-type Profile = { id: number; name: string; reference: string; slots: number; resellerId: number; reviewState: string; sponsorIds: number[]; allowedListIds: number[]; rates: Rate[] };
+type Profile = {
+  id: number;
+  name: string;
+  reference: string;
+  slots: number;
+  resellerId: number;
+  reviewState: string;
+  sponsorIds: number[];
+  allowedListIds: number[];
+  rates: Rate[];
+};
 
 const BASE = '/portal/roaming-profiles';
 const rate = (country: string, data: number): Rate => ({ country, moCall: 0.05, mtCall: 0.01, moSms: 0.02, mtSms: 0, data });
@@ -33,10 +43,19 @@ describe.each(engines)('roaming profiles on %s', (engine) => {
 
   it('creates a profile with sponsors, allowed lists and exact rates, waiting for review', async () => {
     const europe = (await northwind.post('/portal/allowed-lists/paged', { searchBy: 'name', searchKey: 'Europe standard' })).json().items[0].allowedListId;
-    const p = await create(northwind, { name: 'Baltic fleet', reference: 'NW-BALTIC', slots: 2, sponsorIds: [3, 1], allowedListIds: [europe], rates: [rate('LV', 0.0125), rate('EE', 0.0001)] });
+    const p = await create(northwind, {
+      name: 'Baltic fleet',
+      reference: 'NW-BALTIC',
+      slots: 2,
+      sponsorIds: [3, 1],
+      allowedListIds: [europe],
+      rates: [rate('LV', 0.0125), rate('EE', 0.0001)],
+    });
     expect(p).toMatchObject({ name: 'Baltic fleet', slots: 2, resellerId: 1, reviewState: 'pending', sponsorIds: [1, 3], allowedListIds: [europe] });
     expect(p.rates).toEqual([rate('EE', 0.0001), rate('LV', 0.0125)]);
-    const stored = await sql<{ d: string }>`select data::text as d from roaming_profile_rate where roaming_profile_id = ${p.id} and country = 'LV'`.execute(ctx.db);
+    const stored = await sql<{ d: string }>`select data::text as d from roaming_profile_rate where roaming_profile_id = ${p.id} and country = 'LV'`.execute(
+      ctx.db,
+    );
     expect(stored.rows[0].d).toBe('0.0125');
     expect((await northwind.get(`${BASE}/${p.id}`)).json()).toEqual(p);
   });
@@ -45,13 +64,20 @@ describe.each(engines)('roaming profiles on %s', (engine) => {
     const before = (await admin.post(`${BASE}/paged`, {})).json().totalItemsCount;
     const res = await northwind.post(BASE, { name: 'x', reference: 'abc', slots: 9, rates: [rate('DE', 0.00001)] });
     expect(res.statusCode).toBe(400);
-    expect(res.json().fields.map((f: { field: string }) => f.field).sort()).toEqual(['name', 'rates', 'reference', 'slots']);
+    expect(
+      res
+        .json()
+        .fields.map((f: { field: string }) => f.field)
+        .sort(),
+    ).toEqual(['name', 'rates', 'reference', 'slots']);
     expect(res.json().fields.find((f: { field: string }) => f.field === 'reference').message).toBe('Reference must be valid');
     const twice = await northwind.post(BASE, { name: 'Twice', reference: 'TWICE-01', slots: 1, rates: [rate('DE', 1), rate('DE', 2)] });
     expect(twice.json().fields).toEqual([expect.objectContaining({ field: 'rates', messageId: 'validation.rates.invalid' })]);
     const unknownSponsor = await northwind.post(BASE, { name: 'Ghost sponsor', reference: 'GHOST-01', slots: 1, sponsorIds: [1, 999] });
     expect(unknownSponsor.statusCode).toBe(400);
-    expect(unknownSponsor.json().fields).toEqual([expect.objectContaining({ field: 'sponsorIds', rule: 'reference', messageId: 'validation.reference.unknown' })]);
+    expect(unknownSponsor.json().fields).toEqual([
+      expect.objectContaining({ field: 'sponsorIds', rule: 'reference', messageId: 'validation.reference.unknown' }),
+    ]);
     const atlantis = await northwind.post(BASE, { name: 'Atlantis', reference: 'ATLANTIS', slots: 1, rates: [rate('XX', 1)] });
     expect(atlantis.statusCode).toBe(400);
     expect((await admin.post(`${BASE}/paged`, {})).json().totalItemsCount).toBe(before);
@@ -64,7 +90,9 @@ describe.each(engines)('roaming profiles on %s', (engine) => {
     expect(added.json().sponsorIds).toEqual([1, 2]);
     const removed = await northwind.put(`${BASE}/${p.id}`, { ...(added.json() as Profile), sponsorIds: [2] });
     expect(removed.statusCode).toBe(400);
-    expect(removed.json().fields).toEqual([expect.objectContaining({ field: 'sponsorIds', rule: 'sponsorRemoved', message: 'A sponsor once added to a roaming profile cannot be removed' })]);
+    expect(removed.json().fields).toEqual([
+      expect.objectContaining({ field: 'sponsorIds', rule: 'sponsorRemoved', message: 'A sponsor once added to a roaming profile cannot be removed' }),
+    ]);
     // Not even the administrator, and not through the other update path.
     expect((await admin.send('PUT', BASE, { ...(added.json() as Profile), sponsorIds: [] })).statusCode).toBe(400);
     expect((await northwind.get(`${BASE}/${p.id}`)).json().sponsorIds).toEqual([1, 2]);
@@ -113,17 +141,22 @@ describe.each(engines)('roaming profiles on %s', (engine) => {
   });
 
   it('searches by name and reference together, and by profile id', async () => {
-    const search = async (searchBy: string, searchKey: string) => (await admin.post(`${BASE}/paged`, { searchBy, searchKey })).json().items.map((p: Profile) => p.name);
+    const search = async (searchBy: string, searchKey: string) =>
+      (await admin.post(`${BASE}/paged`, { searchBy, searchKey })).json().items.map((p: Profile) => p.name);
     expect(await search('nameAndReference', 'bs-amer')).toEqual(['Americas']);
     expect(await search('nameAndReference', 'americas')).toEqual(['Americas']);
     const id = (await admin.post(`${BASE}/paged`, { searchBy: 'name', searchKey: 'Americas' })).json().items[0].id;
     expect(await search('id', String(id))).toEqual(['Americas']);
   });
 
-  it('searches by an allowed list\'s uuid and by a sponsor\'s name, as the search popup offers', async () => {
-    const search = async (searchBy: string, searchKey: string) => (await admin.post(`${BASE}/paged`, { searchBy, searchKey })).json().items.map((p: Profile) => p.name);
+  it("searches by an allowed list's uuid and by a sponsor's name, as the search popup offers", async () => {
+    const search = async (searchBy: string, searchKey: string) =>
+      (await admin.post(`${BASE}/paged`, { searchBy, searchKey })).json().items.map((p: Profile) => p.name);
     const sponsor = (await admin.get('/portal/sponsors')).json()[1] as { id: number; name: string };
-    const list = (await admin.post('/portal/allowed-lists/paged', { searchBy: 'name', searchKey: 'Europe standard' })).json().items[0] as { allowedListId: number; uuid: string };
+    const list = (await admin.post('/portal/allowed-lists/paged', { searchBy: 'name', searchKey: 'Europe standard' })).json().items[0] as {
+      allowedListId: number;
+      uuid: string;
+    };
     await create(northwind, { name: 'Found by links', reference: 'LINKS-01', slots: 1, sponsorIds: [sponsor.id], allowedListIds: [list.allowedListId] });
     expect(await search('allowedListUuid', list.uuid.slice(0, 13).toUpperCase())).toContain('Found by links');
     expect(await search('sponsorName', sponsor.name.toLowerCase())).toContain('Found by links');
@@ -156,17 +189,31 @@ describe.each(engines)('roaming profiles on %s', (engine) => {
       '1,Europe IoT,NW-EU-IOT,1,IT,0.06,0.01,0.02,0,0.0135', // line 8: adds Italy to an existing profile
       '3,Imported Asia,BS-ASIA-01,1,JP,0.15,0.05,0.06,0,0.035', // line 9: Japan twice
     ].join('\n');
-    const res = await ctx.app.inject({ method: 'POST', url: '/portal/admin/import-roaming-profiles', payload: csv, headers: { authorization: `Bearer ${await ctx.login('admin')}`, 'content-type': 'text/csv' } });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/portal/admin/import-roaming-profiles',
+      payload: csv,
+      headers: { authorization: `Bearer ${await ctx.login('admin')}`, 'content-type': 'text/csv' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const report = res.json();
     expect(report).toMatchObject({ created: 1, updated: 1, rates: 3 });
-    expect(report.rejected.map((r: { line: number; field: string }) => [r.line, r.field])).toEqual([[4, 'country'], [5, 'mtCall'], [6, 'reference'], [7, 'resellerId'], [9, 'country']]);
+    expect(report.rejected.map((r: { line: number; field: string }) => [r.line, r.field])).toEqual([
+      [4, 'country'],
+      [5, 'mtCall'],
+      [6, 'reference'],
+      [7, 'resellerId'],
+      [9, 'country'],
+    ]);
     expect(report.rejected[0].message).toBe('Please choose a country');
 
     const asia = (await admin.post(`${BASE}/paged`, { searchBy: 'name', searchKey: 'Imported Asia' })).json().items[0] as Profile;
     const full = (await admin.get(`${BASE}/${asia.id}`)).json() as Profile;
     expect(full).toMatchObject({ resellerId: 3, reviewState: 'pending', reference: 'BS-ASIA-01' });
-    expect(full.rates.map((r) => [r.country, r.data])).toEqual([['JP', 0.035], ['KR', 0.0301]]);
+    expect(full.rates.map((r) => [r.country, r.data])).toEqual([
+      ['JP', 0.035],
+      ['KR', 0.0301],
+    ]);
     const europe = (await admin.post(`${BASE}/paged`, { searchBy: 'name', searchKey: 'Europe IoT' })).json().items[0] as Profile;
     const europeFull = (await admin.get(`${BASE}/${europe.id}`)).json() as Profile;
     expect(europeFull.rates.map((r) => r.country)).toEqual(['DE', 'ES', 'FR', 'GB', 'IT']);
@@ -175,7 +222,13 @@ describe.each(engines)('roaming profiles on %s', (engine) => {
 
   it('refuses an import without a file, without its columns, over 4 MB, or from a reseller', async () => {
     const token = await ctx.login('admin');
-    const post = (payload: string, t = token) => ctx.app.inject({ method: 'POST', url: '/portal/admin/import-roaming-profiles', payload, headers: { authorization: `Bearer ${t}`, 'content-type': 'text/csv' } });
+    const post = (payload: string, t = token) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/portal/admin/import-roaming-profiles',
+        payload,
+        headers: { authorization: `Bearer ${t}`, 'content-type': 'text/csv' },
+      });
     expect((await post(' ')).json().fields[0]).toMatchObject({ field: 'file', messageId: 'validation.file.required' });
     const noColumns = await post('name,reference\nA,B');
     expect(noColumns.statusCode).toBe(400);

@@ -24,18 +24,37 @@ describe.each(engines)('sessions end when the password, role or disabled flag ch
     admin = await ctx.as('admin');
     const reseller = await ctx.db.selectFrom('reseller').select('id').where('name', '=', 'Blue Sky Telecom').executeTakeFirstOrThrow();
     resellerId = reseller.id;
-    managerRole = (await ctx.db.selectFrom('role').select('id').where('resellerId', '=', resellerId).where('name', '=', 'Reseller manager').executeTakeFirstOrThrow()).id;
-    viewerRole = (await ctx.db.insertInto('role').values({ name: 'Viewer', resellerId, privileges: JSON.stringify([{ privilege: 'Dashboard', subPrivileges: [] }]) })
-      .returning('id').executeTakeFirstOrThrow()).id;
+    managerRole = (
+      await ctx.db.selectFrom('role').select('id').where('resellerId', '=', resellerId).where('name', '=', 'Reseller manager').executeTakeFirstOrThrow()
+    ).id;
+    viewerRole = (
+      await ctx.db
+        .insertInto('role')
+        .values({ name: 'Viewer', resellerId, privileges: JSON.stringify([{ privilege: 'Dashboard', subPrivileges: [] }]) })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
   });
   afterAll(async () => ctx?.close());
 
   /** A user of the test's own, signed in twice (two devices); each session is used before the change comes. */
   async function signedInTwice() {
     const username = `session-${++made}`;
-    const { id } = await ctx.db.insertInto('appUser')
-      .values({ username, email: `${username}@example.com`, passwordHash: await hashPassword(PASSWORD), firstName: 'Sam', lastName: null, resellerId, accountId: null, roleId: managerRole, preferences: null })
-      .returning('id').executeTakeFirstOrThrow();
+    const { id } = await ctx.db
+      .insertInto('appUser')
+      .values({
+        username,
+        email: `${username}@example.com`,
+        passwordHash: await hashPassword(PASSWORD),
+        firstName: 'Sam',
+        lastName: null,
+        resellerId,
+        accountId: null,
+        roleId: managerRole,
+        preferences: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const first = ctx.client(await ctx.login(username, PASSWORD));
     const second = ctx.client(await ctx.login(username, PASSWORD));
     // Twice each: the token's verification and the principal are now kept in memory, and must not outlive the change.
@@ -59,8 +78,10 @@ describe.each(engines)('sessions end when the password, role or disabled flag ch
   it('ends every session when the password is reset with a mailed link', async () => {
     const { id, username, sessions } = await signedInTwice();
     const token = randomBytes(24).toString('base64url');
-    await (ctx.db as any).insertInto('passwordReset')
-      .values({ userId: id, tokenHash: createHash('sha256').update(token).digest('hex'), expiresAt: sql`now() + interval '1 hour'` }).execute();
+    await (ctx.db as any)
+      .insertInto('passwordReset')
+      .values({ userId: id, tokenHash: createHash('sha256').update(token).digest('hex'), expiresAt: sql`now() + interval '1 hour'` })
+      .execute();
     const reset = await ctx.app.inject({ method: 'POST', url: '/portal/user/password/reset', payload: { token, newPassword: 'Reset@2026pass' } });
     expect(reset.statusCode, reset.body).toBe(200);
     for (const session of sessions) expect(await sessionAnswers(session)).toEqual(ENDED);
@@ -115,7 +136,11 @@ describe.each(engines)('sessions end when the password, role or disabled flag ch
   });
 
   it('refuses a token that carries no session version', async () => {
-    const legacy = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject('1').setIssuedAt().setExpirationTime('1h')
+    const legacy = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('1')
+      .setIssuedAt()
+      .setExpirationTime('1h')
       .sign(new TextEncoder().encode('test-secret'));
     expect(await sessionAnswers(ctx.client(legacy))).toEqual(ENDED);
   });

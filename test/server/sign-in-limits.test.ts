@@ -19,12 +19,17 @@ describe.each(cases)('sign-in limits on %s, counted in the %s', (engine, store) 
     ...more,
   });
   const limits = settings({ perName: 5, perAddress: 6, slowdownMs: 400, maxSlowdownMs: 800 });
-  beforeAll(async () => { ctx = await testApp(engine, { access: { limits } }); });
+  beforeAll(async () => {
+    ctx = await testApp(engine, { access: { limits } });
+  });
   afterAll(async () => ctx?.close());
 
   let net = 0;
   /** A fresh block of client addresses for each test. */
-  const addresses = () => { net += 1; return (i: number) => `10.${net}.${Math.floor(i / 250)}.${(i % 250) + 1}`; };
+  const addresses = () => {
+    net += 1;
+    return (i: number) => `10.${net}.${Math.floor(i / 250)}.${(i % 250) + 1}`;
+  };
   const signIn = (userName: string, password: string, remoteAddress: string, app = ctx.app) =>
     app.inject({ method: 'POST', url: '/portal/auth', payload: { userName, password }, remoteAddress });
   const statuses = (answers: { statusCode: number }[]) => answers.map((a) => a.statusCode).sort();
@@ -41,7 +46,10 @@ describe.each(cases)('sign-in limits on %s, counted in the %s', (engine, store) 
     // Another account is not affected.
     expect((await signIn('bluesky', ctx.demoPassword, addr(101))).statusCode).toBe(200);
     // The counters are where they should be: in the database only without Redis.
-    const rows = await (ctx.db as any).selectFrom('attemptCounter').select((eb: any) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const rows = await (ctx.db as any)
+      .selectFrom('attemptCounter')
+      .select((eb: any) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(rows.n) > 0).toBe(store === 'database');
   });
 
@@ -80,7 +88,9 @@ describe.each(cases)('sign-in limits on %s, counted in the %s', (engine, store) 
     const addr = addresses();
     const second = await buildApp({ database: ctx.database, jwtSecret: 'test-secret', access: { limits } });
     try {
-      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => signIn('harbor@demo.example', `Wrong@pass${i}`, addr(i), i % 2 ? second : ctx.app)));
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => signIn('harbor@demo.example', `Wrong@pass${i}`, addr(i), i % 2 ? second : ctx.app)),
+      );
       expect(statuses(answers)).toEqual([...Array(5).fill(401), ...Array(5).fill(429)]);
       expect((await signIn('harbor', ctx.demoPassword, addr(50), second)).statusCode).toBe(429);
     } finally {
@@ -91,12 +101,22 @@ describe.each(cases)('sign-in limits on %s, counted in the %s', (engine, store) 
 
 describe.each(engines)('sign-in limits while Redis is unreachable, on %s', (engine) => {
   let ctx: Ctx;
-  beforeAll(async () => { ctx = await testApp(engine, { access: { limits: { perName: 3, perAddress: 100, redisUrl: 'redis://127.0.0.1:1' } } }); });
+  beforeAll(async () => {
+    ctx = await testApp(engine, { access: { limits: { perName: 3, perAddress: 100, redisUrl: 'redis://127.0.0.1:1' } } });
+  });
   afterAll(async () => ctx?.close());
 
   it('counts in the database instead of letting every attempt through', async () => {
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) =>
-      ctx.app.inject({ method: 'POST', url: '/portal/auth', payload: { userName: 'harbor', password: `Wrong@pass${i}` }, remoteAddress: `10.200.0.${i + 1}` })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        ctx.app.inject({
+          method: 'POST',
+          url: '/portal/auth',
+          payload: { userName: 'harbor', password: `Wrong@pass${i}` },
+          remoteAddress: `10.200.0.${i + 1}`,
+        }),
+      ),
+    );
     expect(answers.map((a) => a.statusCode).sort()).toEqual([401, 401, 401, 429, 429, 429, 429, 429]);
   });
 });

@@ -23,7 +23,7 @@ describe.each(engines)('SIM cards and the demo network history on %s', (engine) 
   });
   afterAll(async () => ctx?.close());
 
-  describe('the demo seed\'s network events', () => {
+  describe("the demo seed's network events", () => {
     it('gives every demo subscriber a month of events shaped as the core-network adapter writes them', async () => {
       const [totals] = await q(sql`select count(*)::int as events, count(distinct subscriber_id)::int as subscribers,
         (select count(*)::int from subscriber) as all_subscribers,
@@ -46,25 +46,31 @@ describe.each(engines)('SIM cards and the demo network history on %s', (engine) 
         else expect(spec.failures).toContain(k.detail);
       }
       const operations = new Set(kinds.map((k) => k.operation));
-      for (const op of ['attach', 'detach', 'updateLocation', 'updateGprsLocation', 'cancelLocation', 'refreshSim', 'suspendSubscriber']) expect(operations).toContain(op);
+      for (const op of ['attach', 'detach', 'updateLocation', 'updateGprsLocation', 'cancelLocation', 'refreshSim', 'suspendSubscriber'])
+        expect(operations).toContain(op);
       expect(kinds.some((k) => k.result === 'failure')).toBe(true);
 
       // The latest location update is where and when the subscriber was last located; every network is in the catalogue.
-      const latest = await q(sql`select distinct on (e.subscriber_id) e.created_at, s.last_location_at from network_event e join subscriber s using (subscriber_id)
+      const latest =
+        await q(sql`select distinct on (e.subscriber_id) e.created_at, s.last_location_at from network_event e join subscriber s using (subscriber_id)
         where e.operation = 'updateLocation' and e.result = 'success' order by e.subscriber_id, e.created_at desc`);
       expect(latest.every((r) => new Date(r.createdAt).getTime() === new Date(r.lastLocationAt).getTime())).toBe(true);
       const [unknown] = await q(sql`select count(*)::int as n from network_event where plmn not in (select plmn from network)`);
       expect(unknown.n).toBe(0);
       // A suspended subscriber's barring is in its history.
       // The load rebuilt the log's indexes after filling it.
-      const indexes = (await q(sql`select indexname from pg_indexes where tablename = 'network_event' and schemaname = current_schema()`)).map((r) => r.indexname);
-      expect(indexes).toEqual(expect.arrayContaining(['network_event_pkey', 'network_event_time_idx', 'network_event_imsi_idx', 'network_event_subscriber_plmn_idx']));
+      const indexes = (await q(sql`select indexname from pg_indexes where tablename = 'network_event' and schemaname = current_schema()`)).map(
+        (r) => r.indexname,
+      );
+      expect(indexes).toEqual(
+        expect.arrayContaining(['network_event_pkey', 'network_event_time_idx', 'network_event_imsi_idx', 'network_event_subscriber_plmn_idx']),
+      );
       const [barred] = await q(sql`select count(*)::int as n from subscriber s where s.status = 'suspended'
         and not exists (select 1 from network_event e where e.subscriber_id = s.subscriber_id and e.operation = 'suspendSubscriber')`);
       expect(barred.n).toBe(0);
     });
 
-    it('serves the seeded history through the network events call, newest first, paged and within the caller\'s tenancy', async () => {
+    it("serves the seeded history through the network events call, newest first, paged and within the caller's tenancy", async () => {
       const [sub] = await q(sql`select s.subscriber_id, s.imsi, count(*)::int as n from subscriber s join network_event e using (subscriber_id)
         where s.reseller_id = 1 group by 1, 2 order by n desc, 1 limit 1`);
       expect(sub.n).toBeGreaterThan(20);
@@ -83,11 +89,18 @@ describe.each(engines)('SIM cards and the demo network history on %s', (engine) 
   });
 
   describe('SIM cards', () => {
-    it('names the subscriber a SIM card belongs to, pages the list and keeps to the caller\'s tenancy', async () => {
+    it("names the subscriber a SIM card belongs to, pages the list and keeps to the caller's tenancy", async () => {
       const [esim] = await q(sql`select c.iccid, c.activation_code, s.subscriber_id, s.name from sim_card c join subscriber s using (iccid)
         where s.reseller_id = 1 and c.sim_type = 'esim' order by c.iccid limit 1`);
       const card = (await northwind.get(`/portal/sim-cards/${esim.iccid}`)).json();
-      expect(card).toMatchObject({ iccid: esim.iccid, simType: 'esim', activationCode: esim.activationCode, subscriberId: esim.subscriberId, subscriberName: esim.name, resellerName: 'Northwind Mobile' });
+      expect(card).toMatchObject({
+        iccid: esim.iccid,
+        simType: 'esim',
+        activationCode: esim.activationCode,
+        subscriberId: esim.subscriberId,
+        subscriberName: esim.name,
+        resellerName: 'Northwind Mobile',
+      });
 
       const first = (await northwind.get('/portal/sim-cards?size=7')).json();
       const second = (await northwind.get('/portal/sim-cards?size=7&page=1')).json();
@@ -100,7 +113,9 @@ describe.each(engines)('SIM cards and the demo network history on %s', (engine) 
       expect(search.items.map((c: Row) => c.iccid)).toEqual([esim.iccid]);
 
       const harborCards = (await harbor.get('/portal/sim-cards?size=500')).json();
-      const [harborCount] = await q(sql`select count(*)::int as n from subscriber where account_id = (select account_id from app_user where username = 'harbor')`);
+      const [harborCount] = await q(
+        sql`select count(*)::int as n from subscriber where account_id = (select account_id from app_user where username = 'harbor')`,
+      );
       expect(harborCards.totalItemsCount).toBe(harborCount.n);
       const hidden = await bluesky.get(`/portal/sim-cards/${esim.iccid}`);
       expect(hidden.statusCode).toBe(404);

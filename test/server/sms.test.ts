@@ -10,7 +10,7 @@ type Ctx = Awaited<ReturnType<typeof testApp>>;
 type Client = ReturnType<Ctx['client']>;
 type Row = Record<string, any>;
 
-describe.each(engines)('SMS to a subscriber\'s SIM on %s', (engine) => {
+describe.each(engines)("SMS to a subscriber's SIM on %s", (engine) => {
   let ctx: Ctx;
   let northwind: Client;
   let bluesky: Client;
@@ -24,16 +24,22 @@ describe.each(engines)('SMS to a subscriber\'s SIM on %s', (engine) => {
     [northwind, bluesky, harbor] = await Promise.all(['northwind', 'bluesky', 'harbor'].map((u) => ctx.as(u)));
     sim = ctx.app.coreNetwork.simulator!;
     sim.setFailureRate(0); // failures only on demand
-    nw = (await sql<{ id: number }>`select subscriber_id as id from subscriber where reseller_id = 1 and status = 'active'
-      and account_id <> (select account_id from subscriber where subscriber_id = 1) order by subscriber_id limit 5`.execute(ctx.db)).rows.map((r) => r.id);
+    nw = (
+      await sql<{ id: number }>`select subscriber_id as id from subscriber where reseller_id = 1 and status = 'active'
+      and account_id <> (select account_id from subscriber where subscriber_id = 1) order by subscriber_id limit 5`.execute(ctx.db)
+    ).rows.map((r) => r.id);
   });
   afterAll(async () => ctx?.close());
 
   const send = (c: Client, id: number, body: unknown) => c.post(`/portal/subscriber-info/${id}/sms`, body);
   const imsiOf = async (id: number) => (await sql<Row>`select imsi from subscriber where subscriber_id = ${id}`.execute(ctx.db)).rows[0].imsi as string;
-  const events = async (imsi: string) => (await sql<Row>`select operation, protocol, result, detail from network_event where imsi = ${imsi} order by id`.execute(ctx.db)).rows;
-  const audits = async (id: number) => (await sql<Row>`select action, username, after from subscriber_audit where subscriber_id = ${id} order by id`.execute(ctx.db)).rows
-    .map((a) => ({ ...a, after: typeof a.after === 'string' ? JSON.parse(a.after) : a.after }));
+  const events = async (imsi: string) =>
+    (await sql<Row>`select operation, protocol, result, detail from network_event where imsi = ${imsi} order by id`.execute(ctx.db)).rows;
+  const audits = async (id: number) =>
+    (await sql<Row>`select action, username, after from subscriber_audit where subscriber_id = ${id} order by id`.execute(ctx.db)).rows.map((a) => ({
+      ...a,
+      after: typeof a.after === 'string' ? JSON.parse(a.after) : a.after,
+    }));
   const settle = async (op: Row) => {
     await ctx.app.coreNetwork.idle();
     return (await northwind.get(`/portal/subscriber-info/operations/${op.id}`)).json();
@@ -49,8 +55,20 @@ describe.each(engines)('SMS to a subscriber\'s SIM on %s', (engine) => {
       const res = await send(northwind, id, { text: 'APN=iot.example;RESET' });
       expect(res.statusCode, res.body).toBe(202);
       op = res.json();
-      expect(op).toMatchObject({ subscriberId: id, operation: 'send-sms', status: 'pending', username: 'northwind', request: { text: 'APN=iot.example;RESET', encoding: 'GSM-7' } });
-      expect(sim.received.at(-1)).toMatchObject({ operation: 'sendSms', imsi, subscriberId: id, resellerId: 1, payload: { text: 'APN=iot.example;RESET', encoding: 'GSM-7' } });
+      expect(op).toMatchObject({
+        subscriberId: id,
+        operation: 'send-sms',
+        status: 'pending',
+        username: 'northwind',
+        request: { text: 'APN=iot.example;RESET', encoding: 'GSM-7' },
+      });
+      expect(sim.received.at(-1)).toMatchObject({
+        operation: 'sendSms',
+        imsi,
+        subscriberId: id,
+        resellerId: 1,
+        payload: { text: 'APN=iot.example;RESET', encoding: 'GSM-7' },
+      });
       expect(await events(imsi)).toEqual([]); // the answer has not arrived
     } finally {
       sim.resume();
@@ -69,8 +87,13 @@ describe.each(engines)('SMS to a subscriber\'s SIM on %s', (engine) => {
     const res = await send(northwind, id, { text: 'ж'.repeat(70) });
     expect(res.statusCode, res.body).toBe(202);
     expect(res.json().request).toEqual({ text: 'ж'.repeat(70), encoding: 'UCS-2' });
-    expect(await settle(res.json())).toMatchObject({ status: 'failed', error: { code: 'NETWORK_FAILED', messageId: 'subscriberOperation.failed.notOnline', detail: 'SMS delivery failed: MAP error 27 absent subscriber' } });
-    expect(await events(imsi)).toEqual([{ operation: 'sendSms', protocol: 'SS7', result: 'failure', detail: 'SMS delivery failed: MAP error 27 absent subscriber' }]);
+    expect(await settle(res.json())).toMatchObject({
+      status: 'failed',
+      error: { code: 'NETWORK_FAILED', messageId: 'subscriberOperation.failed.notOnline', detail: 'SMS delivery failed: MAP error 27 absent subscriber' },
+    });
+    expect(await events(imsi)).toEqual([
+      { operation: 'sendSms', protocol: 'SS7', result: 'failure', detail: 'SMS delivery failed: MAP error 27 absent subscriber' },
+    ]);
     expect(await audits(id)).toEqual([]);
   });
 
@@ -141,9 +164,24 @@ describe('the core-network gateway', () => {
     try {
       const { port } = gateway.address() as AddressInfo;
       const transport = createHttpTransport(`http://127.0.0.1:${port}/core/`);
-      const answer = await transport.deliver({ operation: 'sendSms', resellerId: 1, imsi: '001010000000001', subscriberId: 7, payload: { text: 'Grüße', encoding: 'GSM-7' } }, 'req-1');
+      const answer = await transport.deliver(
+        { operation: 'sendSms', resellerId: 1, imsi: '001010000000001', subscriberId: 7, payload: { text: 'Grüße', encoding: 'GSM-7' } },
+        'req-1',
+      );
       expect(answer).toEqual({ ok: true, detail: 'accepted by the SMSC', data: undefined });
-      expect(seen).toEqual([{ url: '/core/sendSms', body: { requestId: 'req-1', operation: 'sendSms', resellerId: 1, imsi: '001010000000001', subscriberId: 7, payload: { text: 'Grüße', encoding: 'GSM-7' } } }]);
+      expect(seen).toEqual([
+        {
+          url: '/core/sendSms',
+          body: {
+            requestId: 'req-1',
+            operation: 'sendSms',
+            resellerId: 1,
+            imsi: '001010000000001',
+            subscriberId: 7,
+            payload: { text: 'Grüße', encoding: 'GSM-7' },
+          },
+        },
+      ]);
     } finally {
       await new Promise((resolve) => gateway.close(resolve));
     }

@@ -10,12 +10,15 @@ const INDEX = `<!doctype html><html><head><script type="module" src="./assets/in
 const SCRIPT = `export const greeting = ${JSON.stringify('hello '.repeat(400))};`;
 
 // The web app's files do not depend on the database: one engine is enough.
-describe('the web app\'s files', () => {
+describe("the web app's files", () => {
   let ctx: Awaited<ReturnType<typeof testApp>>;
   const webRoot = mkdtempSync(join(tmpdir(), 'portal-web-'));
   beforeAll(async () => {
     mkdirSync(join(webRoot, 'assets'));
-    for (const [path, text] of [['index.html', INDEX], ['assets/index-Ab1_x-9Z.js', SCRIPT]]) {
+    for (const [path, text] of [
+      ['index.html', INDEX],
+      ['assets/index-Ab1_x-9Z.js', SCRIPT],
+    ]) {
       writeFileSync(join(webRoot, path), text);
       writeFileSync(join(webRoot, `${path}.br`), brotliCompressSync(text));
       writeFileSync(join(webRoot, `${path}.gz`), gzipSync(text));
@@ -28,7 +31,8 @@ describe('the web app\'s files', () => {
     rmSync(webRoot, { recursive: true, force: true });
   });
 
-  const get = (url: string, encoding?: string) => ctx.app.inject({ method: 'GET', url, headers: encoding === undefined ? {} : { 'accept-encoding': encoding } });
+  const get = (url: string, encoding?: string) =>
+    ctx.app.inject({ method: 'GET', url, headers: encoding === undefined ? {} : { 'accept-encoding': encoding } });
 
   it('serves a hashed file brotli-compressed to a browser, and for good', async () => {
     const res = await get('/assets/index-Ab1_x-9Z.js', 'gzip, deflate, br, zstd');

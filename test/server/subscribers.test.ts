@@ -31,9 +31,15 @@ describe.each(engines)('subscribers on %s', (engine) => {
 
   describe('the seeded numbering', () => {
     it('gives every subscriber a 15-digit IMSI, an ICCID with its check digit, a default MSISDN among its own, an IMEI with its check digit', async () => {
-      const rows = await ctx.db.selectFrom('subscriber' as never).selectAll().execute() as Sub[];
+      const rows = (await ctx.db
+        .selectFrom('subscriber' as never)
+        .selectAll()
+        .execute()) as Sub[];
       expect(rows).toHaveLength(DEMO_TEST_SUBSCRIBERS);
-      const msisdns = await ctx.db.selectFrom('subscriberMsisdn' as never).selectAll().execute() as Sub[];
+      const msisdns = (await ctx.db
+        .selectFrom('subscriberMsisdn' as never)
+        .selectAll()
+        .execute()) as Sub[];
       for (const s of rows) {
         expect(s.imsi).toMatch(/^90128\d{10}$/);
         expect(isValidIccid(s.iccid), s.iccid).toBe(true);
@@ -44,8 +50,11 @@ describe.each(engines)('subscribers on %s', (engine) => {
       expect(rows.some((s) => s.status === 'suspended')).toBe(true);
     });
 
-    it('lends sponsor IMSIs from the sponsors\' ranges, and keeps plans, profiles and sponsors referenced', async () => {
-      const { rows } = await sql<{ imsi: string; prefix: string }>`select i.imsi, s.imsi_prefix as prefix from sponsor_imsi i join sponsor s on s.id = i.sponsor_id`.execute(ctx.db);
+    it("lends sponsor IMSIs from the sponsors' ranges, and keeps plans, profiles and sponsors referenced", async () => {
+      const { rows } = await sql<{
+        imsi: string;
+        prefix: string;
+      }>`select i.imsi, s.imsi_prefix as prefix from sponsor_imsi i join sponsor s on s.id = i.sponsor_id`.execute(ctx.db);
       const total = await sql<{ n: number }>`select count(*)::int as n from sponsor_imsi`.execute(ctx.db);
       expect(rows.length).toBe(total.rows[0].n);
       for (const r of rows) expect(r.imsi.startsWith(r.prefix), r.imsi).toBe(true);
@@ -54,7 +63,8 @@ describe.each(engines)('subscribers on %s', (engine) => {
     });
 
     it('refuses an ICCID whose check digit is wrong, or of the wrong length, in the table itself', async () => {
-      const insert = (iccid: string) => sql`insert into sim_card (iccid, sim_type, status, reseller_id) values (${iccid}, 'physical', 'inventory', -1)`.execute(ctx.db);
+      const insert = (iccid: string) =>
+        sql`insert into sim_card (iccid, sim_type, status, reseller_id) values (${iccid}, 'physical', 'inventory', -1)`.execute(ctx.db);
       await expect(insert('89882280000099999990')).rejects.toThrow(/check constraint/);
       await expect(insert('8988228000009999')).rejects.toThrow(/check constraint/);
       await expect(insert(`8988228000009999999${luhnDigit('8988228000009999999')}`)).resolves.toBeDefined();
@@ -67,7 +77,11 @@ describe.each(engines)('subscribers on %s', (engine) => {
       expect(first.totalItemsCount).toBe(DEMO_TEST_SUBSCRIBERS);
       expect(first.totalPageCount).toBe(Math.ceil(DEMO_TEST_SUBSCRIBERS / 50));
       expect(ids(first)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
-      expect(first.items[0]).toMatchObject({ accountName: 'Harbor Logistics', resellerName: 'Northwind Mobile', status: expect.stringMatching(/active|suspended/) });
+      expect(first.items[0]).toMatchObject({
+        accountName: 'Harbor Logistics',
+        resellerName: 'Northwind Mobile',
+        status: expect.stringMatching(/active|suspended/),
+      });
       const second = (await admin.post('/portal/subscribers/paged', { page: { page: 1, size: 50 } })).json();
       expect(ids(second)[0]).toBe(51);
     });
@@ -83,7 +97,7 @@ describe.each(engines)('subscribers on %s', (engine) => {
       expect(bad.json().fields[0]).toMatchObject({ field: 'sortBy', rule: 'enum' });
     });
 
-    it('counts exactly up to the limit, beyond it gives the planner\'s estimate and says so, and pages the same rows', async () => {
+    it("counts exactly up to the limit, beyond it gives the planner's estimate and says so, and pages the same rows", async () => {
       const schema = loadSchemas().find((x) => x['x-entity'].name === 'subscriber')!;
       const repo = new EntityRepository(ctx.db as never, schema, { exactCountLimit: 100 });
       const principal = { userId: 1, username: 'admin', resellerId: -1, resellerPath: '', accountId: null, isAdmin: true, privileges: [] };
@@ -135,7 +149,10 @@ describe.each(engines)('subscribers on %s', (engine) => {
       let queries = 0;
       const counting = ctx.db.withPlugin({
         transformQuery: (args) => args.node,
-        transformResult: async (args) => { queries++; return args.result; }, // once per statement run
+        transformResult: async (args) => {
+          queries++;
+          return args.result;
+        }, // once per statement run
       });
       const watched = new EntityRepository(counting, schema, { exactCountLimit: 100 });
       const runs = async (req: ReturnType<typeof request>) => {
@@ -158,9 +175,21 @@ describe.each(engines)('subscribers on %s', (engine) => {
       expect(own.items.every((s) => s.accountId === harbor.accountId)).toBe(true);
       const name = `Counted ${Date.now()}`;
       const byName = () => runs(request(0, 1, { searchBy: 'name', searchKey: name }));
-      const rename = (ids: number[], to: string | ((id: number) => string)) => Promise.all(ids.map((id) =>
-        ctx.db.updateTable('subscriber' as never).set({ name: typeof to === 'string' ? to : to(id) } as never).where('subscriberId' as never, '=', id as never).execute()));
-      const before = (await ctx.db.selectFrom('subscriber' as never).select(['subscriberId', 'name'] as never).where('subscriberId' as never, 'in', [1, 2, 3] as never).execute()) as { subscriberId: number; name: string }[];
+      const rename = (ids: number[], to: string | ((id: number) => string)) =>
+        Promise.all(
+          ids.map((id) =>
+            ctx.db
+              .updateTable('subscriber' as never)
+              .set({ name: typeof to === 'string' ? to : to(id) } as never)
+              .where('subscriberId' as never, '=', id as never)
+              .execute(),
+          ),
+        );
+      const before = (await ctx.db
+        .selectFrom('subscriber' as never)
+        .select(['subscriberId', 'name'] as never)
+        .where('subscriberId' as never, 'in', [1, 2, 3] as never)
+        .execute()) as { subscriberId: number; name: string }[];
       await rename([1, 2], name);
       const two = await byName();
       expect(two.page).toMatchObject({ totalItemsCount: 2, totalPageCount: 2 });
@@ -178,7 +207,13 @@ describe.each(engines)('subscribers on %s', (engine) => {
         expect(res.statusCode, res.body).toBe(200);
         return res.json() as { items: Sub[]; currentPage: number };
       };
-      for (const order of [{}, { sortBy: 'subscriberId', sortDir: 'desc' }, { sortBy: 'name', sortDir: 'asc' }, { sortBy: 'groupName', sortDir: 'desc' }, { sortBy: 'accountName', sortDir: 'asc' }]) {
+      for (const order of [
+        {},
+        { sortBy: 'subscriberId', sortDir: 'desc' },
+        { sortBy: 'name', sortDir: 'asc' },
+        { sortBy: 'groupName', sortDir: 'desc' },
+        { sortBy: 'accountName', sortDir: 'asc' },
+      ]) {
         const first = await paged({ ...order, page: { page: 0, size: 40 } });
         const second = await paged({ ...order, page: { page: 1, size: 40 } });
         const third = await paged({ ...order, page: { page: 2, size: 40 } });
@@ -188,8 +223,13 @@ describe.each(engines)('subscribers on %s', (engine) => {
         expect(ids(await paged({ ...order, page: { page: 2, size: 40, after: after.items[39].subscriberId } }))).toEqual(ids(third));
       }
       const northwind = await ctx.as('northwind');
-      const foreign = (await admin.post('/portal/subscribers/search', { searchBy: 'resellerName', searchKey: 'Blue Sky', page: { page: 0, size: 1 } })).json().items[0];
-      for (const [client, after] of [[northwind, foreign.subscriberId], [admin, 999999], [admin, true]] as const) {
+      const foreign = (await admin.post('/portal/subscribers/search', { searchBy: 'resellerName', searchKey: 'Blue Sky', page: { page: 0, size: 1 } })).json()
+        .items[0];
+      for (const [client, after] of [
+        [northwind, foreign.subscriberId],
+        [admin, 999999],
+        [admin, true],
+      ] as const) {
         const res = await client.post('/portal/subscribers/paged', { page: { page: 1, size: 10, after } });
         expect(res.statusCode).toBe(400);
         expect(res.json().fields[0]).toMatchObject({ field: 'page.after', messageId: 'validation.page.after' });
@@ -199,7 +239,9 @@ describe.each(engines)('subscribers on %s', (engine) => {
 
   describe('search filters', () => {
     let sample: Sub;
-    beforeAll(async () => { sample = await one(4); });
+    beforeAll(async () => {
+      sample = await one(4);
+    });
 
     it('multi matches part of the IMSI, part of the name, the subscriber id or part of the ICCID', async () => {
       expect(ids(await search(admin, 'multi', sample.imsi.slice(-10)))).toEqual([4]);
@@ -233,7 +275,11 @@ describe.each(engines)('subscribers on %s', (engine) => {
     });
 
     it('sponsor IMSI finds the subscriber that owns it, not the real IMSI', async () => {
-      const sponsors = await ctx.db.selectFrom('sponsorImsi' as never).selectAll().orderBy('imsi' as never).execute() as Sub[];
+      const sponsors = (await ctx.db
+        .selectFrom('sponsorImsi' as never)
+        .selectAll()
+        .orderBy('imsi' as never)
+        .execute()) as Sub[];
       expect(sponsors.length).toBeGreaterThan(0);
       const owner = sponsors[0];
       expect(ids(await search(admin, 'sponsorImsi', owner.imsi))).toEqual([owner.subscriberId]);
@@ -242,7 +288,12 @@ describe.each(engines)('subscribers on %s', (engine) => {
 
     it('MSISDN matches the default and any other number of the subscriber', async () => {
       expect(ids(await search(admin, 'msisdn', sample.msisdn))).toEqual([4]);
-      const { rows } = await sql<{ msisdn: string; id: number }>`select m.msisdn, s.subscriber_id as id from subscriber_msisdn m join subscriber s using (subscriber_id) where m.msisdn <> s.msisdn limit 1`.execute(ctx.db);
+      const { rows } = await sql<{
+        msisdn: string;
+        id: number;
+      }>`select m.msisdn, s.subscriber_id as id from subscriber_msisdn m join subscriber s using (subscriber_id) where m.msisdn <> s.msisdn limit 1`.execute(
+        ctx.db,
+      );
       const extra = rows[0];
       expect(ids(await search(admin, 'msisdn', extra.msisdn))).toEqual([extra.id]);
       // Written the international way, or by its last digits.
@@ -259,7 +310,7 @@ describe.each(engines)('subscribers on %s', (engine) => {
       expect(new Set(blue.items.map((s) => s.resellerName))).toEqual(new Set(['Blue Sky Telecom']));
     });
 
-    it('downloads the same search as CSV, within the caller\'s tenancy', async () => {
+    it("downloads the same search as CSV, within the caller's tenancy", async () => {
       const harbor = await ctx.as('harbor');
       const res = await harbor.post('/portal/subscribers/list/download', { searchBy: 'network', searchKey: '' });
       expect(res.statusCode).toBe(200);
@@ -280,7 +331,8 @@ describe.each(engines)('subscribers on %s', (engine) => {
   });
 
   describe('tenancy', () => {
-    const resellersSeen = async (c: Client) => new Set((await c.post('/portal/subscribers/paged', { page: { page: 0, size: 500 } })).json().items.map((s: Sub) => s.resellerName));
+    const resellersSeen = async (c: Client) =>
+      new Set((await c.post('/portal/subscribers/paged', { page: { page: 0, size: 500 } })).json().items.map((s: Sub) => s.resellerName));
 
     it('a reseller sees its subtree, a sub-reseller its own, an account user its account', async () => {
       expect(await resellersSeen(await ctx.as('northwind'))).toEqual(new Set(['Northwind Mobile', 'Northwind IoT']));
@@ -310,10 +362,20 @@ describe.each(engines)('subscribers on %s', (engine) => {
     it('changes the editable details, ignores server-owned fields and logs who changed what', async () => {
       const northwind = await ctx.as('northwind');
       const before = await one(25);
-      const res = await northwind.post('/portal/subscriber-info/25', { ...before, name: 'Crane 3', groupName: 'Yard', status: 'suspended', imsi: '901280000000000' });
+      const res = await northwind.post('/portal/subscriber-info/25', {
+        ...before,
+        name: 'Crane 3',
+        groupName: 'Yard',
+        status: 'suspended',
+        imsi: '901280000000000',
+      });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toMatchObject({ name: 'Crane 3', groupName: 'Yard', status: before.status, imsi: before.imsi });
-      const audit = await ctx.db.selectFrom('subscriberAudit' as never).selectAll().where('subscriberId' as never, '=', 25 as never).execute() as Sub[];
+      const audit = (await ctx.db
+        .selectFrom('subscriberAudit' as never)
+        .selectAll()
+        .where('subscriberId' as never, '=', 25 as never)
+        .execute()) as Sub[];
       expect(audit).toHaveLength(1);
       const parse = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
       expect(audit[0]).toMatchObject({ username: 'northwind', action: 'update' });
@@ -325,11 +387,13 @@ describe.each(engines)('subscribers on %s', (engine) => {
       const before = await one(26);
       const res = await admin.post('/portal/subscriber-info/26', { name: 'x'.repeat(51), imei: '12ab', apn: '-bad' });
       expect(res.statusCode).toBe(400);
-      expect(res.json().fields).toEqual(expect.arrayContaining([
-        expect.objectContaining({ field: 'name', rule: 'maxLength', messageId: 'validation.max50' }),
-        expect.objectContaining({ field: 'imei', rule: 'pattern', messageId: 'validation.imei.invalid' }),
-        expect.objectContaining({ field: 'apn', rule: 'pattern', messageId: 'validation.apn.invalid' }),
-      ]));
+      expect(res.json().fields).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ field: 'name', rule: 'maxLength', messageId: 'validation.max50' }),
+          expect.objectContaining({ field: 'imei', rule: 'pattern', messageId: 'validation.imei.invalid' }),
+          expect.objectContaining({ field: 'apn', rule: 'pattern', messageId: 'validation.apn.invalid' }),
+        ]),
+      );
       expect(await one(26)).toEqual(before);
       const unknown = await admin.post('/portal/subscriber-info/26', { passwordHash: 'x' });
       expect(unknown.json().fields[0]).toMatchObject({ field: 'passwordHash', rule: 'additionalProperties' });
@@ -343,7 +407,13 @@ describe.each(engines)('subscribers on %s', (engine) => {
   describe('detail panels', () => {
     it('reads sponsor IMSIs, MSISDNs with the default, the SIM and the audit log of a visible subscriber', async () => {
       const northwind = await ctx.as('northwind');
-      const sponsored = (await sql<{ id: number }>`select subscriber_id as id from sponsor_imsi where subscriber_id in (select subscriber_id from subscriber where reseller_id = 1) limit 1`.execute(ctx.db)).rows[0].id;
+      const sponsored = (
+        await sql<{
+          id: number;
+        }>`select subscriber_id as id from sponsor_imsi where subscriber_id in (select subscriber_id from subscriber where reseller_id = 1) limit 1`.execute(
+          ctx.db,
+        )
+      ).rows[0].id;
       const sponsors = (await northwind.get(`/portal/subscriber-info/sponsor-imsis/${sponsored}`)).json();
       expect(sponsors.length).toBeGreaterThan(0);
       expect(sponsors[0]).toMatchObject({ imsi: expect.stringMatching(/^\d{15}$/), sponsorName: expect.any(String), pending: expect.any(Boolean) });
@@ -358,7 +428,7 @@ describe.each(engines)('subscribers on %s', (engine) => {
       expect(audit[0]).toMatchObject({ username: 'northwind', action: 'update', after: { apn: 'fleet.example' } });
     });
 
-    it('answers 403 without the panel\'s sub-privilege and 404 for another tenant\'s subscriber', async () => {
+    it("answers 403 without the panel's sub-privilege and 404 for another tenant's subscriber", async () => {
       const harbor = await ctx.as('harbor'); // Subscribers, but no SubscriberDetails panels
       expect((await harbor.get('/portal/subscribers/1')).statusCode).toBe(200);
       for (const path of ['sponsor-imsis', 'msisdns', 'sim-info', 'audit-logs']) {

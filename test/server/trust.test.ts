@@ -22,11 +22,26 @@ describe.each(engines)('trust boundaries on %s', (engine) => {
 
   /** A user of `resellerId` with a role of its own granting `privileges`, signed in. */
   async function userWith(username: string, resellerId: number, privileges: PrivilegeItem[], accountId: number | null = null) {
-    const role = await ctx.db.insertInto('role').values({ name: `${username} role`, resellerId, privileges: JSON.stringify(privileges) }).returning('id').executeTakeFirstOrThrow();
-    const user = await ctx.db.insertInto('appUser').values({
-      username, email: `${username}@trust.example`, passwordHash: await hashPassword(PASSWORD), firstName: null, lastName: null,
-      resellerId, accountId, roleId: role.id, preferences: null,
-    }).returning('id').executeTakeFirstOrThrow();
+    const role = await ctx.db
+      .insertInto('role')
+      .values({ name: `${username} role`, resellerId, privileges: JSON.stringify(privileges) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const user = await ctx.db
+      .insertInto('appUser')
+      .values({
+        username,
+        email: `${username}@trust.example`,
+        passwordHash: await hashPassword(PASSWORD),
+        firstName: null,
+        lastName: null,
+        resellerId,
+        accountId,
+        roleId: role.id,
+        preferences: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return { client: ctx.client(await ctx.login(username, PASSWORD)), userId: user.id, roleId: role.id };
   }
 
@@ -103,7 +118,7 @@ describe.each(engines)('trust boundaries on %s', (engine) => {
       expect((await admin.get(`/portal/roles/${managerRole.id}`)).json().name).toBe('Reseller manager');
     });
 
-    it('gives a user only a role of its own reseller, never the provider\'s or another tenant\'s', async () => {
+    it("gives a user only a role of its own reseller, never the provider's or another tenant's", async () => {
       const roles = (await admin.get('/portal/roles')).json() as Row[];
       const administrator = roles.find((r) => r.name === 'Administrator')!;
       const blueSky = roles.find((r) => r.resellerId === 3)!;
@@ -130,7 +145,11 @@ describe.each(engines)('trust boundaries on %s', (engine) => {
       expect(own.name).toBe('Harbor Logistics');
       const plans = (await admin.get('/portal/pricing-plans/')).json().pricingPlans as Row[];
       const attempts: [string, unknown][] = [
-        ['resellerId', 3], ['usageCredit', 999999], ['pricingPlanId', plans[0].pricingPlanId], ['internationalPricingPlanId', -1], ['inventoryAccount', true],
+        ['resellerId', 3],
+        ['usageCredit', 999999],
+        ['pricingPlanId', plans[0].pricingPlanId],
+        ['internationalPricingPlanId', -1],
+        ['inventoryAccount', true],
       ];
       for (const [field, value] of attempts) {
         const res = await harbor.put('/portal/accounts/', { accountId: own.accountId, [field]: value });
@@ -150,10 +169,15 @@ describe.each(engines)('trust boundaries on %s', (engine) => {
   });
 
   describe('every reference in a body names a row the caller may use', () => {
-    it('refuses another tenant\'s or a missing allowed list on a roaming profile, and its networks stay hidden', async () => {
+    it("refuses another tenant's or a missing allowed list on a roaming profile, and its networks stay hidden", async () => {
       const blueSkyList = (await admin.post('/portal/allowed-lists/paged', { searchBy: 'name', searchKey: 'Americas' })).json().items[0].allowedListId;
       for (const ids of [[blueSkyList], [999999]]) {
-        const res = await northwind.post('/portal/roaming-profiles', { name: `Borrowed ${ids[0]}`, reference: `BORROW${ids[0]}`.slice(0, 16), slots: 1, allowedListIds: ids });
+        const res = await northwind.post('/portal/roaming-profiles', {
+          name: `Borrowed ${ids[0]}`,
+          reference: `BORROW${ids[0]}`.slice(0, 16),
+          slots: 1,
+          allowedListIds: ids,
+        });
         expect(res.statusCode, res.body).toBe(400);
         expect(res.json().fields).toEqual([expect.objectContaining({ field: 'allowedListIds', rule: 'reference' })]);
       }
@@ -163,14 +187,25 @@ describe.each(engines)('trust boundaries on %s', (engine) => {
       expect((await northwind.get(`/portal/roaming-profiles/${own.id}`)).json().allowedListIds).not.toContain(blueSkyList);
     });
 
-    it('refuses another tenant\'s zone on a template and another tenant\'s account on a user', async () => {
+    it("refuses another tenant's zone on a template and another tenant's account on a user", async () => {
       const blueSkyZone = (await admin.post('/portal/zones/location-zones/paged', { searchBy: 'name', searchKey: 'North America' })).json().items[0].id;
-      const template = await northwind.post('/portal/pre-paid-packages/templates', { name: 'Borrowed zone', locationZoneId: blueSkyZone, periodDays: 30, price: 10 });
+      const template = await northwind.post('/portal/pre-paid-packages/templates', {
+        name: 'Borrowed zone',
+        locationZoneId: blueSkyZone,
+        periodDays: 30,
+        price: 10,
+      });
       expect(template.statusCode, template.body).toBe(400);
       expect(template.json().fields[0]).toMatchObject({ field: 'locationZoneId', rule: 'reference' });
       const cedar = (await admin.post('/portal/accounts/search', { searchBy: 'name', searchKey: 'Cedar Health' })).json().items[0].accountId;
       const managerRole = (await northwind.get('/portal/roles')).json().find((r: Row) => r.name.startsWith('Reseller manager') && r.resellerId === 1).id;
-      const user = await northwind.post('/portal/user', { username: 'nw.cross', email: 'cross@trust.example', password: PASSWORD, roleId: managerRole, accountId: cedar });
+      const user = await northwind.post('/portal/user', {
+        username: 'nw.cross',
+        email: 'cross@trust.example',
+        password: PASSWORD,
+        roleId: managerRole,
+        accountId: cedar,
+      });
       expect(user.statusCode).toBe(400);
       expect(user.json().fields[0]).toMatchObject({ field: 'accountId', rule: 'reference' });
     });
@@ -178,22 +213,27 @@ describe.each(engines)('trust boundaries on %s', (engine) => {
 
   describe('pickers and lists offer only what the caller may use', () => {
     it('offers a subscriber only the plans the change accepts, and refuses the rest naming the field', async () => {
-      const sub = (await northwind.post('/portal/subscribers/search', { searchBy: 'resellerName', searchKey: 'Northwind Mobile', page: { page: 0, size: 1 } })).json().items[0]
-        ?? (await northwind.post('/portal/subscribers/paged', { page: { page: 0, size: 1 } })).json().items[0];
+      const sub =
+        (await northwind.post('/portal/subscribers/search', { searchBy: 'resellerName', searchKey: 'Northwind Mobile', page: { page: 0, size: 1 } })).json()
+          .items[0] ?? (await northwind.post('/portal/subscribers/paged', { page: { page: 0, size: 1 } })).json().items[0];
       const offered = (await northwind.get(`/portal/subscriber-info/${sub.subscriberId}/pricing-plans`)).json() as Row[];
       const names = offered.map((p) => p.pricingPlanName);
       expect(names).not.toContain('Blue Sky Worldwide');
       expect(names.length).toBeGreaterThan(0);
       const all = (await admin.get('/portal/pricing-plans/')).json().pricingPlans as Row[];
       for (const plan of all) {
-        const res = await northwind.post('/portal/subscriber-info/api/', { operation: 'pricing-plan', subscriberId: sub.subscriberId, pricingPlanId: plan.pricingPlanId });
+        const res = await northwind.post('/portal/subscriber-info/api/', {
+          operation: 'pricing-plan',
+          subscriberId: sub.subscriberId,
+          pricingPlanId: plan.pricingPlanId,
+        });
         const accepted = offered.some((p) => p.pricingPlanId === plan.pricingPlanId);
         expect(res.statusCode, `${plan.pricingPlanName}: ${res.body}`).toBe(accepted ? 200 : 400);
         if (!accepted) expect(res.json().fields[0]).toMatchObject({ field: 'pricingPlanId', rule: 'reference' });
       }
     });
 
-    it('shows an account user only its account\'s plans and its own reseller', async () => {
+    it("shows an account user only its account's plans and its own reseller", async () => {
       const harborAccount = (await harbor.post('/portal/accounts/paged', {})).json().items[0].accountId;
       const plan = (await northwind.get('/portal/pricing-plans/')).json().pricingPlans.find((p: Row) => p.pricingPlanName === 'Europe IoT Standard');
       expect((await northwind.put('/portal/accounts/', { accountId: harborAccount, pricingPlanId: plan.pricingPlanId })).statusCode).toBe(200);
@@ -232,7 +272,13 @@ describe.each(engines)('trust boundaries on %s', (engine) => {
       const full = (await northwind.get(`/portal/roaming-profiles/${row.id}`)).json();
       const renamed = await northwind.send('PUT', '/portal/roaming-profiles', { id: row.id, name: 'Renamed only' });
       expect(renamed.statusCode, renamed.body).toBe(200);
-      expect(renamed.json()).toMatchObject({ name: 'Renamed only', reference: full.reference, slots: full.slots, sponsorIds: full.sponsorIds, rates: full.rates });
+      expect(renamed.json()).toMatchObject({
+        name: 'Renamed only',
+        reference: full.reference,
+        slots: full.slots,
+        sponsorIds: full.sponsorIds,
+        rates: full.rates,
+      });
       const account = (await admin.post('/portal/accounts/search', { searchBy: 'name', searchKey: 'Meridian Fleet' })).json().items[0];
       const city = await admin.put('/portal/accounts/', { accountId: account.accountId, city: 'Bremen' });
       expect(city.json()).toMatchObject({ name: 'Meridian Fleet', city: 'Bremen', country: account.country });

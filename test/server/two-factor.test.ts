@@ -15,12 +15,20 @@ describe.each(engines)('two-factor sign-in on %s', (engine) => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.UTC(2026, 0, 1, 12, 0, 0));
   });
-  afterAll(async () => { vi.useRealTimers(); await ctx?.close(); });
+  afterAll(async () => {
+    vi.useRealTimers();
+    await ctx?.close();
+  });
 
   const signIn = (userName: string, code?: string) =>
     ctx.app.inject({ method: 'POST', url: '/portal/auth', payload: { userName, password: ctx.demoPassword, ...(code === undefined ? {} : { code }) } });
   const storedSecrets = async (username: string) =>
-    (await sql<{ totpSecret: string | null; totpPendingSecret: string | null }>`select totp_secret, totp_pending_secret from app_user where username = ${username}`.execute(ctx.db)).rows[0];
+    (
+      await sql<{
+        totpSecret: string | null;
+        totpPendingSecret: string | null;
+      }>`select totp_secret, totp_pending_secret from app_user where username = ${username}`.execute(ctx.db)
+    ).rows[0];
 
   let secret = '';
 
@@ -61,7 +69,11 @@ describe.each(engines)('two-factor sign-in on %s', (engine) => {
     expect(first.json()).toEqual({ twoFactor: 'code' });
     // The second step still needs the password: a code alone opens nothing.
     nextPeriod();
-    const noPassword = await ctx.app.inject({ method: 'POST', url: '/portal/auth', payload: { userName: 'bluesky', password: 'wrong', code: await codeOf(secret) } });
+    const noPassword = await ctx.app.inject({
+      method: 'POST',
+      url: '/portal/auth',
+      payload: { userName: 'bluesky', password: 'wrong', code: await codeOf(secret) },
+    });
     expect(noPassword.statusCode).toBe(401);
     expect(noPassword.json().code).toBe('BAD_CREDENTIALS');
 

@@ -19,7 +19,13 @@ describe.each(engines)('users and roles on %s', (engine) => {
 
   describe('users', () => {
     it('creates a user who can sign in, and never reads back a password', async () => {
-      const created = await northwind.post('/portal/user', { username: 'nw.ops', email: 'ops@northwind.example', password: 'Ops@2026pass', firstName: 'Olga', roleId: northwindRoleId });
+      const created = await northwind.post('/portal/user', {
+        username: 'nw.ops',
+        email: 'ops@northwind.example',
+        password: 'Ops@2026pass',
+        firstName: 'Olga',
+        roleId: northwindRoleId,
+      });
       expect(created.statusCode, created.body).toBe(201);
       expect(created.json()).toMatchObject({ username: 'nw.ops', resellerName: 'Northwind Mobile', roleName: 'Reseller manager' });
       expect(created.body).not.toMatch(/password/i);
@@ -30,18 +36,38 @@ describe.each(engines)('users and roles on %s', (engine) => {
     });
 
     it('keeps the password on an update without one, and changes it with one', async () => {
-      const user = (await northwind.post('/portal/user', { username: 'nw.keep', email: 'keep@northwind.example', password: 'Keep@2026pass', roleId: northwindRoleId })).json();
+      const user = (
+        await northwind.post('/portal/user', { username: 'nw.keep', email: 'keep@northwind.example', password: 'Keep@2026pass', roleId: northwindRoleId })
+      ).json();
       expect((await northwind.put('/portal/user', { ...user, lastName: 'Kept' })).statusCode).toBe(200);
       expect(await ctx.login('nw.keep', 'Keep@2026pass')).toBeTruthy();
-      expect((await northwind.put('/portal/user', { userId: user.userId, username: 'nw.keep', email: user.email, roleId: northwindRoleId, password: 'Changed@2026' })).statusCode).toBe(200);
+      expect(
+        (
+          await northwind.put('/portal/user', {
+            userId: user.userId,
+            username: 'nw.keep',
+            email: user.email,
+            roleId: northwindRoleId,
+            password: 'Changed@2026',
+          })
+        ).statusCode,
+      ).toBe(200);
       await expect(ctx.login('nw.keep', 'Keep@2026pass')).rejects.toThrow();
       expect(await ctx.login('nw.keep', 'Changed@2026')).toBeTruthy();
     });
 
     it.each([
       [{ username: 'nw.a', email: 'a@x.example', roleId: 0 }, 'password', 'Password is required'],
-      [{ username: 'nw.b', email: 'b@x.example', password: 'short', roleId: 0 }, 'password', 'Password must have at least 8 characters with a lowercase and an uppercase letter, a digit and one of @#$!%^&+=, and no spaces'],
-      [{ username: 'nw.c', email: 'c@x.example', password: 'No Space@1a', roleId: 0 }, 'password', 'Password must have at least 8 characters with a lowercase and an uppercase letter, a digit and one of @#$!%^&+=, and no spaces'],
+      [
+        { username: 'nw.b', email: 'b@x.example', password: 'short', roleId: 0 },
+        'password',
+        'Password must have at least 8 characters with a lowercase and an uppercase letter, a digit and one of @#$!%^&+=, and no spaces',
+      ],
+      [
+        { username: 'nw.c', email: 'c@x.example', password: 'No Space@1a', roleId: 0 },
+        'password',
+        'Password must have at least 8 characters with a lowercase and an uppercase letter, a digit and one of @#$!%^&+=, and no spaces',
+      ],
       [{ username: 'nw.d', password: 'Good@2026pass', roleId: 0 }, 'email', 'E-mail is required'],
       [{ email: 'e@x.example', password: 'Good@2026pass', roleId: 0 }, 'username', 'Username is required'],
       [{ username: 'nw.f', email: 'f@x.example', password: 'Good@2026pass' }, 'roleId', 'Please choose'],
@@ -52,7 +78,12 @@ describe.each(engines)('users and roles on %s', (engine) => {
     });
 
     it('refuses an e-mail already in use, ignoring case', async () => {
-      const res = await northwind.post('/portal/user', { username: 'nw.dup', email: 'BLUESKY@demo.example', password: 'Good@2026pass', roleId: northwindRoleId });
+      const res = await northwind.post('/portal/user', {
+        username: 'nw.dup',
+        email: 'BLUESKY@demo.example',
+        password: 'Good@2026pass',
+        roleId: northwindRoleId,
+      });
       expect(res.statusCode).toBe(409);
       expect(res.json().fields).toEqual([expect.objectContaining({ field: 'email', message: 'email already in use' })]);
     });
@@ -83,7 +114,9 @@ describe.each(engines)('users and roles on %s', (engine) => {
       const self = await northwind.delete(`/portal/user/${me.id}`);
       expect(self.statusCode).toBe(400);
       expect(self.json().fields[0].message).toBe('You cannot delete your own user');
-      const victim = (await northwind.post('/portal/user', { username: 'nw.gone', email: 'gone@x.example', password: 'Good@2026pass', roleId: northwindRoleId })).json();
+      const victim = (
+        await northwind.post('/portal/user', { username: 'nw.gone', email: 'gone@x.example', password: 'Good@2026pass', roleId: northwindRoleId })
+      ).json();
       expect((await (await ctx.as('bluesky')).delete(`/portal/user/${victim.userId}`)).statusCode).toBe(404);
       expect((await northwind.delete(`/portal/user/${victim.userId}`)).statusCode).toBe(204);
       expect((await northwind.get(`/portal/user/${victim.userId}`)).statusCode).toBe(404);
@@ -91,7 +124,7 @@ describe.each(engines)('users and roles on %s', (engine) => {
   });
 
   describe('roles', () => {
-    it('lists the roles of the caller\'s subtree only', async () => {
+    it("lists the roles of the caller's subtree only", async () => {
       const names = (await northwind.get('/portal/roles')).json().map((r: { name: string }) => r.name);
       expect(names).toContain('Reseller manager');
       expect(names).not.toContain('Administrator');
@@ -99,13 +132,30 @@ describe.each(engines)('users and roles on %s', (engine) => {
 
     it('stores only the privileges the editor holds', async () => {
       const iot = await ctx.as('northwind-iot');
-      const res = await iot.post('/portal/roles', { name: 'Try everything', privileges: [{ privilege: 'Accounts', subPrivileges: [] }, { privilege: 'Roles', subPrivileges: [] }, { privilege: 'Nonsense', subPrivileges: [] }] });
+      const res = await iot.post('/portal/roles', {
+        name: 'Try everything',
+        privileges: [
+          { privilege: 'Accounts', subPrivileges: [] },
+          { privilege: 'Roles', subPrivileges: [] },
+          { privilege: 'Nonsense', subPrivileges: [] },
+        ],
+      });
       // northwind-iot's role lacks Roles: it cannot even reach the call.
       expect(res.statusCode).toBe(403);
       const bluesky = await ctx.as('bluesky');
-      const created = await bluesky.post('/portal/roles', { name: 'Support', privileges: [{ privilege: 'Accounts', subPrivileges: [] }, { privilege: 'Search', subPrivileges: ['Accounts', 'Bogus'] }, { privilege: 'Nonsense', subPrivileges: [] }] });
+      const created = await bluesky.post('/portal/roles', {
+        name: 'Support',
+        privileges: [
+          { privilege: 'Accounts', subPrivileges: [] },
+          { privilege: 'Search', subPrivileges: ['Accounts', 'Bogus'] },
+          { privilege: 'Nonsense', subPrivileges: [] },
+        ],
+      });
       expect(created.statusCode).toBe(201);
-      expect(created.json().privileges).toEqual([{ privilege: 'Accounts', subPrivileges: [] }, { privilege: 'Search', subPrivileges: ['Accounts'] }]);
+      expect(created.json().privileges).toEqual([
+        { privilege: 'Accounts', subPrivileges: [] },
+        { privilege: 'Search', subPrivileges: ['Accounts'] },
+      ]);
     });
 
     it('keeps role names unique per reseller', async () => {

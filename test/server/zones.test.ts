@@ -25,7 +25,7 @@ describe.each(engines)('location and destination zones on %s', (engine) => {
 
   const names = (page: { items: Zone[] }) => page.items.map((z) => z.name);
 
-  it('creates a zone with its countries sorted and counted, for the caller\'s reseller', async () => {
+  it("creates a zone with its countries sorted and counted, for the caller's reseller", async () => {
     const res = await northwind.post(LOCATION, { name: 'Iberia', countries: ['PT', 'ES', 'AD'] });
     expect(res.statusCode, res.body).toBe(201);
     const zone = res.json() as Zone;
@@ -58,7 +58,12 @@ describe.each(engines)('location and destination zones on %s', (engine) => {
     expect(unknown.json().fields).toEqual([expect.objectContaining({ field: 'countries', messageId: 'validation.countries.invalid' })]);
     const shape = await northwind.post(LOCATION, { name: 'x', countries: ['de'] });
     expect(shape.statusCode).toBe(400);
-    expect(shape.json().fields.map((f: { field: string }) => f.field).sort()).toEqual(['countries', 'name']);
+    expect(
+      shape
+        .json()
+        .fields.map((f: { field: string }) => f.field)
+        .sort(),
+    ).toEqual(['countries', 'name']);
     expect((await admin.post(`${LOCATION}/paged`, {})).json().totalItemsCount).toBe(before);
   });
 
@@ -69,7 +74,7 @@ describe.each(engines)('location and destination zones on %s', (engine) => {
     const other = await bluesky.post(LOCATION, { name: 'Europe', countries: ['DE'] });
     expect(other.statusCode, other.body).toBe(201);
     // Renaming onto a taken name is refused too.
-    const iot = (await ctx.as('northwind-iot'));
+    const iot = await ctx.as('northwind-iot');
     const nordics = (await iot.post(`${LOCATION}/paged`, { searchBy: 'name', searchKey: 'Nordics' })).json().items[0] as Zone;
     const clash = await iot.post(LOCATION, { name: 'Baltics', countries: ['EE', 'LV', 'LT'] });
     expect(clash.statusCode).toBe(201);
@@ -82,7 +87,8 @@ describe.each(engines)('location and destination zones on %s', (engine) => {
     expect(resellers).toEqual([...resellers].sort((a: string, b: string) => a.localeCompare(b)));
     expect(resellers[0]).toBe('Blue Sky Telecom');
 
-    const search = async (searchBy: string, searchKey: string) => (await admin.post(`${LOCATION}/paged`, { searchBy, searchKey, page: { page: 0, size: 100 } })).json();
+    const search = async (searchBy: string, searchKey: string) =>
+      (await admin.post(`${LOCATION}/paged`, { searchBy, searchKey, page: { page: 0, size: 100 } })).json();
     expect(names(await search('name', 'pacif'))).toEqual(['Asia Pacific']);
     const nordics = (await search('name', 'nordics')).items[0] as Zone;
     expect(names(await search('id', String(nordics.id)))).toEqual(['Nordics']);
@@ -105,20 +111,23 @@ describe.each(engines)('location and destination zones on %s', (engine) => {
     expect(upTheTree.statusCode).toBe(400);
   });
 
-  it.each(['on delete restrict', 'on delete no action'])('refuses to delete a zone a plan still uses (%s), naming the rule, and deletes it once unused', async (rule) => {
-    await sql`create table test_plan (id serial primary key, location_zone_id integer references location_zone(id) ${sql.raw(rule)})`.execute(ctx.db);
-    const zone = (await northwind.post(LOCATION, { name: 'In use', countries: ['FR'] })).json() as Zone;
-    await sql`insert into test_plan (location_zone_id) values (${zone.id})`.execute(ctx.db);
-    const res = await northwind.delete(`${LOCATION}/${zone.id}`);
-    expect(res.statusCode, res.body).toBe(409);
-    expect(res.json()).toMatchObject({ code: 'CONFLICT', message: 'zone in use by a plan or template cannot be deleted' });
-    expect((await northwind.get(`${LOCATION}/${zone.id}`)).statusCode).toBe(200);
+  it.each(['on delete restrict', 'on delete no action'])(
+    'refuses to delete a zone a plan still uses (%s), naming the rule, and deletes it once unused',
+    async (rule) => {
+      await sql`create table test_plan (id serial primary key, location_zone_id integer references location_zone(id) ${sql.raw(rule)})`.execute(ctx.db);
+      const zone = (await northwind.post(LOCATION, { name: 'In use', countries: ['FR'] })).json() as Zone;
+      await sql`insert into test_plan (location_zone_id) values (${zone.id})`.execute(ctx.db);
+      const res = await northwind.delete(`${LOCATION}/${zone.id}`);
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json()).toMatchObject({ code: 'CONFLICT', message: 'zone in use by a plan or template cannot be deleted' });
+      expect((await northwind.get(`${LOCATION}/${zone.id}`)).statusCode).toBe(200);
 
-    await sql`delete from test_plan`.execute(ctx.db);
-    expect((await northwind.delete(`${LOCATION}/${zone.id}`)).statusCode).toBe(204);
-    expect((await northwind.get(`${LOCATION}/${zone.id}`)).statusCode).toBe(404);
-    await sql`drop table test_plan`.execute(ctx.db);
-  });
+      await sql`delete from test_plan`.execute(ctx.db);
+      expect((await northwind.delete(`${LOCATION}/${zone.id}`)).statusCode).toBe(204);
+      expect((await northwind.get(`${LOCATION}/${zone.id}`)).statusCode).toBe(404);
+      await sql`drop table test_plan`.execute(ctx.db);
+    },
+  );
 
   it('lists id and name pairs for the selects of plans and templates', async () => {
     const list = (await northwind.get(DESTINATION)).json();

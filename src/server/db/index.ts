@@ -39,7 +39,9 @@ async function listenPostgres(url: string, channel: string, on: Notifications): 
   let current: pg.Client | undefined;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
-  const retry = () => { if (!stopped) timer = setTimeout(() => void connect(), RELISTEN_MS); };
+  const retry = () => {
+    if (!stopped) timer = setTimeout(() => void connect(), RELISTEN_MS);
+  };
   const connect = async () => {
     const client = new pg.Client({ connectionString: url, keepAlive: true });
     const lost = () => {
@@ -49,7 +51,9 @@ async function listenPostgres(url: string, channel: string, on: Notifications): 
       client.end().catch(() => {});
       retry();
     };
-    client.on('notification', (m) => { if (m.channel === channel) on.notify(); });
+    client.on('notification', (m) => {
+      if (m.channel === channel) on.notify();
+    });
     client.on('error', lost);
     client.on('end', lost);
     try {
@@ -60,7 +64,10 @@ async function listenPostgres(url: string, channel: string, on: Notifications): 
       retry();
       return;
     }
-    if (stopped) { await client.end(); return; }
+    if (stopped) {
+      await client.end();
+      return;
+    }
     current = client;
     on.live(true);
   };
@@ -128,7 +135,9 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
     listen = async (channel, on) => {
       const stop = await client.listen(channel, () => on.notify());
       on.live(true);
-      return async () => { if (!client.closed) await stop(); };
+      return async () => {
+        if (!client.closed) await stop();
+      };
     };
   }
   const writes = new TableWritesPlugin();

@@ -18,10 +18,18 @@ import {
  */
 export class PGliteDialect implements Dialect {
   constructor(private readonly client: PGlite) {}
-  createAdapter() { return new PostgresAdapter(); }
-  createDriver(): Driver { return new PGliteDriver(this.client); }
-  createQueryCompiler() { return new PostgresQueryCompiler(); }
-  createIntrospector(db: Kysely<unknown>) { return new PostgresIntrospector(db); }
+  createAdapter() {
+    return new PostgresAdapter();
+  }
+  createDriver(): Driver {
+    return new PGliteDriver(this.client);
+  }
+  createQueryCompiler() {
+    return new PostgresQueryCompiler();
+  }
+  createIntrospector(db: Kysely<unknown>) {
+    return new PostgresIntrospector(db);
+  }
 }
 
 class PGliteDriver implements Driver {
@@ -34,7 +42,9 @@ class PGliteDriver implements Driver {
         const result = await client.query<R>(query.sql, [...query.parameters]);
         return { rows: result.rows, numAffectedRows: result.affectedRows !== undefined ? BigInt(result.affectedRows) : undefined };
       },
-      streamQuery: () => { throw new Error('PGlite does not stream; read in pages'); },
+      streamQuery: () => {
+        throw new Error('PGlite does not stream; read in pages');
+      },
     };
   }
 
@@ -45,15 +55,23 @@ class PGliteDriver implements Driver {
   async acquireConnection(): Promise<DatabaseConnection> {
     const previous = this.queue;
     let release!: () => void;
-    this.queue = new Promise<void>((r) => { release = r; });
+    this.queue = new Promise<void>((r) => {
+      release = r;
+    });
     await previous;
     this.release = release;
     return this.connection;
   }
 
-  async beginTransaction(conn: DatabaseConnection) { await conn.executeQuery(CompiledQuery.raw('begin')); }
-  async commitTransaction(conn: DatabaseConnection) { await conn.executeQuery(CompiledQuery.raw('commit')); }
-  async rollbackTransaction(conn: DatabaseConnection) { await conn.executeQuery(CompiledQuery.raw('rollback')); }
+  async beginTransaction(conn: DatabaseConnection) {
+    await conn.executeQuery(CompiledQuery.raw('begin'));
+  }
+  async commitTransaction(conn: DatabaseConnection) {
+    await conn.executeQuery(CompiledQuery.raw('commit'));
+  }
+  async rollbackTransaction(conn: DatabaseConnection) {
+    await conn.executeQuery(CompiledQuery.raw('rollback'));
+  }
 
   async releaseConnection() {
     const release = this.release;
@@ -61,5 +79,7 @@ class PGliteDriver implements Driver {
     release?.();
   }
 
-  async destroy() { await this.client.close(); }
+  async destroy() {
+    await this.client.close();
+  }
 }

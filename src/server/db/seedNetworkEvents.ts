@@ -12,9 +12,22 @@ const DAY = 24 * HOUR;
 
 /** The PLMN of each network the demo subscribers are last seen on (their `network` column). */
 const SERVING_PLMN: Record<string, string> = {
-  KPN: '20408', 'Vodafone NL': '20404', 'Telekom.de': '26201', 'Vodafone.de': '26202', 'Orange F': '20801', Movistar: '21407',
-  EE: '23430', 'T-Mobile US': '310260', 'AT&T': '310410', Swisscom: '22801', Telenor: '24201', Partner: '42501',
-  'NTT DOCOMO': '44010', Rogers: '302720', 'Three IE': '27205', 'China Mobile': '46000',
+  KPN: '20408',
+  'Vodafone NL': '20404',
+  'Telekom.de': '26201',
+  'Vodafone.de': '26202',
+  'Orange F': '20801',
+  Movistar: '21407',
+  EE: '23430',
+  'T-Mobile US': '310260',
+  'AT&T': '310410',
+  Swisscom: '22801',
+  Telenor: '24201',
+  Partner: '42501',
+  'NTT DOCOMO': '44010',
+  Rogers: '302720',
+  'Three IE': '27205',
+  'China Mobile': '46000',
 };
 const VISITED = Object.values(SERVING_PLMN);
 /** Networks some roaming profiles bar: a device trying one first is refused before it settles elsewhere. */
@@ -61,10 +74,18 @@ export function subscriberHistory(sub: Seeded, now: number): SeedEvent[] {
   const rnd = random(sub.subscriberId * 7919 + 17);
   const pick = <T>(list: readonly T[]) => list[Math.floor(rnd() * list.length)];
   const events: SeedEvent[] = [];
-  const add = (kind: EventKind, plmn: string, at: number, failure?: string) => events.push({
-    protocol: SPECS[kind].protocol, operation: kind, imsi: sub.imsi, plmn, result: failure ? 'failure' : 'success', detail: failure ?? SPECS[kind].summary,
-    reseller_id: sub.resellerId, subscriber_id: sub.subscriberId, created_at: new Date(Math.min(at, now)).toISOString(),
-  });
+  const add = (kind: EventKind, plmn: string, at: number, failure?: string) =>
+    events.push({
+      protocol: SPECS[kind].protocol,
+      operation: kind,
+      imsi: sub.imsi,
+      plmn,
+      result: failure ? 'failure' : 'success',
+      detail: failure ?? SPECS[kind].summary,
+      reseller_id: sub.resellerId,
+      subscriber_id: sub.subscriberId,
+      created_at: new Date(Math.min(at, now)).toISOString(),
+    });
 
   const current = (sub.network && SERVING_PLMN[sub.network]) || pick(VISITED);
   const others = VISITED.filter((p) => p !== current);
@@ -110,29 +131,39 @@ export function subscriberHistory(sub: Seeded, now: number): SeedEvent[] {
  */
 export async function seedNetworkEvents(db: Kysely<Database>, now = Date.now()): Promise<number> {
   if (await db.selectFrom('networkEvent').select('id').where('subscriberId', 'is not', null).limit(1).executeTakeFirst()) return 0;
-  return db.transaction().execute(async (trx) => {
-    const indexes = (await sql<{ name: string; definition: string }>`select indexname as name, indexdef as definition from pg_indexes
+  return db
+    .transaction()
+    .execute(async (trx) => {
+      const indexes = (
+        await sql<{ name: string; definition: string }>`select indexname as name, indexdef as definition from pg_indexes
       where tablename = 'network_event' and schemaname = current_schema() and indexname not in (
-        select conname from pg_constraint where conrelid = 'network_event'::regclass)`.execute(trx)).rows;
-    for (const index of indexes) await sql`drop index ${sql.id(index.name)}`.execute(trx);
-    let inserted = 0;
-    let after = 0;
-    for (;;) {
-      const subs = await trx.selectFrom('subscriber').select(['subscriberId', 'imsi', 'resellerId', 'network', 'status', 'lastLocationAt'])
-        .where('subscriberId', '>', after).orderBy('subscriberId').limit(BATCH).execute() as Seeded[];
-      if (!subs.length) break;
-      after = subs[subs.length - 1].subscriberId;
-      const rows = subs.flatMap((s) => subscriberHistory(s, now));
-      await sql`insert into network_event (request_id, protocol, operation, imsi, plmn, result, detail, reseller_id, subscriber_id, created_at)
+        select conname from pg_constraint where conrelid = 'network_event'::regclass)`.execute(trx)
+      ).rows;
+      for (const index of indexes) await sql`drop index ${sql.id(index.name)}`.execute(trx);
+      let inserted = 0;
+      let after = 0;
+      for (;;) {
+        const subs = (await trx
+          .selectFrom('subscriber')
+          .select(['subscriberId', 'imsi', 'resellerId', 'network', 'status', 'lastLocationAt'])
+          .where('subscriberId', '>', after)
+          .orderBy('subscriberId')
+          .limit(BATCH)
+          .execute()) as Seeded[];
+        if (!subs.length) break;
+        after = subs[subs.length - 1].subscriberId;
+        const rows = subs.flatMap((s) => subscriberHistory(s, now));
+        await sql`insert into network_event (request_id, protocol, operation, imsi, plmn, result, detail, reseller_id, subscriber_id, created_at)
         select gen_random_uuid()::text, protocol, operation, imsi, plmn, result, detail, reseller_id, subscriber_id, created_at
         from json_to_recordset(cast(${JSON.stringify(rows)} as json)) as e(protocol text, operation text, imsi text, plmn text, result text,
           detail text, reseller_id integer, subscriber_id integer, created_at timestamptz)`.execute(trx);
-      inserted += rows.length;
-    }
-    for (const index of indexes) await sql.raw(index.definition).execute(trx);
-    return inserted;
-  }).then(async (inserted) => {
-    await sql`analyze network_event`.execute(db);
-    return inserted;
-  });
+        inserted += rows.length;
+      }
+      for (const index of indexes) await sql.raw(index.definition).execute(trx);
+      return inserted;
+    })
+    .then(async (inserted) => {
+      await sql`analyze network_event`.execute(db);
+      return inserted;
+    });
 }

@@ -3,7 +3,11 @@ import { post } from '../domains/ledger';
 import type { Database } from './types';
 
 /** Opening balances of the demo resellers, in the ledger's currency (USD). */
-const OPENING_BALANCES: [string, string][] = [['Northwind Mobile', '5000.00'], ['Northwind IoT', '750.00'], ['Blue Sky Telecom', '2500.00']];
+const OPENING_BALANCES: [string, string][] = [
+  ['Northwind Mobile', '5000.00'],
+  ['Northwind IoT', '750.00'],
+  ['Blue Sky Telecom', '2500.00'],
+];
 
 /** name, reseller, location zone, destination zone, days, price, MB (null: unlimited), minutes, SMS, priority */
 const DEMO_TEMPLATES: [string, string, string, string | null, number, string, number | null, number, number, number][] = [
@@ -18,12 +22,28 @@ export async function seedPrepaid(trx: Kysely<Database>, resellerIds: Map<string
   for (const [reseller, amount] of OPENING_BALANCES) {
     await post(trx, { resellerId: resellerIds.get(reseller)!, amount, kind: 'opening', reference: 'opening balance' });
   }
-  const zoneId = async (table: 'locationZone' | 'destinationZone', name: string) => (await trx.selectFrom(table).select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
+  const zoneId = async (table: 'locationZone' | 'destinationZone', name: string) =>
+    (await trx.selectFrom(table).select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
   for (const [name, reseller, location, destination, periodDays, price, dataMb, minutes, sms, priority] of DEMO_TEMPLATES) {
-    await trx.insertInto('prepaidTemplate').values({
-      name, resellerId: resellerIds.get(reseller)!, priority, periodDays, price,
-      locationZoneId: await zoneId('locationZone', location), destinationZoneId: destination ? await zoneId('destinationZone', destination) : null,
-      moCallMinutes: minutes, mtCallMinutes: minutes, moSms: sms, mtSms: sms, dataMb: dataMb ?? 0, unlimitedData: dataMb === null, bitrate: dataMb === null ? 2048 : 0, slices: 1,
-    }).execute();
+    await trx
+      .insertInto('prepaidTemplate')
+      .values({
+        name,
+        resellerId: resellerIds.get(reseller)!,
+        priority,
+        periodDays,
+        price,
+        locationZoneId: await zoneId('locationZone', location),
+        destinationZoneId: destination ? await zoneId('destinationZone', destination) : null,
+        moCallMinutes: minutes,
+        mtCallMinutes: minutes,
+        moSms: sms,
+        mtSms: sms,
+        dataMb: dataMb ?? 0,
+        unlimitedData: dataMb === null,
+        bitrate: dataMb === null ? 2048 : 0,
+        slices: 1,
+      })
+      .execute();
   }
 }

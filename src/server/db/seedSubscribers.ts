@@ -14,13 +14,30 @@ const SPONSORS = [
   { plmn: '23415', name: 'Vodafone UK' },
 ];
 const NETWORKS: [string, string][] = [
-  ['NL', 'KPN'], ['NL', 'Vodafone NL'], ['DE', 'Telekom.de'], ['DE', 'Vodafone.de'], ['FR', 'Orange F'], ['ES', 'Movistar'],
-  ['GB', 'EE'], ['US', 'T-Mobile US'], ['US', 'AT&T'], ['CH', 'Swisscom'], ['NO', 'Telenor'], ['IL', 'Partner'],
-  ['JP', 'NTT DOCOMO'], ['CA', 'Rogers'], ['IE', 'Three IE'], ['CN', 'China Mobile'],
+  ['NL', 'KPN'],
+  ['NL', 'Vodafone NL'],
+  ['DE', 'Telekom.de'],
+  ['DE', 'Vodafone.de'],
+  ['FR', 'Orange F'],
+  ['ES', 'Movistar'],
+  ['GB', 'EE'],
+  ['US', 'T-Mobile US'],
+  ['US', 'AT&T'],
+  ['CH', 'Swisscom'],
+  ['NO', 'Telenor'],
+  ['IL', 'Partner'],
+  ['JP', 'NTT DOCOMO'],
+  ['CA', 'Rogers'],
+  ['IE', 'Three IE'],
+  ['CN', 'China Mobile'],
 ];
 const DEVICES: [string, string, string][] = [
-  ['Router', 'Teltonika RUT240', '86423904'], ['Tracker', 'Queclink GV300', '86359803'], ['Meter', 'Landis+Gyr E360', '35332508'],
-  ['Smartphone', 'Apple iPhone 14', '35226611'], ['Module', 'Quectel EG25-G', '86762504'], ['Wearable', 'Samsung Galaxy Watch5', '35384011'],
+  ['Router', 'Teltonika RUT240', '86423904'],
+  ['Tracker', 'Queclink GV300', '86359803'],
+  ['Meter', 'Landis+Gyr E360', '35332508'],
+  ['Smartphone', 'Apple iPhone 14', '35226611'],
+  ['Module', 'Quectel EG25-G', '86762504'],
+  ['Wearable', 'Samsung Galaxy Watch5', '35384011'],
 ];
 const GROUPS = ['Fleet', 'Warehouse', 'Field sensors', 'Sales', 'Backup links', null];
 const APNS = ['iot.portal', 'internet', 'm2m.secure'];
@@ -61,15 +78,30 @@ export interface SubscriberSeedRow {
 }
 
 export async function subscriberSeedContext(db: Kysely<Database>): Promise<SubscriberSeedContext> {
-  const accounts = (await db.selectFrom('account').select(['accountId', 'resellerId']).where('inventoryAccount', '=', false).orderBy('accountId').execute())
-    .map((a) => ({ accountId: Number(a.accountId), resellerId: Number(a.resellerId) }));
+  const accounts = (
+    await db.selectFrom('account').select(['accountId', 'resellerId']).where('inventoryAccount', '=', false).orderBy('accountId').execute()
+  ).map((a) => ({ accountId: Number(a.accountId), resellerId: Number(a.resellerId) }));
   // Sponsors, plans and profiles of the demo, when their seeds ran first; the constants otherwise.
-  const sponsorRows = await db.selectFrom('sponsor').select(['id', 'name', 'imsiPrefix']).orderBy('id').execute().catch(() => []);
+  const sponsorRows = await db
+    .selectFrom('sponsor')
+    .select(['id', 'name', 'imsiPrefix'])
+    .orderBy('id')
+    .execute()
+    .catch(() => []);
   const sponsors = sponsorRows.length
     ? sponsorRows.map((r) => ({ id: Number(r.id), name: String(r.name), prefix: String(r.imsiPrefix) }))
     : SPONSORS.map((r) => ({ id: null, name: r.name, prefix: r.plmn }));
-  const firstOf = async (table: 'pricingPlan' | 'roamingProfile') => new Map((await db.selectFrom(table).select(['id', 'resellerId']).orderBy('id', 'desc').execute().catch(() => []))
-    .map((r) => [Number(r.resellerId), Number(r.id)] as const));
+  const firstOf = async (table: 'pricingPlan' | 'roamingProfile') =>
+    new Map(
+      (
+        await db
+          .selectFrom(table)
+          .select(['id', 'resellerId'])
+          .orderBy('id', 'desc')
+          .execute()
+          .catch(() => [])
+      ).map((r) => [Number(r.resellerId), Number(r.id)] as const),
+    );
   return { accounts, sponsors, plans: await firstOf('pricingPlan'), profiles: await firstOf('roamingProfile') };
 }
 
@@ -87,9 +119,15 @@ export function* subscriberSeedRows(ctx: SubscriberSeedContext, count: number, n
     const iccid = withLuhn(`${ICCID_PREFIX}${pad(100000 + i, 12)}`);
     const esim = i % 5 === 0;
     const sim = {
-      iccid, simType: esim ? 'esim' : 'physical', status: 'active', statusDate: new Date(now - (400 - (i % 365)) * 86_400_000).toISOString(),
-      profileType: esim ? 'consumer' : 'M2M', batch: `B${2025}-${pad(Math.floor(i / 5000) + 1, 3)}`, cost: esim ? '1.20' : '2.50',
-      serviceProviderName: 'Connectivity Provider', activationCode: esim ? `LPA:1$smdp.portal.example$${pad(i, 8)}-${iccid.slice(-6)}` : null,
+      iccid,
+      simType: esim ? 'esim' : 'physical',
+      status: 'active',
+      statusDate: new Date(now - (400 - (i % 365)) * 86_400_000).toISOString(),
+      profileType: esim ? 'consumer' : 'M2M',
+      batch: `B${2025}-${pad(Math.floor(i / 5000) + 1, 3)}`,
+      cost: esim ? '1.20' : '2.50',
+      serviceProviderName: 'Connectivity Provider',
+      activationCode: esim ? `LPA:1$smdp.portal.example$${pad(i, 8)}-${iccid.slice(-6)}` : null,
       resellerId: account.resellerId,
     };
     const [country, network] = pick(NETWORKS);
@@ -103,16 +141,37 @@ export function* subscriberSeedRows(ctx: SubscriberSeedContext, count: number, n
       const sponsorCount = i % 2 === 0 ? 2 : 1;
       for (let s = 0; s < sponsorCount; s++) {
         const sponsor = sponsorList[(i + s) % sponsorList.length];
-        sponsorImsis.push({ imsi: `${sponsor.prefix}${pad(i, 15 - sponsor.prefix.length)}`, sponsorId: sponsor.id, sponsorName: sponsor.name, pending: i % 97 === 0 });
+        sponsorImsis.push({
+          imsi: `${sponsor.prefix}${pad(i, 15 - sponsor.prefix.length)}`,
+          sponsorId: sponsor.id,
+          sponsorName: sponsor.name,
+          pending: i % 97 === 0,
+        });
       }
     }
     const subscriber = {
-      name: `${deviceType} ${pad(i + 1, 5)}`, status: rnd() < 0.9 ? 'active' : 'suspended', imsi: `${HOME_PLMN}${pad(i + 1, 10)}`, iccid, msisdn,
-      deviceType, device, imei: withLuhn(`${tac}${pad(Math.floor(rnd() * 1e6), 6)}`), country, network,
-      lastLocationAt: new Date(now - Math.floor(rnd() * 7 * 86_400_000)).toISOString(), balance: (rnd() * 200).toFixed(2),
-      accountId: account.accountId, resellerId: account.resellerId, groupName: pick(GROUPS), apn: pick(APNS),
-      dailyLimitBytes: limit, qosThrottling: limit ? pick(QOS) : null, usageTodayBytes: usage, migrationStatus: null,
-      pricingPlanId: plans.get(account.resellerId) ?? null, roamingProfileId: profiles.get(account.resellerId) ?? null,
+      name: `${deviceType} ${pad(i + 1, 5)}`,
+      status: rnd() < 0.9 ? 'active' : 'suspended',
+      imsi: `${HOME_PLMN}${pad(i + 1, 10)}`,
+      iccid,
+      msisdn,
+      deviceType,
+      device,
+      imei: withLuhn(`${tac}${pad(Math.floor(rnd() * 1e6), 6)}`),
+      country,
+      network,
+      lastLocationAt: new Date(now - Math.floor(rnd() * 7 * 86_400_000)).toISOString(),
+      balance: (rnd() * 200).toFixed(2),
+      accountId: account.accountId,
+      resellerId: account.resellerId,
+      groupName: pick(GROUPS),
+      apn: pick(APNS),
+      dailyLimitBytes: limit,
+      qosThrottling: limit ? pick(QOS) : null,
+      usageTodayBytes: usage,
+      migrationStatus: null,
+      pricingPlanId: plans.get(account.resellerId) ?? null,
+      roamingProfileId: profiles.get(account.resellerId) ?? null,
     };
     yield { sim, subscriber, msisdns, sponsorImsis };
   }
@@ -133,11 +192,21 @@ export async function seedSubscribers(db: Kysely<Database>, count: number, batch
       rows.push(next.value);
     }
     await db.transaction().execute(async (trx) => {
-      await trx.insertInto('simCard').values(rows.map((r) => r.sim)).execute();
-      const ids = await trx.insertInto('subscriber').values(rows.map((r) => r.subscriber)).returning(['subscriberId', 'iccid']).execute();
+      await trx
+        .insertInto('simCard')
+        .values(rows.map((r) => r.sim))
+        .execute();
+      const ids = await trx
+        .insertInto('subscriber')
+        .values(rows.map((r) => r.subscriber))
+        .returning(['subscriberId', 'iccid'])
+        .execute();
       const idOf = new Map(ids.map((r) => [r.iccid as string, Number(r.subscriberId)]));
       const owned = rows.map((r) => ({ row: r, subscriberId: idOf.get(String(r.sim.iccid))! }));
-      await trx.insertInto('subscriberMsisdn').values(owned.flatMap(({ row, subscriberId }) => row.msisdns.map((msisdn) => ({ msisdn, subscriberId })))).execute();
+      await trx
+        .insertInto('subscriberMsisdn')
+        .values(owned.flatMap(({ row, subscriberId }) => row.msisdns.map((msisdn) => ({ msisdn, subscriberId }))))
+        .execute();
       const sponsorImsis = owned.flatMap(({ row, subscriberId }) => row.sponsorImsis.map((s) => ({ ...s, subscriberId })));
       if (sponsorImsis.length) await trx.insertInto('sponsorImsi').values(sponsorImsis).execute();
     });

@@ -41,11 +41,18 @@ export async function* queryBatches(db: Kysely<Database>, engine: Engine, query:
     }
     await trx.commit().execute();
   } catch (e) {
-    await trx.rollback().execute().catch(() => undefined);
+    await trx
+      .rollback()
+      .execute()
+      .catch(() => undefined);
     throw e;
   } finally {
     // The client went away mid-download: the generator was closed early; end the transaction.
-    if (!trx.isCommitted && !trx.isRolledBack) await trx.rollback().execute().catch(() => undefined);
+    if (!trx.isCommitted && !trx.isRolledBack)
+      await trx
+        .rollback()
+        .execute()
+        .catch(() => undefined);
   }
 }
 

@@ -10,7 +10,16 @@ import { zoneHooks } from '../domains/zones/hooks';
 import { registerEntityRoutes } from './routes';
 
 /** The calls every schema's `x-api` names, with each domain's hooks (users, roles and zones have no other routes). */
-export default domainPlugin('entities', async (app, { database, schemas }) => registerEntityRoutes(app, database.db, database.engine, schemas, {
-  user: userHooks, role: roleHooks, locationZone: zoneHooks, destinationZone: zoneHooks, pricingPlan: pricingPlanHooks, roamingProfile: roamingProfileHooks,
-  subscriber: subscriberHooks, allowedList: allowedListHooks, prepaidTemplate: templateHooks,
-}));
+export default domainPlugin('entities', async (app, { database, schemas }) =>
+  registerEntityRoutes(app, database.db, database.engine, schemas, {
+    user: userHooks,
+    role: roleHooks,
+    locationZone: zoneHooks,
+    destinationZone: zoneHooks,
+    pricingPlan: pricingPlanHooks,
+    roamingProfile: roamingProfileHooks,
+    subscriber: subscriberHooks,
+    allowedList: allowedListHooks,
+    prepaidTemplate: templateHooks,
+  }),
+);

@@ -12,9 +12,10 @@ type Row = Record<string, unknown>;
 async function visibleResellers(trx: Kysely<Database>, principal: Principal, ids: number[]): Promise<Set<number>> {
   if (!ids.length) return new Set();
   let q = trx.selectFrom('reseller').select('id').where('id', 'in', ids);
-  q = principal.accountId !== null && !principal.isAdmin
-    ? q.where('id', '=', principal.resellerId)
-    : q.where('path', 'like', sql<string>`${principal.resellerPath} || '%'`);
+  q =
+    principal.accountId !== null && !principal.isAdmin
+      ? q.where('id', '=', principal.resellerId)
+      : q.where('path', 'like', sql<string>`${principal.resellerPath} || '%'`);
   return new Set((await q.execute()).map((r) => Number(r.id)));
 }
 
@@ -32,7 +33,9 @@ export function createReferenceCheck(db: Kysely<Database>, schemas: EntitySchema
     const errors: FieldError[] = [];
     for (const { field, entity, none, messageId } of referenceFields(schema)) {
       if (!(field in values) || (existing && sameIds(values[field], existing[field]))) continue;
-      const ids = asIds(values[field]).filter((id) => id !== none).map(Number);
+      const ids = asIds(values[field])
+        .filter((id) => id !== none)
+        .map(Number);
       if (!ids.length) continue;
       const repository = repositories.get(entity);
       if (entity !== 'reseller' && !repository) throw new Error(`${schema.$id}.${field} refers to an unknown entity ${entity}`);

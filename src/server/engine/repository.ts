@@ -141,7 +141,9 @@ export class EntityRepository {
   }
 
   private selectAll(q: AnyQuery): AnyQuery {
-    const own = Object.entries(this.schema.properties).filter(([, p]) => !p['x-join'] && !p.writeOnly && !p['x-apart']).map(([name]) => this.ref(name).as(name));
+    const own = Object.entries(this.schema.properties)
+      .filter(([, p]) => !p['x-join'] && !p.writeOnly && !p['x-apart'])
+      .map(([name]) => this.ref(name).as(name));
     const joined = this.joins.map((j) => this.ref(j.prop).as(j.prop));
     const version = this.versioned ? [sql.ref(`${T}.${VERSION}`).as(VERSION)] : [];
     return q.select([...own, ...joined, ...version]);
@@ -160,7 +162,11 @@ export class EntityRepository {
         if (props.accountId) q = q.where(this.ref('accountId'), '=', principal.accountId);
       } else {
         q = q.where(this.ref('resellerId'), 'in', (eb: ExpressionBuilder<any, any>) =>
-          eb.selectFrom('reseller').select('id').where('path', 'like', `${escapeLike(principal.resellerPath)}%`));
+          eb
+            .selectFrom('reseller')
+            .select('id')
+            .where('path', 'like', `${escapeLike(principal.resellerPath)}%`),
+        );
       }
     }
     return q;
@@ -187,7 +193,17 @@ export class EntityRepository {
       if (child) {
         // The owners of matching child rows, found through the child table's own indexes.
         const match = searchMatch(eb, sql.ref(`c.${child.column}`), childComparison(child, key));
-        if (match) terms.push(eb(this.ref(this.key), 'in', eb.selectFrom(`${child.table} as c`).select(sql.ref(`c.${child.on}`).as('owner')).where(match)));
+        if (match)
+          terms.push(
+            eb(
+              this.ref(this.key),
+              'in',
+              eb
+                .selectFrom(`${child.table} as c`)
+                .select(sql.ref(`c.${child.on}`).as('owner'))
+                .where(match),
+            ),
+          );
       }
       for (const field of filterFields(req.searchBy!)) {
         if (this.schema.properties[field]['x-format'] === 'countries') {
@@ -211,7 +227,12 @@ export class EntityRepository {
   }
 
   /** The ORDER BY of a list: the requested field, then the key, so the order is total. */
-  private ordered(q: AnyQuery, req: NormalisedListRequest, sortBy: Expression<unknown> = this.ref(req.sortBy), key: Expression<unknown> = this.ref(this.key)): AnyQuery {
+  private ordered(
+    q: AnyQuery,
+    req: NormalisedListRequest,
+    sortBy: Expression<unknown> = this.ref(req.sortBy),
+    key: Expression<unknown> = this.ref(this.key),
+  ): AnyQuery {
     // Empty values sort last in both directions: a user sorting a column wants to see values first. A column that
     // cannot be empty sorts plainly, so a descending list can walk its index backwards.
     const canBeEmpty = req.sortBy !== this.key && !(this.schema.required ?? []).includes(req.sortBy);
@@ -226,7 +247,9 @@ export class EntityRepository {
 
   /** The properties a download writes, in schema order: every readable one, joined ones included. */
   exportFields(): string[] {
-    return Object.entries(this.schema.properties).filter(([, p]) => !p.writeOnly && !p['x-apart']).map(([name]) => name);
+    return Object.entries(this.schema.properties)
+      .filter(([, p]) => !p.writeOnly && !p['x-apart'])
+      .map(([name]) => name);
   }
 
   /** The query of a download: the list's search and sort without paging; values stay as stored (exact decimals). */
@@ -242,7 +265,14 @@ export class EntityRepository {
     const known = this.estimates.get(cacheKey);
     if (known !== undefined) return { total: known, estimate: true };
     const limit = this.countLimit();
-    const capped = this.db.selectFrom(filtered.select(sql.lit(1).as('one')).limit(limit + 1).as('c')).select((eb: ExpressionBuilder<any, any>) => eb.fn.countAll().as('n'));
+    const capped = this.db
+      .selectFrom(
+        filtered
+          .select(sql.lit(1).as('one'))
+          .limit(limit + 1)
+          .as('c'),
+      )
+      .select((eb: ExpressionBuilder<any, any>) => eb.fn.countAll().as('n'));
     const exact = Number((await capped.executeTakeFirst())?.n ?? 0);
     if (exact <= limit) return { total: exact, estimate: false };
     return { total: await this.estimate(filtered, cacheKey, exact), estimate: true };
@@ -319,7 +349,9 @@ export class EntityRepository {
     });
     // The whole rows of a page's keys, in the list's order: names are joined for these rows only.
     const rowsOf = async (keys: AnyQuery) =>
-      (await this.ordered(this.selectAll(this.base()), req).where(this.ref(this.key), 'in', this.db.selectFrom(keys.as('p')).select('p.k')).execute()) as Row[];
+      (await this.ordered(this.selectAll(this.base()), req)
+        .where(this.ref(this.key), 'in', this.db.selectFrom(keys.as('p')).select('p.k'))
+        .execute()) as Row[];
 
     // A search not known to match many: one statement counts its matches (up to the limit + 1), takes the page's
     // keys from them and joins their rows, so the search's indexes are read once and the page costs one round trip.
@@ -328,7 +360,8 @@ export class EntityRepository {
     if (req.after === undefined && !this.estimates.has(estimateKey)) {
       const counted = this.fencedKeys(filtered, req, limit + 1)
         .select(sql<number>`count(*) over ()`.as('n'))
-        .limit(req.size).offset(offset);
+        .limit(req.size)
+        .offset(offset);
       const rows = (await this.ordered(this.selectAll(this.base()), req)
         .innerJoin(counted.as('p'), (join: any) => join.onRef('p.k', '=', `${T}.${this.keyColumn}`))
         .select(sql.ref('p.n').as(COUNTED))
@@ -365,7 +398,9 @@ export class EntityRepository {
   }
 
   async get(id: number, v: Visibility, db: SchemaDrivenDb = this.db): Promise<Row | undefined> {
-    const row = await this.selectAll(this.visible(this.base(db), v)).where(this.ref(this.key), '=', id).executeTakeFirst();
+    const row = await this.selectAll(this.visible(this.base(db), v))
+      .where(this.ref(this.key), '=', id)
+      .executeTakeFirst();
     return row ? this.toWire(row as Row) : undefined;
   }
 

@@ -119,7 +119,13 @@ export interface EntityHooks {
 }
 
 /** Handlers of the generic calls, shared by every schema. */
-function handlersFor(db: Kysely<Database>, engine: Engine, schema: EntitySchema, hooks: EntityHooks, checkReferences: ReturnType<typeof createReferenceCheck>): Record<ApiOperation, Handler> {
+function handlersFor(
+  db: Kysely<Database>,
+  engine: Engine,
+  schema: EntitySchema,
+  hooks: EntityHooks,
+  checkReferences: ReturnType<typeof createReferenceCheck>,
+): Record<ApiOperation, Handler> {
   const repo = new EntityRepository(db, schema);
   const key = schema['x-entity'].key;
   const scoped = schema['x-entity'].scope === 'reseller';
@@ -256,8 +262,11 @@ function routeDocs(schema: EntitySchema, route: ApiRoute) {
     type: 'object',
     // The response is serialised by this schema, which drops any property it does not name.
     properties: {
-      items: { type: 'array', items: row }, totalPageCount: { type: 'integer' }, totalItemsCount: { type: 'integer' }, currentPage: { type: 'integer' },
-      totalIsEstimate: { type: 'boolean', description: 'Present (true) when totalItemsCount is the planner\'s estimate of a large list, not a count' },
+      items: { type: 'array', items: row },
+      totalPageCount: { type: 'integer' },
+      totalItemsCount: { type: 'integer' },
+      currentPage: { type: 'integer' },
+      totalIsEstimate: { type: 'boolean', description: "Present (true) when totalItemsCount is the planner's estimate of a large list, not a count" },
     },
   };
   const tags = [schema['x-entity'].domain];
@@ -266,19 +275,37 @@ function routeDocs(schema: EntitySchema, route: ApiRoute) {
   const rows = englishText(schema.title ?? schema.$id).toLowerCase();
   const one = `${schema['x-entity'].name.replace(/([A-Z])/g, ' $1').toLowerCase()}`;
   switch (route.op) {
-    case 'paged': return { tags, summary: `A page of ${rows}, sorted and searched`, body: listRequest, response: { 200: envelope } };
-    case 'search': return { tags, summary: `A page of ${rows} (same as the paged call)`, body: listRequest, response: { 200: envelope } };
-    case 'download': return { tags, body: listRequest, summary: `The whole search of ${rows} as CSV (streamed)`, produces: ['text/csv'] };
-    case 'list': return { tags, summary: `Every visible one of ${rows}, few fields each`, response: { 200: { type: 'array', items: { ...row, properties: pick(row.properties, schema['x-list'].listFields) } } } };
-    case 'get': return { tags, summary: `One ${one}`, params, response: { 200: row } };
-    case 'delete': return { tags, summary: `Deletes a ${one}`, params };
-    case 'create': return { tags, summary: `Creates a ${one}`, body: bodySchema(schema, 'create'), response: { 201: row } };
-    case 'update': return { tags, summary: `Changes the fields of a ${one} the body sends`, body: bodySchema(schema, 'update'), response: { 200: row } };
+    case 'paged':
+      return { tags, summary: `A page of ${rows}, sorted and searched`, body: listRequest, response: { 200: envelope } };
+    case 'search':
+      return { tags, summary: `A page of ${rows} (same as the paged call)`, body: listRequest, response: { 200: envelope } };
+    case 'download':
+      return { tags, body: listRequest, summary: `The whole search of ${rows} as CSV (streamed)`, produces: ['text/csv'] };
+    case 'list':
+      return {
+        tags,
+        summary: `Every visible one of ${rows}, few fields each`,
+        response: { 200: { type: 'array', items: { ...row, properties: pick(row.properties, schema['x-list'].listFields) } } },
+      };
+    case 'get':
+      return { tags, summary: `One ${one}`, params, response: { 200: row } };
+    case 'delete':
+      return { tags, summary: `Deletes a ${one}`, params };
+    case 'create':
+      return { tags, summary: `Creates a ${one}`, body: bodySchema(schema, 'create'), response: { 201: row } };
+    case 'update':
+      return { tags, summary: `Changes the fields of a ${one} the body sends`, body: bodySchema(schema, 'update'), response: { 200: row } };
   }
 }
 
 /** Registers every call named in each schema's `x-api`, guarded by the schema's privilege. */
-export function registerEntityRoutes(app: FastifyInstance, db: Kysely<Database>, engine: Engine, schemas: EntitySchema[], hooks: Record<string, EntityHooks> = {}) {
+export function registerEntityRoutes(
+  app: FastifyInstance,
+  db: Kysely<Database>,
+  engine: Engine,
+  schemas: EntitySchema[],
+  hooks: Record<string, EntityHooks> = {},
+) {
   const checkReferences = createReferenceCheck(db, schemas);
   for (const schema of schemas) {
     const handlers = handlersFor(db, engine, schema, hooks[schema.$id] ?? {}, checkReferences);

@@ -43,7 +43,10 @@ export const conflict = (fields: FieldError[]) => new HttpError(409, 'CONFLICT',
 
 /** A JSON pointer as the portal names fields: `/save/3/name` is `save[3].name`. */
 function fieldPath(pointer: string): string {
-  return pointer.split('/').slice(1).reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
+  return pointer
+    .split('/')
+    .slice(1)
+    .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
 }
 
 interface AjvError {
@@ -69,7 +72,7 @@ const RULE_MESSAGES: Record<string, string> = { required: 'validation.required',
 export function validationFields(errors: AjvError[], topLevel = false): FieldError[] {
   const out: FieldError[] = [];
   for (const e of errors) {
-    const messageId = e.keyword === 'errorMessage' ? String(e.message) : RULE_MESSAGES[e.keyword] ?? 'validation.invalid';
+    const messageId = e.keyword === 'errorMessage' ? String(e.message) : (RULE_MESSAGES[e.keyword] ?? 'validation.invalid');
     for (const o of e.keyword === 'errorMessage' && e.params.errors?.length ? e.params.errors : [e]) {
       const child = o.keyword === 'required' ? o.params.missingProperty : o.keyword === 'additionalProperties' ? o.params.additionalProperty : undefined;
       // A message a value's schema gives (`errorMessage`) names that value, even for what broke inside it.
@@ -95,8 +98,16 @@ function isDatabaseError(error: unknown): boolean {
  * checks at the edge come first; these catch what slips past them, never with the database's own words.
  */
 const BAD_VALUE: Record<string, string> = {
-  '22001': 'maxLength', '22003': 'range', '22007': 'format', '22008': 'range', '22021': 'characters', '22P02': 'type',
-  '22P05': 'characters', '2201W': 'range', '2201X': 'range', '54000': 'maxLength',
+  '22001': 'maxLength',
+  '22003': 'range',
+  '22007': 'format',
+  '22008': 'range',
+  '22021': 'characters',
+  '22P02': 'type',
+  '22P05': 'characters',
+  '2201W': 'range',
+  '2201X': 'range',
+  '54000': 'maxLength',
 };
 
 export function registerErrorHandler(app: FastifyInstance) {
@@ -117,9 +128,10 @@ export function registerErrorHandler(app: FastifyInstance) {
     }
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) request.log.error(error);
-    const body: ApiError = status === 500
-      ? { statusCode: 500, code: 'INTERNAL', message: englishText('app.error.generic') }
-      : { statusCode: status, code: error.code ?? 'BAD_REQUEST', message: error.message };
+    const body: ApiError =
+      status === 500
+        ? { statusCode: 500, code: 'INTERNAL', message: englishText('app.error.generic') }
+        : { statusCode: status, code: error.code ?? 'BAD_REQUEST', message: error.message };
     return reply.status(status).send(body);
   });
   app.setNotFoundHandler((request, reply) => reply.status(404).send(notFound().toJSON()));

@@ -120,21 +120,41 @@ export function idParams(names: string | string[] = 'id', range?: Range) {
 }
 
 /** A page number: 0 to the integer column's largest. */
-export const pageNumberSchema = (messageId = 'validation.page.invalid') => ({ type: 'integer', minimum: 0, maximum: INT_MAX, 'x-rule': 'range', errorMessage: messageId });
+export const pageNumberSchema = (messageId = 'validation.page.invalid') => ({
+  type: 'integer',
+  minimum: 0,
+  maximum: INT_MAX,
+  'x-rule': 'range',
+  errorMessage: messageId,
+});
 
 /** A page size from 1 to `max`. */
-export const pageSizeSchema = (max = MAX_PAGE_SIZE, messageId = 'validation.pageSize.invalid') => ({ type: 'integer', minimum: 1, maximum: max, 'x-rule': 'range', errorMessage: messageId });
+export const pageSizeSchema = (max = MAX_PAGE_SIZE, messageId = 'validation.pageSize.invalid') => ({
+  type: 'integer',
+  minimum: 1,
+  maximum: max,
+  'x-rule': 'range',
+  errorMessage: messageId,
+});
 
 /** `?page=&size=` of a simple list: page from 0, size from 1 to `maxSize`, with defaults. */
 export function pageQuery(maxSize: number, defaultSize: number, more: Record<string, object> = {}) {
   return {
     type: 'object',
-    properties: { page: { type: 'integer', minimum: 0, maximum: INT_MAX, default: 0 }, size: { type: 'integer', minimum: 1, maximum: maxSize, default: defaultSize }, ...more },
+    properties: {
+      page: { type: 'integer', minimum: 0, maximum: INT_MAX, default: 0 },
+      size: { type: 'integer', minimum: 1, maximum: maxSize, default: defaultSize },
+      ...more,
+    },
   };
 }
 
 /** Search text, at most `max` characters: longer text is refused, not searched. */
-export const searchTextSchema = (max = MAX_SEARCH_KEY) => ({ type: ['string', 'null'], maxLength: max, errorMessage: { type: 'validation.invalid', maxLength: 'validation.searchKey.tooLong' } });
+export const searchTextSchema = (max = MAX_SEARCH_KEY) => ({
+  type: ['string', 'null'],
+  maxLength: max,
+  errorMessage: { type: 'validation.invalid', maxLength: 'validation.searchKey.tooLong' },
+});
 
 /**
  * A list request `{ sortBy, sortDir, searchBy, searchKey, page: { page, size, after } }`, with the messages of
@@ -147,13 +167,24 @@ export function listRequestSchema(searchBy: string[] = []) {
     properties: {
       sortBy: { type: ['string', 'null'], maxLength: 100, errorMessage: 'validation.sortBy.invalid' },
       sortDir: { type: ['string', 'null'], enum: ['asc', 'desc', null], errorMessage: 'validation.sortDir.invalid' },
-      searchBy: { type: ['string', 'null'], maxLength: 100, ...(searchBy.length ? { description: `One of ${searchBy.join(', ')}` } : {}), errorMessage: 'validation.searchBy.invalid' },
+      searchBy: {
+        type: ['string', 'null'],
+        maxLength: 100,
+        ...(searchBy.length ? { description: `One of ${searchBy.join(', ')}` } : {}),
+        errorMessage: 'validation.searchBy.invalid',
+      },
       searchKey: searchTextSchema(),
       page: {
         type: ['object', 'null'],
         properties: {
-          page: pageNumberSchema(), size: pageSizeSchema(),
-          after: { type: ['integer', 'string'], maxLength: 100, errorMessage: 'validation.page.after', description: 'Key of the last row of the previous page: the page starts after it (keyset paging; `page` is then only echoed)' },
+          page: pageNumberSchema(),
+          size: pageSizeSchema(),
+          after: {
+            type: ['integer', 'string'],
+            maxLength: 100,
+            errorMessage: 'validation.page.after',
+            description: 'Key of the last row of the previous page: the page starts after it (keyset paging; `page` is then only echoed)',
+          },
         },
         errorMessage: { type: 'validation.page.invalid' },
       },

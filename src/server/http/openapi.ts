@@ -27,16 +27,20 @@ export function documentedSchema(value: unknown): unknown {
       continue;
     }
     // `properties` maps names to schemas: a property may be called `errorMessage` or `$id` without being one.
-    out[key] = key === 'properties' && typeof v === 'object' && v !== null
-      ? Object.fromEntries(Object.entries(v).map(([name, p]) => [name, documentedSchema(p)]))
-      : documentedSchema(v);
+    out[key] =
+      key === 'properties' && typeof v === 'object' && v !== null
+        ? Object.fromEntries(Object.entries(v).map(([name, p]) => [name, documentedSchema(p)]))
+        : documentedSchema(v);
   }
   return out;
 }
 
 /** `POST /portal/accounts/{id}/sync` → `postAccountsByIdSync`: unique per method and path. */
 export function operationId(method: string, path: string): string {
-  const words = path.replace(/^\/portal\//, '').split(/[/\-_.]+/).filter(Boolean)
+  const words = path
+    .replace(/^\/portal\//, '')
+    .split(/[/\-_.]+/)
+    .filter(Boolean)
     .map((part) => part.replace(/^\{(\w+)\}$/, 'by-$1'))
     .flatMap((part) => part.split('-'));
   return method + words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
@@ -57,7 +61,7 @@ const API_ERROR = {
         properties: {
           field: { type: 'string', description: 'Path of the field (`page.after`, `save[2].name`); empty for the whole body' },
           rule: { type: 'string', description: 'The rule the value breaks (required, type, range, pattern, …)' },
-          messageId: { type: 'string', description: 'Message id of the portal\'s catalogues' },
+          messageId: { type: 'string', description: "Message id of the portal's catalogues" },
           message: { type: 'string', description: 'English text of the message' },
         },
       },
@@ -79,7 +83,10 @@ export function cleanDocument(document: Json, servers: { url: string; descriptio
       operation.operationId ??= operationId(method, path);
       const responses = (operation.responses ?? {}) as Json;
       if (!Object.keys(responses).some((status) => status.startsWith('4'))) {
-        responses['4XX'] = { description: 'Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409)', content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiError' } } } };
+        responses['4XX'] = {
+          description: 'Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409)',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiError' } } },
+        };
       }
       operation.responses = responses;
     }
@@ -95,6 +102,9 @@ export function swaggerOptions(info: { title: string; version: string }, publicU
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       security: [{ bearer: [] }],
     },
-    transformObject: (documents) => cleanDocument(('openapiObject' in documents ? documents.openapiObject : documents.swaggerObject) as Json, [{ url: publicUrl, description: 'This portal' }]),
+    transformObject: (documents) =>
+      cleanDocument(('openapiObject' in documents ? documents.openapiObject : documents.swaggerObject) as Json, [
+        { url: publicUrl, description: 'This portal' },
+      ]),
   };
 }

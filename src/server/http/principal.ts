@@ -73,7 +73,10 @@ export class Principals {
   private generation = 0;
   private listening = false;
 
-  constructor(private readonly db: Kysely<Database>, ttlMs = 30_000) {
+  constructor(
+    private readonly db: Kysely<Database>,
+    ttlMs = 30_000,
+  ) {
     this.kept = new LRUCache({ max: 10_000, ttl: ttlMs });
   }
 

@@ -22,11 +22,12 @@ export function batcher<T>(flush: (items: T[]) => Promise<void>, max = 500): (it
     running = false;
   }
 
-  return (item) => new Promise<void>((resolve, reject) => {
-    queue.push({ item, resolve, reject });
-    if (running) return;
-    running = true;
-    // Items added in the same turn go out together.
-    setImmediate(() => void drain());
-  });
+  return (item) =>
+    new Promise<void>((resolve, reject) => {
+      queue.push({ item, resolve, reject });
+      if (running) return;
+      running = true;
+      // Items added in the same turn go out together.
+      setImmediate(() => void drain());
+    });
 }

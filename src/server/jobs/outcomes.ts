@@ -19,9 +19,10 @@ export const NO_ANSWER = 'subscriberOperation.failed.noAnswer';
 /** The message id of a thrown error, as an item's reason. */
 export function outcomeOfError(error: unknown): ItemOutcome {
   if (!(error instanceof HttpError)) return { status: 'failed', messageId: 'job.reason.unexpected' };
-  const messageId = error.fields?.[0]?.messageId
-    ?? ({ 403: 'error.forbidden', 404: 'error.notFound', 409: 'error.conflict' } as Record<number, string>)[error.statusCode]
-    ?? 'error.validation';
+  const messageId =
+    error.fields?.[0]?.messageId ??
+    ({ 403: 'error.forbidden', 404: 'error.notFound', 409: 'error.conflict' } as Record<number, string>)[error.statusCode] ??
+    'error.validation';
   return { status: 'failed', messageId };
 }
 
@@ -77,8 +78,11 @@ export async function settleJobItems(trx: Kysely<Database>, answers: readonly It
     byItem.set(id, item);
   }
   const rows = [...byItem.values()].map((i) => ({
-    job_id: i.jobId, key: i.key, count: i.count, failed: Boolean(i.failure),
-    message_id: i.failure ? i.failure.messageId ?? 'subscriberOperation.failed.network' : null,
+    job_id: i.jobId,
+    key: i.key,
+    count: i.count,
+    failed: Boolean(i.failure),
+    message_id: i.failure ? (i.failure.messageId ?? 'subscriberOperation.failed.network') : null,
     error: i.failure ? englishText(i.failure.messageId ?? 'subscriberOperation.failed.network') : null,
     detail: i.failure?.detail ?? null,
   }));
@@ -106,6 +110,16 @@ export async function settleJobItems(trx: Kysely<Database>, answers: readonly It
         lease_until = case when status in ('waiting', 'cancelled') then now() + make_interval(secs => ${answerTimeoutSeconds}) else lease_until end
       where id = ${jobId}`.execute(trx);
   }
-  const ended = await trx.selectFrom('job').select('id').where('id', 'in', touched).where('status', 'in', ['waiting', 'cancelled']).where('waiting', '=', 0).execute();
-  await endJobs(trx, ended.map((j) => Number(j.id)), answerTimeoutSeconds);
+  const ended = await trx
+    .selectFrom('job')
+    .select('id')
+    .where('id', 'in', touched)
+    .where('status', 'in', ['waiting', 'cancelled'])
+    .where('waiting', '=', 0)
+    .execute();
+  await endJobs(
+    trx,
+    ended.map((j) => Number(j.id)),
+    answerTimeoutSeconds,
+  );
 }

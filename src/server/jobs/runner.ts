@@ -103,7 +103,11 @@ export class JobRunner {
   private stopping = false;
   private wake: (() => void) | undefined;
 
-  constructor(private readonly db: Kysely<Database>, private readonly log: FastifyBaseLogger, opts: RunnerOptions = {}) {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly log: FastifyBaseLogger,
+    opts: RunnerOptions = {},
+  ) {
     this.chunk = opts.chunk ?? 500;
     this.pollMs = opts.pollMs ?? 1000;
     this.leaseSeconds = opts.leaseSeconds ?? 30;
@@ -137,7 +141,11 @@ export class JobRunner {
 
   /** The outcome of every item of a job `begin` stored (absent: succeeded); it then waits for the network's answers, or has ended. */
   async applied(db: Kysely<Database>, jobId: number, keys: readonly string[], outcomes: ReadonlyMap<string, ItemOutcome>) {
-    await this.recordOutcomes(db, jobId, keys.map((key, seq) => ({ seq, outcome: outcomes.get(key) ?? { status: 'done' } })));
+    await this.recordOutcomes(
+      db,
+      jobId,
+      keys.map((key, seq) => ({ seq, outcome: outcomes.get(key) ?? { status: 'done' } })),
+    );
     await endJobs(db, [jobId], this.answerTimeoutSeconds);
   }
 
@@ -145,8 +153,13 @@ export class JobRunner {
     const { id } = await db
       .insertInto('job')
       .values({
-        kind: job.kind, userId: job.userId, resellerId: job.resellerId, params: JSON.stringify(job.params ?? {}), total: job.keys.length,
-        retryOf: job.retryOf ?? null, ...(startedAt ? { status: 'running', startedAt } : {}),
+        kind: job.kind,
+        userId: job.userId,
+        resellerId: job.resellerId,
+        params: JSON.stringify(job.params ?? {}),
+        total: job.keys.length,
+        retryOf: job.retryOf ?? null,
+        ...(startedAt ? { status: 'running', startedAt } : {}),
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -154,7 +167,12 @@ export class JobRunner {
       const rows = job.keys.slice(i, i + INSERT_BATCH).map((key, j) => ({ jobId: id, seq: i + j, key }));
       await db.insertInto('jobItem').values(rows).execute();
     }
-    if (job.keys.length === 0) await db.updateTable('job').set({ status: 'done', finishedAt: sql`now()` }).where('id', '=', id).execute();
+    if (job.keys.length === 0)
+      await db
+        .updateTable('job')
+        .set({ status: 'done', finishedAt: sql`now()` })
+        .where('id', '=', id)
+        .execute();
     return Number(id);
   }
 
@@ -167,12 +185,17 @@ export class JobRunner {
     const kind = this.kinds.get(job.kind);
     if (!kind?.retry) throw conflict([fieldError('id', 'retry', 'job.retry.unsupported')]);
     if (!['done', 'failed', 'cancelled'].includes(job.status)) throw conflict([fieldError('id', 'ended', 'job.retry.running')]);
-    const failed = (await this.db.selectFrom('jobItem').select('key').where('jobId', '=', job.id).where('status', '=', 'failed').orderBy('seq').execute()).map((r) => r.key);
+    const failed = (await this.db.selectFrom('jobItem').select('key').where('jobId', '=', job.id).where('status', '=', 'failed').orderBy('seq').execute()).map(
+      (r) => r.key,
+    );
     if (!failed.length) throw conflict([fieldError('id', 'failed', 'job.retry.nothing')]);
     const plan = await kind.retry(this.db, principal, job, failed);
     if (!plan.keys.length) throw conflict([fieldError('id', 'visible', 'job.retry.noneVisible')]);
     const jobId = await this.db.transaction().execute(async (trx) => {
-      const id = await this.store({ kind: job.kind, userId: principal.userId, resellerId: principal.resellerId, params: plan.params ?? job.params, keys: plan.keys, retryOf: job.id }, trx);
+      const id = await this.store(
+        { kind: job.kind, userId: principal.userId, resellerId: principal.resellerId, params: plan.params ?? job.params, keys: plan.keys, retryOf: job.id },
+        trx,
+      );
       await plan.prepare?.(trx, id);
       return id;
     });
@@ -193,12 +216,17 @@ export class JobRunner {
    * for the network are still settled by its answers (or fail when none comes in time).
    */
   async cancel(id: number) {
-    await this.db.updateTable('job')
+    await this.db
+      .updateTable('job')
       .set({
-        status: 'cancelled', finishedAt: sql`now()`, leaseOwner: null,
+        status: 'cancelled',
+        finishedAt: sql`now()`,
+        leaseOwner: null,
         leaseUntil: sql`case when waiting > 0 then now() + make_interval(secs => ${this.answerTimeoutSeconds}) else null end`,
       })
-      .where('id', '=', id).where('status', 'in', ['queued', 'running']).execute();
+      .where('id', '=', id)
+      .where('status', 'in', ['queued', 'running'])
+      .execute();
   }
 
   start() {
@@ -226,7 +254,10 @@ export class JobRunner {
       if (!job && !this.stopping) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, this.pollMs);
-          this.wake = () => { clearTimeout(timer); resolve(); };
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
         });
         this.wake = undefined;
       }
@@ -249,16 +280,24 @@ export class JobRunner {
         startedAt: sql`coalesce(started_at, now())`,
       })
       .where('id', '=', (eb) =>
-        eb.selectFrom('job').select('id')
+        eb
+          .selectFrom('job')
+          .select('id')
           .where('kind', 'in', kinds)
-          .where((w) => w.or([
-            w.and([
-              w('status', 'in', ['queued', 'running']),
-              w.or([w('leaseUntil', 'is', null), w('leaseUntil', '<', sql<Date>`now()`), w('leaseOwner', '=', this.owner)]),
+          .where((w) =>
+            w.or([
+              w.and([
+                w('status', 'in', ['queued', 'running']),
+                w.or([w('leaseUntil', 'is', null), w('leaseUntil', '<', sql<Date>`now()`), w('leaseOwner', '=', this.owner)]),
+              ]),
+              w.and([w('waiting', '>', 0), w('status', 'in', ['waiting', 'cancelled']), w('leaseUntil', '<', sql<Date>`now()`)]),
             ]),
-            w.and([w('waiting', '>', 0), w('status', 'in', ['waiting', 'cancelled']), w('leaseUntil', '<', sql<Date>`now()`)]),
-          ]))
-          .orderBy('id').limit(1).forUpdate().skipLocked())
+          )
+          .orderBy('id')
+          .limit(1)
+          .forUpdate()
+          .skipLocked(),
+      )
       .returning(['id', 'kind', 'userId', 'resellerId', 'params', 'status'])
       .executeTakeFirst();
     if (!row) return undefined;
@@ -273,7 +312,14 @@ export class JobRunner {
         // Still ours and still wanted? A cancelled job or a lost lease stops here, before changing anything.
         const current = await trx.selectFrom('job').select(['status', 'leaseOwner']).where('id', '=', job.id).forUpdate().executeTakeFirst();
         if (!current || current.status !== 'running' || current.leaseOwner !== this.owner) return false;
-        const items = await trx.selectFrom('jobItem').select(['seq', 'key']).where('jobId', '=', job.id).where('status', '=', 'pending').orderBy('seq').limit(this.chunk).execute();
+        const items = await trx
+          .selectFrom('jobItem')
+          .select(['seq', 'key'])
+          .where('jobId', '=', job.id)
+          .where('status', '=', 'pending')
+          .orderBy('seq')
+          .limit(this.chunk)
+          .execute();
         if (items.length === 0) {
           await endJobs(trx, [job.id], this.answerTimeoutSeconds);
           return false;
@@ -284,7 +330,11 @@ export class JobRunner {
           outcomes = await this.applyEach(trx, handler, items, job, committed);
         }
         await this.recordOutcomes(trx, job.id, outcomes);
-        await trx.updateTable('job').set({ leaseUntil: sql`now() + make_interval(secs => ${this.leaseSeconds})` }).where('id', '=', job.id).execute();
+        await trx
+          .updateTable('job')
+          .set({ leaseUntil: sql`now() + make_interval(secs => ${this.leaseSeconds})` })
+          .where('id', '=', job.id)
+          .execute();
         return true;
       });
       for (const fn of committed) fn();
@@ -301,20 +351,28 @@ export class JobRunner {
     const counts = { done: 0, failed: 0, skipped: 0, waiting: 0 };
     for (const { seq, outcome } of items) {
       counts[outcome.status] += 1;
-      const set = outcome.status === 'waiting'
-        ? { status: 'waiting', answers: outcome.answers ?? 1 }
-        : outcome.status === 'done'
-          ? { status: 'done' }
-          : { status: outcome.status, messageId: outcome.messageId, error: englishText(outcome.messageId), detail: outcome.detail ?? null };
+      const set =
+        outcome.status === 'waiting'
+          ? { status: 'waiting', answers: outcome.answers ?? 1 }
+          : outcome.status === 'done'
+            ? { status: 'done' }
+            : { status: outcome.status, messageId: outcome.messageId, error: englishText(outcome.messageId), detail: outcome.detail ?? null };
       const key = JSON.stringify(set);
       const group = groups.get(key);
       if (group) group.seqs.push(seq);
       else groups.set(key, { set, seqs: [seq] });
     }
     for (const { set, seqs } of groups.values()) await trx.updateTable('jobItem').set(set).where('jobId', '=', jobId).where('seq', 'in', seqs).execute();
-    await trx.updateTable('job')
-      .set({ succeeded: sql`succeeded + ${counts.done}`, failed: sql`failed + ${counts.failed}`, skipped: sql`skipped + ${counts.skipped}`, waiting: sql`waiting + ${counts.waiting}` })
-      .where('id', '=', jobId).execute();
+    await trx
+      .updateTable('job')
+      .set({
+        succeeded: sql`succeeded + ${counts.done}`,
+        failed: sql`failed + ${counts.failed}`,
+        skipped: sql`skipped + ${counts.skipped}`,
+        waiting: sql`waiting + ${counts.waiting}`,
+      })
+      .where('id', '=', jobId)
+      .execute();
   }
 
   /** The items of a job whose network answers did not come in time fail, and the job ends. */
@@ -323,10 +381,24 @@ export class JobRunner {
     await this.db.transaction().execute(async (trx) => {
       const current = await trx.selectFrom('job').select(['leaseOwner']).where('id', '=', job.id).forUpdate().executeTakeFirst();
       if (current?.leaseOwner !== this.owner) return;
-      const left = await trx.updateTable('jobItem').set({ status: 'failed', answers: 0, messageId: NO_ANSWER, error: englishText(NO_ANSWER) })
-        .where('jobId', '=', job.id).where('status', '=', 'waiting').returning('key').execute();
-      if (left.length) await handler.expire?.(trx, job, left.map((r) => r.key));
-      await trx.updateTable('job').set({ failed: sql`failed + ${left.length}`, waiting: 0, leaseOwner: null }).where('id', '=', job.id).execute();
+      const left = await trx
+        .updateTable('jobItem')
+        .set({ status: 'failed', answers: 0, messageId: NO_ANSWER, error: englishText(NO_ANSWER) })
+        .where('jobId', '=', job.id)
+        .where('status', '=', 'waiting')
+        .returning('key')
+        .execute();
+      if (left.length)
+        await handler.expire?.(
+          trx,
+          job,
+          left.map((r) => r.key),
+        );
+      await trx
+        .updateTable('job')
+        .set({ failed: sql`failed + ${left.length}`, waiting: 0, leaseOwner: null })
+        .where('id', '=', job.id)
+        .execute();
       await endJobs(trx, [job.id], this.answerTimeoutSeconds);
     });
   }
@@ -335,7 +407,12 @@ export class JobRunner {
   private async applyChunk(trx: Kysely<Database>, handler: JobKind, items: Item[], job: JobRecord, committed: (() => void)[]): Promise<Outcome[] | undefined> {
     await sql`savepoint job_chunk`.execute(trx);
     try {
-      const outcomes = await handler.applyChunk!(trx, items.map((item) => item.key), job, (fn) => committed.push(fn));
+      const outcomes = await handler.applyChunk!(
+        trx,
+        items.map((item) => item.key),
+        job,
+        (fn) => committed.push(fn),
+      );
       await sql`release savepoint job_chunk`.execute(trx);
       return items.map((item) => ({ seq: item.seq, outcome: outcomes.get(item.key) ?? { status: 'done' } }));
     } catch (error) {
@@ -366,5 +443,11 @@ export class JobRunner {
   }
 }
 
-interface Item { seq: number; key: string }
-interface Outcome { seq: number; outcome: ItemOutcome }
+interface Item {
+  seq: number;
+  key: string;
+}
+interface Outcome {
+  seq: number;
+  outcome: ItemOutcome;
+}

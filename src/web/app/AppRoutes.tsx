@@ -25,17 +25,17 @@ export function AppRoutes() {
         }
       >
         {APP_ROUTES.map((route) => (
-          <Route
-            key={route.path}
-            path={route.path}
-            element={<RequirePrivilege privilege={route.privilege}>{route.element}</RequirePrivilege>}
-          />
+          <Route key={route.path} path={route.path} element={<RequirePrivilege privilege={route.privilege}>{route.element}</RequirePrivilege>} />
         ))}
         {PLANNED_ROUTES.map((route) => (
           <Route
             key={route.path}
             path={route.path}
-            element={<RequirePrivilege privilege={route.privilege}><ComingSoonPage /></RequirePrivilege>}
+            element={
+              <RequirePrivilege privilege={route.privilege}>
+                <ComingSoonPage />
+              </RequirePrivilege>
+            }
           />
         ))}
         <Route path="*" element={<NotFoundPage />} />

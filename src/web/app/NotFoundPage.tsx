@@ -7,16 +7,16 @@ export function NotFoundPage() {
   const { pathname } = useLocation();
   return (
     <div data-testid="not-found">
-    <NonIdealState
-      icon={<PathSearchIcon size={48} />}
-      title={<FormattedMessage id="app.notFound.title" />}
-      description={<FormattedMessage id="app.notFound.body" values={{ path: <code>{pathname}</code> }} />}
-      action={
-        <Link to="/">
-          <FormattedMessage id="app.notFound.home" />
-        </Link>
-      }
-    />
+      <NonIdealState
+        icon={<PathSearchIcon size={48} />}
+        title={<FormattedMessage id="app.notFound.title" />}
+        description={<FormattedMessage id="app.notFound.body" values={{ path: <code>{pathname}</code> }} />}
+        action={
+          <Link to="/">
+            <FormattedMessage id="app.notFound.home" />
+          </Link>
+        }
+      />
     </div>
   );
 }

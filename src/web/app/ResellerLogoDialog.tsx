@@ -40,7 +40,7 @@ export function ResellerLogoDialog({ isOpen, onClose, onClosed }: Props) {
     const err = result.error as Parameters<typeof fieldErrorsOf>[0];
     const logo = fieldErrorsOf(err).logo;
     const apiError = apiErrorOf(err);
-    setError(logo ? messageOr(intl, logo.messageId, logo.message) : apiError?.message ?? intl.formatMessage({ id: 'app.error.generic' }));
+    setError(logo ? messageOr(intl, logo.messageId, logo.message) : (apiError?.message ?? intl.formatMessage({ id: 'app.error.generic' })));
   };
 
   const onSubmit = async (event: FormEvent) => {
@@ -74,7 +74,13 @@ export function ResellerLogoDialog({ isOpen, onClose, onClosed }: Props) {
             label={intl.formatMessage({ id: 'logo.dialog.file' })}
             labelFor="logo-file"
             intent={error ? Intent.DANGER : Intent.NONE}
-            helperText={error ? <span id="logo-file-error" role="alert" data-testid="logo-error">{error}</span> : undefined}
+            helperText={
+              error ? (
+                <span id="logo-file-error" role="alert" data-testid="logo-error">
+                  {error}
+                </span>
+              ) : undefined
+            }
           >
             <FileInput
               fill
@@ -108,7 +114,15 @@ export function ResellerLogoDialog({ isOpen, onClose, onClosed }: Props) {
             </>
           }
         >
-          <Button variant="minimal" intent={Intent.DANGER} icon={<TrashIcon />} onClick={onRemove} loading={removing} disabled={uploading} data-testid="logo-remove">
+          <Button
+            variant="minimal"
+            intent={Intent.DANGER}
+            icon={<TrashIcon />}
+            onClick={onRemove}
+            loading={removing}
+            disabled={uploading}
+            data-testid="logo-remove"
+          >
             <FormattedMessage id="logo.dialog.remove" />
           </Button>
         </DialogFooter>

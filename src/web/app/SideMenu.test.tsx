@@ -10,7 +10,10 @@ import { mockToken } from '../../../mocks/token';
 
 const api = setupMockApi();
 
-const entries = () => within(screen.getByTestId('side-menu')).getAllByRole('link').map((a) => a.textContent);
+const entries = () =>
+  within(screen.getByTestId('side-menu'))
+    .getAllByRole('link')
+    .map((a) => a.textContent);
 
 describe('side menu', () => {
   it('shows only the granted entries that have a screen, in the fixed order', async () => {
@@ -46,9 +49,7 @@ describe('side menu', () => {
 
   it('says so when a route needs a privilege the user lacks', async () => {
     renderWithProviders(<AppRoutes />, { route: '/accounts', preloadedState: signedIn(mockToken('viewer')) });
-    expect((await screen.findByTestId('no-privilege')).textContent).toBe(
-      'The content is not available or you lack privileges to view this page.',
-    );
+    expect((await screen.findByTestId('no-privilege')).textContent).toBe('The content is not available or you lack privileges to view this page.');
     expect(api.requests('/portal/accounts/paged')).toHaveLength(0);
   });
 

@@ -21,13 +21,7 @@ export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
       <ul className={Classes.MENU} data-testid="side-menu">
         {visibleMenuEntries(granted, ROUTED_PATHS).map((entry) => (
           <li key={entry.id}>
-            <NavLink
-              to={entry.path}
-              end={entry.path === '/'}
-              className={itemClass}
-              data-testid={`menu-${entry.id}`}
-              onClick={onNavigate}
-            >
+            <NavLink to={entry.path} end={entry.path === '/'} className={itemClass} data-testid={`menu-${entry.id}`} onClick={onNavigate}>
               <span className={Classes.MENU_ITEM_ICON}>
                 <entry.icon />
               </span>

@@ -15,7 +15,9 @@ describe('top bar', () => {
     await user.click(await screen.findByTestId('search-popup-open'));
     expect((screen.getByTestId('search-popup-page') as HTMLSelectElement).value).toBe('Accounts');
     // Nora is not an admin: no reseller filters.
-    const filters = within(screen.getByTestId('search-popup-by')).getAllByRole('option').map((o) => o.getAttribute('value'));
+    const filters = within(screen.getByTestId('search-popup-by'))
+      .getAllByRole('option')
+      .map((o) => o.getAttribute('value'));
     expect(filters).toEqual(['multi', 'accountId', 'name', 'address', 'city']);
     await user.selectOptions(screen.getByTestId('search-popup-by'), 'city');
     expect(location()).toBe('/accounts'); // no text yet: changing the filter does not search
@@ -38,8 +40,20 @@ describe('top bar', () => {
     const { user } = renderWithProviders(<AppRoutes />, { route: '/', preloadedState: signedIn(mockToken('admin')) });
     await user.click(await screen.findByTestId('settings-open'));
     const settings = await screen.findByTestId('settings-menu');
-    expect(within(settings).getAllByRole('menuitem').map((i) => i.textContent)).toEqual([
-      'Manage users', 'Custom styles', 'Product and billing', 'Chart of accounts', 'Labs', 'Custom fields', 'Account and settings', 'Join requests', 'Outgoing mail',
+    expect(
+      within(settings)
+        .getAllByRole('menuitem')
+        .map((i) => i.textContent),
+    ).toEqual([
+      'Manage users',
+      'Custom styles',
+      'Product and billing',
+      'Chart of accounts',
+      'Labs',
+      'Custom fields',
+      'Account and settings',
+      'Join requests',
+      'Outgoing mail',
     ]);
     await user.click(within(settings).getByText('Manage users'));
     await waitFor(() => expect(location()).toBe('/users'));

@@ -20,7 +20,16 @@ function PortalLogo() {
   const { data: url, isError } = useResellerLogoQuery();
   const [brokenUrl, setBrokenUrl] = useState<string | null>(null);
   if (!url || isError || brokenUrl === url) return <CellTowerIcon size={20} data-testid="default-logo" />;
-  return <img src={url} alt="" height={28} style={{ height: 28, width: 'auto', maxWidth: 160, objectFit: 'contain' }} data-testid="reseller-logo" onError={() => setBrokenUrl(url)} />;
+  return (
+    <img
+      src={url}
+      alt=""
+      height={28}
+      style={{ height: 28, width: 'auto', maxWidth: 160, objectFit: 'contain' }}
+      data-testid="reseller-logo"
+      onError={() => setBrokenUrl(url)}
+    />
+  );
 }
 
 export function TopBar({ onToggleMenu }: { onToggleMenu: () => void }) {
@@ -38,13 +47,7 @@ export function TopBar({ onToggleMenu }: { onToggleMenu: () => void }) {
   return (
     <Navbar className="portal-topbar">
       <NavbarGroup align={Alignment.START}>
-        <Button
-          variant="minimal"
-          icon={<MenuIcon />}
-          aria-label={intl.formatMessage({ id: 'menu.toggle' })}
-          data-testid="menu-toggle"
-          onClick={onToggleMenu}
-        />
+        <Button variant="minimal" icon={<MenuIcon />} aria-label={intl.formatMessage({ id: 'menu.toggle' })} data-testid="menu-toggle" onClick={onToggleMenu} />
         <NavbarHeading>
           <Link to="/" className="portal-logo" aria-label={intl.formatMessage({ id: 'topbar.logo' })}>
             <PortalLogo />

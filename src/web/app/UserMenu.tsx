@@ -140,7 +140,13 @@ export function UserMenu() {
                 data-testid="dark-mode-switch"
               />
             </li>
-            <MenuItem icon={<TranslateIcon />} text={intl.formatMessage({ id: 'topbar.language' })} label={LANGUAGE_NAMES[locale]} data-testid="menu-language" popoverProps={SUBMENU_POPOVER}>
+            <MenuItem
+              icon={<TranslateIcon />}
+              text={intl.formatMessage({ id: 'topbar.language' })}
+              label={LANGUAGE_NAMES[locale]}
+              data-testid="menu-language"
+              popoverProps={SUBMENU_POPOVER}
+            >
               {LOCALES.map((l) => (
                 <MenuItem
                   key={l}
@@ -152,7 +158,13 @@ export function UserMenu() {
                 />
               ))}
             </MenuItem>
-            <MenuItem icon={<DollarIcon />} text={intl.formatMessage({ id: 'topbar.currency' })} label={currency} data-testid="menu-currency" popoverProps={SUBMENU_POPOVER}>
+            <MenuItem
+              icon={<DollarIcon />}
+              text={intl.formatMessage({ id: 'topbar.currency' })}
+              label={currency}
+              data-testid="menu-currency"
+              popoverProps={SUBMENU_POPOVER}
+            >
               {CURRENCIES.map((c) => (
                 <MenuItem
                   key={c}
@@ -196,14 +208,26 @@ export function UserMenu() {
               />
             )}
             <MenuDivider />
-            <MenuItem icon={<LogOutIcon />} text={intl.formatMessage({ id: 'topbar.signOut' })} onClick={() => dispatch(signOut())} data-testid="menu-sign-out" />
+            <MenuItem
+              icon={<LogOutIcon />}
+              text={intl.formatMessage({ id: 'topbar.signOut' })}
+              onClick={() => dispatch(signOut())}
+              data-testid="menu-sign-out"
+            />
             <li role="none" className={`portal-menu-note ${Classes.TEXT_MUTED} ${Classes.TEXT_SMALL}`} data-testid="versions">
               <FormattedMessage id="app.version" values={{ client: CLIENT_VERSION, server: server?.version ?? '…' }} />
             </li>
           </Menu>
         }
       >
-        <Button ref={button} variant="minimal" endIcon={<CaretDownIcon />} title={displayEmail(profile)} data-testid="user-menu" aria-label={intl.formatMessage({ id: 'topbar.userMenu' })}>
+        <Button
+          ref={button}
+          variant="minimal"
+          endIcon={<CaretDownIcon />}
+          title={displayEmail(profile)}
+          data-testid="user-menu"
+          aria-label={intl.formatMessage({ id: 'topbar.userMenu' })}
+        >
           <span className="portal-user">
             <Avatar name={name} />
             <span className="portal-user-name" data-testid="user-name">

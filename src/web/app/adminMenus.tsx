@@ -85,12 +85,7 @@ export function NotificationsMenu() {
         </div>
       }
     >
-      <Button
-        variant="minimal"
-        icon={<NotificationsIcon />}
-        aria-label={intl.formatMessage({ id: 'topbar.notifications' })}
-        data-testid="notifications-open"
-      />
+      <Button variant="minimal" icon={<NotificationsIcon />} aria-label={intl.formatMessage({ id: 'topbar.notifications' })} data-testid="notifications-open" />
     </PopoverNext>
   );
 }

@@ -2,15 +2,7 @@
 import type { PrivilegeItem } from '@shared/privileges';
 import { answering } from './generatedApi';
 import { enhancedApi } from './authApi.gen';
-import type {
-  LoginRequest,
-  ResellerListItem,
-  SignInResponse,
-  TokenResponse,
-  UiPrivileges,
-  UserProfile,
-  VersionInfo,
-} from './userTypes';
+import type { LoginRequest, ResellerListItem, SignInResponse, TokenResponse, UiPrivileges, UserProfile, VersionInfo } from './userTypes';
 
 const generated = answering<{
   getUser: UserProfile;

@@ -89,11 +89,4 @@ export const authSlice = createSlice({
   },
 });
 
-export const {
-  selectToken,
-  selectIsAuthenticated,
-  selectAuthStatus,
-  selectProfile,
-  selectPrivileges,
-  selectIsAdmin,
-} = authSlice.selectors;
+export const { selectToken, selectIsAuthenticated, selectAuthStatus, selectProfile, selectPrivileges, selectIsAdmin } = authSlice.selectors;

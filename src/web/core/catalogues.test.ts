@@ -53,7 +53,11 @@ function idsInSchemas(): string[] {
 }
 
 /** The English labels the entity schemas carry (x-entity.labels, x-label), by message id. */
-const labels = schemaMessages(readdirSync(`${root}schemas`).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(`${root}schemas/${f}`, 'utf8')) as EntitySchema));
+const labels = schemaMessages(
+  readdirSync(`${root}schemas`)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => JSON.parse(readFileSync(`${root}schemas/${f}`, 'utf8')) as EntitySchema),
+);
 
 describe('message catalogues', () => {
   // The English source: the catalogue over the schemas' labels.

@@ -122,8 +122,7 @@ function injectEntityEndpoints(schema: EntitySchema) {
       return prefixKeys(name, own as typeof all);
     },
   });
-  const endpoint = <Op extends ApiOperation>(op: Op) =>
-    declared.has(op) ? injected.endpoints[`${name}${capitalise(op)}`] : undefined;
+  const endpoint = <Op extends ApiOperation>(op: Op) => (declared.has(op) ? injected.endpoints[`${name}${capitalise(op)}`] : undefined);
   return {
     schema,
     paged: endpoint('paged'),
@@ -139,9 +138,7 @@ function injectEntityEndpoints(schema: EntitySchema) {
 
 export type EntityEndpoints = ReturnType<typeof injectEntityEndpoints>;
 
-const registry = new Map<string, EntityEndpoints>(
-  ENTITY_SCHEMAS.map((schema) => [entityName(schema), injectEntityEndpoints(schema)]),
-);
+const registry = new Map<string, EntityEndpoints>(ENTITY_SCHEMAS.map((schema) => [entityName(schema), injectEntityEndpoints(schema)]));
 
 export function entityEndpoints(schema: EntitySchema): EntityEndpoints {
   const found = registry.get(entityName(schema));

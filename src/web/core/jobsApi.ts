@@ -81,7 +81,5 @@ const failuresApi = api.injectEndpoints({
   }),
 });
 
-export const {
-  useGetJobsQuery, useGetJobsByIdQuery, useGetJobsByIdItemsQuery, usePostJobsByIdCancelMutation, usePostJobsByIdRetryMutation,
-} = jobsApi;
+export const { useGetJobsQuery, useGetJobsByIdQuery, useGetJobsByIdItemsQuery, usePostJobsByIdCancelMutation, usePostJobsByIdRetryMutation } = jobsApi;
 export const { useJobFailuresMutation } = failuresApi;

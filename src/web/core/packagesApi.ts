@@ -50,7 +50,10 @@ const handWritten = tagged.injectEndpoints({
   endpoints: (build) => ({
     // Not generated: the document does not describe the `show_expired` query this call takes.
     subscriberPackages: build.query<PrepaidPackage[], { subscriberId: number; showExpired: boolean }>({
-      query: ({ subscriberId, showExpired }) => ({ url: `/pre-paid-packages/list/${subscriberId}`, params: showExpired ? { show_expired: 'true' } : undefined }),
+      query: ({ subscriberId, showExpired }) => ({
+        url: `/pre-paid-packages/list/${subscriberId}`,
+        params: showExpired ? { show_expired: 'true' } : undefined,
+      }),
       transformResponse: (body: SubscriberPackages) => body.subscriberPackages,
       providesTags: [LIST],
     }),
@@ -76,10 +79,5 @@ const handWritten = tagged.injectEndpoints({
 });
 
 export const { usePostPrePaidPackagesAssignMutation, usePostPrePaidPackagesPurchaseMutation, usePostPrePaidPackagesApiExpireMutation } = packagesApi;
-export const {
-  useSubscriberPackagesQuery,
-  useOfferedTemplatesQuery,
-  usePackageSalesQuery,
-  useDownloadPackageSalesMutation,
-  useResellerBalanceQuery,
-} = handWritten;
+export const { useSubscriberPackagesQuery, useOfferedTemplatesQuery, usePackageSalesQuery, useDownloadPackageSalesMutation, useResellerBalanceQuery } =
+  handWritten;

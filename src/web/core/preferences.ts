@@ -38,10 +38,7 @@ export function parsePreferences(text: string | null | undefined): ParsedPrefere
   return parsed;
 }
 
-export function serialisePreferences(
-  previous: PreferenceItem[],
-  current: { darkMode: boolean; lang: Locale | null; currency?: Currency },
-): string {
+export function serialisePreferences(previous: PreferenceItem[], current: { darkMode: boolean; lang: Locale | null; currency?: Currency }): string {
   const written = new Set(['darkMode', 'lang', ...(current.currency ? ['currency'] : [])]);
   const kept = previous.filter((i) => !written.has(i.type));
   const items: PreferenceItem[] = [...kept, { type: 'darkMode', value: String(current.darkMode) }];

@@ -25,7 +25,12 @@ export function isPlanReference(reference: string | undefined): reference is Pla
 export const pricingPlansApi = answering<{ getPricingPlans: PricingPlanLists }>()(
   enhancedApi.enhanceEndpoints({
     endpoints: {
-      getPricingPlans: { providesTags: [{ type: 'pricingPlan', id: 'LIST' }, { type: 'internationalPlan', id: 'LIST' }] },
+      getPricingPlans: {
+        providesTags: [
+          { type: 'pricingPlan', id: 'LIST' },
+          { type: 'internationalPlan', id: 'LIST' },
+        ],
+      },
     },
   }),
 );

@@ -6,9 +6,7 @@ import type { EntitySchema } from '@shared/schema';
 
 const modules = import.meta.glob<EntitySchema>('@schemas/*.json', { eager: true, import: 'default' });
 
-export const ENTITY_SCHEMAS: readonly EntitySchema[] = Object.values(modules).sort((a, b) =>
-  a['x-entity'].name.localeCompare(b['x-entity'].name),
-);
+export const ENTITY_SCHEMAS: readonly EntitySchema[] = Object.values(modules).sort((a, b) => a['x-entity'].name.localeCompare(b['x-entity'].name));
 
 export function entityName(schema: EntitySchema): string {
   return schema['x-entity'].name;

@@ -41,7 +41,13 @@ describe('preferences JSON', () => {
   });
 
   it('writes darkMode and lang over the previous items', () => {
-    const text = serialisePreferences([{ type: 'lang', value: 'ru' }, { type: 'currency', value: 'EUR' }], { darkMode: false, lang: 'es' });
+    const text = serialisePreferences(
+      [
+        { type: 'lang', value: 'ru' },
+        { type: 'currency', value: 'EUR' },
+      ],
+      { darkMode: false, lang: 'es' },
+    );
     expect(JSON.parse(text)).toEqual([
       { type: 'currency', value: 'EUR' },
       { type: 'darkMode', value: 'false' },

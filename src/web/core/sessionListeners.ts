@@ -21,8 +21,7 @@ export function createSessionListeners(env: SessionEnv) {
   const startListening = listeners.startListening.withTypes<RootState, AppDispatch, SessionEnv>();
 
   startListening({
-    predicate: (_action, current, previous) =>
-      current.auth.token !== previous.auth.token || current.auth.remember !== previous.auth.remember,
+    predicate: (_action, current, previous) => current.auth.token !== previous.auth.token || current.auth.remember !== previous.auth.remember,
     effect: (_action, { getState }) => {
       const { token, remember } = getState().auth;
       writeStoredToken({ token, remember });
@@ -32,8 +31,7 @@ export function createSessionListeners(env: SessionEnv) {
   // Each new token (sign-in, renewal, start-up) re-arms the timer; cancelling the previous run drops its timer,
   // and signing out (token gone) leaves none.
   startListening({
-    predicate: (action, current, previous) =>
-      sessionRestored.match(action) || current.auth.token !== previous.auth.token,
+    predicate: (action, current, previous) => sessionRestored.match(action) || current.auth.token !== previous.auth.token,
     effect: async (_action, listenerApi) => {
       listenerApi.cancelActiveListeners();
       const token = listenerApi.getState().auth.token;

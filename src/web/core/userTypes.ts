@@ -53,10 +53,7 @@ export interface TokenResponse {
 }
 
 /** Sign-in answers with a token, or asks for a second step: a code, or enrolment first (QR code and key). */
-export type SignInResponse =
-  | TokenResponse
-  | { twoFactor: 'code' }
-  | { twoFactor: 'enrol'; secret: string; otpauthUri: string };
+export type SignInResponse = TokenResponse | { twoFactor: 'code' } | { twoFactor: 'enrol'; secret: string; otpauthUri: string };
 
 /** The name the portal greets: first name, else the reseller's name. */
 export function displayName(profile: UserProfile): string {

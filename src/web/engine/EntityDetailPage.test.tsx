@@ -79,7 +79,10 @@ describe('account detail', () => {
     const city = (await screen.findByLabelText(/^City/, undefined, { timeout: 5000 })) as HTMLInputElement;
     await waitFor(() => expect(city.value).toBe('Madrid'));
     // Someone else saves the row meanwhile.
-    Object.assign(api.db.tables.account.find((r) => r.accountId === 102)!, { name: 'Beacon Fleet Group', version: 2 });
+    Object.assign(
+      api.db.tables.account.find((r) => r.accountId === 102)!,
+      { name: 'Beacon Fleet Group', version: 2 },
+    );
     await user.clear(city);
     await user.type(city, 'Bilbao');
     await user.click(screen.getByRole('button', { name: 'Save' }));
@@ -94,11 +97,16 @@ describe('account detail', () => {
     await user.clear(screen.getByLabelText(/^City/));
     await user.type(screen.getByLabelText(/^City/), 'Bilbao');
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(api.db.tables.account.find((r) => r.accountId === 102)).toMatchObject({ name: 'Beacon Fleet Group', city: 'Bilbao', version: 3 }));
+    await waitFor(() =>
+      expect(api.db.tables.account.find((r) => r.accountId === 102)).toMatchObject({ name: 'Beacon Fleet Group', city: 'Bilbao', version: 3 }),
+    );
   });
 
-  it('shows an account user its account\'s commercial fields read-only, and no way to create an account', async () => {
-    Object.assign(api.db.users.find((u) => u.username === 'viewer')!, { accountId: 104, privileges: [{ privilege: 'Accounts', subPrivileges: [] }] });
+  it("shows an account user its account's commercial fields read-only, and no way to create an account", async () => {
+    Object.assign(
+      api.db.users.find((u) => u.username === 'viewer')!,
+      { accountId: 104, privileges: [{ privilege: 'Accounts', subPrivileges: [] }] },
+    );
     const { user } = renderWithProviders(<AppRoutes />, { route: '/account/104', preloadedState: signedIn(mockToken('viewer')) });
     const name = (await screen.findByLabelText(/^Name/, undefined, { timeout: 5000 })) as HTMLInputElement;
     await waitFor(() => expect(name.value).toBe('Delta Rail'));

@@ -140,9 +140,19 @@ export default function EntityDetailPage({ schema, listAddress, beforeUpdate }: 
         <Suspense fallback={<Loading />}>
           {stale && (
             <Callout intent={Intent.WARNING} data-testid="stale-row" className="portal-stale">
-              <p><FormattedMessage id="error.stale" /></p>
-              <Button intent={Intent.WARNING} icon={<RefreshIcon />} data-testid="stale-reload"
-                onClick={async () => { await row?.refetch(); setStale(false); setServerErrors([]); }}>
+              <p>
+                <FormattedMessage id="error.stale" />
+              </p>
+              <Button
+                intent={Intent.WARNING}
+                icon={<RefreshIcon />}
+                data-testid="stale-reload"
+                onClick={async () => {
+                  await row?.refetch();
+                  setStale(false);
+                  setServerErrors([]);
+                }}
+              >
                 <FormattedMessage id="form.reload" />
               </Button>
             </Callout>

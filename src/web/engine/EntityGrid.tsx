@@ -3,8 +3,20 @@
  * the page it is given, reports header clicks as a new sort, and opens a row's detail on click or Enter.
  */
 import type {
-  CellKeyDownEvent, ColDef, Column, ColumnMovedEvent, ColumnResizedEvent, ColumnVisibleEvent, GetRowIdParams, GridApi, GridReadyEvent,
-  RowClickedEvent, RowDataUpdatedEvent, RowSelectionOptions, SelectionChangedEvent, SortChangedEvent,
+  CellKeyDownEvent,
+  ColDef,
+  Column,
+  ColumnMovedEvent,
+  ColumnResizedEvent,
+  ColumnVisibleEvent,
+  GetRowIdParams,
+  GridApi,
+  GridReadyEvent,
+  RowClickedEvent,
+  RowDataUpdatedEvent,
+  RowSelectionOptions,
+  SelectionChangedEvent,
+  SortChangedEvent,
 } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
@@ -71,7 +83,8 @@ export function savedColumnsOf(api: GridApi<EntityRow>): SavedColumn[] {
 const DEFAULT_COLUMN: ColDef<EntityRow> = { minWidth: 90, wrapHeaderText: true, autoHeaderHeight: true };
 
 /** The header font of AG Grid's Quartz theme, and the room a header needs beside its text: 16 px of padding a side and the sort arrow's 24 px (and a few px to spare). */
-const HEADER_FONT = '500 14px "IBM Plex Sans", -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Oxygen-Sans, Ubuntu, Cantarell, "Helvetica Neue", sans-serif';
+const HEADER_FONT =
+  '500 14px "IBM Plex Sans", -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Oxygen-Sans, Ubuntu, Cantarell, "Helvetica Neue", sans-serif';
 const HEADER_CHROME = 16 + 16 + 24 + 4;
 let measure: CanvasRenderingContext2D | null | undefined;
 
@@ -92,7 +105,13 @@ export function headerMinWidth(header: string): number {
 }
 
 /** Checkboxes only: a click on a row still opens it. */
-const ROW_SELECTION: RowSelectionOptions<EntityRow> = { mode: 'multiRow', checkboxes: true, headerCheckbox: true, enableClickSelection: false, selectAll: 'all' };
+const ROW_SELECTION: RowSelectionOptions<EntityRow> = {
+  mode: 'multiRow',
+  checkboxes: true,
+  headerCheckbox: true,
+  enableClickSelection: false,
+  selectAll: 'all',
+};
 /** Selection changes the user makes; the others are the grid following `selection.selected`. */
 const USER_SELECTION = new Set(['checkboxSelected', 'uiSelectAll', 'uiSelectAllFiltered', 'uiSelectAllCurrentPage', 'spaceKey', 'keyboardSelectAll']);
 
@@ -118,17 +137,26 @@ export function EntityGrid({ schema, rows, sort, onSortChange, onOpenRow, column
   useEffect(() => {
     if (gridApi.current && selected) showSelection(gridApi.current, selected);
   }, [selected, rows]);
-  const handleGridReady = useCallback((event: GridReadyEvent<EntityRow>) => {
-    gridApi.current = event.api;
-    if (selected) showSelection(event.api, selected);
-  }, [selected]);
-  const handleRowDataUpdated = useCallback((event: RowDataUpdatedEvent<EntityRow>) => {
-    if (selected) showSelection(event.api, selected);
-  }, [selected]);
-  const handleSelectionChanged = useCallback((event: SelectionChangedEvent<EntityRow>) => {
-    if (!onSelection || !USER_SELECTION.has(event.source)) return;
-    onSelection(event.api.getSelectedNodes().map((node) => node.id ?? ''));
-  }, [onSelection]);
+  const handleGridReady = useCallback(
+    (event: GridReadyEvent<EntityRow>) => {
+      gridApi.current = event.api;
+      if (selected) showSelection(event.api, selected);
+    },
+    [selected],
+  );
+  const handleRowDataUpdated = useCallback(
+    (event: RowDataUpdatedEvent<EntityRow>) => {
+      if (selected) showSelection(event.api, selected);
+    },
+    [selected],
+  );
+  const handleSelectionChanged = useCallback(
+    (event: SelectionChangedEvent<EntityRow>) => {
+      if (!onSelection || !USER_SELECTION.has(event.source)) return;
+      onSelection(event.api.getSelectedNodes().map((node) => node.id ?? ''));
+    },
+    [onSelection],
+  );
 
   const columnDefs = useMemo(
     () =>
@@ -157,9 +185,7 @@ export function EntityGrid({ schema, rows, sort, onSortChange, onOpenRow, column
       // Sorts applied from the column definitions come back as events too; only a user's click is a request.
       if (event.source !== 'uiColumnSorted') return;
       const sorted = event.api.getColumnState().find((c) => c.sort);
-      onSortChange(
-        sorted?.sort ? { sortBy: sorted.colId, sortDir: sorted.sort } : schema['x-list'].defaultSort,
-      );
+      onSortChange(sorted?.sort ? { sortBy: sorted.colId, sortDir: sorted.sort } : schema['x-list'].defaultSort);
     },
     [onSortChange, schema],
   );

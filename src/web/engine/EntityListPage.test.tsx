@@ -48,7 +48,9 @@ describe('accounts list', () => {
     // Nora's reseller (10) and its child (11); Delta Rail belongs to another reseller.
     const grid = await gridWithNames(['Alpha Logistics', 'Beacon Fleet', 'Cobalt Sensors', 'Echo Metering', 'Northwind Stock']);
     expect(columnTexts(grid, 'usageCredit')[0]).toBe('$1,250.50');
-    const credit = within(grid).getAllByRole('gridcell').find((c) => c.getAttribute('col-id') === 'usageCredit');
+    const credit = within(grid)
+      .getAllByRole('gridcell')
+      .find((c) => c.getAttribute('col-id') === 'usageCredit');
     expect(credit?.classList.contains('ag-right-aligned-cell')).toBe(true);
     expect(columnTexts(grid, 'inventoryAccount')).toEqual(['No', 'No', 'No', 'No', 'Yes']);
     // Row selection is for lists with bulk actions only.
@@ -94,7 +96,10 @@ describe('accounts list', () => {
   });
 
   it('offers the admin-only filters to the admin only', async () => {
-    const filters = () => within(screen.getByTestId('list-search-by')).getAllByRole('option').map((o) => o.getAttribute('value'));
+    const filters = () =>
+      within(screen.getByTestId('list-search-by'))
+        .getAllByRole('option')
+        .map((o) => o.getAttribute('value'));
     const nora = renderAccounts();
     // The list page loads lazily: wait for it, not for the shell.
     await screen.findByTestId('list-search-by', {}, { timeout: 5000 });
@@ -109,7 +114,9 @@ describe('accounts list', () => {
   it('sorts on the server when a header is clicked', async () => {
     const { user } = renderAccounts();
     const grid = await gridWithNames(['Alpha Logistics', 'Beacon Fleet', 'Cobalt Sensors', 'Echo Metering', 'Northwind Stock']);
-    const header = within(grid).getAllByRole('columnheader').find((h) => h.getAttribute('col-id') === 'city');
+    const header = within(grid)
+      .getAllByRole('columnheader')
+      .find((h) => h.getAttribute('col-id') === 'city');
     await user.click(within(header!).getByText('City'));
     await waitFor(() => expect(lastBody('/portal/accounts/paged')).toMatchObject({ sortBy: 'city', sortDir: 'asc' }));
     // Haifa, Hamburg x3 (then by id), Madrid: the server's order, kept by the grid.
@@ -203,13 +210,25 @@ describe('accounts list paging', () => {
     const grid = await gridWithNames(['Alpha Logistics', 'Beacon Fleet', 'Cobalt Sensors', 'Echo Metering', 'Northwind Stock']);
     await user.click(screen.getByTestId('list-columns'));
     await user.click(await screen.findByTestId('column-choice-city'));
-    await waitFor(() => expect(within(grid).queryAllByRole('columnheader').some((h) => h.getAttribute('col-id') === 'city')).toBe(false));
+    await waitFor(() =>
+      expect(
+        within(grid)
+          .queryAllByRole('columnheader')
+          .some((h) => h.getAttribute('col-id') === 'city'),
+      ).toBe(false),
+    );
     await waitFor(() => expect(lastBody('/portal/user/preferences')).toBeDefined());
     const items = JSON.parse((lastBody('/portal/user/preferences') as { preferences: string }).preferences) as { type: string; value: string }[];
     const layout = JSON.parse(items.find((i) => i.type === 'grid.account')!.value);
     expect(layout.columns.find((c: { colId: string }) => c.colId === 'city')).toMatchObject({ hide: true });
     expect(items.some((i) => i.type === 'darkMode')).toBe(true); // other preferences kept
     await user.click(screen.getByTestId('column-reset'));
-    await waitFor(() => expect(within(grid).queryAllByRole('columnheader').some((h) => h.getAttribute('col-id') === 'city')).toBe(true));
+    await waitFor(() =>
+      expect(
+        within(grid)
+          .queryAllByRole('columnheader')
+          .some((h) => h.getAttribute('col-id') === 'city'),
+      ).toBe(true),
+    );
   });
 });

@@ -95,17 +95,22 @@ function useListSelection(searchBy: string, searchKey: string, total: number, pa
   const pageKeySet = useMemo(() => new Set(pageKeys), [pageKeys]);
   // The whole search shows as every row of the page ticked.
   const shown = state.whole ? pageKeySet : state.keys;
-  const onChange = useCallback((ticked: string[]) => {
-    setState((current) => {
-      const kept = current.search === search && !current.whole ? [...current.keys].filter((k) => !pageKeySet.has(k)) : [];
-      return { search, keys: new Set([...kept, ...ticked]), whole: false };
-    });
-  }, [search, pageKeySet]);
+  const onChange = useCallback(
+    (ticked: string[]) => {
+      setState((current) => {
+        const kept = current.search === search && !current.whole ? [...current.keys].filter((k) => !pageKeySet.has(k)) : [];
+        return { search, keys: new Set([...kept, ...ticked]), whole: false };
+      });
+    },
+    [search, pageKeySet],
+  );
   const clear = useCallback(() => setState({ search, keys: NO_KEYS, whole: false }), [search]);
   const selectWhole = () => setState({ search, keys: NO_KEYS, whole: true });
   const selection: ListSelection | undefined = state.whole
     ? { target: { search: { searchBy, searchKey } }, count: total, clear }
-    : state.keys.size ? { target: { ids: [...state.keys] }, count: state.keys.size, clear } : undefined;
+    : state.keys.size
+      ? { target: { ids: [...state.keys] }, count: state.keys.size, clear }
+      : undefined;
   return { grid: { selected: shown, onChange }, selection, whole: state.whole, selectWhole };
 }
 
@@ -115,10 +120,7 @@ export default function EntityListPage({ schema, address, bulk }: { schema: Enti
   const isAdmin = useIsAdmin();
   const [rawParams, setRawParams] = useSearchParams();
   const params = address ? address.read(rawParams) : rawParams;
-  const setParams = useCallback(
-    (next: URLSearchParams) => setRawParams(address ? address.write(next) : next),
-    [address, setRawParams],
-  );
+  const setParams = useCallback((next: URLSearchParams) => setRawParams(address ? address.write(next) : next), [address, setRawParams]);
   const [layout, setLayout] = useGridLayout(schema['x-entity'].name);
   // Without a sort in the address, the list opens in the user's saved sort.
   const query = { ...readListQuery(params, schema, isAdmin), ...(!params.has('sortBy') && layout?.sort ? layout.sort : {}) };
@@ -207,13 +209,7 @@ export default function EntityListPage({ schema, address, bulk }: { schema: Enti
           )}
         </div>
       </header>
-      <SearchBar
-        schema={schema}
-        filters={searchFilters(schema, isAdmin)}
-        searchKey={query.searchKey}
-        searchBy={query.searchBy}
-        onSearch={onSearch}
-      />
+      <SearchBar schema={schema} filters={searchFilters(schema, isAdmin)} searchKey={query.searchKey} searchBy={query.searchBy} onSearch={onSearch} />
       {bulk?.status}
       {bulk && selection && (
         <div className="portal-list-selection" data-testid="list-selection" role="status">
@@ -256,9 +252,7 @@ export default function EntityListPage({ schema, address, bulk }: { schema: Enti
             onColumnsChange={onColumnsChange}
             selection={bulk ? gridSelection : undefined}
           />
-          {page.items.length === 0 && (
-            <NonIdealState icon={<SearchIcon size={48} />} description={<FormattedMessage id="list.empty" />} />
-          )}
+          {page.items.length === 0 && <NonIdealState icon={<SearchIcon size={48} />} description={<FormattedMessage id="list.empty" />} />}
           <Pager
             page={page.currentPage + 1}
             pages={Math.max(1, page.totalPageCount)}

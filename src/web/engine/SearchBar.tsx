@@ -57,14 +57,7 @@ export function SearchBar({ schema, filters, searchKey, searchBy, onSearch }: Se
           value={draft}
           onChange={(e) => setDraft(e.currentTarget.value)}
           rightElement={
-            draft ? (
-              <Button
-                variant="minimal"
-                icon={<CrossIcon />}
-                aria-label={intl.formatMessage({ id: 'search.clear' })}
-                onClick={clear}
-              />
-            ) : undefined
+            draft ? <Button variant="minimal" icon={<CrossIcon />} aria-label={intl.formatMessage({ id: 'search.clear' })} onClick={clear} /> : undefined
           }
         />
         <Button type="submit" icon={<SearchIcon />} data-testid="list-search-submit">

@@ -15,7 +15,12 @@ export function BooleanTag({ value, valueFormatted }: CustomCellRendererProps<En
 
 /** The colour a status reads in: in service green, held back amber, failed red, anything else neutral. */
 const STATUS_INTENTS: Record<string, Intent> = {
-  active: Intent.SUCCESS, success: Intent.SUCCESS, approved: Intent.SUCCESS, suspended: Intent.WARNING, pending: Intent.PRIMARY, error: Intent.DANGER,
+  active: Intent.SUCCESS,
+  success: Intent.SUCCESS,
+  approved: Intent.SUCCESS,
+  suspended: Intent.WARNING,
+  pending: Intent.PRIMARY,
+  error: Intent.DANGER,
 };
 
 /** Enumerated values (statuses) as a tag coloured by what they mean. */

@@ -24,9 +24,7 @@ describe('columnsFromSchema', () => {
   it('builds one column per x-columns entry, in order, headed by the translated title', () => {
     const cols = columnsFromSchema(schema, intl);
     expect(cols.map((c) => c.colId)).toEqual(schema['x-columns'].map((c) => c.field));
-    expect(cols.map((c) => c.headerName)).toEqual([
-      'Account ID', 'Name', 'City', 'Country', 'E-mail', 'Usage credit', 'Reseller', 'Inventory account',
-    ]);
+    expect(cols.map((c) => c.headerName)).toEqual(['Account ID', 'Name', 'City', 'Country', 'E-mail', 'Usage credit', 'Reseller', 'Inventory account']);
   });
 
   it('keeps widths and flex from the schema', () => {

@@ -20,8 +20,12 @@ export interface GridLayout {
 const itemType = (entity: string) => `grid.${entity}`;
 
 function isLayout(value: unknown): value is GridLayout {
-  return typeof value === 'object' && value !== null && Array.isArray((value as GridLayout).columns)
-    && (value as GridLayout).columns.every((c) => typeof c?.colId === 'string');
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Array.isArray((value as GridLayout).columns) &&
+    (value as GridLayout).columns.every((c) => typeof c?.colId === 'string')
+  );
 }
 
 /** The saved layout of one list, or undefined when none (or unreadable) is saved. */

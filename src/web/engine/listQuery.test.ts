@@ -15,7 +15,11 @@ describe('list query in the address', () => {
     const query = read('searchKey=%20Hamburg%20&searchBy=city&page=3');
     expect(query).toMatchObject({ searchKey: 'Hamburg', searchBy: 'city', page: 3 });
     expect(toListRequest(query, schema)).toEqual({
-      sortBy: 'accountId', sortDir: 'asc', searchBy: 'city', searchKey: 'Hamburg', page: { page: 2, size: 50 },
+      sortBy: 'accountId',
+      sortDir: 'asc',
+      searchBy: 'city',
+      searchKey: 'Hamburg',
+      page: { page: 2, size: 50 },
     });
   });
 
@@ -31,12 +35,8 @@ describe('list query in the address', () => {
 
   it('writes back only what differs from the defaults', () => {
     expect(writeListQuery(read(''), schema).toString()).toBe('page=1');
-    expect(writeListQuery({ ...read(''), searchKey: 'alpha', searchBy: 'name', page: 1 }, schema).toString()).toBe(
-      'searchKey=alpha&searchBy=name&page=1',
-    );
-    expect(writeListQuery({ ...read(''), sortBy: 'city', sortDir: 'desc' }, schema).toString()).toBe(
-      'page=1&sortBy=city&sortDir=desc',
-    );
+    expect(writeListQuery({ ...read(''), searchKey: 'alpha', searchBy: 'name', page: 1 }, schema).toString()).toBe('searchKey=alpha&searchBy=name&page=1');
+    expect(writeListQuery({ ...read(''), sortBy: 'city', sortDir: 'desc' }, schema).toString()).toBe('page=1&sortBy=city&sortDir=desc');
   });
 
   it('leaves the search out of the request when there is no key', () => {

@@ -47,15 +47,14 @@ export const referenceApi = api.injectEndpoints({
           if (result.error) return { error: result.error };
           const key = schema['x-entity'].key;
           options[reference] = (result.data as EntityRow[]).map((row) => ({
-            value: asValue(row[key]), label: labelOf(row, key), ...(typeof row.resellerId === 'number' ? { resellerId: row.resellerId } : {}),
+            value: asValue(row[key]),
+            label: labelOf(row, key),
+            ...(typeof row.resellerId === 'number' ? { resellerId: row.resellerId } : {}),
           }));
         }
         return { data: options };
       },
-      providesTags: (_result, _error, references) => [
-        'ResellerList',
-        ...references.map((type) => ({ type, id: 'LIST' })),
-      ],
+      providesTags: (_result, _error, references) => ['ResellerList', ...references.map((type) => ({ type, id: 'LIST' }))],
     }),
   }),
 });

@@ -12,11 +12,24 @@ import { darkGridTheme, lightGridTheme } from './gridSetup';
  * keeps its English default.
  */
 export const GRID_TEXT_KEYS = [
-  'noRowsToShow', 'loadingOoo',
-  'ariaChecked', 'ariaUnchecked', 'ariaIndeterminate',
-  'ariaRowSelectAll', 'ariaHeaderSelection', 'ariaRowToggleSelection', 'ariaRowSelectionDisabled', 'ariaRowSelect', 'ariaRowDeselect',
+  'noRowsToShow',
+  'loadingOoo',
+  'ariaChecked',
+  'ariaUnchecked',
+  'ariaIndeterminate',
+  'ariaRowSelectAll',
+  'ariaHeaderSelection',
+  'ariaRowToggleSelection',
+  'ariaRowSelectionDisabled',
+  'ariaRowSelect',
+  'ariaRowDeselect',
   'ariaSortableColumn',
-  'ariaInputEditor', 'ariaValidationErrorPrefix', 'invalidNumber', 'invalidDate', 'ariaToggleCellValue', 'ariaLabelTooltip',
+  'ariaInputEditor',
+  'ariaValidationErrorPrefix',
+  'invalidNumber',
+  'invalidDate',
+  'ariaToggleCellValue',
+  'ariaLabelTooltip',
 ] as const;
 
 export function gridLocaleText(intl: IntlShape): Record<string, string> {

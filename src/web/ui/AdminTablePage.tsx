@@ -97,7 +97,11 @@ export function AdminTablePage<T extends { id: number }>({ testId, title, intro,
           <Pager page={data.currentPage + 1} pages={Math.max(1, data.totalPageCount)} total={data.totalItemsCount} onPage={(p) => setPage(p - 1)} />
         </>
       )}
-      {detail && chosen && <section className="portal-admin-detail" data-testid="admin-detail">{detail(chosen)}</section>}
+      {detail && chosen && (
+        <section className="portal-admin-detail" data-testid="admin-detail">
+          {detail(chosen)}
+        </section>
+      )}
     </div>
   );
 }

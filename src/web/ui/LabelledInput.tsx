@@ -17,7 +17,9 @@ export function LabelledInput({ id, label, error, hint, errorRole, ...input }: L
   const intent = error ? Intent.DANGER : Intent.NONE;
   const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
   const helper = error ? (
-    <span id={`${id}-error`} role={errorRole}>{error}</span>
+    <span id={`${id}-error`} role={errorRole}>
+      {error}
+    </span>
   ) : hint ? (
     <span id={`${id}-hint`}>{hint}</span>
   ) : undefined;

@@ -43,7 +43,17 @@ describe('pager', () => {
 
 describe('pagerCount', () => {
   it('ends an overestimated list at its first short page', () => {
-    expect(pagerCount({ page: 150, pages: 201, total: 10050, estimate: true, rows: 10, size: 50 })).toEqual({ pages: 150, total: 7460, estimate: false, hasNext: false });
-    expect(pagerCount({ page: 2, pages: 201, total: 10050, estimate: true, rows: 50, size: 50 })).toEqual({ pages: 201, total: 10050, estimate: true, hasNext: true });
+    expect(pagerCount({ page: 150, pages: 201, total: 10050, estimate: true, rows: 10, size: 50 })).toEqual({
+      pages: 150,
+      total: 7460,
+      estimate: false,
+      hasNext: false,
+    });
+    expect(pagerCount({ page: 2, pages: 201, total: 10050, estimate: true, rows: 50, size: 50 })).toEqual({
+      pages: 201,
+      total: 10050,
+      estimate: true,
+      hasNext: true,
+    });
   });
 });

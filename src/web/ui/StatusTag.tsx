@@ -4,7 +4,13 @@ import { messageOr } from '@web/core/messages';
 
 /** In service green, held back amber, waiting blue, failed red. */
 const INTENTS: Record<string, Intent> = {
-  active: Intent.SUCCESS, success: Intent.SUCCESS, approved: Intent.SUCCESS, suspended: Intent.WARNING, pending: Intent.PRIMARY, error: Intent.DANGER, failed: Intent.DANGER,
+  active: Intent.SUCCESS,
+  success: Intent.SUCCESS,
+  approved: Intent.SUCCESS,
+  suspended: Intent.WARNING,
+  pending: Intent.PRIMARY,
+  error: Intent.DANGER,
+  failed: Intent.DANGER,
 };
 
 /** A status as a coloured tag with its name in the user's language. */

@@ -22,12 +22,14 @@ export const CORE_NETWORK_OPERATIONS = {
   reactivateSubscriber: { protocol: 'Diameter', summary: 'subscriber barring lifted in the HSS' },
   /** Tells the serving VLR/MME to drop the subscriber, so it registers afresh. */
   cancelLocation: {
-    protocol: 'SS7', summary: 'MAP Cancel Location sent to the serving VLR',
+    protocol: 'SS7',
+    summary: 'MAP Cancel Location sent to the serving VLR',
     failures: ['cancel location failure: MAP error 27 absent subscriber', 'cancel location failure: no answer from the serving VLR'],
   },
   /** Refreshes the SIM over the air (SMS-PP OTA, REFRESH proactive command). */
   refreshSim: {
-    protocol: 'SS7', summary: 'SIM refresh delivered over the air',
+    protocol: 'SS7',
+    summary: 'SIM refresh delivered over the air',
     failures: ['OTA delivery failed: SMS-PP not acknowledged by the SIM', 'subscriber not online: MAP error 27 absent subscriber'],
   },
   /** Changes the MSISDN the HLR/HSS holds for the subscriber. */
@@ -38,7 +40,8 @@ export const CORE_NETWORK_OPERATIONS = {
   resetAllowedNetworks: { protocol: 'Diameter', summary: 'allowed networks reset in the HSS profile' },
   /** Sends the sponsor IMSIs waiting for provisioning to the SIM over the air. */
   pushPendingImsis: {
-    protocol: 'SS7', summary: 'pending IMSIs pushed to the SIM over the air',
+    protocol: 'SS7',
+    summary: 'pending IMSIs pushed to the SIM over the air',
     failures: ['OTA delivery failed: SMS-PP not acknowledged by the SIM', 'subscriber not online: MAP error 27 absent subscriber'],
   },
   /**
@@ -46,7 +49,8 @@ export const CORE_NETWORK_OPERATIONS = {
    * {@link SmsPayload}; a gateway receives it as `POST {url}/sendSms`.
    */
   sendSms: {
-    protocol: 'SS7', summary: 'SMS delivered to the SIM (MAP MT-ForwardSM)',
+    protocol: 'SS7',
+    summary: 'SMS delivered to the SIM (MAP MT-ForwardSM)',
     failures: ['SMS delivery failed: MAP error 27 absent subscriber', 'SMS delivery failed: MAP error 32 SM delivery failure, SIM memory full'],
   },
 } as const satisfies Record<string, OperationSpec>;
@@ -65,7 +69,8 @@ export type SmsPayload = {
 export const CORE_NETWORK_REPORTS = {
   /** A 2G/3G visited network (VLR) registers the subscriber for voice and SMS. */
   updateLocation: {
-    protocol: 'SS7', summary: 'MAP Update Location from the visited VLR',
+    protocol: 'SS7',
+    summary: 'MAP Update Location from the visited VLR',
     failures: ['roaming not allowed: MAP error 8, network barred by the roaming profile'],
   },
   /** A 2G/3G visited network (SGSN) registers the subscriber for packet data. */

@@ -49,13 +49,21 @@ export function createSimulator(settings: SimulatorSettings = {}): CoreNetworkTr
 
   return {
     received,
-    failNext(count = 1, detail) { forced = { count, detail }; },
-    setOutage(down) { outage = down; },
-    setFailureRate(rate) { failureRate = rate; },
+    failNext(count = 1, detail) {
+      forced = { count, detail };
+    },
+    setOutage(down) {
+      outage = down;
+    },
+    setFailureRate(rate) {
+      failureRate = rate;
+    },
     pause() {
       if (paused) return;
       let release = () => {};
-      const promise = new Promise<void>((resolve) => { release = resolve; });
+      const promise = new Promise<void>((resolve) => {
+        release = resolve;
+      });
       paused = { promise, release };
     },
     resume() {

@@ -73,7 +73,12 @@ export async function refreshRates(db: Kysely<Database>, url: string, fetchImpl:
 /**
  * Refreshes now and then every `hours`; failures are logged and the stored rates stay. Returns a stop function.
  */
-export function scheduleRefresh(db: Kysely<Database>, url: string, hours: number, log: { info: (o: object, m: string) => void; warn: (o: object, m: string) => void }): () => void {
+export function scheduleRefresh(
+  db: Kysely<Database>,
+  url: string,
+  hours: number,
+  log: { info: (o: object, m: string) => void; warn: (o: object, m: string) => void },
+): () => void {
   const run = () =>
     refreshRates(db, url).then(
       (count) => log.info({ count }, 'exchange rates refreshed'),

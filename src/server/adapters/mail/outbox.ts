@@ -28,9 +28,16 @@ export function createOutbox(db: Kysely<Database>, log: FastifyBaseLogger): Mail
   const outbox = db as OutboxDb;
   return {
     async send(mail: Mail) {
-      const { id } = await outbox.insertInto('outbox')
-        .values({ to: mail.to, subject: mail.subject, text: masked(mail.text, mail.secrets), html: mail.html === undefined ? null : masked(mail.html, mail.secrets) })
-        .returning('id').executeTakeFirstOrThrow();
+      const { id } = await outbox
+        .insertInto('outbox')
+        .values({
+          to: mail.to,
+          subject: mail.subject,
+          text: masked(mail.text, mail.secrets),
+          html: mail.html === undefined ? null : masked(mail.html, mail.secrets),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       log.info({ outbox: { id, to: mail.to, subject: mail.subject, text: mail.text } }, 'mail kept in the outbox');
     },
   };
@@ -40,8 +47,17 @@ export function createOutbox(db: Kysely<Database>, log: FastifyBaseLogger): Mail
 export async function listOutbox(db: Kysely<Database>, page: number, size: number) {
   const outbox = db as OutboxDb;
   const [items, total] = await Promise.all([
-    outbox.selectFrom('outbox').select(['id', 'to', 'subject', 'text', 'html', 'createdAt']).orderBy('id', 'desc').limit(size).offset(page * size).execute(),
-    outbox.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    outbox
+      .selectFrom('outbox')
+      .select(['id', 'to', 'subject', 'text', 'html', 'createdAt'])
+      .orderBy('id', 'desc')
+      .limit(size)
+      .offset(page * size)
+      .execute(),
+    outbox
+      .selectFrom('outbox')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { items, total: Number(total.n) };
 }

@@ -45,8 +45,12 @@ function createSimulator(delayMs: number): MigrationPlatform & { simulator: Migr
   return {
     simulator: {
       received,
-      failNext(count = 1, detail) { forced = { count, detail }; },
-      setOutage(down) { outage = down; },
+      failNext(count = 1, detail) {
+        forced = { count, detail };
+      },
+      setOutage(down) {
+        outage = down;
+      },
     },
     async migrate(request) {
       received.push(request);
@@ -69,7 +73,10 @@ function createHttp(url: string): MigrationPlatform {
     async migrate(request) {
       try {
         const res = await fetch(`${base}/subscribers`, {
-          method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request), signal: AbortSignal.timeout(10000),
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(request),
+          signal: AbortSignal.timeout(10000),
         });
         if (!res.ok) return { ok: false, detail: `migration gateway answered ${res.status}` };
         const body = (await res.json()) as { ok?: boolean; detail?: string };

@@ -39,7 +39,11 @@ export async function createAltcha(db: Kysely<Database>, settings: AltchaSetting
   let key = settings.hmacKey;
   if (!key) {
     // Kept in the database like the token key, so several servers on one PostgreSQL accept each other's challenges.
-    await store.insertInto('setting').values({ key: 'altcha_hmac_key', value: randomBytes(32).toString('base64url') }).onConflict((oc) => oc.column('key').doNothing()).execute();
+    await store
+      .insertInto('setting')
+      .values({ key: 'altcha_hmac_key', value: randomBytes(32).toString('base64url') })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
     key = (await store.selectFrom('setting').select('value').where('key', '=', 'altcha_hmac_key').executeTakeFirstOrThrow()).value;
   }
   // A second secret signs the expected key, so verifying costs one HMAC instead of a key derivation.
@@ -62,25 +66,46 @@ export async function createAltcha(db: Kysely<Database>, settings: AltchaSetting
   }
 
   return {
-    challenge: () => createChallenge({
-      algorithm: ALGORITHM, cost, deriveKey, counter: randomInt(Math.floor(maxCounter / 2), maxCounter),
-      expiresAt: new Date(Date.now() + expiresIn * 1000), hmacSignatureSecret: key!, hmacKeySignatureSecret: keySecret,
-    }),
+    challenge: () =>
+      createChallenge({
+        algorithm: ALGORITHM,
+        cost,
+        deriveKey,
+        counter: randomInt(Math.floor(maxCounter / 2), maxCounter),
+        expiresAt: new Date(Date.now() + expiresIn * 1000),
+        hmacSignatureSecret: key!,
+        hmacKeySignatureSecret: keySecret,
+      }),
 
     async verify(payload, mode) {
       const solved = await genuine(payload);
       if (!solved) return false;
-      await store.deleteFrom('altchaSolution').where('expiresAt', '<', sql<Date>`now()`).execute();
+      await store
+        .deleteFrom('altchaSolution')
+        .where('expiresAt', '<', sql<Date>`now()`)
+        .execute();
       const expiresAt = new Date(solved.expiresAt * 1000);
       if (mode === 'check') {
-        const row = await store.insertInto('altchaSolution').values({ challengeId: solved.id, expiresAt, usedAt: null })
-          .onConflict((oc) => oc.column('challengeId').doNothing()).returning('challengeId').executeTakeFirst();
+        const row = await store
+          .insertInto('altchaSolution')
+          .values({ challengeId: solved.id, expiresAt, usedAt: null })
+          .onConflict((oc) => oc.column('challengeId').doNothing())
+          .returning('challengeId')
+          .executeTakeFirst();
         return !!row;
       }
       // One statement, so two simultaneous submissions of one solution cannot both pass.
-      const row = await store.insertInto('altchaSolution').values({ challengeId: solved.id, expiresAt, usedAt: sql<Date>`now()` })
-        .onConflict((oc) => oc.column('challengeId').doUpdateSet({ usedAt: sql<Date>`now()` }).where('altchaSolution.usedAt', 'is', null))
-        .returning('challengeId').executeTakeFirst();
+      const row = await store
+        .insertInto('altchaSolution')
+        .values({ challengeId: solved.id, expiresAt, usedAt: sql<Date>`now()` })
+        .onConflict((oc) =>
+          oc
+            .column('challengeId')
+            .doUpdateSet({ usedAt: sql<Date>`now()` })
+            .where('altchaSolution.usedAt', 'is', null),
+        )
+        .returning('challengeId')
+        .executeTakeFirst();
       return !!row;
     },
   };

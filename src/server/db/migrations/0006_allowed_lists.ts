@@ -8,7 +8,12 @@ export async function up(db: Kysely<any>) {
   await db.schema
     .createTable('allowed_list')
     .addColumn('allowed_list_id', 'serial', (c) => c.primaryKey())
-    .addColumn('uuid', 'text', (c) => c.notNull().unique().defaultTo(sql`gen_random_uuid()::text`))
+    .addColumn('uuid', 'text', (c) =>
+      c
+        .notNull()
+        .unique()
+        .defaultTo(sql`gen_random_uuid()::text`),
+    )
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('reference', 'text', (c) => c.notNull())
     .addColumn('sponsor_id', 'integer', (c) => c.notNull().references('sponsor.id'))

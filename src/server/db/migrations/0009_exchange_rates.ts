@@ -15,7 +15,7 @@ export async function up(db: Kysely<any>) {
     .addColumn('fetched_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('exchange_rate_pk', ['currency', 'as_of'])
     .execute();
-  const reference = { EUR: 0.9334, RUB: 87.79, ILS: 3.7645, JPY: 161.48, BTC: 0.00001590 };
+  const reference = { EUR: 0.9334, RUB: 87.79, ILS: 3.7645, JPY: 161.48, BTC: 0.0000159 };
   await db
     .insertInto('exchange_rate')
     .values(Object.entries(reference).map(([currency, rate]) => ({ currency, as_of: '2024-07-01', rate, source: 'reference' })))

@@ -32,8 +32,18 @@ export async function up(db: Kysely<any>) {
     .createTable('subscriber')
     .addColumn('subscriber_id', 'serial', (c) => c.primaryKey())
     .addColumn('name', 'text')
-    .addColumn('status', 'text', (c) => c.notNull().defaultTo('active').check(sql`status in ('active', 'suspended')`))
-    .addColumn('imsi', 'text', (c) => c.notNull().unique().check(sql`imsi ~ '^[0-9]{15}$'`))
+    .addColumn('status', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('active')
+        .check(sql`status in ('active', 'suspended')`),
+    )
+    .addColumn('imsi', 'text', (c) =>
+      c
+        .notNull()
+        .unique()
+        .check(sql`imsi ~ '^[0-9]{15}$'`),
+    )
     .addColumn('iccid', 'text', (c) => c.notNull().unique().references('sim_card.iccid'))
     // The default MSISDN: one of the subscriber's rows in subscriber_msisdn.
     .addColumn('msisdn', 'text')

@@ -6,8 +6,12 @@ import { sql, type Kysely } from 'kysely';
  * ids that point nowhere (none in practice) are cleared first, so the constraint can be added.
  */
 export async function up(db: Kysely<any>) {
-  await sql`update subscriber set pricing_plan_id = null where pricing_plan_id is not null and pricing_plan_id not in (select id from pricing_plan)`.execute(db);
-  await sql`update subscriber set roaming_profile_id = null where roaming_profile_id is not null and roaming_profile_id not in (select id from roaming_profile)`.execute(db);
+  await sql`update subscriber set pricing_plan_id = null where pricing_plan_id is not null and pricing_plan_id not in (select id from pricing_plan)`.execute(
+    db,
+  );
+  await sql`update subscriber set roaming_profile_id = null where roaming_profile_id is not null and roaming_profile_id not in (select id from roaming_profile)`.execute(
+    db,
+  );
   await sql`update sponsor_imsi set sponsor_id = null where sponsor_id is not null and sponsor_id not in (select id from sponsor)`.execute(db);
   await sql`alter table subscriber add constraint subscriber_pricing_plan_fk foreign key (pricing_plan_id) references pricing_plan (id)`.execute(db);
   await sql`alter table subscriber add constraint subscriber_roaming_profile_fk foreign key (roaming_profile_id) references roaming_profile (id)`.execute(db);

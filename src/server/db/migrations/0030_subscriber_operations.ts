@@ -62,14 +62,17 @@ export async function up(db: Kysely<any>) {
     .addColumn('model', 'text', (c) => c.notNull())
     .addColumn('device_type', 'text')
     .execute();
-  await db.insertInto('equipment_tac').values([
-    { tac: '86423904', make: 'Teltonika', model: 'RUT240', device_type: 'Router' },
-    { tac: '86359803', make: 'Queclink', model: 'GV300', device_type: 'Tracker' },
-    { tac: '35332508', make: 'Landis+Gyr', model: 'E360', device_type: 'Meter' },
-    { tac: '35226611', make: 'Apple', model: 'iPhone 14', device_type: 'Smartphone' },
-    { tac: '86762504', make: 'Quectel', model: 'EG25-G', device_type: 'Module' },
-    { tac: '35384011', make: 'Samsung', model: 'Galaxy Watch5', device_type: 'Wearable' },
-  ]).execute();
+  await db
+    .insertInto('equipment_tac')
+    .values([
+      { tac: '86423904', make: 'Teltonika', model: 'RUT240', device_type: 'Router' },
+      { tac: '86359803', make: 'Queclink', model: 'GV300', device_type: 'Tracker' },
+      { tac: '35332508', make: 'Landis+Gyr', model: 'E360', device_type: 'Meter' },
+      { tac: '35226611', make: 'Apple', model: 'iPhone 14', device_type: 'Smartphone' },
+      { tac: '86762504', make: 'Quectel', model: 'EG25-G', device_type: 'Module' },
+      { tac: '35384011', make: 'Samsung', model: 'Galaxy Watch5', device_type: 'Wearable' },
+    ])
+    .execute();
 }
 
 export async function down(db: Kysely<any>) {

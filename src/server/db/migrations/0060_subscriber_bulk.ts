@@ -14,7 +14,9 @@ export async function up(db: Kysely<any>) {
     .addPrimaryKeyConstraint('subscriber_upload_line_pk', ['job_id', 'subscriber_id'])
     .execute();
   await sql`create index usage_record_plmn_idx on usage_record (plmn, at) where plmn is not null`.execute(db);
-  await sql`create index network_event_subscriber_plmn_idx on network_event (plmn, created_at) where subscriber_id is not null and plmn is not null`.execute(db);
+  await sql`create index network_event_subscriber_plmn_idx on network_event (plmn, created_at) where subscriber_id is not null and plmn is not null`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>) {

@@ -5,7 +5,10 @@ import { sql, type Kysely } from 'kysely';
  * Deleting the plan leaves the reseller without one rather than pricing it by a plan that no longer exists.
  */
 export async function up(db: Kysely<any>) {
-  await db.schema.alterTable('reseller').addColumn('pricing_plan_id', 'integer', (c) => c.references('pricing_plan.id').onDelete('set null')).execute();
+  await db.schema
+    .alterTable('reseller')
+    .addColumn('pricing_plan_id', 'integer', (c) => c.references('pricing_plan.id').onDelete('set null'))
+    .execute();
   await sql`create index reseller_pricing_plan_idx on reseller (pricing_plan_id) where pricing_plan_id is not null`.execute(db);
 }
 

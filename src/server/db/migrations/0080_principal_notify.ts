@@ -21,6 +21,7 @@ export async function up(db: Kysely<any>) {
 }
 
 export async function down(db: Kysely<any>) {
-  for (const table of ['app_user', 'role', 'reseller']) await sql`drop trigger if exists ${sql.id(`${table}_principal_change`)} on ${sql.id(table)}`.execute(db);
+  for (const table of ['app_user', 'role', 'reseller'])
+    await sql`drop trigger if exists ${sql.id(`${table}_principal_change`)} on ${sql.id(table)}`.execute(db);
   await sql`drop function if exists notify_principal_change()`.execute(db);
 }

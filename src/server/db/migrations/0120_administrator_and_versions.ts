@@ -2,8 +2,18 @@ import { sql, type Kysely } from 'kysely';
 
 /** The tables of the entities the engine edits: each row carries a version that every update raises. */
 const VERSIONED = [
-  'account', 'allowed_list', 'destination_zone', 'international_plan', 'location_zone', 'prepaid_template',
-  'pricing_plan', 'roaming_profile', 'role', 'sponsor', 'subscriber', 'app_user',
+  'account',
+  'allowed_list',
+  'destination_zone',
+  'international_plan',
+  'location_zone',
+  'prepaid_template',
+  'pricing_plan',
+  'roaming_profile',
+  'role',
+  'sponsor',
+  'subscriber',
+  'app_user',
 ];
 
 /**

@@ -10,7 +10,8 @@ import { sql, type Kysely } from 'kysely';
  * - `attempt_counter`: fixed-window counters of attempt limits, taken with one atomic upsert, for servers without Redis.
  */
 export async function up(db: Kysely<any>) {
-  await db.schema.alterTable('app_user')
+  await db.schema
+    .alterTable('app_user')
     .addColumn('session_version', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('disabled', 'boolean', (c) => c.notNull().defaultTo(false))
     .execute();
@@ -25,7 +26,8 @@ export async function up(db: Kysely<any>) {
   await sql`create trigger app_user_session_change after update of password_hash, disabled, session_version on app_user
     for each statement execute function notify_principal_change()`.execute(db);
 
-  await db.schema.createTable('attempt_counter')
+  await db.schema
+    .createTable('attempt_counter')
     .addColumn('key', 'text', (c) => c.primaryKey())
     .addColumn('count', 'integer', (c) => c.notNull())
     .addColumn('window_ends', 'timestamptz', (c) => c.notNull())

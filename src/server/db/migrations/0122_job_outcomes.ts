@@ -8,12 +8,14 @@ import { sql, type Kysely } from 'kysely';
  */
 export async function up(db: Kysely<any>) {
   await sql`alter table job rename column done to succeeded`.execute(db);
-  await db.schema.alterTable('job')
+  await db.schema
+    .alterTable('job')
     .addColumn('skipped', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('waiting', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('retry_of', 'integer', (c) => c.references('job.id').onDelete('set null'))
     .execute();
-  await db.schema.alterTable('job_item')
+  await db.schema
+    .alterTable('job_item')
     .addColumn('message_id', 'text')
     .addColumn('detail', 'text')
     .addColumn('answers', 'integer', (c) => c.notNull().defaultTo(0))

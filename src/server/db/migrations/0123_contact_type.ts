@@ -14,12 +14,15 @@ export async function up(db: Kysely<any>) {
     .execute();
   await sql`create unique index contact_type_name_uq on contact_type (lower(name))`.execute(db);
   await sql`create trigger contact_type_version before update on contact_type for each row execute function raise_row_version()`.execute(db);
-  await db.insertInto('contact_type').values([
-    { name: 'Commercial', description: 'Contracts, offers and prices' },
-    { name: 'Billing', description: 'Invoices and payments' },
-    { name: 'Technical', description: 'Integration, SIM provisioning and network questions' },
-    { name: 'Support', description: 'Day-to-day operations and incidents' },
-  ]).execute();
+  await db
+    .insertInto('contact_type')
+    .values([
+      { name: 'Commercial', description: 'Contracts, offers and prices' },
+      { name: 'Billing', description: 'Invoices and payments' },
+      { name: 'Technical', description: 'Integration, SIM provisioning and network questions' },
+      { name: 'Support', description: 'Day-to-day operations and incidents' },
+    ])
+    .execute();
 }
 
 export async function down(db: Kysely<any>) {

@@ -12,7 +12,9 @@ const here = fileURLToPath(new URL('.', import.meta.url));
  */
 const provider: MigrationProvider = {
   async getMigrations() {
-    const files = readdirSync(here).filter((f) => /^\d{4}_[\w-]+\.ts$/.test(f)).sort();
+    const files = readdirSync(here)
+      .filter((f) => /^\d{4}_[\w-]+\.ts$/.test(f))
+      .sort();
     const entries = await Promise.all(files.map(async (f) => [f.replace(/\.ts$/, ''), (await import(`./${f}`)) as Migration] as const));
     return Object.fromEntries(entries);
   },

@@ -38,12 +38,16 @@ export async function registerAccess(app: FastifyInstance, db: Kysely<Database>,
     publicUrl: (options.publicUrl ?? 'http://localhost:8080').replace(/\/+$/, ''),
     adminEmail: options.adminEmail,
     later(task) {
-      const run = task().catch((err) => app.log.error({ err }, 'background mail task failed')).finally(() => tasks.delete(run));
+      const run = task()
+        .catch((err) => app.log.error({ err }, 'background mail task failed'))
+        .finally(() => tasks.delete(run));
       tasks.add(run);
     },
   };
   // Mail still being sent when the server stops is finished first (the database closes after the app).
-  app.addHook('onClose', async () => { await Promise.all([...tasks]); });
+  app.addHook('onClose', async () => {
+    await Promise.all([...tasks]);
+  });
   registerPasswordRoutes(app, ctx);
   registerJoinRoutes(app, ctx);
   registerAccessAdminRoutes(app, ctx);

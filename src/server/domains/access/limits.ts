@@ -111,7 +111,13 @@ function redisCounters(redis: Redis, nameSpace: string, fallback: Counters, log:
       const redisKey = nameSpace + key;
       try {
         const [count, resetMs] = (await redis.eval(TAKE, 1, redisKey, windowMs)) as [number, number];
-        return { count, resetMs, giveBack: async () => { await redis.eval(GIVE_BACK, 1, redisKey).catch(() => undefined); } };
+        return {
+          count,
+          resetMs,
+          giveBack: async () => {
+            await redis.eval(GIVE_BACK, 1, redisKey).catch(() => undefined);
+          },
+        };
       } catch (err) {
         log.warn({ err }, 'attempt counters in Redis unavailable; counting in the database meanwhile');
         return fallback.take(key, windowMs);
@@ -148,7 +154,9 @@ export async function registerAttemptLimits(app: FastifyInstance, db: Kysely<Dat
     // Fail fast rather than queue: a Redis outage must not hang sign-in.
     const redis = new Redis(settings.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 });
     redis.on('error', (err) => app.log.warn({ err }, 'attempt counter store unavailable'));
-    app.addHook('onClose', async () => { await redis.quit(); });
+    app.addHook('onClose', async () => {
+      await redis.quit();
+    });
     counters = redisCounters(redis, settings.nameSpace ?? 'portal-attempts-', counters, app.log);
   }
 
@@ -159,7 +167,11 @@ export async function registerAttemptLimits(app: FastifyInstance, db: Kysely<Dat
     const account = name !== undefined && limit.accountOf ? await limit.accountOf(name) : undefined;
     const limits = [{ key: `${limit.group}:address:${digest(normalizeIP(request.ip))}`, max: perAddress, slows: !!limit.slowAddress }];
     if (name !== undefined) {
-      limits.push({ key: account !== undefined ? `${limit.group}:account:${digest(account)}` : `${limit.group}:name:${digest(name)}`, max: perName, slows: false });
+      limits.push({
+        key: account !== undefined ? `${limit.group}:account:${digest(account)}` : `${limit.group}:name:${digest(name)}`,
+        max: perName,
+        slows: false,
+      });
     }
     const taken = await Promise.all(limits.map((l) => counters.take(l.key, windowMs)));
     const refused = taken.filter((t, i) => t.count > limits[i].max && !limits[i].slows);

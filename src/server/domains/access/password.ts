@@ -30,10 +30,16 @@ export function registerPasswordRoutes(app: FastifyInstance, ctx: AccessContext)
   /** Runs after the answer is sent, so a known and an unknown address take the same time to answer. */
   async function sendResetLink(email: string) {
     // A disabled user could not sign in with a new password: no link for it.
-    const user = await db.selectFrom('appUser').select(['id', 'email']).where(sql`lower(email)`, '=', email.toLowerCase()).where('disabled', '=', false).executeTakeFirst();
+    const user = await db
+      .selectFrom('appUser')
+      .select(['id', 'email'])
+      .where(sql`lower(email)`, '=', email.toLowerCase())
+      .where('disabled', '=', false)
+      .executeTakeFirst();
     if (!user?.email) return;
     const token = randomBytes(32).toString('base64url');
-    await db.insertInto('passwordReset')
+    await db
+      .insertInto('passwordReset')
       .values({ userId: user.id, tokenHash: sha256(token), expiresAt: sql<Date>`now() + make_interval(mins => ${TOKEN_MINUTES})` })
       .execute();
     const link = `${publicUrl}/#/login?password_reset=${token}`;
@@ -58,11 +64,21 @@ export function registerPasswordRoutes(app: FastifyInstance, ctx: AccessContext)
     const passwordHash = await hashPassword(body.newPassword as string);
     const changed = await db.transaction().execute(async (trx) => {
       // Claiming the token is one conditional update, so two submissions of one link cannot both succeed.
-      const claimed = await trx.updateTable('passwordReset').set({ usedAt: sql<Date>`now()` }).where(open).returning('userId').executeTakeFirst();
+      const claimed = await trx
+        .updateTable('passwordReset')
+        .set({ usedAt: sql<Date>`now()` })
+        .where(open)
+        .returning('userId')
+        .executeTakeFirst();
       if (!claimed) return false;
       // The database raises the user's session version with the password: every session signed in before ends.
       await trx.updateTable('appUser').set({ passwordHash }).where('id', '=', claimed.userId).execute();
-      await trx.updateTable('passwordReset').set({ usedAt: sql<Date>`now()` }).where('userId', '=', claimed.userId).where('usedAt', 'is', null).execute();
+      await trx
+        .updateTable('passwordReset')
+        .set({ usedAt: sql<Date>`now()` })
+        .where('userId', '=', claimed.userId)
+        .where('usedAt', 'is', null)
+        .execute();
       return true;
     });
     if (!changed) throw tokenInvalid();
@@ -87,26 +103,43 @@ export function registerPasswordRoutes(app: FastifyInstance, ctx: AccessContext)
   app.put('/portal/user/password/reset', resetRoute, reset);
   app.post('/portal/user/password/reset', resetRoute, reset);
 
-  app.put('/portal/user/password', {
-    config: { signedIn: true, attempts: { group: 'password', failuresOnly: true } },
-    schema: { tags: ['user'], summary: 'Change the signed-in user\'s password', body: objectBody({ currentPassword: { type: 'string', maxLength: 1000 }, newPassword: { type: 'string', maxLength: 1000 } }) },
-  }, async (request) => {
-    const { userId } = principalOf(request);
-    const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
-    const current = typeof body.currentPassword === 'string' ? body.currentPassword : '';
-    const errors = [...(current ? [] : [fieldError('currentPassword', 'required', 'validation.password.required')]), ...newPasswordErrors('newPassword', body.newPassword)];
-    if (errors.length) throw invalid(errors);
-    const user = await db.selectFrom('appUser').select('passwordHash').where('id', '=', userId).executeTakeFirstOrThrow();
-    if (current.length > 256 || !(await verifyPassword(current, user.passwordHash))) throw invalid([fieldError('currentPassword', 'current', 'validation.password.current')]);
-    const passwordHash = await hashPassword(body.newPassword as string);
-    const sessionVersion = await db.transaction().execute(async (trx) => {
-      // The database raises the session version with the password (migration 0121): every token issued so far ends.
-      const changed = await trx.updateTable('appUser').set({ passwordHash }).where('id', '=', userId).returning('sessionVersion').executeTakeFirstOrThrow();
-      // Reset links mailed before the change no longer apply.
-      await trx.updateTable('passwordReset').set({ usedAt: sql<Date>`now()` }).where('userId', '=', userId).where('usedAt', 'is', null).execute();
-      return changed.sessionVersion;
-    });
-    // The session that changed the password goes on with a token of the new version; every other one has ended.
-    return { message: englishText('password.changed'), jwt: await app.tokens.issue({ userId, sessionVersion }) };
-  });
+  app.put(
+    '/portal/user/password',
+    {
+      config: { signedIn: true, attempts: { group: 'password', failuresOnly: true } },
+      schema: {
+        tags: ['user'],
+        summary: "Change the signed-in user's password",
+        body: objectBody({ currentPassword: { type: 'string', maxLength: 1000 }, newPassword: { type: 'string', maxLength: 1000 } }),
+      },
+    },
+    async (request) => {
+      const { userId } = principalOf(request);
+      const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
+      const current = typeof body.currentPassword === 'string' ? body.currentPassword : '';
+      const errors = [
+        ...(current ? [] : [fieldError('currentPassword', 'required', 'validation.password.required')]),
+        ...newPasswordErrors('newPassword', body.newPassword),
+      ];
+      if (errors.length) throw invalid(errors);
+      const user = await db.selectFrom('appUser').select('passwordHash').where('id', '=', userId).executeTakeFirstOrThrow();
+      if (current.length > 256 || !(await verifyPassword(current, user.passwordHash)))
+        throw invalid([fieldError('currentPassword', 'current', 'validation.password.current')]);
+      const passwordHash = await hashPassword(body.newPassword as string);
+      const sessionVersion = await db.transaction().execute(async (trx) => {
+        // The database raises the session version with the password (migration 0121): every token issued so far ends.
+        const changed = await trx.updateTable('appUser').set({ passwordHash }).where('id', '=', userId).returning('sessionVersion').executeTakeFirstOrThrow();
+        // Reset links mailed before the change no longer apply.
+        await trx
+          .updateTable('passwordReset')
+          .set({ usedAt: sql<Date>`now()` })
+          .where('userId', '=', userId)
+          .where('usedAt', 'is', null)
+          .execute();
+        return changed.sessionVersion;
+      });
+      // The session that changed the password goes on with a token of the new version; every other one has ended.
+      return { message: englishText('password.changed'), jwt: await app.tokens.issue({ userId, sessionVersion }) };
+    },
+  );
 }

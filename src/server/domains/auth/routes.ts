@@ -10,7 +10,10 @@ import type { TwoFactor } from './twoFactor';
 const credentials = {
   type: 'object',
   required: ['userName', 'password'],
-  properties: { userName: { type: 'string', minLength: 1, maxLength: 254 }, password: { type: 'string', minLength: 1, maxLength: 256 }, rememberMe: { type: 'boolean' },
+  properties: {
+    userName: { type: 'string', minLength: 1, maxLength: 254 },
+    password: { type: 'string', minLength: 1, maxLength: 256 },
+    rememberMe: { type: 'boolean' },
     code: { type: 'string', maxLength: 10, description: 'The six-digit code of the authenticator, when the first answer asked for it' },
   },
 };
@@ -20,41 +23,74 @@ const decoyHash = hashPassword('decoy-password');
 
 export function registerAuthRoutes(app: FastifyInstance, db: Kysely<Database>, tokens: Tokens, twoFactor: TwoFactor) {
   /** The user a sign-in name stands for: its user name or its e-mail, ignoring case; a user name match first. */
-  const userNamed = (name: string) => db.selectFrom('appUser').select(['id', 'passwordHash', 'disabled', 'sessionVersion'])
-    .where((eb) => eb.or([eb(sql`lower(username)`, '=', name), eb(sql`lower(email)`, '=', name)]))
-    .orderBy(sql`lower(username) = ${name}`, 'desc').orderBy('id').executeTakeFirst();
+  const userNamed = (name: string) =>
+    db
+      .selectFrom('appUser')
+      .select(['id', 'passwordHash', 'disabled', 'sessionVersion'])
+      .where((eb) => eb.or([eb(sql`lower(username)`, '=', name), eb(sql`lower(email)`, '=', name)]))
+      .orderBy(sql`lower(username) = ${name}`, 'desc')
+      .orderBy('id')
+      .executeTakeFirst();
 
   // Both spellings of an account (user name, e-mail) share its attempt counter; past the per-address limit the answer
   // is slowed down rather than refused, so a correct password from a busy shared address still signs in.
   const attempts = {
-    group: 'signIn', nameField: 'userName', failuresOnly: true, slowAddress: true,
+    group: 'signIn',
+    nameField: 'userName',
+    failuresOnly: true,
+    slowAddress: true,
     accountOf: async (name: string) => (await userNamed(name))?.id.toString(),
   };
 
-  app.post('/portal/auth', { config: { public: true, attempts }, schema: { tags: ['auth'], summary: 'Signs in with a user name and password (and a two-factor code when required)', body: credentials } }, async (request) => {
-    const { userName, password, code } = request.body as { userName: string; password: string; code?: string };
-    const user = await userNamed(userName.trim().toLowerCase());
-    const ok = await verifyPassword(password, user?.passwordHash ?? (await decoyHash));
-    if (!user || !ok) throw new HttpError(401, 'BAD_CREDENTIALS', 'login.error');
-    // Said only to whoever knows the password; before the second step, so a disabled user is not asked to enrol.
-    if (user.disabled) throw new HttpError(401, 'USER_DISABLED', 'login.disabled');
-    // The second step, when there is one, answers instead of a token: asking for a code is not a failure.
-    const secondStep = await twoFactor.signIn(user.id, code?.trim() || undefined);
-    if (secondStep) return secondStep;
-    return { jwt: await tokens.issue({ userId: user.id, sessionVersion: user.sessionVersion }) };
-  });
+  app.post(
+    '/portal/auth',
+    {
+      config: { public: true, attempts },
+      schema: { tags: ['auth'], summary: 'Signs in with a user name and password (and a two-factor code when required)', body: credentials },
+    },
+    async (request) => {
+      const { userName, password, code } = request.body as { userName: string; password: string; code?: string };
+      const user = await userNamed(userName.trim().toLowerCase());
+      const ok = await verifyPassword(password, user?.passwordHash ?? (await decoyHash));
+      if (!user || !ok) throw new HttpError(401, 'BAD_CREDENTIALS', 'login.error');
+      // Said only to whoever knows the password; before the second step, so a disabled user is not asked to enrol.
+      if (user.disabled) throw new HttpError(401, 'USER_DISABLED', 'login.disabled');
+      // The second step, when there is one, answers instead of a token: asking for a code is not a failure.
+      const secondStep = await twoFactor.signIn(user.id, code?.trim() || undefined);
+      if (secondStep) return secondStep;
+      return { jwt: await tokens.issue({ userId: user.id, sessionVersion: user.sessionVersion }) };
+    },
+  );
 
   // The guard has refused a token of an earlier session version, so a revoked session cannot renew itself.
-  app.get('/portal/auth/renew', { config: { signedIn: true }, schema: { tags: ['auth'], summary: 'A new token for the signed-in session' } }, async (request) => {
-    const { userId, sessionVersion } = principalOf(request);
-    return { jwt: await tokens.issue({ userId, sessionVersion }) };
-  });
+  app.get(
+    '/portal/auth/renew',
+    { config: { signedIn: true }, schema: { tags: ['auth'], summary: 'A new token for the signed-in session' } },
+    async (request) => {
+      const { userId, sessionVersion } = principalOf(request);
+      return { jwt: await tokens.issue({ userId, sessionVersion }) };
+    },
+  );
 
   app.get('/portal/user', { config: { signedIn: true }, schema: { tags: ['user'], summary: 'The signed-in user' } }, async (request) => {
     const p = principalOf(request);
-    const u = await db.selectFrom('appUser as u').innerJoin('reseller as r', 'r.id', 'u.resellerId')
-      .select(['u.id', 'u.username', 'u.email', 'u.firstName', 'u.lastName', 'u.accountId', 'u.preferences', 'r.id as resellerId', 'r.name as resellerName', 'r.accentColorHex'])
-      .where('u.id', '=', p.userId).executeTakeFirstOrThrow();
+    const u = await db
+      .selectFrom('appUser as u')
+      .innerJoin('reseller as r', 'r.id', 'u.resellerId')
+      .select([
+        'u.id',
+        'u.username',
+        'u.email',
+        'u.firstName',
+        'u.lastName',
+        'u.accountId',
+        'u.preferences',
+        'r.id as resellerId',
+        'r.name as resellerName',
+        'r.accentColorHex',
+      ])
+      .where('u.id', '=', p.userId)
+      .executeTakeFirstOrThrow();
     return {
       id: u.id,
       username: u.username,
@@ -67,30 +103,46 @@ export function registerAuthRoutes(app: FastifyInstance, db: Kysely<Database>, t
     };
   });
 
-  app.post('/portal/user/preferences', {
-    config: { signedIn: true },
-    schema: { tags: ['user'], summary: 'Saves the signed-in user\'s preferences', body: { type: 'object', required: ['preferences'], properties: { preferences: { type: 'string', maxLength: 10000 } } } },
-  }, async (request, reply) => {
-    const { preferences } = request.body as { preferences: string };
-    try {
-      if (!Array.isArray(JSON.parse(preferences))) throw new Error('not a list');
-    } catch {
-      throw invalid([fieldError('preferences', 'format', 'validation.invalid')]);
-    }
-    await db.updateTable('appUser').set({ preferences }).where('id', '=', principalOf(request).userId).execute();
-    return reply.status(204).send();
-  });
+  app.post(
+    '/portal/user/preferences',
+    {
+      config: { signedIn: true },
+      schema: {
+        tags: ['user'],
+        summary: "Saves the signed-in user's preferences",
+        body: { type: 'object', required: ['preferences'], properties: { preferences: { type: 'string', maxLength: 10000 } } },
+      },
+    },
+    async (request, reply) => {
+      const { preferences } = request.body as { preferences: string };
+      try {
+        if (!Array.isArray(JSON.parse(preferences))) throw new Error('not a list');
+      } catch {
+        throw invalid([fieldError('preferences', 'format', 'validation.invalid')]);
+      }
+      await db.updateTable('appUser').set({ preferences }).where('id', '=', principalOf(request).userId).execute();
+      return reply.status(204).send();
+    },
+  );
 
   const privileges = async (request: Parameters<typeof principalOf>[0]) => ({ userPrivileges: principalOf(request).privileges });
-  app.get('/portal/user/ui-privileges', { config: { signedIn: true }, schema: { tags: ['user'], summary: 'The signed-in user\'s privileges' } }, privileges);
-  app.get('/portal/roles/privileges', { config: { signedIn: true }, schema: { tags: ['roles'], summary: 'The signed-in user\'s privileges (for the role screen)' } }, privileges);
+  app.get('/portal/user/ui-privileges', { config: { signedIn: true }, schema: { tags: ['user'], summary: "The signed-in user's privileges" } }, privileges);
+  app.get(
+    '/portal/roles/privileges',
+    { config: { signedIn: true }, schema: { tags: ['roles'], summary: "The signed-in user's privileges (for the role screen)" } },
+    privileges,
+  );
 
   /** Resellers the caller may see (its own subtree), for reseller selects. */
-  app.get('/portal/reseller-info/list', { config: { signedIn: true }, schema: { tags: ['resellers'], summary: 'Id and name of every visible reseller' } }, async (request) => {
-    const p = principalOf(request);
-    const q = db.selectFrom('reseller').select(['id', 'name', 'parentId']);
-    // An account user's tenant is its account: of the resellers, it sees its own only, not the sub-resellers below it.
-    const scoped = p.accountId !== null && !p.isAdmin ? q.where('id', '=', p.resellerId) : q.where('path', 'like', sql<string>`${p.resellerPath} || '%'`);
-    return scoped.orderBy('name').execute();
-  });
+  app.get(
+    '/portal/reseller-info/list',
+    { config: { signedIn: true }, schema: { tags: ['resellers'], summary: 'Id and name of every visible reseller' } },
+    async (request) => {
+      const p = principalOf(request);
+      const q = db.selectFrom('reseller').select(['id', 'name', 'parentId']);
+      // An account user's tenant is its account: of the resellers, it sees its own only, not the sub-resellers below it.
+      const scoped = p.accountId !== null && !p.isAdmin ? q.where('id', '=', p.resellerId) : q.where('path', 'like', sql<string>`${p.resellerPath} || '%'`);
+      return scoped.orderBy('name').execute();
+    },
+  );
 }

@@ -8,6 +8,10 @@ import type { Database } from '../../db/types';
  */
 export async function serverKey(db: Kysely<Database>, name: string, configured?: string): Promise<string> {
   if (configured) return configured;
-  await db.insertInto('setting').values({ key: name, value: randomBytes(32).toString('base64url') }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  await db
+    .insertInto('setting')
+    .values({ key: name, value: randomBytes(32).toString('base64url') })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
   return (await db.selectFrom('setting').select('value').where('key', '=', name).executeTakeFirstOrThrow()).value;
 }

@@ -28,8 +28,12 @@ export async function createTokens(db: Kysely<Database>, opts: { secret?: string
   const verified = new LRUCache<string, Session & { expiresAt: number }>({ max: 10_000 });
   return {
     issue: ({ userId, sessionVersion }) =>
-      new SignJWT({ sv: sessionVersion }).setProtectedHeader({ alg: 'HS256' }).setSubject(String(userId)).setIssuedAt()
-        .setExpirationTime(Math.floor(Date.now() / 1000) + opts.expirySeconds).sign(key),
+      new SignJWT({ sv: sessionVersion })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(String(userId))
+        .setIssuedAt()
+        .setExpirationTime(Math.floor(Date.now() / 1000) + opts.expirySeconds)
+        .sign(key),
     async verify(token) {
       const known = verified.get(token);
       if (known) return known.expiresAt > Date.now() ? { userId: known.userId, sessionVersion: known.sessionVersion } : undefined;

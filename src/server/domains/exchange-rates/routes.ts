@@ -12,10 +12,14 @@ export interface ExchangeRateOptions {
 
 /** GET /portal/exchange-rates: the newest stored rate of each currency against the US dollar, with its day. */
 export function registerExchangeRateRoutes(app: FastifyInstance, db: Kysely<Database>, opts: ExchangeRateOptions = {}) {
-  app.get('/portal/exchange-rates', { config: { signedIn: true }, schema: { tags: ['system'], summary: 'The latest exchange rates per US dollar and their day' } }, async () => ({
-    base: BASE_CURRENCY,
-    rates: await latestRates(db),
-  }));
+  app.get(
+    '/portal/exchange-rates',
+    { config: { signedIn: true }, schema: { tags: ['system'], summary: 'The latest exchange rates per US dollar and their day' } },
+    async () => ({
+      base: BASE_CURRENCY,
+      rates: await latestRates(db),
+    }),
+  );
   const { url } = opts;
   if (url) {
     let stop = () => {};

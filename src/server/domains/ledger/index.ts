@@ -30,7 +30,9 @@ export interface Posting {
 /** A reseller's balance as exact decimal text ("0.00" before any movement). */
 export async function balanceOf(db: Kysely<Database>, resellerId: number): Promise<string> {
   const { rows } = await sql<{ balance: string }>`
-    select coalesce((select balance_after from ledger_entry where reseller_id = ${resellerId} order by id desc limit 1), 0)::numeric(14, 2)::text as balance`.execute(db);
+    select coalesce((select balance_after from ledger_entry where reseller_id = ${resellerId} order by id desc limit 1), 0)::numeric(14, 2)::text as balance`.execute(
+    db,
+  );
   return rows[0].balance;
 }
 
@@ -48,8 +50,16 @@ export async function post(trx: Kysely<Database>, posting: Posting): Promise<{ i
       select coalesce((select balance_after from ledger_entry where reseller_id = ${posting.resellerId} order by id desc limit 1), 0)
         + ${amount}::numeric(14, 2) as after) b`.execute(trx);
   if (posting.mustCover && rows[0].short) throw conflict([fieldError('balance', 'insufficientBalance', 'ledger.insufficientBalance')]);
-  const row = await trx.insertInto('ledgerEntry')
-    .values({ resellerId: posting.resellerId, amount, currency: LEDGER_CURRENCY, kind: posting.kind, reference: posting.reference ?? null, balanceAfter: rows[0].after })
+  const row = await trx
+    .insertInto('ledgerEntry')
+    .values({
+      resellerId: posting.resellerId,
+      amount,
+      currency: LEDGER_CURRENCY,
+      kind: posting.kind,
+      reference: posting.reference ?? null,
+      balanceAfter: rows[0].after,
+    })
     .returning(['id', sql<string>`balance_after::text`.as('balanceAfter')])
     .executeTakeFirstOrThrow();
   return { id: Number(row.id), balanceAfter: row.balanceAfter as string };
@@ -60,8 +70,12 @@ async function resellerOf(db: Kysely<Database>, request: FastifyRequest, princip
   const raw = (request.query as { reseller_id?: string }).reseller_id;
   if (raw !== undefined && !/^-?\d{1,9}$/.test(raw)) throw invalid([fieldError('reseller_id', 'type', 'validation.invalid')]);
   const id = raw === undefined ? principal.resellerId : Number(raw);
-  const row = await db.selectFrom('reseller').select('id').where('id', '=', id)
-    .where('path', 'like', sql<string>`${principal.resellerPath} || '%'`).executeTakeFirst();
+  const row = await db
+    .selectFrom('reseller')
+    .select('id')
+    .where('id', '=', id)
+    .where('path', 'like', sql<string>`${principal.resellerPath} || '%'`)
+    .executeTakeFirst();
   if (!row) throw notFound();
   return id;
 }
@@ -73,24 +87,44 @@ export function registerLedgerRoutes(app: FastifyInstance, db: Kysely<Database>)
   const config = { privilege: READERS };
   const tags = ['ledger'];
 
-  app.get('/portal/ledger/balance', { config, schema: { tags, summary: 'A reseller\'s balance (reseller_id, else the caller\'s)' } }, async (request) => {
+  app.get('/portal/ledger/balance', { config, schema: { tags, summary: "A reseller's balance (reseller_id, else the caller's)" } }, async (request) => {
     const resellerId = await resellerOf(db, request, principalOf(request));
     return { resellerId, balance: Number(await balanceOf(db, resellerId)), currency: LEDGER_CURRENCY };
   });
 
-  app.get('/portal/ledger/entries', { config, schema: { tags, summary: 'A reseller\'s money movements, newest first (reseller_id, page, size)' } }, async (request) => {
-    const resellerId = await resellerOf(db, request, principalOf(request));
-    const query = request.query as { page?: string; size?: string };
-    const page = Number(query.page ?? 0);
-    const size = Number(query.size ?? 50);
-    if (!Number.isInteger(page) || page < 0 || page > INT_MAX) throw invalid([fieldError('page', 'minimum', 'validation.page.invalid')]);
-    if (!Number.isInteger(size) || size < 1 || size > 500) throw invalid([fieldError('size', 'maximum', 'validation.pageSize.invalid')]);
-    const total = Number((await db.selectFrom('ledgerEntry').select((eb) => eb.fn.countAll().as('n')).where('resellerId', '=', resellerId).executeTakeFirst())?.n ?? 0);
-    const rows = await db.selectFrom('ledgerEntry').select(['id', 'resellerId', 'amount', 'currency', 'kind', 'reference', 'createdAt', 'balanceAfter'])
-      .where('resellerId', '=', resellerId).orderBy('id', 'desc').limit(size).offset(page * size).execute();
-    return {
-      items: rows.map((r) => ({ ...r, id: Number(r.id), amount: Number(r.amount), balanceAfter: Number(r.balanceAfter) })),
-      totalItemsCount: total, totalPageCount: Math.max(1, Math.ceil(total / size)), currentPage: page,
-    };
-  });
+  app.get(
+    '/portal/ledger/entries',
+    { config, schema: { tags, summary: "A reseller's money movements, newest first (reseller_id, page, size)" } },
+    async (request) => {
+      const resellerId = await resellerOf(db, request, principalOf(request));
+      const query = request.query as { page?: string; size?: string };
+      const page = Number(query.page ?? 0);
+      const size = Number(query.size ?? 50);
+      if (!Number.isInteger(page) || page < 0 || page > INT_MAX) throw invalid([fieldError('page', 'minimum', 'validation.page.invalid')]);
+      if (!Number.isInteger(size) || size < 1 || size > 500) throw invalid([fieldError('size', 'maximum', 'validation.pageSize.invalid')]);
+      const total = Number(
+        (
+          await db
+            .selectFrom('ledgerEntry')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('resellerId', '=', resellerId)
+            .executeTakeFirst()
+        )?.n ?? 0,
+      );
+      const rows = await db
+        .selectFrom('ledgerEntry')
+        .select(['id', 'resellerId', 'amount', 'currency', 'kind', 'reference', 'createdAt', 'balanceAfter'])
+        .where('resellerId', '=', resellerId)
+        .orderBy('id', 'desc')
+        .limit(size)
+        .offset(page * size)
+        .execute();
+      return {
+        items: rows.map((r) => ({ ...r, id: Number(r.id), amount: Number(r.amount), balanceAfter: Number(r.balanceAfter) })),
+        totalItemsCount: total,
+        totalPageCount: Math.max(1, Math.ceil(total / size)),
+        currentPage: page,
+      };
+    },
+  );
 }

@@ -71,32 +71,56 @@ export async function registerLogoRoutes(app: FastifyInstance, database: Kysely<
       throw error; // the application's own handler
     });
 
-    scope.get('/portal/user/logo', { config: { signedIn: true }, schema: { tags: ['user'], summary: 'The logo of the signed-in user\'s reseller' } }, async (request, reply) => {
-      const ids = principalOf(request).resellerPath.split('/').filter(Boolean).map(Number);
-      const logo = await db.selectFrom('resellerLogo as l').innerJoin('reseller as r', 'r.id', 'l.resellerId')
-        .select(['l.contentType', 'l.bytes']).where('l.resellerId', 'in', ids)
-        .orderBy(sql`length(r.path)`, 'desc').limit(1).executeTakeFirst();
-      // The answer depends on who asks: a browser shared by two users must not show one the other's logo.
-      reply.header('Cache-Control', 'private, max-age=300').header('Vary', 'Authorization');
-      // No logo is a normal state, not an error: the web app shows its default image.
-      if (!logo) return reply.status(204).send();
-      reply.header('Content-Type', logo.contentType).header('X-Content-Type-Options', 'nosniff');
-      if (logo.contentType === 'image/svg+xml') reply.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
-      return reply.send(Buffer.from(logo.bytes));
-    });
+    scope.get(
+      '/portal/user/logo',
+      { config: { signedIn: true }, schema: { tags: ['user'], summary: "The logo of the signed-in user's reseller" } },
+      async (request, reply) => {
+        const ids = principalOf(request).resellerPath.split('/').filter(Boolean).map(Number);
+        const logo = await db
+          .selectFrom('resellerLogo as l')
+          .innerJoin('reseller as r', 'r.id', 'l.resellerId')
+          .select(['l.contentType', 'l.bytes'])
+          .where('l.resellerId', 'in', ids)
+          .orderBy(sql`length(r.path)`, 'desc')
+          .limit(1)
+          .executeTakeFirst();
+        // The answer depends on who asks: a browser shared by two users must not show one the other's logo.
+        reply.header('Cache-Control', 'private, max-age=300').header('Vary', 'Authorization');
+        // No logo is a normal state, not an error: the web app shows its default image.
+        if (!logo) return reply.status(204).send();
+        reply.header('Content-Type', logo.contentType).header('X-Content-Type-Options', 'nosniff');
+        if (logo.contentType === 'image/svg+xml') reply.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+        return reply.send(Buffer.from(logo.bytes));
+      },
+    );
 
-    scope.put('/portal/user/logo', { config: { privilege: 'Resellers' }, bodyLimit: LOGO_MAX_BYTES, schema: { tags: ['user'], summary: 'Uploads the reseller\'s logo (SVG or raster image)' } }, async (request, reply) => {
-      const contentType = sniffLogo(request.body);
-      const bytes = await storedLogo(request.body as Buffer, contentType);
-      const resellerId = principalOf(request).resellerId;
-      await db.insertInto('resellerLogo').values({ resellerId, contentType, bytes })
-        .onConflict((oc) => oc.column('resellerId').doUpdateSet({ contentType, bytes, updatedAt: sql`now()` })).execute();
-      return reply.status(204).send();
-    });
+    scope.put(
+      '/portal/user/logo',
+      {
+        config: { privilege: 'Resellers' },
+        bodyLimit: LOGO_MAX_BYTES,
+        schema: { tags: ['user'], summary: "Uploads the reseller's logo (SVG or raster image)" },
+      },
+      async (request, reply) => {
+        const contentType = sniffLogo(request.body);
+        const bytes = await storedLogo(request.body as Buffer, contentType);
+        const resellerId = principalOf(request).resellerId;
+        await db
+          .insertInto('resellerLogo')
+          .values({ resellerId, contentType, bytes })
+          .onConflict((oc) => oc.column('resellerId').doUpdateSet({ contentType, bytes, updatedAt: sql`now()` }))
+          .execute();
+        return reply.status(204).send();
+      },
+    );
 
-    scope.delete('/portal/user/logo', { config: { privilege: 'Resellers' }, schema: { tags: ['user'], summary: 'Removes the reseller\'s logo' } }, async (request, reply) => {
-      await db.deleteFrom('resellerLogo').where('resellerId', '=', principalOf(request).resellerId).execute();
-      return reply.status(204).send();
-    });
+    scope.delete(
+      '/portal/user/logo',
+      { config: { privilege: 'Resellers' }, schema: { tags: ['user'], summary: "Removes the reseller's logo" } },
+      async (request, reply) => {
+        await db.deleteFrom('resellerLogo').where('resellerId', '=', principalOf(request).resellerId).execute();
+        return reply.status(204).send();
+      },
+    );
   });
 }

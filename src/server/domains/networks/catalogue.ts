@@ -22,8 +22,14 @@ export function catalogueNetworks(): NetworkRow[] {
     const plmn = `${n.mcc}${n.mnc}`;
     if (byPlmn.has(plmn)) continue;
     byPlmn.set(plmn, {
-      plmn, mcc: n.mcc, mnc: n.mnc, country,
-      operator: n.operator?.trim() || null, brand: n.brand?.trim() || null, status: n.status || null, bands: n.bands || null,
+      plmn,
+      mcc: n.mcc,
+      mnc: n.mnc,
+      country,
+      operator: n.operator?.trim() || null,
+      brand: n.brand?.trim() || null,
+      status: n.status || null,
+      bands: n.bands || null,
     });
   }
   return [...byPlmn.values()];
@@ -42,7 +48,10 @@ const FIELDS = ['mcc', 'mnc', 'country', 'operator', 'brand', 'status', 'bands']
 /** Brings the network table in line with the catalogue and reports what changed, by PLMN. */
 export async function refreshNetworks(db: Kysely<Database>, source: NetworkRow[] = catalogueNetworks()): Promise<RefreshReport> {
   return db.transaction().execute(async (trx) => {
-    const stored = await trx.selectFrom('network').select(['plmn', ...FIELDS, 'withdrawnAt']).execute();
+    const stored = await trx
+      .selectFrom('network')
+      .select(['plmn', ...FIELDS, 'withdrawnAt'])
+      .execute();
     const known = new Map(stored.map((r) => [r.plmn as string, r]));
     const report: RefreshReport = { total: source.length, added: [], updated: [], withdrawn: [], restored: [] };
     const fresh: NetworkRow[] = [];
@@ -58,15 +67,27 @@ export async function refreshNetworks(db: Kysely<Database>, source: NetworkRow[]
       if (old.withdrawnAt) report.restored.push(n.plmn);
       else if (changed) report.updated.push(n.plmn);
       if (changed || old.withdrawnAt) {
-        await trx.updateTable('network').set({ ...n, withdrawnAt: null, updatedAt: sql`now()` }).where('plmn', '=', n.plmn).execute();
+        await trx
+          .updateTable('network')
+          .set({ ...n, withdrawnAt: null, updatedAt: sql`now()` })
+          .where('plmn', '=', n.plmn)
+          .execute();
       }
     }
     for (let i = 0; i < fresh.length; i += 500) {
-      await trx.insertInto('network').values(fresh.slice(i, i + 500)).onConflict((oc) => oc.column('plmn').doNothing()).execute();
+      await trx
+        .insertInto('network')
+        .values(fresh.slice(i, i + 500))
+        .onConflict((oc) => oc.column('plmn').doNothing())
+        .execute();
     }
     report.withdrawn = [...known.values()].filter((r) => !r.withdrawnAt).map((r) => r.plmn as string);
     if (report.withdrawn.length) {
-      await trx.updateTable('network').set({ withdrawnAt: sql`now()`, updatedAt: sql`now()` }).where('plmn', 'in', report.withdrawn).execute();
+      await trx
+        .updateTable('network')
+        .set({ withdrawnAt: sql`now()`, updatedAt: sql`now()` })
+        .where('plmn', 'in', report.withdrawn)
+        .execute();
     }
     return report;
   });
@@ -77,6 +98,10 @@ export async function ensureNetworks(db: Kysely<Database>): Promise<void> {
   if (await db.selectFrom('network').select('id').limit(1).executeTakeFirst()) return;
   const rows = catalogueNetworks();
   for (let i = 0; i < rows.length; i += 500) {
-    await db.insertInto('network').values(rows.slice(i, i + 500)).onConflict((oc) => oc.column('plmn').doNothing()).execute();
+    await db
+      .insertInto('network')
+      .values(rows.slice(i, i + 500))
+      .onConflict((oc) => oc.column('plmn').doNothing())
+      .execute();
   }
 }

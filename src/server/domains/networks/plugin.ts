@@ -2,4 +2,6 @@ import { applyCatalogueChanges } from '../allowed-lists';
 import { domainPlugin } from '../plugin';
 import { registerNetworkRoutes } from './routes';
 
-export default domainPlugin('networks', async (app, { database }) => registerNetworkRoutes(app, database.db, (report) => applyCatalogueChanges(database.db, report)));
+export default domainPlugin('networks', async (app, { database }) =>
+  registerNetworkRoutes(app, database.db, (report) => applyCatalogueChanges(database.db, report)),
+);

@@ -5,19 +5,38 @@ import type { Principal } from '../../http/principal';
 import type { Database } from '../../db/types';
 import { tableAs } from '../../db/dynamicTable';
 
-const ZONES = [['locationZoneId', 'locationZone'], ['destinationZoneId', 'destinationZone']] as const;
+const ZONES = [
+  ['locationZoneId', 'locationZone'],
+  ['destinationZoneId', 'destinationZone'],
+] as const;
 
 /**
  * Whether a template of `resellerId` may name the zone: the caller sees the zone (it belongs to their subtree)
  * and it is the template reseller's own or one of a reseller above it, so the template never points across
  * to another branch of resellers.
  */
-async function zoneAllowed(trx: Kysely<Database>, principal: Principal, table: (typeof ZONES)[number][1], zoneId: number, resellerId: number): Promise<boolean> {
-  const row = await trx.selectFrom(tableAs<{ id: number; resellerId: number }, 'z'>(table, 'z')).innerJoin('reseller as owner', 'owner.id', 'z.resellerId')
+async function zoneAllowed(
+  trx: Kysely<Database>,
+  principal: Principal,
+  table: (typeof ZONES)[number][1],
+  zoneId: number,
+  resellerId: number,
+): Promise<boolean> {
+  const row = await trx
+    .selectFrom(tableAs<{ id: number; resellerId: number }, 'z'>(table, 'z'))
+    .innerJoin('reseller as owner', 'owner.id', 'z.resellerId')
     .select('z.id')
     .where('z.id', '=', zoneId)
     .where('owner.path', 'like', sql<string>`${principal.resellerPath} || '%'`)
-    .where((eb) => eb.exists(eb.selectFrom('reseller as t').select('t.id').where('t.id', '=', resellerId).where('t.path', 'like', sql<string>`owner.path || '%'`)))
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('reseller as t')
+          .select('t.id')
+          .where('t.id', '=', resellerId)
+          .where('t.path', 'like', sql<string>`owner.path || '%'`),
+      ),
+    )
     .executeTakeFirst();
   return Boolean(row);
 }

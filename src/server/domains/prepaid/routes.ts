@@ -25,8 +25,11 @@ const tags = ['pre-paid-packages'];
 
 /** The subscriber, if the caller may see it (their reseller subtree, their account), with its reseller's path. */
 async function visibleSubscriber(db: Kysely<Database>, principal: Principal, id: number) {
-  let q = db.selectFrom('subscriber as s').innerJoin('reseller as r', 'r.id', 's.resellerId')
-    .select(['s.subscriberId', 's.resellerId', 's.accountId', 'r.path']).where('s.subscriberId', '=', id);
+  let q = db
+    .selectFrom('subscriber as s')
+    .innerJoin('reseller as r', 'r.id', 's.resellerId')
+    .select(['s.subscriberId', 's.resellerId', 's.accountId', 'r.path'])
+    .where('s.subscriberId', '=', id);
   if (!principal.isAdmin) {
     q = q.where('r.path', 'like', sql<string>`${principal.resellerPath} || '%'`);
     if (principal.accountId !== null) q = q.where('s.accountId', '=', principal.accountId);
@@ -38,7 +41,9 @@ async function visibleSubscriber(db: Kysely<Database>, principal: Principal, id:
 
 /** Templates the caller sees; with `offeredTo`, only those of the subscriber's reseller or a reseller above it. */
 function visibleTemplates(db: Kysely<Database>, principal: Principal, offeredTo?: string) {
-  let q = db.selectFrom('prepaidTemplate as t').innerJoin('reseller as tr', 'tr.id', 't.resellerId')
+  let q = db
+    .selectFrom('prepaidTemplate as t')
+    .innerJoin('reseller as tr', 'tr.id', 't.resellerId')
     .leftJoin('locationZone as lz', 'lz.id', 't.locationZoneId')
     .leftJoin('destinationZone as dz', 'dz.id', 't.destinationZoneId')
     .where('tr.path', 'like', sql<string>`${principal.resellerPath} || '%'`);
@@ -47,21 +52,40 @@ function visibleTemplates(db: Kysely<Database>, principal: Principal, offeredTo?
 }
 
 const TEMPLATE_LIST_FIELDS = [
-  't.id', 't.name', 't.resellerId', 'tr.name as resellerName', 't.priority', 't.locationZoneId', 'lz.name as locationZoneName',
-  't.destinationZoneId', 'dz.name as destinationZoneName', 't.periodDays', 't.price', 't.dataMb', 't.unlimitedData',
+  't.id',
+  't.name',
+  't.resellerId',
+  'tr.name as resellerName',
+  't.priority',
+  't.locationZoneId',
+  'lz.name as locationZoneName',
+  't.destinationZoneId',
+  'dz.name as destinationZoneName',
+  't.periodDays',
+  't.price',
+  't.dataMb',
+  't.unlimitedData',
 ] as const;
 
 const withoutNulls = (row: Body): Body => Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null));
 
 /** Packages whose period has run out read as expired: brought up to date before a list is read. */
 async function expireDue(db: Kysely<Database>) {
-  await db.updateTable('prepaidPackage').set({ status: 'expired' }).where('status', '=', 'active').where('expirationDate', '<=', sql<Date>`now()`).execute();
+  await db
+    .updateTable('prepaidPackage')
+    .set({ status: 'expired' })
+    .where('status', '=', 'active')
+    .where('expirationDate', '<=', sql<Date>`now()`)
+    .execute();
 }
 
 /** Bodies of named ids (each a choice of the screen: "please choose" when missing or wrong), flags, nothing else. */
 const choice = { ...idSchema({}, 'type'), errorMessage: 'validation.select.required' };
 const SALE_BODY = {
-  body: objectBody({ subscriberId: choice, templateId: choice, activateUponFirstUse: { type: ['boolean', 'null'] } }, ['subscriberId', 'templateId'], { subscriberId: 'validation.select.required', templateId: 'validation.select.required' }),
+  body: objectBody({ subscriberId: choice, templateId: choice, activateUponFirstUse: { type: ['boolean', 'null'] } }, ['subscriberId', 'templateId'], {
+    subscriberId: 'validation.select.required',
+    templateId: 'validation.select.required',
+  }),
 };
 const EXPIRE_BODY = { body: objectBody({ packageId: choice }, ['packageId'], { packageId: 'validation.select.required' }) };
 
@@ -85,80 +109,134 @@ export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<Database>
     }
   };
 
-  app.get(`${BASE}/templates`, {
-    config: { privilege: ['PrePaidTemplates', 'PrePaidPackages'] },
-    schema: { tags, summary: 'Templates the caller may use: a reseller\'s (reseller_id), those offered to a subscriber (subscriber_id), or all' },
-  }, async (request) => {
-    const principal = principalOf(request);
-    const resellerId = queryId(request, 'reseller_id', { min: INT_MIN });
-    const subscriberId = queryId(request, 'subscriber_id');
-    let q;
-    if (subscriberId !== undefined) {
-      const subscriber = await visibleSubscriber(db, principal, subscriberId);
-      q = visibleTemplates(db, principal, subscriber.path);
-    } else {
-      q = visibleTemplates(db, principal);
-      if (resellerId !== undefined) {
-        const reseller = await db.selectFrom('reseller').select('id').where('id', '=', resellerId).where('path', 'like', sql<string>`${principal.resellerPath} || '%'`).executeTakeFirst();
-        if (!reseller) throw notFound();
-        q = q.where('t.resellerId', '=', resellerId);
+  app.get(
+    `${BASE}/templates`,
+    {
+      config: { privilege: ['PrePaidTemplates', 'PrePaidPackages'] },
+      schema: { tags, summary: "Templates the caller may use: a reseller's (reseller_id), those offered to a subscriber (subscriber_id), or all" },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const resellerId = queryId(request, 'reseller_id', { min: INT_MIN });
+      const subscriberId = queryId(request, 'subscriber_id');
+      let q;
+      if (subscriberId !== undefined) {
+        const subscriber = await visibleSubscriber(db, principal, subscriberId);
+        q = visibleTemplates(db, principal, subscriber.path);
+      } else {
+        q = visibleTemplates(db, principal);
+        if (resellerId !== undefined) {
+          const reseller = await db
+            .selectFrom('reseller')
+            .select('id')
+            .where('id', '=', resellerId)
+            .where('path', 'like', sql<string>`${principal.resellerPath} || '%'`)
+            .executeTakeFirst();
+          if (!reseller) throw notFound();
+          q = q.where('t.resellerId', '=', resellerId);
+        }
       }
-    }
-    const rows = await q.select([...TEMPLATE_LIST_FIELDS]).orderBy('t.priority', 'desc').orderBy('t.name').execute();
-    return rows.map((r) => withoutNulls({ ...r, price: Number(r.price) }));
-  });
+      const rows = await q
+        .select([...TEMPLATE_LIST_FIELDS])
+        .orderBy('t.priority', 'desc')
+        .orderBy('t.name')
+        .execute();
+      return rows.map((r) => withoutNulls({ ...r, price: Number(r.price) }));
+    },
+  );
 
-  app.get(`${BASE}/location-zones/:id/countries`, {
-    config: { privilege: ['PrePaidTemplates', 'PrePaidPackages'] },
-    schema: { tags, summary: 'The countries of a location zone the caller sees' },
-  }, async (request) => {
-    const principal = principalOf(request);
-    const id = pathId(request, 'id');
-    const zone = await db.selectFrom('locationZone as z').innerJoin('reseller as r', 'r.id', 'z.resellerId').select(['z.id', 'z.name', 'z.countries'])
-      .where('z.id', '=', id).where('r.path', 'like', sql<string>`${principal.resellerPath} || '%'`).executeTakeFirst();
-    if (!zone) throw notFound();
-    return { locationZoneId: zone.id, name: zone.name, countries: JSON.parse(String(zone.countries)) as string[] };
-  });
+  app.get(
+    `${BASE}/location-zones/:id/countries`,
+    {
+      config: { privilege: ['PrePaidTemplates', 'PrePaidPackages'] },
+      schema: { tags, summary: 'The countries of a location zone the caller sees' },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const id = pathId(request, 'id');
+      const zone = await db
+        .selectFrom('locationZone as z')
+        .innerJoin('reseller as r', 'r.id', 'z.resellerId')
+        .select(['z.id', 'z.name', 'z.countries'])
+        .where('z.id', '=', id)
+        .where('r.path', 'like', sql<string>`${principal.resellerPath} || '%'`)
+        .executeTakeFirst();
+      if (!zone) throw notFound();
+      return { locationZoneId: zone.id, name: zone.name, countries: JSON.parse(String(zone.countries)) as string[] };
+    },
+  );
 
-  app.get(`${BASE}/list/:subscriberId`, {
-    config: sellers,
-    schema: { tags, summary: 'A subscriber\'s packages, newest first; expired ones only with show_expired=true' },
-  }, async (request) => {
-    const principal = principalOf(request);
-    const subscriber = await visibleSubscriber(db, principal, pathId(request, 'subscriberId'));
-    const showExpired = String((request.query as Body).show_expired) === 'true';
-    await expireDue(db);
-    const page = await packages.page(
-      { sortBy: 'id', sortDir: 'desc', searchBy: { by: 'subscriberId' }, searchKey: String(subscriber.subscriberId), page: 0, size: 500 },
-      { principal },
-    );
-    return { subscriberPackages: page.items.filter((p) => showExpired || p.status !== 'expired') };
-  });
+  app.get(
+    `${BASE}/list/:subscriberId`,
+    {
+      config: sellers,
+      schema: { tags, summary: "A subscriber's packages, newest first; expired ones only with show_expired=true" },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const subscriber = await visibleSubscriber(db, principal, pathId(request, 'subscriberId'));
+      const showExpired = String((request.query as Body).show_expired) === 'true';
+      await expireDue(db);
+      const page = await packages.page(
+        { sortBy: 'id', sortDir: 'desc', searchBy: { by: 'subscriberId' }, searchKey: String(subscriber.subscriberId), page: 0, size: 500 },
+        { principal },
+      );
+      return { subscriberPackages: page.items.filter((p) => showExpired || p.status !== 'expired') };
+    },
+  );
 
   async function sell(request: FastifyRequest, kind: SaleKind) {
     const principal = principalOf(request);
     const body = request.body as PackageSaleRequest;
     const id = await db.transaction().execute(async (trx) => {
       const subscriber = await visibleSubscriber(trx, principal, body.subscriberId);
-      const template = await trx.selectFrom('prepaidTemplate as t').innerJoin('reseller as tr', 'tr.id', 't.resellerId')
-        .selectAll('t').select('tr.path as resellerPath')
-        .where('t.id', '=', body.templateId).where('tr.path', 'like', sql<string>`${principal.resellerPath} || '%'`).executeTakeFirst();
+      const template = await trx
+        .selectFrom('prepaidTemplate as t')
+        .innerJoin('reseller as tr', 'tr.id', 't.resellerId')
+        .selectAll('t')
+        .select('tr.path as resellerPath')
+        .where('t.id', '=', body.templateId)
+        .where('tr.path', 'like', sql<string>`${principal.resellerPath} || '%'`)
+        .executeTakeFirst();
       if (!template) throw notFound();
       if (!subscriber.path.startsWith(String(template.resellerPath))) throw invalid([fieldError('templateId', 'offered', 'prepaid.template.notOffered')]);
       const waits = body.activateUponFirstUse === true;
-      const row = await trx.insertInto('prepaidPackage').values({
-        templateId: template.id, subscriberId: subscriber.subscriberId, resellerId: subscriber.resellerId, accountId: subscriber.accountId,
-        locationZoneId: template.locationZoneId, destinationZoneId: template.destinationZoneId, periodDays: template.periodDays,
-        activationDate: waits ? null : sql`now()`,
-        expirationDate: waits ? null : sql`now() + make_interval(days => ${template.periodDays}::int)`,
-        priority: template.priority, mocMinutes: template.moCallMinutes, mtcMinutes: template.mtCallMinutes, smsOut: template.moSms, smsIn: template.mtSms,
-        bitrate: template.bitrate, dataMb: template.dataMb, unlimitedData: template.unlimitedData, dataSlices: template.slices,
-        status: waits ? 'pending' : 'active', price: kind === 'purchase' ? template.price : '0', saleKind: kind,
-        paymentDate: kind === 'purchase' ? sql`now()` : null, activateUponFirstUse: waits, soldBy: principal.username,
-      }).returning('id').executeTakeFirstOrThrow();
+      const row = await trx
+        .insertInto('prepaidPackage')
+        .values({
+          templateId: template.id,
+          subscriberId: subscriber.subscriberId,
+          resellerId: subscriber.resellerId,
+          accountId: subscriber.accountId,
+          locationZoneId: template.locationZoneId,
+          destinationZoneId: template.destinationZoneId,
+          periodDays: template.periodDays,
+          activationDate: waits ? null : sql`now()`,
+          expirationDate: waits ? null : sql`now() + make_interval(days => ${template.periodDays}::int)`,
+          priority: template.priority,
+          mocMinutes: template.moCallMinutes,
+          mtcMinutes: template.mtCallMinutes,
+          smsOut: template.moSms,
+          smsIn: template.mtSms,
+          bitrate: template.bitrate,
+          dataMb: template.dataMb,
+          unlimitedData: template.unlimitedData,
+          dataSlices: template.slices,
+          status: waits ? 'pending' : 'active',
+          price: kind === 'purchase' ? template.price : '0',
+          saleKind: kind,
+          paymentDate: kind === 'purchase' ? sql`now()` : null,
+          activateUponFirstUse: waits,
+          soldBy: principal.username,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       if (kind === 'purchase') {
         const entry = await post(trx, {
-          resellerId: subscriber.resellerId, amount: `-${template.price}`, kind: 'purchase', mustCover: true,
+          resellerId: subscriber.resellerId,
+          amount: `-${template.price}`,
+          kind: 'purchase',
+          mustCover: true,
           reference: `prepaid package ${row.id} (template ${template.id}, subscriber ${subscriber.subscriberId})`,
         });
         await trx.updateTable('prepaidPackage').set({ ledgerEntryId: entry.id }).where('id', '=', row.id).execute();
@@ -168,11 +246,17 @@ export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<Database>
     return packages.get(id, { principal });
   }
 
-  app.post(`${BASE}/assign`, { config: sellers, schema: { tags, ...SALE_BODY, summary: 'Gives a subscriber a package from a template, free of charge' } },
-    async (request, reply) => reply.status(201).send(await sell(request, 'assign')));
+  app.post(
+    `${BASE}/assign`,
+    { config: sellers, schema: { tags, ...SALE_BODY, summary: 'Gives a subscriber a package from a template, free of charge' } },
+    async (request, reply) => reply.status(201).send(await sell(request, 'assign')),
+  );
 
-  app.post(`${BASE}/purchase`, { config: sellers, schema: { tags, ...SALE_BODY, summary: 'Sells a subscriber a package from a template, debited from the subscriber\'s reseller' } },
-    async (request, reply) => reply.status(201).send(await sell(request, 'purchase')));
+  app.post(
+    `${BASE}/purchase`,
+    { config: sellers, schema: { tags, ...SALE_BODY, summary: "Sells a subscriber a package from a template, debited from the subscriber's reseller" } },
+    async (request, reply) => reply.status(201).send(await sell(request, 'purchase')),
+  );
 
   app.post(`${BASE}/api/expire`, { config: sellers, schema: { tags, ...EXPIRE_BODY, summary: 'Ends a package now' } }, async (request) => {
     const principal = principalOf(request);
@@ -182,24 +266,38 @@ export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<Database>
       const existing = await packages.get(id, { principal }, trx);
       if (!existing) throw notFound();
       if (existing.status === 'expired') throw conflict([fieldError('packageId', 'expired', 'prepaid.package.alreadyExpired')]);
-      await trx.updateTable('prepaidPackage').set({ status: 'expired', expirationDate: sql`now()` }).where('id', '=', id).execute();
+      await trx
+        .updateTable('prepaidPackage')
+        .set({ status: 'expired', expirationDate: sql`now()` })
+        .where('id', '=', id)
+        .execute();
     });
     return packages.get(id, { principal });
   });
 
-  app.post(`${BASE}/sales`, { config: sellers, schema: { tags, summary: 'The sales history, paged, sorted and searched like every list' } }, async (request) => {
-    const principal = salesCaller(request);
-    const req = listRequest(request);
-    await expireDue(db);
-    return packages.page(req, { principal });
-  });
+  app.post(
+    `${BASE}/sales`,
+    { config: sellers, schema: { tags, summary: 'The sales history, paged, sorted and searched like every list' } },
+    async (request) => {
+      const principal = salesCaller(request);
+      const req = listRequest(request);
+      await expireDue(db);
+      return packages.page(req, { principal });
+    },
+  );
 
-  app.post(`${BASE}/sales/download`, { config: sellers, schema: { tags, summary: 'The whole sales search as CSV (streamed)', produces: ['text/csv'] } }, async (request, reply) => {
-    const principal = salesCaller(request);
-    const req = listRequest(request);
-    await expireDue(db);
-    const fields = packages.exportFields();
-    const day = new Date().toISOString().slice(0, 10);
-    return sendCsv(reply, `package-sales-${day}.csv`, fields, queryBatches(db, engine, packages.exportQuery(req, { principal })), (row) => fields.map((f) => row[f]));
-  });
+  app.post(
+    `${BASE}/sales/download`,
+    { config: sellers, schema: { tags, summary: 'The whole sales search as CSV (streamed)', produces: ['text/csv'] } },
+    async (request, reply) => {
+      const principal = salesCaller(request);
+      const req = listRequest(request);
+      await expireDue(db);
+      const fields = packages.exportFields();
+      const day = new Date().toISOString().slice(0, 10);
+      return sendCsv(reply, `package-sales-${day}.csv`, fields, queryBatches(db, engine, packages.exportQuery(req, { principal })), (row) =>
+        fields.map((f) => row[f]),
+      );
+    },
+  );
 }

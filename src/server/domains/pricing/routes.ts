@@ -21,7 +21,6 @@ type Row = Record<string, unknown>;
 const PRIVILEGE = 'PricingPlans';
 const TAGS = ['pricing-plans'];
 
-
 /** A rule body without the server's own fields, so a client may send back a rule it read. */
 function ruleValues(body: unknown): Row {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body as Row;
@@ -65,7 +64,7 @@ function registerRuleRoutes(app: FastifyInstance, db: Kysely<Database>, { base, 
   const config = { privilege };
   const schema = store.kind.schema;
 
-  app.post(`${base}/paged`, { config, schema: { tags: TAGS, summary: 'A page of the plan\'s rules' } }, async (request) => {
+  app.post(`${base}/paged`, { config, schema: { tags: TAGS, summary: "A page of the plan's rules" } }, async (request) => {
     const { planId, principal } = await planOf(request);
     try {
       return await store.page(planId, normaliseListRequest(schema, (request.body ?? {}) as ListRequest, principal.isAdmin));
@@ -114,32 +113,52 @@ function registerRuleRoutes(app: FastifyInstance, db: Kysely<Database>, { base, 
    * The grid's save: every changed and new row, and the deleted ids, in one request and one transaction. One bad
    * row refuses the whole request and names the row (`save[3].dataRate`), so nothing is half-saved.
    */
-  app.post(`${base}/batch`, { config, schema: { tags: TAGS, summary: 'Saves changed, new and deleted rules at once, all or none', body: { type: 'object', properties: { save: { type: 'array', maxItems: 5000, items: { type: 'object' } }, delete: { type: 'array', maxItems: 5000, items: { type: 'integer', minimum: 1, maximum: INT_MAX } } } } } }, async (request) => {
-    const { planId } = await planOf(request);
-    const body = (request.body ?? {}) as { save?: Row[]; delete?: number[] };
-    const save = body.save ?? [];
-    return db.transaction().execute(async (trx) => {
-      const errors = [];
-      const prepared: { id?: number; values: Row }[] = [];
-      for (const [i, row] of save.entries()) {
-        const id = row && typeof row === 'object' && Number.isInteger(row.id) ? Number(row.id) : undefined;
-        const existing = id === undefined ? {} : await store.get(planId, id, trx);
-        if (!existing) throw notFound();
-        const values = { ...ruleValues(existing), ...ruleValues(row) };
-        const rowErrors = await validate(values, trx);
-        errors.push(...rowErrors.map((e) => ({ ...e, field: `save[${i}].${e.field}` })));
-        prepared.push({ id, values });
-      }
-      if (errors.length) throw invalid(errors);
-      for (const id of body.delete ?? []) if (!(await store.remove(planId, id, trx))) throw notFound();
-      const ids: number[] = [];
-      for (const { id, values } of prepared) {
-        if (id === undefined) ids.push(await store.insert(planId, values, trx));
-        else { await store.update(planId, id, values, trx); ids.push(id); }
-      }
-      return { saved: ids, deleted: body.delete ?? [] };
-    });
-  });
+  app.post(
+    `${base}/batch`,
+    {
+      config,
+      schema: {
+        tags: TAGS,
+        summary: 'Saves changed, new and deleted rules at once, all or none',
+        body: {
+          type: 'object',
+          properties: {
+            save: { type: 'array', maxItems: 5000, items: { type: 'object' } },
+            delete: { type: 'array', maxItems: 5000, items: { type: 'integer', minimum: 1, maximum: INT_MAX } },
+          },
+        },
+      },
+    },
+    async (request) => {
+      const { planId } = await planOf(request);
+      const body = (request.body ?? {}) as { save?: Row[]; delete?: number[] };
+      const save = body.save ?? [];
+      return db.transaction().execute(async (trx) => {
+        const errors = [];
+        const prepared: { id?: number; values: Row }[] = [];
+        for (const [i, row] of save.entries()) {
+          const id = row && typeof row === 'object' && Number.isInteger(row.id) ? Number(row.id) : undefined;
+          const existing = id === undefined ? {} : await store.get(planId, id, trx);
+          if (!existing) throw notFound();
+          const values = { ...ruleValues(existing), ...ruleValues(row) };
+          const rowErrors = await validate(values, trx);
+          errors.push(...rowErrors.map((e) => ({ ...e, field: `save[${i}].${e.field}` })));
+          prepared.push({ id, values });
+        }
+        if (errors.length) throw invalid(errors);
+        for (const id of body.delete ?? []) if (!(await store.remove(planId, id, trx))) throw notFound();
+        const ids: number[] = [];
+        for (const { id, values } of prepared) {
+          if (id === undefined) ids.push(await store.insert(planId, values, trx));
+          else {
+            await store.update(planId, id, values, trx);
+            ids.push(id);
+          }
+        }
+        return { saved: ids, deleted: body.delete ?? [] };
+      });
+    },
+  );
 
   return planOf;
 }
@@ -152,7 +171,10 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<Dat
   const planSchema = schemas.find((s) => s.$id === 'pricingPlan')!;
   const plans = new EntityRepository(db, planSchema);
   const rules = new RuleStore(db, ROAMING_RULES);
-  const internationalPlans = new EntityRepository(db, schemas.find((s) => s.$id === 'internationalPlan')!);
+  const internationalPlans = new EntityRepository(
+    db,
+    schemas.find((s) => s.$id === 'internationalPlan')!,
+  );
   const config = { privilege: PRIVILEGE };
 
   /**
@@ -161,7 +183,10 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<Dat
    */
   const namedPlans = (principal: Principal, table: 'pricingPlan' | 'internationalPlan') => {
     // defaultPrice is read from international plans only.
-    const q = db.selectFrom(tableAs<{ id: number; name: string; resellerId: number; defaultPrice: string | null }, 'p'>(table, 'p')).innerJoin('reseller as r', 'r.id', 'p.resellerId').orderBy('p.name');
+    const q = db
+      .selectFrom(tableAs<{ id: number; name: string; resellerId: number; defaultPrice: string | null }, 'p'>(table, 'p'))
+      .innerJoin('reseller as r', 'r.id', 'p.resellerId')
+      .orderBy('p.name');
     const column = table === 'pricingPlan' ? 'pricingPlanId' : 'internationalPricingPlanId';
     if (principal.isAdmin) return q;
     if (principal.accountId !== null) return q.where('p.id', 'in', db.selectFrom('account').select(column).where('accountId', '=', principal.accountId));
@@ -170,22 +195,29 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<Dat
     return q.where((eb) => eb.or([subtree, eb('p.id', '=', eb.selectFrom('reseller').select('pricingPlanId').where('id', '=', principal.resellerId))]));
   };
 
-  app.get('/portal/pricing-plans/', { config: { signedIn: true }, schema: { tags: TAGS, summary: 'Id and name of every visible local pricing plan' } }, async (request) => {
-    const principal = principalOf(request);
-    const [local, international] = await Promise.all([
-      namedPlans(principal, 'pricingPlan').select(['p.id as pricingPlanId', 'p.name as pricingPlanName']).execute(),
-      namedPlans(principal, 'internationalPlan').select(['p.id as internationalPricingPlanId', 'p.name as internationalPricingPlanName']).execute(),
-    ]);
-    return { pricingPlans: local, internationalPricingPlans: international };
-  });
+  app.get(
+    '/portal/pricing-plans/',
+    { config: { signedIn: true }, schema: { tags: TAGS, summary: 'Id and name of every visible local pricing plan' } },
+    async (request) => {
+      const principal = principalOf(request);
+      const [local, international] = await Promise.all([
+        namedPlans(principal, 'pricingPlan').select(['p.id as pricingPlanId', 'p.name as pricingPlanName']).execute(),
+        namedPlans(principal, 'internationalPlan').select(['p.id as internationalPricingPlanId', 'p.name as internationalPricingPlanName']).execute(),
+      ]);
+      return { pricingPlans: local, internationalPricingPlans: international };
+    },
+  );
 
   /** The caller's visible international plans, for choosing one on the account and reseller screens. */
-  app.get('/portal/pricing-plans/api/list-international', { config: { signedIn: true }, schema: { tags: TAGS, summary: 'Id and name of every visible international plan' } }, async (request) => {
-    const principal = principalOf(request);
-    const resultObject = await namedPlans(principal, 'internationalPlan')
-      .select(['p.id', 'p.name', 'p.resellerId', 'p.defaultPrice']).execute();
-    return { resultObject: resultObject.map((p) => ({ ...p, defaultPrice: p.defaultPrice === null ? null : Number(exactText(p.defaultPrice)) })) };
-  });
+  app.get(
+    '/portal/pricing-plans/api/list-international',
+    { config: { signedIn: true }, schema: { tags: TAGS, summary: 'Id and name of every visible international plan' } },
+    async (request) => {
+      const principal = principalOf(request);
+      const resultObject = await namedPlans(principal, 'internationalPlan').select(['p.id', 'p.name', 'p.resellerId', 'p.defaultPrice']).execute();
+      return { resultObject: resultObject.map((p) => ({ ...p, defaultPrice: p.defaultPrice === null ? null : Number(exactText(p.defaultPrice)) })) };
+    },
+  );
 
   const planOf = registerRuleRoutes(app, db, {
     base: '/portal/pricing-plans/local/:id/rules',
@@ -204,12 +236,18 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<Dat
   });
 
   /** Every rule of the plan, streamed, in the columns the upload reads. */
-  app.post('/portal/pricing-plans/local/:id/download', { config, schema: { tags: TAGS, summary: 'The plan\'s rules as CSV (streamed), in the upload\'s columns', produces: ['text/csv'] } }, async (request, reply) => {
-    const { planId } = await planOf(request);
-    const rulesDb: SchemaDrivenDb = db; // RULE_FIELDS are the schema's
-    const query = rulesDb.selectFrom('roamingRule').select(RULE_FIELDS).where('planId', '=', planId).orderBy('id');
-    return sendCsv(reply, `pricing-plan-${planId}-rules.csv`, RULE_FIELDS, queryBatches(db, engine, query), (row) => RULE_FIELDS.map((f) => cellText(f, row[f])));
-  });
+  app.post(
+    '/portal/pricing-plans/local/:id/download',
+    { config, schema: { tags: TAGS, summary: "The plan's rules as CSV (streamed), in the upload's columns", produces: ['text/csv'] } },
+    async (request, reply) => {
+      const { planId } = await planOf(request);
+      const rulesDb: SchemaDrivenDb = db; // RULE_FIELDS are the schema's
+      const query = rulesDb.selectFrom('roamingRule').select(RULE_FIELDS).where('planId', '=', planId).orderBy('id');
+      return sendCsv(reply, `pricing-plan-${planId}-rules.csv`, RULE_FIELDS, queryBatches(db, engine, query), (row) =>
+        RULE_FIELDS.map((f) => cellText(f, row[f])),
+      );
+    },
+  );
 
   await app.register(async (scope) => {
     await scope.register(fastifyMultipart, { limits: { fileSize: RULE_FILE_MAX_BYTES - 1, files: 1, fields: 0 } });
@@ -221,19 +259,29 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<Dat
      * is written. With it, the valid rows replace the plan's rules in
      * one transaction (the rejected rows, which the user has seen, are left out).
      */
-    scope.post('/portal/pricing-plans/local/:id/by-csv', {
-      config,
-      schema: { tags: TAGS, consumes: ['multipart/form-data'], summary: 'Checks a CSV of rules, or with confirm=true replaces the plan\'s rules by it', querystring: { type: 'object', properties: { confirm: { type: 'boolean' } } } },
-    }, async (request) => {
-      const { planId } = await planOf(request);
-      const parsed = parseRules((await uploadedText(request, 'pricingPlanFile')).text, await knownNetworks(db));
-      if (parsed.error) throw invalid([parsed.error]);
-      const summary = { total: parsed.total, valid: parsed.rows.length, rejected: parsed.rejected };
-      if ((request.query as { confirm?: boolean }).confirm !== true) return { ...summary, applied: 0, changes: await ruleChanges(rules, planId, parsed.rows) };
-      // A file without one good row would only empty the plan.
-      if (!parsed.rows.length) throw refuse('rows', 'validation.rulesFile.noValidRows');
-      return { ...summary, applied: await applyRules(db, planId, parsed.rows) };
-    });
+    scope.post(
+      '/portal/pricing-plans/local/:id/by-csv',
+      {
+        config,
+        schema: {
+          tags: TAGS,
+          consumes: ['multipart/form-data'],
+          summary: "Checks a CSV of rules, or with confirm=true replaces the plan's rules by it",
+          querystring: { type: 'object', properties: { confirm: { type: 'boolean' } } },
+        },
+      },
+      async (request) => {
+        const { planId } = await planOf(request);
+        const parsed = parseRules((await uploadedText(request, 'pricingPlanFile')).text, await knownNetworks(db));
+        if (parsed.error) throw invalid([parsed.error]);
+        const summary = { total: parsed.total, valid: parsed.rows.length, rejected: parsed.rejected };
+        if ((request.query as { confirm?: boolean }).confirm !== true)
+          return { ...summary, applied: 0, changes: await ruleChanges(rules, planId, parsed.rows) };
+        // A file without one good row would only empty the plan.
+        if (!parsed.rows.length) throw refuse('rows', 'validation.rulesFile.noValidRows');
+        return { ...summary, applied: await applyRules(db, planId, parsed.rows) };
+      },
+    );
   });
 
   return { rules, plans, fields: RULE_FIELDS };

@@ -1,14 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import {
-  filterFields,
-  isNumeric,
-  propertyType,
-  searchComparison,
-  writableFields,
-  type EntitySchema,
-  type NormalisedListRequest,
-} from '@shared/schema';
+import { filterFields, isNumeric, propertyType, searchComparison, writableFields, type EntitySchema, type NormalisedListRequest } from '@shared/schema';
 import { isCountryCode } from '@shared/countries';
 import type { FieldError, Page } from '@shared/wire';
 import { searchMatch, type SchemaDrivenDb } from '../../engine/repository';
@@ -131,14 +123,17 @@ export async function knownNetworks(db: Kysely<Database>): Promise<Set<string>> 
 
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-
 export class RuleStore {
-  constructor(private readonly db: SchemaDrivenDb, readonly kind: RuleKind = ROAMING_RULES) {}
+  constructor(
+    private readonly db: SchemaDrivenDb,
+    readonly kind: RuleKind = ROAMING_RULES,
+  ) {}
 
   async page(planId: number, req: NormalisedListRequest): Promise<Page<Row>> {
     let q = this.db.selectFrom(this.kind.table).where('planId', '=', planId);
     if (req.searchBy && req.searchKey) {
       const key = req.searchKey;
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the rule table is chosen by plan kind at run time
       q = q.where((eb: ExpressionBuilder<any, any>) => {
         const terms: Expression<SqlBool>[] = [];
         for (const field of filterFields(req.searchBy!)) {
@@ -150,9 +145,19 @@ export class RuleStore {
     }
     const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
     const dir = req.sortDir === 'desc' ? sql`desc nulls last` : sql`asc nulls last`;
-    const rows = await q.select(this.kind.read).orderBy(sql`${sql.ref(req.sortBy)} ${dir}`).orderBy('id', req.sortDir)
-      .limit(req.size).offset(req.page * req.size).execute();
-    return { items: rows.map((r) => this.kind.toWire(r)), totalItemsCount: total, totalPageCount: Math.max(1, Math.ceil(total / req.size)), currentPage: req.page };
+    const rows = await q
+      .select(this.kind.read)
+      .orderBy(sql`${sql.ref(req.sortBy)} ${dir}`)
+      .orderBy('id', req.sortDir)
+      .limit(req.size)
+      .offset(req.page * req.size)
+      .execute();
+    return {
+      items: rows.map((r) => this.kind.toWire(r)),
+      totalItemsCount: total,
+      totalPageCount: Math.max(1, Math.ceil(total / req.size)),
+      currentPage: req.page,
+    };
   }
 
   async get(planId: number, id: number, db: SchemaDrivenDb = this.db): Promise<Row | undefined> {
@@ -164,8 +169,14 @@ export class RuleStore {
   async *all(planId: number, batch = 2000): AsyncGenerator<Row[]> {
     let after = 0;
     for (;;) {
-      const rows = await this.db.selectFrom(this.kind.table).select(this.kind.read).where('planId', '=', planId).where('id', '>', after)
-        .orderBy('id').limit(batch).execute();
+      const rows = await this.db
+        .selectFrom(this.kind.table)
+        .select(this.kind.read)
+        .where('planId', '=', planId)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(batch)
+        .execute();
       if (!rows.length) return;
       yield rows;
       after = Number(rows[rows.length - 1].id);
@@ -190,17 +201,23 @@ export class RuleStore {
     const columns = [...fields, ...derived];
     const target = sql.raw(['plan_id', ...columns.map(snake)].join(', '));
     // Numbers and booleans cast straight from their JSON value (no detour through text); JSON null is SQL null.
-    const values = sql.raw(columns.map((c, i) => {
-      const type = this.kind.sqlType(c);
-      return type === 'text' || type === 'timestamptz' ? `(r->>${i})::${type}` : `nullif(r->${i}, 'null')::${type}`;
-    }).join(', '));
+    const values = sql.raw(
+      columns
+        .map((c, i) => {
+          const type = this.kind.sqlType(c);
+          return type === 'text' || type === 'timestamptz' ? `(r->>${i})::${type}` : `nullif(r->${i}, 'null')::${type}`;
+        })
+        .join(', '),
+    );
     const perStatement = 10000;
     for (let start = 0; start < rows.length; start += perStatement) {
       const chunk = rows.slice(start, start + perStatement).map((row) => {
         const extra = this.kind.derive(row);
         return [...fields.map((f) => this.kind.stored(f, row[f])), ...derived.map((d) => extra[d])];
       });
-      await sql`insert into ${sql.table(this.kind.table)} (${target}) select ${planId}::integer, ${values} from jsonb_array_elements(${JSON.stringify(chunk)}::jsonb) as r`.execute(db);
+      await sql`insert into ${sql.table(this.kind.table)} (${target}) select ${planId}::integer, ${values} from jsonb_array_elements(${JSON.stringify(chunk)}::jsonb) as r`.execute(
+        db,
+      );
       onProgress?.(Math.min(rows.length, start + perStatement));
     }
   }

@@ -36,7 +36,11 @@ const numbers = (row: Row, fields: readonly string[]): Row => ({ ...row, ...Obje
 
 /** Plan default column of each rate. */
 const DEFAULT_OF: Record<(typeof RATE_FIELDS)[number], string> = {
-  dataRate: 'default_data', moCallRate: 'default_outgoing_voice', mtCallRate: 'default_incoming_voice', moSmsRate: 'default_mo_sms', mtSmsRate: 'default_mt_sms',
+  dataRate: 'default_data',
+  moCallRate: 'default_outgoing_voice',
+  mtCallRate: 'default_incoming_voice',
+  moSmsRate: 'default_mo_sms',
+  mtSmsRate: 'default_mt_sms',
 };
 const snake = (f: string) => f.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
@@ -56,10 +60,10 @@ function effectivePrices(planId: number | null): RawBuilder<Row> {
     where (r.id is not null or (p.use_default_prices and n.withdrawn_at is null))`;
 }
 
-
 async function resellerRow(db: Kysely<Database>, id: number) {
-  return db.selectFrom('reseller').select(['id', 'name', 'parentId', 'path', 'pricingPlanId']).where('id', '=', id).executeTakeFirst() as
-    Promise<(PricedReseller & { path: string }) | undefined>;
+  return db.selectFrom('reseller').select(['id', 'name', 'parentId', 'path', 'pricingPlanId']).where('id', '=', id).executeTakeFirst() as Promise<
+    (PricedReseller & { path: string }) | undefined
+  >;
 }
 
 /**
@@ -110,7 +114,8 @@ function marginBody(raw: unknown): { resellerId: number; pricingPlanId: number }
     if (v === undefined || v === null) errors.push(fieldError(name, 'required', 'validation.select.required'));
     else if (!Number.isInteger(v) || (v as number) < -1 || (v as number) > 2147483647) errors.push(fieldError(name, 'type', 'validation.select.required'));
   }
-  for (const name of Object.keys(body)) if (!['resellerId', 'pricingPlanId'].includes(name)) errors.push(fieldError(name, 'additionalProperties', 'validation.unknownField'));
+  for (const name of Object.keys(body))
+    if (!['resellerId', 'pricingPlanId'].includes(name)) errors.push(fieldError(name, 'additionalProperties', 'validation.unknownField'));
   if (errors.length) throw invalid(errors);
   return body as { resellerId: number; pricingPlanId: number };
 }
@@ -123,7 +128,8 @@ async function checkAssignment(db: Kysely<Database>, principal: Principal, child
   const child = await resellerRow(db, childId);
   if (!child || !child.path.startsWith(principal.resellerPath) || child.id === principal.resellerId) throw notFound();
   // The administrator prices any reseller, with a plan of that reseller's parent; others only their children.
-  if (!principal.isAdmin && child.parentId !== principal.resellerId) throw invalid([fieldError('resellerId', 'subReseller', 'resellerPricing.validation.subReseller')]);
+  if (!principal.isAdmin && child.parentId !== principal.resellerId)
+    throw invalid([fieldError('resellerId', 'subReseller', 'resellerPricing.validation.subReseller')]);
   if (planId !== null) {
     const plan = await db.selectFrom('pricingPlan').select(['id', 'resellerId']).where('id', '=', planId).executeTakeFirst();
     if (!plan || plan.resellerId !== child.parentId) throw invalid([fieldError('pricingPlanId', 'parentPlan', 'resellerPricing.validation.parentPlan')]);
@@ -138,121 +144,199 @@ export function registerResellerPricingRoutes(app: FastifyInstance, db: Kysely<D
     return { principal, reseller, planId: reseller.pricingPlanId };
   };
 
-  app.get(BASE, { config, schema: { tags, summary: 'The reseller\'s pricing plan, currency and default prices (the caller\'s, or reseller_id of its subtree)' } }, async (request) => {
-    const { principal, reseller, planId } = await planOf(request);
-    const plan = planId === null ? undefined : await db.selectFrom('pricingPlan').selectAll().where('id', '=', planId).executeTakeFirst();
-    const subtree = await db.selectFrom('reseller').select(['id', 'name', 'parentId', 'pricingPlanId'])
-      .where('path', 'like', sql<string>`${principal.resellerPath} || '%'`).orderBy('path').limit(500).execute();
-    const assignablePlans = await db.selectFrom('pricingPlan').select(['id', 'name', sql<string>`currency::text`.as('currency')])
-      .where('resellerId', '=', principal.resellerId).orderBy('name').execute();
-    return {
-      reseller: { id: reseller.id, name: reseller.name, parentId: reseller.parentId, pricingPlanId: reseller.pricingPlanId },
-      plan: plan ? {
-        id: plan.id, name: plan.name, currency: String(plan.currency).trim(), usdConvertRate: num(plan.usdConvertRate), useDefaultPrices: plan.useDefaultPrices,
-        defaults: { data: num(plan.defaultData), outgoingVoice: num(plan.defaultOutgoingVoice), incomingVoice: num(plan.defaultIncomingVoice), moSms: num(plan.defaultMoSms), mtSms: num(plan.defaultMtSms) },
-      } : null,
-      resellers: subtree,
-      subResellers: subtree.filter((r) => r.parentId === principal.resellerId),
-      assignablePlans,
-    };
-  });
+  app.get(
+    BASE,
+    { config, schema: { tags, summary: "The reseller's pricing plan, currency and default prices (the caller's, or reseller_id of its subtree)" } },
+    async (request) => {
+      const { principal, reseller, planId } = await planOf(request);
+      const plan = planId === null ? undefined : await db.selectFrom('pricingPlan').selectAll().where('id', '=', planId).executeTakeFirst();
+      const subtree = await db
+        .selectFrom('reseller')
+        .select(['id', 'name', 'parentId', 'pricingPlanId'])
+        .where('path', 'like', sql<string>`${principal.resellerPath} || '%'`)
+        .orderBy('path')
+        .limit(500)
+        .execute();
+      const assignablePlans = await db
+        .selectFrom('pricingPlan')
+        .select(['id', 'name', sql<string>`currency::text`.as('currency')])
+        .where('resellerId', '=', principal.resellerId)
+        .orderBy('name')
+        .execute();
+      return {
+        reseller: { id: reseller.id, name: reseller.name, parentId: reseller.parentId, pricingPlanId: reseller.pricingPlanId },
+        plan: plan
+          ? {
+              id: plan.id,
+              name: plan.name,
+              currency: String(plan.currency).trim(),
+              usdConvertRate: num(plan.usdConvertRate),
+              useDefaultPrices: plan.useDefaultPrices,
+              defaults: {
+                data: num(plan.defaultData),
+                outgoingVoice: num(plan.defaultOutgoingVoice),
+                incomingVoice: num(plan.defaultIncomingVoice),
+                moSms: num(plan.defaultMoSms),
+                mtSms: num(plan.defaultMtSms),
+              },
+            }
+          : null,
+        resellers: subtree,
+        subResellers: subtree.filter((r) => r.parentId === principal.resellerId),
+        assignablePlans,
+      };
+    },
+  );
 
   app.get(`${BASE}/networks`, { config, schema: { tags, summary: 'Price per network (reseller_id optional)' } }, async (request) => {
     const { planId } = await planOf(request);
-    const rows = await db.selectFrom(sql<Row>`(${effectivePrices(planId)})`.as('e')).selectAll().orderBy('e.country').orderBy('e.plmn').execute();
+    const rows = await db
+      .selectFrom(sql<Row>`(${effectivePrices(planId)})`.as('e'))
+      .selectAll()
+      .orderBy('e.country')
+      .orderBy('e.plmn')
+      .execute();
     return { items: rows.map((r) => numbers(r, PRICE_NUMBERS)) };
   });
 
-  app.get(`${BASE}/countries`, { config, schema: { tags, summary: 'Price per country: the highest rate among its priced networks (reseller_id optional)' } }, async (request) => {
-    const { planId } = await planOf(request);
-    const { rows } = await sql<Row>`select e.country, e.currency, count(*)::int as network_count, ${maxRates()}
+  app.get(
+    `${BASE}/countries`,
+    { config, schema: { tags, summary: 'Price per country: the highest rate among its priced networks (reseller_id optional)' } },
+    async (request) => {
+      const { planId } = await planOf(request);
+      const { rows } = await sql<Row>`select e.country, e.currency, count(*)::int as network_count, ${maxRates()}
       from (${effectivePrices(planId)}) e group by e.country, e.currency order by e.country, e.currency`.execute(db);
-    return { items: rows.map((r) => numbers(r, PRICE_NUMBERS)) };
-  });
+      return { items: rows.map((r) => numbers(r, PRICE_NUMBERS)) };
+    },
+  );
 
-  for (const [path, table] of [['location-zones', 'location_zone'], ['destination-zones', 'destination_zone']] as const) {
-    app.get(`${BASE}/${path}`, { config, schema: { tags, summary: 'Price per zone: the highest rate among the zone\'s countries (reseller_id optional)' } }, async (request) => {
-      const { principal, reseller, planId } = await planOf(request);
-      // Zones of the priced reseller and of those above it, as far as the caller's own subtree reaches.
-      const { rows } = await sql<Row>`select z.id as zone_id, z.name as zone_name, z.countries, e.currency, count(e.plmn)::int as network_count, ${maxRates()}
+  for (const [path, table] of [
+    ['location-zones', 'location_zone'],
+    ['destination-zones', 'destination_zone'],
+  ] as const) {
+    app.get(
+      `${BASE}/${path}`,
+      { config, schema: { tags, summary: "Price per zone: the highest rate among the zone's countries (reseller_id optional)" } },
+      async (request) => {
+        const { principal, reseller, planId } = await planOf(request);
+        // Zones of the priced reseller and of those above it, as far as the caller's own subtree reaches.
+        const { rows } = await sql<Row>`select z.id as zone_id, z.name as zone_name, z.countries, e.currency, count(e.plmn)::int as network_count, ${maxRates()}
         from ${sql.table(table)} z
         join reseller zr on zr.id = z.reseller_id
         cross join lateral jsonb_array_elements_text(z.countries::jsonb) as c(code)
         left join (${effectivePrices(planId)}) e on e.country = c.code
         where ${reseller.path} like zr.path || '%' and zr.path like ${principal.resellerPath} || '%'
         group by z.id, z.name, z.countries, e.currency order by z.name, z.id, e.currency`.execute(db);
-      // A zone none of whose countries is priced keeps one row without prices; otherwise one row per currency.
-      const priced = new Set(rows.filter((r) => r.currency !== null).map((r) => r.zoneId));
-      return {
-        items: rows.filter((r) => r.currency !== null || !priced.has(r.zoneId))
-          .map((r) => ({ ...numbers(r, PRICE_NUMBERS), countries: JSON.parse(String(r.countries)), currency: r.currency ?? null })),
-      };
-    });
+        // A zone none of whose countries is priced keeps one row without prices; otherwise one row per currency.
+        const priced = new Set(rows.filter((r) => r.currency !== null).map((r) => r.zoneId));
+        return {
+          items: rows
+            .filter((r) => r.currency !== null || !priced.has(r.zoneId))
+            .map((r) => ({ ...numbers(r, PRICE_NUMBERS), countries: JSON.parse(String(r.countries)), currency: r.currency ?? null })),
+        };
+      },
+    );
   }
 
-  app.post(`${BASE}/paged`, { config, schema: { tags, summary: 'Price per network, paged, sorted and searched by country or network (reseller_id optional)' } }, async (request) => {
-    const { planId } = await planOf(request);
-    const req = listRequest(request);
-    const list = priceList(db, planId, req);
-    const [items, count] = await Promise.all([
-      list.limit(req.size).offset(req.page * req.size).execute(),
-      db.selectFrom(list.clearOrderBy().as('c')).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-    ]);
-    const total = Number(count.n);
-    return { items: items.map((r) => numbers(r, PRICE_NUMBERS)), totalItemsCount: total, totalPageCount: Math.ceil(total / req.size), currentPage: req.page };
-  });
+  app.post(
+    `${BASE}/paged`,
+    { config, schema: { tags, summary: 'Price per network, paged, sorted and searched by country or network (reseller_id optional)' } },
+    async (request) => {
+      const { planId } = await planOf(request);
+      const req = listRequest(request);
+      const list = priceList(db, planId, req);
+      const [items, count] = await Promise.all([
+        list
+          .limit(req.size)
+          .offset(req.page * req.size)
+          .execute(),
+        db
+          .selectFrom(list.clearOrderBy().as('c'))
+          .select(sql<number>`count(*)::int`.as('n'))
+          .executeTakeFirstOrThrow(),
+      ]);
+      const total = Number(count.n);
+      return { items: items.map((r) => numbers(r, PRICE_NUMBERS)), totalItemsCount: total, totalPageCount: Math.ceil(total / req.size), currentPage: req.page };
+    },
+  );
 
-  app.post(`${BASE}/download`, { config, schema: { tags, summary: 'Price per network as CSV (streamed), for the current search and sort', produces: ['text/csv'] } }, async (request, reply) => {
-    const { reseller, planId } = await planOf(request);
-    const query = priceList(db, planId, listRequest(request));
-    return sendCsv(reply, `reseller-${reseller.id}-prices.csv`, PRICE_CSV_FIELDS, queryBatches(db, engine, query),
-      (row) => PRICE_CSV_FIELDS.map((f) => ((RATE_FIELDS as readonly string[]).includes(f) ? num(row[f]) : row[f])));
-  });
+  app.post(
+    `${BASE}/download`,
+    { config, schema: { tags, summary: 'Price per network as CSV (streamed), for the current search and sort', produces: ['text/csv'] } },
+    async (request, reply) => {
+      const { reseller, planId } = await planOf(request);
+      const query = priceList(db, planId, listRequest(request));
+      return sendCsv(reply, `reseller-${reseller.id}-prices.csv`, PRICE_CSV_FIELDS, queryBatches(db, engine, query), (row) =>
+        PRICE_CSV_FIELDS.map((f) => ((RATE_FIELDS as readonly string[]).includes(f) ? num(row[f]) : row[f])),
+      );
+    },
+  );
 
   /**
    * What the caller would earn per network if its sub-reseller paid by the proposed plan: nothing is written.
    * One row per network the proposed plan prices, the worst data margin first. Margins compare prices of one
    * currency only; a network priced in two currencies, or one the parent pays nothing for, has no margin.
    */
-  app.post(`${BASE}/margin-preview`, {
-    config,
-    schema: { tags, summary: 'Per-network margin of a proposed plan for a sub-reseller (nothing is saved)', body: { type: 'object', properties: { resellerId: { type: 'integer' }, pricingPlanId: { type: 'integer' } } } },
-  }, async (request) => {
-    const principal = principalOf(request);
-    const body = marginBody(request.body);
-    const child = await checkAssignment(db, principal, body.resellerId, body.pricingPlanId);
-    // What the parent pays: the caller itself, or for the administrator the sub-reseller's parent.
-    const parent = child.parentId === null ? undefined : await resellerRow(db, child.parentId);
-    const columns = MARGIN_FIELDS.map((f) => {
-      const c = snake(f);
-      return sql.raw(`c.${c} as caller_${c}, s.${c} as proposed_${c},
+  app.post(
+    `${BASE}/margin-preview`,
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Per-network margin of a proposed plan for a sub-reseller (nothing is saved)',
+        body: { type: 'object', properties: { resellerId: { type: 'integer' }, pricingPlanId: { type: 'integer' } } },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const body = marginBody(request.body);
+      const child = await checkAssignment(db, principal, body.resellerId, body.pricingPlanId);
+      // What the parent pays: the caller itself, or for the administrator the sub-reseller's parent.
+      const parent = child.parentId === null ? undefined : await resellerRow(db, child.parentId);
+      const columns = MARGIN_FIELDS.map((f) => {
+        const c = snake(f);
+        return sql.raw(`c.${c} as caller_${c}, s.${c} as proposed_${c},
         case when c.currency = s.currency then s.${c} - c.${c} end as ${c}_margin,
         case when c.currency = s.currency and c.${c} > 0 then round((s.${c} - c.${c}) * 100 / c.${c}, 2) end as ${c}_margin_percent`);
-    });
-    const { rows } = await sql<Row>`select s.country, s.mcc, s.mnc, s.plmn, s.network, c.currency as caller_currency, s.currency as proposed_currency,
+      });
+      const { rows } = await sql<Row>`select s.country, s.mcc, s.mnc, s.plmn, s.network, c.currency as caller_currency, s.currency as proposed_currency,
         ${sql.join(columns)}
       from (${effectivePrices(body.pricingPlanId)}) s
       left join (${effectivePrices(parent?.pricingPlanId ?? null)}) c on c.plmn = s.plmn
       order by data_rate_margin_percent asc nulls last, country, plmn`.execute(db);
-    const numeric = MARGIN_FIELDS.flatMap((f) => {
-      const Cap = f[0].toUpperCase() + f.slice(1);
-      return [`caller${Cap}`, `proposed${Cap}`, `${f}Margin`, `${f}MarginPercent`];
-    });
-    const items = rows.map((r) => numbers(r, numeric));
-    return { resellerId: body.resellerId, pricingPlanId: body.pricingPlanId, rows: items, negativeCount: items.filter((r) => (r.dataRateMargin as number | null) !== null && (r.dataRateMargin as number) < 0).length };
-  });
+      const numeric = MARGIN_FIELDS.flatMap((f) => {
+        const Cap = f[0].toUpperCase() + f.slice(1);
+        return [`caller${Cap}`, `proposed${Cap}`, `${f}Margin`, `${f}MarginPercent`];
+      });
+      const items = rows.map((r) => numbers(r, numeric));
+      return {
+        resellerId: body.resellerId,
+        pricingPlanId: body.pricingPlanId,
+        rows: items,
+        negativeCount: items.filter((r) => (r.dataRateMargin as number | null) !== null && (r.dataRateMargin as number) < 0).length,
+      };
+    },
+  );
 
   /** Assigns (or with null clears) a sub-reseller's plan: a plan of its parent; the administrator may set any reseller's. */
-  app.put(`${BASE}/plan`, {
-    config: assignConfig,
-    schema: { tags, summary: 'Assign a plan of its parent to a reseller', body: { type: 'object', properties: { resellerId: { type: 'integer' }, pricingPlanId: { type: ['integer', 'null'] } } } },
-  }, async (request) => {
-    const principal = principalOf(request);
-    const raw = (request.body ?? {}) as Row;
-    const body = marginBody({ ...raw, pricingPlanId: raw.pricingPlanId === null ? -1 : raw.pricingPlanId });
-    const planId = body.pricingPlanId === -1 ? null : body.pricingPlanId;
-    const child = await checkAssignment(db, principal, body.resellerId, planId);
-    await db.updateTable('reseller').set({ pricingPlanId: planId }).where('id', '=', child.id).execute();
-    return { resellerId: child.id, pricingPlanId: planId };
-  });
+  app.put(
+    `${BASE}/plan`,
+    {
+      config: assignConfig,
+      schema: {
+        tags,
+        summary: 'Assign a plan of its parent to a reseller',
+        body: { type: 'object', properties: { resellerId: { type: 'integer' }, pricingPlanId: { type: ['integer', 'null'] } } },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const raw = (request.body ?? {}) as Row;
+      const body = marginBody({ ...raw, pricingPlanId: raw.pricingPlanId === null ? -1 : raw.pricingPlanId });
+      const planId = body.pricingPlanId === -1 ? null : body.pricingPlanId;
+      const child = await checkAssignment(db, principal, body.resellerId, planId);
+      await db.updateTable('reseller').set({ pricingPlanId: planId }).where('id', '=', child.id).execute();
+      return { resellerId: child.id, pricingPlanId: planId };
+    },
+  );
 }

@@ -19,7 +19,11 @@ export async function sponsorIdsOf(db: Kysely<Database>, profileId: number): Pro
 
 /** The rates of a profile by country; numeric columns come back as exact decimal text. */
 export function ratesQuery(db: Kysely<Database>, profileId: number) {
-  return db.selectFrom('roamingProfileRate').select(['country', ...RATE_FIELDS]).where('roamingProfileId', '=', profileId).orderBy('country');
+  return db
+    .selectFrom('roamingProfileRate')
+    .select(['country', ...RATE_FIELDS])
+    .where('roamingProfileId', '=', profileId)
+    .orderBy('country');
 }
 
 /** Each country once, and a real one. */
@@ -37,7 +41,8 @@ export async function writeRates(trx: Kysely<Database>, profileId: number, rates
   if (!replaceAll) remove = remove.where('country', 'in', rates.length ? rates.map((r) => r.country) : ['']);
   await remove.execute();
   if (rates.length) {
-    await trx.insertInto('roamingProfileRate')
+    await trx
+      .insertInto('roamingProfileRate')
       .values(rates.map((r) => ({ roamingProfileId: profileId, country: r.country, ...Object.fromEntries(RATE_FIELDS.map((f) => [f, String(r[f] ?? 0)])) })))
       .execute();
   }
@@ -67,13 +72,19 @@ export const roamingProfileHooks: EntityHooks = {
 
   async afterWrite({ id, values, trx }) {
     if (Array.isArray(values.sponsorIds) && values.sponsorIds.length) {
-      await trx.insertInto('roamingProfileSponsor').values((values.sponsorIds as number[]).map((sponsorId) => ({ roamingProfileId: id, sponsorId })))
-        .onConflict((oc) => oc.columns(['roamingProfileId', 'sponsorId']).doNothing()).execute();
+      await trx
+        .insertInto('roamingProfileSponsor')
+        .values((values.sponsorIds as number[]).map((sponsorId) => ({ roamingProfileId: id, sponsorId })))
+        .onConflict((oc) => oc.columns(['roamingProfileId', 'sponsorId']).doNothing())
+        .execute();
     }
     if (Array.isArray(values.allowedListIds)) {
       await trx.deleteFrom('roamingProfileAllowedList').where('roamingProfileId', '=', id).execute();
       if (values.allowedListIds.length) {
-        await trx.insertInto('roamingProfileAllowedList').values((values.allowedListIds as number[]).map((allowedListId) => ({ roamingProfileId: id, allowedListId }))).execute();
+        await trx
+          .insertInto('roamingProfileAllowedList')
+          .values((values.allowedListIds as number[]).map((allowedListId) => ({ roamingProfileId: id, allowedListId })))
+          .execute();
       }
     }
     if (Array.isArray(values.rates)) await writeRates(trx, id, values.rates as Rate[], true);
@@ -81,7 +92,12 @@ export const roamingProfileHooks: EntityHooks = {
 
   async afterRead(row, db) {
     const id = Number(row.id);
-    const lists = await db.selectFrom('roamingProfileAllowedList').select('allowedListId').where('roamingProfileId', '=', id).orderBy('allowedListId').execute();
+    const lists = await db
+      .selectFrom('roamingProfileAllowedList')
+      .select('allowedListId')
+      .where('roamingProfileId', '=', id)
+      .orderBy('allowedListId')
+      .execute();
     const rates = await ratesQuery(db, id).execute();
     return {
       ...row,

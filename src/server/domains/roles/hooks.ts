@@ -30,18 +30,23 @@ export function mayActOn(principal: Principal, privileges: PrivilegeItem[]): boo
 }
 
 /** 403 naming the field: the target holds privileges the caller lacks. */
-export const morePowerful = (field: string) => new HttpError(403, 'FORBIDDEN', 'validation.target.morePowerful', [fieldError(field, 'privileges', 'validation.target.morePowerful')]);
+export const morePowerful = (field: string) =>
+  new HttpError(403, 'FORBIDDEN', 'validation.target.morePowerful', [fieldError(field, 'privileges', 'validation.target.morePowerful')]);
 
 /**
  * The portal always keeps an administrator who can sign in: a change that would leave no user of the provider
  * holding the Administrator privilege is refused (checked inside the writing transaction, after the change).
  */
 export async function keepAnAdministrator(trx: Kysely<Database>, field: string): Promise<void> {
-  const left = await trx.selectFrom('appUser as u').innerJoin('role as ro', 'ro.id', 'u.roleId').select('u.id')
+  const left = await trx
+    .selectFrom('appUser as u')
+    .innerJoin('role as ro', 'ro.id', 'u.roleId')
+    .select('u.id')
     .where('u.resellerId', '=', ADMIN_RESELLER_ID)
     .where(sql<boolean>`ro.privileges @> ${JSON.stringify([{ privilege: ADMIN_ONLY }])}::jsonb`)
     .where(sql<boolean>`not coalesce(u.disabled, false)`)
-    .limit(1).executeTakeFirst();
+    .limit(1)
+    .executeTakeFirst();
   if (!left) throw conflict([fieldError(field, 'lastAdministrator', 'validation.role.lastAdministrator')]);
 }
 
@@ -58,7 +63,9 @@ export const roleHooks: EntityHooks = {
     const privileges = grantable(principal, values.privileges as PrivilegeItem[]);
     const owner = Number(values.resellerId ?? existing?.resellerId);
     if (holdsAdministrator(privileges) && owner !== ADMIN_RESELLER_ID) {
-      throw new HttpError(400, 'VALIDATION_FAILED', 'validation.role.administratorProvider', [fieldError('privileges', 'administrator', 'validation.role.administratorProvider')]);
+      throw new HttpError(400, 'VALIDATION_FAILED', 'validation.role.administratorProvider', [
+        fieldError('privileges', 'administrator', 'validation.role.administratorProvider'),
+      ]);
     }
     return { ...values, privileges };
   },
@@ -71,7 +78,15 @@ export const roleHooks: EntityHooks = {
   /** The roles a user form offers: those the caller may give, granting nothing it lacks. */
   async afterList(rows, principal, db) {
     if (principal.isAdmin || !rows.length) return rows;
-    const stored = await db.selectFrom('role').select(['id', 'privileges']).where('id', 'in', rows.map((r) => Number(r.id))).execute();
+    const stored = await db
+      .selectFrom('role')
+      .select(['id', 'privileges'])
+      .where(
+        'id',
+        'in',
+        rows.map((r) => Number(r.id)),
+      )
+      .execute();
     const grantableIds = new Set(stored.filter((r) => mayActOn(principal, storedPrivileges(r.privileges))).map((r) => Number(r.id)));
     return rows.filter((r) => grantableIds.has(Number(r.id)));
   },

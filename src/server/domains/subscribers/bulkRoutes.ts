@@ -12,8 +12,22 @@ import { can, type Principal } from '../../http/principal';
 import type { JobKind, JobRecord } from '../../jobs/runner';
 import { CSV_COLUMNS, DETAIL_FIELDS } from '@shared/subscriberCsv';
 import {
-  applyAction, applyActionToMany, BULK_ACTIONS, detailsUnchanged, expireOperations, jobPrincipal, loadTargets, outcomesOf, previewOf, reasonFor, resolveAction, UNCHANGED,
-  type ApplyContext, type BulkAction, type Resolved, type Target,
+  applyAction,
+  applyActionToMany,
+  BULK_ACTIONS,
+  detailsUnchanged,
+  expireOperations,
+  jobPrincipal,
+  loadTargets,
+  outcomesOf,
+  previewOf,
+  reasonFor,
+  resolveAction,
+  UNCHANGED,
+  type ApplyContext,
+  type BulkAction,
+  type Resolved,
+  type Target,
 } from './bulk';
 import { scopeToCaller, type Body } from './context';
 import { uploadedText } from '../../http/upload';
@@ -27,7 +41,10 @@ export const BULK_MAX = 100000;
 export const CSV_MAX_BYTES = 4 * 1024 * 1024;
 
 /** One change of an uploaded line: an action and its parameters. */
-interface Change { action: BulkAction; params: Body }
+interface Change {
+  action: BulkAction;
+  params: Body;
+}
 
 /**
  * The bulk job: the action, checked again for each subscriber when it is applied. A chunk goes in one go
@@ -35,7 +52,14 @@ interface Change { action: BulkAction; params: Body }
  */
 export function bulkJobKind(db: Kysely<Database>, app: Pick<FastifyInstance, 'coreNetwork' | 'jobs'>): JobKind {
   const context = (trx: Kysely<Database>, principal: Principal, job: JobRecord, defer: (fn: () => void) => void): ApplyContext => ({
-    db, trx, principal, core: app.coreNetwork, subject: `job:${job.id}`, defer, job: { id: job.id, runner: app.jobs }, resend: job.params.resend === true,
+    db,
+    trx,
+    principal,
+    core: app.coreNetwork,
+    subject: `job:${job.id}`,
+    defer,
+    job: { id: job.id, runner: app.jobs },
+    resend: job.params.resend === true,
   });
   const applyTo = async (trx: Kysely<Database>, keys: readonly string[], job: JobRecord, defer: (fn: () => void) => void) => {
     const principal = await jobPrincipal(trx, job.userId);
@@ -66,8 +90,16 @@ async function visibleKeys(db: Kysely<Database>, principal: Principal, keys: rea
 }
 
 const linesOf = async (db: Kysely<Database>, jobId: number, subscriberIds: readonly number[]) => {
-  const rows = await db.selectFrom('subscriberUploadLine').select(['subscriberId', 'changes']).where('jobId', '=', jobId).where('subscriberId', 'in', subscriberIds).execute();
-  return rows.map((row) => ({ subscriberId: Number(row.subscriberId), changes: (typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes) as Change[] }));
+  const rows = await db
+    .selectFrom('subscriberUploadLine')
+    .select(['subscriberId', 'changes'])
+    .where('jobId', '=', jobId)
+    .where('subscriberId', 'in', subscriberIds)
+    .execute();
+  return rows.map((row) => ({
+    subscriberId: Number(row.subscriberId),
+    changes: (typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes) as Change[],
+  }));
 };
 
 /**
@@ -79,7 +111,16 @@ export function csvJobKind(db: Kysely<Database>, app: Pick<FastifyInstance, 'cor
     async apply(trx, key, job, afterCommit) {
       const principal = await jobPrincipal(trx, job.userId);
       const [line] = await linesOf(trx, job.id, [Number(key)]);
-      const ctx: ApplyContext = { db, trx, principal, core: app.coreNetwork, subject: `job:${job.id}`, defer: afterCommit, job: { id: job.id, runner: app.jobs }, resend: job.params.resend === true };
+      const ctx: ApplyContext = {
+        db,
+        trx,
+        principal,
+        core: app.coreNetwork,
+        subject: `job:${job.id}`,
+        defer: afterCommit,
+        job: { id: job.id, runner: app.jobs },
+        resend: job.params.resend === true,
+      };
       let changed = false;
       let answers = 0;
       for (const change of line?.changes ?? []) {
@@ -103,7 +144,11 @@ export function csvJobKind(db: Kysely<Database>, app: Pick<FastifyInstance, 'cor
         params: { ...job.params, resend: true },
         async prepare(trx, jobId) {
           const rows = lines.map((line) => ({ jobId, subscriberId: line.subscriberId, changes: JSON.stringify(line.changes) }));
-          for (let i = 0; i < rows.length; i += 1000) await trx.insertInto('subscriberUploadLine').values(rows.slice(i, i + 1000)).execute();
+          for (let i = 0; i < rows.length; i += 1000)
+            await trx
+              .insertInto('subscriberUploadLine')
+              .values(rows.slice(i, i + 1000))
+              .execute();
         },
       };
     },
@@ -139,7 +184,11 @@ export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kys
         if (e instanceof ListRequestError) throw invalid([fieldError(`selection.search.${e.field}`, e.rule, e.messageId)]);
         throw e;
       }
-      const rows = await db.selectFrom(repo.exportQuery(req, { principal }).as('q')).select('q.subscriberId').limit(BULK_MAX + 1).execute();
+      const rows = await db
+        .selectFrom(repo.exportQuery(req, { principal }).as('q'))
+        .select('q.subscriberId')
+        .limit(BULK_MAX + 1)
+        .execute();
       if (rows.length > BULK_MAX) throw invalid([fieldError('selection', 'maxItems', 'validation.bulk.tooMany')]);
       return rows.map((r) => Number(r.subscriberId));
     }
@@ -149,22 +198,27 @@ export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kys
   const bodySchema = {
     // The action and the shape of the selection here; each action's parameters, and which selection, in resolveAction
     // and selectionIds.
-    ...objectBody({
-      action: { type: 'string', enum: [...BULK_ACTIONS], errorMessage: 'validation.bulk.action' },
-      params: { type: 'object', description: 'The action\'s parameters (see the description)' },
-      selection: {
-        type: 'object',
-        properties: {
-          ids: { type: 'array', items: idSchema(), errorMessage: 'validation.subscriberId.required' },
-          search: { type: 'object', properties: { searchBy: { type: ['string', 'null'], maxLength: 100 }, searchKey: searchTextSchema() } },
+    ...objectBody(
+      {
+        action: { type: 'string', enum: [...BULK_ACTIONS], errorMessage: 'validation.bulk.action' },
+        params: { type: 'object', description: "The action's parameters (see the description)" },
+        selection: {
+          type: 'object',
+          properties: {
+            ids: { type: 'array', items: idSchema(), errorMessage: 'validation.subscriberId.required' },
+            search: { type: 'object', properties: { searchBy: { type: ['string', 'null'], maxLength: 100 }, searchKey: searchTextSchema() } },
+          },
+          errorMessage: { type: 'validation.bulk.selection' },
         },
-        errorMessage: { type: 'validation.bulk.selection' },
       },
-    }, ['action'], { action: 'validation.bulk.action' }),
+      ['action'],
+      { action: 'validation.bulk.action' },
+    ),
   };
-  const paramsText = 'Parameters: `daily-limit` `{ dailyLimitBytes, qosThrottling? }`, `qos` `{ qosThrottling }`, `pricing-plan` `{ pricingPlanId }`, '
-    + '`roaming-profile` `{ roamingProfileId }`, `move` `{ accountId }` (needs MoveSubscribers), `group-name` `{ groupName }`, '
-    + '`details` `{ name?, deviceType?, device?, imei?, apn? }` (the subscriber page\'s rules); `suspend` and `reactivate` none.';
+  const paramsText =
+    'Parameters: `daily-limit` `{ dailyLimitBytes, qosThrottling? }`, `qos` `{ qosThrottling }`, `pricing-plan` `{ pricingPlanId }`, ' +
+    '`roaming-profile` `{ roamingProfileId }`, `move` `{ accountId }` (needs MoveSubscribers), `group-name` `{ groupName }`, ' +
+    "`details` `{ name?, deviceType?, device?, imei?, apn? }` (the subscriber page's rules); `suspend` and `reactivate` none.";
 
   async function checked(request: FastifyRequest) {
     const body = request.body as Body;
@@ -174,43 +228,61 @@ export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kys
     return { principal, resolved, ids };
   }
 
-  app.post('/portal/subscribers/bulk/preview', {
-    config,
-    schema: {
-      tags, body: bodySchema,
-      summary: 'What a bulk action would do: how many subscribers change, and which cannot or need not, with the reason (nothing is written)',
-      description: `Body \`{ action, params, selection: { ids } | { search: { searchBy, searchKey } } }\`. ${paramsText} The answer: \`{ total, willChange, reasons: [{ messageId, message, count }], rows }\` (the first 50 that will not change).`,
+  app.post(
+    '/portal/subscribers/bulk/preview',
+    {
+      config,
+      schema: {
+        tags,
+        body: bodySchema,
+        summary: 'What a bulk action would do: how many subscribers change, and which cannot or need not, with the reason (nothing is written)',
+        description: `Body \`{ action, params, selection: { ids } | { search: { searchBy, searchKey } } }\`. ${paramsText} The answer: \`{ total, willChange, reasons: [{ messageId, message, count }], rows }\` (the first 50 that will not change).`,
+      },
     },
-  }, async (request) => {
-    const { principal, resolved, ids } = await checked(request);
-    return previewOf(resolved, ids, await loadTargets(db, principal, ids));
-  });
+    async (request) => {
+      const { principal, resolved, ids } = await checked(request);
+      return previewOf(resolved, ids, await loadTargets(db, principal, ids));
+    },
+  );
 
-  app.post('/portal/subscribers/bulk', {
-    config,
-    schema: {
-      tags, body: bodySchema,
-      summary: 'Start a bulk action as a background job (202 with the job id)',
-      description: 'Same body as the preview. The job\'s items are the subscribers the selection names now; each is checked again and applied with its audit entry '
-        + '(succeeded), left alone when already so (skipped), or refused with its reason (failed). A suspend or reactivate, and a roaming profile\'s HSS write, '
-        + 'count when the core network answers: the job waits for the answers (`waiting`) and ends `done`, or `failed` when every subscriber failed. '
-        + `Reasons: \`GET /portal/jobs/{id}/items\` and \`/failures\` (CSV); \`POST /portal/jobs/{id}/retry\` runs the failed again. ${paramsText}`,
+  app.post(
+    '/portal/subscribers/bulk',
+    {
+      config,
+      schema: {
+        tags,
+        body: bodySchema,
+        summary: 'Start a bulk action as a background job (202 with the job id)',
+        description:
+          "Same body as the preview. The job's items are the subscribers the selection names now; each is checked again and applied with its audit entry " +
+          "(succeeded), left alone when already so (skipped), or refused with its reason (failed). A suspend or reactivate, and a roaming profile's HSS write, " +
+          'count when the core network answers: the job waits for the answers (`waiting`) and ends `done`, or `failed` when every subscriber failed. ' +
+          `Reasons: \`GET /portal/jobs/{id}/items\` and \`/failures\` (CSV); \`POST /portal/jobs/{id}/retry\` runs the failed again. ${paramsText}`,
+      },
     },
-  }, async (request, reply) => {
-    const { principal, resolved, ids } = await checked(request);
-    const jobId = await app.jobs.enqueue({
-      kind: BULK_JOB, userId: principal.userId, resellerId: principal.resellerId, keys: ids.map(String),
-      params: { action: resolved.action, params: resolved.params },
-    });
-    return reply.code(202).send({ jobId, total: ids.length });
-  });
+    async (request, reply) => {
+      const { principal, resolved, ids } = await checked(request);
+      const jobId = await app.jobs.enqueue({
+        kind: BULK_JOB,
+        userId: principal.userId,
+        resellerId: principal.resellerId,
+        keys: ids.map(String),
+        params: { action: resolved.action, params: resolved.params },
+      });
+      return reply.code(202).send({ jobId, total: ids.length });
+    },
+  );
 
   /** The subscribers an upload names, by ICCID or IMSI, among those the caller may see. */
   async function targetsByKey(principal: Principal, column: 'iccid' | 'imsi', keys: string[]) {
     const found = new Map<string, Target>();
     const ids: number[] = [];
     for (let i = 0; i < keys.length; i += 5000) {
-      let q = db.selectFrom('subscriber as s').innerJoin('reseller as r', 'r.id', 's.resellerId').select('s.subscriberId').where(`s.${column}`, 'in', keys.slice(i, i + 5000));
+      let q = db
+        .selectFrom('subscriber as s')
+        .innerJoin('reseller as r', 'r.id', 's.resellerId')
+        .select('s.subscriberId')
+        .where(`s.${column}`, 'in', keys.slice(i, i + 5000));
       q = scopeToCaller(q, principal);
       ids.push(...(await q.execute()).map((r) => Number(r.subscriberId)));
     }
@@ -237,10 +309,13 @@ export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kys
     const resolve = (action: BulkAction, params: Body) => {
       const cacheKey = JSON.stringify([action, params]);
       if (!resolvedCache.has(cacheKey)) {
-        resolvedCache.set(cacheKey, resolveAction(db, principal, action, params).catch((e) => {
-          if (e instanceof HttpError) return e.fields ?? [fieldError('', e.code, e.statusCode === 403 ? 'error.forbidden' : 'error.validation')];
-          throw e;
-        }));
+        resolvedCache.set(
+          cacheKey,
+          resolveAction(db, principal, action, params).catch((e) => {
+            if (e instanceof HttpError) return e.fields ?? [fieldError('', e.code, e.statusCode === 403 ? 'error.forbidden' : 'error.validation')];
+            throw e;
+          }),
+        );
       }
       return resolvedCache.get(cacheKey)!;
     };
@@ -305,50 +380,88 @@ export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kys
     await scope.register(fastifyMultipart, { limits: { fileSize: CSV_MAX_BYTES - 1, files: 1, fields: 0 } });
     const refuse = (rule: string, messageId: string) => invalid([fieldError('file', rule, messageId)]);
 
-    scope.post('/portal/subscribers/bulk/csv', {
-      config,
-      schema: {
-        tags, consumes: ['multipart/form-data'], querystring: { type: 'object', properties: { confirm: { type: 'boolean' } } },
-        summary: 'Change subscribers from a CSV file (multipart field `file`, less than 4 MB)',
-        description: 'Columns: `iccid` or `imsi`, and any of `status`, `dailyLimitBytes`, `qosThrottling`, `pricingPlanId`, `roamingProfileId`, `accountId`, '
-          + '`groupName`, `name`, `deviceType`, `device`, `imei`, `apn`; the other columns of the subscriber export are ignored, so an export can be edited and sent back. An empty cell changes nothing. '
-          + 'Without `confirm=true` the answer lists every rejected line with its reasons and nothing is written; with it, the valid lines become a job (202).',
+    scope.post(
+      '/portal/subscribers/bulk/csv',
+      {
+        config,
+        schema: {
+          tags,
+          consumes: ['multipart/form-data'],
+          querystring: { type: 'object', properties: { confirm: { type: 'boolean' } } },
+          summary: 'Change subscribers from a CSV file (multipart field `file`, less than 4 MB)',
+          description:
+            'Columns: `iccid` or `imsi`, and any of `status`, `dailyLimitBytes`, `qosThrottling`, `pricingPlanId`, `roamingProfileId`, `accountId`, ' +
+            '`groupName`, `name`, `deviceType`, `device`, `imei`, `apn`; the other columns of the subscriber export are ignored, so an export can be edited and sent back. An empty cell changes nothing. ' +
+            'Without `confirm=true` the answer lists every rejected line with its reasons and nothing is written; with it, the valid lines become a job (202).',
+        },
       },
-    }, async (request, reply) => {
-      const { text, filename } = await uploadedText(request, 'file');
-      const principal = principalOf(request);
-      const { lines, ...summary } = await checkUpload(principal, text);
-      if ((request.query as { confirm?: boolean }).confirm !== true) return summary;
-      if (!summary.valid) throw refuse('rows', 'validation.csv.noValidLines');
-      // The changes of each line wait beside the job, which carries only the subscriber ids.
-      const jobId = await db.transaction().execute(async (trx) => {
-        const id = await app.jobs.enqueue({ kind: CSV_JOB, userId: principal.userId, resellerId: principal.resellerId, keys: Object.keys(lines), params: { file: filename } }, trx as never);
-        const rows = Object.entries(lines).map(([subscriberId, changes]) => ({ jobId: id, subscriberId: Number(subscriberId), changes: JSON.stringify(changes) }));
-        for (let i = 0; i < rows.length; i += 1000) await trx.insertInto('subscriberUploadLine').values(rows.slice(i, i + 1000)).execute();
-        return id;
-      });
-      return reply.code(202).send({ ...summary, jobId });
-    });
+      async (request, reply) => {
+        const { text, filename } = await uploadedText(request, 'file');
+        const principal = principalOf(request);
+        const { lines, ...summary } = await checkUpload(principal, text);
+        if ((request.query as { confirm?: boolean }).confirm !== true) return summary;
+        if (!summary.valid) throw refuse('rows', 'validation.csv.noValidLines');
+        // The changes of each line wait beside the job, which carries only the subscriber ids.
+        const jobId = await db.transaction().execute(async (trx) => {
+          const id = await app.jobs.enqueue(
+            { kind: CSV_JOB, userId: principal.userId, resellerId: principal.resellerId, keys: Object.keys(lines), params: { file: filename } },
+            trx as never,
+          );
+          const rows = Object.entries(lines).map(([subscriberId, changes]) => ({
+            jobId: id,
+            subscriberId: Number(subscriberId),
+            changes: JSON.stringify(changes),
+          }));
+          for (let i = 0; i < rows.length; i += 1000)
+            await trx
+              .insertInto('subscriberUploadLine')
+              .values(rows.slice(i, i + 1000))
+              .execute();
+          return id;
+        });
+        return reply.code(202).send({ ...summary, jobId });
+      },
+    );
   });
 }
 
 /** Whether a change only repeats what the subscriber has (so it needs no privilege and no check). */
 function sameAsCurrent({ action, params: p }: Change, t: Target): boolean {
   switch (action) {
-    case 'suspend': return t.status === 'suspended';
-    case 'reactivate': return t.status === 'active';
-    case 'daily-limit': return t.dailyLimitBytes === p.dailyLimitBytes && (p.qosThrottling === undefined || t.qosThrottling === p.qosThrottling);
-    case 'qos': return t.qosThrottling === p.qosThrottling;
-    case 'pricing-plan': return t.pricingPlanId === p.pricingPlanId;
-    case 'roaming-profile': return t.roamingProfileId === p.roamingProfileId;
-    case 'move': return t.accountId === p.accountId;
-    case 'group-name': return t.groupName === p.groupName;
-    case 'details': return detailsUnchanged(p, t);
+    case 'suspend':
+      return t.status === 'suspended';
+    case 'reactivate':
+      return t.status === 'active';
+    case 'daily-limit':
+      return t.dailyLimitBytes === p.dailyLimitBytes && (p.qosThrottling === undefined || t.qosThrottling === p.qosThrottling);
+    case 'qos':
+      return t.qosThrottling === p.qosThrottling;
+    case 'pricing-plan':
+      return t.pricingPlanId === p.pricingPlanId;
+    case 'roaming-profile':
+      return t.roamingProfileId === p.roamingProfileId;
+    case 'move':
+      return t.accountId === p.accountId;
+    case 'group-name':
+      return t.groupName === p.groupName;
+    case 'details':
+      return detailsUnchanged(p, t);
   }
 }
 
 /** The upload column a change comes from (the first of its details for `details`). */
 function columnOf({ action, params }: Change): string {
   if (action === 'details') return Object.keys(params)[0];
-  return ({ suspend: 'status', reactivate: 'status', 'daily-limit': 'dailyLimitBytes', qos: 'qosThrottling', 'pricing-plan': 'pricingPlanId', 'roaming-profile': 'roamingProfileId', move: 'accountId', 'group-name': 'groupName' } as const)[action];
+  return (
+    {
+      suspend: 'status',
+      reactivate: 'status',
+      'daily-limit': 'dailyLimitBytes',
+      qos: 'qosThrottling',
+      'pricing-plan': 'pricingPlanId',
+      'roaming-profile': 'roamingProfileId',
+      move: 'accountId',
+      'group-name': 'groupName',
+    } as const
+  )[action];
 }

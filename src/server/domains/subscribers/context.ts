@@ -9,9 +9,26 @@ import type { Database } from '../../db/types';
 
 /** The subscriber columns the operations read and change. */
 export const SUBSCRIBER_COLUMNS = [
-  's.subscriberId', 's.name', 's.status', 's.imsi', 's.iccid', 's.msisdn', 's.apn', 's.balance', 's.accountId', 's.resellerId',
-  's.country', 's.network', 's.lastLocationAt', 's.dailyLimitBytes', 's.qosThrottling', 's.usageTodayBytes', 's.pricingPlanId',
-  's.roamingProfileId', 's.migrationStatus', 'r.path as resellerPath',
+  's.subscriberId',
+  's.name',
+  's.status',
+  's.imsi',
+  's.iccid',
+  's.msisdn',
+  's.apn',
+  's.balance',
+  's.accountId',
+  's.resellerId',
+  's.country',
+  's.network',
+  's.lastLocationAt',
+  's.dailyLimitBytes',
+  's.qosThrottling',
+  's.usageTodayBytes',
+  's.pricingPlanId',
+  's.roamingProfileId',
+  's.migrationStatus',
+  'r.path as resellerPath',
 ] as const;
 
 export interface Subscriber {
@@ -38,6 +55,7 @@ export interface Subscriber {
 }
 
 /** Rows of resellers under the caller's, and of the caller's account when it has one. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any query builder with a `where`, whatever its tables
 export function scopeToCaller<Q extends { where: (...args: any[]) => Q }>(q: Q, principal: Principal, alias = 's'): Q {
   if (principal.isAdmin) return q;
   let scoped = q.where('r.path', 'like', sql<string>`${principal.resellerPath} || '%'`);
@@ -47,7 +65,11 @@ export function scopeToCaller<Q extends { where: (...args: any[]) => Q }>(q: Q, 
 
 /** The subscriber if the caller may see it (their reseller subtree, their account), else 404. */
 export async function visibleSubscriber(db: Kysely<Database>, principal: Principal, id: number, forUpdate = false): Promise<Subscriber> {
-  let q = db.selectFrom('subscriber as s').innerJoin('reseller as r', 'r.id', 's.resellerId').select([...SUBSCRIBER_COLUMNS]).where('s.subscriberId', '=', id);
+  let q = db
+    .selectFrom('subscriber as s')
+    .innerJoin('reseller as r', 'r.id', 's.resellerId')
+    .select([...SUBSCRIBER_COLUMNS])
+    .where('s.subscriberId', '=', id);
   q = scopeToCaller(q, principal);
   if (forUpdate) q = q.forUpdate('s');
   const row = await q.executeTakeFirst();

@@ -57,104 +57,183 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
     return { principal, sub: await visibleSubscriber(db, principal, pathId(request)) };
   };
 
-  app.get('/portal/reseller-info/api/qos-speed-limits', { config, schema: { tags, summary: 'Speeds a subscriber can be throttled to when its daily limit is reached' } }, async () => QOS_SPEED_LIMITS);
+  app.get(
+    '/portal/reseller-info/api/qos-speed-limits',
+    { config, schema: { tags, summary: 'Speeds a subscriber can be throttled to when its daily limit is reached' } },
+    async () => QOS_SPEED_LIMITS,
+  );
 
-  app.get('/portal/subscriber-info/daily-limit/:id', { config, schema: { tags, summary: 'Daily data limit, today\'s usage and whether the subscriber is blocked or throttled' } }, async (request) => {
-    const { sub } = await withPanel(request);
-    return dailyLimitView(sub);
-  });
-
-  app.post('/portal/subscriber-info/daily-limit', {
-    config,
-    schema: {
-      tags,
-      summary: 'Set the daily data limit and what happens when it is reached',
-      description: 'Body `{ subscriberId, dailyLimitBytes, qosThrottling? }`: the limit is required and greater than 0; `qosThrottling` is `BLOCK` (the default) or a speed id of `GET /portal/reseller-info/api/qos-speed-limits`.',
-      body: objectBody({
-        subscriberId: { ...idSchema(), errorMessage: 'validation.subscriberId.required' },
-        dailyLimitBytes: { type: 'integer', exclusiveMinimum: 0, maximum: MAX_DAILY_LIMIT, errorMessage: 'validation.dailyLimit.positive' },
-        qosThrottling: { type: 'string', enum: [QOS_BLOCK, ...QOS_SPEED_LIMITS.map((q) => q.id)], errorMessage: 'validation.qos.invalid' },
-      }, ['subscriberId', 'dailyLimitBytes'], { subscriberId: 'validation.subscriberId.required', dailyLimitBytes: 'validation.dailyLimit.required' }),
+  app.get(
+    '/portal/subscriber-info/daily-limit/:id',
+    { config, schema: { tags, summary: "Daily data limit, today's usage and whether the subscriber is blocked or throttled" } },
+    async (request) => {
+      const { sub } = await withPanel(request);
+      return dailyLimitView(sub);
     },
-  }, async (request) => {
-    const body = request.body as { subscriberId: number; dailyLimitBytes: number; qosThrottling?: string };
-    const limit = body.dailyLimitBytes;
-    const qos = body.qosThrottling ?? QOS_BLOCK;
-    const principal = principalOf(request);
-    return db.transaction().execute(async (trx) => {
-      const sub = await visibleSubscriber(trx, principal, body.subscriberId as number, true);
-      await changeSubscriber(trx, sub.subscriberId, principal, 'daily-limit', { dailyLimitBytes: limit, qosThrottling: qos });
-      await recordOperation(trx, principal, sub.subscriberId, 'daily-limit', { dailyLimitBytes: limit, qosThrottling: qos });
-      return dailyLimitView(await visibleSubscriber(trx, principal, sub.subscriberId));
-    });
-  });
+  );
 
-  app.get('/portal/subscriber-info/apn/:id', { config, schema: { tags, summary: 'The subscriber\'s access point name' } }, async (request) => {
+  app.post(
+    '/portal/subscriber-info/daily-limit',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Set the daily data limit and what happens when it is reached',
+        description:
+          'Body `{ subscriberId, dailyLimitBytes, qosThrottling? }`: the limit is required and greater than 0; `qosThrottling` is `BLOCK` (the default) or a speed id of `GET /portal/reseller-info/api/qos-speed-limits`.',
+        body: objectBody(
+          {
+            subscriberId: { ...idSchema(), errorMessage: 'validation.subscriberId.required' },
+            dailyLimitBytes: { type: 'integer', exclusiveMinimum: 0, maximum: MAX_DAILY_LIMIT, errorMessage: 'validation.dailyLimit.positive' },
+            qosThrottling: { type: 'string', enum: [QOS_BLOCK, ...QOS_SPEED_LIMITS.map((q) => q.id)], errorMessage: 'validation.qos.invalid' },
+          },
+          ['subscriberId', 'dailyLimitBytes'],
+          { subscriberId: 'validation.subscriberId.required', dailyLimitBytes: 'validation.dailyLimit.required' },
+        ),
+      },
+    },
+    async (request) => {
+      const body = request.body as { subscriberId: number; dailyLimitBytes: number; qosThrottling?: string };
+      const limit = body.dailyLimitBytes;
+      const qos = body.qosThrottling ?? QOS_BLOCK;
+      const principal = principalOf(request);
+      return db.transaction().execute(async (trx) => {
+        const sub = await visibleSubscriber(trx, principal, body.subscriberId as number, true);
+        await changeSubscriber(trx, sub.subscriberId, principal, 'daily-limit', { dailyLimitBytes: limit, qosThrottling: qos });
+        await recordOperation(trx, principal, sub.subscriberId, 'daily-limit', { dailyLimitBytes: limit, qosThrottling: qos });
+        return dailyLimitView(await visibleSubscriber(trx, principal, sub.subscriberId));
+      });
+    },
+  );
+
+  app.get('/portal/subscriber-info/apn/:id', { config, schema: { tags, summary: "The subscriber's access point name" } }, async (request) => {
     const { sub } = await withPanel(request, 'Apn');
     return { subscriberId: sub.subscriberId, apn: sub.apn };
   });
 
-  app.post('/portal/subscriber-info/charges/:id', {
-    config, schema: { tags, summary: 'Charges and credits of the subscriber, newest first (body `{ page: { page, size } }`)' },
-  }, async (request) => {
-    const { page, size } = pageOf(bodyOf(request));
-    const { sub } = await withPanel(request, 'Services');
-    const base = db.selectFrom('subscriberCharge').where('subscriberId', '=', sub.subscriberId);
-    const { n } = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-    const rows = await base.select(['id', 'kind', 'amount', 'description', 'accountId', 'username', 'createdAt'])
-      .orderBy('id', 'desc').limit(size).offset(page * size).execute();
-    return envelope(rows.map((r) => ({ ...r, id: Number(r.id), amount: money(r.amount), createdAt: toIso(r.createdAt) })), Number(n), page, size);
-  });
+  app.post(
+    '/portal/subscriber-info/charges/:id',
+    {
+      config,
+      schema: { tags, summary: 'Charges and credits of the subscriber, newest first (body `{ page: { page, size } }`)' },
+    },
+    async (request) => {
+      const { page, size } = pageOf(bodyOf(request));
+      const { sub } = await withPanel(request, 'Services');
+      const base = db.selectFrom('subscriberCharge').where('subscriberId', '=', sub.subscriberId);
+      const { n } = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const rows = await base
+        .select(['id', 'kind', 'amount', 'description', 'accountId', 'username', 'createdAt'])
+        .orderBy('id', 'desc')
+        .limit(size)
+        .offset(page * size)
+        .execute();
+      return envelope(
+        rows.map((r) => ({ ...r, id: Number(r.id), amount: money(r.amount), createdAt: toIso(r.createdAt) })),
+        Number(n),
+        page,
+        size,
+      );
+    },
+  );
 
   /** The visible subscriber owning an IMSI, its real one or a sponsor IMSI; 404 otherwise. */
   async function imsiOwner(request: FastifyRequest): Promise<{ imsi: string; principal: Principal }> {
     const imsi = (request.params as { imsi: string }).imsi;
     if (!/^\d{15}$/.test(imsi)) throw invalid([fieldError('imsi', 'pattern', 'validation.imsi.invalid')]);
     const principal = requirePanel(request, 'NetworkEvents');
-    let q = db.selectFrom('subscriber as s').innerJoin('reseller as r', 'r.id', 's.resellerId').select('s.subscriberId')
-      .where((eb) => eb.or([eb('s.imsi', '=', imsi), eb('s.subscriberId', 'in', eb.selectFrom('sponsorImsi').select('subscriberId').where('imsi', '=', imsi))]));
+    let q = db
+      .selectFrom('subscriber as s')
+      .innerJoin('reseller as r', 'r.id', 's.resellerId')
+      .select('s.subscriberId')
+      .where((eb) =>
+        eb.or([eb('s.imsi', '=', imsi), eb('s.subscriberId', 'in', eb.selectFrom('sponsorImsi').select('subscriberId').where('imsi', '=', imsi))]),
+      );
     q = scopeToCaller(q, principal);
     if (!(await q.executeTakeFirst())) throw notFound();
     return { imsi, principal };
   }
   const eventsOf = (imsi: string) => db.selectFrom('networkEvent').where('imsi', '=', imsi);
 
-  app.post('/portal/subscriber-info/network-events/:imsi', {
-    config, schema: { tags, summary: 'Signalling events of an IMSI (real or sponsor), newest first (body `{ page: { page, size } }`)' },
-  }, async (request) => {
-    const { page, size } = pageOf(bodyOf(request));
-    const { imsi } = await imsiOwner(request);
-    const { n } = await eventsOf(imsi).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-    const rows = await eventsOf(imsi).select(['id', ...EVENT_COLUMNS]).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(size).offset(page * size).execute();
-    return envelope(rows.map((r) => ({ ...r, id: Number(r.id), createdAt: toIso(r.createdAt) })), Number(n), page, size);
-  });
+  app.post(
+    '/portal/subscriber-info/network-events/:imsi',
+    {
+      config,
+      schema: { tags, summary: 'Signalling events of an IMSI (real or sponsor), newest first (body `{ page: { page, size } }`)' },
+    },
+    async (request) => {
+      const { page, size } = pageOf(bodyOf(request));
+      const { imsi } = await imsiOwner(request);
+      const { n } = await eventsOf(imsi)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
+      const rows = await eventsOf(imsi)
+        .select(['id', ...EVENT_COLUMNS])
+        .orderBy('createdAt', 'desc')
+        .orderBy('id', 'desc')
+        .limit(size)
+        .offset(page * size)
+        .execute();
+      return envelope(
+        rows.map((r) => ({ ...r, id: Number(r.id), createdAt: toIso(r.createdAt) })),
+        Number(n),
+        page,
+        size,
+      );
+    },
+  );
 
-  app.post('/portal/subscriber-info/network-events/:imsi/download', {
-    config, schema: { tags, summary: 'The same events as CSV, streamed from the database' },
-  }, async (request, reply) => {
-    const { imsi } = await imsiOwner(request);
-    const query = eventsOf(imsi).select(['id', ...EVENT_COLUMNS]).orderBy('createdAt', 'desc').orderBy('id', 'desc');
-    return sendCsv(reply, `network-events-${imsi}.csv`, EVENT_COLUMNS, queryBatches(db, engine, query), (row) => EVENT_COLUMNS.map((c) => row[c]));
-  });
+  app.post(
+    '/portal/subscriber-info/network-events/:imsi/download',
+    {
+      config,
+      schema: { tags, summary: 'The same events as CSV, streamed from the database' },
+    },
+    async (request, reply) => {
+      const { imsi } = await imsiOwner(request);
+      const query = eventsOf(imsi)
+        .select(['id', ...EVENT_COLUMNS])
+        .orderBy('createdAt', 'desc')
+        .orderBy('id', 'desc');
+      return sendCsv(reply, `network-events-${imsi}.csv`, EVENT_COLUMNS, queryBatches(db, engine, query), (row) => EVENT_COLUMNS.map((c) => row[c]));
+    },
+  );
 
-  app.get('/portal/subscriber-info/usage-logs/:id', {
-    config,
-    schema: { tags, summary: `The subscriber's credit-control requests (CCR), newest first, at most ${USAGE_LOG_LIMIT}`, querystring: { type: 'object', properties: { size: { type: 'integer', minimum: 1, maximum: USAGE_LOG_LIMIT, default: USAGE_LOG_LIMIT } } } },
-  }, async (request) => {
-    const { sub } = await withPanel(request, 'UsageLogs');
-    const { size } = request.query as { size: number };
-    const rows = await db.selectFrom('usageRecord').select(['id', 'at', 'imsi', 'requestType', 'plmn', 'apn', 'bytesUp', 'bytesDown', 'resultCode'])
-      .where('subscriberId', '=', sub.subscriberId).orderBy('at', 'desc').orderBy('id', 'desc').limit(Math.min(size, USAGE_LOG_LIMIT)).execute();
-    return rows.map((r) => ({ ...r, id: Number(r.id), at: toIso(r.at), bytesUp: Number(r.bytesUp), bytesDown: Number(r.bytesDown) }));
-  });
+  app.get(
+    '/portal/subscriber-info/usage-logs/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: `The subscriber's credit-control requests (CCR), newest first, at most ${USAGE_LOG_LIMIT}`,
+        querystring: { type: 'object', properties: { size: { type: 'integer', minimum: 1, maximum: USAGE_LOG_LIMIT, default: USAGE_LOG_LIMIT } } },
+      },
+    },
+    async (request) => {
+      const { sub } = await withPanel(request, 'UsageLogs');
+      const { size } = request.query as { size: number };
+      const rows = await db
+        .selectFrom('usageRecord')
+        .select(['id', 'at', 'imsi', 'requestType', 'plmn', 'apn', 'bytesUp', 'bytesDown', 'resultCode'])
+        .where('subscriberId', '=', sub.subscriberId)
+        .orderBy('at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(Math.min(size, USAGE_LOG_LIMIT))
+        .execute();
+      return rows.map((r) => ({ ...r, id: Number(r.id), at: toIso(r.at), bytesUp: Number(r.bytesUp), bytesDown: Number(r.bytesDown) }));
+    },
+  );
 
   /** The subscribers of the caller's tenancy (or of one reseller subtree in it) that used most data in the last 24 hours. */
   async function top(request: FastifyRequest, resellerId?: number) {
     const principal = principalOf(request);
     const body = bodyOf(request);
     const size = body.size ?? 10;
-    if (!Number.isInteger(size) || (size as number) < 1 || (size as number) > 100) throw invalid([fieldError('size', 'maximum', 'validation.pageSize.invalid')]);
-    let q = db.selectFrom('subscriber as s').innerJoin('reseller as r', 'r.id', 's.resellerId')
+    if (!Number.isInteger(size) || (size as number) < 1 || (size as number) > 100)
+      throw invalid([fieldError('size', 'maximum', 'validation.pageSize.invalid')]);
+    let q = db
+      .selectFrom('subscriber as s')
+      .innerJoin('reseller as r', 'r.id', 's.resellerId')
       .select(['s.subscriberId', 's.name', 's.imsi', 's.accountId', 's.resellerId', 'r.name as resellerName', 's.usageTodayBytes', 's.dailyLimitBytes']);
     q = scopeToCaller(q, principal);
     if (resellerId !== undefined) {
@@ -164,34 +243,56 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
       if (!found) throw notFound();
       q = q.where('r.path', 'like', sql<string>`${found.path} || '%'`);
     }
-    const rows = await q.orderBy('s.usageTodayBytes', 'desc').orderBy('s.subscriberId').limit(size as number).execute();
-    return rows.map((r) => ({ ...r, usageTodayBytes: Number(r.usageTodayBytes), dailyLimitBytes: r.dailyLimitBytes === null ? null : Number(r.dailyLimitBytes) }));
+    const rows = await q
+      .orderBy('s.usageTodayBytes', 'desc')
+      .orderBy('s.subscriberId')
+      .limit(size as number)
+      .execute();
+    return rows.map((r) => ({
+      ...r,
+      usageTodayBytes: Number(r.usageTodayBytes),
+      dailyLimitBytes: r.dailyLimitBytes === null ? null : Number(r.dailyLimitBytes),
+    }));
   }
   const topConfig = { privilege: ['Subscribers', 'Dashboard'] };
   const topSummary = 'Subscribers with the most data in the last 24 hours (body `{ size? }`, 10 by default, at most 100)';
   app.post('/portal/subscriber-info/top24Hours', { config: topConfig, schema: { tags, summary: topSummary } }, (request) => top(request));
-  app.post('/portal/subscriber-info/top24Hours/:resellerId', { config: topConfig, schema: { tags, summary: `${topSummary}, within one reseller and its sub-resellers` } },
-    (request) => top(request, pathId(request, 'resellerId')));
+  app.post(
+    '/portal/subscriber-info/top24Hours/:resellerId',
+    { config: topConfig, schema: { tags, summary: `${topSummary}, within one reseller and its sub-resellers` } },
+    (request) => top(request, pathId(request, 'resellerId')),
+  );
 
-  app.get('/portal/summa/subscriber-migration/:id', { config, schema: { tags, summary: 'Migration status to the external core platform: pending, success, error, or null when never migrated' } }, async (request) => {
-    const { sub } = await withPanel(request, 'MigrationStatus');
-    return { subscriberId: sub.subscriberId, migrationStatus: sub.migrationStatus };
-  });
-
-  app.post('/portal/misc/equipment', {
-    config,
-    schema: {
-      tags, summary: 'Make and model of a device from its IMEI (its first 8 digits, the TAC)',
-      body: objectBody({ imei: { type: 'string', maxLength: 50, pattern: '^[0-9]{14,16}$', errorMessage: 'validation.imei.invalid' } }, ['imei'], { imei: 'validation.imei.invalid' }),
+  app.get(
+    '/portal/summa/subscriber-migration/:id',
+    { config, schema: { tags, summary: 'Migration status to the external core platform: pending, success, error, or null when never migrated' } },
+    async (request) => {
+      const { sub } = await withPanel(request, 'MigrationStatus');
+      return { subscriberId: sub.subscriberId, migrationStatus: sub.migrationStatus };
     },
-  }, async (request) => {
-    const { imei } = request.body as { imei: string };
-    if (imei.length === 15 && !luhnValid(imei)) throw invalid([fieldError('imei', 'checkDigit', 'validation.imei.checkDigit')]);
-    const tac = imei.slice(0, 8);
-    const row = await db.selectFrom('equipmentTac').select(['make', 'model', 'deviceType']).where('tac', '=', tac).executeTakeFirst();
-    if (!row) throw new HttpError(404, 'NOT_FOUND', 'error.equipment.unknown');
-    return { imei, tac, ...row };
-  });
+  );
+
+  app.post(
+    '/portal/misc/equipment',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Make and model of a device from its IMEI (its first 8 digits, the TAC)',
+        body: objectBody({ imei: { type: 'string', maxLength: 50, pattern: '^[0-9]{14,16}$', errorMessage: 'validation.imei.invalid' } }, ['imei'], {
+          imei: 'validation.imei.invalid',
+        }),
+      },
+    },
+    async (request) => {
+      const { imei } = request.body as { imei: string };
+      if (imei.length === 15 && !luhnValid(imei)) throw invalid([fieldError('imei', 'checkDigit', 'validation.imei.checkDigit')]);
+      const tac = imei.slice(0, 8);
+      const row = await db.selectFrom('equipmentTac').select(['make', 'model', 'deviceType']).where('tac', '=', tac).executeTakeFirst();
+      if (!row) throw new HttpError(404, 'NOT_FOUND', 'error.equipment.unknown');
+      return { imei, tac, ...row };
+    },
+  );
 
   /** SIM cards of the caller's reseller subtree; an account user's are those of its account's subscribers. */
   const simCards = (principal: Principal) => {
@@ -202,7 +303,20 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
     }
     return q;
   };
-  const SIM_COLUMNS = ['c.iccid', 'c.simType', 'c.status', 'c.statusDate', 'c.profileType', 'c.batch', 'c.cost', 'c.serviceProviderName', 'c.resellerId', 'r.name as resellerName', 's.subscriberId', 's.name as subscriberName'] as const;
+  const SIM_COLUMNS = [
+    'c.iccid',
+    'c.simType',
+    'c.status',
+    'c.statusDate',
+    'c.profileType',
+    'c.batch',
+    'c.cost',
+    'c.serviceProviderName',
+    'c.resellerId',
+    'r.name as resellerName',
+    's.subscriberId',
+    's.name as subscriberName',
+  ] as const;
   const simToWire = (r: Record<string, unknown>) => ({ ...r, cost: money(r.cost), statusDate: toIso(r.statusDate) });
   const simCardConfig = { privilege: ['Subscribers', 'Inventory'] };
   const iccidOf = (request: FastifyRequest) => {
@@ -212,58 +326,81 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
   };
   const noSimCard = () => new HttpError(404, 'NOT_FOUND', 'error.simCard.notFound');
 
-  app.get('/portal/sim-cards', {
-    config: simCardConfig,
-    schema: {
-      tags, summary: 'SIM cards, by ICCID (searchKey matches part of it)',
-      querystring: pageQuery(500, 50, {
-        searchKey: { type: 'string', pattern: '^\\d{1,22}$' }, status: { type: 'string', enum: ['inventory', 'active', 'suspended', 'retired'] },
-        simType: { type: 'string', enum: ['physical', 'esim'] },
-      }),
+  app.get(
+    '/portal/sim-cards',
+    {
+      config: simCardConfig,
+      schema: {
+        tags,
+        summary: 'SIM cards, by ICCID (searchKey matches part of it)',
+        querystring: pageQuery(500, 50, {
+          searchKey: { type: 'string', pattern: '^\\d{1,22}$' },
+          status: { type: 'string', enum: ['inventory', 'active', 'suspended', 'retired'] },
+          simType: { type: 'string', enum: ['physical', 'esim'] },
+        }),
+      },
     },
-  }, async (request) => {
-    const q = request.query as { page: number; size: number; searchKey?: string; status?: string; simType?: string };
-    let base = simCards(principalOf(request));
-    if (q.searchKey) base = base.where('c.iccid', 'like', `%${q.searchKey}%`);
-    if (q.status) base = base.where('c.status', '=', q.status);
-    if (q.simType) base = base.where('c.simType', '=', q.simType);
-    const { n } = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-    const rows = await base.select([...SIM_COLUMNS]).orderBy('c.iccid').limit(q.size).offset(q.page * q.size).execute();
-    return envelope(rows.map(simToWire), Number(n), q.page, q.size);
-  });
+    async (request) => {
+      const q = request.query as { page: number; size: number; searchKey?: string; status?: string; simType?: string };
+      let base = simCards(principalOf(request));
+      if (q.searchKey) base = base.where('c.iccid', 'like', `%${q.searchKey}%`);
+      if (q.status) base = base.where('c.status', '=', q.status);
+      if (q.simType) base = base.where('c.simType', '=', q.simType);
+      const { n } = await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const rows = await base
+        .select([...SIM_COLUMNS])
+        .orderBy('c.iccid')
+        .limit(q.size)
+        .offset(q.page * q.size)
+        .execute();
+      return envelope(rows.map(simToWire), Number(n), q.page, q.size);
+    },
+  );
 
   const simCard = async (request: FastifyRequest) => {
     const iccid = iccidOf(request);
-    const row = await simCards(principalOf(request)).select([...SIM_COLUMNS, 'c.activationCode']).where('c.iccid', '=', iccid).executeTakeFirst();
+    const row = await simCards(principalOf(request))
+      .select([...SIM_COLUMNS, 'c.activationCode'])
+      .where('c.iccid', '=', iccid)
+      .executeTakeFirst();
     if (!row) throw noSimCard();
     return row as Record<string, unknown>;
   };
 
-  app.get('/portal/sim-cards/:iccid', { config: simCardConfig, schema: { tags, summary: 'One SIM card; an eSIM with its activation code' } }, async (request) => simToWire(await simCard(request)));
+  app.get('/portal/sim-cards/:iccid', { config: simCardConfig, schema: { tags, summary: 'One SIM card; an eSIM with its activation code' } }, async (request) =>
+    simToWire(await simCard(request)),
+  );
 
-  app.post('/portal/sim-cards/:iccid', {
-    config: simCardConfig,
-    schema: {
-      tags, summary: 'E-mail the eSIM\'s activation QR code',
-      body: objectBody({ email: { type: 'string', maxLength: 254, errorMessage: 'validation.email.required' } }, ['email'], { email: 'validation.email.required' }),
+  app.post(
+    '/portal/sim-cards/:iccid',
+    {
+      config: simCardConfig,
+      schema: {
+        tags,
+        summary: "E-mail the eSIM's activation QR code",
+        body: objectBody({ email: { type: 'string', maxLength: 254, errorMessage: 'validation.email.required' } }, ['email'], {
+          email: 'validation.email.required',
+        }),
+      },
     },
-  }, async (request) => {
-    // Surrounding blanks are forgiven, so the format is checked here, after trimming.
-    const email = (request.body as { email: string }).email;
-    if (!email.trim()) throw invalid([fieldError('email', 'required', 'validation.email.required')]);
-    if (!isEmail(email.trim())) throw invalid([fieldError('email', 'format', 'validation.email.invalid')]);
-    const sim = await simCard(request);
-    if (sim.simType !== 'esim' || !sim.activationCode) throw invalid([fieldError('iccid', 'esim', 'validation.simCard.notEsim')]);
-    const code = String(sim.activationCode);
-    const image = await QRCode.toDataURL(code, { errorCorrectionLevel: 'M', margin: 2, width: 320 });
-    const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-    await mailer.send({
-      to: email.trim(),
-      subject: `eSIM activation code for ${sim.iccid}`,
-      text: `Scan the QR code with the device that should receive the eSIM, or enter the activation code by hand:\n\n${code}\n\nICCID: ${sim.iccid}`,
-      html: `<p>Scan the QR code with the device that should receive the eSIM, or enter the activation code by hand.</p><p><img src="${image}" alt="eSIM activation QR code" width="320" height="320"></p><p><code>${escape(code)}</code></p><p>ICCID: ${escape(String(sim.iccid))}</p>`,
-    });
-    request.log.info({ iccid: sim.iccid }, 'eSIM activation code mailed');
-    return { message: englishText('simCard.qrSent') };
-  });
+    async (request) => {
+      // Surrounding blanks are forgiven, so the format is checked here, after trimming.
+      const email = (request.body as { email: string }).email;
+      if (!email.trim()) throw invalid([fieldError('email', 'required', 'validation.email.required')]);
+      if (!isEmail(email.trim())) throw invalid([fieldError('email', 'format', 'validation.email.invalid')]);
+      const sim = await simCard(request);
+      if (sim.simType !== 'esim' || !sim.activationCode) throw invalid([fieldError('iccid', 'esim', 'validation.simCard.notEsim')]);
+      const code = String(sim.activationCode);
+      const image = await QRCode.toDataURL(code, { errorCorrectionLevel: 'M', margin: 2, width: 320 });
+      const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+      await mailer.send({
+        to: email.trim(),
+        subject: `eSIM activation code for ${sim.iccid}`,
+        text: `Scan the QR code with the device that should receive the eSIM, or enter the activation code by hand:\n\n${code}\n\nICCID: ${sim.iccid}`,
+        html: `<p>Scan the QR code with the device that should receive the eSIM, or enter the activation code by hand.</p><p><img src="${image}" alt="eSIM activation QR code" width="320" height="320"></p><p><code>${escape(code)}</code></p><p>ICCID: ${escape(String(sim.iccid))}</p>`,
+      });
+      request.log.info({ iccid: sim.iccid }, 'eSIM activation code mailed');
+      return { message: englishText('simCard.qrSent') };
+    },
+  );
 }

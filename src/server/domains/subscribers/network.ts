@@ -34,11 +34,13 @@ export function operationToWire(row: Row) {
     subscriberId: row.subscriberId,
     operation: row.operation,
     status: row.status,
-    request: typeof row.request === 'string' ? JSON.parse(row.request) : row.request ?? {},
+    request: typeof row.request === 'string' ? JSON.parse(row.request) : (row.request ?? {}),
     username: row.username,
     createdAt: toIso(row.createdAt),
     finishedAt: toIso(row.finishedAt),
-    ...(failed ? { error: { code: 'NETWORK_FAILED', messageId, message: englishText(messageId ?? 'subscriberOperation.failed.network'), detail: row.detail } } : {}),
+    ...(failed
+      ? { error: { code: 'NETWORK_FAILED', messageId, message: englishText(messageId ?? 'subscriberOperation.failed.network'), detail: row.detail } }
+      : {}),
   };
 }
 
@@ -60,21 +62,41 @@ function failureMessage(network: CoreNetworkOperation, detail: string | undefine
  */
 export async function startNetworkOperation(app: FastifyInstance, db: Kysely<Database>, principal: Principal, subscriber: Subscriber, op: NetworkOperation) {
   const subscriberId = subscriber.subscriberId;
-  await db.updateTable('subscriberOperation').set({ status: 'failed', messageId: 'subscriberOperation.failed.noAnswer', finishedAt: sql`now()` })
-    .where('subscriberId', '=', subscriberId).where('status', '=', 'pending')
-    .where('createdAt', '<', sql<Date>`now() - make_interval(mins => ${STALE_MINUTES})`).execute();
+  await db
+    .updateTable('subscriberOperation')
+    .set({ status: 'failed', messageId: 'subscriberOperation.failed.noAnswer', finishedAt: sql`now()` })
+    .where('subscriberId', '=', subscriberId)
+    .where('status', '=', 'pending')
+    .where('createdAt', '<', sql<Date>`now() - make_interval(mins => ${STALE_MINUTES})`)
+    .execute();
   let row: Row;
   try {
-    row = await db.insertInto('subscriberOperation').values({
-      subscriberId, operation: op.name, status: 'pending', request: JSON.stringify(op.request ?? {}), userId: principal.userId, username: principal.username,
-    }).returningAll().executeTakeFirstOrThrow();
+    row = await db
+      .insertInto('subscriberOperation')
+      .values({
+        subscriberId,
+        operation: op.name,
+        status: 'pending',
+        request: JSON.stringify(op.request ?? {}),
+        userId: principal.userId,
+        username: principal.username,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
   } catch (e) {
     if (pgCode(e) === '23505') throw conflict([fieldError('subscriberId', 'pending', 'error.operation.pending')]);
     throw e;
   }
   const actor: Actor = { userId: principal.userId, username: principal.username };
   app.coreNetwork.dispatch(
-    { operation: op.network, resellerId: subscriber.resellerId, imsi: subscriber.imsi, subscriberId, subject: `subscriber-operation:${row.id}`, payload: op.request },
+    {
+      operation: op.network,
+      resellerId: subscriber.resellerId,
+      imsi: subscriber.imsi,
+      subscriberId,
+      subject: `subscriber-operation:${row.id}`,
+      payload: op.request,
+    },
     (answer) => finish(db, Number(row.id), subscriberId, op, answer, actor),
   );
   return operationToWire(row);
@@ -87,32 +109,64 @@ async function finish(db: Kysely<Database>, id: number, subscriberId: number, op
     try {
       await db.transaction().execute(async (trx) => {
         await op.apply?.(trx, subscriberId, actor);
-        await trx.updateTable('subscriberOperation').set({ status: 'success', detail, networkRequestId: answer.requestId, finishedAt: sql`now()` })
-          .where('id', '=', id).execute();
+        await trx
+          .updateTable('subscriberOperation')
+          .set({ status: 'success', detail, networkRequestId: answer.requestId, finishedAt: sql`now()` })
+          .where('id', '=', id)
+          .execute();
       });
       return;
     } catch (e) {
       // The network took the change but the portal could not record it (e.g. the number was taken meanwhile).
-      messageId = e instanceof HttpError ? e.fields?.[0]?.messageId ?? 'subscriberOperation.failed.apply' : 'subscriberOperation.failed.apply';
+      messageId = e instanceof HttpError ? (e.fields?.[0]?.messageId ?? 'subscriberOperation.failed.apply') : 'subscriberOperation.failed.apply';
       detail = e instanceof Error ? e.message : String(e);
     }
   }
-  await db.updateTable('subscriberOperation').set({ status: 'failed', messageId, detail, networkRequestId: answer.requestId, finishedAt: sql`now()` })
-    .where('id', '=', id).execute();
+  await db
+    .updateTable('subscriberOperation')
+    .set({ status: 'failed', messageId, detail, networkRequestId: answer.requestId, finishedAt: sql`now()` })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Records the same operation, completed by the portal, on many subscribers, as `recordOperation` does for one. */
-export async function recordOperations(trx: Kysely<Database>, principal: Principal, subscriberIds: readonly number[], name: string, request: Record<string, unknown>) {
+export async function recordOperations(
+  trx: Kysely<Database>,
+  principal: Principal,
+  subscriberIds: readonly number[],
+  name: string,
+  request: Record<string, unknown>,
+) {
   const rows = subscriberIds.map((subscriberId) => ({
-    subscriberId, operation: name, status: 'success', request: JSON.stringify(request), userId: principal.userId, username: principal.username, finishedAt: sql<Date>`now()`,
+    subscriberId,
+    operation: name,
+    status: 'success',
+    request: JSON.stringify(request),
+    userId: principal.userId,
+    username: principal.username,
+    finishedAt: sql<Date>`now()`,
   }));
-  for (let i = 0; i < rows.length; i += 1000) await trx.insertInto('subscriberOperation').values(rows.slice(i, i + 1000)).execute();
+  for (let i = 0; i < rows.length; i += 1000)
+    await trx
+      .insertInto('subscriberOperation')
+      .values(rows.slice(i, i + 1000))
+      .execute();
 }
 
 /** Records an operation the portal completes by itself (billing, settings) in the transaction of its change. */
 export async function recordOperation(trx: Kysely<Database>, principal: Principal, subscriberId: number, name: string, request: Record<string, unknown>) {
-  const row = await trx.insertInto('subscriberOperation').values({
-    subscriberId, operation: name, status: 'success', request: JSON.stringify(request), userId: principal.userId, username: principal.username, finishedAt: sql<Date>`now()`,
-  }).returningAll().executeTakeFirstOrThrow();
+  const row = await trx
+    .insertInto('subscriberOperation')
+    .values({
+      subscriberId,
+      operation: name,
+      status: 'success',
+      request: JSON.stringify(request),
+      userId: principal.userId,
+      username: principal.username,
+      finishedAt: sql<Date>`now()`,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
   return operationToWire(row);
 }

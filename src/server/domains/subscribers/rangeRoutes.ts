@@ -8,7 +8,21 @@ import { principalOf } from '../../http/guard';
 import { can, type Principal } from '../../http/principal';
 import type { JobKind } from '../../jobs/runner';
 import { auditSubscriber } from './audit';
-import { applyActionToMany, checkRange, jobPrincipal, loadTargets, outcomesOf, rangeIds, RANGE_MAX, reasonFor, resolveAction, UNCHANGED, type ApplyContext, type Range, type Resolved } from './bulk';
+import {
+  applyActionToMany,
+  checkRange,
+  jobPrincipal,
+  loadTargets,
+  outcomesOf,
+  rangeIds,
+  RANGE_MAX,
+  reasonFor,
+  resolveAction,
+  UNCHANGED,
+  type ApplyContext,
+  type Range,
+  type Resolved,
+} from './bulk';
 import { BULK_JOB } from './bulkRoutes';
 import { requirePanel, type Body } from './context';
 import { changeSubscriber } from './operationRoutes';
@@ -56,13 +70,26 @@ async function allOrNothing(app: FastifyInstance, db: Kysely<Database>, principa
     }
     if (refused.size) {
       // One entry per reason, naming the subscribers (the first 100) and how many there are.
-      throw invalid([...refused].map(([messageId, which]) => ({ ...fieldError(field, messageId.split('.').at(-1)!, messageId), subscriberIds: which.slice(0, 100), count: which.length })));
+      throw invalid(
+        [...refused].map(([messageId, which]) => ({
+          ...fieldError(field, messageId.split('.').at(-1)!, messageId),
+          subscriberIds: which.slice(0, 100),
+          count: which.length,
+        })),
+      );
     }
     const keys = ids.map(String);
     const jobParams = { action: resolved.action, params: resolved.params, ...params };
-    const jobId = params ? await app.jobs.begin({ kind: BULK_JOB, userId: principal.userId, resellerId: principal.resellerId, keys, params: jobParams }, trx) : undefined;
+    const jobId = params
+      ? await app.jobs.begin({ kind: BULK_JOB, userId: principal.userId, resellerId: principal.resellerId, keys, params: jobParams }, trx)
+      : undefined;
     const ctx: ApplyContext = {
-      db, trx, principal, core: app.coreNetwork, subject: jobId ? `job:${jobId}` : `${resolved.action}:${principal.username}`, defer: (send: () => void) => sends.push(send),
+      db,
+      trx,
+      principal,
+      core: app.coreNetwork,
+      subject: jobId ? `job:${jobId}` : `${resolved.action}:${principal.username}`,
+      defer: (send: () => void) => sends.push(send),
       job: jobId ? { id: jobId, runner: app.jobs } : undefined,
     };
     const applied = await applyActionToMany(ctx, resolved, ids);
@@ -93,7 +120,14 @@ export function migrationJobKind(platform: MigrationPlatform): JobKind {
       const answer = await platform.migrate({ subscriberId: id, imsi: t.imsi, iccid: t.iccid });
       const status = answer.ok ? 'success' : 'error';
       await trx.updateTable('subscriber').set({ migrationStatus: status }).where('subscriberId', '=', id).execute();
-      await auditSubscriber(trx, principal, id, 'migration', { migrationStatus: 'pending' }, { migrationStatus: status, ...(answer.ok ? {} : { migrationError: answer.detail ?? null }) });
+      await auditSubscriber(
+        trx,
+        principal,
+        id,
+        'migration',
+        { migrationStatus: 'pending' },
+        { migrationStatus: status, ...(answer.ok ? {} : { migrationError: answer.detail ?? null }) },
+      );
       return answer.ok ? undefined : { status: 'failed', messageId: 'job.reason.migrationRefused', detail: answer.detail };
     },
     async retry(db, principal, _job, failedKeys) {
@@ -119,91 +153,130 @@ export function registerSubscriberRangeRoutes(app: FastifyInstance, db: Kysely<D
   const rangeSchema = objectBody({ rangeStart: rangeEnd, rangeEnd });
   const rangeType = { type: 'string', enum: ['SUBSCRIBER_ID', 'ICCID', 'IMSI'], errorMessage: 'validation.rangeType.invalid' };
 
-  app.post('/portal/subscribers/roaming-profile', {
-    config: { privilege: 'Subscribers' },
-    schema: {
-      tags,
-      summary: `Give the subscribers of a range (at most ${RANGE_MAX}) an approved roaming profile, all or none`,
-      description: 'Body `{ roamingProfileId, range: { rangeStart, rangeEnd }, rangeType?: SUBSCRIBER_ID | ICCID | IMSI, sourceRoamingProfileId? }`. '
-        + 'Only the caller\'s subscribers in the range count (with `sourceRoamingProfileId`, only those on that profile). A multi-IMSI subscriber '
-        + 'cannot take a single-IMSI profile: the answer names them and nothing changes. Each change is in the subscriber\'s audit log; '
-        + 'the HSS writes go out after the change is stored, and their answers are the outcome of the job the answer names (`jobId`: a '
-        + 'changed subscriber succeeds or fails as the HSS answers, one already on the profile is skipped; `POST /portal/jobs/{id}/retry` writes the failed again).',
-      body: objectBody({
-        roamingProfileId: { ...idSchema({}, 'type'), errorMessage: 'validation.roamingProfile.required' },
-        range: rangeSchema,
-        rangeType,
-        sourceRoamingProfileId: { ...idSchema({}, 'type'), type: ['integer', 'null'], errorMessage: 'validation.roamingProfile.unknown' },
-      }, ['roamingProfileId'], { roamingProfileId: 'validation.roamingProfile.required' }),
+  app.post(
+    '/portal/subscribers/roaming-profile',
+    {
+      config: { privilege: 'Subscribers' },
+      schema: {
+        tags,
+        summary: `Give the subscribers of a range (at most ${RANGE_MAX}) an approved roaming profile, all or none`,
+        description:
+          'Body `{ roamingProfileId, range: { rangeStart, rangeEnd }, rangeType?: SUBSCRIBER_ID | ICCID | IMSI, sourceRoamingProfileId? }`. ' +
+          "Only the caller's subscribers in the range count (with `sourceRoamingProfileId`, only those on that profile). A multi-IMSI subscriber " +
+          "cannot take a single-IMSI profile: the answer names them and nothing changes. Each change is in the subscriber's audit log; " +
+          'the HSS writes go out after the change is stored, and their answers are the outcome of the job the answer names (`jobId`: a ' +
+          'changed subscriber succeeds or fails as the HSS answers, one already on the profile is skipped; `POST /portal/jobs/{id}/retry` writes the failed again).',
+        body: objectBody(
+          {
+            roamingProfileId: { ...idSchema({}, 'type'), errorMessage: 'validation.roamingProfile.required' },
+            range: rangeSchema,
+            rangeType,
+            sourceRoamingProfileId: { ...idSchema({}, 'type'), type: ['integer', 'null'], errorMessage: 'validation.roamingProfile.unknown' },
+          },
+          ['roamingProfileId'],
+          { roamingProfileId: 'validation.roamingProfile.required' },
+        ),
+      },
     },
-  }, async (request: FastifyRequest) => {
-    const body = request.body as Body;
-    const errors: FieldError[] = [];
-    const range = checkRange(body.range, body.rangeType, errors);
-    const source = body.sourceRoamingProfileId;
-    if (source !== undefined && source !== null && !isId(source)) errors.push(fieldError('sourceRoamingProfileId', 'type', 'validation.roamingProfile.unknown'));
-    if (errors.length) throw invalid(errors);
-    const principal = principalOf(request);
-    const resolved = await resolveFlat(db, principal, 'roaming-profile', { roamingProfileId: body.roamingProfileId });
-    const ids = await idsInRange(db, principal, range!, (source ?? undefined) as number | undefined);
-    // The job names its range, as the call gave it.
-    const named = { range: { ...range!, ...(source ? { sourceRoamingProfileId: source } : {}) } };
-    return { roamingProfileId: resolved.profile!.id, ...(await allOrNothing(app, db, principal, resolved, ids, 'roamingProfileId', named)) };
-  });
+    async (request: FastifyRequest) => {
+      const body = request.body as Body;
+      const errors: FieldError[] = [];
+      const range = checkRange(body.range, body.rangeType, errors);
+      const source = body.sourceRoamingProfileId;
+      if (source !== undefined && source !== null && !isId(source))
+        errors.push(fieldError('sourceRoamingProfileId', 'type', 'validation.roamingProfile.unknown'));
+      if (errors.length) throw invalid(errors);
+      const principal = principalOf(request);
+      const resolved = await resolveFlat(db, principal, 'roaming-profile', { roamingProfileId: body.roamingProfileId });
+      const ids = await idsInRange(db, principal, range!, (source ?? undefined) as number | undefined);
+      // The job names its range, as the call gave it.
+      const named = { range: { ...range!, ...(source ? { sourceRoamingProfileId: source } : {}) } };
+      return { roamingProfileId: resolved.profile!.id, ...(await allOrNothing(app, db, principal, resolved, ids, 'roamingProfileId', named)) };
+    },
+  );
 
-  app.post('/portal/subscribers/move', {
-    config: { privilege: 'MoveSubscribers' },
-    schema: {
-      tags,
-      summary: `Move subscribers (ids, or a range of at most ${RANGE_MAX}) to another account the caller can see, all or none`,
-      description: 'Body `{ accountId, subscriberIds?: number[] }` or `{ accountId, range: { rangeStart, rangeEnd }, rangeType? }`. '
-        + 'The subscriber takes the account\'s reseller; its pricing plan and roaming profile must be usable there.',
-      body: objectBody({
-        accountId: { ...idSchema({}, 'type'), errorMessage: 'validation.move.account' },
-        subscriberIds: { type: 'array', items: idSchema({}, 'type'), description: `At most ${RANGE_MAX}`, errorMessage: 'validation.subscriberId.required' },
-        range: rangeSchema,
-        rangeType,
-      }, ['accountId'], { accountId: 'validation.move.account' }),
+  app.post(
+    '/portal/subscribers/move',
+    {
+      config: { privilege: 'MoveSubscribers' },
+      schema: {
+        tags,
+        summary: `Move subscribers (ids, or a range of at most ${RANGE_MAX}) to another account the caller can see, all or none`,
+        description:
+          'Body `{ accountId, subscriberIds?: number[] }` or `{ accountId, range: { rangeStart, rangeEnd }, rangeType? }`. ' +
+          "The subscriber takes the account's reseller; its pricing plan and roaming profile must be usable there.",
+        body: objectBody(
+          {
+            accountId: { ...idSchema({}, 'type'), errorMessage: 'validation.move.account' },
+            subscriberIds: {
+              type: 'array',
+              items: idSchema({}, 'type'),
+              description: `At most ${RANGE_MAX}`,
+              errorMessage: 'validation.subscriberId.required',
+            },
+            range: rangeSchema,
+            rangeType,
+          },
+          ['accountId'],
+          { accountId: 'validation.move.account' },
+        ),
+      },
     },
-  }, async (request) => {
-    const body = request.body as Body;
-    const errors: FieldError[] = [];
-    let range: Range | undefined;
-    let ids: number[] | undefined;
-    if (Array.isArray(body.subscriberIds) && body.range === undefined) {
-      if (!body.subscriberIds.length || body.subscriberIds.some((id) => !isId(id))) errors.push(fieldError('subscriberIds', 'type', 'validation.subscriberId.required'));
-      else if (body.subscriberIds.length > RANGE_MAX) errors.push(fieldError('subscriberIds', 'maxItems', 'validation.range.max'));
-      else ids = [...new Set(body.subscriberIds as number[])];
-    } else if (body.range !== undefined && body.subscriberIds === undefined) range = checkRange(body.range, body.rangeType, errors);
-    else errors.push(fieldError('subscriberIds', 'oneOf', 'validation.move.selection'));
-    if (errors.length) throw invalid(errors);
-    const principal = principalOf(request);
-    const resolved = await resolveFlat(db, principal, 'move', { accountId: body.accountId });
-    ids ??= await idsInRange(db, principal, range!);
-    return { accountId: resolved.account!.accountId, ...(await allOrNothing(app, db, principal, resolved, ids, 'subscriberIds')) };
-  });
+    async (request) => {
+      const body = request.body as Body;
+      const errors: FieldError[] = [];
+      let range: Range | undefined;
+      let ids: number[] | undefined;
+      if (Array.isArray(body.subscriberIds) && body.range === undefined) {
+        if (!body.subscriberIds.length || body.subscriberIds.some((id) => !isId(id)))
+          errors.push(fieldError('subscriberIds', 'type', 'validation.subscriberId.required'));
+        else if (body.subscriberIds.length > RANGE_MAX) errors.push(fieldError('subscriberIds', 'maxItems', 'validation.range.max'));
+        else ids = [...new Set(body.subscriberIds as number[])];
+      } else if (body.range !== undefined && body.subscriberIds === undefined) range = checkRange(body.range, body.rangeType, errors);
+      else errors.push(fieldError('subscriberIds', 'oneOf', 'validation.move.selection'));
+      if (errors.length) throw invalid(errors);
+      const principal = principalOf(request);
+      const resolved = await resolveFlat(db, principal, 'move', { accountId: body.accountId });
+      ids ??= await idsInRange(db, principal, range!);
+      return { accountId: resolved.account!.accountId, ...(await allOrNothing(app, db, principal, resolved, ids, 'subscriberIds')) };
+    },
+  );
 
-  app.post('/portal/summa/subscriber-migration/range', {
-    config: { privilege: 'Subscribers' },
-    schema: {
-      tags,
-      summary: `Migrate a range of subscriber ids (at most ${RANGE_MAX}) to the external core platform, as a background job (202)`,
-      description: 'Body `{ rangeStart, rangeEnd }`: the caller\'s subscribers in the range become `pending` at once, then `success` or `error` '
-        + 'one by one (`GET /portal/summa/subscriber-migration/{id}`); the answer carries the job to follow at `GET /portal/jobs/{id}` '
-        + 'and the ids of the subscribers it migrates (`subscriberIds`).',
-      body: rangeSchema,
+  app.post(
+    '/portal/summa/subscriber-migration/range',
+    {
+      config: { privilege: 'Subscribers' },
+      schema: {
+        tags,
+        summary: `Migrate a range of subscriber ids (at most ${RANGE_MAX}) to the external core platform, as a background job (202)`,
+        description:
+          "Body `{ rangeStart, rangeEnd }`: the caller's subscribers in the range become `pending` at once, then `success` or `error` " +
+          'one by one (`GET /portal/summa/subscriber-migration/{id}`); the answer carries the job to follow at `GET /portal/jobs/{id}` ' +
+          'and the ids of the subscribers it migrates (`subscriberIds`).',
+        body: rangeSchema,
+      },
     },
-  }, async (request, reply) => {
-    const body = request.body as Body;
-    const errors: FieldError[] = [];
-    const range = checkRange(body, 'SUBSCRIBER_ID', errors, '');
-    if (errors.length) throw invalid(errors);
-    const principal = requirePanel(request, 'MigrationStatus');
-    const ids = await idsInRange(db, principal, range!);
-    const jobId = await db.transaction().execute(async (trx) => {
-      for (const id of ids) await changeSubscriber(trx, id, principal, 'migration', { migrationStatus: 'pending' });
-      return app.jobs.enqueue({ kind: MIGRATION_JOB, userId: principal.userId, resellerId: principal.resellerId, params: { rangeStart: range!.start, rangeEnd: range!.end }, keys: ids.map(String) }, trx as never);
-    });
-    return reply.code(202).send({ jobId, total: ids.length, migrationStatus: 'pending', subscriberIds: ids });
-  });
+    async (request, reply) => {
+      const body = request.body as Body;
+      const errors: FieldError[] = [];
+      const range = checkRange(body, 'SUBSCRIBER_ID', errors, '');
+      if (errors.length) throw invalid(errors);
+      const principal = requirePanel(request, 'MigrationStatus');
+      const ids = await idsInRange(db, principal, range!);
+      const jobId = await db.transaction().execute(async (trx) => {
+        for (const id of ids) await changeSubscriber(trx, id, principal, 'migration', { migrationStatus: 'pending' });
+        return app.jobs.enqueue(
+          {
+            kind: MIGRATION_JOB,
+            userId: principal.userId,
+            resellerId: principal.resellerId,
+            params: { rangeStart: range!.start, rangeEnd: range!.end },
+            keys: ids.map(String),
+          },
+          trx as never,
+        );
+      });
+      return reply.code(202).send({ jobId, total: ids.length, migrationStatus: 'pending', subscriberIds: ids });
+    },
+  );
 }

@@ -6,11 +6,13 @@ import { pathId } from '../../http/input';
 import { can, type Principal } from '../../http/principal';
 import type { Database } from '../../db/types';
 
-
 /** The subscriber if the caller may see it (their reseller subtree, their account), else 404. */
 async function visibleSubscriber(db: Kysely<Database>, principal: Principal, id: number) {
-  let q = db.selectFrom('subscriber as s').innerJoin('reseller as r', 'r.id', 's.resellerId')
-    .select(['s.subscriberId', 's.iccid', 's.msisdn']).where('s.subscriberId', '=', id);
+  let q = db
+    .selectFrom('subscriber as s')
+    .innerJoin('reseller as r', 'r.id', 's.resellerId')
+    .select(['s.subscriberId', 's.iccid', 's.msisdn'])
+    .where('s.subscriberId', '=', id);
   if (!principal.isAdmin) {
     q = q.where('r.path', 'like', sql<string>`${principal.resellerPath} || '%'`);
     if (principal.accountId !== null) q = q.where('s.accountId', '=', principal.accountId);
@@ -33,10 +35,14 @@ export function registerSubscriberRoutes(app: FastifyInstance, db: Kysely<Databa
   const config = { privilege: 'Subscribers' };
   const tags = ['subscribers'];
 
-  app.get('/portal/subscriber-info/sponsor-imsis/:id', { config, schema: { tags, summary: 'The sponsor IMSIs of a subscriber\'s SIM' } }, async (request) => {
+  app.get('/portal/subscriber-info/sponsor-imsis/:id', { config, schema: { tags, summary: "The sponsor IMSIs of a subscriber's SIM" } }, async (request) => {
     const { subscriber } = await panel('SponsorImsis')(request);
-    return db.selectFrom('sponsorImsi').select(['imsi', 'sponsorId', 'sponsorName', 'pending'])
-      .where('subscriberId', '=', subscriber.subscriberId).orderBy('imsi').execute();
+    return db
+      .selectFrom('sponsorImsi')
+      .select(['imsi', 'sponsorId', 'sponsorName', 'pending'])
+      .where('subscriberId', '=', subscriber.subscriberId)
+      .orderBy('imsi')
+      .execute();
   });
 
   app.get('/portal/subscriber-info/msisdns/:id', { config, schema: { tags, summary: 'The MSISDNs of a subscriber' } }, async (request) => {
@@ -47,16 +53,24 @@ export function registerSubscriberRoutes(app: FastifyInstance, db: Kysely<Databa
 
   app.get('/portal/subscriber-info/sim-info/:id', { config, schema: { tags, summary: 'The SIM of a subscriber' } }, async (request) => {
     const { subscriber } = await panel('IccidSim')(request);
-    const sim = await db.selectFrom('simCard')
+    const sim = await db
+      .selectFrom('simCard')
       .select(['iccid', 'simType', 'status', 'statusDate', 'profileType', 'batch', 'cost', 'serviceProviderName', 'activationCode'])
-      .where('iccid', '=', subscriber.iccid).executeTakeFirstOrThrow();
+      .where('iccid', '=', subscriber.iccid)
+      .executeTakeFirstOrThrow();
     return { ...sim, cost: sim.cost === null ? null : Number(sim.cost) };
   });
 
   app.get('/portal/subscriber-info/audit-logs/:id', { config, schema: { tags, summary: 'The audit log of a subscriber' } }, async (request) => {
     const { subscriber } = await panel('AuditLogs')(request);
-    const rows = await db.selectFrom('subscriberAudit').select(['id', 'at', 'username', 'action', 'before', 'after'])
-      .where('subscriberId', '=', subscriber.subscriberId).orderBy('at', 'desc').orderBy('id', 'desc').limit(500).execute();
+    const rows = await db
+      .selectFrom('subscriberAudit')
+      .select(['id', 'at', 'username', 'action', 'before', 'after'])
+      .where('subscriberId', '=', subscriber.subscriberId)
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(500)
+      .execute();
     const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
     return rows.map((r) => ({ ...r, before: json(r.before), after: json(r.after) }));
   });

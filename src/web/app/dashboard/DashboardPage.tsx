@@ -45,11 +45,7 @@ export default function DashboardPage() {
         </H4>
         <div className="portal-shortcut-list">
           {SHORTCUTS.map((s) => (
-            <ShortcutButton
-              key={s.id}
-              shortcut={s}
-              enabled={Boolean(s.path && isRoutedPath(s.path) && (!s.privilege || hasPrivilege(granted, s.privilege)))}
-            />
+            <ShortcutButton key={s.id} shortcut={s} enabled={Boolean(s.path && isRoutedPath(s.path) && (!s.privilege || hasPrivilege(granted, s.privilege)))} />
           ))}
         </div>
       </section>

@@ -120,12 +120,7 @@ export function SearchPopup({ searchPages }: { searchPages: readonly string[] })
   const targets = allowedTargets(searchPages);
   if (searchPages.length === 0) return null;
   return (
-    <PopoverNext
-      isOpen={open}
-      onInteraction={setOpen}
-      placement="bottom"
-      content={<SearchForm targets={targets} onDone={() => setOpen(false)} />}
-    >
+    <PopoverNext isOpen={open} onInteraction={setOpen} placement="bottom" content={<SearchForm targets={targets} onDone={() => setOpen(false)} />}>
       <Button variant="minimal" icon={<SearchIcon />} data-testid="search-popup-open" aria-label={intl.formatMessage({ id: 'searchPopup.open' })}>
         <span className="portal-hide-mobile">
           <FormattedMessage id="search.submit" />

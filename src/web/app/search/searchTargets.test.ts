@@ -17,7 +17,18 @@ describe('search popup targets', () => {
     expect(filtersFor(target('Accounts'), false)).toEqual(['multi', 'accountId', 'name', 'address', 'city']);
     expect(filtersFor(target('Accounts'), true)).toEqual(['multi', 'accountId', 'name', 'address', 'city', 'resellerId', 'resellerName']);
     expect(filtersFor(target('Subscribers'), true)).toEqual([
-      'multi', 'subscriberId', 'realImsi', 'sponsorImsi', 'iccid', 'msisdn', 'accountId', 'accountName', 'subscriberName', 'resellerName', 'network', 'resellerId',
+      'multi',
+      'subscriberId',
+      'realImsi',
+      'sponsorImsi',
+      'iccid',
+      'msisdn',
+      'accountId',
+      'accountName',
+      'subscriberName',
+      'resellerName',
+      'network',
+      'resellerId',
     ]);
     expect(filtersFor(target('Resellers'), true)).toEqual(['name', 'id', 'accountId']);
     expect(filtersFor(target('RoamingProfiles'), false)).toEqual(['name', 'reference', 'profileId', 'allowedListUuid', 'nameAndReference', 'sponsorName']);

@@ -43,7 +43,18 @@ const saveButton = () => screen.getByRole('button', { name: 'Save' });
 describe('EntityForm with the account schema', () => {
   it('labels every editable field with its English title and hides read-only ones', () => {
     renderForm();
-    for (const title of ['Name', 'E-mail', 'Address', 'City', 'Country', 'Reseller', 'Roaming plan', 'International pricing plan', 'Usage credit', 'Inventory account']) {
+    for (const title of [
+      'Name',
+      'E-mail',
+      'Address',
+      'City',
+      'Country',
+      'Reseller',
+      'Roaming plan',
+      'International pricing plan',
+      'Usage credit',
+      'Inventory account',
+    ]) {
       expect(screen.getByLabelText(new RegExp(`^${title}`))).toBeTruthy();
     }
     expect(screen.queryByText(/entity\.account\./)).toBeNull();
@@ -203,7 +214,11 @@ describe('EntityForm with the account schema', () => {
     expect(country.options.length).toBeGreaterThan(240);
 
     const reseller = screen.getByLabelText(/^Reseller/);
-    expect(within(reseller).getAllByRole('option').map((o) => o.textContent)).toEqual(['Choose…', 'Acme Telecom', 'Globex']);
+    expect(
+      within(reseller)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Choose…', 'Acme Telecom', 'Globex']);
   });
 
   it('calls onCancel from the Cancel button', async () => {

@@ -53,7 +53,20 @@ function withFields(set: ReadonlySet<string>, fields: readonly string[]): Readon
  * schema's own rules and shows a field's errors once the user has changed or left that field (every field's,
  * after an attempt to submit). Save stays disabled while the data is invalid or a save is under way.
  */
-export function EntityForm({ schema, formData, onSubmit, submitting = false, serverErrors, options, onCancel, readOnly = false, grantable, fields, lockedFields, ownResellerId }: EntityFormProps) {
+export function EntityForm({
+  schema,
+  formData,
+  onSubmit,
+  submitting = false,
+  serverErrors,
+  options,
+  onCancel,
+  readOnly = false,
+  grantable,
+  fields,
+  lockedFields,
+  ownResellerId,
+}: EntityFormProps) {
   const intl = useIntl();
   const formSchema = formSchemaOf(schema, formData ? 'edit' : 'create');
   const formValidator = formValidatorOf<Data, BlueprintFormContext>(formSchema);
@@ -62,7 +75,8 @@ export function EntityForm({ schema, formData, onSubmit, submitting = false, ser
   const lockedKey = lockedFields?.join(',') ?? '';
   const baseUiSchema = useMemo(() => {
     const ui = uiSchemaOf(schema);
-    for (const name of lockedKey ? lockedKey.split(',') : []) ui[name] = { ...(ui[name] as object | undefined), 'ui:readonly': true, 'ui:help': 'form.field.protected' };
+    for (const name of lockedKey ? lockedKey.split(',') : [])
+      ui[name] = { ...(ui[name] as object | undefined), 'ui:readonly': true, 'ui:help': 'form.field.protected' };
     if (fieldsKey === undefined) return ui;
     const shown = new Set(fieldsKey.split(','));
     const hidden = Object.keys(schema.properties).filter((name) => !shown.has(name));
@@ -89,7 +103,10 @@ export function EntityForm({ schema, formData, onSubmit, submitting = false, ser
   const busy = submitting || pending;
 
   const transformErrors = useMemo(() => createErrorTransformer(formSchema, intl), [formSchema, intl]);
-  const validation = useMemo(() => formValidator.validateFormData(data, formSchema, undefined, transformErrors), [data, formSchema, formValidator, transformErrors]);
+  const validation = useMemo(
+    () => formValidator.validateFormData(data, formSchema, undefined, transformErrors),
+    [data, formSchema, formValidator, transformErrors],
+  );
   const valid = validation.errors.length === 0;
 
   // Server errors are hidden while a save runs: the next answer replaces them.
@@ -115,7 +132,10 @@ export function EntityForm({ schema, formData, onSubmit, submitting = false, ser
   );
   // Fields with an error, for the submit template to say why Save is disabled.
   const invalidFields = useMemo(() => Object.keys(validation.errorSchema).filter((name) => name !== '__errors'), [validation.errorSchema]);
-  const formContext = useMemo<BlueprintFormContext>(() => ({ options, onCancel, grantable, data, ownResellerId, lockedFields, invalidFields }), [options, onCancel, grantable, data, ownResellerId, lockedFields, invalidFields]);
+  const formContext = useMemo<BlueprintFormContext>(
+    () => ({ options, onCancel, grantable, data, ownResellerId, lockedFields, invalidFields }),
+    [options, onCancel, grantable, data, ownResellerId, lockedFields, invalidFields],
+  );
 
   const handleChange = (event: IChangeEvent<Data>) => {
     const next = event.formData ?? {};

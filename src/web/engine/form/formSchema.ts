@@ -44,10 +44,7 @@ export function formSchemaOf(schema: EntitySchema, mode: FormMode = 'edit'): RJS
     const rest = withoutExtensions(schema) as RJSFSchema;
     delete rest.$id;
     const properties = Object.fromEntries(
-      Object.entries(rest.properties ?? {}).map(([name, sub]) => [
-        name,
-        isReadOnly(schema.properties[name]) ? { ...(sub as object), readOnly: true } : sub,
-      ]),
+      Object.entries(rest.properties ?? {}).map(([name, sub]) => [name, isReadOnly(schema.properties[name]) ? { ...(sub as object), readOnly: true } : sub]),
     );
     result = { ...rest, properties } as RJSFSchema;
     const onCreate = schema['x-entity'].requiredOnCreate ?? [];

@@ -16,7 +16,12 @@ import { runtimeValidator } from './runtimeValidator';
 
 afterEach(cleanup);
 
-function renderThemed(schema: RJSFSchema, extra: { uiSchema?: UiSchema; formContext?: BlueprintFormContext; formData?: unknown; showErrorList?: false | 'top' } = {}, locale = 'en', messages: Record<string, string> = en) {
+function renderThemed(
+  schema: RJSFSchema,
+  extra: { uiSchema?: UiSchema; formContext?: BlueprintFormContext; formData?: unknown; showErrorList?: false | 'top' } = {},
+  locale = 'en',
+  messages: Record<string, string> = en,
+) {
   const onSubmit = vi.fn();
   render(
     <IntlProvider locale={locale} messages={messages}>
@@ -28,10 +33,13 @@ function renderThemed(schema: RJSFSchema, extra: { uiSchema?: UiSchema; formCont
 
 describe('Blueprint theme', () => {
   it('draws fields with Blueprint controls and a primary submit button labelled from the catalogue', () => {
-    renderThemed({
-      type: 'object',
-      properties: { city: { type: 'string', title: 'entity.account.field.city' }, notes: { type: 'string', title: 'Notes' } },
-    }, { uiSchema: { notes: { 'ui:widget': 'textarea' } } });
+    renderThemed(
+      {
+        type: 'object',
+        properties: { city: { type: 'string', title: 'entity.account.field.city' }, notes: { type: 'string', title: 'Notes' } },
+      },
+      { uiSchema: { notes: { 'ui:widget': 'textarea' } } },
+    );
     const city = screen.getByLabelText('City');
     expect(city.className).toContain(Classes.INPUT);
     // A literal title passes through untranslated.
@@ -49,7 +57,11 @@ describe('Blueprint theme', () => {
       { ...en, ...de },
     );
     const flag = screen.getByLabelText(/^Flag/);
-    expect(within(flag).getAllByRole('option').map((o) => o.textContent)).toEqual(['Bitte wählen…', 'Ja', 'Nein']);
+    expect(
+      within(flag)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Bitte wählen…', 'Ja', 'Nein']);
 
     await user.click(screen.getByRole('button', { name: 'Speichern' }));
     const list = screen.getByText('Fehler').closest<HTMLElement>(`.${Classes.CALLOUT}`);
@@ -61,12 +73,23 @@ describe('Blueprint theme', () => {
     const schema: RJSFSchema = { type: 'object', properties: { planId: { type: 'integer', title: 'Plan' } } };
     const { user, onSubmit } = renderThemed(schema, {
       uiSchema: { planId: { 'ui:widget': 'reference', 'ui:options': { reference: 'plan' } } },
-      formContext: { options: { plan: [{ value: 10, label: 'Basic' }, { value: 20, label: 'Gold' }] } },
+      formContext: {
+        options: {
+          plan: [
+            { value: 10, label: 'Basic' },
+            { value: 20, label: 'Gold' },
+          ],
+        },
+      },
       formData: { planId: 99 },
     });
     const plan = screen.getByLabelText('Plan') as HTMLSelectElement;
     expect(plan.value).toBe('99');
-    expect(within(plan).getAllByRole('option').map((o) => o.textContent)).toEqual(['Choose…', 'Basic', 'Gold', '99']);
+    expect(
+      within(plan)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Choose…', 'Basic', 'Gold', '99']);
     await user.selectOptions(plan, 'Gold');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(onSubmit.mock.calls[0][0].formData).toEqual({ planId: 20 });

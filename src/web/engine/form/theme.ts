@@ -16,7 +16,9 @@ export function generateTheme<T = unknown, S extends StrictRJSFSchema = RJSFSche
 }
 
 /** RJSF's Form with the Blueprint theme, without the react-intl wiring `Form` adds. */
-export function generateForm<T = unknown, S extends StrictRJSFSchema = RJSFSchema, F extends FormContextType = FormContextType>(): ComponentType<FormProps<T, S, F>> {
+export function generateForm<T = unknown, S extends StrictRJSFSchema = RJSFSchema, F extends FormContextType = FormContextType>(): ComponentType<
+  FormProps<T, S, F>
+> {
   return withTheme<T, S, F>(generateTheme<T, S, F>());
 }
 

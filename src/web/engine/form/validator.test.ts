@@ -25,7 +25,16 @@ function samples(schema: EntitySchema): Record<string, unknown>[] {
 
 function outcome(schema: RJSFSchema, validator: ValidatorType, data: Record<string, unknown>) {
   const { errors, errorSchema } = validator.validateFormData(data, schema, undefined, createErrorTransformer(schema, intl));
-  return { errorSchema, errors: errors.map(({ name, property, message, stack, params }) => ({ name, property, message, stack, params: name === 'errorMessage' ? undefined : params })) };
+  return {
+    errorSchema,
+    errors: errors.map(({ name, property, message, stack, params }) => ({
+      name,
+      property,
+      message,
+      stack,
+      params: name === 'errorMessage' ? undefined : params,
+    })),
+  };
 }
 
 describe('precompiled form validators', () => {

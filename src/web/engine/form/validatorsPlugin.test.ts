@@ -15,7 +15,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** The generated module, loaded as a file of its own (its imports pointed at this project's packages). */
 async function load(code: string, name: string): Promise<ValidatorFunctions> {
   const file = join(dir, `${name}.mjs`);
-  writeFileSync(file, code.replace(/from "([^"]+)"/g, (_match, id: string) => `from ${JSON.stringify(pathToFileURL(require.resolve(id)).href)}`));
+  writeFileSync(
+    file,
+    code.replace(/from "([^"]+)"/g, (_match, id: string) => `from ${JSON.stringify(pathToFileURL(require.resolve(id)).href)}`),
+  );
   return ((await import(/* @vite-ignore */ pathToFileURL(file).href)) as { default: ValidatorFunctions }).default;
 }
 
@@ -62,6 +65,11 @@ describe('validatorsModuleCode', () => {
   it('compiles a sub-schema shared by two forms once, and refuses two schemas under one $id', () => {
     const other: RJSFSchema = { type: 'object', properties: { kind: { anyOf: [{ type: 'string', enum: ['a'] }, { type: 'integer' }] } } };
     expect(() => validatorsModuleCode([event, other])).not.toThrow();
-    expect(() => validatorsModuleCode([{ $id: 'x', type: 'string' }, { $id: 'x', type: 'number' }])).toThrow(/share the key x/);
+    expect(() =>
+      validatorsModuleCode([
+        { $id: 'x', type: 'string' },
+        { $id: 'x', type: 'number' },
+      ]),
+    ).toThrow(/share the key x/);
   });
 });

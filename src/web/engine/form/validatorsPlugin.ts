@@ -79,7 +79,11 @@ export function validatorsModuleCode(schemas: readonly RJSFSchema[]): string {
 
 /** The entity schemas and the child schemas (rows reached through a parent, e.g. a plan's rules) in `children/`. */
 function schemaFiles(schemasDir: string): string[] {
-  const jsonIn = (dir: string) => readdirSync(dir).filter((name) => name.endsWith('.json')).sort().map((name) => join(dir, name));
+  const jsonIn = (dir: string) =>
+    readdirSync(dir)
+      .filter((name) => name.endsWith('.json'))
+      .sort()
+      .map((name) => join(dir, name));
   const children = join(schemasDir, 'children');
   return [...jsonIn(schemasDir), ...(existsSync(children) ? jsonIn(children) : [])];
 }

@@ -90,8 +90,14 @@ describe('change password dialog', () => {
     const { user, store, reload } = await openDialog(before);
     // A call already on its way with the earlier token when the password changes: refused, then sent again.
     let changed = () => {};
-    const passwordChanged = new Promise<void>((resolve) => { changed = resolve; });
-    api.server.use(http.get('*/reseller-info/list', async () => { await passwordChanged; }));
+    const passwordChanged = new Promise<void>((resolve) => {
+      changed = resolve;
+    });
+    api.server.use(
+      http.get('*/reseller-info/list', async () => {
+        await passwordChanged;
+      }),
+    );
     const inFlight = store.dispatch(authApi.endpoints.getResellerInfoList.initiate());
 
     await user.type(field('Current password'), MOCK_PASSWORD);

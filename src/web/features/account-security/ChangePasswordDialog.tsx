@@ -129,7 +129,16 @@ export function ChangePasswordDialog({ isOpen, onClose, onClosed }: Props) {
     >
       <Tabs id="security-tabs" className="portal-security-tabs" selectedTabId={tab} onChange={(id) => setTab(id as typeof tab)} renderActiveTabPanelOnly>
         <Tab id="password" title={intl.formatMessage({ id: 'password.change.title' })} data-testid="security-tab-password" panel={passwordForm} />
-        <Tab id="twoFactor" title={intl.formatMessage({ id: 'twoFactor.title' })} data-testid="security-tab-two-factor" panel={<DialogBody><TwoFactorPanel /></DialogBody>} />
+        <Tab
+          id="twoFactor"
+          title={intl.formatMessage({ id: 'twoFactor.title' })}
+          data-testid="security-tab-two-factor"
+          panel={
+            <DialogBody>
+              <TwoFactorPanel />
+            </DialogBody>
+          }
+        />
       </Tabs>
     </Dialog>
   );

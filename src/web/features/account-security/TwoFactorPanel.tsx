@@ -57,7 +57,11 @@ export function TwoFactorPanel() {
     if (!isCode(code)) return;
     const result = enrolment ? await confirm({ code }) : await disable({ code });
     if (result.data) {
-      showToast({ message: intl.formatMessage({ id: result.data.enabled ? 'twoFactor.enabled' : 'twoFactor.disabled' }), intent: Intent.SUCCESS, icon: <TickCircleIcon /> });
+      showToast({
+        message: intl.formatMessage({ id: result.data.enabled ? 'twoFactor.enabled' : 'twoFactor.disabled' }),
+        intent: Intent.SUCCESS,
+        icon: <TickCircleIcon />,
+      });
       reset();
       return;
     }
@@ -83,7 +87,11 @@ export function TwoFactorPanel() {
       )}
       {!enrolment && !turningOff && (
         <>
-          {error && <Callout intent={Intent.DANGER} role="alert">{error}</Callout>}
+          {error && (
+            <Callout intent={Intent.DANGER} role="alert">
+              {error}
+            </Callout>
+          )}
           {!enabled && (
             <Button intent={Intent.PRIMARY} loading={starting.isLoading} onClick={onStart} data-testid="two-factor-turn-on">
               <FormattedMessage id="twoFactor.turnOn" />
@@ -98,8 +106,23 @@ export function TwoFactorPanel() {
       )}
       {(enrolment || turningOff) && (
         <form onSubmit={onSubmit} noValidate data-testid="two-factor-form">
-          {enrolment ? <TwoFactorSetup enrolment={enrolment} /> : <p><FormattedMessage id="twoFactor.turnOffHint" /></p>}
-          <CodeField id="security-code" value={code} onChange={(v) => { setCode(v); setError(undefined); }} error={error} autoFocus />
+          {enrolment ? (
+            <TwoFactorSetup enrolment={enrolment} />
+          ) : (
+            <p>
+              <FormattedMessage id="twoFactor.turnOffHint" />
+            </p>
+          )}
+          <CodeField
+            id="security-code"
+            value={code}
+            onChange={(v) => {
+              setCode(v);
+              setError(undefined);
+            }}
+            error={error}
+            autoFocus
+          />
           <div className="portal-two-factor-actions">
             <Button onClick={reset} data-testid="two-factor-cancel">
               <FormattedMessage id="twoFactor.cancel" />

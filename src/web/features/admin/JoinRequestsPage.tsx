@@ -25,6 +25,12 @@ const columns: AdminColumn<JoinRequestRow>[] = [
 /** Requests for access sent from the sign-in page, newest first. */
 export default function JoinRequestsPage() {
   return (
-    <AdminTablePage testId="admin-join-requests" title="admin.joinRequests.title" intro="admin.joinRequests.intro" useRows={useGetAdminJoinRequestsQuery} columns={columns} />
+    <AdminTablePage
+      testId="admin-join-requests"
+      title="admin.joinRequests.title"
+      intro="admin.joinRequests.intro"
+      useRows={useGetAdminJoinRequestsQuery}
+      columns={columns}
+    />
   );
 }

@@ -34,6 +34,12 @@ const columns: AdminColumn<ResellerTwoFactor>[] = [
 /** Which resellers require two-factor sign-in from their users (administrator only). */
 export default function TwoFactorResellersPage() {
   return (
-    <AdminTablePage testId="admin-two-factor" title="admin.twoFactor.title" intro="admin.twoFactor.intro" useRows={useGetAdminTwoFactorResellersQuery} columns={columns} />
+    <AdminTablePage
+      testId="admin-two-factor"
+      title="admin.twoFactor.title"
+      intro="admin.twoFactor.intro"
+      useRows={useGetAdminTwoFactorResellersQuery}
+      columns={columns}
+    />
   );
 }

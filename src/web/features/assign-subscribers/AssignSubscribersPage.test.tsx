@@ -17,7 +17,9 @@ const profiles = [
 /** Nora may move subscribers; `more` grants her further privileges. */
 function render(tab = '', more: { privilege: string; subPrivileges: string[] }[] = []) {
   api.db.users.find((u) => u.username === 'nora')!.privileges = [
-    { privilege: 'MoveSubscribers', subPrivileges: [] }, { privilege: 'Accounts', subPrivileges: [] }, ...more,
+    { privilege: 'MoveSubscribers', subPrivileges: [] },
+    { privilege: 'Accounts', subPrivileges: [] },
+    ...more,
   ];
   api.server.use(http.get('*/portal/roaming-profiles', () => HttpResponse.json(profiles)));
   return renderWithProviders(<AppRoutes />, { route: `/assign-subscribers${tab}`, preloadedState: signedIn(mockToken('nora')) });
@@ -25,11 +27,14 @@ function render(tab = '', more: { privilege: string; subPrivileges: string[] }[]
 
 const SUBSCRIBERS = { privilege: 'Subscribers', subPrivileges: [] };
 const MIGRATION = { privilege: 'SubscriberDetails', subPrivileges: ['MigrationStatus'] };
-const refused = (fields: object[]) => HttpResponse.json({ statusCode: 400, code: 'VALIDATION_FAILED', message: 'Some fields are not valid', fields }, { status: 400 });
+const refused = (fields: object[]) =>
+  HttpResponse.json({ statusCode: 400, code: 'VALIDATION_FAILED', message: 'Some fields are not valid', fields }, { status: 400 });
 
 describe('assign subscribers', () => {
   it('checks the range before moving it, naming the field, shows the quantity, and moves it to the chosen account', async () => {
-    api.server.use(http.post('*/portal/subscribers/move', () => HttpResponse.json({ accountId: 102, total: 12, changed: 11, unchanged: 1, subscriberIds: [] })));
+    api.server.use(
+      http.post('*/portal/subscribers/move', () => HttpResponse.json({ accountId: 102, total: 12, changed: 11, unchanged: 1, subscriberIds: [] })),
+    );
     const { user } = render();
     const form = await screen.findByTestId('assign-move');
     // Only what Nora holds: no roaming profile or migration tab without the Subscribers privilege.
@@ -57,11 +62,15 @@ describe('assign subscribers', () => {
     await user.click(within(form).getByTestId('move-submit'));
     const done = await screen.findByTestId('move-done');
     expect(done.textContent).toContain('11 subscribers moved (12 in the range, 1 already there).');
-    expect(api.requests('/portal/subscribers/move', 'POST')[0].body).toEqual({ accountId: 102, range: { rangeStart: '20', rangeEnd: '31' }, rangeType: 'SUBSCRIBER_ID' });
+    expect(api.requests('/portal/subscribers/move', 'POST')[0].body).toEqual({
+      accountId: 102,
+      range: { rangeStart: '20', rangeEnd: '31' },
+      rangeType: 'SUBSCRIBER_ID',
+    });
     expect(within(done).getByTestId('move-show').getAttribute('href')).toBe('/subscribers?searchBy=accountId&searchKey=102&page=1');
   });
 
-  it('shows the server\'s refusal of a move under the field it names, and one naming subscribers with links to them', async () => {
+  it("shows the server's refusal of a move under the field it names, and one naming subscribers with links to them", async () => {
     let answer = refused([{ field: 'accountId', rule: 'exists', messageId: 'validation.move.account', message: 'Please choose an account you can see' }]);
     api.server.use(http.post('*/portal/subscribers/move', () => answer));
     const { user } = render();
@@ -73,14 +82,25 @@ describe('assign subscribers', () => {
     expect(await screen.findByText('Please choose an account you can see')).toBeTruthy();
     expect(screen.queryByTestId('move-refusal')).toBeNull();
 
-    answer = refused([{
-      field: 'subscriberIds', rule: 'outsideReseller', messageId: 'bulk.reason.outsideReseller', message: 'x', subscriberIds: [2, 3], count: 2,
-    }]);
+    answer = refused([
+      {
+        field: 'subscriberIds',
+        rule: 'outsideReseller',
+        messageId: 'bulk.reason.outsideReseller',
+        message: 'x',
+        subscriberIds: [2, 3],
+        count: 2,
+      },
+    ]);
     await user.click(screen.getByTestId('move-submit'));
     const refusal = await screen.findByTestId('move-refusal');
     expect(refusal.textContent).toContain('Nothing was changed');
-    expect(refusal.textContent).toContain('Its pricing plan or roaming profile cannot be used under the new account\'s reseller2 subscribers:');
-    expect(within(refusal).getAllByRole('link').map((a) => a.getAttribute('href'))).toEqual(['/subscriber/2', '/subscriber/3']);
+    expect(refusal.textContent).toContain("Its pricing plan or roaming profile cannot be used under the new account's reseller2 subscribers:");
+    expect(
+      within(refusal)
+        .getAllByRole('link')
+        .map((a) => a.getAttribute('href')),
+    ).toEqual(['/subscriber/2', '/subscriber/3']);
   });
 
   it('gives a range a roaming profile and shows the 1000 limit and the multi-IMSI refusal as the server words them', async () => {
@@ -98,24 +118,54 @@ describe('assign subscribers', () => {
     await user.click(within(form).getByTestId('roaming-submit'));
     expect((await screen.findByTestId('roaming-refusal')).textContent).toContain('A range change covers at most 1000 subscribers');
     expect(api.requests('/portal/subscribers/roaming-profile', 'POST')[0].body).toEqual({
-      roamingProfileId: 7, range: { rangeStart: '901280000000001', rangeEnd: '901280000001001' }, rangeType: 'IMSI', sourceRoamingProfileId: 8,
+      roamingProfileId: 7,
+      range: { rangeStart: '901280000000001', rangeEnd: '901280000001001' },
+      rangeType: 'IMSI',
+      sourceRoamingProfileId: 8,
     });
 
-    answer = refused([{
-      field: 'roamingProfileId', rule: 'singleImsi', messageId: 'validation.roamingProfile.singleImsi', message: 'x', subscriberIds: [5], count: 1,
-    }]);
+    answer = refused([
+      {
+        field: 'roamingProfileId',
+        rule: 'singleImsi',
+        messageId: 'validation.roamingProfile.singleImsi',
+        message: 'x',
+        subscriberIds: [5],
+        count: 1,
+      },
+    ]);
     await user.click(within(form).getByTestId('roaming-submit'));
-    await waitFor(() => expect(screen.getByTestId('roaming-refusal').textContent).toContain('A multi-IMSI subscriber cannot be changed to a single-IMSI profile1 subscriber:'));
+    await waitFor(() =>
+      expect(screen.getByTestId('roaming-refusal').textContent).toContain('A multi-IMSI subscriber cannot be changed to a single-IMSI profile1 subscriber:'),
+    );
     expect(within(screen.getByTestId('roaming-refusal')).getByRole('link').getAttribute('href')).toBe('/subscriber/5');
   });
 
   it('starts a migration and follows each subscriber from pending to success or error without a reload', async () => {
     const statuses: Record<number, string> = { 41: 'pending', 42: 'pending' };
-    let job = { id: 9, kind: 'subscribers.migrate', status: 'running', total: 2, succeeded: 0, failed: 0, skipped: 0, waiting: 0, retryOf: null, params: {}, createdAt: '2026-11-20T10:00:00Z', startedAt: null, finishedAt: null };
+    let job = {
+      id: 9,
+      kind: 'subscribers.migrate',
+      status: 'running',
+      total: 2,
+      succeeded: 0,
+      failed: 0,
+      skipped: 0,
+      waiting: 0,
+      retryOf: null,
+      params: {},
+      createdAt: '2026-11-20T10:00:00Z',
+      startedAt: null,
+      finishedAt: null,
+    };
     api.server.use(
-      http.post('*/portal/summa/subscriber-migration/range', () => HttpResponse.json({ jobId: 9, total: 2, migrationStatus: 'pending', subscriberIds: [41, 42] }, { status: 202 })),
+      http.post('*/portal/summa/subscriber-migration/range', () =>
+        HttpResponse.json({ jobId: 9, total: 2, migrationStatus: 'pending', subscriberIds: [41, 42] }, { status: 202 }),
+      ),
       http.get('*/portal/jobs/9', () => HttpResponse.json(job)),
-      http.get('*/portal/summa/subscriber-migration/:id', ({ params }) => HttpResponse.json({ subscriberId: Number(params.id), migrationStatus: statuses[Number(params.id)] })),
+      http.get('*/portal/summa/subscriber-migration/:id', ({ params }) =>
+        HttpResponse.json({ subscriberId: Number(params.id), migrationStatus: statuses[Number(params.id)] }),
+      ),
     );
     const { user } = render('?tab=migrate', [SUBSCRIBERS, MIGRATION]);
     const form = await screen.findByTestId('assign-migrate');

@@ -27,7 +27,11 @@ interface TabSpec {
 function InventoryNotYet() {
   return (
     <div data-testid="assign-inventory">
-      <NonIdealState icon={<BoxIcon size={48} />} title={<FormattedMessage id="assign.inventory.title" />} description={<FormattedMessage id="assign.inventory.notYet" />} />
+      <NonIdealState
+        icon={<BoxIcon size={48} />}
+        title={<FormattedMessage id="assign.inventory.title" />}
+        description={<FormattedMessage id="assign.inventory.notYet" />}
+      />
     </div>
   );
 }
@@ -35,7 +39,11 @@ function InventoryNotYet() {
 const TABS: readonly TabSpec[] = [
   { id: 'move', allowed: (g) => hasPrivilege(g, 'MoveSubscribers'), panel: () => <MoveRangeForm /> },
   { id: 'roaming', allowed: (g) => hasPrivilege(g, 'Subscribers'), panel: () => <RoamingRangeForm /> },
-  { id: 'migrate', allowed: (g) => hasPrivilege(g, 'Subscribers') && hasPrivilege(g, 'SubscriberDetails', 'MigrationStatus'), panel: () => <MigrationRangeForm /> },
+  {
+    id: 'migrate',
+    allowed: (g) => hasPrivilege(g, 'Subscribers') && hasPrivilege(g, 'SubscriberDetails', 'MigrationStatus'),
+    panel: () => <MigrationRangeForm />,
+  },
   { id: 'inventory', allowed: () => true, panel: () => <InventoryNotYet /> },
 ];
 
@@ -49,9 +57,18 @@ export default function AssignSubscribersPage() {
   return (
     <div className="portal-page portal-assign" data-testid="assign-subscribers">
       <header className="portal-page-header">
-        <H2><FormattedMessage id="menu.AssignSubscribers" /></H2>
+        <H2>
+          <FormattedMessage id="menu.AssignSubscribers" />
+        </H2>
       </header>
-      <Tabs id="assign-tabs" selectedTabId={current.id} onChange={(next) => setParams(new URLSearchParams({ tab: String(next) }), { replace: true })} size="large" animate={false} renderActiveTabPanelOnly>
+      <Tabs
+        id="assign-tabs"
+        selectedTabId={current.id}
+        onChange={(next) => setParams(new URLSearchParams({ tab: String(next) }), { replace: true })}
+        size="large"
+        animate={false}
+        renderActiveTabPanelOnly
+      >
         {tabs.map((t) => (
           <Tab key={t.id} id={t.id} title={<FormattedMessage id={`assign.tab.${t.id}`} />} panel={t.panel()} data-testid={`assign-tab-${t.id}`} />
         ))}

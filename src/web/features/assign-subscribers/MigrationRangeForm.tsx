@@ -26,7 +26,11 @@ function MigrationRow({ id }: { id: number }) {
   const status = data?.migrationStatus;
   return (
     <tr data-testid={`migration-${id}`} data-status={status ?? ''}>
-      <td><Link to={`/subscriber/${id}`} dir="ltr">{id}</Link></td>
+      <td>
+        <Link to={`/subscriber/${id}`} dir="ltr">
+          {id}
+        </Link>
+      </td>
       <td>{status === undefined ? '…' : <StatusTag value={status} />}</td>
     </tr>
   );
@@ -61,12 +65,18 @@ function MigrationProgress({ started }: { started: MigrationStart }) {
       <HTMLTable compact striped className="portal-assign-statuses" data-testid="migration-statuses">
         <thead>
           <tr>
-            <th><FormattedMessage id="entity.subscriber.field.subscriberId" /></th>
-            <th><FormattedMessage id="entity.subscriber.field.migrationStatus" /></th>
+            <th>
+              <FormattedMessage id="entity.subscriber.field.subscriberId" />
+            </th>
+            <th>
+              <FormattedMessage id="entity.subscriber.field.migrationStatus" />
+            </th>
           </tr>
         </thead>
         <tbody>
-          {shown.map((id) => <MigrationRow key={id} id={id} />)}
+          {shown.map((id) => (
+            <MigrationRow key={id} id={id} />
+          ))}
         </tbody>
       </HTMLTable>
       {pages > 1 && <Pager page={page} pages={pages} total={ids.length} onPage={setPage} />}
@@ -87,14 +97,16 @@ export function MigrationRangeForm() {
       call={state}
       inline={[]}
       onSubmit={(rangeHolds) => rangeHolds && start(input.range)}
-      result={state.data && (
-        <>
-          <Callout intent={Intent.PRIMARY} className="portal-assign-callout" role="status" data-testid="migrate-started">
-            <FormattedMessage id="assign.migrate.started" values={{ total: state.data.total }} />
-          </Callout>
-          <MigrationProgress key={state.data.jobId} started={state.data} />
-        </>
-      )}
+      result={
+        state.data && (
+          <>
+            <Callout intent={Intent.PRIMARY} className="portal-assign-callout" role="status" data-testid="migrate-started">
+              <FormattedMessage id="assign.migrate.started" values={{ total: state.data.total }} />
+            </Callout>
+            <MigrationProgress key={state.data.jobId} started={state.data} />
+          </>
+        )
+      }
     />
   );
 }

@@ -36,14 +36,16 @@ export function MoveRangeForm() {
       call={state}
       inline={['accountId']}
       onSubmit={submit}
-      result={done && (
-        <Callout intent={Intent.SUCCESS} className="portal-assign-callout" role="status" data-testid="move-done">
-          <FormattedMessage id="assign.move.done" values={{ changed: done.changed, total: done.total, unchanged: done.unchanged }} />{' '}
-          <Link to={`/subscribers?searchBy=accountId&searchKey=${done.accountId}&page=1`} data-testid="move-show">
-            <FormattedMessage id="assign.move.show" />
-          </Link>
-        </Callout>
-      )}
+      result={
+        done && (
+          <Callout intent={Intent.SUCCESS} className="portal-assign-callout" role="status" data-testid="move-done">
+            <FormattedMessage id="assign.move.done" values={{ changed: done.changed, total: done.total, unchanged: done.unchanged }} />{' '}
+            <Link to={`/subscribers?searchBy=accountId&searchKey=${done.accountId}&page=1`} data-testid="move-show">
+              <FormattedMessage id="assign.move.show" />
+            </Link>
+          </Callout>
+        )
+      }
     >
       <Choice
         id="move-account"

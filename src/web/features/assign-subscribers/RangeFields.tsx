@@ -109,7 +109,11 @@ export function RangeFields({ input, idPrefix, error, withType }: RangeFieldsPro
           data-testid={`${idPrefix}-${field}`}
         />
       ))}
-      <FormGroup className="portal-assign-wide" label={intl.formatMessage({ id: 'assign.quantity' })} helperText={intl.formatMessage({ id: 'assign.quantity.limit' }, { max: RANGE_MAX })}>
+      <FormGroup
+        className="portal-assign-wide"
+        label={intl.formatMessage({ id: 'assign.quantity' })}
+        helperText={intl.formatMessage({ id: 'assign.quantity.limit' }, { max: RANGE_MAX })}
+      >
         <output className="portal-assign-quantity" data-testid={`${idPrefix}-quantity`} aria-live="polite">
           {input.quantity === undefined ? (
             <span className={Classes.TEXT_MUTED}>–</span>
@@ -123,21 +127,56 @@ export function RangeFields({ input, idPrefix, error, withType }: RangeFieldsPro
 }
 
 /** One choice from a list; while the list cannot be had (e.g. no privilege to read it), its id is typed. */
-export function Choice({ id, label, value, onChange, options, error, required, testId }: {
-  id: string; label: string; value: string; onChange: (value: string) => void; options?: { value: number; label: string }[];
-  error?: string; required?: boolean; testId: string;
+export function Choice({
+  id,
+  label,
+  value,
+  onChange,
+  options,
+  error,
+  required,
+  testId,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  options?: { value: number; label: string }[];
+  error?: string;
+  required?: boolean;
+  testId: string;
 }) {
   const intl = useIntl();
   if (!options) {
-    return <LabelledInput id={id} label={label} value={value} onChange={(e) => onChange(e.currentTarget.value)} inputMode="numeric" dir="ltr" error={error} data-testid={testId} />;
+    return (
+      <LabelledInput
+        id={id}
+        label={label}
+        value={value}
+        onChange={(e) => onChange(e.currentTarget.value)}
+        inputMode="numeric"
+        dir="ltr"
+        error={error}
+        data-testid={testId}
+      />
+    );
   }
   return (
-    <FormGroup label={label} labelFor={id} labelInfo={required ? intl.formatMessage({ id: 'form.required' }) : undefined} intent={error ? Intent.DANGER : Intent.NONE} helperText={error}>
+    <FormGroup
+      label={label}
+      labelFor={id}
+      labelInfo={required ? intl.formatMessage({ id: 'form.required' }) : undefined}
+      intent={error ? Intent.DANGER : Intent.NONE}
+      helperText={error}
+    >
       <HTMLSelect
         id={id}
         value={value}
         onChange={(e) => onChange(e.currentTarget.value)}
-        options={[{ value: '', label: intl.formatMessage({ id: required ? 'form.select.placeholder' : 'assign.any' }) }, ...options.map((o) => ({ value: String(o.value), label: o.label }))]}
+        options={[
+          { value: '', label: intl.formatMessage({ id: required ? 'form.select.placeholder' : 'assign.any' }) },
+          ...options.map((o) => ({ value: String(o.value), label: o.label })),
+        ]}
         aria-invalid={Boolean(error)}
         data-testid={testId}
       />
@@ -150,7 +189,9 @@ function SubscriberLinks({ ids, count }: { ids: number[]; count: number }) {
   return (
     <span className="portal-assign-ids" data-testid="refusal-subscribers">
       {ids.map((id) => (
-        <Link key={id} to={`/subscriber/${id}`} dir="ltr">{id}</Link>
+        <Link key={id} to={`/subscriber/${id}`} dir="ltr">
+          {id}
+        </Link>
       ))}
       {count > ids.length && <FormattedMessage id="assign.refusal.more" values={{ count: count - ids.length }} />}
     </span>
@@ -223,7 +264,9 @@ export function RangeForm({ name, input, intro, submit, icon, withType, call, in
   };
   return (
     <form onSubmit={send} noValidate className="portal-assign-form" data-testid={`assign-${name}`}>
-      <p className="portal-page-intro"><FormattedMessage id={intro} /></p>
+      <p className="portal-page-intro">
+        <FormattedMessage id={intro} />
+      </p>
       <RangeFields input={input} idPrefix={name} error={call.error} withType={withType} />
       {children}
       <Button type="submit" intent={Intent.PRIMARY} icon={icon} loading={call.isLoading} data-testid={`${name}-submit`}>

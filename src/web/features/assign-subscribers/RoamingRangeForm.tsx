@@ -40,7 +40,8 @@ export function RoamingRangeForm() {
   };
 
   /** The form's check of a profile field, else the server's. */
-  const profileError = (field: string, wrong: boolean, messageId: string) => (tried && wrong ? intl.formatMessage({ id: messageId }) : serverFieldText(intl, state.error, field));
+  const profileError = (field: string, wrong: boolean, messageId: string) =>
+    tried && wrong ? intl.formatMessage({ id: messageId }) : serverFieldText(intl, state.error, field);
   const done = state.isSuccess && state.data;
   return (
     <RangeForm
@@ -53,18 +54,20 @@ export function RoamingRangeForm() {
       call={state}
       inline={['roamingProfileId', 'sourceRoamingProfileId']}
       onSubmit={submit}
-      result={done && (
-        <>
-          <Callout intent={Intent.SUCCESS} className="portal-assign-callout" role="status" data-testid="roaming-done">
-            <FormattedMessage id="assign.roaming.done" values={{ changed: done.changed, total: done.total, unchanged: done.unchanged }} />
-          </Callout>
-          {done.jobId !== undefined && (
-            <section className="portal-assign-progress" data-testid="roaming-job">
-              <JobProgress key={done.jobId} id={done.jobId} />
-            </section>
-          )}
-        </>
-      )}
+      result={
+        done && (
+          <>
+            <Callout intent={Intent.SUCCESS} className="portal-assign-callout" role="status" data-testid="roaming-done">
+              <FormattedMessage id="assign.roaming.done" values={{ changed: done.changed, total: done.total, unchanged: done.unchanged }} />
+            </Callout>
+            {done.jobId !== undefined && (
+              <section className="portal-assign-progress" data-testid="roaming-job">
+                <JobProgress key={done.jobId} id={done.jobId} />
+              </section>
+            )}
+          </>
+        )
+      }
     >
       <Choice
         id="roaming-source"

@@ -30,7 +30,7 @@ describe('a typed range', () => {
     expect(rangeQuantity('SUBSCRIBER_ID', '20', '9')).toBeUndefined();
   });
 
-  it('reads the server\'s names of the range fields', () => {
+  it("reads the server's names of the range fields", () => {
     expect(rangeFieldOf('range.rangeEnd')).toBe('rangeEnd');
     expect(rangeFieldOf('rangeStart')).toBe('rangeStart');
     expect(rangeFieldOf('range')).toBeUndefined();

@@ -26,7 +26,10 @@ function position(type: RangeType, value: string): bigint {
 
 export function rangeProblems(type: RangeType, start: string, end: string): RangeProblems {
   const problems: RangeProblems = {};
-  for (const [field, value] of [['rangeStart', start.trim()], ['rangeEnd', end.trim()]] as const) {
+  for (const [field, value] of [
+    ['rangeStart', start.trim()],
+    ['rangeEnd', end.trim()],
+  ] as const) {
     if (!value) problems[field] = 'assign.range.required';
     else if (!PATTERN[type].test(value)) problems[field] = `assign.range.format.${type}`;
   }

@@ -57,11 +57,7 @@ export const rangeApi = answering<{
   }),
 );
 
-export const {
-  usePostSubscribersMoveMutation,
-  usePostSubscribersRoamingProfileMutation,
-  usePostSummaSubscriberMigrationRangeMutation,
-} = rangeApi;
+export const { usePostSubscribersMoveMutation, usePostSubscribersRoamingProfileMutation, usePostSummaSubscriberMigrationRangeMutation } = rangeApi;
 /** Approved roaming profiles of the user's subtree. */
 export { useGetRoamingProfilesQuery } from '@web/core/subscriberCommonApi';
 /** A subscriber's migration status; refreshed for the whole range by invalidating `MigrationStatus`. */

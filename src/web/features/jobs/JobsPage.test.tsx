@@ -12,14 +12,49 @@ import type { Job, JobItem } from '@web/core/jobsApi';
 const api = setupMockApi();
 
 const base = { skipped: 0, waiting: 0, retryOf: null, startedAt: '2026-11-20T10:00:01Z' };
-const running: Job = { ...base, id: 7, kind: 'subscribers.bulk', status: 'running', total: 200, succeeded: 50, failed: 0, params: { action: 'suspend' }, createdAt: '2026-11-20T10:00:00Z', finishedAt: null };
-const finished: Job = { ...base, id: 6, kind: 'custom.kind', status: 'done', total: 10, succeeded: 8, failed: 2, params: {}, createdAt: '2026-11-19T10:00:00Z', finishedAt: '2026-11-19T10:00:03Z' };
+const running: Job = {
+  ...base,
+  id: 7,
+  kind: 'subscribers.bulk',
+  status: 'running',
+  total: 200,
+  succeeded: 50,
+  failed: 0,
+  params: { action: 'suspend' },
+  createdAt: '2026-11-20T10:00:00Z',
+  finishedAt: null,
+};
+const finished: Job = {
+  ...base,
+  id: 6,
+  kind: 'custom.kind',
+  status: 'done',
+  total: 10,
+  succeeded: 8,
+  failed: 2,
+  params: {},
+  createdAt: '2026-11-19T10:00:00Z',
+  finishedAt: '2026-11-19T10:00:03Z',
+};
 const refused: Job = {
-  ...base, id: 12, kind: 'subscribers.bulk', status: 'failed', total: 3, succeeded: 0, failed: 3, params: { action: 'suspend', params: {} },
-  createdAt: '2026-11-21T10:00:00Z', finishedAt: '2026-11-21T10:00:05Z',
+  ...base,
+  id: 12,
+  kind: 'subscribers.bulk',
+  status: 'failed',
+  total: 3,
+  succeeded: 0,
+  failed: 3,
+  params: { action: 'suspend', params: {} },
+  createdAt: '2026-11-21T10:00:00Z',
+  finishedAt: '2026-11-21T10:00:05Z',
 };
 const failedItem = (seq: number, key: string): JobItem => ({
-  seq, key, status: 'failed', messageId: 'subscriberOperation.failed.network', message: 'The core network refused the operation', detail: 'Diameter 5012 DIAMETER_UNABLE_TO_COMPLY',
+  seq,
+  key,
+  status: 'failed',
+  messageId: 'subscriberOperation.failed.network',
+  message: 'The core network refused the operation',
+  detail: 'Diameter 5012 DIAMETER_UNABLE_TO_COMPLY',
 });
 
 describe('jobs screen', () => {
@@ -69,7 +104,12 @@ describe('jobs screen', () => {
         const url = new URL(request.url);
         const page = Number(url.searchParams.get('page'));
         const size = Number(url.searchParams.get('size'));
-        return HttpResponse.json({ items: items.slice(page * size, (page + 1) * size), totalPageCount: Math.ceil(items.length / size), totalItemsCount: items.length, currentPage: page });
+        return HttpResponse.json({
+          items: items.slice(page * size, (page + 1) * size),
+          totalPageCount: Math.ceil(items.length / size),
+          totalItemsCount: items.length,
+          currentPage: page,
+        });
       }),
       http.post('*/portal/jobs/12/retry', () => {
         jobs = [retried, refused];
@@ -93,8 +133,17 @@ describe('jobs screen', () => {
     expect(within(first).getByTestId('job-item-detail').textContent).toBe('Diameter 5012 DIAMETER_UNABLE_TO_COMPLY');
     // The next page comes from the server.
     await user.click(within(reasons).getByRole('button', { name: 'Next page' }));
-    await waitFor(() => expect(within(reasons).getAllByTestId('job-item').map((r) => r.getAttribute('data-key'))).toEqual(['110', '111']));
-    expect(api.requests('/jobs/12/items', 'GET').map((r) => [r.url.searchParams.get('status'), r.url.searchParams.get('page')])).toEqual([['failed', '0'], ['failed', '1']]);
+    await waitFor(() =>
+      expect(
+        within(reasons)
+          .getAllByTestId('job-item')
+          .map((r) => r.getAttribute('data-key')),
+      ).toEqual(['110', '111']),
+    );
+    expect(api.requests('/jobs/12/items', 'GET').map((r) => [r.url.searchParams.get('status'), r.url.searchParams.get('page')])).toEqual([
+      ['failed', '0'],
+      ['failed', '1'],
+    ]);
 
     await user.click(within(job).getByRole('button', { name: 'Retry the failed' }));
     expect(api.requests('/jobs/12/retry', 'POST')).toHaveLength(1);

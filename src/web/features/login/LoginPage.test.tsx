@@ -42,9 +42,7 @@ describe('login screen', () => {
     await user.type(password(), 'wrong-password');
     await user.click(screen.getByTestId('sign-in-submit'));
 
-    expect((await screen.findByTestId('login-error')).textContent).toBe(
-      'Sign-in failed: the username or password is not correct.',
-    );
+    expect((await screen.findByTestId('login-error')).textContent).toBe('Sign-in failed: the username or password is not correct.');
     expect(api.requests('/portal/auth', 'POST')[0].body).toEqual({ userName: 'nora', password: 'wrong-password' });
     expect(userName().value).toBe('');
     expect(password().value).toBe('');

@@ -108,10 +108,7 @@ describe('password reset request', () => {
     await waitFor(() => expect(email().value).toBe(''));
     expect(screen.getByTestId('reset-message').textContent).toBe(REQUESTED);
 
-    expect(api.requests('/user/password/reset', 'PUT').map((r) => r.body)).toEqual([
-      { email: 'nora@northwind.test' },
-      { email: 'nobody@nowhere.test' },
-    ]);
+    expect(api.requests('/user/password/reset', 'PUT').map((r) => r.body)).toEqual([{ email: 'nora@northwind.test' }, { email: 'nobody@nowhere.test' }]);
     // Only the known address got a link.
     expect([...accessStateOf(api.db).resetTokens.values()]).toEqual([2]);
   });
@@ -188,9 +185,7 @@ describe('new password from a reset link', () => {
     await user.type(repeat(), 'Harbour#2026');
     await user.click(submit());
 
-    expect((await screen.findByTestId('reset-message')).textContent).toBe(
-      'This password reset link is not valid or has expired. Please ask for a new one.',
-    );
+    expect((await screen.findByTestId('reset-message')).textContent).toBe('This password reset link is not valid or has expired. Please ask for a new one.');
     await user.click(screen.getByTestId('reset-request-new-link'));
     await screen.findByTestId('reset-request-form');
     expect(shownViews()).toEqual(['reset-request-form']);

@@ -21,11 +21,7 @@ interface Props {
 
 /** The password-reset panel of the login screen: ask for a link, or set a new password with one. */
 export function PasswordResetPanel({ token, onBack, onRequestNewLink }: Props) {
-  return token ? (
-    <NewPasswordForm key={token} token={token} onBack={onBack} onRequestNewLink={onRequestNewLink} />
-  ) : (
-    <ResetRequestForm onBack={onBack} />
-  );
+  return token ? <NewPasswordForm key={token} token={token} onBack={onBack} onRequestNewLink={onRequestNewLink} /> : <ResetRequestForm onBack={onBack} />;
 }
 
 type RequestOutcome = { kind: 'idle' } | { kind: 'sent' } | { kind: 'failed'; message: string };
@@ -50,7 +46,10 @@ function ResetRequestForm({ onBack }: { onBack(): void }) {
     else {
       const fieldError = fieldErrorsOf(result.error).email;
       console.warn('Password reset request failed', apiErrorOf(result.error)?.code);
-      setOutcome({ kind: 'failed', message: fieldError ? messageOr(intl, fieldError.messageId, fieldError.message) : intl.formatMessage({ id: 'reset.error' }) });
+      setOutcome({
+        kind: 'failed',
+        message: fieldError ? messageOr(intl, fieldError.messageId, fieldError.message) : intl.formatMessage({ id: 'reset.error' }),
+      });
     }
     setEmail('');
     setTouched(false);

@@ -52,7 +52,15 @@ export function SignInForm() {
     const status = result.error && 'status' in result.error ? result.error.status : undefined;
     console.warn('Sign-in failed', status);
     const code = result.error && 'data' in result.error ? (result.error.data as { code?: unknown } | undefined)?.code : undefined;
-    setFailure(code === 'USER_DISABLED' ? 'login.disabled' : status === 401 || status === 400 || status === 403 ? 'login.error' : status === 429 ? 'error.rateLimited' : 'app.error.generic');
+    setFailure(
+      code === 'USER_DISABLED'
+        ? 'login.disabled'
+        : status === 401 || status === 400 || status === 403
+          ? 'login.error'
+          : status === 429
+            ? 'error.rateLimited'
+            : 'app.error.generic',
+    );
     setFields(EMPTY);
     setSubmitted(false);
   };

@@ -53,7 +53,16 @@ export function TwoFactorStep({ credentials, step, onBack }: Props) {
           <FormattedMessage id="login.twoFactor.codeHint" />
         </p>
       )}
-      <CodeField id="login-code" value={code} onChange={(v) => { setCode(v); setError(undefined); }} error={error} autoFocus />
+      <CodeField
+        id="login-code"
+        value={code}
+        onChange={(v) => {
+          setCode(v);
+          setError(undefined);
+        }}
+        error={error}
+        autoFocus
+      />
       <Button type="submit" intent={Intent.PRIMARY} fill disabled={!isCode(code)} loading={isLoading} data-testid="two-factor-submit">
         <FormattedMessage id="login.twoFactor.submit" />
       </Button>

@@ -18,7 +18,7 @@ function render(route: string, subPrivileges: string[]) {
 }
 
 describe('the package sales screen', () => {
-  it('lists the sales with the balance, and opens a subscriber\'s packages from a sale', async () => {
+  it("lists the sales with the balance, and opens a subscriber's packages from a sale", async () => {
     const { user } = render('/packages', ['Sales']);
     expect((await screen.findByTestId('reseller-balance')).textContent).toBe('Balance: $5,000.00');
     const grid = await screen.findByTestId('grid-prepaidPackage');

@@ -58,7 +58,14 @@ function SubscriberChooser({ current, onChoose }: { current?: number; onChoose: 
         helperText={invalid ? intl.formatMessage({ id: 'packages.sales.subscriberInvalid' }) : undefined}
       >
         <ControlGroup>
-          <InputGroup id={inputId} data-testid="sales-subscriber" inputMode="numeric" value={text} onChange={(e) => setText(e.currentTarget.value)} intent={invalid ? Intent.DANGER : Intent.NONE} />
+          <InputGroup
+            id={inputId}
+            data-testid="sales-subscriber"
+            inputMode="numeric"
+            value={text}
+            onChange={(e) => setText(e.currentTarget.value)}
+            intent={invalid ? Intent.DANGER : Intent.NONE}
+          />
           <Button type="submit" icon={<SearchIcon />} data-testid="sales-subscriber-open" text={intl.formatMessage({ id: 'packages.sales.open' })} />
         </ControlGroup>
       </FormGroup>
@@ -113,7 +120,13 @@ export default function PackageSalesPage() {
         </H2>
         <div className="portal-page-actions">
           <Balance />
-          <Button variant="minimal" icon={<RefreshIcon />} aria-label={intl.formatMessage({ id: 'list.refresh' })} loading={result.isFetching} onClick={() => result.refetch()} />
+          <Button
+            variant="minimal"
+            icon={<RefreshIcon />}
+            aria-label={intl.formatMessage({ id: 'list.refresh' })}
+            loading={result.isFetching}
+            onClick={() => result.refetch()}
+          />
           <Button icon={<DownloadIcon />} data-testid="list-download" loading={downloading.isLoading} onClick={onDownload}>
             <FormattedMessage id="list.download" />
           </Button>
@@ -127,12 +140,23 @@ export default function PackageSalesPage() {
         <div className="portal-packages-chosen" data-testid="sales-panel">
           <div className="portal-packages-chosen-header">
             <strong>{intl.formatMessage({ id: 'packages.panel.subscriber' }, { id: subscriberId })}</strong>
-            <Button variant="minimal" icon={<CrossIcon />} aria-label={intl.formatMessage({ id: 'packages.sales.close' })} onClick={() => write(query, undefined)} />
+            <Button
+              variant="minimal"
+              icon={<CrossIcon />}
+              aria-label={intl.formatMessage({ id: 'packages.sales.close' })}
+              onClick={() => write(query, undefined)}
+            />
           </div>
           <SubscriberPackagesPanel key={subscriberId} subscriberId={subscriberId} />
         </div>
       )}
-      <SearchBar schema={schema} filters={searchFilters(schema, isAdmin)} searchKey={query.searchKey} searchBy={query.searchBy} onSearch={(searchKey, searchBy) => go({ searchKey, searchBy, page: 1 })} />
+      <SearchBar
+        schema={schema}
+        filters={searchFilters(schema, isAdmin)}
+        searchKey={query.searchKey}
+        searchBy={query.searchBy}
+        onSearch={(searchKey, searchBy) => go({ searchKey, searchBy, page: 1 })}
+      />
       {result.isError ? (
         <Callout intent={Intent.DANGER} role="alert" data-testid="list-error">
           <FormattedMessage id="list.loadError" />

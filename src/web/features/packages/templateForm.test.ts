@@ -11,7 +11,9 @@ const schema = formSchemaOf(findSchema('prepaidTemplate')!);
 const example = findSchema('prepaidTemplate')!.examples![0];
 
 const messages = (data: Record<string, unknown>) =>
-  formValidatorOf(schema).validateFormData(data, schema, undefined, createErrorTransformer(schema, intl)).errors.map((e) => `${e.property} ${e.message}`);
+  formValidatorOf(schema)
+    .validateFormData(data, schema, undefined, createErrorTransformer(schema, intl))
+    .errors.map((e) => `${e.property} ${e.message}`);
 
 describe('the template form', () => {
   it('takes prices in cents exactly, however binary floating point rounds them', () => {

@@ -49,7 +49,13 @@ export default function PricingPlanRulesPage() {
           <FormattedMessage id="entity.pricingPlan.single" />
         </Button>
       </header>
-      <RulesGrid kind={ROAMING_RULES} planId={id} currency={typeof plan?.currency === 'string' ? plan.currency : undefined} newRow={newRow} rulePath={rulePath} />
+      <RulesGrid
+        kind={ROAMING_RULES}
+        planId={id}
+        currency={typeof plan?.currency === 'string' ? plan.currency : undefined}
+        newRow={newRow}
+        rulePath={rulePath}
+      />
       <RuleFilePanel planId={id} />
     </div>
   );

@@ -41,7 +41,10 @@ function valueText(intl: IntlShape, schema: EntitySchema, rule: Row, field: stri
 
 function ruleLabel(intl: IntlShape, schema: EntitySchema, rule: Row): string {
   const network = [rule.network, rule.plmn ?? `${rule.mcc ?? ''}${rule.mnc ?? ''}`].filter(Boolean).join(' ');
-  return intl.formatMessage({ id: 'ruleChanges.rule' }, { country: countryName(intl, rule.country), network, start: valueText(intl, schema, rule, 'startDate') });
+  return intl.formatMessage(
+    { id: 'ruleChanges.rule' },
+    { country: countryName(intl, rule.country), network, start: valueText(intl, schema, rule, 'startDate') },
+  );
 }
 
 /** One kind of change: its count, then its first rules one by one and how many more there are. */
@@ -79,7 +82,10 @@ export function RuleChangesDialog({ isOpen, changes, schema, count, applying, on
           {nothing ? (
             <FormattedMessage id="ruleChanges.none" values={{ unchanged: changes.unchanged }} />
           ) : (
-            <FormattedMessage id="ruleChanges.summary" values={{ added: changes.added, changed: changes.changed, removed: changes.removed, unchanged: changes.unchanged }} />
+            <FormattedMessage
+              id="ruleChanges.summary"
+              values={{ added: changes.added, changed: changes.changed, removed: changes.removed, unchanged: changes.unchanged }}
+            />
           )}
         </Callout>
         <ChangeSection kind="added" count={changes.added} shown={samples.added.length}>

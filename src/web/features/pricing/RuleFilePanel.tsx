@@ -81,7 +81,11 @@ export function RuleFilePanel({ planId }: { planId: string }) {
           text={file?.name ?? intl.formatMessage({ id: 'ruleFile.choose' })}
           buttonText={intl.formatMessage({ id: 'ruleFile.browse' })}
           hasSelection={Boolean(file)}
-          inputProps={{ accept: '.csv,text/csv', 'aria-label': intl.formatMessage({ id: 'ruleFile.choose' }), ...({ 'data-testid': 'rule-file-input' } as object) }}
+          inputProps={{
+            accept: '.csv,text/csv',
+            'aria-label': intl.formatMessage({ id: 'ruleFile.choose' }),
+            ...({ 'data-testid': 'rule-file-input' } as object),
+          }}
           onInputChange={(event) => choose((event.target as HTMLInputElement).files?.[0] ?? null)}
         />
         <Button icon={<UploadIcon />} onClick={() => submit(false)} loading={sending.isLoading && !applying} data-testid="rule-file-check">

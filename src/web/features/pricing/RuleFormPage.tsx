@@ -38,7 +38,11 @@ export function RuleFormPage({ kind, planId, ruleId, back, defaults }: RuleFormP
     const answer = await save({ kind: kind.name, planId, ruleId: creating ? undefined : ruleId, rule: data });
     if (answer.error) {
       setServerErrors(apiErrorOf(answer.error)?.fields ?? []);
-      showToast({ intent: Intent.DANGER, icon: <ErrorIcon />, message: intl.formatMessage({ id: 'form.saveError' }, { message: intl.formatMessage({ id: 'error.validation' }) }) });
+      showToast({
+        intent: Intent.DANGER,
+        icon: <ErrorIcon />,
+        message: intl.formatMessage({ id: 'form.saveError' }, { message: intl.formatMessage({ id: 'error.validation' }) }),
+      });
       return;
     }
     showToast({ intent: Intent.SUCCESS, icon: <TickIcon />, message: intl.formatMessage({ id: 'form.saved' }) });
@@ -49,7 +53,9 @@ export function RuleFormPage({ kind, planId, ruleId, back, defaults }: RuleFormP
   return (
     <div className="portal-page portal-detail" data-testid="rule-form">
       <header className="portal-page-header">
-        <H2>{creating ? intl.formatMessage({ id: 'form.create.title' }, { entity }) : intl.formatMessage({ id: 'form.edit.title' }, { entity, id: ruleId })}</H2>
+        <H2>
+          {creating ? intl.formatMessage({ id: 'form.create.title' }, { entity }) : intl.formatMessage({ id: 'form.edit.title' }, { entity, id: ruleId })}
+        </H2>
         <Button variant="minimal" icon={<ArrowLeftIcon className="portal-mirror-rtl" />} onClick={() => navigate(back)}>
           <FormattedMessage id="pricingRules.backToRules" />
         </Button>

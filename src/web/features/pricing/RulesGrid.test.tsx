@@ -12,8 +12,21 @@ const api = setupMockApi();
 const RULES = '/portal/pricing-plans/local/2/rules';
 
 const rule = (id: number, over: Record<string, unknown>) => ({
-  id, planId: 2, country: 'DE', mcc: '262', mnc: '01', plmn: '26201', network: 'Telekom', currency: 'EUR', dataRate: 0.0035,
-  moCallRate: 0.09, dailyCap: false, discounted: false, startDate: '2026-01-01T00:00:00.000Z', hidden: false, ...over,
+  id,
+  planId: 2,
+  country: 'DE',
+  mcc: '262',
+  mnc: '01',
+  plmn: '26201',
+  network: 'Telekom',
+  currency: 'EUR',
+  dataRate: 0.0035,
+  moCallRate: 0.09,
+  dailyCap: false,
+  discounted: false,
+  startDate: '2026-01-01T00:00:00.000Z',
+  hidden: false,
+  ...over,
 });
 
 /** The mock plan's two rules, the network catalogue, and a batch save that records what it was sent. */
@@ -29,8 +42,11 @@ function serveRules(batch: (body: unknown) => Response = () => HttpResponse.json
           { id: 2, plmn: '26202', mcc: '262', mnc: '02', country: 'DE', operator: 'Vodafone GmbH', brand: 'Vodafone' },
           { id: 3, plmn: '20801', mcc: '208', mnc: '01', country: 'FR', operator: 'Orange', brand: 'Orange' },
         ],
-        totalItemsCount: 3, totalPageCount: 1, currentPage: 0,
-      })),
+        totalItemsCount: 3,
+        totalPageCount: 1,
+        currentPage: 0,
+      }),
+    ),
   );
 }
 
@@ -71,7 +87,7 @@ async function pick(user: User, target: HTMLElement, value: string): Promise<{ v
 const paste = (target: HTMLElement, text: string) => fireEvent.paste(target, { clipboardData: { getData: () => text } });
 
 describe('roaming rules grid', () => {
-  it('shows the server\'s page with rates in the plan\'s currency', async () => {
+  it("shows the server's page with rates in the plan's currency", async () => {
     serveRules();
     await renderRules();
     expect(cell(0, 'dataRate').textContent).toBe('€0.0035');
@@ -86,7 +102,9 @@ describe('roaming rules grid', () => {
 
     await typeInto(user, cell(0, 'dataRate'), 'abc');
     await waitFor(() => expect(cell(0, 'dataRate').classList.contains('portal-cell-invalid')).toBe(true));
-    expect(screen.getByTestId('rules-errors').textContent).toBe('Row 1, Data rate (per MB): Please enter a rate from 0 to 999999.999999 with at most 6 decimals');
+    expect(screen.getByTestId('rules-errors').textContent).toBe(
+      'Row 1, Data rate (per MB): Please enter a rate from 0 to 999999.999999 with at most 6 decimals',
+    );
     await user.click(screen.getByTestId('rules-save'));
     expect(sent).toEqual([]);
 
@@ -134,7 +152,11 @@ describe('roaming rules grid', () => {
     await user.click(screen.getByTestId('rules-add'));
     await waitFor(() => expect(cell(1, 'currency').textContent).toBe('EUR'));
     await pick(user, cell(1, 'country'), 'DE');
-    for (const [col, value] of [['mcc', '262'], ['mnc', '02']]) await typeInto(user, cell(1, col), value);
+    for (const [col, value] of [
+      ['mcc', '262'],
+      ['mnc', '02'],
+    ])
+      await typeInto(user, cell(1, col), value);
     await waitFor(() => expect(screen.queryByTestId('rules-errors')).toBeNull());
 
     await user.click(screen.getByTestId('rules-save'));
@@ -175,7 +197,10 @@ describe('roaming rules grid', () => {
 
     await user.click(screen.getByTestId('rules-save'));
     await waitFor(() => expect(sent).toHaveLength(1));
-    expect(sent[0].save.map((r) => [r.id, r.country])).toEqual([[11, 'AT'], [12, 'FR']]);
+    expect(sent[0].save.map((r) => [r.id, r.country])).toEqual([
+      [11, 'AT'],
+      [12, 'FR'],
+    ]);
   });
 
   it('reads a date typed without a time, and says an end before the start must come after it', async () => {
@@ -188,7 +213,7 @@ describe('roaming rules grid', () => {
     await waitFor(() => expect(screen.queryByTestId('rules-errors')).toBeNull());
   });
 
-  it('picks a network of the row\'s country, which fills in MCC, MNC and PLMN', async () => {
+  it("picks a network of the row's country, which fills in MCC, MNC and PLMN", async () => {
     serveRules();
     const { user } = await renderRules();
     await user.click(screen.getByTestId('rules-add'));
@@ -220,7 +245,10 @@ describe('rule file', () => {
     serveRules();
     const confirms: (string | null)[] = [];
     const changes = {
-      added: 1, changed: 1, removed: 2, unchanged: 0,
+      added: 1,
+      changed: 1,
+      removed: 2,
+      unchanged: 0,
       samples: {
         added: [rule(0, { country: 'AT', mcc: '232', mnc: '01', plmn: '23201', network: 'A1' })],
         changed: [{ before: rule(11, {}), after: rule(0, { dataRate: 0.005, endDate: '2026-12-31T00:00:00.000Z' }), fields: ['dataRate', 'endDate'] }],
@@ -231,7 +259,9 @@ describe('rule file', () => {
       http.post('/portal/pricing-plans/local/2/by-csv', ({ request }) => {
         const confirm = new URL(request.url).searchParams.get('confirm');
         confirms.push(confirm);
-        const rejected = [{ line: 3, values: {}, fields: [fieldError('mnc', 'pattern', 'validation.mnc.invalid'), fieldError('dataRate', 'type', 'validation.rate.invalid')] }];
+        const rejected = [
+          { line: 3, values: {}, fields: [fieldError('mnc', 'pattern', 'validation.mnc.invalid'), fieldError('dataRate', 'type', 'validation.rate.invalid')] },
+        ];
         return HttpResponse.json({ total: 3, valid: 2, rejected, applied: confirm ? 2 : 0, ...(confirm ? {} : { changes }) });
       }),
     );
@@ -240,20 +270,25 @@ describe('rule file', () => {
     await user.upload(input, new File(['country,mcc,mnc,startDate\n'], 'rules.csv', { type: 'text/csv' }));
     await user.click(screen.getByTestId('rule-file-check'));
     const rejected = await screen.findByTestId('rule-file-rejected');
-    expect(within(rejected).getAllByRole('row').map((r) => r.textContent)).toEqual([
-      'LineReasons',
-      '3MNC: MNC must be 2 or 3 digitsData rate (per MB): Please enter a rate from 0 to 999999.999999 with at most 6 decimals',
-    ]);
+    expect(
+      within(rejected)
+        .getAllByRole('row')
+        .map((r) => r.textContent),
+    ).toEqual(['LineReasons', '3MNC: MNC must be 2 or 3 digitsData rate (per MB): Please enter a rate from 0 to 999999.999999 with at most 6 decimals']);
     expect(screen.getByTestId('rule-file-report').textContent).toContain('3 lines: 2 valid, 1 rejected. Nothing has been written yet.');
     await user.click(screen.getByTestId('rule-file-apply'));
     const dialog = await screen.findByRole('dialog', { name: "Apply the file's rules?" });
-    expect(within(dialog).getByTestId('rule-changes-summary').textContent).toBe("Applying replaces the plan's rules: 1 added, 1 changed, 2 removed, 0 unchanged.");
+    expect(within(dialog).getByTestId('rule-changes-summary').textContent).toBe(
+      "Applying replaces the plan's rules: 1 added, 1 changed, 2 removed, 0 unchanged.",
+    );
     expect(within(dialog).getByTestId('rule-changes-added').textContent).toBe('1 rule addedAustria, A1 23201, from Jan 1, 2026, 12:00 AM');
     const changed = within(dialog).getByTestId('rule-changes-changed');
-    expect(within(changed).getAllByRole('listitem').filter((li) => li.dataset.field).map((li) => li.textContent)).toEqual([
-      'Data rate (per MB): €0.0035 → €0.005',
-      'End date: — → Dec 31, 2026, 12:00 AM',
-    ]);
+    expect(
+      within(changed)
+        .getAllByRole('listitem')
+        .filter((li) => li.dataset.field)
+        .map((li) => li.textContent),
+    ).toEqual(['Data rate (per MB): €0.0035 → €0.005', 'End date: — → Dec 31, 2026, 12:00 AM']);
     expect(within(dialog).getByTestId('rule-changes-removed').textContent).toBe('2 rules removedFrance, Orange 20801, from Jan 1, 2026, 12:00 AMand 1 more');
 
     // Cancel: nothing is sent, the report stays as checked.
@@ -272,7 +307,14 @@ describe('rule file', () => {
     serveRules();
     api.server.use(
       http.post('/portal/pricing-plans/local/2/by-csv', () =>
-        HttpResponse.json({ total: 1, valid: 0, rejected: [{ line: 2, values: {}, fields: [fieldError('mnc', 'pattern', 'validation.mnc.invalid')] }], applied: 0, changes: { added: 0, changed: 0, removed: 0, unchanged: 0, samples: { added: [], changed: [], removed: [] } } })),
+        HttpResponse.json({
+          total: 1,
+          valid: 0,
+          rejected: [{ line: 2, values: {}, fields: [fieldError('mnc', 'pattern', 'validation.mnc.invalid')] }],
+          applied: 0,
+          changes: { added: 0, changed: 0, removed: 0, unchanged: 0, samples: { added: [], changed: [], removed: [] } },
+        }),
+      ),
     );
     const { user } = await renderRules();
     const input = screen.getByTestId('rule-file').querySelector('input[type="file"]') as HTMLInputElement;

@@ -111,9 +111,20 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
   const look = useGridLook();
   const { schema } = kind;
   const defaultSort = schema['x-list'].defaultSort;
-  const [query, setQuery] = useState({ page: 0, sortBy: defaultSort.sortBy, sortDir: defaultSort.sortDir as SortDir, searchBy: searchFilters(schema, isAdmin)[0]?.by ?? '', searchKey: '' });
+  const [query, setQuery] = useState({
+    page: 0,
+    sortBy: defaultSort.sortBy,
+    sortDir: defaultSort.sortDir as SortDir,
+    searchBy: searchFilters(schema, isAdmin)[0]?.by ?? '',
+    searchKey: '',
+  });
   const size = schema['x-list'].pageSize ?? 100;
-  const request = { sortBy: query.sortBy, sortDir: query.sortDir, page: { page: query.page, size }, ...(query.searchKey ? { searchBy: query.searchBy, searchKey: query.searchKey } : {}) };
+  const request = {
+    sortBy: query.sortBy,
+    sortDir: query.sortDir,
+    page: { page: query.page, size },
+    ...(query.searchKey ? { searchBy: query.searchBy, searchKey: query.searchKey } : {}),
+  };
   const result = usePlanRulesPageQuery({ kind: kind.name, planId, request });
   const networks = useGetNetworksQuery({ size: 5000 }, { skip: !schema.properties.mnc }).data;
   const [saveRules, saving] = useSavePlanRulesMutation();
@@ -176,7 +187,9 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
       };
       if (prop?.['x-format'] === 'rate') {
         def.valueFormatter = (p: ValueFormatterParams<GridRow>) =>
-          typeof p.value === 'number' ? formatRate(intl.locale, p.value, String(p.data?.currency ?? currency ?? '')) : (p.value ?? intl.formatMessage({ id: 'format.none' }));
+          typeof p.value === 'number'
+            ? formatRate(intl.locale, p.value, String(p.data?.currency ?? currency ?? ''))
+            : (p.value ?? intl.formatMessage({ id: 'format.none' }));
       }
       const choices = (list: Choice[]): Partial<ColDef<GridRow>> => ({
         cellEditor: ChoiceEditor,
@@ -190,12 +203,18 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
         def.valueFormatter = (p: ValueFormatterParams<GridRow>) =>
           typeof p.value !== 'string' ? intl.formatMessage({ id: 'format.none' }) : names.has(p.value) ? `${p.value} · ${names.get(p.value)}` : p.value;
         if (editable) Object.assign(def, choices(countryOptions(intl.locale).map((c) => ({ value: String(c.value), label: c.label }))));
-      } else if (editable && prop?.type === 'boolean') Object.assign(def, choices([true, false].map((v) => ({ value: String(v), label: intl.formatMessage({ id: v ? 'form.yes' : 'form.no' }) }))));
-      else if (editable && Array.isArray(prop?.enum)) Object.assign(def, choices(prop.enum.map((v) => ({ value: String(v), label: messageOr(intl, `enum.${v}`, String(v)) }))));
+      } else if (editable && prop?.type === 'boolean')
+        Object.assign(def, choices([true, false].map((v) => ({ value: String(v), label: intl.formatMessage({ id: v ? 'form.yes' : 'form.no' }) }))));
+      else if (editable && Array.isArray(prop?.enum))
+        Object.assign(def, choices(prop.enum.map((v) => ({ value: String(v), label: messageOr(intl, `enum.${v}`, String(v)) }))));
       else if (editable && NETWORK_FIELDS.has(field) && schema.properties.mnc) {
         def.cellEditor = ChoiceEditor;
         def.cellEditorParams = {
-          choicesOf: (row) => (row.country ? (byCountry.get(String(row.country)) ?? []) : (networks ?? [])).map((n) => ({ value: n.plmn, label: `${networkName(n)} (${n.plmn})` })),
+          choicesOf: (row) =>
+            (row.country ? (byCountry.get(String(row.country)) ?? []) : (networks ?? [])).map((n) => ({
+              value: n.plmn,
+              label: `${networkName(n)} (${n.plmn})`,
+            })),
           currentOf: (row) => `${row.mcc ?? ''}${row.mnc ?? ''}`,
           placeholder: intl.formatMessage({ id: 'pricingRules.pickNetwork' }),
         } satisfies ChoiceEditorParams;
@@ -204,7 +223,14 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
     });
     if (schema.properties.plmn) {
       const at = defs.findIndex((d) => d.field === 'network');
-      defs.splice(at + 1, 0, { colId: 'plmn', field: 'plmn', headerName: intl.formatMessage({ id: schema.properties.plmn.title! }), width: 100, editable: false, sortable: !dirty });
+      defs.splice(at + 1, 0, {
+        colId: 'plmn',
+        field: 'plmn',
+        headerName: intl.formatMessage({ id: schema.properties.plmn.title! }),
+        width: 100,
+        editable: false,
+        sortable: !dirty,
+      });
     }
     if (rulePath) {
       defs.unshift({
@@ -216,7 +242,12 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
         resizable: false,
         cellRenderer: (p: { data?: GridRow }) =>
           p.data && p.data.__status !== 'new' ? (
-            <Link to={rulePath(String(p.data.id))} className={Classes.TEXT_SMALL} aria-label={intl.formatMessage({ id: 'pricingRules.open' })} data-testid="rule-open">
+            <Link
+              to={rulePath(String(p.data.id))}
+              className={Classes.TEXT_SMALL}
+              aria-label={intl.formatMessage({ id: 'pricingRules.open' })}
+              data-testid="rule-open"
+            >
               #{String(p.data.id)}
             </Link>
           ) : null,
@@ -265,7 +296,10 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
     event.preventDefault();
     const displayed = api.getAllDisplayedColumns();
     const from = displayed.findIndex((c) => c.getColId() === focused.column.getColId());
-    const columns = displayed.slice(from).map((c) => String(c.getColDef().field ?? '')).filter((f) => writable.includes(f));
+    const columns = displayed
+      .slice(from)
+      .map((c) => String(c.getColDef().field ?? ''))
+      .filter((f) => writable.includes(f));
     const block = edits.parseBlock(text);
     setServerErrors({});
     dispatch({ type: 'paste', block, rowIndex: focused.rowIndex, columns, toValues: (cells) => toValues(cells), newRow });
@@ -310,7 +344,10 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
       const apiError = apiErrorOf(answer.error);
       const message = (e: FieldError) => messageOr(intl, e.messageId, e.message);
       setServerErrors(edits.batchErrors(apiError?.fields ?? [], batch.keys, message));
-      const reason = httpStatus(answer.error) === 400 ? intl.formatMessage({ id: 'pricingRules.invalid' }) : (apiError?.message ?? intl.formatMessage({ id: 'app.error.generic' }));
+      const reason =
+        httpStatus(answer.error) === 400
+          ? intl.formatMessage({ id: 'pricingRules.invalid' })
+          : (apiError?.message ?? intl.formatMessage({ id: 'app.error.generic' }));
       showToast({ intent: Intent.DANGER, icon: <ErrorIcon />, message: intl.formatMessage({ id: 'pricingRules.saveError' }, { message: reason }) });
       return;
     }
@@ -357,7 +394,14 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
           <Button icon={<UndoIcon />} onClick={() => dispatch({ type: 'undo' })} disabled={!dirty} data-testid="rules-undo">
             <FormattedMessage id="pricingRules.undo" />
           </Button>
-          <Button intent={Intent.PRIMARY} icon={<FloppyDiskIcon />} onClick={save} disabled={!dirty || edits.changeCount(state) === 0} loading={saving.isLoading} data-testid="rules-save">
+          <Button
+            intent={Intent.PRIMARY}
+            icon={<FloppyDiskIcon />}
+            onClick={save}
+            disabled={!dirty || edits.changeCount(state) === 0}
+            loading={saving.isLoading}
+            data-testid="rules-save"
+          >
             <FormattedMessage id="pricingRules.save" />
           </Button>
         </div>
@@ -377,7 +421,13 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
       ) : (
         // The grid takes pastes and Ctrl+Z for the focused cell (the events bubble up from it).
         // eslint-disable-next-line jsx-a11y/no-static-element-interactions -- the grid's cells are the interactive parts
-        <div className="portal-grid portal-rules-grid" style={{ height: gridHeight(rowData.length) }} onPaste={onPaste} onKeyDown={onKeyDown} data-testid="rules-grid">
+        <div
+          className="portal-grid portal-rules-grid"
+          style={{ height: gridHeight(rowData.length) }}
+          onPaste={onPaste}
+          onKeyDown={onKeyDown}
+          data-testid="rules-grid"
+        >
           <AgGridReact<GridRow>
             key={look.key}
             {...look.props}
@@ -413,7 +463,12 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
         </Callout>
       )}
       {page && (
-        <Pager page={page.currentPage + 1} pages={Math.max(1, page.totalPageCount)} total={page.totalItemsCount} onPage={(next) => !dirty && setQuery((q) => ({ ...q, page: next - 1 }))} />
+        <Pager
+          page={page.currentPage + 1}
+          pages={Math.max(1, page.totalPageCount)}
+          total={page.totalItemsCount}
+          onPage={(next) => !dirty && setQuery((q) => ({ ...q, page: next - 1 }))}
+        />
       )}
     </div>
   );

@@ -92,14 +92,8 @@ export const rulesApi = api.injectEndpoints({
   }),
 });
 
-export const {
-  usePlanRulesPageQuery,
-  usePlanRuleQuery,
-  useSavePlanRuleMutation,
-  useSavePlanRulesMutation,
-  useSendRuleFileMutation,
-  useDownloadRulesMutation,
-} = rulesApi;
+export const { usePlanRulesPageQuery, usePlanRuleQuery, useSavePlanRuleMutation, useSavePlanRulesMutation, useSendRuleFileMutation, useDownloadRulesMutation } =
+  rulesApi;
 
 /** The network catalogue the network picker reads, as a plain list. */
 export const networksApi = answering<{ getNetworks: Network[] }>()(

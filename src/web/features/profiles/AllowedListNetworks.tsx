@@ -29,7 +29,6 @@ import './profiles.css';
 /** How often a running sync is asked for its progress, in ms. */
 export const SYNC_POLL_MS = 1000;
 
-
 export function StateTag({ state, count }: { state: NetworkState; count?: number }) {
   return (
     <Tag minimal intent={STATE_INTENT[state]} data-state={state}>
@@ -67,10 +66,24 @@ function BlockButtons({ onBlock, target, busy, canBlock, canUnblock }: BlockButt
   const intl = useIntl();
   return (
     <ButtonGroup variant="minimal">
-      <Button size="small" icon={<BanCircleIcon />} intent={Intent.DANGER} disabled={busy || !canBlock} onClick={() => onBlock(true, target)} data-testid="network-block">
+      <Button
+        size="small"
+        icon={<BanCircleIcon />}
+        intent={Intent.DANGER}
+        disabled={busy || !canBlock}
+        onClick={() => onBlock(true, target)}
+        data-testid="network-block"
+      >
         {intl.formatMessage({ id: 'allowedList.block' })}
       </Button>
-      <Button size="small" icon={<TickCircleIcon />} intent={Intent.SUCCESS} disabled={busy || !canUnblock} onClick={() => onBlock(false, target)} data-testid="network-unblock">
+      <Button
+        size="small"
+        icon={<TickCircleIcon />}
+        intent={Intent.SUCCESS}
+        disabled={busy || !canUnblock}
+        onClick={() => onBlock(false, target)}
+        data-testid="network-unblock"
+      >
         {intl.formatMessage({ id: 'allowedList.unblock' })}
       </Button>
     </ButtonGroup>
@@ -82,15 +95,26 @@ const any = (states: StateCounts, which: readonly NetworkState[]) => which.some(
 function CountryNetworks({ id, country, isAdmin, onBlock, busy }: { id: number; country: string; isAdmin: boolean; onBlock: Block; busy: boolean }) {
   const intl = useIntl();
   const { data, isError } = useGetAllowedListsByIdNetworksByCountryQuery({ id: id, country });
-  if (isError) return <Callout intent={Intent.DANGER}><FormattedMessage id="list.loadError" /></Callout>;
+  if (isError)
+    return (
+      <Callout intent={Intent.DANGER}>
+        <FormattedMessage id="list.loadError" />
+      </Callout>
+    );
   if (!data) return <Spinner size={20} />;
   return (
     <HTMLTable compact className="portal-networks" data-testid={`networks-${country}`}>
       <thead>
         <tr>
-          <th><FormattedMessage id="allowedList.network.plmn" /></th>
-          <th><FormattedMessage id="allowedList.network.operator" /></th>
-          <th><FormattedMessage id="allowedList.network.state" /></th>
+          <th>
+            <FormattedMessage id="allowedList.network.plmn" />
+          </th>
+          <th>
+            <FormattedMessage id="allowedList.network.operator" />
+          </th>
+          <th>
+            <FormattedMessage id="allowedList.network.state" />
+          </th>
           {isAdmin && <th aria-label={intl.formatMessage({ id: 'allowedList.network.actions' })} />}
         </tr>
       </thead>
@@ -223,7 +247,14 @@ export function AllowedListNetworks({ id }: { id: number }) {
           <FormattedMessage id="allowedList.networks.title" />
         </H3>
         <div className="portal-page-actions">
-          <Button icon={<RefreshIcon />} intent={Intent.PRIMARY} loading={syncing.isLoading} disabled={listRunning} onClick={onSync} data-testid="allowed-list-sync">
+          <Button
+            icon={<RefreshIcon />}
+            intent={Intent.PRIMARY}
+            loading={syncing.isLoading}
+            disabled={listRunning}
+            onClick={onSync}
+            data-testid="allowed-list-sync"
+          >
             <FormattedMessage id="allowedList.sync" />
           </Button>
           <Button icon={<DownloadIcon />} loading={downloading.isLoading} onClick={onDownload} data-testid="allowed-list-download">
@@ -234,8 +265,7 @@ export function AllowedListNetworks({ id }: { id: number }) {
       <SyncProgress row={list} />
       {summary.data && (
         <p className="portal-page-intro" data-testid="network-counts">
-          <StateCountTags states={summary.data.counts} />{' '}
-          {waiting > 0 && <FormattedMessage id="allowedList.networks.waiting" values={{ count: waiting }} />}
+          <StateCountTags states={summary.data.counts} /> {waiting > 0 && <FormattedMessage id="allowedList.networks.waiting" values={{ count: waiting }} />}
         </p>
       )}
       {summary.isError && (
@@ -259,9 +289,17 @@ export function AllowedListNetworks({ id }: { id: number }) {
         <HTMLTable compact striped className="portal-countries" data-testid="network-countries">
           <thead>
             <tr>
-              <th><FormattedMessage id="entity.roamingProfile.rate.country" /></th>
-              <th><FormattedMessage id="allowedList.network.state" /></th>
-              {isAdmin && <th><FormattedMessage id="allowedList.network.actions" /></th>}
+              <th>
+                <FormattedMessage id="entity.roamingProfile.rate.country" />
+              </th>
+              <th>
+                <FormattedMessage id="allowedList.network.state" />
+              </th>
+              {isAdmin && (
+                <th>
+                  <FormattedMessage id="allowedList.network.actions" />
+                </th>
+              )}
             </tr>
           </thead>
           <tbody>

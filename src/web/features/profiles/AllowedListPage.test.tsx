@@ -10,9 +10,25 @@ import type { ListNetwork, StateCounts } from './profilesApi';
 
 const api = setupMockApi();
 
-const counts = (states: Partial<StateCounts>): StateCounts => ({ pending: 0, blocked: 0, preferred: 0, removed: 0, pendingRemoval: 0, pendingChanges: 0, ...states });
+const counts = (states: Partial<StateCounts>): StateCounts => ({
+  pending: 0,
+  blocked: 0,
+  preferred: 0,
+  removed: 0,
+  pendingRemoval: 0,
+  pendingChanges: 0,
+  ...states,
+});
 const network = (plmn: string, state: ListNetwork['state'], operator: string): ListNetwork => ({
-  networkId: Number(plmn), plmn, mcc: plmn.slice(0, 3), mnc: plmn.slice(3), country: 'GB', operator, brand: null, state, inFlight: false,
+  networkId: Number(plmn),
+  plmn,
+  mcc: plmn.slice(0, 3),
+  mnc: plmn.slice(3),
+  country: 'GB',
+  operator,
+  brand: null,
+  state,
+  inFlight: false,
 });
 
 const noImpact = { allowedListId: 1, plmns: [], total: 0, countries: [], subscribers: { items: [], totalItemsCount: 0, totalPageCount: 1, currentPage: 0 } };
@@ -20,11 +36,24 @@ const noImpact = { allowedListId: 1, plmns: [], total: 0, countries: [], subscri
 /** A list with two British networks, one blocked; the core network's side is played by the handlers. */
 function render(user: string, impact: object = noImpact) {
   api.db.tables.allowedList = [
-    { allowedListId: 1, name: 'Europe standard', reference: 'NW-EU-01', uuid: '11111111-1111-4111-8111-111111111111', sponsorId: 1, resellerId: 10, syncStartedAt: null, syncFinishedAt: null },
+    {
+      allowedListId: 1,
+      name: 'Europe standard',
+      reference: 'NW-EU-01',
+      uuid: '11111111-1111-4111-8111-111111111111',
+      sponsorId: 1,
+      resellerId: 10,
+      syncStartedAt: null,
+      syncFinishedAt: null,
+    },
   ];
   api.db.users.find((u) => u.username === 'nora')!.privileges = [{ privilege: 'AllowedLists', subPrivileges: [] }];
   let gb = [network('23415', 'preferred', 'Vodafone'), network('23420', 'blocked', 'Three')];
-  const summary = () => ({ allowedListId: 1, counts: counts({ preferred: 1, blocked: 1 }), countries: [{ country: 'GB', states: counts({ preferred: 1, blocked: 1 }) }] });
+  const summary = () => ({
+    allowedListId: 1,
+    counts: counts({ preferred: 1, blocked: 1 }),
+    countries: [{ country: 'GB', states: counts({ preferred: 1, blocked: 1 }) }],
+  });
   api.server.use(
     http.post('*/portal/allowed-lists/1/impact', () => HttpResponse.json(impact)),
     http.get('*/portal/allowed-lists/1/networks', () => HttpResponse.json(summary())),
@@ -74,10 +103,20 @@ describe('allowed list networks', () => {
 
   it('shows who a block cuts off, per country and by name, and blocks only once the user confirms', async () => {
     const seen = (subscriberId: number, name: string) => ({
-      subscriberId, name, imsi: `90128000000000${subscriberId}`, iccid: '', accountId: 101, country: 'GB', network: 'Vodafone UK', lastSeenAt: '2026-01-02T10:00:00Z',
+      subscriberId,
+      name,
+      imsi: `90128000000000${subscriberId}`,
+      iccid: '',
+      accountId: 101,
+      country: 'GB',
+      network: 'Vodafone UK',
+      lastSeenAt: '2026-01-02T10:00:00Z',
     });
     const impact = {
-      allowedListId: 1, plmns: ['23415'], total: 2, countries: [{ country: 'GB', count: 2 }],
+      allowedListId: 1,
+      plmns: ['23415'],
+      total: 2,
+      countries: [{ country: 'GB', count: 2 }],
       subscribers: { items: [seen(3, 'Tracker 00003'), seen(8, 'Meter 00008')], totalItemsCount: 2, totalPageCount: 1, currentPage: 0 },
     };
     const { user } = render('admin', impact);
@@ -88,7 +127,10 @@ describe('allowed list networks', () => {
     expect(within(dialog).getByTestId('impact-total').textContent).toBe('2 subscribers affected');
     expect(within(dialog).getByTestId('impact-countries').textContent).toBe('United Kingdom (GB): 2');
     const links = within(within(dialog).getByTestId('impact-subscribers')).getAllByRole('link');
-    expect(links.map((a) => [a.textContent, a.getAttribute('href')])).toEqual([['3', '/subscriber/3'], ['8', '/subscriber/8']]);
+    expect(links.map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+      ['3', '/subscriber/3'],
+      ['8', '/subscriber/8'],
+    ]);
     expect(within(dialog).getByText('Meter 00008')).toBeTruthy();
 
     await user.click(screen.getByTestId('impact-cancel'));

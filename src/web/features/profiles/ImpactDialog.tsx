@@ -38,7 +38,9 @@ export function ImpactDialog({ impact, error, intro, confirm, onConfirm, onCance
     <Dialog isOpen onClose={onCancel} title={intl.formatMessage({ id: 'impact.title' })} icon={<WarningSignIcon />} className="portal-impact-dialog">
       <DialogBody>
         <div data-testid="impact-dialog">
-          <p><FormattedMessage id={intro} values={{ days: IMPACT_DAYS }} /></p>
+          <p>
+            <FormattedMessage id={intro} values={{ days: IMPACT_DAYS }} />
+          </p>
           {error && (
             <Callout intent={Intent.WARNING} icon={<ErrorIcon />} role="alert" data-testid="impact-error">
               <FormattedMessage id="impact.error" values={{ message: apiErrorOf(error)?.message ?? intl.formatMessage({ id: 'app.error.generic' }) }} />
@@ -49,7 +51,9 @@ export function ImpactDialog({ impact, error, intro, confirm, onConfirm, onCance
               <p className="portal-impact-total" data-testid="impact-total">
                 <FormattedMessage id="impact.total" values={{ total: impact.total }} />
               </p>
-              <H5><FormattedMessage id="impact.countries" /></H5>
+              <H5>
+                <FormattedMessage id="impact.countries" />
+              </H5>
               <div className="portal-impact-countries" data-testid="impact-countries">
                 {impact.countries.map((c) => (
                   <Tag key={c.country} minimal intent={Intent.WARNING} data-country={c.country}>
@@ -57,21 +61,35 @@ export function ImpactDialog({ impact, error, intro, confirm, onConfirm, onCance
                   </Tag>
                 ))}
               </div>
-              <H5><FormattedMessage id="impact.subscribers" /></H5>
+              <H5>
+                <FormattedMessage id="impact.subscribers" />
+              </H5>
               <div className="portal-impact-list">
                 <HTMLTable compact striped className="portal-impact-table" data-testid="impact-subscribers">
                   <thead>
                     <tr>
-                      <th><FormattedMessage id="entity.subscriber.field.subscriberId" /></th>
-                      <th><FormattedMessage id="entity.subscriber.field.name" /></th>
-                      <th><FormattedMessage id="entity.subscriber.field.imsi" /></th>
-                      <th><FormattedMessage id="impact.lastSeen" /></th>
+                      <th>
+                        <FormattedMessage id="entity.subscriber.field.subscriberId" />
+                      </th>
+                      <th>
+                        <FormattedMessage id="entity.subscriber.field.name" />
+                      </th>
+                      <th>
+                        <FormattedMessage id="entity.subscriber.field.imsi" />
+                      </th>
+                      <th>
+                        <FormattedMessage id="impact.lastSeen" />
+                      </th>
                     </tr>
                   </thead>
                   <tbody>
                     {shown.map((s) => (
                       <tr key={s.subscriberId} data-testid={`impact-subscriber-${s.subscriberId}`}>
-                        <td><Link to={`/subscriber/${s.subscriberId}`} dir="ltr">{s.subscriberId}</Link></td>
+                        <td>
+                          <Link to={`/subscriber/${s.subscriberId}`} dir="ltr">
+                            {s.subscriberId}
+                          </Link>
+                        </td>
                         <td>{s.name ?? ''}</td>
                         <td dir="ltr">{s.imsi}</td>
                         <td>{formatCell(intl, 'datetime', s.lastSeenAt)}</td>
@@ -81,7 +99,9 @@ export function ImpactDialog({ impact, error, intro, confirm, onConfirm, onCance
                 </HTMLTable>
               </div>
               {impact.total > shown.length && (
-                <p className="portal-muted-note"><FormattedMessage id="impact.more" values={{ shown: shown.length, total: impact.total }} /></p>
+                <p className="portal-muted-note">
+                  <FormattedMessage id="impact.more" values={{ shown: shown.length, total: impact.total }} />
+                </p>
               )}
             </>
           )}
@@ -90,8 +110,12 @@ export function ImpactDialog({ impact, error, intro, confirm, onConfirm, onCance
       <DialogFooter
         actions={
           <>
-            <Button onClick={onCancel} data-testid="impact-cancel"><FormattedMessage id="form.cancel" /></Button>
-            <Button intent={Intent.DANGER} onClick={onConfirm} data-testid="impact-confirm"><FormattedMessage id={confirm} /></Button>
+            <Button onClick={onCancel} data-testid="impact-cancel">
+              <FormattedMessage id="form.cancel" />
+            </Button>
+            <Button intent={Intent.DANGER} onClick={onConfirm} data-testid="impact-confirm">
+              <FormattedMessage id={confirm} />
+            </Button>
           </>
         }
       />
@@ -111,11 +135,18 @@ export function useImpactCheck() {
     const { data, error } = await preview;
     if (data && data.total === 0) return true;
     return new Promise<boolean>((resolve) => {
-      setAsking({ impact: data, error, intro, confirm, answer: (go) => { setAsking(null); resolve(go); } });
+      setAsking({
+        impact: data,
+        error,
+        intro,
+        confirm,
+        answer: (go) => {
+          setAsking(null);
+          resolve(go);
+        },
+      });
     });
   };
-  const dialog = asking && (
-    <ImpactDialog {...asking} onConfirm={() => asking.answer(true)} onCancel={() => asking.answer(false)} />
-  );
+  const dialog = asking && <ImpactDialog {...asking} onConfirm={() => asking.answer(true)} onCancel={() => asking.answer(false)} />;
   return { check, dialog };
 }

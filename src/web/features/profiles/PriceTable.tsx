@@ -60,28 +60,29 @@ export function PriceTable({ rates, onSave, saving }: PriceTableProps) {
         minWidth: 180,
         sort: 'asc',
       },
-      ...RATE_FIELDS.map(
-        (field): ColDef<DraftRate> => ({
-          colId: field,
-          field,
-          headerName: intl.formatMessage({ id: `entity.roamingProfile.rate.${field}` }),
-          editable: true,
-          type: 'rightAligned',
-          flex: 1,
-          minWidth: 110,
-          // The text stays as typed: a wrong value is shown marked rather than lost.
-          valueParser: (p) => String(p.newValue ?? '').trim(),
-          cellClassRules: { 'portal-cell-invalid': (p) => !isRateText(String(p.value ?? '')) },
-          tooltip: (p) => (isRateText(String(p.value ?? '')) ? undefined : intl.formatMessage({ id: 'roamingProfile.rates.invalid' })),
-        }),
-      ),
+      ...RATE_FIELDS.map((field): ColDef<DraftRate> => ({
+        colId: field,
+        field,
+        headerName: intl.formatMessage({ id: `entity.roamingProfile.rate.${field}` }),
+        editable: true,
+        type: 'rightAligned',
+        flex: 1,
+        minWidth: 110,
+        // The text stays as typed: a wrong value is shown marked rather than lost.
+        valueParser: (p) => String(p.newValue ?? '').trim(),
+        cellClassRules: { 'portal-cell-invalid': (p) => !isRateText(String(p.value ?? '')) },
+        tooltip: (p) => (isRateText(String(p.value ?? '')) ? undefined : intl.formatMessage({ id: 'roamingProfile.rates.invalid' })),
+      })),
       { colId: 'remove', headerName: '', width: 70, minWidth: 70, sortable: false, cellRenderer: RemoveButton },
     ],
     [intl, names],
   );
 
   const context = useMemo(
-    () => ({ remove: (country: string) => setDraft((d) => d.filter((r) => r.country !== country)), label: intl.formatMessage({ id: 'roamingProfile.rates.remove' }) }),
+    () => ({
+      remove: (country: string) => setDraft((d) => d.filter((r) => r.country !== country)),
+      label: intl.formatMessage({ id: 'roamingProfile.rates.remove' }),
+    }),
     [intl],
   );
 

@@ -27,7 +27,10 @@ function render(route: string, user = 'admin') {
 const location = () => screen.getByTestId('location').textContent;
 
 function names(grid: HTMLElement): string[] {
-  return within(grid).queryAllByRole('gridcell').filter((c) => c.getAttribute('col-id') === 'name').map((c) => c.textContent ?? '');
+  return within(grid)
+    .queryAllByRole('gridcell')
+    .filter((c) => c.getAttribute('col-id') === 'name')
+    .map((c) => c.textContent ?? '');
 }
 
 function lastBody(suffix: string) {

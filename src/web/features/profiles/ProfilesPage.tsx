@@ -56,7 +56,13 @@ export default function ProfilesPage() {
         ))}
       </Tabs>
       {/* The tab's panel, so the selected tab's aria-controls names an element that exists. */}
-      <TabPanel className="portal-profiles-panel" id={current.id} parentId="profiles-tabs" selectedTabId={current.id} panel={<EntityListPage key={current.id} schema={current.schema} address={address} />} />
+      <TabPanel
+        className="portal-profiles-panel"
+        id={current.id}
+        parentId="profiles-tabs"
+        selectedTabId={current.id}
+        panel={<EntityListPage key={current.id} schema={current.schema} address={address} />}
+      />
     </div>
   );
 }

@@ -15,7 +15,17 @@ const noImpact = { roamingProfileId: 7, plmns: [], total: 0, countries: [], subs
 
 function render(user: string, impact: object = noImpact) {
   api.db.tables.roamingProfile = [
-    { id: 7, name: 'Europe IoT', reference: 'EU-IOT-01', slots: 1, resellerId: 10, reviewState: 'pending', sponsorIds: [], allowedListIds: [], rates: [germany] },
+    {
+      id: 7,
+      name: 'Europe IoT',
+      reference: 'EU-IOT-01',
+      slots: 1,
+      resellerId: 10,
+      reviewState: 'pending',
+      sponsorIds: [],
+      allowedListIds: [],
+      rates: [germany],
+    },
   ];
   api.db.users.find((u) => u.username === 'nora')!.privileges = [{ privilege: 'RoamingProfile', subPrivileges: [] }];
   api.server.use(
@@ -59,8 +69,27 @@ describe('roaming profile detail', () => {
 
   it('asks before a save drops a country where subscribers were seen, and saves nothing on cancel', async () => {
     const impact = {
-      roamingProfileId: 7, plmns: ['26201'], total: 1, countries: [{ country: 'DE', count: 1 }],
-      subscribers: { items: [{ subscriberId: 12, name: 'Tracker 00012', imsi: '901280000000012', iccid: '', accountId: 101, country: 'DE', network: 'Telekom.de', lastSeenAt: '2026-01-02T10:00:00Z' }], totalItemsCount: 1, totalPageCount: 1, currentPage: 0 },
+      roamingProfileId: 7,
+      plmns: ['26201'],
+      total: 1,
+      countries: [{ country: 'DE', count: 1 }],
+      subscribers: {
+        items: [
+          {
+            subscriberId: 12,
+            name: 'Tracker 00012',
+            imsi: '901280000000012',
+            iccid: '',
+            accountId: 101,
+            country: 'DE',
+            network: 'Telekom.de',
+            lastSeenAt: '2026-01-02T10:00:00Z',
+          },
+        ],
+        totalItemsCount: 1,
+        totalPageCount: 1,
+        currentPage: 0,
+      },
     };
     const { user } = render('nora', impact);
     const grid = await screen.findByTestId('grid-rates');
@@ -86,8 +115,27 @@ describe('roaming profile detail', () => {
 
   it('asks before a save removes an allowed list whose networks subscribers used, and saves nothing on cancel', async () => {
     const impact = {
-      roamingProfileId: 7, plmns: ['26201'], total: 1, countries: [{ country: 'DE', count: 1 }],
-      subscribers: { items: [{ subscriberId: 12, name: 'Tracker 00012', imsi: '901280000000012', iccid: '', accountId: 101, country: 'DE', network: 'Telekom.de', lastSeenAt: '2026-01-02T10:00:00Z' }], totalItemsCount: 1, totalPageCount: 1, currentPage: 0 },
+      roamingProfileId: 7,
+      plmns: ['26201'],
+      total: 1,
+      countries: [{ country: 'DE', count: 1 }],
+      subscribers: {
+        items: [
+          {
+            subscriberId: 12,
+            name: 'Tracker 00012',
+            imsi: '901280000000012',
+            iccid: '',
+            accountId: 101,
+            country: 'DE',
+            network: 'Telekom.de',
+            lastSeenAt: '2026-01-02T10:00:00Z',
+          },
+        ],
+        totalItemsCount: 1,
+        totalPageCount: 1,
+        currentPage: 0,
+      },
     };
     const { user } = render('nora', impact);
     api.db.tables.roamingProfile[0].allowedListIds = [3];

@@ -14,7 +14,12 @@ import type { EntityRow } from '@web/core/types';
 import { useIsAdmin } from '@web/core/useIsAdmin';
 import { useImpactCheck } from './ImpactDialog';
 import { PriceTable } from './PriceTable';
-import { usePostAdminRoamingProfilesByIdApproveMutation, useDownloadPriceTableMutation, useDownloadWholeProfileMutation, useRoamingProfileImpactMutation } from './profilesApi';
+import {
+  usePostAdminRoamingProfilesByIdApproveMutation,
+  useDownloadPriceTableMutation,
+  useDownloadWholeProfileMutation,
+  useRoamingProfileImpactMutation,
+} from './profilesApi';
 import type { Rate } from './rates';
 import './profiles.css';
 

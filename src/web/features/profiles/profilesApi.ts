@@ -96,9 +96,17 @@ export const profilesApi = answering<{
       getAllowedListsByIdNetworks: { providesTags: (_r, _e, id) => [{ type: LIST_NETWORKS, id: Number(id) }] },
       getAllowedListsByIdNetworksByCountry: { providesTags: (_r, _e, { id }) => [{ type: LIST_NETWORKS, id: Number(id) }] },
       postAdminBlockNetworks: { invalidatesTags: (_r, _e, { allowedListId }) => [{ type: LIST_NETWORKS, id: allowedListId }] },
-      postAllowedListsByIdSync: { invalidatesTags: (_r, _e, id) => [{ type: LIST_SYNC, id: Number(id) }, { type: LIST_NETWORKS, id: Number(id) }] },
+      postAllowedListsByIdSync: {
+        invalidatesTags: (_r, _e, id) => [
+          { type: LIST_SYNC, id: Number(id) },
+          { type: LIST_NETWORKS, id: Number(id) },
+        ],
+      },
       postAdminRoamingProfilesByIdApprove: {
-        invalidatesTags: (_r, _e, id) => [{ type: 'roamingProfile', id: String(id) }, { type: 'roamingProfile', id: 'LIST' }],
+        invalidatesTags: (_r, _e, id) => [
+          { type: 'roamingProfile', id: String(id) },
+          { type: 'roamingProfile', id: 'LIST' },
+        ],
       },
     },
   }),

@@ -58,21 +58,59 @@ export function MarginPreviewPanel({ summary }: { summary: ResellerPricingSummar
 
   const columns = useMemo<ColDef<MarginRow>[]>(() => {
     const rate = (currency: 'callerCurrency' | 'proposedCurrency') => (p: ValueFormatterParams<MarginRow>) =>
-      p.value === null || p.value === undefined ? intl.formatMessage({ id: 'format.none' }) : formatRate(intl.locale, Number(p.value), p.data?.[currency] ?? undefined);
+      p.value === null || p.value === undefined
+        ? intl.formatMessage({ id: 'format.none' })
+        : formatRate(intl.locale, Number(p.value), p.data?.[currency] ?? undefined);
     const negative = { 'portal-margin-negative': (p: CellClassParams<MarginRow>) => typeof p.value === 'number' && p.value < 0 };
     const header = (id: string, rateId: string) => intl.formatMessage({ id }, { rate: intl.formatMessage({ id: rateId }) });
     return [
-      { colId: 'country', field: 'country', width: 150, valueFormatter: (p) => `${p.value} · ${names[String(p.value)] ?? p.value}`, headerName: intl.formatMessage({ id: 'entity.networkPrice.field.country' }) },
+      {
+        colId: 'country',
+        field: 'country',
+        width: 150,
+        valueFormatter: (p) => `${p.value} · ${names[String(p.value)] ?? p.value}`,
+        headerName: intl.formatMessage({ id: 'entity.networkPrice.field.country' }),
+      },
       { colId: 'network', field: 'network', flex: 1, minWidth: 160, headerName: intl.formatMessage({ id: 'entity.networkPrice.field.network' }) },
       ...COMPARED.flatMap((c): ColDef<MarginRow>[] => {
         const rateId = `entity.networkPrice.field.${lower(c)}`;
         return [
-          { colId: `caller${c}`, field: `caller${c}`, width: 130, type: 'rightAligned', headerName: header('resellerPricing.margin.paid', rateId), valueFormatter: rate('callerCurrency') },
-          { colId: `proposed${c}`, field: `proposed${c}`, width: 130, type: 'rightAligned', headerName: header('resellerPricing.margin.proposed', rateId), valueFormatter: rate('proposedCurrency') },
-          { colId: `${lower(c)}Margin`, field: `${lower(c)}Margin`, width: 130, type: 'rightAligned', headerName: header('resellerPricing.margin.amount', rateId), valueFormatter: rate('callerCurrency'), cellClassRules: negative },
           {
-            colId: `${lower(c)}MarginPercent`, field: `${lower(c)}MarginPercent`, width: 110, type: 'rightAligned', headerName: header('resellerPricing.margin.percent', rateId), cellClassRules: negative,
-            valueFormatter: (p) => (p.value === null || p.value === undefined ? intl.formatMessage({ id: 'format.none' }) : intl.formatNumber(Number(p.value) / 100, { style: 'percent', maximumFractionDigits: 2 })),
+            colId: `caller${c}`,
+            field: `caller${c}`,
+            width: 130,
+            type: 'rightAligned',
+            headerName: header('resellerPricing.margin.paid', rateId),
+            valueFormatter: rate('callerCurrency'),
+          },
+          {
+            colId: `proposed${c}`,
+            field: `proposed${c}`,
+            width: 130,
+            type: 'rightAligned',
+            headerName: header('resellerPricing.margin.proposed', rateId),
+            valueFormatter: rate('proposedCurrency'),
+          },
+          {
+            colId: `${lower(c)}Margin`,
+            field: `${lower(c)}Margin`,
+            width: 130,
+            type: 'rightAligned',
+            headerName: header('resellerPricing.margin.amount', rateId),
+            valueFormatter: rate('callerCurrency'),
+            cellClassRules: negative,
+          },
+          {
+            colId: `${lower(c)}MarginPercent`,
+            field: `${lower(c)}MarginPercent`,
+            width: 110,
+            type: 'rightAligned',
+            headerName: header('resellerPricing.margin.percent', rateId),
+            cellClassRules: negative,
+            valueFormatter: (p) =>
+              p.value === null || p.value === undefined
+                ? intl.formatMessage({ id: 'format.none' })
+                : intl.formatNumber(Number(p.value) / 100, { style: 'percent', maximumFractionDigits: 2 }),
           },
         ];
       }),
@@ -89,14 +127,37 @@ export function MarginPreviewPanel({ summary }: { summary: ResellerPricingSummar
       </p>
       <div className="portal-my-pricing-choices">
         <FormGroup label={intl.formatMessage({ id: 'resellerPricing.margin.subReseller' })} labelFor={resellerSelect}>
-          <HTMLSelect id={resellerSelect} data-testid="margin-reseller" value={resellerId ?? ''} onChange={(e) => { setResellerId(Number(e.currentTarget.value)); setResult(undefined); }}
-            options={summary.subResellers.map((r) => ({ value: r.id, label: r.name }))} />
+          <HTMLSelect
+            id={resellerSelect}
+            data-testid="margin-reseller"
+            value={resellerId ?? ''}
+            onChange={(e) => {
+              setResellerId(Number(e.currentTarget.value));
+              setResult(undefined);
+            }}
+            options={summary.subResellers.map((r) => ({ value: r.id, label: r.name }))}
+          />
         </FormGroup>
         <FormGroup label={intl.formatMessage({ id: 'resellerPricing.margin.plan' })} labelFor={planSelect}>
-          <HTMLSelect id={planSelect} data-testid="margin-plan" value={planId ?? ''} onChange={(e) => { setPlanId(Number(e.currentTarget.value)); setResult(undefined); }}
-            options={summary.assignablePlans.map((p) => ({ value: p.id, label: `${p.name} (${p.currency})` }))} />
+          <HTMLSelect
+            id={planSelect}
+            data-testid="margin-plan"
+            value={planId ?? ''}
+            onChange={(e) => {
+              setPlanId(Number(e.currentTarget.value));
+              setResult(undefined);
+            }}
+            options={summary.assignablePlans.map((p) => ({ value: p.id, label: `${p.name} (${p.currency})` }))}
+          />
         </FormGroup>
-        <Button intent={Intent.PRIMARY} icon={<ChartIcon />} data-testid="margin-run" loading={state.isLoading} onClick={run} disabled={resellerId === undefined || planId === undefined}>
+        <Button
+          intent={Intent.PRIMARY}
+          icon={<ChartIcon />}
+          data-testid="margin-run"
+          loading={state.isLoading}
+          onClick={run}
+          disabled={resellerId === undefined || planId === undefined}
+        >
           <FormattedMessage id="resellerPricing.margin.run" />
         </Button>
       </div>
@@ -116,7 +177,9 @@ export function MarginPreviewPanel({ summary }: { summary: ResellerPricingSummar
           {mayAssign && (
             <div className="portal-my-pricing-choices portal-my-pricing-assign">
               {current === result.pricingPlanId ? (
-                <span data-testid="margin-current"><FormattedMessage id="resellerPricing.margin.current" /></span>
+                <span data-testid="margin-current">
+                  <FormattedMessage id="resellerPricing.margin.current" />
+                </span>
               ) : (
                 <Button icon={<TickIcon />} data-testid="margin-assign" loading={assigning.isLoading} onClick={onAssign}>
                   <FormattedMessage id="resellerPricing.margin.assign" />

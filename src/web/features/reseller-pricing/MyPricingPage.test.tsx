@@ -20,7 +20,7 @@ describe('the my pricing screen', () => {
     const { user } = render('/my-pricing');
     const summary = await screen.findByTestId('plan-summary');
     expect(summary.textContent).toContain('Provider Standard');
-    expect(summary.textContent).toContain('Networks without a roaming rule of the plan are priced at the plan\'s default prices.');
+    expect(summary.textContent).toContain("Networks without a roaming rule of the plan are priced at the plan's default prices.");
     const grid = await screen.findByTestId('grid-networkPrice');
     await waitFor(() => expect(within(grid).getAllByText('Telekom Deutschland').length).toBeGreaterThan(0));
     expect(within(grid).getAllByText('€0.002').length).toBeGreaterThan(0);
@@ -51,7 +51,7 @@ describe('the my pricing screen', () => {
     await waitFor(() => expect(within(screen.getByTestId('grid-networkPrice')).queryByText('Telekom Deutschland')).toBeNull());
   });
 
-  it('previews a sub-reseller\'s margins and marks the negative ones', async () => {
+  it("previews a sub-reseller's margins and marks the negative ones", async () => {
     const { user } = render('/my-pricing');
     const panel = await screen.findByTestId('margin-preview');
     expect((within(panel).getByTestId('margin-reseller') as HTMLSelectElement).value).toBe('11');

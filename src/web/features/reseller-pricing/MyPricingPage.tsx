@@ -66,7 +66,9 @@ function PlanSummary({ summary }: { summary: ResellerPricingSummary }) {
       <dl>
         {facts.map(([id, value]) => (
           <div key={id}>
-            <dt><FormattedMessage id={id} /></dt>
+            <dt>
+              <FormattedMessage id={id} />
+            </dt>
             <dd>{value}</dd>
           </div>
         ))}
@@ -79,17 +81,33 @@ function PlanSummary({ summary }: { summary: ResellerPricingSummary }) {
 }
 
 /** One tab's list of areas: its intro, then the load error, the wait, a note when empty, or the list. */
-function AreaList<T>({ intro, none, result, children }: { intro: string; none: string; result: { data?: { items: T[] }; isError: boolean }; children: (items: T[]) => ReactNode }) {
+function AreaList<T>({
+  intro,
+  none,
+  result,
+  children,
+}: {
+  intro: string;
+  none: string;
+  result: { data?: { items: T[] }; isError: boolean };
+  children: (items: T[]) => ReactNode;
+}) {
   const { data, isError } = result;
   return (
     <>
-      <p className="portal-page-intro"><FormattedMessage id={intro} /></p>
+      <p className="portal-page-intro">
+        <FormattedMessage id={intro} />
+      </p>
       {isError ? (
-        <Callout intent={Intent.DANGER} role="alert"><FormattedMessage id="list.loadError" /></Callout>
+        <Callout intent={Intent.DANGER} role="alert">
+          <FormattedMessage id="list.loadError" />
+        </Callout>
       ) : !data ? (
         <Loading small />
       ) : data.items.length === 0 ? (
-        <p className="portal-my-pricing-note"><FormattedMessage id={none} /></p>
+        <p className="portal-my-pricing-note">
+          <FormattedMessage id={none} />
+        </p>
       ) : (
         children(data.items)
       )}
@@ -104,10 +122,24 @@ function CountryTable({ resellerId }: { resellerId?: number }) {
   const names = useMemo(() => countryNames(intl.locale), [intl.locale]);
   const columns = useMemo<ColDef<CountryPrice>[]>(() => {
     const header = (f: string) => intl.formatMessage({ id: `entity.networkPrice.field.${f}` });
-    const rate = (p: ValueFormatterParams<CountryPrice>) => (p.value === null || p.value === undefined ? intl.formatMessage({ id: 'format.none' }) : formatRate(intl.locale, Number(p.value), p.data?.currency));
+    const rate = (p: ValueFormatterParams<CountryPrice>) =>
+      p.value === null || p.value === undefined ? intl.formatMessage({ id: 'format.none' }) : formatRate(intl.locale, Number(p.value), p.data?.currency);
     return [
-      { colId: 'country', field: 'country', flex: 1, minWidth: 200, headerName: header('country'), valueFormatter: (p) => `${p.value} · ${names[String(p.value)] ?? p.value}` },
-      { colId: 'networkCount', field: 'networkCount', width: 120, type: 'rightAligned', headerName: intl.formatMessage({ id: 'resellerPricing.countries.networks' }) },
+      {
+        colId: 'country',
+        field: 'country',
+        flex: 1,
+        minWidth: 200,
+        headerName: header('country'),
+        valueFormatter: (p) => `${p.value} · ${names[String(p.value)] ?? p.value}`,
+      },
+      {
+        colId: 'networkCount',
+        field: 'networkCount',
+        width: 120,
+        type: 'rightAligned',
+        headerName: intl.formatMessage({ id: 'resellerPricing.countries.networks' }),
+      },
       ...RATE_FIELDS.map((f): ColDef<CountryPrice> => ({ colId: f, field: f, width: 125, type: 'rightAligned', headerName: header(f), valueFormatter: rate })),
     ];
   }, [intl, names]);
@@ -123,7 +155,8 @@ function CountryTable({ resellerId }: { resellerId?: number }) {
 function ZoneTable({ kind, resellerId }: { kind: 'location-zones' | 'destination-zones'; resellerId?: number }) {
   const intl = useIntl();
   const result = useZonePricesQuery({ kind, resellerId });
-  const rate = (z: ZonePrice, f: (typeof RATE_FIELDS)[number]) => (z[f] === null ? intl.formatMessage({ id: 'format.none' }) : formatRate(intl.locale, z[f]!, z.currency));
+  const rate = (z: ZonePrice, f: (typeof RATE_FIELDS)[number]) =>
+    z[f] === null ? intl.formatMessage({ id: 'format.none' }) : formatRate(intl.locale, z[f]!, z.currency);
   return (
     <div className="portal-my-pricing-zone" data-testid={`zones-${kind}`}>
       <AreaList intro="resellerPricing.zones.intro" none="resellerPricing.zones.none" result={result}>
@@ -132,9 +165,17 @@ function ZoneTable({ kind, resellerId }: { kind: 'location-zones' | 'destination
             <HTMLTable compact striped className="portal-my-pricing-table">
               <thead>
                 <tr>
-                  <th><FormattedMessage id="resellerPricing.zones.zone" /></th>
-                  <th><FormattedMessage id="resellerPricing.zones.countries" /></th>
-                  {RATE_FIELDS.map((f) => <th key={f}><FormattedMessage id={`entity.networkPrice.field.${f}`} /></th>)}
+                  <th>
+                    <FormattedMessage id="resellerPricing.zones.zone" />
+                  </th>
+                  <th>
+                    <FormattedMessage id="resellerPricing.zones.countries" />
+                  </th>
+                  {RATE_FIELDS.map((f) => (
+                    <th key={f}>
+                      <FormattedMessage id={`entity.networkPrice.field.${f}`} />
+                    </th>
+                  ))}
                 </tr>
               </thead>
               <tbody>
@@ -142,7 +183,11 @@ function ZoneTable({ kind, resellerId }: { kind: 'location-zones' | 'destination
                   <tr key={`${z.zoneId}-${z.currency}`} data-testid="zone-row">
                     <td>{z.zoneName}</td>
                     <td>{intl.formatMessage({ id: 'resellerPricing.zones.countryCount' }, { count: z.countries.length, networks: z.networkCount })}</td>
-                    {RATE_FIELDS.map((f) => <td key={f} className="portal-my-pricing-amount">{rate(z, f)}</td>)}
+                    {RATE_FIELDS.map((f) => (
+                      <td key={f} className="portal-my-pricing-amount">
+                        {rate(z, f)}
+                      </td>
+                    ))}
                   </tr>
                 ))}
               </tbody>
@@ -178,12 +223,25 @@ export default function MyPricingPage() {
 
   const columns = useMemo<ColDef<NetworkPrice>[]>(() => {
     const header = (f: string) => intl.formatMessage({ id: `entity.networkPrice.field.${f}` });
-    const rate = (p: ValueFormatterParams<NetworkPrice>) => (p.value === null || p.value === undefined ? intl.formatMessage({ id: 'format.none' }) : formatRate(intl.locale, Number(p.value), p.data?.currency));
+    const rate = (p: ValueFormatterParams<NetworkPrice>) =>
+      p.value === null || p.value === undefined ? intl.formatMessage({ id: 'format.none' }) : formatRate(intl.locale, Number(p.value), p.data?.currency);
     return [
-      { colId: 'country', field: 'country', width: 170, headerName: header('country'), valueFormatter: (p) => `${p.value} · ${names[String(p.value)] ?? p.value}` },
+      {
+        colId: 'country',
+        field: 'country',
+        width: 170,
+        headerName: header('country'),
+        valueFormatter: (p) => `${p.value} · ${names[String(p.value)] ?? p.value}`,
+      },
       { colId: 'network', field: 'network', flex: 1, minWidth: 170, headerName: header('network') },
       { colId: 'plmn', field: 'plmn', width: 100, headerName: header('plmn') },
-      { colId: 'source', field: 'source', width: 120, headerName: header('source'), valueFormatter: (p) => intl.formatMessage({ id: `resellerPricing.source.${String(p.value)}` }) },
+      {
+        colId: 'source',
+        field: 'source',
+        width: 120,
+        headerName: header('source'),
+        valueFormatter: (p) => intl.formatMessage({ id: `resellerPricing.source.${String(p.value)}` }),
+      },
       ...RATE_FIELDS.map((f): ColDef<NetworkPrice> => ({ colId: f, field: f, width: 125, type: 'rightAligned', headerName: header(f), valueFormatter: rate })),
     ];
   }, [intl, names]);
@@ -220,13 +278,21 @@ export default function MyPricingPage() {
   const networksPanel = (
     <div data-testid="prices-networks">
       <div className="portal-my-pricing-toolbar">
-        <SearchBar schema={schema} filters={searchFilters(schema, isAdmin)} searchKey={query.searchKey} searchBy={query.searchBy} onSearch={(searchKey, searchBy) => go({ searchKey, searchBy, page: 1 })} />
+        <SearchBar
+          schema={schema}
+          filters={searchFilters(schema, isAdmin)}
+          searchKey={query.searchKey}
+          searchBy={query.searchBy}
+          onSearch={(searchKey, searchBy) => go({ searchKey, searchBy, page: 1 })}
+        />
         <Button icon={<DownloadIcon />} data-testid="list-download" loading={downloading.isLoading} onClick={onDownload}>
           <FormattedMessage id="list.download" />
         </Button>
       </div>
       {prices.isError ? (
-        <Callout intent={Intent.DANGER} role="alert" data-testid="list-error"><FormattedMessage id="list.loadError" /></Callout>
+        <Callout intent={Intent.DANGER} role="alert" data-testid="list-error">
+          <FormattedMessage id="list.loadError" />
+        </Callout>
       ) : !page ? (
         <Loading />
       ) : (
@@ -236,7 +302,12 @@ export default function MyPricingPage() {
             columns={columns}
             rowId={(r) => r.plmn}
             testId="grid-networkPrice"
-            sort={{ sortBy: query.sortBy, sortDir: query.sortDir, defaultSort: schema['x-list'].defaultSort, onSortChange: (sortBy, sortDir) => go({ sortBy, sortDir, page: 1 }) }}
+            sort={{
+              sortBy: query.sortBy,
+              sortDir: query.sortDir,
+              defaultSort: schema['x-list'].defaultSort,
+              onSortChange: (sortBy, sortDir) => go({ sortBy, sortDir, page: 1 }),
+            }}
           />
           {page.items.length === 0 && <NonIdealState icon={<SearchIcon size={48} />} description={<FormattedMessage id="resellerPricing.networks.empty" />} />}
           <Pager page={page.currentPage + 1} pages={Math.max(1, page.totalPageCount)} total={page.totalItemsCount} onPage={(next) => go({ page: next })} />
@@ -248,21 +319,37 @@ export default function MyPricingPage() {
   return (
     <div className="portal-page portal-my-pricing" data-testid="my-pricing">
       <header className="portal-page-header">
-        <H2><FormattedMessage id="resellerPricing.title" /></H2>
+        <H2>
+          <FormattedMessage id="resellerPricing.title" />
+        </H2>
       </header>
-      <p className="portal-page-intro"><FormattedMessage id="resellerPricing.intro" /></p>
+      <p className="portal-page-intro">
+        <FormattedMessage id="resellerPricing.intro" />
+      </p>
       {data.resellers.length > 1 && (
         <FormGroup label={intl.formatMessage({ id: 'resellerPricing.viewReseller' })} labelFor={selectId} inline>
-          <HTMLSelect id={selectId} data-testid="pricing-reseller" value={data.reseller.id}
+          <HTMLSelect
+            id={selectId}
+            data-testid="pricing-reseller"
+            value={data.reseller.id}
             onChange={(e) => write({ ...query, page: 1 }, Number(e.currentTarget.value))}
-            options={data.resellers.map((r) => ({ value: r.id, label: r.name }))} />
+            options={data.resellers.map((r) => ({ value: r.id, label: r.name }))}
+          />
         </FormGroup>
       )}
       <PlanSummary summary={data} />
 
-      <Tabs id="my-pricing-views" className="portal-my-pricing-section" selectedTabId={view} onChange={(next) => write(query, resellerId, next as View)} animate={false} renderActiveTabPanelOnly>
+      <Tabs
+        id="my-pricing-views"
+        className="portal-my-pricing-section"
+        selectedTabId={view}
+        onChange={(next) => write(query, resellerId, next as View)}
+        animate={false}
+        renderActiveTabPanelOnly
+      >
         {VIEWS.map((v) => {
-          const panel = v === 'networks' ? networksPanel : v === 'countries' ? <CountryTable resellerId={resellerId} /> : <ZoneTable kind={v} resellerId={resellerId} />;
+          const panel =
+            v === 'networks' ? networksPanel : v === 'countries' ? <CountryTable resellerId={resellerId} /> : <ZoneTable kind={v} resellerId={resellerId} />;
           return <Tab key={v} id={v} title={intl.formatMessage({ id: VIEW_TITLES[v] })} data-testid={`pricing-tab-${v}`} panel={panel} />;
         })}
       </Tabs>

@@ -27,12 +27,15 @@ export function PricesGrid<T>({ rows, columns, rowId, testId, sort, height }: Pr
     () => columns.map((c) => ({ ...c, sortable: Boolean(sort) && c.sortable !== false, sort: sort && c.colId === sort.sortBy ? sort.sortDir : null })),
     [columns, sort],
   );
-  const onSortChanged = useCallback((event: SortChangedEvent<T>) => {
-    if (!sort || event.source !== 'uiColumnSorted') return;
-    const sorted = event.api.getColumnState().find((c) => c.sort);
-    if (sorted?.sort) sort.onSortChange(sorted.colId, sorted.sort);
-    else sort.onSortChange(sort.defaultSort.sortBy, sort.defaultSort.sortDir);
-  }, [sort]);
+  const onSortChanged = useCallback(
+    (event: SortChangedEvent<T>) => {
+      if (!sort || event.source !== 'uiColumnSorted') return;
+      const sorted = event.api.getColumnState().find((c) => c.sort);
+      if (sorted?.sort) sort.onSortChange(sorted.colId, sorted.sort);
+      else sort.onSortChange(sort.defaultSort.sortBy, sort.defaultSort.sortDir);
+    },
+    [sort],
+  );
 
   return (
     <div className="portal-grid" data-testid={testId} style={height ? { height } : undefined}>

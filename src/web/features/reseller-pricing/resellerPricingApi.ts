@@ -50,7 +50,13 @@ const handWritten = tagged.injectEndpoints({
     }),
     // Not generated: a streamed CSV saved as a file, which the document cannot describe.
     downloadPrices: build.mutation<string, Scoped<ListRequest>>({
-      query: ({ resellerId, ...body }) => ({ url: '/reseller-pricing/download', method: 'POST', body, params: params(resellerId), responseHandler: saveAttachment }),
+      query: ({ resellerId, ...body }) => ({
+        url: '/reseller-pricing/download',
+        method: 'POST',
+        body,
+        params: params(resellerId),
+        responseHandler: saveAttachment,
+      }),
     }),
   }),
 });

@@ -64,11 +64,20 @@ describe('send SMS to the SIM', () => {
     await waitFor(() => expect(within(events).getByText('send-sms')).toBeTruthy());
   });
 
-  it('shows the server\'s answer under the field it names', async () => {
-    api.server.use(http.post('/portal/subscriber-info/7/sms', () => HttpResponse.json({
-      statusCode: 400, code: 'VALIDATION_FAILED', message: 'Validation failed',
-      fields: [{ field: 'text', rule: 'maxLength', messageId: 'validation.sms.tooLong', message: 'The message must fit in one SMS' }],
-    }, { status: 400 })));
+  it("shows the server's answer under the field it names", async () => {
+    api.server.use(
+      http.post('/portal/subscriber-info/7/sms', () =>
+        HttpResponse.json(
+          {
+            statusCode: 400,
+            code: 'VALIDATION_FAILED',
+            message: 'Validation failed',
+            fields: [{ field: 'text', rule: 'maxLength', messageId: 'validation.sms.tooLong', message: 'The message must fit in one SMS' }],
+          },
+          { status: 400 },
+        ),
+      ),
+    );
     const { user } = await openDialog();
     await user.type(text(), 'hello');
     await user.click(screen.getByTestId('sms-dialog-submit'));

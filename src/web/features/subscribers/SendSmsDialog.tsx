@@ -32,16 +32,44 @@ export default function SendSmsDialog({ subscriberId, onClose }: { subscriberId:
   };
   const shown = touched && problem ? intl.formatMessage({ id: problem }) : fieldMessage(intl, state.error, 'text');
   return (
-    <FormDialog title={intl.formatMessage({ id: 'subscriber.sms.title' })} testId="sms-dialog" onClose={onClose} onSubmit={submit} busy={state.isLoading}
-      submitLabel={intl.formatMessage({ id: 'subscriber.sms.send' })} error={state.error && !shown ? errorText(intl, state.error) : undefined}>
-      <FormGroup label={intl.formatMessage({ id: 'subscriber.sms.text' })} labelFor="sms-text" labelInfo={intl.formatMessage({ id: 'form.required' })}
-        helperText={shown ?? intl.formatMessage({ id: 'subscriber.sms.hint' })} intent={shown ? Intent.DANGER : Intent.NONE}>
+    <FormDialog
+      title={intl.formatMessage({ id: 'subscriber.sms.title' })}
+      testId="sms-dialog"
+      onClose={onClose}
+      onSubmit={submit}
+      busy={state.isLoading}
+      submitLabel={intl.formatMessage({ id: 'subscriber.sms.send' })}
+      error={state.error && !shown ? errorText(intl, state.error) : undefined}
+    >
+      <FormGroup
+        label={intl.formatMessage({ id: 'subscriber.sms.text' })}
+        labelFor="sms-text"
+        labelInfo={intl.formatMessage({ id: 'form.required' })}
+        helperText={shown ?? intl.formatMessage({ id: 'subscriber.sms.hint' })}
+        intent={shown ? Intent.DANGER : Intent.NONE}
+      >
         {/* Room to see a text is too long, but not for a pasted book: measuring costs more than the text's length. */}
-        <TextArea id="sms-text" fill autoResize rows={4} value={text} maxLength={2 * SMS_LIMITS['GSM-7']} intent={shown ? Intent.DANGER : Intent.NONE} data-testid="sms-text"
-          aria-describedby="sms-count" onChange={(e) => { setText(e.target.value); if (e.target.value.trim()) setTouched(true); }} />
+        <TextArea
+          id="sms-text"
+          fill
+          autoResize
+          rows={4}
+          value={text}
+          maxLength={2 * SMS_LIMITS['GSM-7']}
+          intent={shown ? Intent.DANGER : Intent.NONE}
+          data-testid="sms-text"
+          aria-describedby="sms-count"
+          onChange={(e) => {
+            setText(e.target.value);
+            if (e.target.value.trim()) setTouched(true);
+          }}
+        />
       </FormGroup>
       <p id="sms-count" className={Classes.TEXT_MUTED} data-testid="sms-count">
-        {intl.formatMessage({ id: 'subscriber.sms.count' }, { characters: length.characters, limit: length.limit, encoding: length.encoding, segments: length.segments })}
+        {intl.formatMessage(
+          { id: 'subscriber.sms.count' },
+          { characters: length.characters, limit: length.limit, encoding: length.encoding, segments: length.segments },
+        )}
       </p>
     </FormDialog>
   );

@@ -14,7 +14,10 @@ function render(route: string, user = 'admin') {
   return renderWithProviders(<AppRoutes />, { route, preloadedState: signedIn(mockToken(user)) });
 }
 
-const panelIds = () => within(screen.getByTestId('subscriber-panels')).queryAllByTestId(/^panel-/).map((p) => p.dataset.testid);
+const panelIds = () =>
+  within(screen.getByTestId('subscriber-panels'))
+    .queryAllByTestId(/^panel-/)
+    .map((p) => p.dataset.testid);
 const outcome = () => screen.findByTestId('operation-outcome');
 
 describe('subscriber detail page', () => {
@@ -27,7 +30,9 @@ describe('subscriber detail page', () => {
     expect(status.textContent).toContain('Active');
     expect(status.className).toContain('bp6-intent-success');
     await waitFor(() => expect(panelIds()).toHaveLength(22));
-    expect(panelIds()).toEqual(expect.arrayContaining(['panel-qos', 'panel-daily-limit', 'panel-audit-logs', 'panel-network-events', 'panel-services', 'panel-packages']));
+    expect(panelIds()).toEqual(
+      expect.arrayContaining(['panel-qos', 'panel-daily-limit', 'panel-audit-logs', 'panel-network-events', 'panel-services', 'panel-packages']),
+    );
   });
 
   it('shows only the panels the role grants, and asks only for their data', async () => {
@@ -111,7 +116,11 @@ describe('subscriber detail page', () => {
     await user.selectOptions(within(dialog).getByTestId('daily-limit-speed'), '256kbps');
     await user.click(within(dialog).getByTestId('daily-limit-dialog-submit'));
     await waitFor(() => expect(screen.queryByTestId('daily-limit-dialog')).toBeNull());
-    expect(api.requests('/portal/subscriber-info/daily-limit', 'POST')[0].body).toEqual({ subscriberId: 7, dailyLimitBytes: 500 * 1024 * 1024, qosThrottling: '256kbps' });
+    expect(api.requests('/portal/subscriber-info/daily-limit', 'POST')[0].body).toEqual({
+      subscriberId: 7,
+      dailyLimitBytes: 500 * 1024 * 1024,
+      qosThrottling: '256kbps',
+    });
     await waitFor(() => expect(screen.getByTestId('daily-limit-facts').textContent).toContain('500 MB'));
     expect(screen.getByTestId('qos-facts').textContent).toContain('Throttle to 256 kbit/s');
   });
@@ -125,9 +134,15 @@ describe('subscriber detail page', () => {
 
   it('offers only the plans the server accepts for the subscriber, the current one chosen', async () => {
     // A manager of Northwind: the provider's own plan is not its to give, though the subscriber's reseller is below the provider.
-    Object.assign(api.db.users.find((u) => u.username === 'nora')!, {
-      privileges: [{ privilege: 'Subscribers', subPrivileges: [] }, { privilege: 'SubscriberDetails', subPrivileges: ['Services'] }],
-    });
+    Object.assign(
+      api.db.users.find((u) => u.username === 'nora')!,
+      {
+        privileges: [
+          { privilege: 'Subscribers', subPrivileges: [] },
+          { privilege: 'SubscriberDetails', subPrivileges: ['Services'] },
+        ],
+      },
+    );
     const { user } = render('/subscriber/7', 'nora');
     await screen.findByTestId('subscriber-name');
     await user.click(screen.getByTestId('action-pricing-plan'));

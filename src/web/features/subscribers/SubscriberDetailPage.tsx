@@ -5,7 +5,18 @@
  */
 import { Alert, Button, H2, Intent, NonIdealState, Tooltip } from '@blueprintjs/core';
 import {
-  ArrowLeftIcon, ChatIcon, DashboardIcon, DollarIcon, ErrorIcon, MapMarkerIcon, PauseIcon, PhoneIcon, PlayIcon, RefreshIcon, SearchIcon, SwapHorizontalIcon,
+  ArrowLeftIcon,
+  ChatIcon,
+  DashboardIcon,
+  DollarIcon,
+  ErrorIcon,
+  MapMarkerIcon,
+  PauseIcon,
+  PhoneIcon,
+  PlayIcon,
+  RefreshIcon,
+  SearchIcon,
+  SwapHorizontalIcon,
 } from '@blueprintjs/icons';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -23,9 +34,28 @@ import { useIsAdmin } from '@web/core/useIsAdmin';
 import { ChangeMsisdnDialog, CreditDialog, DailyLimitDialog, Facts, PairDeviceDialog, PricingPlanDialog, SimInfoDialog } from './dialogs';
 import { OperationOutcome, OperationsProvider, useOperations } from './operations';
 import {
-  AccountPanel, AllowedNetworksPanel, ApnPanel, AuditLogsPanel, DailyLimitPanel, DetailsPanel, DevicePanel, GroupPanel, LocationPanel,
-  MigrationPanel, MsisdnPanel, NetworkEventsPanel, NetworkPanel, QosPanel, ResellerPanel, RoamingProfilePanel, ServicesPanel, SimPanel,
-  SponsorImsisPanel, StatusPanel, UsageLogsPanel, type Subscriber,
+  AccountPanel,
+  AllowedNetworksPanel,
+  ApnPanel,
+  AuditLogsPanel,
+  DailyLimitPanel,
+  DetailsPanel,
+  DevicePanel,
+  GroupPanel,
+  LocationPanel,
+  MigrationPanel,
+  MsisdnPanel,
+  NetworkEventsPanel,
+  NetworkPanel,
+  QosPanel,
+  ResellerPanel,
+  RoamingProfilePanel,
+  ServicesPanel,
+  SimPanel,
+  SponsorImsisPanel,
+  StatusPanel,
+  UsageLogsPanel,
+  type Subscriber,
 } from './panels';
 import { StatusTag } from '@web/ui/StatusTag';
 import { SubscriberPackagesSlot } from './SubscriberPackagesSlot';
@@ -83,7 +113,9 @@ function StatusAction({ subscriber }: { subscriber: Subscriber }) {
         onConfirm={go}
         onCancel={() => setConfirming(false)}
       >
-        <p data-testid="suspend-confirm">{intl.formatMessage({ id: 'subscriber.suspend.confirm' }, { name: subscriber.name || String(subscriber.subscriberId) })}</p>
+        <p data-testid="suspend-confirm">
+          {intl.formatMessage({ id: 'subscriber.suspend.confirm' }, { name: subscriber.name || String(subscriber.subscriberId) })}
+        </p>
       </Alert>
     </>
   );
@@ -94,8 +126,14 @@ function RefreshSimAction({ subscriberId }: { subscriberId: number }) {
   const [run, state] = usePostSubscriberInfoApiMutation();
   const { follow, busy } = useOperations();
   return (
-    <Button size="small" icon={<RefreshIcon />} disabled={busy} loading={state.isLoading} data-testid="action-refresh-sim"
-      onClick={async () => follow('refresh-sim', await run({ operation: 'refresh-sim', subscriberId }))}>
+    <Button
+      size="small"
+      icon={<RefreshIcon />}
+      disabled={busy}
+      loading={state.isLoading}
+      data-testid="action-refresh-sim"
+      onClick={async () => follow('refresh-sim', await run({ operation: 'refresh-sim', subscriberId }))}
+    >
       {intl.formatMessage({ id: 'subscriber.action.refreshSim' })}
     </Button>
   );
@@ -106,8 +144,14 @@ function CancelLocationAction({ subscriberId }: { subscriberId: number }) {
   const [cancel, state] = usePostSubscriberInfoByIdCancelLocationMutation();
   const { follow, busy } = useOperations();
   return (
-    <Button size="small" icon={<MapMarkerIcon />} disabled={busy} loading={state.isLoading} data-testid="header-cancel-location"
-      onClick={async () => follow('cancel-location', await cancel(subscriberId))}>
+    <Button
+      size="small"
+      icon={<MapMarkerIcon />}
+      disabled={busy}
+      loading={state.isLoading}
+      data-testid="header-cancel-location"
+      onClick={async () => follow('cancel-location', await cancel(subscriberId))}
+    >
       {intl.formatMessage({ id: 'subscriber.action.cancelLocation' })}
     </Button>
   );
@@ -137,7 +181,9 @@ function CreditButton({ subscriber, open }: { subscriber: Subscriber; open: () =
   return (
     <>
       <Tooltip content={intl.formatMessage({ id: 'validation.credit.planRequired' })}>{button}</Tooltip>
-      <span className="portal-action-note" data-testid="credit-needs-plan">{intl.formatMessage({ id: 'validation.credit.planRequired' })}</span>
+      <span className="portal-action-note" data-testid="credit-needs-plan">
+        {intl.formatMessage({ id: 'validation.credit.planRequired' })}
+      </span>
     </>
   );
 }
@@ -146,22 +192,46 @@ function Header({ subscriber, actions }: { subscriber: Subscriber; actions: Reac
   const intl = useIntl();
   const navigate = useNavigate();
   const label = (name: string) => intl.formatMessage({ id: `entity.subscriber.field.${name}` });
-  const title = subscriber.name || intl.formatMessage({ id: 'form.edit.title' }, { entity: intl.formatMessage({ id: 'entity.subscriber.single' }), id: subscriber.subscriberId });
+  const title =
+    subscriber.name ||
+    intl.formatMessage({ id: 'form.edit.title' }, { entity: intl.formatMessage({ id: 'entity.subscriber.single' }), id: subscriber.subscriberId });
   usePageTitle(title);
   return (
     <header className="portal-subscriber-header" data-testid="subscriber-header">
       <div className="portal-subscriber-title">
-        <Button variant="minimal" icon={<ArrowLeftIcon className="portal-mirror-rtl" />} onClick={() => navigate('/subscribers')} aria-label={intl.formatMessage({ id: 'entity.subscriber.title' })} />
+        <Button
+          variant="minimal"
+          icon={<ArrowLeftIcon className="portal-mirror-rtl" />}
+          onClick={() => navigate('/subscribers')}
+          aria-label={intl.formatMessage({ id: 'entity.subscriber.title' })}
+        />
         <H2 data-testid="subscriber-name">{title}</H2>
         <StatusTag value={subscriber.status} large />
       </div>
-      <Facts testId="subscriber-ids" items={[
-        [label('subscriberId'), subscriber.subscriberId],
-        [label('iccid'), <span className="portal-mono" data-testid="subscriber-iccid">{subscriber.iccid}</span>],
-        [label('imsi'), <span className="portal-mono">{subscriber.imsi}</span>],
-        [label('msisdn'), subscriber.msisdn ? <span className="portal-mono" data-testid="subscriber-msisdn">{subscriber.msisdn}</span> : null],
-      ]} />
-      <div className="portal-subscriber-actions" role="toolbar" aria-label={intl.formatMessage({ id: 'subscriber.actions' })}>{actions}</div>
+      <Facts
+        testId="subscriber-ids"
+        items={[
+          [label('subscriberId'), subscriber.subscriberId],
+          [
+            label('iccid'),
+            <span className="portal-mono" data-testid="subscriber-iccid">
+              {subscriber.iccid}
+            </span>,
+          ],
+          [label('imsi'), <span className="portal-mono">{subscriber.imsi}</span>],
+          [
+            label('msisdn'),
+            subscriber.msisdn ? (
+              <span className="portal-mono" data-testid="subscriber-msisdn">
+                {subscriber.msisdn}
+              </span>
+            ) : null,
+          ],
+        ]}
+      />
+      <div className="portal-subscriber-actions" role="toolbar" aria-label={intl.formatMessage({ id: 'subscriber.actions' })}>
+        {actions}
+      </div>
     </header>
   );
 }
@@ -178,13 +248,21 @@ function SubscriberView({ subscriber }: { subscriber: Subscriber }) {
 
   const status = may('Status') ? <StatusAction subscriber={subscriber} /> : null;
   const refresh = may('IccidSim') ? <RefreshSimAction subscriberId={id} /> : null;
-  const dailyLimit = <Button size="small" icon={<DashboardIcon />} onClick={() => setDialog('dailyLimit')} data-testid="action-daily-limit">{t('subscriber.action.dailyLimit')}</Button>;
-  const changeMsisdn = may('Msisdn')
-    ? <Button size="small" icon={<PhoneIcon />} onClick={() => setDialog('msisdn')} data-testid="action-change-msisdn">{t('subscriber.action.changeMsisdn')}</Button>
-    : null;
+  const dailyLimit = (
+    <Button size="small" icon={<DashboardIcon />} onClick={() => setDialog('dailyLimit')} data-testid="action-daily-limit">
+      {t('subscriber.action.dailyLimit')}
+    </Button>
+  );
+  const changeMsisdn = may('Msisdn') ? (
+    <Button size="small" icon={<PhoneIcon />} onClick={() => setDialog('msisdn')} data-testid="action-change-msisdn">
+      {t('subscriber.action.changeMsisdn')}
+    </Button>
+  ) : null;
   const services = may('Services') ? (
     <>
-      <Button size="small" icon={<SwapHorizontalIcon />} onClick={() => setDialog('pricingPlan')} data-testid="action-pricing-plan">{t('subscriber.action.pricingPlan')}</Button>
+      <Button size="small" icon={<SwapHorizontalIcon />} onClick={() => setDialog('pricingPlan')} data-testid="action-pricing-plan">
+        {t('subscriber.action.pricingPlan')}
+      </Button>
       <CreditButton subscriber={subscriber} open={() => setDialog('credit')} />
     </>
   ) : null;
@@ -236,7 +314,11 @@ function SubscriberView({ subscriber }: { subscriber: Subscriber }) {
       {dialog === 'msisdn' && <ChangeMsisdnDialog subscriberId={id} current={subscriber.msisdn ?? null} onClose={close} />}
       {dialog === 'simInfo' && <SimInfoDialog subscriberId={id} onClose={close} />}
       {dialog === 'pairDevice' && <PairDeviceDialog subscriberId={id} onClose={close} />}
-      {dialog === 'sms' && <Suspense fallback={null}><SendSmsDialog subscriberId={id} onClose={close} /></Suspense>}
+      {dialog === 'sms' && (
+        <Suspense fallback={null}>
+          <SendSmsDialog subscriberId={id} onClose={close} />
+        </Suspense>
+      )}
     </>
   );
 }
@@ -265,4 +347,3 @@ export default function SubscriberDetailPage() {
     </div>
   );
 }
-

@@ -13,10 +13,29 @@ const api = setupMockApi();
 /** 60 of Northwind's subscribers: more than one page of 50. */
 function seed() {
   api.db.tables.subscriber = Array.from({ length: 60 }, (_, i) => ({
-    subscriberId: i + 1, name: `Sensor ${i + 1}`, status: 'active', imsi: `9012800000000${String(i + 1).padStart(2, '0')}`,
-    iccid: `89882280000000000${String(i + 1).padStart(2, '0')}`, msisdn: null, deviceType: null, device: null, imei: null, country: null,
-    network: null, lastLocationAt: null, balance: 0, accountId: 101, resellerId: 10, groupName: null, apn: null, dailyLimitBytes: null,
-    qosThrottling: null, usageTodayBytes: 0, pricingPlanId: null, roamingProfileId: null, migrationStatus: null,
+    subscriberId: i + 1,
+    name: `Sensor ${i + 1}`,
+    status: 'active',
+    imsi: `9012800000000${String(i + 1).padStart(2, '0')}`,
+    iccid: `89882280000000000${String(i + 1).padStart(2, '0')}`,
+    msisdn: null,
+    deviceType: null,
+    device: null,
+    imei: null,
+    country: null,
+    network: null,
+    lastLocationAt: null,
+    balance: 0,
+    accountId: 101,
+    resellerId: 10,
+    groupName: null,
+    apn: null,
+    dailyLimitBytes: null,
+    qosThrottling: null,
+    usageTodayBytes: 0,
+    pricingPlanId: null,
+    roamingProfileId: null,
+    migrationStatus: null,
   }));
 }
 
@@ -36,8 +55,20 @@ async function rowCheckbox(id: number) {
 }
 
 const job = (over: Partial<Job>): Job => ({
-  id: 41, kind: 'subscribers.bulk', status: 'running', total: 2, succeeded: 0, failed: 0, skipped: 0, waiting: 0, retryOf: null, params: { action: 'suspend', params: {} },
-  createdAt: '2026-11-20T10:00:00Z', startedAt: '2026-11-20T10:00:01Z', finishedAt: null, ...over,
+  id: 41,
+  kind: 'subscribers.bulk',
+  status: 'running',
+  total: 2,
+  succeeded: 0,
+  failed: 0,
+  skipped: 0,
+  waiting: 0,
+  retryOf: null,
+  params: { action: 'suspend', params: {} },
+  createdAt: '2026-11-20T10:00:00Z',
+  startedAt: '2026-11-20T10:00:01Z',
+  finishedAt: null,
+  ...over,
 });
 
 describe('subscriber bulk actions', () => {
@@ -65,7 +96,9 @@ describe('subscriber bulk actions', () => {
     expect(within(dialog).getByTestId('bulk-selection').textContent).toBe('All 60 subscribers matching the search');
     await waitFor(() => expect(api.requests('/subscribers/bulk/preview', 'POST')).toHaveLength(1));
     expect(api.requests('/subscribers/bulk/preview', 'POST')[0].body).toEqual({
-      action: 'suspend', params: {}, selection: { search: { searchBy: 'multi', searchKey: '' } },
+      action: 'suspend',
+      params: {},
+      selection: { search: { searchBy: 'multi', searchKey: '' } },
     });
 
     // Clearing the selection unticks the rows and hides the banner.
@@ -78,11 +111,15 @@ describe('subscriber bulk actions', () => {
   it('confirms with the preview, naming those that will not change and why, then follows the job', async () => {
     let polls = 0;
     api.server.use(
-      http.post('*/portal/subscribers/bulk/preview', () => HttpResponse.json({
-        action: 'daily-limit', total: 2, willChange: 1,
-        reasons: [{ messageId: 'bulk.reason.unchanged', message: 'Already so: nothing to change', count: 1 }],
-        rows: [{ subscriberId: 4, messageId: 'bulk.reason.unchanged', message: 'Already so: nothing to change' }],
-      })),
+      http.post('*/portal/subscribers/bulk/preview', () =>
+        HttpResponse.json({
+          action: 'daily-limit',
+          total: 2,
+          willChange: 1,
+          reasons: [{ messageId: 'bulk.reason.unchanged', message: 'Already so: nothing to change', count: 1 }],
+          rows: [{ subscriberId: 4, messageId: 'bulk.reason.unchanged', message: 'Already so: nothing to change' }],
+        }),
+      ),
       http.post('*/portal/subscribers/bulk', () => HttpResponse.json({ jobId: 41, total: 2 }, { status: 202 })),
       http.get('*/portal/jobs/41', () => {
         polls += 1;
@@ -107,7 +144,9 @@ describe('subscriber bulk actions', () => {
     await user.click(within(dialog).getByTestId('bulk-check'));
     const preview = await within(dialog).findByTestId('bulk-preview');
     expect(api.requests('/subscribers/bulk/preview', 'POST')[0].body).toEqual({
-      action: 'daily-limit', params: { dailyLimitBytes: 1.5 * 1024 ** 3, qosThrottling: '256kbps' }, selection: { ids: [4, 9] },
+      action: 'daily-limit',
+      params: { dailyLimitBytes: 1.5 * 1024 ** 3, qosThrottling: '256kbps' },
+      selection: { ids: [4, 9] },
     });
     expect(within(preview).getByTestId('bulk-will-change').textContent).toBe('1 subscriber of 2 will change.');
     const reason = within(preview).getByTestId('bulk-reasons').querySelector('[data-reason="bulk.reason.unchanged"]')!;
@@ -129,13 +168,20 @@ describe('subscriber bulk actions', () => {
 
   it('checks a CSV file here first, then shows the rejected lines with their reasons', async () => {
     api.server.use(
-      http.post('*/portal/subscribers/bulk/csv', () => HttpResponse.json({
-        total: 3, valid: 1, unchanged: 1,
-        rejected: [{
-          line: 3, values: { iccid: '8988228000000000003', status: 'paused' },
-          fields: [{ field: 'status', rule: 'enum', messageId: 'validation.status.invalid', message: 'Status must be active or suspended' }],
-        }],
-      })),
+      http.post('*/portal/subscribers/bulk/csv', () =>
+        HttpResponse.json({
+          total: 3,
+          valid: 1,
+          unchanged: 1,
+          rejected: [
+            {
+              line: 3,
+              values: { iccid: '8988228000000000003', status: 'paused' },
+              fields: [{ field: 'status', rule: 'enum', messageId: 'validation.status.invalid', message: 'Status must be active or suspended' }],
+            },
+          ],
+        }),
+      ),
     );
     const { user } = render();
     await user.click(await screen.findByTestId('bulk-csv-open'));

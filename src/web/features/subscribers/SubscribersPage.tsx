@@ -37,10 +37,13 @@ export default function SubscribersPage() {
 
   const started = useCallback((id: number) => setJobs((all) => [{ id, ended: false }, ...all.filter((j) => j.id !== id)]), []);
   // A job ends once every change has landed (the network's answers included): the list then shows them all.
-  const ended = useCallback((job: Job) => {
-    setJobs((all) => all.map((j) => (j.id === job.id ? { ...j, ended: true } : j)));
-    dispatch(api.util.invalidateTags([{ type: 'subscriber', id: 'LIST' }]));
-  }, [dispatch]);
+  const ended = useCallback(
+    (job: Job) => {
+      setJobs((all) => all.map((j) => (j.id === job.id ? { ...j, ended: true } : j)));
+      dispatch(api.util.invalidateTags([{ type: 'subscriber', id: 'LIST' }]));
+    },
+    [dispatch],
+  );
 
   const busy = jobs.some((j) => !j.ended);
   const bulk: ListBulk = {

@@ -3,9 +3,7 @@
  * device with the eSIM's QR code (drawn by the SIM card feature, whose screen shows it too). Each checks what it can before sending and shows the server's answer
  * under the field it names.
  */
-import {
-  Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, Intent, Radio, RadioGroup,
-} from '@blueprintjs/core';
+import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, Intent, Radio, RadioGroup } from '@blueprintjs/core';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { apiErrorOf, type QueryError } from '@web/core/apiErrors';
@@ -14,8 +12,13 @@ import { formatCell } from '@web/engine/columns';
 import { EsimActivation } from './sims/EsimActivation';
 import { errorText, useOperations } from './operations';
 import {
-  QOS_BLOCK, useGetResellerInfoApiQosSpeedLimitsQuery, usePostSubscriberInfoApiMutation, usePostSubscriberInfoDailyLimitMutation, useGetSubscriberInfoSimInfoByIdQuery,
-  useGetSubscriberInfoByIdPricingPlansQuery, type DailyLimit,
+  QOS_BLOCK,
+  useGetResellerInfoApiQosSpeedLimitsQuery,
+  usePostSubscriberInfoApiMutation,
+  usePostSubscriberInfoDailyLimitMutation,
+  useGetSubscriberInfoSimInfoByIdQuery,
+  useGetSubscriberInfoByIdPricingPlansQuery,
+  type DailyLimit,
 } from './subscriberApi';
 import { messageOr } from '@web/core/messages';
 import type { PostSubscriberInfoDailyLimitApiArg } from './subscriberApi.gen';
@@ -28,8 +31,24 @@ interface DialogProps {
 }
 
 /** A dialog holding one small form: Enter submits, Cancel closes. */
-export function FormDialog({ title, testId, onClose, onSubmit, busy, submitLabel, children, error }: {
-  title: string; testId: string; onClose: () => void; onSubmit: () => void; busy?: boolean; submitLabel?: string; children: ReactNode; error?: string;
+export function FormDialog({
+  title,
+  testId,
+  onClose,
+  onSubmit,
+  busy,
+  submitLabel,
+  children,
+  error,
+}: {
+  title: string;
+  testId: string;
+  onClose: () => void;
+  onSubmit: () => void;
+  busy?: boolean;
+  submitLabel?: string;
+  children: ReactNode;
+  error?: string;
 }) {
   const intl = useIntl();
   const submit = (event: FormEvent) => {
@@ -40,7 +59,11 @@ export function FormDialog({ title, testId, onClose, onSubmit, busy, submitLabel
     <Dialog isOpen onClose={onClose} title={title}>
       <form onSubmit={submit} noValidate data-testid={testId}>
         <DialogBody>
-          {error && <Callout intent={Intent.DANGER} className="portal-dialog-error" role="alert">{error}</Callout>}
+          {error && (
+            <Callout intent={Intent.DANGER} className="portal-dialog-error" role="alert">
+              {error}
+            </Callout>
+          )}
           {children}
         </DialogBody>
         <DialogFooter
@@ -99,7 +122,11 @@ export function DailyLimitDialog({ subscriberId, current, onClose }: DialogProps
     setTouched(true);
     if (problem || (mode === 'throttle' && !throttle)) return;
     const dailyLimitBytes = Math.round(decimal(amount) * UNITS[unit]);
-    const result = await save({ subscriberId, dailyLimitBytes: Math.max(1, dailyLimitBytes), qosThrottling: mode === 'block' ? QOS_BLOCK : (throttle as Throttling) });
+    const result = await save({
+      subscriberId,
+      dailyLimitBytes: Math.max(1, dailyLimitBytes),
+      qosThrottling: mode === 'block' ? QOS_BLOCK : (throttle as Throttling),
+    });
     if (!result.error) onClose();
   };
 
@@ -126,7 +153,10 @@ export function DailyLimitDialog({ subscriberId, current, onClose }: DialogProps
             inputMode="decimal"
             value={amount}
             intent={limitError ? Intent.DANGER : Intent.NONE}
-            onValueChange={(v) => { setAmount(v); setTouched(true); }}
+            onValueChange={(v) => {
+              setAmount(v);
+              setTouched(true);
+            }}
             onBlur={() => setTouched(true)}
             data-testid="daily-limit-amount"
           />
@@ -156,7 +186,11 @@ export function DailyLimitDialog({ subscriberId, current, onClose }: DialogProps
         >
           <HTMLSelect id="daily-limit-speed" value={throttle} onChange={(e) => setThrottle(e.currentTarget.value)} data-testid="daily-limit-speed">
             <option value="">{intl.formatMessage({ id: 'form.select.placeholder' })}</option>
-            {(speeds.data ?? []).map((s) => <option key={s.id} value={s.id}>{s.name}</option>)}
+            {(speeds.data ?? []).map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name}
+              </option>
+            ))}
           </HTMLSelect>
         </FormGroup>
       )}
@@ -184,12 +218,36 @@ export function PricingPlanDialog({ subscriberId, currentPlanId, onClose }: Dial
   };
   const problem = missing ? intl.formatMessage({ id: 'validation.pricingPlan.required' }) : fieldMessage(intl, state.error, 'pricingPlanId');
   return (
-    <FormDialog title={intl.formatMessage({ id: 'subscriber.action.pricingPlan' })} testId="pricing-plan-dialog" onClose={onClose} onSubmit={submit} busy={state.isLoading}
-      error={state.error && !problem ? errorText(intl, state.error) : undefined}>
-      <FormGroup label={intl.formatMessage({ id: 'entity.subscriber.field.pricingPlanId' })} labelFor="subscriber-plan" intent={problem ? Intent.DANGER : Intent.NONE} helperText={problem}>
-        <HTMLSelect id="subscriber-plan" fill value={planId} onChange={(e) => { setPlanId(e.currentTarget.value); setTouched(true); }} data-testid="pricing-plan-select">
+    <FormDialog
+      title={intl.formatMessage({ id: 'subscriber.action.pricingPlan' })}
+      testId="pricing-plan-dialog"
+      onClose={onClose}
+      onSubmit={submit}
+      busy={state.isLoading}
+      error={state.error && !problem ? errorText(intl, state.error) : undefined}
+    >
+      <FormGroup
+        label={intl.formatMessage({ id: 'entity.subscriber.field.pricingPlanId' })}
+        labelFor="subscriber-plan"
+        intent={problem ? Intent.DANGER : Intent.NONE}
+        helperText={problem}
+      >
+        <HTMLSelect
+          id="subscriber-plan"
+          fill
+          value={planId}
+          onChange={(e) => {
+            setPlanId(e.currentTarget.value);
+            setTouched(true);
+          }}
+          data-testid="pricing-plan-select"
+        >
           <option value="">{intl.formatMessage({ id: 'form.select.placeholder' })}</option>
-          {(plans.data ?? []).map((p) => <option key={p.pricingPlanId} value={p.pricingPlanId}>{p.pricingPlanName}</option>)}
+          {(plans.data ?? []).map((p) => (
+            <option key={p.pricingPlanId} value={p.pricingPlanId}>
+              {p.pricingPlanName}
+            </option>
+          ))}
         </HTMLSelect>
       </FormGroup>
     </FormDialog>
@@ -215,7 +273,12 @@ export function CreditDialog({ subscriberId, onClose }: DialogProps) {
   const submit = async () => {
     setTouched(true);
     if (problem) return;
-    const result = await run({ operation: 'credit', subscriberId, amount: decimal(amount), ...(description.trim() ? { description: description.trim() } : {}) });
+    const result = await run({
+      operation: 'credit',
+      subscriberId,
+      amount: decimal(amount),
+      ...(description.trim() ? { description: description.trim() } : {}),
+    });
     if (!result.error) {
       follow('credit', result);
       onClose();
@@ -223,11 +286,31 @@ export function CreditDialog({ subscriberId, onClose }: DialogProps) {
   };
   const shown = touched && problem ? intl.formatMessage({ id: problem }) : fieldMessage(intl, state.error, 'amount');
   return (
-    <FormDialog title={intl.formatMessage({ id: 'subscriber.action.credit' })} testId="credit-dialog" onClose={onClose} onSubmit={submit} busy={state.isLoading}
-      error={state.error && !shown ? errorText(intl, state.error) : undefined}>
-      <FormGroup label={intl.formatMessage({ id: 'subscriber.credit.amount' })} labelFor="credit-amount" labelInfo={intl.formatMessage({ id: 'form.required' })}
-        intent={shown ? Intent.DANGER : Intent.NONE} helperText={shown}>
-        <InputGroup id="credit-amount" inputMode="decimal" value={amount} onValueChange={(v) => { setAmount(v); setTouched(true); }} data-testid="credit-amount" />
+    <FormDialog
+      title={intl.formatMessage({ id: 'subscriber.action.credit' })}
+      testId="credit-dialog"
+      onClose={onClose}
+      onSubmit={submit}
+      busy={state.isLoading}
+      error={state.error && !shown ? errorText(intl, state.error) : undefined}
+    >
+      <FormGroup
+        label={intl.formatMessage({ id: 'subscriber.credit.amount' })}
+        labelFor="credit-amount"
+        labelInfo={intl.formatMessage({ id: 'form.required' })}
+        intent={shown ? Intent.DANGER : Intent.NONE}
+        helperText={shown}
+      >
+        <InputGroup
+          id="credit-amount"
+          inputMode="decimal"
+          value={amount}
+          onValueChange={(v) => {
+            setAmount(v);
+            setTouched(true);
+          }}
+          data-testid="credit-amount"
+        />
       </FormGroup>
       <FormGroup label={intl.formatMessage({ id: 'subscriber.credit.description' })} labelFor="credit-description">
         <InputGroup id="credit-description" maxLength={250} value={description} onValueChange={setDescription} />
@@ -256,14 +339,34 @@ export function ChangeMsisdnDialog({ subscriberId, current, onClose }: DialogPro
   };
   const shown = touched && problem ? intl.formatMessage({ id: problem }) : fieldMessage(intl, state.error, 'msisdn');
   return (
-    <FormDialog title={intl.formatMessage({ id: 'subscriber.action.changeMsisdn' })} testId="msisdn-dialog" onClose={onClose} onSubmit={submit} busy={state.isLoading}
-      error={state.error && !shown ? errorText(intl, state.error) : undefined}>
+    <FormDialog
+      title={intl.formatMessage({ id: 'subscriber.action.changeMsisdn' })}
+      testId="msisdn-dialog"
+      onClose={onClose}
+      onSubmit={submit}
+      busy={state.isLoading}
+      error={state.error && !shown ? errorText(intl, state.error) : undefined}
+    >
       <p>
         <FormattedMessage id="subscriber.msisdn.current" values={{ msisdn: current ?? intl.formatMessage({ id: 'format.none' }) }} />
       </p>
-      <FormGroup label={intl.formatMessage({ id: 'subscriber.msisdn.new' })} labelFor="new-msisdn" labelInfo={intl.formatMessage({ id: 'form.required' })}
-        helperText={shown ?? intl.formatMessage({ id: 'subscriber.msisdn.hint' })} intent={shown ? Intent.DANGER : Intent.NONE}>
-        <InputGroup id="new-msisdn" inputMode="numeric" value={msisdn} onValueChange={(v) => { setMsisdn(v); setTouched(true); }} data-testid="new-msisdn" />
+      <FormGroup
+        label={intl.formatMessage({ id: 'subscriber.msisdn.new' })}
+        labelFor="new-msisdn"
+        labelInfo={intl.formatMessage({ id: 'form.required' })}
+        helperText={shown ?? intl.formatMessage({ id: 'subscriber.msisdn.hint' })}
+        intent={shown ? Intent.DANGER : Intent.NONE}
+      >
+        <InputGroup
+          id="new-msisdn"
+          inputMode="numeric"
+          value={msisdn}
+          onValueChange={(v) => {
+            setMsisdn(v);
+            setTouched(true);
+          }}
+          data-testid="new-msisdn"
+        />
       </FormGroup>
     </FormDialog>
   );
@@ -291,20 +394,26 @@ export function SimInfoDialog({ subscriberId, onClose }: DialogProps) {
   return (
     <Dialog isOpen onClose={onClose} title={intl.formatMessage({ id: 'subscriber.action.simInfo' })}>
       <DialogBody data-testid="sim-info-dialog">
-        {isLoading ? <Loading /> : error ? <Callout intent={Intent.DANGER}>{errorText(intl, error)}</Callout> : data && (
-          <Facts
-            testId="sim-info"
-            items={[
-              [label('iccid'), <span className="portal-mono">{data.iccid}</span>],
-              [label('simType'), data.simType ? messageOr(intl, `subscriber.simType.${data.simType}`, data.simType) : null],
-              [label('status'), data.status ? messageOr(intl, `subscriber.simStatus.${data.status}`, data.status) : null],
-              [label('statusDate'), formatCell(intl, 'datetime', data.statusDate)],
-              [label('profileType'), data.profileType],
-              [label('batch'), data.batch],
-              [label('cost'), data.cost === null ? null : formatCell(intl, 'money', data.cost)],
-              [label('serviceProviderName'), data.serviceProviderName],
-            ]}
-          />
+        {isLoading ? (
+          <Loading />
+        ) : error ? (
+          <Callout intent={Intent.DANGER}>{errorText(intl, error)}</Callout>
+        ) : (
+          data && (
+            <Facts
+              testId="sim-info"
+              items={[
+                [label('iccid'), <span className="portal-mono">{data.iccid}</span>],
+                [label('simType'), data.simType ? messageOr(intl, `subscriber.simType.${data.simType}`, data.simType) : null],
+                [label('status'), data.status ? messageOr(intl, `subscriber.simStatus.${data.status}`, data.status) : null],
+                [label('statusDate'), formatCell(intl, 'datetime', data.statusDate)],
+                [label('profileType'), data.profileType],
+                [label('batch'), data.batch],
+                [label('cost'), data.cost === null ? null : formatCell(intl, 'money', data.cost)],
+                [label('serviceProviderName'), data.serviceProviderName],
+              ]}
+            />
+          )
         )}
       </DialogBody>
       <DialogFooter actions={<Button onClick={onClose}>{intl.formatMessage({ id: 'subscriber.close' })}</Button>} />
@@ -320,12 +429,17 @@ export function PairDeviceDialog({ subscriberId, onClose }: DialogProps) {
   return (
     <Dialog isOpen onClose={onClose} title={intl.formatMessage({ id: 'subscriber.action.pairDevice' })}>
       <DialogBody data-testid="pair-device-dialog">
-        {isLoading ? <Loading /> : error ? <Callout intent={Intent.DANGER}>{errorText(intl, error)}</Callout> : !code || !data ? (
+        {isLoading ? (
+          <Loading />
+        ) : error ? (
+          <Callout intent={Intent.DANGER}>{errorText(intl, error)}</Callout>
+        ) : !code || !data ? (
           <Callout intent={Intent.WARNING}>{intl.formatMessage({ id: 'validation.simCard.notEsim' })}</Callout>
-        ) : <EsimActivation iccid={data.iccid} code={code} />}
+        ) : (
+          <EsimActivation iccid={data.iccid} code={code} />
+        )}
       </DialogBody>
       <DialogFooter actions={<Button onClick={onClose}>{intl.formatMessage({ id: 'subscriber.close' })}</Button>} />
     </Dialog>
   );
 }
-

@@ -14,8 +14,7 @@ import { messageOr } from '@web/core/messages';
 /** How often a pending operation is asked for its outcome. */
 export const POLL_MS = 800;
 
-type Outcome =
-  | { kind: 'pending' | 'success' | 'failed'; operation: string; message?: string };
+type Outcome = { kind: 'pending' | 'success' | 'failed'; operation: string; message?: string };
 
 interface Operations {
   /** Hands over the answer of an operation call; a pending operation is followed until it finishes. */
@@ -57,26 +56,32 @@ export function OperationsProvider({ subscriberId, children }: { subscriberId: n
   const [pending, setPending] = useState<SubscriberOperation | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
 
-  const finished = useCallback((op: SubscriberOperation) => {
-    setPending(null);
-    setOutcome(op.status === 'success'
-      ? { kind: 'success', operation: op.operation }
-      : { kind: 'failed', operation: op.operation, message: failureText(intl, op) });
-    dispatch(refreshSubscriber(subscriberId));
-  }, [dispatch, intl, subscriberId]);
+  const finished = useCallback(
+    (op: SubscriberOperation) => {
+      setPending(null);
+      setOutcome(
+        op.status === 'success' ? { kind: 'success', operation: op.operation } : { kind: 'failed', operation: op.operation, message: failureText(intl, op) },
+      );
+      dispatch(refreshSubscriber(subscriberId));
+    },
+    [dispatch, intl, subscriberId],
+  );
 
-  const follow = useCallback<Operations['follow']>((operation, result) => {
-    if (result.error) {
-      setOutcome({ kind: 'failed', operation, message: errorText(intl, result.error) });
-      return;
-    }
-    const op = result.data;
-    if (!op) return;
-    if (op.status === 'pending') {
-      setPending(op);
-      setOutcome({ kind: 'pending', operation: op.operation });
-    } else finished(op);
-  }, [finished, intl]);
+  const follow = useCallback<Operations['follow']>(
+    (operation, result) => {
+      if (result.error) {
+        setOutcome({ kind: 'failed', operation, message: errorText(intl, result.error) });
+        return;
+      }
+      const op = result.data;
+      if (!op) return;
+      if (op.status === 'pending') {
+        setPending(op);
+        setOutcome({ kind: 'pending', operation: op.operation });
+      } else finished(op);
+    },
+    [finished, intl],
+  );
 
   // An operation started before the page opened (another tab, a reload) is followed as well.
   const recent = useGetSubscriberInfoByIdOperationsQuery(subscriberId, { refetchOnMountOrArgChange: true });

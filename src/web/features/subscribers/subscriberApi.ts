@@ -24,8 +24,7 @@ export interface SubscriberOperation {
   error?: { code: string; messageId: string | null; message: string; detail?: string | null };
 }
 
-export type OperationName =
-  | 'suspend' | 'reactivate' | 'refresh-sim' | 'modify-msisdn' | 'pricing-plan' | 'credit' | 'charge-on-wallet' | 'charge-on-account';
+export type OperationName = 'suspend' | 'reactivate' | 'refresh-sim' | 'modify-msisdn' | 'pricing-plan' | 'credit' | 'charge-on-wallet' | 'charge-on-account';
 
 export interface OperationRequest {
   operation: OperationName;
@@ -45,7 +44,11 @@ export interface DailyLimit {
   effect: 'blocked' | 'throttled' | null;
 }
 
-export interface QosSpeed { id: string; name: string; kbps: number }
+export interface QosSpeed {
+  id: string;
+  name: string;
+  kbps: number;
+}
 export const QOS_BLOCK = 'BLOCK';
 
 export interface SimInfo {
@@ -60,12 +63,53 @@ export interface SimInfo {
   activationCode: string | null;
 }
 
-export interface MsisdnRow { msisdn: string; isDefault: boolean }
-export interface SponsorImsi { imsi: string; sponsorId: number | null; sponsorName: string | null; pending: boolean }
-export interface AuditEntry { id: number; at: string; username: string; action: string; before: Record<string, unknown>; after: Record<string, unknown> }
-export interface UsageRecord { id: number; at: string; imsi: string; requestType: string; plmn: string | null; apn: string | null; bytesUp: number; bytesDown: number; resultCode: number }
-export interface NetworkEvent { id: number; createdAt: string; protocol: string; operation: string; imsi: string | null; plmn: string | null; result: string; detail: string | null }
-export interface Charge { id: number; kind: string; amount: number; description: string | null; username: string; createdAt: string }
+export interface MsisdnRow {
+  msisdn: string;
+  isDefault: boolean;
+}
+export interface SponsorImsi {
+  imsi: string;
+  sponsorId: number | null;
+  sponsorName: string | null;
+  pending: boolean;
+}
+export interface AuditEntry {
+  id: number;
+  at: string;
+  username: string;
+  action: string;
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+}
+export interface UsageRecord {
+  id: number;
+  at: string;
+  imsi: string;
+  requestType: string;
+  plmn: string | null;
+  apn: string | null;
+  bytesUp: number;
+  bytesDown: number;
+  resultCode: number;
+}
+export interface NetworkEvent {
+  id: number;
+  createdAt: string;
+  protocol: string;
+  operation: string;
+  imsi: string | null;
+  plmn: string | null;
+  result: string;
+  detail: string | null;
+}
+export interface Charge {
+  id: number;
+  kind: string;
+  amount: number;
+  description: string | null;
+  username: string;
+  createdAt: string;
+}
 export interface RoamingProfileInfo {
   subscriberId: number;
   roamingProfileId: number | null;
@@ -73,8 +117,13 @@ export interface RoamingProfileInfo {
   multiImsi: boolean;
   lastHssUpdate: SubscriberOperation | null;
 }
-export interface Equipment { imei: string; tac: string; make: string; model: string; deviceType: string | null }
-
+export interface Equipment {
+  imei: string;
+  tac: string;
+  make: string;
+  model: string;
+  deviceType: string | null;
+}
 
 export type { MigrationStatus } from '@web/core/subscriberCommonApi';
 export { useGetSummaSubscriberMigrationByIdQuery } from '@web/core/subscriberCommonApi';

@@ -29,18 +29,30 @@ function ItemTable({ job, status }: { job: Job; status: ItemStatus }) {
       <HTMLTable compact striped className="portal-job-items" data-testid={`job-items-${status}`}>
         <thead>
           <tr>
-            <th scope="col"><FormattedMessage id={subscribers ? 'entity.subscriber.field.subscriberId' : 'job.items.key'} /></th>
-            <th scope="col"><FormattedMessage id="job.items.reason" /></th>
-            <th scope="col"><FormattedMessage id="job.items.detail" /></th>
+            <th scope="col">
+              <FormattedMessage id={subscribers ? 'entity.subscriber.field.subscriberId' : 'job.items.key'} />
+            </th>
+            <th scope="col">
+              <FormattedMessage id="job.items.reason" />
+            </th>
+            <th scope="col">
+              <FormattedMessage id="job.items.detail" />
+            </th>
           </tr>
         </thead>
         <tbody>
           {data.items.map((item) => (
             <tr key={item.seq} data-testid="job-item" data-key={item.key}>
-              <td><bdi>{subscribers ? <Link to={`/subscriber/${item.key}`}>{item.key}</Link> : item.key}</bdi></td>
-              <td data-testid="job-item-reason"><Reason item={item} /></td>
+              <td>
+                <bdi>{subscribers ? <Link to={`/subscriber/${item.key}`}>{item.key}</Link> : item.key}</bdi>
+              </td>
+              <td data-testid="job-item-reason">
+                <Reason item={item} />
+              </td>
               {/* The network's own words (codes and protocol names) stay as it gave them, left to right. */}
-              <td className={Classes.TEXT_MUTED} data-testid="job-item-detail"><bdi dir="ltr">{item.detail}</bdi></td>
+              <td className={Classes.TEXT_MUTED} data-testid="job-item-detail">
+                <bdi dir="ltr">{item.detail}</bdi>
+              </td>
             </tr>
           ))}
         </tbody>

@@ -12,7 +12,15 @@ import { apiErrorOf, type QueryError } from '@web/core/apiErrors';
 import { showToast } from '../toaster';
 import { JobItems } from './JobItems';
 import {
-  isCancellable, isOpen, JOB_POLL_MS, processed, usePostJobsByIdCancelMutation, useJobFailuresMutation, useGetJobsByIdQuery, usePostJobsByIdRetryMutation, type Job,
+  isCancellable,
+  isOpen,
+  JOB_POLL_MS,
+  processed,
+  usePostJobsByIdCancelMutation,
+  useJobFailuresMutation,
+  useGetJobsByIdQuery,
+  usePostJobsByIdRetryMutation,
+  type Job,
 } from '@web/core/jobsApi';
 import './jobs.css';
 import { hasMessage, messageOr } from '@web/core/messages';
@@ -20,12 +28,18 @@ import { hasMessage, messageOr } from '@web/core/messages';
 /** What a job's status tag says: a job done with failures says so. */
 function statusOf(job: Job): { id: string; intent: Intent } {
   switch (job.status) {
-    case 'queued': return { id: 'job.status.queued', intent: Intent.NONE };
-    case 'running': return { id: 'job.status.running', intent: Intent.PRIMARY };
-    case 'waiting': return { id: 'job.status.waiting', intent: Intent.PRIMARY };
-    case 'done': return job.failed > 0 ? { id: 'job.status.doneWithFailures', intent: Intent.WARNING } : { id: 'job.status.done', intent: Intent.SUCCESS };
-    case 'failed': return { id: 'job.status.failed', intent: Intent.DANGER };
-    case 'cancelled': return { id: 'job.status.cancelled', intent: Intent.WARNING };
+    case 'queued':
+      return { id: 'job.status.queued', intent: Intent.NONE };
+    case 'running':
+      return { id: 'job.status.running', intent: Intent.PRIMARY };
+    case 'waiting':
+      return { id: 'job.status.waiting', intent: Intent.PRIMARY };
+    case 'done':
+      return job.failed > 0 ? { id: 'job.status.doneWithFailures', intent: Intent.WARNING } : { id: 'job.status.done', intent: Intent.SUCCESS };
+    case 'failed':
+      return { id: 'job.status.failed', intent: Intent.DANGER };
+    case 'cancelled':
+      return { id: 'job.status.cancelled', intent: Intent.WARNING };
   }
 }
 
@@ -123,7 +137,13 @@ export function JobSummary({ job, withKind = false, onRetried }: JobSummaryProps
       />
       <div className="portal-job-actions">
         {isCancellable(job) && (
-          <Button size="small" icon={<StopIcon />} loading={cancelling.isLoading} onClick={() => cancel(job.id)} text={intl.formatMessage({ id: 'job.cancel' })} />
+          <Button
+            size="small"
+            icon={<StopIcon />}
+            loading={cancelling.isLoading}
+            onClick={() => cancel(job.id)}
+            text={intl.formatMessage({ id: 'job.cancel' })}
+          />
         )}
         {job.failed + job.skipped + job.waiting > 0 && (
           <Button
@@ -137,7 +157,14 @@ export function JobSummary({ job, withKind = false, onRetried }: JobSummaryProps
           />
         )}
         {job.failed > 0 && (
-          <Button size="small" icon={<DownloadIcon />} loading={downloading.isLoading} onClick={() => failures(job.id)} text={intl.formatMessage({ id: 'job.failures' })} data-testid="job-failures-csv" />
+          <Button
+            size="small"
+            icon={<DownloadIcon />}
+            loading={downloading.isLoading}
+            onClick={() => failures(job.id)}
+            text={intl.formatMessage({ id: 'job.failures' })}
+            data-testid="job-failures-csv"
+          />
         )}
         {job.failed > 0 && !open && (
           <Button

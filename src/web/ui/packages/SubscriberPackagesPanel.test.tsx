@@ -22,7 +22,7 @@ const rows = () => screen.queryAllByTestId('package-row');
 const balanceOf = (resellerId: number) => api.db.tables.ledgerBalance.find((b) => b.resellerId === resellerId)?.balance;
 const dialog = () => screen.findByRole('dialog');
 
-describe('a subscriber\'s packages panel', () => {
+describe("a subscriber's packages panel", () => {
   it('lists the packages with their use of each allowance', async () => {
     render();
     await waitFor(() => expect(rows()).toHaveLength(1));
@@ -41,7 +41,11 @@ describe('a subscriber\'s packages panel', () => {
     await user.click(screen.getByTestId('package-purchase'));
     const box = await dialog();
     const select = await within(box).findByTestId('package-template');
-    expect(within(select).getAllByRole('option').map((o) => o.textContent)).toEqual(['Europe 30 days 5 GB · 30 days · $19.99', 'Europe week pass 1 GB · 7 days · $6.50']);
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Europe 30 days 5 GB · 30 days · $19.99', 'Europe week pass 1 GB · 7 days · $6.50']);
     await user.selectOptions(select, '2');
     expect(within(box).getByTestId('package-hint').textContent).toBe("$6.50 is debited from the reseller's balance.");
     await user.click(within(box).getByTestId('package-confirm'));

@@ -2,7 +2,23 @@
  * A subscriber's prepaid packages: what each gives and how much is used, with Assign (free), Purchase (debited
  * from the subscriber's reseller) and Expire. Any screen that shows a subscriber mounts it with the subscriber's id.
  */
-import { Alert, Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter, FormGroup, H4, HTMLSelect, HTMLTable, Intent, NonIdealState, Switch, Tag } from '@blueprintjs/core';
+import {
+  Alert,
+  Button,
+  Callout,
+  Checkbox,
+  Dialog,
+  DialogBody,
+  DialogFooter,
+  FormGroup,
+  H4,
+  HTMLSelect,
+  HTMLTable,
+  Intent,
+  NonIdealState,
+  Switch,
+  Tag,
+} from '@blueprintjs/core';
 import { AddIcon, ShoppingCartIcon } from '@blueprintjs/icons';
 import { useId, useState } from 'react';
 import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
@@ -11,7 +27,13 @@ import { DEFAULT_CURRENCY } from '@shared/currencies';
 import { Loading } from '../Loading';
 import { apiErrorOf, type QueryError } from '@web/core/apiErrors';
 import { showToast } from '../toaster';
-import { usePostPrePaidPackagesAssignMutation, usePostPrePaidPackagesApiExpireMutation, useOfferedTemplatesQuery, usePostPrePaidPackagesPurchaseMutation, useSubscriberPackagesQuery } from '@web/core/packagesApi';
+import {
+  usePostPrePaidPackagesAssignMutation,
+  usePostPrePaidPackagesApiExpireMutation,
+  useOfferedTemplatesQuery,
+  usePostPrePaidPackagesPurchaseMutation,
+  useSubscriberPackagesQuery,
+} from '@web/core/packagesApi';
 import './packages.css';
 import { messageOr } from '@web/core/messages';
 
@@ -63,7 +85,10 @@ function SaleDialog({ kind, subscriberId, onClose }: { kind: SaleKind; subscribe
     try {
       const body = { subscriberId, templateId: chosen.id, activateUponFirstUse: firstUse };
       const sold = await (kind === 'assign' ? assign(body) : purchase(body)).unwrap();
-      showToast({ intent: Intent.SUCCESS, message: intl.formatMessage({ id: kind === 'assign' ? 'packages.assigned' : 'packages.purchased' }, { id: sold.id }) });
+      showToast({
+        intent: Intent.SUCCESS,
+        message: intl.formatMessage({ id: kind === 'assign' ? 'packages.assigned' : 'packages.purchased' }, { id: sold.id }),
+      });
       onClose();
     } catch (e) {
       setError(errorText(intl, e as QueryError));
@@ -74,7 +99,11 @@ function SaleDialog({ kind, subscriberId, onClose }: { kind: SaleKind; subscribe
     <Dialog isOpen onClose={onClose} title={intl.formatMessage({ id: kind === 'assign' ? 'packages.dialog.assignTitle' : 'packages.dialog.purchaseTitle' })}>
       <DialogBody>
         {isLoading && <Loading />}
-        {templates?.length === 0 && <Callout intent={Intent.WARNING}><FormattedMessage id="packages.dialog.noTemplates" /></Callout>}
+        {templates?.length === 0 && (
+          <Callout intent={Intent.WARNING}>
+            <FormattedMessage id="packages.dialog.noTemplates" />
+          </Callout>
+        )}
         {chosen && (
           <>
             <FormGroup label={intl.formatMessage({ id: 'packages.dialog.template' })} labelFor={selectId}>
@@ -90,7 +119,11 @@ function SaleDialog({ kind, subscriberId, onClose }: { kind: SaleKind; subscribe
                 }))}
               />
             </FormGroup>
-            <Checkbox checked={firstUse} onChange={(e) => setFirstUse(e.currentTarget.checked)} label={intl.formatMessage({ id: 'packages.dialog.activateUponFirstUse' })} />
+            <Checkbox
+              checked={firstUse}
+              onChange={(e) => setFirstUse(e.currentTarget.checked)}
+              label={intl.formatMessage({ id: 'packages.dialog.activateUponFirstUse' })}
+            />
             <p className="portal-packages-hint" data-testid="package-hint">
               {kind === 'assign'
                 ? intl.formatMessage({ id: 'packages.dialog.assignHint' })
@@ -98,7 +131,11 @@ function SaleDialog({ kind, subscriberId, onClose }: { kind: SaleKind; subscribe
             </p>
           </>
         )}
-        {error && <Callout intent={Intent.DANGER} role="alert" data-testid="package-error">{error}</Callout>}
+        {error && (
+          <Callout intent={Intent.DANGER} role="alert" data-testid="package-error">
+            {error}
+          </Callout>
+        )}
       </DialogBody>
       <DialogFooter
         actions={
@@ -152,8 +189,19 @@ export function SubscriberPackagesPanel({ subscriberId }: SubscriberPackagesPane
             onChange={(e) => setShowExpired(e.currentTarget.checked)}
             label={intl.formatMessage({ id: 'packages.panel.showExpired' })}
           />
-          <Button icon={<AddIcon />} data-testid="package-assign" onClick={() => setSelling('assign')} text={intl.formatMessage({ id: 'packages.panel.assign' })} />
-          <Button icon={<ShoppingCartIcon />} intent={Intent.PRIMARY} data-testid="package-purchase" onClick={() => setSelling('purchase')} text={intl.formatMessage({ id: 'packages.panel.purchase' })} />
+          <Button
+            icon={<AddIcon />}
+            data-testid="package-assign"
+            onClick={() => setSelling('assign')}
+            text={intl.formatMessage({ id: 'packages.panel.assign' })}
+          />
+          <Button
+            icon={<ShoppingCartIcon />}
+            intent={Intent.PRIMARY}
+            data-testid="package-purchase"
+            onClick={() => setSelling('purchase')}
+            text={intl.formatMessage({ id: 'packages.panel.purchase' })}
+          />
         </div>
       </header>
       {isLoading && <Loading />}
@@ -170,7 +218,9 @@ export function SubscriberPackagesPanel({ subscriberId }: SubscriberPackagesPane
             <thead>
               <tr>
                 {['id', 'templateName', 'status', 'activationDate', 'expirationDate', 'dataUsageMb', 'smsOut', 'smsIn', 'price'].map((name) => (
-                  <th key={name} scope="col">{field(name)}</th>
+                  <th key={name} scope="col">
+                    {field(name)}
+                  </th>
                 ))}
                 <th scope="col" aria-label={intl.formatMessage({ id: 'packages.panel.expire' })} />
               </tr>
@@ -186,14 +236,27 @@ export function SubscriberPackagesPanel({ subscriberId }: SubscriberPackagesPane
                     </Tag>
                   </td>
                   <td>{p.activateUponFirstUse && !p.activationDate ? <FormattedMessage id="packages.panel.firstUse" /> : <Utc at={p.activationDate} />}</td>
-                  <td><Utc at={p.expirationDate} /></td>
+                  <td>
+                    <Utc at={p.expirationDate} />
+                  </td>
                   <td>{p.unlimitedData ? <FormattedMessage id="packages.panel.unlimited" /> : <Usage used={p.dataUsageMb} total={p.dataMb} />}</td>
-                  <td><Usage used={p.smsOutUsed} total={p.smsOut} /></td>
-                  <td><Usage used={p.smsInUsed} total={p.smsIn} /></td>
+                  <td>
+                    <Usage used={p.smsOutUsed} total={p.smsOut} />
+                  </td>
+                  <td>
+                    <Usage used={p.smsInUsed} total={p.smsIn} />
+                  </td>
                   <td className="portal-packages-money">{money(intl, p.price)}</td>
                   <td>
                     {p.status !== 'expired' && (
-                      <Button size="small" variant="outlined" intent={Intent.DANGER} data-testid="package-expire" onClick={() => setExpiring(p)} text={intl.formatMessage({ id: 'packages.panel.expire' })} />
+                      <Button
+                        size="small"
+                        variant="outlined"
+                        intent={Intent.DANGER}
+                        data-testid="package-expire"
+                        onClick={() => setExpiring(p)}
+                        text={intl.formatMessage({ id: 'packages.panel.expire' })}
+                      />
                     )}
                   </td>
                 </tr>

@@ -15,7 +15,9 @@ export function TwoFactorSetup({ enrolment }: { enrolment: TwoFactorEnrolment })
     let live = true;
     // Dark on white whatever the theme: authenticator cameras read that best.
     QRCode.toDataURL(enrolment.otpauthUri, { margin: 2, width: 200, errorCorrectionLevel: 'M' }).then((url) => live && setImage(url));
-    return () => { live = false; };
+    return () => {
+      live = false;
+    };
   }, [enrolment.otpauthUri]);
   return (
     <div className="portal-two-factor-setup" data-testid="two-factor-setup">
@@ -71,9 +73,12 @@ export const isCode = (value: string) => /^\d{6}$/.test(value);
 export function twoFactorErrorText(intl: IntlShape, error: QueryError): string {
   const apiError = apiErrorOf(error);
   const id =
-    httpStatus(error) === 429 ? 'error.rateLimited'
-    : apiError?.code === 'TWO_FACTOR_REQUIRED' ? 'twoFactor.requiredByReseller'
-    : apiError?.code === 'TWO_FACTOR_INVALID' || apiError?.fields?.some((f) => f.field === 'code') ? 'twoFactor.codeInvalid'
-    : 'app.error.generic';
+    httpStatus(error) === 429
+      ? 'error.rateLimited'
+      : apiError?.code === 'TWO_FACTOR_REQUIRED'
+        ? 'twoFactor.requiredByReseller'
+        : apiError?.code === 'TWO_FACTOR_INVALID' || apiError?.fields?.some((f) => f.field === 'code')
+          ? 'twoFactor.codeInvalid'
+          : 'app.error.generic';
   return intl.formatMessage({ id });
 }

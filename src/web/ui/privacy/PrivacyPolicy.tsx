@@ -25,10 +25,7 @@ function Body({ paragraph }: { paragraph: PolicyParagraph }) {
         values={{ ...RICH_TEXT, email: <a href={`mailto:${PRIVACY_CONTACT_EMAIL}`}>{PRIVACY_CONTACT_EMAIL}</a> }}
       />
     ) : (
-      <FormattedMessage
-        id="privacy.contact.bodyWebsite"
-        values={{ ...RICH_TEXT, link: (chunks: ReactNode[]) => <a href={PRODUCT_URL}>{chunks}</a> }}
-      />
+      <FormattedMessage id="privacy.contact.bodyWebsite" values={{ ...RICH_TEXT, link: (chunks: ReactNode[]) => <a href={PRODUCT_URL}>{chunks}</a> }} />
     );
   }
   return <FormattedMessage id={paragraph.body} values={RICH_TEXT} />;
@@ -43,10 +40,7 @@ export function PrivacyPolicy({ headingLevel = 2 }: { headingLevel?: 2 | 3 }) {
         <FormattedMessage id="privacy.title" />
       </Headline>
       <p className={`portal-privacy-revised ${Classes.TEXT_MUTED}`} data-testid="privacy-revised">
-        <FormattedMessage
-          id="privacy.revised"
-          values={{ date: <FormattedDate value={revised} year="numeric" month="long" day="numeric" timeZone="UTC" /> }}
-        />
+        <FormattedMessage id="privacy.revised" values={{ date: <FormattedDate value={revised} year="numeric" month="long" day="numeric" timeZone="UTC" /> }} />
       </p>
       {POLICY_PARAGRAPHS.map((paragraph) => (
         <section key={paragraph.key} id={`privacy-${paragraph.key}`} className="portal-privacy-section" data-testid={`privacy-${paragraph.key}`}>

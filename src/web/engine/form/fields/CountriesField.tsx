@@ -54,7 +54,10 @@ export function CountriesField({ formData, onChange, disabled, readonly, fieldPa
         tagInputProps={{
           inputProps: { id, 'aria-label': title, onBlur: () => onBlur(id, value) },
           intent: invalid ? Intent.DANGER : Intent.NONE,
-          rightElement: value.length > 0 && !locked ? <Button variant="minimal" icon="cross" aria-label={intl.formatMessage({ id: 'zones.picker.clear' })} onClick={() => set([])} /> : undefined,
+          rightElement:
+            value.length > 0 && !locked ? (
+              <Button variant="minimal" icon="cross" aria-label={intl.formatMessage({ id: 'zones.picker.clear' })} onClick={() => set([])} />
+            ) : undefined,
         }}
         popoverProps={{ minimal: true, matchTargetWidth: true }}
         popoverTargetProps={PICKER_TARGET_PROPS}

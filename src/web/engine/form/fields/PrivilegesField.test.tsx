@@ -28,7 +28,7 @@ function renderRole(formData?: Record<string, unknown>) {
   return { onSubmit, user: userEvent.setup() };
 }
 
-describe('the role editor\'s privileges', () => {
+describe("the role editor's privileges", () => {
   it('offers only what the editor holds, sub-privileges under their privilege', async () => {
     const { user, onSubmit } = renderRole({ id: 5, name: 'Support', resellerId: 1, privileges: [] });
     expect(screen.getByLabelText('Accounts')).toBeTruthy();
@@ -44,7 +44,16 @@ describe('the role editor\'s privileges', () => {
   });
 
   it('warns that saving drops what the editor lacks', () => {
-    renderRole({ id: 6, name: 'Powerful', resellerId: 1, privileges: [{ privilege: 'Accounts', subPrivileges: [] }, { privilege: 'Roles', subPrivileges: [] }, { privilege: 'Search', subPrivileges: ['Resellers'] }] });
+    renderRole({
+      id: 6,
+      name: 'Powerful',
+      resellerId: 1,
+      privileges: [
+        { privilege: 'Accounts', subPrivileges: [] },
+        { privilege: 'Roles', subPrivileges: [] },
+        { privilege: 'Search', subPrivileges: ['Resellers'] },
+      ],
+    });
     expect(screen.getByTestId('privileges-warning').textContent).toBe('Saving removes privileges you do not hold: Roles, Search / Resellers');
   });
 

@@ -59,15 +59,17 @@ export function PrivilegesField({ formData, onChange, registry, disabled, readon
               />
               {item && allowedSubs.length > 0 && (
                 <div className="privileges-subs">
-                  {p.subPrivileges.filter((s) => allowedSubs.includes(s)).map((s) => (
-                    <Checkbox
-                      key={s}
-                      checked={item.subPrivileges.includes(s)}
-                      disabled={locked}
-                      label={label(`privilege.sub.${s}`, s)}
-                      onChange={(e) => toggleSub(p.privilege, s, e.currentTarget.checked)}
-                    />
-                  ))}
+                  {p.subPrivileges
+                    .filter((s) => allowedSubs.includes(s))
+                    .map((s) => (
+                      <Checkbox
+                        key={s}
+                        checked={item.subPrivileges.includes(s)}
+                        disabled={locked}
+                        label={label(`privilege.sub.${s}`, s)}
+                        onChange={(e) => toggleSub(p.privilege, s, e.currentTarget.checked)}
+                      />
+                    ))}
                 </div>
               )}
             </div>

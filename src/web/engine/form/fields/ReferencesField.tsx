@@ -10,7 +10,19 @@ import { matchesOption, optionRenderer, PICKER_TARGET_PROPS } from './multiSelec
  * A list of ids of another entity (a profile's sponsors, its allowed lists), picked by name. The entity is
  * `ui:options.reference`; its choices come from `formContext.options` like a single reference's.
  */
-export function ReferencesField({ formData, onChange, disabled, readonly, fieldPathId, schema, uiSchema, rawErrors, required, onBlur, registry }: FieldProps<(string | number)[]>) {
+export function ReferencesField({
+  formData,
+  onChange,
+  disabled,
+  readonly,
+  fieldPathId,
+  schema,
+  uiSchema,
+  rawErrors,
+  required,
+  onBlur,
+  registry,
+}: FieldProps<(string | number)[]>) {
   const intl = useIntl();
   const reference = String(getUiOptions(uiSchema).reference ?? '');
   const all = formContextOf(registry).options?.[reference] ?? [];

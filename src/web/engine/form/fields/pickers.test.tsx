@@ -22,7 +22,14 @@ const SCHEMA: RJSFSchema = {
   },
 };
 const UI: UiSchema = { countries: { 'ui:field': 'countries' }, sponsors: { 'ui:field': 'references', 'ui:options': { reference: 'sponsor' } } };
-const CONTEXT: BlueprintFormContext = { options: { sponsor: [{ value: 7, label: 'Globe Sponsor' }, { value: 8, label: 'Polar Sponsor' }] } };
+const CONTEXT: BlueprintFormContext = {
+  options: {
+    sponsor: [
+      { value: 7, label: 'Globe Sponsor' },
+      { value: 8, label: 'Polar Sponsor' },
+    ],
+  },
+};
 
 function renderPickers() {
   const onSubmit = vi.fn();

@@ -14,7 +14,11 @@ export type ThemeTemplates<T, S extends StrictRJSFSchema, F extends FormContextT
 };
 
 /** The Blueprint templates; RJSF's core ones fill in the rest (arrays, additional properties, icon buttons). */
-export function generateTemplates<T = unknown, S extends StrictRJSFSchema = RJSFSchema, F extends FormContextType = FormContextType>(): ThemeTemplates<T, S, F> {
+export function generateTemplates<T = unknown, S extends StrictRJSFSchema = RJSFSchema, F extends FormContextType = FormContextType>(): ThemeTemplates<
+  T,
+  S,
+  F
+> {
   return {
     BaseInputTemplate,
     DescriptionFieldTemplate: DescriptionField,

@@ -34,11 +34,26 @@ const isEmpty = (value: unknown) => value === undefined || value === null || val
  * A value missing from the options (not loaded yet, or out of the user's reach) is still shown, as itself,
  * rather than silently displaying another choice.
  */
-export function OptionSelect({ id, name, options, value, onChange, onBlur, onFocus, placeholder, required, disabled, autoFocus, invalid, describedBy }: OptionSelectProps) {
+export function OptionSelect({
+  id,
+  name,
+  options,
+  value,
+  onChange,
+  onBlur,
+  onFocus,
+  placeholder,
+  required,
+  disabled,
+  autoFocus,
+  invalid,
+  describedBy,
+}: OptionSelectProps) {
   const known = options.some((option) => String(option.value) === String(value));
   const shown = isEmpty(value) || known ? options : [...options, { value, label: String(value) }];
   const decode = (raw: string) => shown.find((option) => String(option.value) === raw)?.value;
-  const handle = (callback?: (value: unknown) => void) => (callback ? (event: FocusEvent<HTMLSelectElement>) => callback(decode(event.target.value)) : undefined);
+  const handle = (callback?: (value: unknown) => void) =>
+    callback ? (event: FocusEvent<HTMLSelectElement>) => callback(decode(event.target.value)) : undefined;
   return (
     <HTMLSelect
       id={id}
@@ -64,7 +79,13 @@ export function OptionSelect({ id, name, options, value, onChange, onBlur, onFoc
 }
 
 /** An OptionSelect wired to an RJSF widget's props: the one place the select widgets map them. */
-export function WidgetSelect<T, S extends StrictRJSFSchema, F extends FormContextType>({ widget, choices }: { widget: WidgetProps<T, S, F>; choices: readonly SelectOption[] }) {
+export function WidgetSelect<T, S extends StrictRJSFSchema, F extends FormContextType>({
+  widget,
+  choices,
+}: {
+  widget: WidgetProps<T, S, F>;
+  choices: readonly SelectOption[];
+}) {
   const translate = useTranslate();
   const { id, htmlName, value, options, required, disabled, readonly, autofocus, placeholder, rawErrors, hideError, onChange, onBlur, onFocus } = widget;
   return (

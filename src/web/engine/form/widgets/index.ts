@@ -11,7 +11,11 @@ import TextareaWidget from './TextareaWidget';
  * through our BaseInputTemplate; hidden is RJSF's plain hidden input. `country`, `reference` and one
  * reference widget per entity name (`reseller`) are ours, used by name in `ui:widget`.
  */
-export function generateWidgets<T = unknown, S extends StrictRJSFSchema = RJSFSchema, F extends FormContextType = FormContextType>(): RegistryWidgetsType<T, S, F> {
+export function generateWidgets<T = unknown, S extends StrictRJSFSchema = RJSFSchema, F extends FormContextType = FormContextType>(): RegistryWidgetsType<
+  T,
+  S,
+  F
+> {
   return {
     CheckboxWidget,
     CheckboxesWidget,

@@ -63,7 +63,12 @@ function useChoices(action: BulkAction) {
   return [];
 }
 
-export function BulkDialog({ action, selection, onClose, onStarted }: {
+export function BulkDialog({
+  action,
+  selection,
+  onClose,
+  onStarted,
+}: {
   action: BulkAction;
   selection: ListSelection;
   onClose: () => void;
@@ -122,7 +127,9 @@ export function BulkDialog({ action, selection, onClose, onStarted }: {
       <HTMLSelect id={id} fill value={fields.qos} onChange={(e) => change({ qos: e.currentTarget.value })} data-testid="bulk-qos">
         <option value={QOS_BLOCK}>{intl.formatMessage({ id: 'subscriber.dailyLimit.block' })}</option>
         {(speeds.data ?? []).map((s) => (
-          <option key={s.id} value={s.id}>{intl.formatMessage({ id: 'subscriber.qos.throttle' }, { speed: s.name })}</option>
+          <option key={s.id} value={s.id}>
+            {intl.formatMessage({ id: 'subscriber.qos.throttle' }, { speed: s.name })}
+          </option>
         ))}
       </HTMLSelect>
     </FormGroup>
@@ -135,9 +142,11 @@ export function BulkDialog({ action, selection, onClose, onStarted }: {
       <form onSubmit={submit} noValidate data-testid="bulk-dialog">
         <DialogBody>
           <p data-testid="bulk-selection">
-            {'ids' in selection.target
-              ? <FormattedMessage id="bulk.selection.ids" values={{ count: selection.count }} />
-              : <FormattedMessage id="bulk.selection.search" values={{ count: selection.count }} />}
+            {'ids' in selection.target ? (
+              <FormattedMessage id="bulk.selection.ids" values={{ count: selection.count }} />
+            ) : (
+              <FormattedMessage id="bulk.selection.search" values={{ count: selection.count }} />
+            )}
           </p>
           {action === 'daily-limit' && (
             <>
@@ -147,7 +156,13 @@ export function BulkDialog({ action, selection, onClose, onStarted }: {
                 labelInfo={intl.formatMessage({ id: 'form.required' })}
               >
                 <div className="portal-bulk-inline">
-                  <InputGroup id="bulk-amount" inputMode="decimal" value={fields.amount} onValueChange={(amount) => change({ amount })} data-testid="bulk-amount" />
+                  <InputGroup
+                    id="bulk-amount"
+                    inputMode="decimal"
+                    value={fields.amount}
+                    onValueChange={(amount) => change({ amount })}
+                    data-testid="bulk-amount"
+                  />
                   <HTMLSelect
                     aria-label={intl.formatMessage({ id: 'subscriber.dailyLimit.unit' })}
                     value={fields.unit}
@@ -162,34 +177,66 @@ export function BulkDialog({ action, selection, onClose, onStarted }: {
           )}
           {action === 'qos' && qosSelect('bulk-qos', intl.formatMessage({ id: 'entity.subscriber.field.qosThrottling' }))}
           {(action === 'pricing-plan' || action === 'roaming-profile' || action === 'move') && (
-            <FormGroup label={intl.formatMessage({ id: `bulk.choice.${action}` })} labelFor="bulk-choice" labelInfo={intl.formatMessage({ id: 'form.required' })}>
+            <FormGroup
+              label={intl.formatMessage({ id: `bulk.choice.${action}` })}
+              labelFor="bulk-choice"
+              labelInfo={intl.formatMessage({ id: 'form.required' })}
+            >
               <HTMLSelect id="bulk-choice" fill value={fields.choice} onChange={(e) => change({ choice: e.currentTarget.value })} data-testid="bulk-choice">
                 <option value="">{intl.formatMessage({ id: 'form.select.placeholder' })}</option>
-                {choices.map((c) => <option key={c.value} value={c.value}>{c.label}</option>)}
+                {choices.map((c) => (
+                  <option key={c.value} value={c.value}>
+                    {c.label}
+                  </option>
+                ))}
               </HTMLSelect>
             </FormGroup>
           )}
           {action === 'group-name' && (
-            <FormGroup label={intl.formatMessage({ id: 'entity.subscriber.field.groupName' })} labelFor="bulk-group" helperText={intl.formatMessage({ id: 'bulk.groupName.hint' })}>
-              <InputGroup id="bulk-group" value={fields.groupName} maxLength={50} onValueChange={(groupName) => change({ groupName })} data-testid="bulk-group" />
+            <FormGroup
+              label={intl.formatMessage({ id: 'entity.subscriber.field.groupName' })}
+              labelFor="bulk-group"
+              helperText={intl.formatMessage({ id: 'bulk.groupName.hint' })}
+            >
+              <InputGroup
+                id="bulk-group"
+                value={fields.groupName}
+                maxLength={50}
+                onValueChange={(groupName) => change({ groupName })}
+                data-testid="bulk-group"
+              />
             </FormGroup>
           )}
-          {problem && <Callout intent={Intent.DANGER} role="alert" data-testid="bulk-problem">{intl.formatMessage({ id: problem })}</Callout>}
-          {error && <Callout intent={Intent.DANGER} role="alert" data-testid="bulk-error">{errorText(intl, error)}</Callout>}
+          {problem && (
+            <Callout intent={Intent.DANGER} role="alert" data-testid="bulk-problem">
+              {intl.formatMessage({ id: problem })}
+            </Callout>
+          )}
+          {error && (
+            <Callout intent={Intent.DANGER} role="alert" data-testid="bulk-error">
+              {errorText(intl, error)}
+            </Callout>
+          )}
           {checked && (
             <div data-testid="bulk-preview">
               <Callout intent={checked.willChange > 0 ? Intent.PRIMARY : Intent.WARNING} data-testid="bulk-will-change">
                 <FormattedMessage id="bulk.preview.willChange" values={{ count: checked.willChange, total: checked.total }} />
                 {(action === 'suspend' || action === 'reactivate') && checked.willChange > 0 && (
-                  <div className={Classes.TEXT_MUTED}><FormattedMessage id="bulk.preview.network" /></div>
+                  <div className={Classes.TEXT_MUTED}>
+                    <FormattedMessage id="bulk.preview.network" />
+                  </div>
                 )}
               </Callout>
               {checked.reasons.length > 0 && (
                 <HTMLTable compact striped className="portal-bulk-reasons" data-testid="bulk-reasons">
                   <thead>
                     <tr>
-                      <th><FormattedMessage id="bulk.preview.reason" /></th>
-                      <th><FormattedMessage id="bulk.preview.count" /></th>
+                      <th>
+                        <FormattedMessage id="bulk.preview.reason" />
+                      </th>
+                      <th>
+                        <FormattedMessage id="bulk.preview.count" />
+                      </th>
                     </tr>
                   </thead>
                   <tbody>
@@ -204,7 +251,9 @@ export function BulkDialog({ action, selection, onClose, onStarted }: {
               )}
               {checked.rows.length > 0 && (
                 <details className="portal-bulk-rows">
-                  <summary><FormattedMessage id="bulk.preview.rows" values={{ count: checked.rows.length }} /></summary>
+                  <summary>
+                    <FormattedMessage id="bulk.preview.rows" values={{ count: checked.rows.length }} />
+                  </summary>
                   <ul data-testid="bulk-rows">
                     {checked.rows.map((r) => (
                       <li key={r.subscriberId}>

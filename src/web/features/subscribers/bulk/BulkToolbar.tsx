@@ -42,7 +42,12 @@ export function BulkToolbar({ selection, onStarted }: { selection: ListSelection
         content={
           <Menu aria-label={intl.formatMessage({ id: 'bulk.actions' })} data-testid="bulk-menu">
             {actions.map((action) => (
-              <MenuItem key={action} text={intl.formatMessage({ id: `bulk.action.${action}` })} onClick={() => setOpen(action)} data-testid={`bulk-${action}`} />
+              <MenuItem
+                key={action}
+                text={intl.formatMessage({ id: `bulk.action.${action}` })}
+                onClick={() => setOpen(action)}
+                data-testid={`bulk-${action}`}
+              />
             ))}
           </Menu>
         }

@@ -21,8 +21,7 @@ export function CsvUpdateDialog({ onClose, onStarted }: { onClose: () => void; o
   const [applying, setApplying] = useState(false);
   const [report, setReport] = useState<CsvReport>();
 
-  const sizeProblem = (chosen: File | null) =>
-    !chosen ? 'validation.file.required' : chosen.size >= CSV_MAX_BYTES ? 'validation.file.tooLarge' : undefined;
+  const sizeProblem = (chosen: File | null) => (!chosen ? 'validation.file.required' : chosen.size >= CSV_MAX_BYTES ? 'validation.file.tooLarge' : undefined);
 
   const choose = (chosen: File | null) => {
     setFile(chosen);
@@ -77,7 +76,11 @@ export function CsvUpdateDialog({ onClose, onStarted }: { onClose: () => void; o
             text={file?.name ?? intl.formatMessage({ id: 'bulkCsv.choose' })}
             buttonText={intl.formatMessage({ id: 'bulkCsv.browse' })}
             hasSelection={Boolean(file)}
-            inputProps={{ accept: '.csv,text/csv', 'aria-label': intl.formatMessage({ id: 'bulkCsv.choose' }), ...({ 'data-testid': 'bulk-csv-input' } as object) }}
+            inputProps={{
+              accept: '.csv,text/csv',
+              'aria-label': intl.formatMessage({ id: 'bulkCsv.choose' }),
+              ...({ 'data-testid': 'bulk-csv-input' } as object),
+            }}
             onInputChange={(event) => choose((event.target as HTMLInputElement).files?.[0] ?? null)}
           />
           {problem && (
@@ -97,16 +100,24 @@ export function CsvUpdateDialog({ onClose, onStarted }: { onClose: () => void; o
                 <HTMLTable compact striped className="portal-bulk-reasons" data-testid="bulk-csv-rejected">
                   <thead>
                     <tr>
-                      <th><FormattedMessage id="bulkCsv.line" /></th>
-                      <th><FormattedMessage id="bulkCsv.subscriber" /></th>
-                      <th><FormattedMessage id="bulkCsv.reasons" /></th>
+                      <th>
+                        <FormattedMessage id="bulkCsv.line" />
+                      </th>
+                      <th>
+                        <FormattedMessage id="bulkCsv.subscriber" />
+                      </th>
+                      <th>
+                        <FormattedMessage id="bulkCsv.reasons" />
+                      </th>
                     </tr>
                   </thead>
                   <tbody>
                     {report.rejected.map((line) => (
                       <tr key={line.line} data-line={line.line}>
                         <td>{line.line}</td>
-                        <td><bdi>{keyOf(line.values)}</bdi></td>
+                        <td>
+                          <bdi>{keyOf(line.values)}</bdi>
+                        </td>
                         <td>
                           {line.fields.map((f) => (
                             <div key={`${f.field}.${f.rule}`}>
@@ -128,7 +139,12 @@ export function CsvUpdateDialog({ onClose, onStarted }: { onClose: () => void; o
         actions={
           <>
             <Button onClick={onClose}>{intl.formatMessage({ id: 'form.cancel' })}</Button>
-            <Button onClick={() => submit(false)} loading={sending.isLoading && !applying} intent={report ? Intent.NONE : Intent.PRIMARY} data-testid="bulk-csv-check">
+            <Button
+              onClick={() => submit(false)}
+              loading={sending.isLoading && !applying}
+              intent={report ? Intent.NONE : Intent.PRIMARY}
+              data-testid="bulk-csv-check"
+            >
               <FormattedMessage id="bulkCsv.check" />
             </Button>
             {report && (

@@ -22,14 +22,24 @@ function EquipmentLookup({ imei }: { imei: string | undefined }) {
   };
   return (
     <div className="portal-equipment">
-      <Button size="small" disabled={!imei} loading={state.isLoading} onClick={run} data-testid="equipment-lookup">{label('subscriber.equipment.lookup')}</Button>
+      <Button size="small" disabled={!imei} loading={state.isLoading} onClick={run} data-testid="equipment-lookup">
+        {label('subscriber.equipment.lookup')}
+      </Button>
       {found && (
         <span data-testid="equipment">
           <FormattedMessage id="subscriber.equipment.found" values={{ make: found.make, model: found.model }} />
-          {found.deviceType && <Tag minimal className="portal-tag-gap">{found.deviceType}</Tag>}
+          {found.deviceType && (
+            <Tag minimal className="portal-tag-gap">
+              {found.deviceType}
+            </Tag>
+          )}
         </span>
       )}
-      {problem && <span className="portal-text-danger" role="alert">{problem}</span>}
+      {problem && (
+        <span className="portal-text-danger" role="alert">
+          {problem}
+        </span>
+      )}
     </div>
   );
 }

@@ -13,14 +13,35 @@ export function QosPanel({ subscriber }: PanelProps) {
   const { data } = useGetSubscriberInfoDailyLimitByIdQuery(subscriber.subscriberId);
   const speeds = useGetResellerInfoApiQosSpeedLimitsQuery();
   const qos = data?.qosThrottling;
-  const speed = qos && qos !== QOS_BLOCK ? speeds.data?.find((s) => s.id === qos)?.name ?? qos : null;
+  const speed = qos && qos !== QOS_BLOCK ? (speeds.data?.find((s) => s.id === qos)?.name ?? qos) : null;
   return (
     <Panel id="qos" title={label('subscriber.panel.qos')}>
-      {!data ? <Loading /> : (
-        <Facts testId="qos-facts" items={[
-          [label(field('qosThrottling')), data.dailyLimitBytes === null ? label('subscriber.qos.noLimit') : speed ? intl.formatMessage({ id: 'subscriber.qos.throttle' }, { speed }) : label('subscriber.qos.block')],
-          [label('subscriber.qos.now'), data.effect ? <Tag minimal intent={Intent.WARNING}>{label(`subscriber.qos.effect.${data.effect}`)}</Tag> : label('subscriber.qos.fullSpeed')],
-        ]} />
+      {!data ? (
+        <Loading />
+      ) : (
+        <Facts
+          testId="qos-facts"
+          items={[
+            [
+              label(field('qosThrottling')),
+              data.dailyLimitBytes === null
+                ? label('subscriber.qos.noLimit')
+                : speed
+                  ? intl.formatMessage({ id: 'subscriber.qos.throttle' }, { speed })
+                  : label('subscriber.qos.block'),
+            ],
+            [
+              label('subscriber.qos.now'),
+              data.effect ? (
+                <Tag minimal intent={Intent.WARNING}>
+                  {label(`subscriber.qos.effect.${data.effect}`)}
+                </Tag>
+              ) : (
+                label('subscriber.qos.fullSpeed')
+              ),
+            ],
+          ]}
+        />
       )}
     </Panel>
   );
@@ -33,14 +54,27 @@ export function DailyLimitPanel({ subscriber }: PanelProps) {
   const limit = data?.dailyLimitBytes ?? null;
   return (
     <Panel id="daily-limit" title={label('subscriber.panel.dailyLimit')}>
-      {error ? <LoadError error={error} /> : !data ? <Loading /> : (
+      {error ? (
+        <LoadError error={error} />
+      ) : !data ? (
+        <Loading />
+      ) : (
         <>
-          <Facts testId="daily-limit-facts" items={[
-            [label(field('dailyLimitBytes')), limit === null ? label('subscriber.dailyLimit.none') : formatBytes(intl, limit)],
-            [label(field('usageTodayBytes')), formatBytes(intl, data.usageTodayBytes)],
-          ]} />
+          <Facts
+            testId="daily-limit-facts"
+            items={[
+              [label(field('dailyLimitBytes')), limit === null ? label('subscriber.dailyLimit.none') : formatBytes(intl, limit)],
+              [label(field('usageTodayBytes')), formatBytes(intl, data.usageTodayBytes)],
+            ]}
+          />
           {limit !== null && (
-            <ProgressBar animate={false} stripes={false} intent={usageIntent(data.usageTodayBytes, limit)} value={Math.min(1, data.usageTodayBytes / limit)} aria-label={label(field('usageTodayBytes'))} />
+            <ProgressBar
+              animate={false}
+              stripes={false}
+              intent={usageIntent(data.usageTodayBytes, limit)}
+              value={Math.min(1, data.usageTodayBytes / limit)}
+              aria-label={label(field('usageTodayBytes'))}
+            />
           )}
         </>
       )}

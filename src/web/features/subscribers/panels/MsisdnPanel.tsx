@@ -19,15 +19,31 @@ export function MsisdnPanel({ subscriber }: PanelProps) {
   };
   return (
     <Panel id="msisdn" title={label('subscriber.panel.msisdn')}>
-      {error ? <LoadError error={error} /> : !data ? <Loading /> : data.length === 0 ? <Empty /> : (
+      {error ? (
+        <LoadError error={error} />
+      ) : !data ? (
+        <Loading />
+      ) : data.length === 0 ? (
+        <Empty />
+      ) : (
         <HTMLTable compact className="portal-panel-table" data-testid="msisdn-table">
           <tbody>
             {data.map((row) => (
               <tr key={row.msisdn}>
                 <td className="portal-mono">{row.msisdn}</td>
                 <td className="portal-cell-end">
-                  {row.isDefault ? <Tag minimal intent={Intent.PRIMARY}>{label('subscriber.msisdn.default')}</Tag> : (
-                    <Button size="small" variant="minimal" disabled={busy || state.isLoading} onClick={() => choose(row.msisdn)} data-testid={`make-default-${row.msisdn}`}>
+                  {row.isDefault ? (
+                    <Tag minimal intent={Intent.PRIMARY}>
+                      {label('subscriber.msisdn.default')}
+                    </Tag>
+                  ) : (
+                    <Button
+                      size="small"
+                      variant="minimal"
+                      disabled={busy || state.isLoading}
+                      onClick={() => choose(row.msisdn)}
+                      data-testid={`make-default-${row.msisdn}`}
+                    >
                       {label('subscriber.msisdn.makeDefault')}
                     </Button>
                   )}

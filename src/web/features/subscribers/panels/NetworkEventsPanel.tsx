@@ -17,7 +17,10 @@ export function NetworkEventsPanel({ subscriber }: PanelProps) {
   const label = useLabel();
   const imsi = String(subscriber.imsi ?? '');
   const [page, setPage] = useState(1);
-  const { data, error, isFetching, refetch } = useNetworkEventsQuery({ subscriberId: subscriber.subscriberId, imsi, page: page - 1, size: EVENTS_PAGE }, { skip: !imsi });
+  const { data, error, isFetching, refetch } = useNetworkEventsQuery(
+    { subscriberId: subscriber.subscriberId, imsi, page: page - 1, size: EVENTS_PAGE },
+    { skip: !imsi },
+  );
   const [download, downloading] = useDownloadNetworkEventsMutation();
   const save = async () => {
     const result = await download(imsi);
@@ -30,23 +33,50 @@ export function NetworkEventsPanel({ subscriber }: PanelProps) {
       wide
       actions={
         <>
-          <Button size="small" variant="minimal" icon={<RefreshIcon />} aria-label={label('list.refresh')} loading={isFetching} onClick={() => void refetch()} />
-          <Button size="small" icon={<DownloadIcon />} loading={downloading.isLoading} onClick={save} data-testid="network-events-download">{label('list.download')}</Button>
+          <Button
+            size="small"
+            variant="minimal"
+            icon={<RefreshIcon />}
+            aria-label={label('list.refresh')}
+            loading={isFetching}
+            onClick={() => void refetch()}
+          />
+          <Button size="small" icon={<DownloadIcon />} loading={downloading.isLoading} onClick={save} data-testid="network-events-download">
+            {label('list.download')}
+          </Button>
         </>
       }
     >
-      {error ? <LoadError error={error} /> : !data ? <Loading /> : data.items.length === 0 ? <Empty /> : (
+      {error ? (
+        <LoadError error={error} />
+      ) : !data ? (
+        <Loading />
+      ) : data.items.length === 0 ? (
+        <Empty />
+      ) : (
         <>
           <div className="portal-table-scroll">
             <HTMLTable compact striped className="portal-panel-table" data-testid="network-events-table">
-              <thead><tr><th>{label('subscriber.log.when')}</th><th>{label('subscriber.event.protocol')}</th><th>{label('subscriber.event.operation')}</th><th>{label('subscriber.event.result')}</th><th>{label('subscriber.event.detail')}</th></tr></thead>
+              <thead>
+                <tr>
+                  <th>{label('subscriber.log.when')}</th>
+                  <th>{label('subscriber.event.protocol')}</th>
+                  <th>{label('subscriber.event.operation')}</th>
+                  <th>{label('subscriber.event.result')}</th>
+                  <th>{label('subscriber.event.detail')}</th>
+                </tr>
+              </thead>
               <tbody>
                 {data.items.map((e) => (
                   <tr key={e.id}>
                     <td className="portal-nowrap">{formatCell(intl, 'datetime', e.createdAt)}</td>
                     <td>{e.protocol}</td>
                     <td>{e.operation}</td>
-                    <td><Tag minimal intent={e.result === 'success' ? Intent.SUCCESS : Intent.DANGER}>{messageOr(intl, `subscriber.event.${e.result}`, e.result)}</Tag></td>
+                    <td>
+                      <Tag minimal intent={e.result === 'success' ? Intent.SUCCESS : Intent.DANGER}>
+                        {messageOr(intl, `subscriber.event.${e.result}`, e.result)}
+                      </Tag>
+                    </td>
                     <td>{e.detail}</td>
                   </tr>
                 ))}

@@ -7,10 +7,12 @@ export function AccountPanel({ subscriber, canOpen }: PanelProps & { canOpen: bo
   const name = subscriber.accountName as string | undefined;
   return (
     <Panel id="account" title={label('subscriber.panel.account')}>
-      <Facts items={[
-        [label(field('accountId')), subscriber.accountId as number],
-        [label(field('accountName')), canOpen && name ? <Link to={`/account/${String(subscriber.accountId)}`}>{name}</Link> : name],
-      ]} />
+      <Facts
+        items={[
+          [label(field('accountId')), subscriber.accountId as number],
+          [label(field('accountName')), canOpen && name ? <Link to={`/account/${String(subscriber.accountId)}`}>{name}</Link> : name],
+        ]}
+      />
     </Panel>
   );
 }
@@ -19,7 +21,12 @@ export function ResellerPanel({ subscriber }: PanelProps) {
   const label = useLabel();
   return (
     <Panel id="reseller" title={label('subscriber.panel.reseller')}>
-      <Facts items={[[label(field('resellerId')), subscriber.resellerId as number], [label(field('resellerName')), subscriber.resellerName as string]]} />
+      <Facts
+        items={[
+          [label(field('resellerId')), subscriber.resellerId as number],
+          [label(field('resellerName')), subscriber.resellerName as string],
+        ]}
+      />
     </Panel>
   );
 }

@@ -55,7 +55,11 @@ export function LoadError({ error }: { error: unknown }) {
 }
 
 export function Empty() {
-  return <p className="portal-empty"><FormattedMessage id="subscriber.empty" /></p>;
+  return (
+    <p className="portal-empty">
+      <FormattedMessage id="subscriber.empty" />
+    </p>
+  );
 }
 
 /** Edits some of the subscriber's own fields with the schema's form and rules. */

@@ -6,7 +6,7 @@ import { type PanelProps, Panel, useLabel, field } from './Panel';
 
 function useCountry() {
   const intl = useIntl();
-  return (code: unknown) => (typeof code === 'string' && code ? countryNames(intl.locale)[code.toUpperCase()] ?? code : null);
+  return (code: unknown) => (typeof code === 'string' && code ? (countryNames(intl.locale)[code.toUpperCase()] ?? code) : null);
 }
 
 export function LocationPanel({ subscriber }: PanelProps) {
@@ -15,11 +15,13 @@ export function LocationPanel({ subscriber }: PanelProps) {
   const country = useCountry();
   return (
     <Panel id="location" title={label('subscriber.panel.location')}>
-      <Facts items={[
-        [label(field('country')), country(subscriber.country)],
-        [label(field('network')), subscriber.network as string],
-        [label(field('lastLocationAt')), subscriber.lastLocationAt ? formatCell(intl, 'datetime', subscriber.lastLocationAt) : null],
-      ]} />
+      <Facts
+        items={[
+          [label(field('country')), country(subscriber.country)],
+          [label(field('network')), subscriber.network as string],
+          [label(field('lastLocationAt')), subscriber.lastLocationAt ? formatCell(intl, 'datetime', subscriber.lastLocationAt) : null],
+        ]}
+      />
     </Panel>
   );
 }
@@ -29,7 +31,12 @@ export function NetworkPanel({ subscriber }: PanelProps) {
   const country = useCountry();
   return (
     <Panel id="network" title={label('subscriber.panel.network')}>
-      <Facts items={[[label(field('network')), subscriber.network as string], [label(field('country')), country(subscriber.country)]]} />
+      <Facts
+        items={[
+          [label(field('network')), subscriber.network as string],
+          [label(field('country')), country(subscriber.country)],
+        ]}
+      />
     </Panel>
   );
 }

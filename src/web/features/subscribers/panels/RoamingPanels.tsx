@@ -7,7 +7,11 @@ import { formatCell } from '@web/engine/columns';
 import { Facts } from '../dialogs';
 import { useOperations } from '../operations';
 import { StatusTag } from '@web/ui/StatusTag';
-import { usePostSubscribersByIdAllowedNetworksMutation, useGetSubscribersByIdRoamingProfileQuery, usePutSubscribersByIdRoamingProfileHssMutation } from '../subscriberApi';
+import {
+  usePostSubscribersByIdAllowedNetworksMutation,
+  useGetSubscribersByIdRoamingProfileQuery,
+  usePutSubscribersByIdRoamingProfileHssMutation,
+} from '../subscriberApi';
 import { type PanelProps, Panel, useLabel, LoadError, Empty } from './Panel';
 
 export function RoamingProfilePanel({ subscriber, canOpen }: PanelProps & { canOpen: boolean }) {
@@ -22,20 +26,42 @@ export function RoamingProfilePanel({ subscriber, canOpen }: PanelProps & { canO
     <Panel
       id="roaming-profile"
       title={label('subscriber.panel.roamingProfile')}
-      actions={profile && (
-        <Button size="small" disabled={busy} loading={state.isLoading} onClick={async () => follow('roaming-profile-hss', await write({ id: subscriber.subscriberId, body: {} }))}>
-          {label('subscriber.action.writeHss')}
-        </Button>
-      )}
+      actions={
+        profile && (
+          <Button
+            size="small"
+            disabled={busy}
+            loading={state.isLoading}
+            onClick={async () => follow('roaming-profile-hss', await write({ id: subscriber.subscriberId, body: {} }))}
+          >
+            {label('subscriber.action.writeHss')}
+          </Button>
+        )
+      }
     >
-      {error ? <LoadError error={error} /> : !data ? <Loading /> : !profile ? <Empty /> : (
-        <Facts items={[
-          [label('subscriber.roaming.profile'), canOpen ? <Link to={`/roaming-profile/${profile.id}`}>{profile.name}</Link> : profile.name],
-          [label('subscriber.roaming.reference'), profile.reference],
-          [label('subscriber.roaming.slots'), profile.slots],
-          [label('subscriber.roaming.review'), <StatusTag value={profile.reviewState} />],
-          [label('subscriber.roaming.lastHss'), last ? <><StatusTag value={last.status === 'failed' ? 'error' : last.status} /> {formatCell(intl, 'datetime', last.finishedAt ?? last.createdAt)}</> : null],
-        ]} />
+      {error ? (
+        <LoadError error={error} />
+      ) : !data ? (
+        <Loading />
+      ) : !profile ? (
+        <Empty />
+      ) : (
+        <Facts
+          items={[
+            [label('subscriber.roaming.profile'), canOpen ? <Link to={`/roaming-profile/${profile.id}`}>{profile.name}</Link> : profile.name],
+            [label('subscriber.roaming.reference'), profile.reference],
+            [label('subscriber.roaming.slots'), profile.slots],
+            [label('subscriber.roaming.review'), <StatusTag value={profile.reviewState} />],
+            [
+              label('subscriber.roaming.lastHss'),
+              last ? (
+                <>
+                  <StatusTag value={last.status === 'failed' ? 'error' : last.status} /> {formatCell(intl, 'datetime', last.finishedAt ?? last.createdAt)}
+                </>
+              ) : null,
+            ],
+          ]}
+        />
       )}
     </Panel>
   );
@@ -48,7 +74,13 @@ export function AllowedNetworksPanel({ subscriber }: PanelProps) {
   return (
     <Panel id="allowed-networks" title={label('subscriber.panel.allowedNetworks')}>
       <p>{label('subscriber.allowedNetworks.explain')}</p>
-      <Button size="small" icon={<RefreshIcon />} disabled={busy} loading={state.isLoading} onClick={async () => follow('reset-allowed-networks', await reset(subscriber.subscriberId))}>
+      <Button
+        size="small"
+        icon={<RefreshIcon />}
+        disabled={busy}
+        loading={state.isLoading}
+        onClick={async () => follow('reset-allowed-networks', await reset(subscriber.subscriberId))}
+      >
         {label('subscriber.action.resetAllowed')}
       </Button>
     </Panel>

@@ -19,20 +19,37 @@ export function ServicesPanel({ subscriber }: PanelProps) {
   const [page, setPage] = useState(1);
   const { data, error } = useChargesQuery({ id: subscriber.subscriberId, page: page - 1, size: CHARGES_PAGE });
   const planId = subscriber.pricingPlanId ?? null;
-  const planName = planId === null || planId === NO_PLAN
-    ? label('pricingPlan.none')
-    : plans.data?.pricingPlans.find((p) => p.pricingPlanId === planId)?.pricingPlanName ?? label('pricingPlan.setByAdmin');
+  const planName =
+    planId === null || planId === NO_PLAN
+      ? label('pricingPlan.none')
+      : (plans.data?.pricingPlans.find((p) => p.pricingPlanId === planId)?.pricingPlanName ?? label('pricingPlan.setByAdmin'));
   return (
     <Panel id="services" title={label('subscriber.panel.services')} wide>
-      <Facts items={[
-        [label(field('balance')), formatCell(intl, 'money', subscriber.balance)],
-        [label(field('pricingPlanId')), <span data-testid="pricing-plan-name">{planName}</span>],
-      ]} />
+      <Facts
+        items={[
+          [label(field('balance')), formatCell(intl, 'money', subscriber.balance)],
+          [label(field('pricingPlanId')), <span data-testid="pricing-plan-name">{planName}</span>],
+        ]}
+      />
       <h4 className="portal-panel-subtitle">{label('subscriber.charges')}</h4>
-      {error ? <LoadError error={error} /> : !data ? <Loading /> : data.items.length === 0 ? <Empty /> : (
+      {error ? (
+        <LoadError error={error} />
+      ) : !data ? (
+        <Loading />
+      ) : data.items.length === 0 ? (
+        <Empty />
+      ) : (
         <>
           <HTMLTable compact striped className="portal-panel-table" data-testid="charges-table">
-            <thead><tr><th>{label('subscriber.log.when')}</th><th>{label('subscriber.charge.kind')}</th><th className="portal-cell-number">{label('subscriber.charge.amount')}</th><th>{label('subscriber.credit.description')}</th><th>{label('subscriber.log.who')}</th></tr></thead>
+            <thead>
+              <tr>
+                <th>{label('subscriber.log.when')}</th>
+                <th>{label('subscriber.charge.kind')}</th>
+                <th className="portal-cell-number">{label('subscriber.charge.amount')}</th>
+                <th>{label('subscriber.credit.description')}</th>
+                <th>{label('subscriber.log.who')}</th>
+              </tr>
+            </thead>
             <tbody>
               {data.items.map((c) => (
                 <tr key={c.id}>

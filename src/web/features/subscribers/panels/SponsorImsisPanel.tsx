@@ -3,7 +3,11 @@ import { useIntl } from 'react-intl';
 import { Loading } from '@web/ui/Loading';
 import { showToast } from '@web/ui/toaster';
 import { errorText, useOperations } from '../operations';
-import { usePostSubscribersByIdPushPendingImsisMutation, usePutSubscribersByIdByImsiPendingMutation, useGetSubscriberInfoSponsorImsisByIdQuery } from '../subscriberApi';
+import {
+  usePostSubscribersByIdPushPendingImsisMutation,
+  usePutSubscribersByIdByImsiPendingMutation,
+  useGetSubscriberInfoSponsorImsisByIdQuery,
+} from '../subscriberApi';
 import { type PanelProps, Panel, useLabel, field, LoadError, Empty } from './Panel';
 
 export function SponsorImsisPanel({ subscriber }: PanelProps) {
@@ -22,23 +26,48 @@ export function SponsorImsisPanel({ subscriber }: PanelProps) {
     <Panel
       id="sponsor-imsis"
       title={label('subscriber.panel.sponsorImsis')}
-      actions={anyPending && (
-        <Button size="small" disabled={busy} loading={pushState.isLoading} onClick={async () => follow('push-pending-imsis', await push(subscriber.subscriberId))}>
-          {label('subscriber.action.pushPending')}
-        </Button>
-      )}
+      actions={
+        anyPending && (
+          <Button
+            size="small"
+            disabled={busy}
+            loading={pushState.isLoading}
+            onClick={async () => follow('push-pending-imsis', await push(subscriber.subscriberId))}
+          >
+            {label('subscriber.action.pushPending')}
+          </Button>
+        )
+      }
     >
-      {error ? <LoadError error={error} /> : !data ? <Loading /> : data.length === 0 ? <Empty /> : (
+      {error ? (
+        <LoadError error={error} />
+      ) : !data ? (
+        <Loading />
+      ) : data.length === 0 ? (
+        <Empty />
+      ) : (
         <HTMLTable compact className="portal-panel-table">
-          <thead><tr><th>{label(field('imsi'))}</th><th>{label('subscriber.sponsor')}</th><th /></tr></thead>
+          <thead>
+            <tr>
+              <th>{label(field('imsi'))}</th>
+              <th>{label('subscriber.sponsor')}</th>
+              <th />
+            </tr>
+          </thead>
           <tbody>
             {data.map((row) => (
               <tr key={row.imsi}>
                 <td className="portal-mono">{row.imsi}</td>
                 <td>{row.sponsorName}</td>
                 <td className="portal-cell-end">
-                  {row.pending ? <Tag minimal intent={Intent.PRIMARY}>{label('subscriber.imsi.pending')}</Tag> : (
-                    <Button size="small" variant="minimal" disabled={pendingState.isLoading} onClick={() => mark(row.imsi)}>{label('subscriber.action.setPending')}</Button>
+                  {row.pending ? (
+                    <Tag minimal intent={Intent.PRIMARY}>
+                      {label('subscriber.imsi.pending')}
+                    </Tag>
+                  ) : (
+                    <Button size="small" variant="minimal" disabled={pendingState.isLoading} onClick={() => mark(row.imsi)}>
+                      {label('subscriber.action.setPending')}
+                    </Button>
                   )}
                 </td>
               </tr>

@@ -18,8 +18,14 @@ export function MigrationPanel({ subscriber }: PanelProps) {
   const { data, error } = useGetSummaSubscriberMigrationByIdQuery(subscriber.subscriberId);
   return (
     <Panel id="migration" title={label('subscriber.panel.migration')}>
-      {error ? <LoadError error={error} /> : !data ? <Loading /> : (
-        <Facts items={[[label(field('migrationStatus')), data.migrationStatus ? <StatusTag value={data.migrationStatus} /> : label('subscriber.migration.never')]]} />
+      {error ? (
+        <LoadError error={error} />
+      ) : !data ? (
+        <Loading />
+      ) : (
+        <Facts
+          items={[[label(field('migrationStatus')), data.migrationStatus ? <StatusTag value={data.migrationStatus} /> : label('subscriber.migration.never')]]}
+        />
       )}
     </Panel>
   );

@@ -11,12 +11,30 @@ export function UsageLogsPanel({ subscriber }: PanelProps) {
   const { data, error } = useGetSubscriberInfoUsageLogsByIdQuery({ id: subscriber.subscriberId });
   return (
     <Panel id="usage-logs" title={label('subscriber.panel.usageLogs')} wide>
-      {error ? <LoadError error={error} /> : !data ? <Loading /> : data.length === 0 ? <Empty /> : (
+      {error ? (
+        <LoadError error={error} />
+      ) : !data ? (
+        <Loading />
+      ) : data.length === 0 ? (
+        <Empty />
+      ) : (
         <>
-          <p className="portal-muted-note"><FormattedMessage id="subscriber.usage.latest" values={{ count: data.length }} /></p>
+          <p className="portal-muted-note">
+            <FormattedMessage id="subscriber.usage.latest" values={{ count: data.length }} />
+          </p>
           <div className="portal-table-scroll portal-table-tall">
             <HTMLTable compact striped className="portal-panel-table" data-testid="usage-table">
-              <thead><tr><th>{label('subscriber.log.when')}</th><th>{label('subscriber.usage.type')}</th><th>PLMN</th><th>APN</th><th className="portal-cell-number">{label('subscriber.usage.up')}</th><th className="portal-cell-number">{label('subscriber.usage.down')}</th><th>{label('subscriber.usage.result')}</th></tr></thead>
+              <thead>
+                <tr>
+                  <th>{label('subscriber.log.when')}</th>
+                  <th>{label('subscriber.usage.type')}</th>
+                  <th>PLMN</th>
+                  <th>APN</th>
+                  <th className="portal-cell-number">{label('subscriber.usage.up')}</th>
+                  <th className="portal-cell-number">{label('subscriber.usage.down')}</th>
+                  <th>{label('subscriber.usage.result')}</th>
+                </tr>
+              </thead>
               <tbody>
                 {data.map((u) => (
                   <tr key={u.id}>

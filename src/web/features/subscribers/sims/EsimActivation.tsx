@@ -22,7 +22,9 @@ export function useQrImage(code: string | null | undefined, width: number): stri
   useEffect(() => {
     let live = true;
     if (code) void QRCode.toDataURL(code, { margin: 2, width, errorCorrectionLevel: 'M' }).then((url) => live && setDrawn({ code, width, url }));
-    return () => { live = false; };
+    return () => {
+      live = false;
+    };
   }, [code, width]);
   return drawn && drawn.code === code && drawn.width === width ? drawn.url : null;
 }
@@ -45,27 +47,50 @@ export function EsimActivation({ iccid, code, size = 240 }: { iccid: string; cod
     if (!result.error) setSentTo(email.trim());
   };
   const serverField = apiErrorOf(sent.error)?.fields?.find((f) => f.field === 'email');
-  const shown = touched && problem ? intl.formatMessage({ id: problem })
-    : serverField ? messageOr(intl, serverField.messageId, serverField.message) : undefined;
+  const shown =
+    touched && problem ? intl.formatMessage({ id: problem }) : serverField ? messageOr(intl, serverField.messageId, serverField.message) : undefined;
 
   return (
     <>
       <p>{intl.formatMessage({ id: 'subscriber.pair.scan' })}</p>
       <div className="portal-qr">
         {image && <img src={image} width={size} height={size} alt={intl.formatMessage({ id: 'subscriber.pair.qrAlt' })} data-testid="esim-qr" />}
-        <code className="portal-mono" data-testid="activation-code">{code}</code>
+        <code className="portal-mono" data-testid="activation-code">
+          {code}
+        </code>
       </div>
       <form onSubmit={submit} noValidate className="portal-qr-mail">
-        <FormGroup label={intl.formatMessage({ id: 'subscriber.pair.email' })} labelFor={`qr-email-${iccid}`} intent={shown ? Intent.DANGER : Intent.NONE} helperText={shown}>
-          <InputGroup id={`qr-email-${iccid}`} type="email" placeholder="name@example.com" value={email} intent={shown ? Intent.DANGER : Intent.NONE}
-            onValueChange={(v) => { setEmail(v); setTouched(true); }} data-testid="qr-email" />
+        <FormGroup
+          label={intl.formatMessage({ id: 'subscriber.pair.email' })}
+          labelFor={`qr-email-${iccid}`}
+          intent={shown ? Intent.DANGER : Intent.NONE}
+          helperText={shown}
+        >
+          <InputGroup
+            id={`qr-email-${iccid}`}
+            type="email"
+            placeholder="name@example.com"
+            value={email}
+            intent={shown ? Intent.DANGER : Intent.NONE}
+            onValueChange={(v) => {
+              setEmail(v);
+              setTouched(true);
+            }}
+            data-testid="qr-email"
+          />
         </FormGroup>
         <Button type="submit" intent={Intent.PRIMARY} icon={<EnvelopeIcon />} loading={sent.isLoading} className="portal-qr-send" data-testid="qr-send">
           {intl.formatMessage({ id: 'sim.esim.send' })}
         </Button>
-        {sentTo && !sent.isLoading && <Callout intent={Intent.SUCCESS} role="status" data-testid="qr-sent">{intl.formatMessage({ id: 'sim.esim.sent' }, { email: sentTo })}</Callout>}
+        {sentTo && !sent.isLoading && (
+          <Callout intent={Intent.SUCCESS} role="status" data-testid="qr-sent">
+            {intl.formatMessage({ id: 'sim.esim.sent' }, { email: sentTo })}
+          </Callout>
+        )}
         {sent.error && !shown && !sent.isLoading && (
-          <Callout intent={Intent.DANGER} role="alert" data-testid="qr-send-error">{intl.formatMessage({ id: 'sim.esim.sendError' }, { message: errorText(intl, sent.error) })}</Callout>
+          <Callout intent={Intent.DANGER} role="alert" data-testid="qr-send-error">
+            {intl.formatMessage({ id: 'sim.esim.sendError' }, { message: errorText(intl, sent.error) })}
+          </Callout>
         )}
       </form>
     </>

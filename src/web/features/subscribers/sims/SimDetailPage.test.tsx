@@ -27,7 +27,7 @@ describe('SIM card screen', () => {
     await waitFor(() => expect(screen.getByTestId('esim-qr').getAttribute('src')).toMatch(/^data:image\/png;base64,/));
 
     await user.click(screen.getByTestId('qr-send'));
-    expect((await screen.findByText('E-mail is required'))).toBeTruthy();
+    expect(await screen.findByText('E-mail is required')).toBeTruthy();
     expect(api.requests('/portal/sim-cards/8988228000000000079', 'POST')).toHaveLength(0);
     await user.type(screen.getByTestId('qr-email'), 'field@example.com');
     await user.click(screen.getByTestId('qr-send'));
@@ -40,7 +40,7 @@ describe('SIM card screen', () => {
     await facts();
     await user.type(screen.getByTestId('qr-email'), 'a@b');
     await user.click(screen.getByTestId('qr-send'));
-    expect((await screen.findByText('E-mail must be valid'))).toBeTruthy();
+    expect(await screen.findByText('E-mail must be valid')).toBeTruthy();
     api.db.tables.simCard = api.db.tables.simCard.filter((c) => c.iccid !== '8988228000000000079');
     await user.clear(screen.getByTestId('qr-email'));
     await user.type(screen.getByTestId('qr-email'), 'ops@example.com');
@@ -59,7 +59,7 @@ describe('SIM card screen', () => {
     expect(screen.getAllByTestId('panel-sim-subscriber').at(-1)!.textContent).toContain('not in service with a subscriber');
   });
 
-  it('refuses an address that is no ICCID and says when a card is unknown or another reseller\'s', async () => {
+  it("refuses an address that is no ICCID and says when a card is unknown or another reseller's", async () => {
     render('/sim/12345');
     expect((await screen.findByTestId('sim-invalid')).textContent).toBe('ICCID must be 18 to 22 digits ending with its check digit');
     expect(api.requests('/portal/sim-cards/12345')).toHaveLength(0);
@@ -73,7 +73,11 @@ describe('SIM card screen', () => {
   it('lists the SIM cards the user sees and narrows them by ICCID, type and status', async () => {
     const { user } = render('/sim/8988228000000000079');
     const table = await screen.findByTestId('sim-find-table');
-    const iccids = () => within(screen.getByTestId('sim-find-table')).getAllByRole('row').slice(1).map((r) => r.querySelector('td')!.textContent);
+    const iccids = () =>
+      within(screen.getByTestId('sim-find-table'))
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => r.querySelector('td')!.textContent);
     expect(iccids()).toEqual(['8988228000000000079', '8988228000000000087', '8988228000000000095']);
     // The card shown is not a link; the others open their own screen.
     expect(within(table).queryByRole('link', { name: '8988228000000000079' })).toBeNull();

@@ -29,30 +29,45 @@ function SimView({ card }: { card: SimCard }) {
   return (
     <div className="portal-panels" data-testid="sim-panels">
       <Panel id="sim-card" title={t('sim.section.card')}>
-        <Facts testId="sim-facts" items={[
-          [field('iccid'), <span className="portal-mono">{card.iccid}</span>],
-          [field('simType'), simTypeText(intl, card.simType)],
-          [field('status'), <SimStatusTag status={card.status} />],
-          [field('statusDate'), card.statusDate ? formatCell(intl, 'datetime', card.statusDate) : null],
-          [field('profileType'), card.profileType],
-          [field('batch'), card.batch],
-          [field('cost'), card.cost === null ? null : formatCell(intl, 'money', card.cost)],
-          [field('serviceProviderName'), card.serviceProviderName],
-          [t('entity.subscriber.field.resellerName'), card.resellerName],
-        ]} />
+        <Facts
+          testId="sim-facts"
+          items={[
+            [field('iccid'), <span className="portal-mono">{card.iccid}</span>],
+            [field('simType'), simTypeText(intl, card.simType)],
+            [field('status'), <SimStatusTag status={card.status} />],
+            [field('statusDate'), card.statusDate ? formatCell(intl, 'datetime', card.statusDate) : null],
+            [field('profileType'), card.profileType],
+            [field('batch'), card.batch],
+            [field('cost'), card.cost === null ? null : formatCell(intl, 'money', card.cost)],
+            [field('serviceProviderName'), card.serviceProviderName],
+            [t('entity.subscriber.field.resellerName'), card.resellerName],
+          ]}
+        />
       </Panel>
       <Panel id="sim-subscriber" title={t('sim.section.subscriber')}>
-        {card.subscriberId === null ? <p className="portal-empty">{t('sim.subscriber.none')}</p> : (
-          <Facts items={[
-            [t('entity.subscriber.field.subscriberId'), card.subscriberId],
-            [t('entity.subscriber.field.name'), <Link to={`/subscriber/${card.subscriberId}`} data-testid="sim-subscriber-link">{card.subscriberName || String(card.subscriberId)}</Link>],
-          ]} />
+        {card.subscriberId === null ? (
+          <p className="portal-empty">{t('sim.subscriber.none')}</p>
+        ) : (
+          <Facts
+            items={[
+              [t('entity.subscriber.field.subscriberId'), card.subscriberId],
+              [
+                t('entity.subscriber.field.name'),
+                <Link to={`/subscriber/${card.subscriberId}`} data-testid="sim-subscriber-link">
+                  {card.subscriberName || String(card.subscriberId)}
+                </Link>,
+              ],
+            ]}
+          />
         )}
       </Panel>
       {esim && (
         <Panel id="sim-esim" title={t('sim.section.esim')}>
-          {card.activationCode ? <EsimActivation iccid={card.iccid} code={card.activationCode} size={200} />
-            : <Callout intent={Intent.WARNING}>{t('validation.simCard.notEsim')}</Callout>}
+          {card.activationCode ? (
+            <EsimActivation iccid={card.iccid} code={card.activationCode} size={200} />
+          ) : (
+            <Callout intent={Intent.WARNING}>{t('validation.simCard.notEsim')}</Callout>
+          )}
         </Panel>
       )}
     </div>
@@ -74,21 +89,34 @@ export default function SimDetailPage() {
     <div className="portal-page portal-subscriber portal-sim" data-testid="sim-detail">
       <header className="portal-subscriber-header">
         <div className="portal-subscriber-title">
-          <Button variant="minimal" icon={<ArrowLeftIcon className="portal-mirror-rtl" />} onClick={() => navigate(back)} aria-label={intl.formatMessage({ id: 'sim.back' })} />
+          <Button
+            variant="minimal"
+            icon={<ArrowLeftIcon className="portal-mirror-rtl" />}
+            onClick={() => navigate(back)}
+            aria-label={intl.formatMessage({ id: 'sim.back' })}
+          />
           <H2>{intl.formatMessage({ id: 'sim.title' })}</H2>
-          <span className="portal-mono portal-sim-iccid" data-testid="sim-iccid">{id}</span>
+          <span className="portal-mono portal-sim-iccid" data-testid="sim-iccid">
+            {id}
+          </span>
           {card && <SimStatusTag status={card.status} large />}
         </div>
       </header>
       {!valid ? (
-        <Callout intent={Intent.WARNING} data-testid="sim-invalid">{intl.formatMessage({ id: 'validation.iccid.invalid' })}</Callout>
+        <Callout intent={Intent.WARNING} data-testid="sim-invalid">
+          {intl.formatMessage({ id: 'validation.iccid.invalid' })}
+        </Callout>
       ) : status !== undefined && [400, 403, 404].includes(status) ? (
         <div data-testid="detail-not-found">
           <NonIdealState icon={<SearchIcon size={48} />} description={<FormattedMessage id="error.simCard.notFound" />} />
         </div>
       ) : isError ? (
         <NonIdealState icon={<ErrorIcon size={48} />} description={<FormattedMessage id="app.error.generic" />} />
-      ) : !card ? <Loading /> : <SimView key={card.iccid} card={card} />}
+      ) : !card ? (
+        <Loading />
+      ) : (
+        <SimView key={card.iccid} card={card} />
+      )}
       <SimFinder current={id} />
     </div>
   );

@@ -25,7 +25,13 @@ export function SimFinder({ current }: { current: string }) {
   const [simType, setSimType] = useState<SimType | ''>('');
   const [status, setStatus] = useState<SimStatus | ''>('');
   const [page, setPage] = useState(1);
-  const { data, error, isFetching } = useGetSimCardsQuery({ page: page - 1, size: PAGE_SIZE, searchKey: searchKey || undefined, simType: simType || undefined, status: status || undefined });
+  const { data, error, isFetching } = useGetSimCardsQuery({
+    page: page - 1,
+    size: PAGE_SIZE,
+    searchKey: searchKey || undefined,
+    simType: simType || undefined,
+    status: status || undefined,
+  });
 
   const problem = text.trim() && !ICCID_PART.test(text.trim()) ? t('sim.find.digits') : undefined;
   const search = (event: FormEvent) => {
@@ -45,21 +51,66 @@ export function SimFinder({ current }: { current: string }) {
             inputMode="numeric"
             value={text}
             intent={problem ? Intent.DANGER : Intent.NONE}
-            onValueChange={(v) => { setText(v); if (!v.trim()) { setSearchKey(''); setPage(1); } }}
+            onValueChange={(v) => {
+              setText(v);
+              if (!v.trim()) {
+                setSearchKey('');
+                setPage(1);
+              }
+            }}
             data-testid="sim-find-text"
-            rightElement={<Button type="submit" variant="minimal" icon={<SearchIcon />} aria-label={t('sim.find.search')} loading={isFetching} data-testid="sim-find-submit" />}
+            rightElement={
+              <Button
+                type="submit"
+                variant="minimal"
+                icon={<SearchIcon />}
+                aria-label={t('sim.find.search')}
+                loading={isFetching}
+                data-testid="sim-find-submit"
+              />
+            }
           />
         </FormGroup>
-        <HTMLSelect aria-label={t('subscriber.sim.simType')} value={simType} onChange={(e) => { setSimType(e.currentTarget.value as SimType | ''); setPage(1); }} data-testid="sim-find-type">
+        <HTMLSelect
+          aria-label={t('subscriber.sim.simType')}
+          value={simType}
+          onChange={(e) => {
+            setSimType(e.currentTarget.value as SimType | '');
+            setPage(1);
+          }}
+          data-testid="sim-find-type"
+        >
           <option value="">{t('sim.find.allTypes')}</option>
-          {SIM_TYPES.map((type) => <option key={type} value={type}>{simTypeText(intl, type)}</option>)}
+          {SIM_TYPES.map((type) => (
+            <option key={type} value={type}>
+              {simTypeText(intl, type)}
+            </option>
+          ))}
         </HTMLSelect>
-        <HTMLSelect aria-label={t('subscriber.sim.status')} value={status} onChange={(e) => { setStatus(e.currentTarget.value as SimStatus | ''); setPage(1); }} data-testid="sim-find-status">
+        <HTMLSelect
+          aria-label={t('subscriber.sim.status')}
+          value={status}
+          onChange={(e) => {
+            setStatus(e.currentTarget.value as SimStatus | '');
+            setPage(1);
+          }}
+          data-testid="sim-find-status"
+        >
           <option value="">{t('sim.find.allStatuses')}</option>
-          {SIM_STATUSES.map((s) => <option key={s} value={s}>{intl.formatMessage({ id: `subscriber.simStatus.${s}` })}</option>)}
+          {SIM_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {intl.formatMessage({ id: `subscriber.simStatus.${s}` })}
+            </option>
+          ))}
         </HTMLSelect>
       </form>
-      {error ? <p className="portal-text-danger" role="alert">{errorText(intl, error)}</p> : !data ? <Loading /> : data.items.length === 0 ? (
+      {error ? (
+        <p className="portal-text-danger" role="alert">
+          {errorText(intl, error)}
+        </p>
+      ) : !data ? (
+        <Loading />
+      ) : data.items.length === 0 ? (
         <p className="portal-empty">{t('list.empty')}</p>
       ) : (
         <>
@@ -67,19 +118,36 @@ export function SimFinder({ current }: { current: string }) {
             <HTMLTable compact striped className="portal-panel-table" data-testid="sim-find-table">
               <thead>
                 <tr>
-                  <th>{t('subscriber.sim.iccid')}</th><th>{t('subscriber.sim.simType')}</th><th>{t('subscriber.sim.status')}</th>
-                  <th>{t('sim.field.subscriber')}</th><th>{t('entity.subscriber.field.resellerName')}</th>
+                  <th>{t('subscriber.sim.iccid')}</th>
+                  <th>{t('subscriber.sim.simType')}</th>
+                  <th>{t('subscriber.sim.status')}</th>
+                  <th>{t('sim.field.subscriber')}</th>
+                  <th>{t('entity.subscriber.field.resellerName')}</th>
                 </tr>
               </thead>
               <tbody>
                 {data.items.map((c) => (
                   <tr key={c.iccid}>
                     <td className="portal-mono">
-                      {c.iccid === current ? <span className="portal-sim-current" aria-current="page">{c.iccid}</span> : <Link to={`/sim/${c.iccid}`}>{c.iccid}</Link>}
+                      {c.iccid === current ? (
+                        <span className="portal-sim-current" aria-current="page">
+                          {c.iccid}
+                        </span>
+                      ) : (
+                        <Link to={`/sim/${c.iccid}`}>{c.iccid}</Link>
+                      )}
                     </td>
                     <td>{simTypeText(intl, c.simType)}</td>
-                    <td><SimStatusTag status={c.status} /></td>
-                    <td>{c.subscriberId === null ? t('format.none') : <Link to={`/subscriber/${c.subscriberId}`}>{c.subscriberName || String(c.subscriberId)}</Link>}</td>
+                    <td>
+                      <SimStatusTag status={c.status} />
+                    </td>
+                    <td>
+                      {c.subscriberId === null ? (
+                        t('format.none')
+                      ) : (
+                        <Link to={`/subscriber/${c.subscriberId}`}>{c.subscriberName || String(c.subscriberId)}</Link>
+                      )}
+                    </td>
                     <td>{c.resellerName}</td>
                   </tr>
                 ))}

@@ -11,8 +11,24 @@ import { useTranslate } from '../../messages';
 export default function BaseInputTemplate<T = unknown, S extends StrictRJSFSchema = RJSFSchema, F extends FormContextType = FormContextType>(
   props: BaseInputTemplateProps<T, S, F>,
 ) {
-  const { id, htmlName, value, readonly, disabled, autofocus, placeholder, onBlur, onFocus, onChange, onChangeOverride, options, schema, rawErrors, hideError, type } =
-    props;
+  const {
+    id,
+    htmlName,
+    value,
+    readonly,
+    disabled,
+    autofocus,
+    placeholder,
+    onBlur,
+    onFocus,
+    onChange,
+    onChangeOverride,
+    options,
+    schema,
+    rawErrors,
+    hideError,
+    type,
+  } = props;
   const translate = useTranslate();
   const inputProps = getInputProps<T, S, F>(schema, type, options);
   const isNumber = inputProps.type === 'number';

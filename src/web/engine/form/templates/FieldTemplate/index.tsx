@@ -10,8 +10,24 @@ import { useTranslate } from '../../messages';
 export default function FieldTemplate<T = unknown, S extends StrictRJSFSchema = RJSFSchema, F extends FormContextType = FormContextType>(
   props: FieldTemplateProps<T, S, F>,
 ) {
-  const { id, label, children, errors, rawErrors, hideError, help, rawHelp, description, rawDescription, hidden, required, displayLabel, registry, schema, uiSchema } =
-    props;
+  const {
+    id,
+    label,
+    children,
+    errors,
+    rawErrors,
+    hideError,
+    help,
+    rawHelp,
+    description,
+    rawDescription,
+    hidden,
+    required,
+    displayLabel,
+    registry,
+    schema,
+    uiSchema,
+  } = props;
   const translate = useTranslate();
   const uiOptions = getUiOptions<T, S, F>(uiSchema);
   const WrapIfAdditionalTemplate = getTemplate<'WrapIfAdditionalTemplate', T, S, F>('WrapIfAdditionalTemplate', registry, uiOptions);

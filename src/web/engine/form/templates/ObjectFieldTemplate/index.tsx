@@ -9,8 +9,21 @@ const FIELDSET_STYLE: CSSProperties = { border: 0, margin: 0, padding: 0, minWid
 export default function ObjectFieldTemplate<T = unknown, S extends StrictRJSFSchema = RJSFSchema, F extends FormContextType = FormContextType>(
   props: ObjectFieldTemplateProps<T, S, F>,
 ) {
-  const { title, description, properties, required, schema, uiSchema, registry, fieldPathId, formData, disabled, readonly, onAddProperty, optionalDataControl } =
-    props;
+  const {
+    title,
+    description,
+    properties,
+    required,
+    schema,
+    uiSchema,
+    registry,
+    fieldPathId,
+    formData,
+    disabled,
+    readonly,
+    onAddProperty,
+    optionalDataControl,
+  } = props;
   const options = getUiOptions<T, S, F>(uiSchema);
   const TitleFieldTemplate = getTemplate<'TitleFieldTemplate', T, S, F>('TitleFieldTemplate', registry, options);
   const DescriptionFieldTemplate = getTemplate<'DescriptionFieldTemplate', T, S, F>('DescriptionFieldTemplate', registry, options);

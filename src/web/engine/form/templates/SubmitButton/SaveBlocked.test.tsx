@@ -42,7 +42,7 @@ describe('why Save is disabled', () => {
     expect(save()).toHaveProperty('disabled', false);
   });
 
-  it('names a required field left empty on a new record, in the user\'s language', () => {
+  it("names a required field left empty on a new record, in the user's language", () => {
     renderForm(undefined, 'he', { ...en, ...he });
     expect(screen.getByTestId('save-blocked').textContent).toBe(`יש לתקן שדה אחד: ${he['entity.account.field.name']}`);
   });

@@ -28,7 +28,9 @@ export default function SubmitButton<T = unknown, S extends StrictRJSFSchema = R
   const blocked = !norender && Boolean(buttonProps?.disabled) && !buttonProps?.loading && invalidFields.length > 0;
   return (
     <div style={ACTIONS_STYLE}>
-      {!norender && <Button type="submit" intent={Intent.PRIMARY} text={translate(submitText)} aria-describedby={blocked ? BLOCKED_ID : undefined} {...buttonProps} />}
+      {!norender && (
+        <Button type="submit" intent={Intent.PRIMARY} text={translate(submitText)} aria-describedby={blocked ? BLOCKED_ID : undefined} {...buttonProps} />
+      )}
       {onCancel && <Button type="button" text={translate('form.cancel')} onClick={() => onCancel()} />}
       {blocked && <SaveBlocked id={BLOCKED_ID} fields={invalidFields} schema={registry.rootSchema} uiSchema={uiSchema as UiSchema | undefined} />}
     </div>

@@ -28,11 +28,7 @@ export default function CheckboxesWidget<T = unknown, S extends StrictRJSFSchema
           disabled={disabled || readonly || options.enumDisabled?.includes(option.value)}
           inline={Boolean(options.inline)}
           onChange={(event) =>
-            onChange(
-              event.target.checked
-                ? enumOptionsSelectValue<S>(index, selected, enumOptions)
-                : enumOptionsDeselectValue<S>(index, selected, enumOptions),
-            )
+            onChange(event.target.checked ? enumOptionsSelectValue<S>(index, selected, enumOptions) : enumOptionsDeselectValue<S>(index, selected, enumOptions))
           }
           onBlur={() => onBlur(id, value)}
           onFocus={() => onFocus(id, value)}

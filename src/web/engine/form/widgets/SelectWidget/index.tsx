@@ -4,7 +4,9 @@ import CheckboxesWidget from '../CheckboxesWidget';
 import { WidgetSelect } from '../OptionSelect';
 
 /** An enum as a Blueprint HTMLSelect with a "Choose…" placeholder; option labels may be message ids. */
-export default function SelectWidget<T = unknown, S extends StrictRJSFSchema = RJSFSchema, F extends FormContextType = FormContextType>(props: WidgetProps<T, S, F>) {
+export default function SelectWidget<T = unknown, S extends StrictRJSFSchema = RJSFSchema, F extends FormContextType = FormContextType>(
+  props: WidgetProps<T, S, F>,
+) {
   const { options, multiple } = props;
   const translate = useTranslate();
   // A native single select cannot hold several values; a list of checkboxes can.
