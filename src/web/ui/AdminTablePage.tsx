@@ -67,6 +67,7 @@ export function AdminTablePage<T extends { id: number }>({ testId, title, intro,
       {data && data.items.length === 0 && <NonIdealState description={<FormattedMessage id="admin.empty" />} />}
       {data && data.items.length > 0 && (
         <>
+          {/* The shared plain table of the server-paged admin logs itself, not a hand-rolled copy of it. */}
           <HTMLTable className="portal-admin-table" interactive={Boolean(detail)} striped compact>
             <thead>
               <tr>

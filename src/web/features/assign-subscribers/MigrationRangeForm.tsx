@@ -62,6 +62,7 @@ function MigrationProgress({ started }: { started: MigrationStart }) {
         <FormattedMessage id={finished ? 'assign.migrate.finished' : 'assign.migrate.running'} values={{ done, total: started.total }} />
       </p>
       {job && <JobSummary job={job} />}
+      {/* The live status of the subscribers a running migration moves, paged in the browser from the ids it started: a progress view, not a list to sort or search. */}
       <HTMLTable compact striped className="portal-assign-statuses" data-testid="migration-statuses">
         <thead>
           <tr>

@@ -110,6 +110,7 @@ export function RuleFilePanel({ planId }: { planId: string }) {
             )}
           </Callout>
           {report.rejected.length > 0 && (
+            // The rejected lines of the checked file, a report the server answers whole and read once: no paging, sorting or search to offer.
             <HTMLTable compact striped className="portal-rule-file-rejected" data-testid="rule-file-rejected">
               <thead>
                 <tr>

@@ -103,6 +103,7 @@ function CountryNetworks({ id, country, isAdmin, onBlock, busy }: { id: number; 
     );
   if (!data) return <Spinner size={20} />;
   return (
+    // The networks of one country, opened under its row and answered whole by the server: a few rows nested in the country table.
     <HTMLTable compact className="portal-networks" data-testid={`networks-${country}`}>
       <thead>
         <tr>
@@ -286,6 +287,7 @@ export function AllowedListNetworks({ id }: { id: number }) {
       {!summary.data && !summary.isError ? (
         <Spinner size={30} />
       ) : (
+        // Countries answered whole and filtered in place, each opening its networks under its row with block actions: the grid has no nested rows.
         <HTMLTable compact striped className="portal-countries" data-testid="network-countries">
           <thead>
             <tr>

@@ -65,6 +65,7 @@ export function ImpactDialog({ impact, error, intro, confirm, onConfirm, onCance
                 <FormattedMessage id="impact.subscribers" />
               </H5>
               <div className="portal-impact-list">
+                {/* A preview of the first subscribers a change would cut off, inside the confirm dialog, with a count of the rest: no paging, sorting or search to offer. */}
                 <HTMLTable compact striped className="portal-impact-table" data-testid="impact-subscribers">
                   <thead>
                     <tr>

@@ -162,6 +162,7 @@ function ZoneTable({ kind, resellerId }: { kind: 'location-zones' | 'destination
       <AreaList intro="resellerPricing.zones.intro" none="resellerPricing.zones.none" result={result}>
         {(items) => (
           <div className="portal-my-pricing-scroll">
+            {/* The plan's zones, a few rows the server answers whole, each summing its countries: no paging, sorting or search to offer. */}
             <HTMLTable compact striped className="portal-my-pricing-table">
               <thead>
                 <tr>

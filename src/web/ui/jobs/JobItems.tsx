@@ -26,6 +26,7 @@ function ItemTable({ job, status }: { job: Job; status: ItemStatus }) {
   const subscribers = job.kind.startsWith('subscribers.');
   return (
     <>
+      {/* A job's items in one tab per outcome inside the job's own panel, ten a page and polled while it runs: the grid and the admin table are whole pages, not tabs. */}
       <HTMLTable compact striped className="portal-job-items" data-testid={`job-items-${status}`}>
         <thead>
           <tr>

@@ -214,6 +214,7 @@ export function SubscriberPackagesPanel({ subscriberId }: SubscriberPackagesPane
       {packages?.length === 0 && <NonIdealState description={<FormattedMessage id="packages.panel.empty" />} />}
       {packages && packages.length > 0 && (
         <div className="portal-packages-scroll">
+          {/* A subscriber's packages, answered whole by the server, each with its own Expire action: no paging, sorting or search to offer. */}
           <HTMLTable compact striped className="portal-packages-table">
             <thead>
               <tr>

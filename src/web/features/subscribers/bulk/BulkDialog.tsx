@@ -228,6 +228,7 @@ export function BulkDialog({
                 )}
               </Callout>
               {checked.reasons.length > 0 && (
+                // One row per distinct reason with its count, a short summary inside the dialog: not a list of records.
                 <HTMLTable compact striped className="portal-bulk-reasons" data-testid="bulk-reasons">
                   <thead>
                     <tr>

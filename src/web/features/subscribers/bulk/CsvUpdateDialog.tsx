@@ -97,6 +97,7 @@ export function CsvUpdateDialog({ onClose, onStarted }: { onClose: () => void; o
                 />
               </Callout>
               {report.rejected.length > 0 && (
+                // The rejected lines of the checked file inside its dialog, a report the server answers whole and read once: no paging, sorting or search to offer.
                 <HTMLTable compact striped className="portal-bulk-reasons" data-testid="bulk-csv-rejected">
                   <thead>
                     <tr>

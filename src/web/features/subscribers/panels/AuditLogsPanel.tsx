@@ -54,6 +54,7 @@ export function AuditLogsPanel({ subscriber }: PanelProps) {
         <Empty />
       ) : (
         <div className="portal-table-scroll portal-table-tall">
+          {/* The latest audit entries, at most a fixed number the server answers whole, in a scrolling panel: no paging, sorting or search to offer. */}
           <HTMLTable compact striped className="portal-panel-table" data-testid="audit-table">
             <thead>
               <tr>

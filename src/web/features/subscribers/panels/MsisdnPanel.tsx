@@ -26,6 +26,7 @@ export function MsisdnPanel({ subscriber }: PanelProps) {
       ) : data.length === 0 ? (
         <Empty />
       ) : (
+        // A subscriber's MSISDNs, a handful the server answers whole: no paging, sorting or search to offer.
         <HTMLTable compact className="portal-panel-table" data-testid="msisdn-table">
           <tbody>
             {data.map((row) => (

@@ -56,6 +56,7 @@ export function NetworkEventsPanel({ subscriber }: PanelProps) {
       ) : (
         <>
           <div className="portal-table-scroll">
+            {/* A panel of the subscriber's page, paged on the server with its own download: the grid and the admin table are whole pages, not panels. */}
             <HTMLTable compact striped className="portal-panel-table" data-testid="network-events-table">
               <thead>
                 <tr>

@@ -40,6 +40,7 @@ export function ServicesPanel({ subscriber }: PanelProps) {
         <Empty />
       ) : (
         <>
+          {/* A panel of the subscriber's page, paged on the server: the grid and the admin table are whole pages, not panels. */}
           <HTMLTable compact striped className="portal-panel-table" data-testid="charges-table">
             <thead>
               <tr>

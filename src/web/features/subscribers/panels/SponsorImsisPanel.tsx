@@ -46,6 +46,7 @@ export function SponsorImsisPanel({ subscriber }: PanelProps) {
       ) : data.length === 0 ? (
         <Empty />
       ) : (
+        // A subscriber's sponsor IMSIs, a handful the server answers whole: no paging, sorting or search to offer.
         <HTMLTable compact className="portal-panel-table">
           <thead>
             <tr>

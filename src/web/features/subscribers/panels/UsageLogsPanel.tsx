@@ -23,6 +23,7 @@ export function UsageLogsPanel({ subscriber }: PanelProps) {
             <FormattedMessage id="subscriber.usage.latest" values={{ count: data.length }} />
           </p>
           <div className="portal-table-scroll portal-table-tall">
+            {/* The latest usage records, at most a fixed number the server answers whole, in a scrolling panel: no paging, sorting or search to offer. */}
             <HTMLTable compact striped className="portal-panel-table" data-testid="usage-table">
               <thead>
                 <tr>

@@ -115,6 +115,7 @@ export function SimFinder({ current }: { current: string }) {
       ) : (
         <>
           <div className="portal-table-scroll">
+            {/* A finder below one SIM card's screen that marks the card shown, paged on the server with its own filters: the grid's list page is a whole page, not a panel. */}
             <HTMLTable compact striped className="portal-panel-table" data-testid="sim-find-table">
               <thead>
                 <tr>
