@@ -7,11 +7,12 @@
 import { BoxIcon } from '@blueprintjs/icons';
 import { H2, NonIdealState, Tab, Tabs } from '@blueprintjs/core';
 import type { ReactElement } from 'react';
-import { FormattedMessage } from 'react-intl';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { useSearchParams } from 'react-router-dom';
 import { hasPrivilege, type PrivilegeItem } from '@shared/privileges';
 import { useGetUserUiPrivilegesQuery } from '@web/core/authApi';
 import { Loading } from '@web/ui/Loading';
+import { usePageTitle } from '@web/engine/pageTitle';
 import { useIsAdmin } from '@web/core/useIsAdmin';
 import { MigrationRangeForm } from './MigrationRangeForm';
 import { MoveRangeForm } from './MoveRangeForm';
@@ -48,6 +49,8 @@ const TABS: readonly TabSpec[] = [
 ];
 
 export default function AssignSubscribersPage() {
+  const intl = useIntl();
+  usePageTitle(intl.formatMessage({ id: 'menu.AssignSubscribers' }));
   const [params, setParams] = useSearchParams();
   const { data: granted } = useGetUserUiPrivilegesQuery();
   const isAdmin = useIsAdmin();

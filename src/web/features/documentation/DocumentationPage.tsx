@@ -1,8 +1,9 @@
 import { ErrorIcon } from '@blueprintjs/icons';
 import { Callout, H2, H3, NonIdealState } from '@blueprintjs/core';
 import { lazy, Suspense, type ReactNode } from 'react';
-import { FormattedMessage } from 'react-intl';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { Loading } from '@web/ui/Loading';
+import { usePageTitle } from '@web/engine/pageTitle';
 import { useOpenApiDocumentQuery } from './docsApi';
 
 const ApiReference = lazy(() => import('./ApiReference'));
@@ -11,12 +12,16 @@ const code = (chunks: ReactNode[]) => <code>{chunks}</code>;
 
 /** The integration recommendation, then the live OpenAPI document of this server. */
 export default function DocumentationPage() {
+  const intl = useIntl();
+  usePageTitle(intl.formatMessage({ id: 'docs.title' }));
   const { data: spec, isError } = useOpenApiDocumentQuery();
   return (
     <div className="portal-page portal-docs" data-testid="documentation">
-      <H2>
-        <FormattedMessage id="docs.title" />
-      </H2>
+      <header className="portal-page-header">
+        <H2>
+          <FormattedMessage id="docs.title" />
+        </H2>
+      </header>
       <section aria-labelledby="docs-integration">
         <H3 id="docs-integration">
           <FormattedMessage id="docs.integration.title" />

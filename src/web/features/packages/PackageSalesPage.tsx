@@ -18,6 +18,7 @@ import { EntityGrid, type GridSort } from '@web/engine/EntityGrid';
 import { httpStatus } from '@web/core/apiErrors';
 import { readListQuery, toListRequest, writeListQuery, type ListQuery } from '@web/engine/listQuery';
 import { Pager } from '@web/ui/Pager';
+import { usePageTitle } from '@web/engine/pageTitle';
 import { SearchBar } from '@web/engine/SearchBar';
 import { showToast } from '@web/ui/toaster';
 import { useIsAdmin } from '@web/core/useIsAdmin';
@@ -75,6 +76,7 @@ function SubscriberChooser({ current, onChoose }: { current?: number; onChoose: 
 
 export default function PackageSalesPage() {
   const intl = useIntl();
+  usePageTitle(intl.formatMessage({ id: 'packages.sales.title' }));
   const isAdmin = useIsAdmin();
   const { data: granted } = useGetUserUiPrivilegesQuery();
   const [params, setParams] = useSearchParams();

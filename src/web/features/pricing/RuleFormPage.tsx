@@ -9,6 +9,7 @@ import { Loading } from '@web/ui/Loading';
 import { apiErrorOf, httpStatus } from '@web/core/apiErrors';
 import { NEW_ID } from '@web/core/schemas';
 import { showToast } from '@web/ui/toaster';
+import { usePageTitle } from '@web/engine/pageTitle';
 import type { EntityRow } from '@web/core/types';
 import type { RuleKind } from './ruleKinds';
 import { usePlanRuleQuery, useSavePlanRuleMutation } from './rulesApi';
@@ -32,6 +33,8 @@ export function RuleFormPage({ kind, planId, ruleId, back, defaults }: RuleFormP
   const [save, saving] = useSavePlanRuleMutation();
   const [serverErrors, setServerErrors] = useState<FieldError[]>([]);
   const entity = intl.formatMessage({ id: `entity.${kind.schema['x-entity'].name}.single` });
+  const title = creating ? intl.formatMessage({ id: 'form.create.title' }, { entity }) : intl.formatMessage({ id: 'form.edit.title' }, { entity, id: ruleId });
+  usePageTitle(title);
 
   const onSubmit = async (data: EntityRow) => {
     setServerErrors([]);
@@ -53,9 +56,7 @@ export function RuleFormPage({ kind, planId, ruleId, back, defaults }: RuleFormP
   return (
     <div className="portal-page portal-detail" data-testid="rule-form">
       <header className="portal-page-header">
-        <H2>
-          {creating ? intl.formatMessage({ id: 'form.create.title' }, { entity }) : intl.formatMessage({ id: 'form.edit.title' }, { entity, id: ruleId })}
-        </H2>
+        <H2>{title}</H2>
         <Button variant="minimal" icon={<ArrowLeftIcon className="portal-mirror-rtl" />} onClick={() => navigate(back)}>
           <FormattedMessage id="pricingRules.backToRules" />
         </Button>

@@ -19,6 +19,7 @@ import { Loading } from '@web/ui/Loading';
 import { httpStatus } from '@web/core/apiErrors';
 import { readListQuery, toListRequest, writeListQuery, type ListQuery } from '@web/engine/listQuery';
 import { Pager } from '@web/ui/Pager';
+import { usePageTitle } from '@web/engine/pageTitle';
 import { SearchBar } from '@web/engine/SearchBar';
 import { showToast } from '@web/ui/toaster';
 import { useIsAdmin } from '@web/core/useIsAdmin';
@@ -202,6 +203,7 @@ function ZoneTable({ kind, resellerId }: { kind: 'location-zones' | 'destination
 
 export default function MyPricingPage() {
   const intl = useIntl();
+  usePageTitle(intl.formatMessage({ id: 'resellerPricing.title' }));
   const isAdmin = useIsAdmin();
   const selectId = useId();
   const [params, setParams] = useSearchParams();
