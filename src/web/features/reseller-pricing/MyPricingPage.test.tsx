@@ -21,6 +21,7 @@ describe('the my pricing screen', () => {
     const summary = await screen.findByTestId('plan-summary');
     expect(summary.textContent).toContain('Provider Standard');
     expect(summary.textContent).toContain("Networks without a roaming rule of the plan are priced at the plan's default prices.");
+    expect(document.title.startsWith('My pricing · ')).toBe(true);
     const grid = await screen.findByTestId('grid-networkPrice');
     await waitFor(() => expect(within(grid).getAllByText('Telekom Deutschland').length).toBeGreaterThan(0));
     expect(within(grid).getAllByText('€0.002').length).toBeGreaterThan(0);
