@@ -87,6 +87,7 @@ export default function SimDetailPage() {
   usePageTitle(intl.formatMessage({ id: 'form.edit.title' }, { entity: intl.formatMessage({ id: 'sim.title' }), id }));
   return (
     <div className="portal-page portal-subscriber portal-sim" data-testid="sim-detail">
+      {/* The subscriber screen's header (back arrow, title, ICCID, status tag), as the card belongs to that screen, not the entity pages' title bar. */}
       <header className="portal-subscriber-header">
         <div className="portal-subscriber-title">
           <Button
