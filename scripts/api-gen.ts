@@ -79,7 +79,14 @@ export const API_DOMAINS: Record<string, string[]> = {
     'post /subscriber-info/{id}/sms',
   ],
   'src/web/features/subscribers/bulk/bulkApi.gen.ts': ['post /subscribers/bulk/preview', 'post /subscribers/bulk'],
-  'src/web/features/reseller-pricing/resellerPricingApi.gen.ts': ['post /reseller-pricing/margin-preview', 'put /reseller-pricing/plan'],
+  'src/web/features/reseller-pricing/resellerPricingApi.gen.ts': [
+    'get /reseller-pricing',
+    'get /reseller-pricing/countries',
+    'get /reseller-pricing/location-zones',
+    'get /reseller-pricing/destination-zones',
+    'post /reseller-pricing/margin-preview',
+    'put /reseller-pricing/plan',
+  ],
   'src/web/core/accessApi.gen.ts': ['post /join/recaptcha', 'post /join/request', 'put /user/password/reset'],
   'src/web/features/pricing/rulesApi.gen.ts': ['get /networks'],
 };
