@@ -38,7 +38,13 @@ export const API_DOMAINS: Record<string, string[]> = {
   'src/web/features/account-security/passwordApi.gen.ts': ['put /user/password'],
   'src/web/core/adminApi.gen.ts': ['get /admin/outbox', 'get /admin/join-requests'],
   'src/web/core/jobsApi.gen.ts': ['get /jobs', 'get /jobs/{id}', 'get /jobs/{id}/items', 'post /jobs/{id}/cancel', 'post /jobs/{id}/retry'],
-  'src/web/core/packagesApi.gen.ts': ['post /pre-paid-packages/assign', 'post /pre-paid-packages/purchase', 'post /pre-paid-packages/api/expire'],
+  'src/web/core/packagesApi.gen.ts': [
+    'get /pre-paid-packages/list/{subscriberId}',
+    'get /pre-paid-packages/templates',
+    'post /pre-paid-packages/assign',
+    'post /pre-paid-packages/purchase',
+    'post /pre-paid-packages/api/expire',
+  ],
   'src/web/features/assign-subscribers/rangeApi.gen.ts': [
     'post /subscribers/move',
     'post /subscribers/roaming-profile',

@@ -7,6 +7,25 @@ const injectedRtkApi = api
   })
   .injectEndpoints({
     endpoints: (build) => ({
+      getPrePaidPackagesTemplates: build.query<GetPrePaidPackagesTemplatesApiResponse, GetPrePaidPackagesTemplatesApiArg>({
+        query: (queryArg) => ({
+          url: `/pre-paid-packages/templates`,
+          params: {
+            reseller_id: queryArg.resellerId,
+            subscriber_id: queryArg.subscriberId,
+          },
+        }),
+        providesTags: ['pre-paid-packages'],
+      }),
+      getPrePaidPackagesListBySubscriberId: build.query<GetPrePaidPackagesListBySubscriberIdApiResponse, GetPrePaidPackagesListBySubscriberIdApiArg>({
+        query: (queryArg) => ({
+          url: `/pre-paid-packages/list/${encodeURIComponent(String(queryArg.subscriberId))}`,
+          params: {
+            show_expired: queryArg.showExpired,
+          },
+        }),
+        providesTags: ['pre-paid-packages'],
+      }),
       postPrePaidPackagesAssign: build.mutation<PostPrePaidPackagesAssignApiResponse, PostPrePaidPackagesAssignApiArg>({
         query: (queryArg) => ({
           url: `/pre-paid-packages/assign`,
@@ -35,6 +54,16 @@ const injectedRtkApi = api
     overrideExisting: false,
   });
 export { injectedRtkApi as enhancedApi };
+export type GetPrePaidPackagesTemplatesApiResponse = unknown;
+export type GetPrePaidPackagesTemplatesApiArg = {
+  resellerId?: number;
+  subscriberId?: number;
+};
+export type GetPrePaidPackagesListBySubscriberIdApiResponse = unknown;
+export type GetPrePaidPackagesListBySubscriberIdApiArg = {
+  showExpired?: boolean;
+  subscriberId: number;
+};
 export type PostPrePaidPackagesAssignApiResponse = unknown;
 export type PostPrePaidPackagesAssignApiArg = {
   subscriberId: number;
@@ -68,4 +97,10 @@ export type ApiError = {
     message?: string;
   }[];
 };
-export const { usePostPrePaidPackagesAssignMutation, usePostPrePaidPackagesPurchaseMutation, usePostPrePaidPackagesApiExpireMutation } = injectedRtkApi;
+export const {
+  useGetPrePaidPackagesTemplatesQuery,
+  useGetPrePaidPackagesListBySubscriberIdQuery,
+  usePostPrePaidPackagesAssignMutation,
+  usePostPrePaidPackagesPurchaseMutation,
+  usePostPrePaidPackagesApiExpireMutation,
+} = injectedRtkApi;

@@ -32,6 +32,8 @@ const LIST = { type: 'PrepaidPackage' as const, id: 'LIST' };
 const BALANCE = { type: 'ResellerBalance' as const, id: 'LIST' };
 
 export const packagesApi = answering<{
+  getPrePaidPackagesListBySubscriberId: PrepaidPackage[];
+  getPrePaidPackagesTemplates: TemplateChoice[];
   postPrePaidPackagesAssign: PrepaidPackage;
   postPrePaidPackagesPurchase: PrepaidPackage;
   postPrePaidPackagesApiExpire: PrepaidPackage;
@@ -39,6 +41,11 @@ export const packagesApi = answering<{
   enhancedApi.enhanceEndpoints({
     addTagTypes: ['PrepaidPackage', 'ResellerBalance'],
     endpoints: {
+      getPrePaidPackagesListBySubscriberId: {
+        transformResponse: (body: SubscriberPackages) => body.subscriberPackages,
+        providesTags: [LIST],
+      },
+      getPrePaidPackagesTemplates: { providesTags: [] },
       postPrePaidPackagesAssign: { invalidatesTags: [LIST] },
       postPrePaidPackagesPurchase: { invalidatesTags: [LIST, BALANCE] },
       postPrePaidPackagesApiExpire: { invalidatesTags: [LIST] },
@@ -48,19 +55,6 @@ export const packagesApi = answering<{
 
 const handWritten = tagged.injectEndpoints({
   endpoints: (build) => ({
-    // Not generated: the document does not describe the `show_expired` query this call takes.
-    subscriberPackages: build.query<PrepaidPackage[], { subscriberId: number; showExpired: boolean }>({
-      query: ({ subscriberId, showExpired }) => ({
-        url: `/pre-paid-packages/list/${subscriberId}`,
-        params: showExpired ? { show_expired: 'true' } : undefined,
-      }),
-      transformResponse: (body: SubscriberPackages) => body.subscriberPackages,
-      providesTags: [LIST],
-    }),
-    // Not generated: the document does not describe the `subscriber_id` query this call takes.
-    offeredTemplates: build.query<TemplateChoice[], number>({
-      query: (subscriberId) => ({ url: '/pre-paid-packages/templates', params: { subscriber_id: String(subscriberId) } }),
-    }),
     // Not generated: the document does not describe the list request this call takes.
     packageSales: build.query<Page<EntityRow>, ListRequest>({
       query: (body) => ({ url: '/pre-paid-packages/sales', method: 'POST', body }),
@@ -78,6 +72,11 @@ const handWritten = tagged.injectEndpoints({
   }),
 });
 
-export const { usePostPrePaidPackagesAssignMutation, usePostPrePaidPackagesPurchaseMutation, usePostPrePaidPackagesApiExpireMutation } = packagesApi;
-export const { useSubscriberPackagesQuery, useOfferedTemplatesQuery, usePackageSalesQuery, useDownloadPackageSalesMutation, useResellerBalanceQuery } =
-  handWritten;
+export const {
+  useGetPrePaidPackagesListBySubscriberIdQuery,
+  useGetPrePaidPackagesTemplatesQuery,
+  usePostPrePaidPackagesAssignMutation,
+  usePostPrePaidPackagesPurchaseMutation,
+  usePostPrePaidPackagesApiExpireMutation,
+} = packagesApi;
+export const { usePackageSalesQuery, useDownloadPackageSalesMutation, useResellerBalanceQuery } = handWritten;
