@@ -44,6 +44,7 @@ export const API_DOMAINS: Record<string, string[]> = {
     'post /pre-paid-packages/assign',
     'post /pre-paid-packages/purchase',
     'post /pre-paid-packages/api/expire',
+    'get /ledger/balance',
   ],
   'src/web/features/assign-subscribers/rangeApi.gen.ts': [
     'post /subscribers/move',

@@ -34,6 +34,7 @@ const BALANCE = { type: 'ResellerBalance' as const, id: 'LIST' };
 export const packagesApi = answering<{
   getPrePaidPackagesListBySubscriberId: PrepaidPackage[];
   getPrePaidPackagesTemplates: TemplateChoice[];
+  getLedgerBalance: ResellerBalance;
   postPrePaidPackagesAssign: PrepaidPackage;
   postPrePaidPackagesPurchase: PrepaidPackage;
   postPrePaidPackagesApiExpire: PrepaidPackage;
@@ -46,6 +47,7 @@ export const packagesApi = answering<{
         providesTags: [LIST],
       },
       getPrePaidPackagesTemplates: { providesTags: [] },
+      getLedgerBalance: { providesTags: [BALANCE] },
       postPrePaidPackagesAssign: { invalidatesTags: [LIST] },
       postPrePaidPackagesPurchase: { invalidatesTags: [LIST, BALANCE] },
       postPrePaidPackagesApiExpire: { invalidatesTags: [LIST] },
@@ -55,7 +57,8 @@ export const packagesApi = answering<{
 
 const handWritten = tagged.injectEndpoints({
   endpoints: (build) => ({
-    // Not generated: the document does not describe the list request this call takes.
+    // Not generated: the document does not describe the list request, and a read sent as POST would be generated
+    // as a mutation where the grid needs a cached query.
     packageSales: build.query<Page<EntityRow>, ListRequest>({
       query: (body) => ({ url: '/pre-paid-packages/sales', method: 'POST', body }),
       providesTags: [LIST],
@@ -64,19 +67,15 @@ const handWritten = tagged.injectEndpoints({
     downloadPackageSales: build.mutation<string, ListRequest>({
       query: (body) => ({ url: '/pre-paid-packages/sales/download', method: 'POST', body, responseHandler: saveAttachment }),
     }),
-    // Not generated: the document does not describe the `reseller_id` query this call takes.
-    resellerBalance: build.query<ResellerBalance, number | undefined>({
-      query: (resellerId) => ({ url: '/ledger/balance', params: resellerId === undefined ? undefined : { reseller_id: String(resellerId) } }),
-      providesTags: [BALANCE],
-    }),
   }),
 });
 
 export const {
   useGetPrePaidPackagesListBySubscriberIdQuery,
   useGetPrePaidPackagesTemplatesQuery,
+  useGetLedgerBalanceQuery,
   usePostPrePaidPackagesAssignMutation,
   usePostPrePaidPackagesPurchaseMutation,
   usePostPrePaidPackagesApiExpireMutation,
 } = packagesApi;
-export const { usePackageSalesQuery, useDownloadPackageSalesMutation, useResellerBalanceQuery } = handWritten;
+export const { usePackageSalesQuery, useDownloadPackageSalesMutation } = handWritten;
