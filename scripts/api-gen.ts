@@ -38,7 +38,14 @@ export const API_DOMAINS: Record<string, string[]> = {
   'src/web/features/account-security/passwordApi.gen.ts': ['put /user/password'],
   'src/web/core/adminApi.gen.ts': ['get /admin/outbox', 'get /admin/join-requests'],
   'src/web/core/jobsApi.gen.ts': ['get /jobs', 'get /jobs/{id}', 'get /jobs/{id}/items', 'post /jobs/{id}/cancel', 'post /jobs/{id}/retry'],
-  'src/web/core/packagesApi.gen.ts': ['post /pre-paid-packages/assign', 'post /pre-paid-packages/purchase', 'post /pre-paid-packages/api/expire'],
+  'src/web/core/packagesApi.gen.ts': [
+    'get /pre-paid-packages/list/{subscriberId}',
+    'get /pre-paid-packages/templates',
+    'post /pre-paid-packages/assign',
+    'post /pre-paid-packages/purchase',
+    'post /pre-paid-packages/api/expire',
+    'get /ledger/balance',
+  ],
   'src/web/features/assign-subscribers/rangeApi.gen.ts': [
     'post /subscribers/move',
     'post /subscribers/roaming-profile',
@@ -79,7 +86,14 @@ export const API_DOMAINS: Record<string, string[]> = {
     'post /subscriber-info/{id}/sms',
   ],
   'src/web/features/subscribers/bulk/bulkApi.gen.ts': ['post /subscribers/bulk/preview', 'post /subscribers/bulk'],
-  'src/web/features/reseller-pricing/resellerPricingApi.gen.ts': ['post /reseller-pricing/margin-preview', 'put /reseller-pricing/plan'],
+  'src/web/features/reseller-pricing/resellerPricingApi.gen.ts': [
+    'get /reseller-pricing',
+    'get /reseller-pricing/countries',
+    'get /reseller-pricing/location-zones',
+    'get /reseller-pricing/destination-zones',
+    'post /reseller-pricing/margin-preview',
+    'put /reseller-pricing/plan',
+  ],
   'src/web/core/accessApi.gen.ts': ['post /join/recaptcha', 'post /join/request', 'put /user/password/reset'],
   'src/web/features/pricing/rulesApi.gen.ts': ['get /networks'],
 };

@@ -32,6 +32,9 @@ const LIST = { type: 'PrepaidPackage' as const, id: 'LIST' };
 const BALANCE = { type: 'ResellerBalance' as const, id: 'LIST' };
 
 export const packagesApi = answering<{
+  getPrePaidPackagesListBySubscriberId: PrepaidPackage[];
+  getPrePaidPackagesTemplates: TemplateChoice[];
+  getLedgerBalance: ResellerBalance;
   postPrePaidPackagesAssign: PrepaidPackage;
   postPrePaidPackagesPurchase: PrepaidPackage;
   postPrePaidPackagesApiExpire: PrepaidPackage;
@@ -39,6 +42,12 @@ export const packagesApi = answering<{
   enhancedApi.enhanceEndpoints({
     addTagTypes: ['PrepaidPackage', 'ResellerBalance'],
     endpoints: {
+      getPrePaidPackagesListBySubscriberId: {
+        transformResponse: (body: SubscriberPackages) => body.subscriberPackages,
+        providesTags: [LIST],
+      },
+      getPrePaidPackagesTemplates: { providesTags: [] },
+      getLedgerBalance: { providesTags: [BALANCE] },
       postPrePaidPackagesAssign: { invalidatesTags: [LIST] },
       postPrePaidPackagesPurchase: { invalidatesTags: [LIST, BALANCE] },
       postPrePaidPackagesApiExpire: { invalidatesTags: [LIST] },
@@ -48,20 +57,8 @@ export const packagesApi = answering<{
 
 const handWritten = tagged.injectEndpoints({
   endpoints: (build) => ({
-    // Not generated: the document does not describe the `show_expired` query this call takes.
-    subscriberPackages: build.query<PrepaidPackage[], { subscriberId: number; showExpired: boolean }>({
-      query: ({ subscriberId, showExpired }) => ({
-        url: `/pre-paid-packages/list/${subscriberId}`,
-        params: showExpired ? { show_expired: 'true' } : undefined,
-      }),
-      transformResponse: (body: SubscriberPackages) => body.subscriberPackages,
-      providesTags: [LIST],
-    }),
-    // Not generated: the document does not describe the `subscriber_id` query this call takes.
-    offeredTemplates: build.query<TemplateChoice[], number>({
-      query: (subscriberId) => ({ url: '/pre-paid-packages/templates', params: { subscriber_id: String(subscriberId) } }),
-    }),
-    // Not generated: the document does not describe the list request this call takes.
+    // Not generated: the document does not describe the list request, and a read sent as POST would be generated
+    // as a mutation where the grid needs a cached query.
     packageSales: build.query<Page<EntityRow>, ListRequest>({
       query: (body) => ({ url: '/pre-paid-packages/sales', method: 'POST', body }),
       providesTags: [LIST],
@@ -70,14 +67,15 @@ const handWritten = tagged.injectEndpoints({
     downloadPackageSales: build.mutation<string, ListRequest>({
       query: (body) => ({ url: '/pre-paid-packages/sales/download', method: 'POST', body, responseHandler: saveAttachment }),
     }),
-    // Not generated: the document does not describe the `reseller_id` query this call takes.
-    resellerBalance: build.query<ResellerBalance, number | undefined>({
-      query: (resellerId) => ({ url: '/ledger/balance', params: resellerId === undefined ? undefined : { reseller_id: String(resellerId) } }),
-      providesTags: [BALANCE],
-    }),
   }),
 });
 
-export const { usePostPrePaidPackagesAssignMutation, usePostPrePaidPackagesPurchaseMutation, usePostPrePaidPackagesApiExpireMutation } = packagesApi;
-export const { useSubscriberPackagesQuery, useOfferedTemplatesQuery, usePackageSalesQuery, useDownloadPackageSalesMutation, useResellerBalanceQuery } =
-  handWritten;
+export const {
+  useGetPrePaidPackagesListBySubscriberIdQuery,
+  useGetPrePaidPackagesTemplatesQuery,
+  useGetLedgerBalanceQuery,
+  usePostPrePaidPackagesAssignMutation,
+  usePostPrePaidPackagesPurchaseMutation,
+  usePostPrePaidPackagesApiExpireMutation,
+} = packagesApi;
+export const { usePackageSalesQuery, useDownloadPackageSalesMutation } = handWritten;

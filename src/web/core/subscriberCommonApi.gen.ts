@@ -8,7 +8,13 @@ const injectedRtkApi = api
   .injectEndpoints({
     endpoints: (build) => ({
       getRoamingProfiles: build.query<GetRoamingProfilesApiResponse, GetRoamingProfilesApiArg>({
-        query: () => ({ url: `/roaming-profiles` }),
+        query: (queryArg) => ({
+          url: `/roaming-profiles`,
+          params: {
+            reseller_id: queryArg.resellerId,
+            slot_count: queryArg.slotCount,
+          },
+        }),
         providesTags: ['roaming-profiles'],
       }),
       getSummaSubscriberMigrationById: build.query<GetSummaSubscriberMigrationByIdApiResponse, GetSummaSubscriberMigrationByIdApiArg>({
@@ -22,7 +28,10 @@ const injectedRtkApi = api
   });
 export { injectedRtkApi as enhancedApi };
 export type GetRoamingProfilesApiResponse = unknown;
-export type GetRoamingProfilesApiArg = void;
+export type GetRoamingProfilesApiArg = {
+  resellerId?: number;
+  slotCount?: number;
+};
 export type GetSummaSubscriberMigrationByIdApiResponse = unknown;
 export type GetSummaSubscriberMigrationByIdApiArg = number;
 export type ApiError = {

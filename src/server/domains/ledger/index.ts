@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { conflict, fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
-import { INT_MAX } from '../../http/input';
+import { idSchema, INT_MAX, INT_MIN, queryId } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import type { Database } from '../../db/types';
 
@@ -67,9 +67,7 @@ export async function post(trx: Kysely<Database>, posting: Posting): Promise<{ i
 
 /** The reseller a ledger call names (`reseller_id`, the caller's own by default), if the caller may see it. */
 async function resellerOf(db: Kysely<Database>, request: FastifyRequest, principal: Principal): Promise<number> {
-  const raw = (request.query as { reseller_id?: string }).reseller_id;
-  if (raw !== undefined && !/^-?\d{1,9}$/.test(raw)) throw invalid([fieldError('reseller_id', 'type', 'validation.invalid')]);
-  const id = raw === undefined ? principal.resellerId : Number(raw);
+  const id = queryId(request, 'reseller_id', { min: INT_MIN }) ?? principal.resellerId;
   const row = await db
     .selectFrom('reseller')
     .select('id')
@@ -80,6 +78,9 @@ async function resellerOf(db: Kysely<Database>, request: FastifyRequest, princip
   return id;
 }
 
+/** The optional `reseller_id` query of the ledger reads. */
+const resellerQuery = { type: 'object', properties: { reseller_id: idSchema({ min: INT_MIN }) } };
+
 /** Who reads balances: those who sell packages, manage resellers or pay. */
 const READERS = ['PrePaidPackages', 'Resellers', 'PaymentMethods'];
 
@@ -87,14 +88,18 @@ export function registerLedgerRoutes(app: FastifyInstance, db: Kysely<Database>)
   const config = { privilege: READERS };
   const tags = ['ledger'];
 
-  app.get('/portal/ledger/balance', { config, schema: { tags, summary: "A reseller's balance (reseller_id, else the caller's)" } }, async (request) => {
-    const resellerId = await resellerOf(db, request, principalOf(request));
-    return { resellerId, balance: Number(await balanceOf(db, resellerId)), currency: LEDGER_CURRENCY };
-  });
+  app.get(
+    '/portal/ledger/balance',
+    { config, schema: { tags, querystring: resellerQuery, summary: "A reseller's balance (reseller_id, else the caller's)" } },
+    async (request) => {
+      const resellerId = await resellerOf(db, request, principalOf(request));
+      return { resellerId, balance: Number(await balanceOf(db, resellerId)), currency: LEDGER_CURRENCY };
+    },
+  );
 
   app.get(
     '/portal/ledger/entries',
-    { config, schema: { tags, summary: "A reseller's money movements, newest first (reseller_id, page, size)" } },
+    { config, schema: { tags, querystring: resellerQuery, summary: "A reseller's money movements, newest first (reseller_id, page, size)" } },
     async (request) => {
       const resellerId = await resellerOf(db, request, principalOf(request));
       const query = request.query as { page?: string; size?: string };

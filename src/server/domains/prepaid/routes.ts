@@ -113,7 +113,11 @@ export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<Database>
     `${BASE}/templates`,
     {
       config: { privilege: ['PrePaidTemplates', 'PrePaidPackages'] },
-      schema: { tags, summary: "Templates the caller may use: a reseller's (reseller_id), those offered to a subscriber (subscriber_id), or all" },
+      schema: {
+        tags,
+        summary: "Templates the caller may use: a reseller's (reseller_id), those offered to a subscriber (subscriber_id), or all",
+        querystring: { type: 'object', properties: { reseller_id: idSchema({ min: INT_MIN }), subscriber_id: idSchema() } },
+      },
     },
     async (request) => {
       const principal = principalOf(request);
@@ -170,12 +174,16 @@ export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<Database>
     `${BASE}/list/:subscriberId`,
     {
       config: sellers,
-      schema: { tags, summary: "A subscriber's packages, newest first; expired ones only with show_expired=true" },
+      schema: {
+        tags,
+        summary: "A subscriber's packages, newest first; expired ones only with show_expired=true",
+        querystring: { type: 'object', properties: { show_expired: { type: 'boolean', default: false } } },
+      },
     },
     async (request) => {
       const principal = principalOf(request);
       const subscriber = await visibleSubscriber(db, principal, pathId(request, 'subscriberId'));
-      const showExpired = String((request.query as Body).show_expired) === 'true';
+      const showExpired = (request.query as { show_expired: boolean }).show_expired;
       await expireDue(db);
       const page = await packages.page(
         { sortBy: 'id', sortDir: 'desc', searchBy: { by: 'subscriberId' }, searchKey: String(subscriber.subscriberId), page: 0, size: 500 },

@@ -17,7 +17,7 @@ import type { Engine } from '../../db';
 import { queryBatches, sendCsv } from '../../engine/csv';
 import { fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
-import { INT_MIN, queryId } from '../../http/input';
+import { idSchema, INT_MIN, listRequestSchema, queryId } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import { exactText } from '../pricing/rules';
 import type { Database } from '../../db/types';
@@ -70,6 +70,11 @@ async function resellerRow(db: Kysely<Database>, id: number) {
  * The reseller whose pricing is asked for: the caller's own, or `reseller_id` of one in the caller's subtree.
  * Any other answers 404, so a parent's or a sibling's existence is not confirmed.
  */
+/** The optional `reseller_id` query of every pricing read: the caller's own reseller, or one of its subtree. */
+const resellerQuery = { type: 'object', properties: { reseller_id: idSchema({ min: INT_MIN }) } };
+/** The list request of the network prices (page, sort, search), checked further by `normaliseListRequest`. */
+const priceListBody = listRequestSchema(networkPriceSchema['x-list'].search.map((f) => f.by));
+
 async function pricedReseller(db: Kysely<Database>, principal: Principal, request: FastifyRequest) {
   const id = queryId(request, 'reseller_id', { min: INT_MIN }) ?? principal.resellerId;
   const row = await resellerRow(db, id);
@@ -146,7 +151,14 @@ export function registerResellerPricingRoutes(app: FastifyInstance, db: Kysely<D
 
   app.get(
     BASE,
-    { config, schema: { tags, summary: "The reseller's pricing plan, currency and default prices (the caller's, or reseller_id of its subtree)" } },
+    {
+      config,
+      schema: {
+        tags,
+        querystring: resellerQuery,
+        summary: "The reseller's pricing plan, currency and default prices (the caller's, or reseller_id of its subtree)",
+      },
+    },
     async (request) => {
       const { principal, reseller, planId } = await planOf(request);
       const plan = planId === null ? undefined : await db.selectFrom('pricingPlan').selectAll().where('id', '=', planId).executeTakeFirst();
@@ -188,20 +200,24 @@ export function registerResellerPricingRoutes(app: FastifyInstance, db: Kysely<D
     },
   );
 
-  app.get(`${BASE}/networks`, { config, schema: { tags, summary: 'Price per network (reseller_id optional)' } }, async (request) => {
-    const { planId } = await planOf(request);
-    const rows = await db
-      .selectFrom(sql<Row>`(${effectivePrices(planId)})`.as('e'))
-      .selectAll()
-      .orderBy('e.country')
-      .orderBy('e.plmn')
-      .execute();
-    return { items: rows.map((r) => numbers(r, PRICE_NUMBERS)) };
-  });
+  app.get(
+    `${BASE}/networks`,
+    { config, schema: { tags, querystring: resellerQuery, summary: 'Price per network (reseller_id optional)' } },
+    async (request) => {
+      const { planId } = await planOf(request);
+      const rows = await db
+        .selectFrom(sql<Row>`(${effectivePrices(planId)})`.as('e'))
+        .selectAll()
+        .orderBy('e.country')
+        .orderBy('e.plmn')
+        .execute();
+      return { items: rows.map((r) => numbers(r, PRICE_NUMBERS)) };
+    },
+  );
 
   app.get(
     `${BASE}/countries`,
-    { config, schema: { tags, summary: 'Price per country: the highest rate among its priced networks (reseller_id optional)' } },
+    { config, schema: { tags, querystring: resellerQuery, summary: 'Price per country: the highest rate among its priced networks (reseller_id optional)' } },
     async (request) => {
       const { planId } = await planOf(request);
       const { rows } = await sql<Row>`select e.country, e.currency, count(*)::int as network_count, ${maxRates()}
@@ -216,7 +232,7 @@ export function registerResellerPricingRoutes(app: FastifyInstance, db: Kysely<D
   ] as const) {
     app.get(
       `${BASE}/${path}`,
-      { config, schema: { tags, summary: "Price per zone: the highest rate among the zone's countries (reseller_id optional)" } },
+      { config, schema: { tags, querystring: resellerQuery, summary: "Price per zone: the highest rate among the zone's countries (reseller_id optional)" } },
       async (request) => {
         const { principal, reseller, planId } = await planOf(request);
         // Zones of the priced reseller and of those above it, as far as the caller's own subtree reaches.
@@ -240,7 +256,15 @@ export function registerResellerPricingRoutes(app: FastifyInstance, db: Kysely<D
 
   app.post(
     `${BASE}/paged`,
-    { config, schema: { tags, summary: 'Price per network, paged, sorted and searched by country or network (reseller_id optional)' } },
+    {
+      config,
+      schema: {
+        tags,
+        querystring: resellerQuery,
+        body: priceListBody,
+        summary: 'Price per network, paged, sorted and searched by country or network (reseller_id optional)',
+      },
+    },
     async (request) => {
       const { planId } = await planOf(request);
       const req = listRequest(request);
@@ -262,7 +286,16 @@ export function registerResellerPricingRoutes(app: FastifyInstance, db: Kysely<D
 
   app.post(
     `${BASE}/download`,
-    { config, schema: { tags, summary: 'Price per network as CSV (streamed), for the current search and sort', produces: ['text/csv'] } },
+    {
+      config,
+      schema: {
+        tags,
+        querystring: resellerQuery,
+        body: priceListBody,
+        summary: 'Price per network as CSV (streamed), for the current search and sort',
+        produces: ['text/csv'],
+      },
+    },
     async (request, reply) => {
       const { reseller, planId } = await planOf(request);
       const query = priceList(db, planId, listRequest(request));

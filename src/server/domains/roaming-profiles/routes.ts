@@ -9,7 +9,7 @@ import { queryBatches, sendCsv } from '../../engine/csv';
 import { EntityRepository } from '../../engine/repository';
 import { conflict, fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
-import { INT_MIN, pathId, queryId } from '../../http/input';
+import { idSchema, INT_MIN, pathId, queryId } from '../../http/input';
 import { checkRates, PENDING, RATE_FIELDS, ratesQuery, writeRates, type Rate } from './hooks';
 import type { Database } from '../../db/types';
 
@@ -43,7 +43,11 @@ export function registerRoamingProfileRoutes(app: FastifyInstance, db: Kysely<Da
     '/portal/roaming-profiles',
     {
       config: { privilege: ['RoamingProfile', 'SimOrders'] },
-      schema: { tags: ['roaming-profiles'], summary: 'Approved roaming profiles a SIM order may use' },
+      schema: {
+        tags: ['roaming-profiles'],
+        summary: 'Approved roaming profiles a SIM order may use',
+        querystring: { type: 'object', properties: { reseller_id: idSchema({ min: INT_MIN }), slot_count: idSchema({ min: INT_MIN }) } },
+      },
     },
     async (request) => {
       const resellerId = queryId(request, 'reseller_id', { min: INT_MIN });

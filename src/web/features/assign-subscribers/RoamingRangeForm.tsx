@@ -20,7 +20,7 @@ export function RoamingRangeForm() {
   const [profileId, setProfileId] = useState('');
   const [sourceId, setSourceId] = useState('');
   const [tried, setTried] = useState(false);
-  const profiles = useGetRoamingProfilesQuery();
+  const profiles = useGetRoamingProfilesQuery({});
   const [change, state] = usePostSubscribersRoamingProfileMutation();
   const options = profiles.isError
     ? undefined

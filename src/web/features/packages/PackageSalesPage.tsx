@@ -22,7 +22,7 @@ import { usePageTitle } from '@web/engine/pageTitle';
 import { SearchBar } from '@web/engine/SearchBar';
 import { showToast } from '@web/ui/toaster';
 import { useIsAdmin } from '@web/core/useIsAdmin';
-import { useDownloadPackageSalesMutation, usePackageSalesQuery, useResellerBalanceQuery } from '@web/core/packagesApi';
+import { useDownloadPackageSalesMutation, useGetLedgerBalanceQuery, usePackageSalesQuery } from '@web/core/packagesApi';
 import { SubscriberPackagesPanel } from '@web/ui/packages/SubscriberPackagesPanel';
 import './packages.css';
 
@@ -30,7 +30,7 @@ const SUBSCRIBER_PARAM = 'subscriber';
 
 function Balance() {
   const intl = useIntl();
-  const { data } = useResellerBalanceQuery(undefined);
+  const { data } = useGetLedgerBalanceQuery(undefined);
   if (!data) return null;
   return (
     <Tag large minimal intent={data.balance > 0 ? Intent.SUCCESS : Intent.WARNING} data-testid="reseller-balance">

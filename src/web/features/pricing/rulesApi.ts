@@ -52,8 +52,8 @@ export interface Network {
 
 const rulesTag = ({ kind, planId }: RulesArgs) => ({ type: RULE_KINDS[kind].planTag, id: `rules-${planId}` });
 
-// Not generated: each rule call below serves both plan kinds (local and international), whose paths differ, and
-// the document does not describe the bodies of the page, save and file calls.
+// Not generated: each rule call below serves both plan kinds (local and international), whose paths differ; the
+// document does not describe the bodies of the page, rule save and file calls, and the page is a read sent as POST.
 export const rulesApi = api.injectEndpoints({
   endpoints: (build) => ({
     planRulesPage: build.query<Page<EntityRow>, RulesArgs & { request: ListRequest }>({

@@ -13,7 +13,7 @@ import {
   NETWORK_STATES,
   profilesApi,
   useGetAllowedListsByIdQuery,
-  useAllowedListImpactMutation,
+  usePostAllowedListsByIdImpactMutation,
   usePostAdminBlockNetworksMutation,
   useDownloadAllowedListMutation,
   useGetAllowedListsByIdNetworksByCountryQuery,
@@ -23,6 +23,7 @@ import {
   type NetworkState,
   type StateCounts,
   type SyncState,
+  IMPACT_PAGE,
 } from './profilesApi';
 import './profiles.css';
 
@@ -188,7 +189,7 @@ export function AllowedListNetworks({ id }: { id: number }) {
   const { data: list } = useGetAllowedListsByIdQuery(id, { pollingInterval: running ? SYNC_POLL_MS : 0 });
   const summary = useGetAllowedListsByIdNetworksQuery(id, { skip: !list });
   const [block, blocking] = usePostAdminBlockNetworksMutation();
-  const [previewImpact, previewing] = useAllowedListImpactMutation();
+  const [previewImpact, previewing] = usePostAllowedListsByIdImpactMutation();
   const impact = useImpactCheck();
   const [sync, syncing] = usePostAllowedListsByIdSyncMutation();
   const [download, downloading] = useDownloadAllowedListMutation();
@@ -211,7 +212,7 @@ export function AllowedListNetworks({ id }: { id: number }) {
 
   const onBlock: Block = async (blocked, target) => {
     // Blocking cuts subscribers off: the ones seen on those networks lately are shown first.
-    if (blocked && !(await impact.check(previewImpact({ id, ...target }), 'impact.intro.block', 'impact.confirm.block'))) return;
+    if (blocked && !(await impact.check(previewImpact({ id, body: { ...target, page: IMPACT_PAGE } }), 'impact.intro.block', 'impact.confirm.block'))) return;
     const result = await block({ allowedListId: id, blocked, ...target });
     if (result.error) return failed('allowedList.block.error');
     showToast({ intent: Intent.SUCCESS, message: intl.formatMessage({ id: 'allowedList.block.done' }, { changed: result.data.changed }) });

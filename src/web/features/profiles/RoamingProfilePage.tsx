@@ -18,7 +18,8 @@ import {
   usePostAdminRoamingProfilesByIdApproveMutation,
   useDownloadPriceTableMutation,
   useDownloadWholeProfileMutation,
-  useRoamingProfileImpactMutation,
+  usePostRoamingProfilesByIdImpactMutation,
+  IMPACT_PAGE,
 } from './profilesApi';
 import type { Rate } from './rates';
 import './profiles.css';
@@ -35,7 +36,7 @@ function ProfileExtras({ id }: { id: number }) {
   const [approve, approving] = usePostAdminRoamingProfilesByIdApproveMutation();
   const [downloadRates, downloadingRates] = useDownloadPriceTableMutation();
   const [downloadProfile, downloadingProfile] = useDownloadWholeProfileMutation();
-  const [previewImpact] = useRoamingProfileImpactMutation();
+  const [previewImpact] = usePostRoamingProfilesByIdImpactMutation();
   const impact = useImpactCheck();
   if (!row) return null;
 
@@ -50,7 +51,11 @@ function ProfileExtras({ id }: { id: number }) {
     // Countries leaving the table leave the profile: its subscribers seen there lately are shown first.
     const kept = new Set(rates.map((r) => r.country));
     const dropped = ((row.rates as Rate[] | undefined) ?? []).map((r) => r.country).filter((c) => !kept.has(c));
-    if (dropped.length && !(await impact.check(previewImpact({ id, countries: dropped }), 'impact.intro.countries', 'impact.confirm.save'))) return false;
+    if (
+      dropped.length &&
+      !(await impact.check(previewImpact({ id, body: { countries: dropped, page: IMPACT_PAGE } }), 'impact.intro.countries', 'impact.confirm.save'))
+    )
+      return false;
     return !(await update({ ...row, rates })).error;
   };
 
@@ -91,13 +96,16 @@ function ProfileExtras({ id }: { id: number }) {
 
 export default function RoamingProfilePage() {
   const { id = NEW_ID } = useParams();
-  const [previewImpact] = useRoamingProfileImpactMutation();
+  const [previewImpact] = usePostRoamingProfilesByIdImpactMutation();
   const impact = useImpactCheck();
   // Allowed lists leaving the profile take their networks with them: its subscribers seen on those lately are shown first.
   const beforeUpdate = async (next: EntityRow, current: EntityRow) => {
     const kept = new Set((next.allowedListIds as number[] | undefined) ?? []);
     const dropped = ((current.allowedListIds as number[] | undefined) ?? []).filter((list) => !kept.has(list));
-    return !dropped.length || impact.check(previewImpact({ id: Number(id), allowedListIds: dropped }), 'impact.intro.allowedLists', 'impact.confirm.save');
+    return (
+      !dropped.length ||
+      impact.check(previewImpact({ id: Number(id), body: { allowedListIds: dropped, page: IMPACT_PAGE } }), 'impact.intro.allowedLists', 'impact.confirm.save')
+    );
   };
   return (
     <>

@@ -84,6 +84,8 @@ export const profilesApi = answering<{
   postAdminBlockNetworks: NetworkSummary & { changed: number };
   postAllowedListsByIdSync: { allowedListId: number; sent: number };
   postAdminRoamingProfilesByIdApprove: EntityRow;
+  postAllowedListsByIdImpact: Impact;
+  postRoamingProfilesByIdImpact: Impact;
 }>()(
   enhancedApi.enhanceEndpoints({
     addTagTypes: [LIST_NETWORKS, LIST_SYNC],
@@ -102,6 +104,9 @@ export const profilesApi = answering<{
           { type: LIST_NETWORKS, id: Number(id) },
         ],
       },
+      /** Previews ask nothing to change, but each answer is read afresh: POST calls, as mutations. */
+      postAllowedListsByIdImpact: { invalidatesTags: [] },
+      postRoamingProfilesByIdImpact: { invalidatesTags: [] },
       postAdminRoamingProfilesByIdApprove: {
         invalidatesTags: (_r, _e, id) => [
           { type: 'roamingProfile', id: String(id) },
@@ -127,15 +132,6 @@ const handWritten = api.injectEndpoints({
     downloadWholeProfile: build.mutation<string, number>({
       query: (id) => ({ url: `/v2/roaming-profiles/${id}/download`, method: 'POST', responseHandler: saveAttachment }),
     }),
-    /** Previews ask nothing to change, but each answer is read afresh: POST calls, as mutations. */
-    // Not generated: the document does not describe the body (countries, networks, page) a preview takes.
-    allowedListImpact: build.mutation<Impact, { id: number; plmns?: string[]; countries?: string[] }>({
-      query: ({ id, ...body }) => ({ url: `/allowed-lists/${id}/impact`, method: 'POST', body: { ...body, page: IMPACT_PAGE } }),
-    }),
-    // Not generated: the document does not describe the body (countries, lists, page) a preview takes.
-    roamingProfileImpact: build.mutation<Impact, { id: number; countries?: string[]; allowedListIds?: number[] }>({
-      query: ({ id, ...body }) => ({ url: `/roaming-profiles/${id}/impact`, method: 'POST', body: { ...body, page: IMPACT_PAGE } }),
-    }),
   }),
 });
 
@@ -146,11 +142,7 @@ export const {
   usePostAdminBlockNetworksMutation,
   usePostAllowedListsByIdSyncMutation,
   usePostAdminRoamingProfilesByIdApproveMutation,
+  usePostAllowedListsByIdImpactMutation,
+  usePostRoamingProfilesByIdImpactMutation,
 } = profilesApi;
-export const {
-  useDownloadAllowedListMutation,
-  useDownloadPriceTableMutation,
-  useDownloadWholeProfileMutation,
-  useAllowedListImpactMutation,
-  useRoamingProfileImpactMutation,
-} = handWritten;
+export const { useDownloadAllowedListMutation, useDownloadPriceTableMutation, useDownloadWholeProfileMutation } = handWritten;

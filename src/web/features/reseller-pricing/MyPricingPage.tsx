@@ -25,7 +25,14 @@ import { showToast } from '@web/ui/toaster';
 import { useIsAdmin } from '@web/core/useIsAdmin';
 import { MarginPreviewPanel } from './MarginPreviewPanel';
 import { PricesGrid } from './PricesGrid';
-import { useCountryPricesQuery, useDownloadPricesMutation, useNetworkPricesQuery, useResellerPricingQuery, useZonePricesQuery } from './resellerPricingApi';
+import {
+  useDownloadPricesMutation,
+  useGetResellerPricingCountriesQuery,
+  useGetResellerPricingDestinationZonesQuery,
+  useGetResellerPricingLocationZonesQuery,
+  useGetResellerPricingQuery,
+  useNetworkPricesQuery,
+} from './resellerPricingApi';
 import './myPricing.css';
 
 const RESELLER_PARAM = 'reseller';
@@ -119,7 +126,7 @@ function AreaList<T>({
 /** Prices per country: the highest rate among each country's priced networks, one row per country and currency. */
 function CountryTable({ resellerId }: { resellerId?: number }) {
   const intl = useIntl();
-  const result = useCountryPricesQuery(resellerId);
+  const result = useGetResellerPricingCountriesQuery(resellerId);
   const names = useMemo(() => countryNames(intl.locale), [intl.locale]);
   const columns = useMemo<ColDef<CountryPrice>[]>(() => {
     const header = (f: string) => intl.formatMessage({ id: `entity.networkPrice.field.${f}` });
@@ -155,7 +162,9 @@ function CountryTable({ resellerId }: { resellerId?: number }) {
 
 function ZoneTable({ kind, resellerId }: { kind: 'location-zones' | 'destination-zones'; resellerId?: number }) {
   const intl = useIntl();
-  const result = useZonePricesQuery({ kind, resellerId });
+  const location = useGetResellerPricingLocationZonesQuery(resellerId, { skip: kind !== 'location-zones' });
+  const destination = useGetResellerPricingDestinationZonesQuery(resellerId, { skip: kind !== 'destination-zones' });
+  const result = kind === 'location-zones' ? location : destination;
   const rate = (z: ZonePrice, f: (typeof RATE_FIELDS)[number]) =>
     z[f] === null ? intl.formatMessage({ id: 'format.none' }) : formatRate(intl.locale, z[f]!, z.currency);
   return (
@@ -211,7 +220,7 @@ export default function MyPricingPage() {
   const resellerId = params.has(RESELLER_PARAM) && Number.isInteger(raw) ? raw : undefined;
   const query = readListQuery(params, schema, isAdmin);
   const view: View = VIEWS.find((v) => v === params.get(VIEW_PARAM)) ?? 'networks';
-  const summary = useResellerPricingQuery(resellerId);
+  const summary = useGetResellerPricingQuery(resellerId);
   const prices = useNetworkPricesQuery({ ...toListRequest(query, schema), resellerId }, { skip: !summary.data || view !== 'networks' });
   const [download, downloading] = useDownloadPricesMutation();
   const names = useMemo(() => countryNames(intl.locale), [intl.locale]);

@@ -7,6 +7,42 @@ const injectedRtkApi = api
   })
   .injectEndpoints({
     endpoints: (build) => ({
+      getResellerPricing: build.query<GetResellerPricingApiResponse, GetResellerPricingApiArg>({
+        query: (queryArg) => ({
+          url: `/reseller-pricing`,
+          params: {
+            reseller_id: queryArg,
+          },
+        }),
+        providesTags: ['reseller-pricing'],
+      }),
+      getResellerPricingCountries: build.query<GetResellerPricingCountriesApiResponse, GetResellerPricingCountriesApiArg>({
+        query: (queryArg) => ({
+          url: `/reseller-pricing/countries`,
+          params: {
+            reseller_id: queryArg,
+          },
+        }),
+        providesTags: ['reseller-pricing'],
+      }),
+      getResellerPricingLocationZones: build.query<GetResellerPricingLocationZonesApiResponse, GetResellerPricingLocationZonesApiArg>({
+        query: (queryArg) => ({
+          url: `/reseller-pricing/location-zones`,
+          params: {
+            reseller_id: queryArg,
+          },
+        }),
+        providesTags: ['reseller-pricing'],
+      }),
+      getResellerPricingDestinationZones: build.query<GetResellerPricingDestinationZonesApiResponse, GetResellerPricingDestinationZonesApiArg>({
+        query: (queryArg) => ({
+          url: `/reseller-pricing/destination-zones`,
+          params: {
+            reseller_id: queryArg,
+          },
+        }),
+        providesTags: ['reseller-pricing'],
+      }),
       postResellerPricingMarginPreview: build.mutation<PostResellerPricingMarginPreviewApiResponse, PostResellerPricingMarginPreviewApiArg>({
         query: (queryArg) => ({
           url: `/reseller-pricing/margin-preview`,
@@ -27,6 +63,14 @@ const injectedRtkApi = api
     overrideExisting: false,
   });
 export { injectedRtkApi as enhancedApi };
+export type GetResellerPricingApiResponse = unknown;
+export type GetResellerPricingApiArg = number | undefined;
+export type GetResellerPricingCountriesApiResponse = unknown;
+export type GetResellerPricingCountriesApiArg = number | undefined;
+export type GetResellerPricingLocationZonesApiResponse = unknown;
+export type GetResellerPricingLocationZonesApiArg = number | undefined;
+export type GetResellerPricingDestinationZonesApiResponse = unknown;
+export type GetResellerPricingDestinationZonesApiArg = number | undefined;
 export type PostResellerPricingMarginPreviewApiResponse = unknown;
 export type PostResellerPricingMarginPreviewApiArg = {
   resellerId?: number;
@@ -54,4 +98,11 @@ export type ApiError = {
     message?: string;
   }[];
 };
-export const { usePostResellerPricingMarginPreviewMutation, usePutResellerPricingPlanMutation } = injectedRtkApi;
+export const {
+  useGetResellerPricingQuery,
+  useGetResellerPricingCountriesQuery,
+  useGetResellerPricingLocationZonesQuery,
+  useGetResellerPricingDestinationZonesQuery,
+  usePostResellerPricingMarginPreviewMutation,
+  usePutResellerPricingPlanMutation,
+} = injectedRtkApi;

@@ -16,12 +16,20 @@ const tagged = api.enhanceEndpoints({ addTagTypes: ['ResellerPricing'] });
 const PRICING = { type: 'ResellerPricing' as const, id: 'LIST' };
 
 export const resellerPricingApi = answering<{
+  getResellerPricing: ResellerPricingSummary;
+  getResellerPricingCountries: { items: CountryPrice[] };
+  getResellerPricingLocationZones: { items: ZonePrice[] };
+  getResellerPricingDestinationZones: { items: ZonePrice[] };
   postResellerPricingMarginPreview: MarginPreview;
   putResellerPricingPlan: { resellerId: number; pricingPlanId: number | null };
 }>()(
   enhancedApi.enhanceEndpoints({
     addTagTypes: ['ResellerPricing'],
     endpoints: {
+      getResellerPricing: { providesTags: [PRICING] },
+      getResellerPricingCountries: { providesTags: [] },
+      getResellerPricingLocationZones: { providesTags: [] },
+      getResellerPricingDestinationZones: { providesTags: [] },
       postResellerPricingMarginPreview: { invalidatesTags: [] },
       /** Assigns one of the caller's plans to a sub-reseller (needs Resellers). */
       putResellerPricingPlan: { invalidatesTags: [PRICING] },
@@ -31,22 +39,9 @@ export const resellerPricingApi = answering<{
 
 const handWritten = tagged.injectEndpoints({
   endpoints: (build) => ({
-    // Not generated: the document does not describe the `reseller_id` query this call takes.
-    resellerPricing: build.query<ResellerPricingSummary, number | undefined>({
-      query: (resellerId) => ({ url: '/reseller-pricing', params: params(resellerId) }),
-      providesTags: [PRICING],
-    }),
-    // Not generated: the document does not describe the list request and `reseller_id` query this call takes.
+    // Not generated: a read sent as POST, which the generator makes a mutation; the grid needs a cached query.
     networkPrices: build.query<Page<NetworkPrice>, Scoped<ListRequest>>({
       query: ({ resellerId, ...body }) => ({ url: '/reseller-pricing/paged', method: 'POST', body, params: params(resellerId) }),
-    }),
-    // Not generated: the document does not describe the `reseller_id` query this call takes.
-    countryPrices: build.query<{ items: CountryPrice[] }, number | undefined>({
-      query: (resellerId) => ({ url: '/reseller-pricing/countries', params: params(resellerId) }),
-    }),
-    // Not generated: the document does not describe the `reseller_id` query these calls take.
-    zonePrices: build.query<{ items: ZonePrice[] }, { kind: 'location-zones' | 'destination-zones'; resellerId?: number }>({
-      query: ({ kind, resellerId }) => ({ url: `/reseller-pricing/${kind}`, params: params(resellerId) }),
     }),
     // Not generated: a streamed CSV saved as a file, which the document cannot describe.
     downloadPrices: build.mutation<string, Scoped<ListRequest>>({
@@ -61,5 +56,12 @@ const handWritten = tagged.injectEndpoints({
   }),
 });
 
-export const { usePostResellerPricingMarginPreviewMutation, usePutResellerPricingPlanMutation } = resellerPricingApi;
-export const { useResellerPricingQuery, useNetworkPricesQuery, useCountryPricesQuery, useZonePricesQuery, useDownloadPricesMutation } = handWritten;
+export const {
+  useGetResellerPricingQuery,
+  useGetResellerPricingCountriesQuery,
+  useGetResellerPricingLocationZonesQuery,
+  useGetResellerPricingDestinationZonesQuery,
+  usePostResellerPricingMarginPreviewMutation,
+  usePutResellerPricingPlanMutation,
+} = resellerPricingApi;
+export const { useNetworkPricesQuery, useDownloadPricesMutation } = handWritten;

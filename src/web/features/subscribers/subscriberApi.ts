@@ -190,7 +190,8 @@ export const subscriberApi = answering<{
 
 const pagedPanels = subscriberApi.injectEndpoints({
   endpoints: (build) => ({
-    // Not generated: the document does not describe the body (`{ page: { page, size } }`) this call takes.
+    // Not generated: a read sent as POST (generated, it would be a mutation, not a cached query), whose body
+    // (`{ page: { page, size } }`) the document does not describe.
     networkEvents: build.query<Page<NetworkEvent>, { subscriberId: number; imsi: string; page: number; size: number }>({
       query: ({ imsi, page, size }) => ({ url: `/subscriber-info/network-events/${imsi}`, method: 'POST', body: { page: { page, size } } }),
       providesTags: (_r, _e, { subscriberId }) => info(subscriberId),
@@ -199,7 +200,8 @@ const pagedPanels = subscriberApi.injectEndpoints({
     downloadNetworkEvents: build.mutation<string, string>({
       query: (imsi) => ({ url: `/subscriber-info/network-events/${imsi}/download`, method: 'POST', responseHandler: saveAttachment }),
     }),
-    // Not generated: the document does not describe the body (`{ page: { page, size } }`) this call takes.
+    // Not generated: a read sent as POST (generated, it would be a mutation, not a cached query), whose body
+    // (`{ page: { page, size } }`) the document does not describe.
     charges: build.query<Page<Charge>, { id: number; page: number; size: number }>({
       query: ({ id, page, size }) => ({ url: `/subscriber-info/charges/${id}`, method: 'POST', body: { page: { page, size } } }),
       providesTags: (_r, _e, { id }) => info(id),

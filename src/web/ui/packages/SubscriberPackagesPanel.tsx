@@ -30,9 +30,9 @@ import { showToast } from '../toaster';
 import {
   usePostPrePaidPackagesAssignMutation,
   usePostPrePaidPackagesApiExpireMutation,
-  useOfferedTemplatesQuery,
+  useGetPrePaidPackagesTemplatesQuery,
   usePostPrePaidPackagesPurchaseMutation,
-  useSubscriberPackagesQuery,
+  useGetPrePaidPackagesListBySubscriberIdQuery,
 } from '@web/core/packagesApi';
 import './packages.css';
 import { messageOr } from '@web/core/messages';
@@ -71,7 +71,7 @@ function Usage({ used, total }: { used: number; total?: number }) {
 function SaleDialog({ kind, subscriberId, onClose }: { kind: SaleKind; subscriberId: number; onClose: () => void }) {
   const intl = useIntl();
   const selectId = useId();
-  const { data: templates, isLoading } = useOfferedTemplatesQuery(subscriberId);
+  const { data: templates, isLoading } = useGetPrePaidPackagesTemplatesQuery({ subscriberId });
   const [templateId, setTemplateId] = useState<number | undefined>();
   const [firstUse, setFirstUse] = useState(false);
   const [assign, assigning] = usePostPrePaidPackagesAssignMutation();
@@ -161,7 +161,7 @@ export function SubscriberPackagesPanel({ subscriberId }: SubscriberPackagesPane
   const [showExpired, setShowExpired] = useState(false);
   const [selling, setSelling] = useState<SaleKind | undefined>();
   const [expiring, setExpiring] = useState<PrepaidPackage | undefined>();
-  const { data: packages, isLoading, isError, refetch } = useSubscriberPackagesQuery({ subscriberId, showExpired });
+  const { data: packages, isLoading, isError, refetch } = useGetPrePaidPackagesListBySubscriberIdQuery({ subscriberId, showExpired });
   const [expire, expiringState] = usePostPrePaidPackagesApiExpireMutation();
   const field = (name: string) => intl.formatMessage({ id: `entity.prepaidPackage.field.${name}` });
 

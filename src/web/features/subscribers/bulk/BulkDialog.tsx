@@ -55,7 +55,7 @@ function paramsOf(action: BulkAction, f: Fields): { params: Record<string, unkno
 /** The choices of the action that picks one row of a list: plans, roaming profiles or accounts. */
 function useChoices(action: BulkAction) {
   const plans = useGetPricingPlansQuery(undefined, { skip: action !== 'pricing-plan' });
-  const profiles = useGetRoamingProfilesQuery(undefined, { skip: action !== 'roaming-profile' });
+  const profiles = useGetRoamingProfilesQuery({}, { skip: action !== 'roaming-profile' });
   const accounts = useReferenceOptionsQuery(['account'], { skip: action !== 'move' });
   if (action === 'pricing-plan') return (plans.data?.pricingPlans ?? []).map((p) => ({ value: String(p.pricingPlanId), label: p.pricingPlanName }));
   if (action === 'roaming-profile') return (profiles.data ?? []).map((p) => ({ value: String(p.id), label: `${p.name} (${p.resellerName})` }));
