@@ -152,4 +152,16 @@ describe.each(engines)('input at the edge on %s', (engine) => {
     expect(batch.statusCode).toBe(400);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
+
+  it('parses query values by the route schema: a wrong flag or reseller id answers 400 naming the parameter', async () => {
+    const expired = await admin.get(`/portal/pre-paid-packages/list/${subscriber.subscriberId}?show_expired=maybe`);
+    expect(expired.statusCode, expired.body).toBe(400);
+    expect(fields(expired).map(([field]: [string]) => field)).toEqual(['show_expired']);
+    expect((await admin.get(`/portal/pre-paid-packages/list/${subscriber.subscriberId}?show_expired=true`)).statusCode).toBe(200);
+    for (const value of ['abc', '', '1e99']) {
+      const balance = await admin.get(`/portal/ledger/balance?reseller_id=${value}`);
+      expect(balance.statusCode, `${value}: ${balance.body}`).toBe(400);
+      expect(fields(balance).map(([field]: [string]) => field)).toEqual(['reseller_id']);
+    }
+  });
 });
