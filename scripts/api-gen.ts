@@ -2,8 +2,8 @@
  * Generates the web app's RTK Query endpoints from the server's OpenAPI document (`npm run api:gen`).
  *
  * The server is built in-process on an in-memory PGlite database and asked for its document (`app.swagger()`),
- * which is shaped for the client: the `/portal` prefix leaves the paths (the web app's base query adds the
- * configured base) and the ajv-errors keyword `errorMessage`, which is not OpenAPI, is dropped. Then
+ * already cleaned of validation-only keywords by the server (src/server/http/openapi.ts); the `/portal` prefix
+ * leaves the paths (the web app's base query adds the configured base). Then
  * @rtk-query/codegen-openapi writes one `*.gen.ts` per domain, next to the code that uses it, injecting into the
  * app's one API (`src/web/core/api.ts`). `test/server/api-gen.test.ts` fails when a checked-in file is stale.
  */
@@ -98,18 +98,7 @@ export const API_DOMAINS: Record<string, string[]> = {
   'src/web/features/pricing/rulesApi.gen.ts': ['get /networks'],
 };
 
-/** Removes every `errorMessage` (an ajv-errors keyword, not OpenAPI) from a JSON value. */
-function withoutErrorMessages(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutErrorMessages);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([key]) => key !== 'errorMessage')
-      .map(([key, v]) => [key, withoutErrorMessages(v)]),
-  );
-}
-
-/** The server's document as the client sees it: paths under the API base, OpenAPI keywords only. */
+/** The server's document (already cleaned of validation-only keywords) as the client sees it: paths under the API base. */
 export async function clientDocument(): Promise<Record<string, unknown>> {
   const { openDatabase } = await import('@server/db');
   const { buildApp } = await import('@server/app');
@@ -117,7 +106,7 @@ export async function clientDocument(): Promise<Record<string, unknown>> {
   const app = await buildApp({ database, jwtSecret: 'api-gen' });
   try {
     await app.ready();
-    const doc = withoutErrorMessages(app.swagger()) as { paths: Record<string, unknown> };
+    const doc = app.swagger() as { paths: Record<string, unknown> };
     const paths = Object.fromEntries(Object.entries(doc.paths).map(([path, item]) => [path.replace(/^\/portal(?=\/|$)/, '') || '/', item]));
     return { ...doc, paths };
   } finally {
