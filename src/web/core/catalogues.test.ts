@@ -80,6 +80,13 @@ describe('message catalogues', () => {
     expect(describeReport(seeded).text).toContain('de: missing from the catalogue: menu.x');
   });
 
+  it('keeps the English catalogue and the schema labels it repeats in step', () => {
+    expect(report.conflicting).toEqual([]);
+    const seeded = { ...report, conflicting: ['entity.x.single'] };
+    expect(describeReport(seeded)).toMatchObject({ failed: true });
+    expect(describeReport(seeded).text).toContain('en: the catalogue and the schema label differ: entity.x.single');
+  });
+
   it.each([...LOCALES])('%s: every message parses as ICU and keeps the English arguments and tags', (locale) => {
     const messages = locale === 'en' ? en : catalogue(locale);
     const broken: string[] = [];
