@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, browserSession, SHOTS, signIn } from './harness';
+import { readFileSync } from 'node:fs';
+import { ADMIN_PASSWORD, browserSession, setDarkMode, SHOTS, signIn } from './harness';
+
+const hebrew = JSON.parse(readFileSync(new URL('../../i18n/he.json', import.meta.url), 'utf8')) as Record<string, string>;
 
 /** An entity made of a schema and a migration only: its menu entry, list, form and titles in the browser. */
 describe('contact types in the browser', () => {
@@ -27,6 +30,18 @@ describe('contact types in the browser', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.title()).toMatch(/^Escalation · /);
     await page.screenshot({ path: `${SHOTS}/contact-type.png` });
+
+    // The list in dark mode, then in Hebrew: the menu entry and the heading read the Hebrew catalogue, right to left.
+    await page.getByTestId('menu-contactType').click();
+    await page.getByTestId('grid-contactType').locator('[role="gridcell"][col-id="name"]').first().waitFor();
+    await setDarkMode(page, true);
+    await page.screenshot({ path: `${SHOTS}/contact-types-dark.png` });
+    await setDarkMode(page, false);
+    await page.getByTestId('language-select').selectOption('he');
+    await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    await expect.poll(() => page.getByTestId('menu-contactType').innerText()).toBe(hebrew['entity.contactType.title']);
+    await page.screenshot({ path: `${SHOTS}/contact-types-he.png` });
+    await page.getByTestId('language-select').selectOption('en');
     expect(session.errors).toEqual([]);
   });
 });
