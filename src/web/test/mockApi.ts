@@ -6,6 +6,7 @@
 import { cleanup } from '@testing-library/react';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { disposeToaster } from '@web/ui/toaster';
 import { createMockDatabase } from '../../../mocks/data';
 import { createHandlers } from '../../../mocks/handlers';
 
@@ -40,7 +41,11 @@ export function setupMockApi() {
     localStorage.clear();
     sessionStorage.clear();
   });
-  afterEach(() => cleanup());
+  afterEach(() => {
+    cleanup();
+    // The toaster lives in a root of its own: its closing timers would otherwise outlive the test file's window.
+    disposeToaster();
+  });
   afterAll(() => server.close());
 
   return {

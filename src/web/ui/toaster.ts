@@ -3,10 +3,28 @@
  * already translated.
  */
 import { OverlayToaster, Position, type Toaster, type ToastProps } from '@blueprintjs/core';
+import { createRoot, type Root } from 'react-dom/client';
 
 let toaster: Promise<Toaster> | null = null;
+let root: { root: Root; container: HTMLElement } | null = null;
 
 export function showToast(props: ToastProps): void {
-  toaster ??= OverlayToaster.create({ position: Position.TOP });
+  toaster ??= OverlayToaster.create(
+    { position: Position.TOP },
+    {
+      domRenderer: (element, container) => {
+        root = { root: createRoot(container), container };
+        root.root.render(element);
+      },
+    },
+  );
   void toaster.then((t) => t.show(props));
+}
+
+/** Removes the toaster and its pending timers; the next toast makes a new one. A page's teardown calls it. */
+export function disposeToaster(): void {
+  root?.root.unmount();
+  root?.container.remove();
+  root = null;
+  toaster = null;
 }
