@@ -63,6 +63,8 @@ export const PRIVILEGE_CATALOGUE: PrivilegeItem[] = [
   { privilege: 'Roles', subPrivileges: [] },
   { privilege: 'Documentation', subPrivileges: [] },
   { privilege: 'PaymentMethods', subPrivileges: [] },
+  { privilege: 'CustomFields', subPrivileges: [] },
+  { privilege: 'Labs', subPrivileges: [] },
   { privilege: 'Search', subPrivileges: [...SEARCH_PAGES] },
   { privilege: 'SubscriberDetails', subPrivileges: [...SUBSCRIBER_PANELS] },
 ];
