@@ -6,15 +6,16 @@ import { OverlayToaster, Position, type Toaster, type ToastProps } from '@bluepr
 import { createRoot, type Root } from 'react-dom/client';
 
 let toaster: Promise<Toaster> | null = null;
-let root: { root: Root; container: HTMLElement } | null = null;
+let root: { root: Root; container: Element | DocumentFragment } | null = null;
 
 export function showToast(props: ToastProps): void {
   toaster ??= OverlayToaster.create(
     { position: Position.TOP },
     {
       domRenderer: (element, container) => {
-        root = { root: createRoot(container), container };
-        root.root.render(element);
+        const created = createRoot(container);
+        root = { root: created, container };
+        created.render(element);
       },
     },
   );
@@ -24,7 +25,7 @@ export function showToast(props: ToastProps): void {
 /** Removes the toaster and its pending timers; the next toast makes a new one. A page's teardown calls it. */
 export function disposeToaster(): void {
   root?.root.unmount();
-  root?.container.remove();
+  if (root?.container instanceof Element) root.container.remove();
   root = null;
   toaster = null;
 }
