@@ -37,6 +37,7 @@ export const API_DOMAINS: Record<string, string[]> = {
   ],
   'src/web/features/account-security/passwordApi.gen.ts': ['put /user/password'],
   'src/web/core/adminApi.gen.ts': ['get /admin/outbox', 'get /admin/join-requests'],
+  'src/web/core/customFieldsApi.gen.ts': ['get /custom-fields/applicable/{entity}'],
   'src/web/core/jobsApi.gen.ts': ['get /jobs', 'get /jobs/{id}', 'get /jobs/{id}/items', 'post /jobs/{id}/cancel', 'post /jobs/{id}/retry'],
   'src/web/core/packagesApi.gen.ts': [
     'get /pre-paid-packages/list/{subscriberId}',

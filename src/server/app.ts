@@ -11,6 +11,7 @@ import { ensureNetworks } from './domains/networks/catalogue';
 import type { AccessOptions } from './domains/access';
 import access from './domains/access/plugin';
 import allowedLists from './domains/allowed-lists/plugin';
+import customFields from './domains/custom-fields/plugin';
 import auth from './domains/auth/plugin';
 import exchangeRates from './domains/exchange-rates/plugin';
 import type { ExchangeRateOptions } from './domains/exchange-rates/routes';
@@ -139,6 +140,7 @@ export async function buildApp(opts: AppOptions) {
     networks,
     'allowed-lists': allowedLists,
     entities: entityRoutes,
+    'custom-fields': customFields,
     'roaming-profiles': roamingProfiles,
     subscribers,
     jobs: jobRoutes,

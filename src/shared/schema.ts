@@ -4,6 +4,7 @@
  * the web app's endpoints, grid and form, and the mocks. This module holds the types and the pure helpers
  * every side shares, so a list request means the same thing everywhere.
  */
+import { customComparison, customMatches, customName, customSearchFilter, listValue, type CustomFieldDefinition } from './customFields';
 import type { ListRequest, SortDir } from './wire';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './wire';
 
@@ -68,6 +69,8 @@ export type ApiOperation = 'paged' | 'search' | 'list' | 'get' | 'create' | 'upd
 export interface SearchFilter {
   /** The searchBy value; a property name, or a name of its own with `fields`. */
   by: string;
+  /** A custom field's filter (`custom.<key>`): how its values are compared depends on the definition. */
+  custom?: CustomFieldDefinition;
   /** Properties searched; defaults to [by]. */
   fields?: string[];
   /** Message id of the filter's label; defaults to the property's title. */
@@ -191,7 +194,7 @@ export function searchFilters(schema: EntitySchema, isAdmin: boolean): SearchFil
 
 /** The properties a filter compares; none for a `child` filter, which looks in another table. */
 export function filterFields(filter: SearchFilter): string[] {
-  return filter.fields ?? (filter.child ? [] : [filter.by]);
+  return filter.fields ?? (filter.child || filter.custom ? [] : [filter.by]);
 }
 
 /** Properties a client may write: everything but read-only and joined ones. */
@@ -276,10 +279,16 @@ function keyValue(schema: EntitySchema, value: unknown): boolean {
  * Applies defaults and checks a list request against the schema's whitelist: an unknown sort field or
  * filter is refused, so no string from a request ever names a column.
  */
-export function normaliseListRequest(schema: EntitySchema, req: ListRequest, isAdmin: boolean): NormalisedListRequest {
+export function normaliseListRequest(
+  schema: EntitySchema,
+  req: ListRequest,
+  isAdmin: boolean,
+  custom: readonly CustomFieldDefinition[] = [],
+): NormalisedListRequest {
   const list = schema['x-list'];
   const sortBy = req.sortBy || list.defaultSort.sortBy;
-  if (!sortableFields(schema).includes(sortBy)) throw new ListRequestError('sortBy', 'enum', 'validation.sortBy.invalid');
+  const customNames = custom.map(customName);
+  if (!sortableFields(schema).includes(sortBy) && !customNames.includes(sortBy)) throw new ListRequestError('sortBy', 'enum', 'validation.sortBy.invalid');
   const sortDir = req.sortDir ?? (req.sortBy ? 'asc' : list.defaultSort.sortDir);
   if (sortDir !== 'asc' && sortDir !== 'desc') throw new ListRequestError('sortDir', 'enum', 'validation.sortDir.invalid');
   if (req.page !== undefined && req.page !== null && (typeof req.page !== 'object' || Array.isArray(req.page)))
@@ -298,7 +307,8 @@ export function normaliseListRequest(schema: EntitySchema, req: ListRequest, isA
   let searchBy: SearchFilter | undefined;
   if (searchKey) {
     const by = req.searchBy || 'multi';
-    searchBy = searchFilters(schema, isAdmin).find((f) => f.by === by) ?? (req.searchBy ? undefined : searchFilters(schema, isAdmin)[0]);
+    const filters = [...searchFilters(schema, isAdmin), ...custom.map(customSearchFilter)];
+    searchBy = filters.find((f) => f.by === by) ?? (req.searchBy ? undefined : filters[0]);
     if (!searchBy) throw new ListRequestError('searchBy', 'enum', 'validation.searchBy.invalid');
   }
   return { sortBy, sortDir, searchBy, searchKey: searchKey || undefined, page, size, ...(after !== undefined ? { after } : {}) };
@@ -352,7 +362,10 @@ export function pageInMemory<T extends Record<string, unknown>>(schema: EntitySc
     const childCmp = req.searchBy.child ? childComparison(req.searchBy.child, key) : undefined;
     const inChild = (row: T) =>
       childCmp !== undefined && Array.isArray(row[`${child}s`]) && (row[`${child}s`] as unknown[]).some((v) => matchesComparison(childCmp, v));
-    items = items.filter((row) => inChild(row) || fields.some((f) => matchesComparison(searchComparison(schema.properties[f], key), row[f])));
+    const custom = req.searchBy.custom;
+    const customCmp = custom ? customComparison(custom, key) : undefined;
+    const inCustom = (row: T) => custom !== undefined && customMatches(customCmp!, listValue(row, customName(custom)));
+    items = items.filter((row) => inChild(row) || inCustom(row) || fields.some((f) => matchesComparison(searchComparison(schema.properties[f], key), row[f])));
   }
   const dir = req.sortDir === 'asc' ? 1 : -1;
   const key = schema['x-entity'].key;
@@ -360,8 +373,8 @@ export function pageInMemory<T extends Record<string, unknown>>(schema: EntitySc
   const empty = (v: unknown) => v === null || v === undefined;
   // Empty values last in both directions, as the server sorts them.
   const bySort = (a: T, b: T) => {
-    const x = a[req.sortBy];
-    const y = b[req.sortBy];
+    const x = listValue(a, req.sortBy);
+    const y = listValue(b, req.sortBy);
     if (empty(x) || empty(y)) return empty(x) === empty(y) ? 0 : empty(x) ? 1 : -1;
     return dir * compare(x, y);
   };

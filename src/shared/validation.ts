@@ -4,6 +4,7 @@
  */
 import type { EntitySchema, PropertySchema } from './schema';
 import { isVersioned, propertyType, VERSION, withColumnRange, writableFields } from './schema';
+import { CUSTOM_MAX_FIELDS } from './customFields';
 import type { FieldError } from './wire';
 
 export type ValidationMode = 'create' | 'update';
@@ -21,6 +22,8 @@ export function cleanProperty(prop: PropertySchema): PropertySchema {
     if (v === undefined || k.startsWith('x-') || k === 'title' || k === 'description' || k === 'readOnly') continue;
     out[k] = v;
   }
+  // A row's custom values: any keys (the definitions judge them), so a response keeps every one of them.
+  if (prop['x-custom-fields']) Object.assign(out, { additionalProperties: true, maxProperties: CUSTOM_MAX_FIELDS });
   if (out.errorMessage && typeof out.errorMessage === 'object') {
     const { required: _required, ...rest } = out.errorMessage;
     out.errorMessage = Object.keys(rest).length ? rest : undefined;

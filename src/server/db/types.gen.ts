@@ -29,6 +29,7 @@ export interface Account {
   city: string | null;
   country: string | null;
   createdAt: Generated<Timestamp>;
+  custom: Generated<Json>;
   email: string | null;
   internationalPricingPlanId: number | null;
   inventoryAccount: Generated<boolean>;
@@ -101,6 +102,24 @@ export interface ContactType {
   description: string | null;
   id: Generated<number>;
   name: string;
+  version: Generated<number>;
+}
+
+export interface CustomField {
+  choices: Json | null;
+  earliest: string | null;
+  entity: string;
+  id: Generated<number>;
+  key: string;
+  label: string;
+  latest: string | null;
+  maximum: Numeric | null;
+  minimum: Numeric | null;
+  pattern: string | null;
+  position: Generated<number>;
+  required: Generated<boolean>;
+  resellerId: number;
+  type: string;
   version: Generated<number>;
 }
 
@@ -338,6 +357,7 @@ export interface PricingPlan {
 export interface Reseller {
   accentColorHex: string | null;
   createdAt: Generated<Timestamp>;
+  custom: Generated<Json>;
   id: Generated<number>;
   name: string;
   parentId: number | null;
@@ -477,6 +497,7 @@ export interface Subscriber {
   balance: Generated<Numeric>;
   country: string | null;
   createdAt: Generated<Timestamp>;
+  custom: Generated<Json>;
   dailyLimitBytes: number | null;
   device: string | null;
   deviceType: string | null;
@@ -568,6 +589,7 @@ export interface DB {
   appUser: AppUser;
   attemptCounter: AttemptCounter;
   contactType: ContactType;
+  customField: CustomField;
   destinationZone: DestinationZone;
   equipmentTac: EquipmentTac;
   exchangeRate: ExchangeRate;

@@ -1,4 +1,5 @@
 import { allowedListHooks } from '../domains/allowed-lists';
+import { customFieldHooks } from '../domains/custom-fields/hooks';
 import { domainPlugin } from '../domains/plugin';
 import { templateHooks } from '../domains/prepaid/hooks';
 import { pricingPlanHooks } from '../domains/pricing/routes';
@@ -21,5 +22,6 @@ export default domainPlugin('entities', async (app, { database, schemas }) =>
     subscriber: subscriberHooks,
     allowedList: allowedListHooks,
     prepaidTemplate: templateHooks,
+    customField: customFieldHooks,
   }),
 );

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import {
   childComparison,
   filterFields,
@@ -16,6 +16,7 @@ import {
   VERSION,
 } from '@shared/schema';
 import { countryCodesMatching } from '@shared/countries';
+import { CUSTOM_PROPERTY, customComparison, customKeyOf, type CustomFieldDefinition } from '@shared/customFields';
 import type { Page } from '@shared/wire';
 import type { Principal } from '../http/principal';
 
@@ -64,6 +65,19 @@ export function searchMatch(eb: ExpressionBuilder<any, any>, column: Expression<
 }
 
 /**
+ * The SQL of a custom field's search (see `customComparison`): equality as containment (`custom @> {"key": value}`),
+ * which the column's GIN index serves; parts of days and text on the value as text.
+ */
+function customMatch(eb: ExpressionBuilder<any, any>, column: Expression<unknown>, def: CustomFieldDefinition, key: string): Expression<SqlBool> | undefined {
+  const cmp = customComparison(def, key);
+  const text = sql<string>`${column} ->> ${def.key}`;
+  if (cmp.kind === 'equals') return sql<SqlBool>`${column} @> ${JSON.stringify({ [def.key]: cmp.value })}::jsonb`;
+  if (cmp.kind === 'prefix') return eb(text, 'like', `${escapeLike(cmp.value)}%`);
+  if (cmp.kind === 'contains') return eb(text, 'ilike', `%${escapeLike(cmp.value)}%`);
+  return undefined;
+}
+
+/**
  * Generic SQL for one schema-described table. Every column name comes from the schema (never from a
  * request), and the CamelCasePlugin turns property names (or their `x-column`) into snake_case columns.
  */
@@ -107,8 +121,13 @@ export class EntityRepository {
     return this.schema.properties[prop]?.['x-column'] ?? prop;
   }
 
-  /** The SQL expression of a property: own column or joined one. */
-  private ref(prop: string) {
+  /**
+   * The SQL expression of a property: own column or joined one, or a custom field's value (`custom.<key>`) as jsonb,
+   * which orders numbers as numbers and text as text.
+   */
+  private ref(prop: string): RawBuilder<unknown> {
+    const customKey = customKeyOf(prop);
+    if (customKey !== undefined) return sql`${sql.ref(`${T}.${CUSTOM_PROPERTY}`)} -> ${customKey}`;
     const join = this.joins.find((j) => j.prop === prop);
     return sql.ref(join ? `${join.alias}.${join.column}` : `${T}.${this.column(prop)}`);
   }
@@ -204,6 +223,11 @@ export class EntityRepository {
                 .where(match),
             ),
           );
+      }
+      const custom = req.searchBy!.custom;
+      if (custom) {
+        const match = customMatch(eb, sql.ref(`${T}.${CUSTOM_PROPERTY}`), custom, key);
+        if (match) terms.push(match);
       }
       for (const field of filterFields(req.searchBy!)) {
         if (this.schema.properties[field]['x-format'] === 'countries') {

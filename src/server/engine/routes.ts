@@ -14,6 +14,7 @@ import {
   type ApiRoute,
   type EntitySchema,
 } from '@shared/schema';
+import { CUSTOM_PROPERTY, customName, listValue } from '@shared/customFields';
 import { bodySchema, cleanProperty } from '@shared/validation';
 import type { FieldError, ListRequest } from '@shared/wire';
 import { conflict, englishText, fieldError, forbidden, HttpError, invalid, notFound } from '../http/errors';
@@ -22,6 +23,7 @@ import { idParams, INT_MIN, listRequestSchema, parseInteger } from '../http/inpu
 import type { Principal } from '../http/principal';
 import type { Engine } from '../db';
 import { queryBatches, sendCsv } from './csv';
+import { customEntityOf, customFieldsOf } from './customFields';
 import { createReferenceCheck } from './references';
 import { EntityRepository, type Visibility } from './repository';
 import type { Database } from '../db/types';
@@ -128,6 +130,8 @@ function handlersFor(
 ): Record<ApiOperation, Handler> {
   const repo = new EntityRepository(db, schema);
   const key = schema['x-entity'].key;
+  const customEntity = customEntityOf(schema);
+  const customFields = customFieldsOf(db);
   const scoped = schema['x-entity'].scope === 'reseller';
   const uniqueMessage = schema['x-entity'].uniqueMessage ?? 'validation.unique';
   const inUseMessage = schema['x-entity'].inUseMessage ?? 'error.inUse';
@@ -147,17 +151,49 @@ function handlersFor(
       throw e;
     }
   }
-  const listRequest = (request: FastifyRequest) => normaliseListRequest(schema, (request.body ?? {}) as ListRequest, principalOf(request).isAdmin);
-
-  const paged: Handler = async (request) => listing(() => repo.page(listRequest(request), visibility(request)));
-
-  /** The whole search as CSV, streamed: one column per readable property, named as on the wire. */
-  const download: Handler = async (request, reply) => {
-    const fields = repo.exportFields();
-    const query = await listing(() => repo.exportQuery(listRequest(request), visibility(request)));
-    const day = new Date().toISOString().slice(0, 10);
-    return sendCsv(reply, `${schema['x-entity'].name}-${day}.csv`, fields, queryBatches(db, engine, query), (row) => fields.map((f) => row[f]));
+  /** The custom fields that apply to the caller's rows: its lists sort, search and export them too. */
+  const callerFields = async (principal: Principal) => (customEntity ? customFields.forPath(customEntity, principal.resellerPath) : []);
+  const listRequest = async (request: FastifyRequest) => {
+    const principal = principalOf(request);
+    return normaliseListRequest(schema, (request.body ?? {}) as ListRequest, principal.isAdmin, await callerFields(principal));
   };
+
+  const paged: Handler = async (request) => listing(async () => repo.page(await listRequest(request), visibility(request)));
+
+  /**
+   * The whole search as CSV, streamed: one column per readable property, named as on the wire, then one per custom
+   * field of the caller (`custom.<key>`), which a CSV update reads back.
+   */
+  const download: Handler = async (request, reply) => {
+    const custom = (await callerFields(principalOf(request))).map(customName);
+    const fields = [...repo.exportFields().filter((f) => f !== CUSTOM_PROPERTY), ...custom];
+    const query = await listing(async () => repo.exportQuery(await listRequest(request), visibility(request)));
+    const day = new Date().toISOString().slice(0, 10);
+    const values = (row: Body) => {
+      if (custom.length && typeof row[CUSTOM_PROPERTY] === 'string') row[CUSTOM_PROPERTY] = JSON.parse(row[CUSTOM_PROPERTY] as string);
+      return fields.map((f) => listValue(row, f));
+    };
+    return sendCsv(reply, `${schema['x-entity'].name}-${day}.csv`, fields, queryBatches(db, engine, query), values);
+  };
+
+  /** The tenant whose custom fields a row takes: the row's reseller (a reseller row's own line of resellers). */
+  const customTenant = (principal: Principal, values: Body, existing?: Body) =>
+    Number(
+      customEntity === 'reseller'
+        ? (existing?.[key] ?? values.parentId ?? principal.resellerId)
+        : (values.resellerId ?? existing?.resellerId ?? principal.resellerId),
+    );
+
+  /** The custom values to store: the sent ones checked against the row's tenant's fields and merged over the stored. */
+  async function withCustomValues(trx: Kysely<Database>, principal: Principal, mode: 'create' | 'update', values: Body, existing?: Body) {
+    if (!customEntity) return;
+    const sent = values[CUSTOM_PROPERTY] ?? undefined;
+    const defs = await customFields.forReseller(customEntity, customTenant(principal, values, existing), trx);
+    const { values: stored, errors } = customFields.resolve(defs, sent, existing?.[CUSTOM_PROPERTY] as Body | undefined, mode);
+    if (errors.length) throw invalid(errors);
+    if (stored) values[CUSTOM_PROPERTY] = stored;
+    else delete values[CUSTOM_PROPERTY];
+  }
 
   /**
    * Checks shared by create and update, inside the writing transaction; answers what is stored. On every write: the
@@ -171,6 +207,7 @@ function handlersFor(
     }
     const unknown = await checkReferences(trx, principal, schema, values, existing);
     if (unknown.length) throw invalid(unknown);
+    await withCustomValues(trx, principal, mode, values, existing);
     const stored = hooks.beforeWrite ? await hooks.beforeWrite({ mode, values, existing, principal, trx }) : values;
     const taken = await repo.duplicates({ ...existing, ...stored }, existing ? Number(existing[key]) : undefined, trx);
     if (taken.length) throw conflict(taken.map((rule) => fieldError(rule.field, 'unique', rule.messageId)));

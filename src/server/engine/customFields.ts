@@ -1,0 +1,147 @@
+import Ajv, { type ValidateFunction } from 'ajv';
+import ajvErrors from 'ajv-errors';
+import addFormats from 'ajv-formats';
+import { sql, type Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import {
+  CUSTOM_PROPERTY,
+  customValuesSchema,
+  mergeCustom,
+  missingRequired,
+  sortDefinitions,
+  type CustomEntity,
+  type CustomFieldDefinition,
+} from '@shared/customFields';
+import type { EntitySchema } from '@shared/schema';
+import { toFieldErrors } from '@shared/validation';
+import type { FieldError } from '@shared/wire';
+import { englishText, fieldError } from '../http/errors';
+import type { Database } from '../db/types';
+
+type Row = Record<string, unknown>;
+
+/**
+ * How long a tenant's definitions are kept. A change made through this process is seen at once (the cache is
+ * emptied); other processes see it within this time.
+ */
+const DEFINITIONS_TTL_MS = 5_000;
+
+/** The entity whose custom fields a schema takes (its `custom` property's `x-custom-fields`), if any. */
+export function customEntityOf(schema: EntitySchema): CustomEntity | undefined {
+  return schema.properties[CUSTOM_PROPERTY]?.['x-custom-fields'] as CustomEntity | undefined;
+}
+
+/** The ids of a reseller path (`/-1/10/12/`): the tenant and every ancestor. */
+export const pathIds = (path: string) => path.split('/').filter(Boolean).map(Number);
+
+const toDefinition = (r: Row): CustomFieldDefinition => ({
+  id: Number(r.id),
+  resellerId: Number(r.resellerId),
+  entity: r.entity as CustomEntity,
+  key: String(r.key),
+  label: String(r.label),
+  type: r.type as CustomFieldDefinition['type'],
+  required: Boolean(r.required),
+  minimum: r.minimum === null ? null : Number(r.minimum),
+  maximum: r.maximum === null ? null : Number(r.maximum),
+  earliest: (r.earliest as string | null) ?? null,
+  latest: (r.latest as string | null) ?? null,
+  pattern: (r.pattern as string | null) ?? null,
+  choices: typeof r.choices === 'string' ? (JSON.parse(r.choices) as string[]) : ((r.choices as string[] | null) ?? null),
+  position: Number(r.position),
+});
+
+/**
+ * The definitions that apply to a tenant's rows (its own and its ancestors'), and the checks of the values a write
+ * sends, by the same ajv with ajv-errors and ajv-formats the routes use.
+ */
+export class CustomFields {
+  private readonly definitions = new LRUCache<string, CustomFieldDefinition[]>({ max: 2000, ttl: DEFINITIONS_TTL_MS });
+  private readonly validators = new LRUCache<string, ValidateFunction>({ max: 500 });
+  private readonly ajv = (() => {
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    addFormats(ajv);
+    ajvErrors(ajv);
+    return ajv;
+  })();
+
+  private generation = generation;
+
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** The definitions that apply to the rows of the reseller with this path, in form order. */
+  async forPath(entity: CustomEntity, path: string, db: Kysely<Database> = this.db): Promise<CustomFieldDefinition[]> {
+    const cacheKey = `${entity}:${path}`;
+    if (this.generation !== generation) {
+      this.definitions.clear();
+      this.generation = generation;
+    }
+    const known = db === this.db ? this.definitions.get(cacheKey) : undefined;
+    if (known) return known;
+    const rows = await db.selectFrom('customField').selectAll().where('entity', '=', entity).where('resellerId', 'in', pathIds(path)).execute();
+    const defs = sortDefinitions(rows.map((r) => toDefinition(r as Row)));
+    if (db === this.db) this.definitions.set(cacheKey, defs);
+    return defs;
+  }
+
+  /** The definitions that apply to one reseller's rows. */
+  async forReseller(entity: CustomEntity, resellerId: number, db: Kysely<Database> = this.db): Promise<CustomFieldDefinition[]> {
+    const row = await db.selectFrom('reseller').select('path').where('id', '=', resellerId).executeTakeFirst();
+    return row ? this.forPath(entity, row.path, db) : [];
+  }
+
+  /** Problems of the sent values alone, each named `custom.<key>`. */
+  check(defs: CustomFieldDefinition[], sent: unknown): FieldError[] {
+    const schema = customValuesSchema(defs);
+    const cacheKey = JSON.stringify(schema);
+    let validate = this.validators.get(cacheKey);
+    if (!validate) {
+      validate = this.ajv.compile(schema);
+      this.validators.set(cacheKey, validate);
+    }
+    if (validate(sent)) return [];
+    return toFieldErrors(validate.errors as never, englishText).map((e) => ({ ...e, field: e.field ? `${CUSTOM_PROPERTY}.${e.field}` : CUSTOM_PROPERTY }));
+  }
+
+  /**
+   * The object to store for a write that sends `sent` (or nothing) over `stored`: the sent values checked, merged
+   * over the stored ones (null or '' removes one), and every required field holding a value. A write that leaves
+   * the values alone is not held to fields made required since the row was saved.
+   */
+  resolve(defs: CustomFieldDefinition[], sent: unknown, stored: Row | undefined, mode: 'create' | 'update'): { values?: Row; errors: FieldError[] } {
+    if (sent === undefined && mode === 'update') return { errors: [] };
+    const given = sent ?? {};
+    const errors = this.check(defs, given);
+    if (errors.length) return { errors };
+    const values = mergeCustom(stored, given as Row);
+    const missing = missingRequired(defs, values).map((d) => fieldError(`${CUSTOM_PROPERTY}.${d.key}`, 'required', 'validation.custom.required'));
+    return missing.length ? { errors: missing } : { values, errors: [] };
+  }
+}
+
+const instances = new WeakMap<object, CustomFields>();
+/** Raised by every change of a definition: each database's `CustomFields` then reads its definitions again. */
+let generation = 0;
+
+/** Called by a write of definitions (from inside its transaction, which has no `CustomFields` of its own). */
+export function customFieldsChanged(): void {
+  generation += 1;
+}
+
+/** The one `CustomFields` of a database, shared by the engine's routes and the domains that write rows themselves. */
+export function customFieldsOf(db: Kysely<Database>): CustomFields {
+  let found = instances.get(db);
+  if (!found) {
+    found = new CustomFields(db);
+    instances.set(db, found);
+  }
+  return found;
+}
+
+/** Removes a deleted definition's values from the rows it applied to (the defining tenant's subtree). */
+export async function purgeValues(trx: Kysely<Database>, def: Pick<CustomFieldDefinition, 'entity' | 'key' | 'resellerId'>): Promise<void> {
+  const subtree = (column: string) =>
+    sql`${sql.ref(column)} in (select r.id from reseller r where r.path like (select p.path from reseller p where p.id = ${def.resellerId}) || '%')`;
+  const column = def.entity === 'reseller' ? 'id' : 'reseller_id';
+  await sql`update ${sql.table(def.entity)} set custom = custom - ${def.key} where custom ? ${def.key} and ${subtree(column)}`.execute(trx);
+}
