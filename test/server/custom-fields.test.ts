@@ -1,0 +1,221 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engines, testApp } from './helpers';
+
+type Ctx = Awaited<ReturnType<typeof testApp>>;
+type Client = ReturnType<Ctx['client']>;
+type Row = Record<string, unknown>;
+
+const fieldsOf = (res: { json(): { fields?: { field: string; rule: string }[] } }) => res.json().fields?.map((f) => `${f.field}:${f.rule}`);
+
+describe.each(engines)('custom fields on %s', (engine) => {
+  let ctx: Ctx;
+  let admin: Client;
+  let northwind: Client;
+  let iot: Client;
+  let bluesky: Client;
+  /** Two subscribers of Northwind IoT, a sub-reseller of Northwind Mobile, and one of Blue Sky. */
+  let iotSubscribers: number[];
+  let blueskySubscriber: number;
+
+  const define = (c: Client, body: Row) => c.post('/portal/custom-fields', body);
+  const update = (c: Client, id: number, body: Row) => c.post(`/portal/subscriber-info/${id}`, { subscriberId: id, ...body });
+  const read = async (id: number) => (await admin.get(`/portal/subscribers/${id}`)).json() as Row;
+  const subscribersOf = async (reseller: string) =>
+    (
+      await ctx.db
+        .selectFrom('subscriber as s')
+        .innerJoin('reseller as r', 'r.id', 's.resellerId')
+        .select('s.subscriberId')
+        .where('r.name', '=', reseller)
+        .orderBy('s.subscriberId')
+        .limit(2)
+        .execute()
+    ).map((r) => r.subscriberId);
+
+  beforeAll(async () => {
+    ctx = await testApp(engine);
+    [admin, northwind, iot, bluesky] = await Promise.all(['admin', 'northwind', 'northwind-iot', 'bluesky'].map((u) => ctx.as(u)));
+    iotSubscribers = await subscribersOf('Northwind IoT');
+    [blueskySubscriber] = await subscribersOf('Blue Sky Telecom');
+    expect(iotSubscribers).toHaveLength(2);
+
+    expect(
+      (await define(admin, { entity: 'subscriber', key: 'contractRef', label: 'Contract', type: 'text', maximum: 12, pattern: '^[A-Z0-9-]+$' })).statusCode,
+    ).toBe(201);
+    expect(
+      (await define(northwind, { entity: 'subscriber', key: 'colour', label: 'Colour', type: 'choice', choices: ['Red', 'Green'], position: 1 })).statusCode,
+    ).toBe(201);
+    expect((await define(northwind, { entity: 'subscriber', key: 'weight', label: 'Weight kg', type: 'number', minimum: 0, maximum: 500 })).statusCode).toBe(
+      201,
+    );
+    expect((await define(northwind, { entity: 'subscriber', key: 'installed', label: 'Installed', type: 'date', earliest: '2020-01-01' })).statusCode).toBe(
+      201,
+    );
+  });
+  afterAll(async () => ctx?.close());
+
+  describe('definitions', () => {
+    it("apply to the defining tenant's subtree: its own and its ancestors' fields, never a sibling's", async () => {
+      const keys = async (c: Client) => ((await c.get('/portal/custom-fields/applicable/subscriber')).json() as Row[]).map((d) => d.key);
+      // In form order: by position, then by label.
+      expect(await keys(iot)).toEqual(['contractRef', 'installed', 'weight', 'colour']);
+      expect(await keys(bluesky)).toEqual(['contractRef']);
+      expect(await keys(admin)).toEqual(['contractRef']);
+      expect((await iot.get('/portal/custom-fields/applicable/account')).json()).toEqual([]);
+      expect(fieldsOf(await iot.get('/portal/custom-fields/applicable/planet'))).toEqual(['entity:enum']);
+    });
+
+    it('keep a key unique along a line of tenants; siblings may reuse it', async () => {
+      const below = await define(iot, { entity: 'subscriber', key: 'colour', label: 'Colour', type: 'text' });
+      expect(below.statusCode).toBe(409);
+      expect(fieldsOf(below)).toEqual(['key:unique']);
+      const above = await define(admin, { entity: 'subscriber', key: 'weight', label: 'Weight', type: 'number' });
+      expect(above.statusCode).toBe(409);
+      const sibling = await define(bluesky, { entity: 'subscriber', key: 'colour', label: 'Farbe', type: 'text' });
+      expect(sibling.statusCode).toBe(201);
+      const otherEntity = await define(iot, { entity: 'account', key: 'colour', label: 'Colour', type: 'text' });
+      expect(otherEntity.statusCode).toBe(201);
+    });
+
+    it('refuse options that contradict each other, naming the field, and write nothing', async () => {
+      const count = async () =>
+        Number(
+          (
+            await ctx.db
+              .selectFrom('customField')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      const before = await count();
+      expect(fieldsOf(await define(northwind, { entity: 'subscriber', key: 'size', label: 'Size', type: 'choice' }))).toEqual(['choices:minItems']);
+      expect(fieldsOf(await define(northwind, { entity: 'subscriber', key: 'code', label: 'Code', type: 'text', pattern: '([a-z' }))).toEqual([
+        'pattern:format',
+      ]);
+      expect(fieldsOf(await define(northwind, { entity: 'subscriber', key: 'load', label: 'Load', type: 'number', minimum: 5, maximum: 1 }))).toEqual([
+        'maximum:minimum',
+      ]);
+      expect(fieldsOf(await define(northwind, { entity: 'subscriber', key: 'Bad key', label: 'x', type: 'text' }))).toEqual(['key:pattern']);
+      expect(fieldsOf(await define(northwind, { entity: 'planet', key: 'x', label: 'x', type: 'text' }))).toEqual(['entity:enum']);
+      expect(await count()).toBe(before);
+    });
+
+    it('keep entity, key and type once made, and store only the options of the type', async () => {
+      const made = (await define(northwind, { entity: 'subscriber', key: 'tier', label: 'Tier', type: 'text', choices: ['a'], earliest: '2021-01-01' })).json();
+      expect(made.choices).toBeUndefined();
+      expect(made.earliest).toBeUndefined();
+      const retype = await northwind.put(`/portal/custom-fields/${made.id}`, { ...made, type: 'number' });
+      expect(retype.statusCode).toBe(400);
+      expect(fieldsOf(retype)).toEqual(['type:fixed']);
+      const relabel = await northwind.put(`/portal/custom-fields/${made.id}`, { ...made, label: 'Service tier' });
+      expect(relabel.statusCode).toBe(200);
+      expect(relabel.json().label).toBe('Service tier');
+      expect((await northwind.delete(`/portal/custom-fields/${made.id}`)).statusCode).toBe(204);
+    });
+
+    it('are out of reach of another tenant and of users without the privilege', async () => {
+      const mine = (await northwind.post('/portal/custom-fields/paged', {})).json().items as Row[];
+      const colour = mine.find((d) => d.key === 'colour' && d.entity === 'subscriber')!;
+      expect((await bluesky.get(`/portal/custom-fields/${colour.id}`)).statusCode).toBe(404);
+      expect([403, 404]).toContain((await bluesky.put(`/portal/custom-fields/${colour.id}`, { ...colour, label: 'Taken' })).statusCode);
+      expect((await iot.get(`/portal/custom-fields/${colour.id}`)).statusCode).toBe(404);
+      const harbor = await ctx.as('harbor');
+      expect((await define(harbor, { entity: 'subscriber', key: 'mine', label: 'Mine', type: 'text' })).statusCode).toBe(403);
+      const planted = await define(bluesky, { entity: 'subscriber', key: 'planted', label: 'Planted', type: 'text', resellerId: 1 });
+      expect(fieldsOf(planted)).toEqual(['resellerId:reference']);
+    });
+  });
+
+  describe('values', () => {
+    it('are stored with the row, checked against the fields of its tenant, merged over the stored ones', async () => {
+      const [id] = iotSubscribers;
+      const res = await update(iot, id, { custom: { contractRef: 'NW-0001', colour: 'Red', weight: 12.5, installed: '2024-02-29' } });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().custom).toEqual({ contractRef: 'NW-0001', colour: 'Red', weight: 12.5, installed: '2024-02-29' });
+      const merged = await update(iot, id, { name: 'Tracker renamed', custom: { weight: 13, installed: null } });
+      expect(merged.json().custom).toEqual({ contractRef: 'NW-0001', colour: 'Red', weight: 13 });
+      expect((await read(id)).custom).toEqual({ contractRef: 'NW-0001', colour: 'Red', weight: 13 });
+    });
+
+    it('answer 400 naming each custom field and its rule, and write nothing', async () => {
+      const [, id] = iotSubscribers;
+      const before = await read(id);
+      const res = await update(iot, id, {
+        name: 'Not saved',
+        custom: { contractRef: 'lower-case', colour: 'Blue', weight: 900, installed: '2019-12-31', nope: 1 },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(fieldsOf(res)?.sort()).toEqual(
+        [
+          'custom.contractRef:pattern',
+          'custom.colour:enum',
+          'custom.weight:maximum',
+          'custom.installed:formatMinimum',
+          'custom.nope:additionalProperties',
+        ].sort(),
+      );
+      expect(fieldsOf(await update(iot, id, { custom: { installed: '2024-02-30' } }))).toEqual(['custom.installed:format']);
+      expect(fieldsOf(await update(iot, id, { custom: { weight: 'heavy' } }))).toEqual(['custom.weight:type']);
+      expect(fieldsOf(await update(iot, id, { custom: ['Red'] }))).toEqual(['custom:type']);
+      expect(fieldsOf(await update(iot, id, { custom: { contractRef: 'A'.repeat(13) } }))).toEqual(['custom.contractRef:maxLength']);
+      // A Blue Sky subscriber does not take Northwind's fields.
+      expect(fieldsOf(await update(bluesky, blueskySubscriber, { custom: { weight: 1 } }))).toEqual(['custom.weight:additionalProperties']);
+      expect(await read(id)).toEqual(before);
+    });
+
+    it('hold a required field to a value whenever a write sends custom values, not when it leaves them alone', async () => {
+      const required = (await define(iot, { entity: 'subscriber', key: 'site', label: 'Site', type: 'text', required: true })).json();
+      const [, id] = iotSubscribers;
+      expect((await update(iot, id, { name: 'Renamed only' })).statusCode).toBe(200);
+      expect(fieldsOf(await update(iot, id, { custom: { weight: 3 } }))).toEqual(['custom.site:required']);
+      expect((await update(iot, id, { custom: { weight: 3, site: 'Dock 4' } })).statusCode).toBe(200);
+      expect(fieldsOf(await update(iot, id, { custom: { site: '' } }))).toEqual(['custom.site:required']);
+      // Deleting the field takes its values off the rows.
+      expect((await iot.delete(`/portal/custom-fields/${required.id}`)).statusCode).toBe(204);
+      expect((await read(id)).custom).toEqual({ weight: 3 });
+    });
+  });
+
+  describe('lists', () => {
+    const paged = (c: Client, body: Row) => c.post('/portal/subscribers/paged', body);
+
+    it('search a field: a choice in any case, a number, a whole day or part of one, text contained', async () => {
+      const [first, second] = iotSubscribers;
+      await update(iot, second, { custom: { contractRef: 'NW-0002', colour: 'Green', weight: 40, installed: '2025-06-01' } });
+      const ids = async (searchBy: string, searchKey: string, c: Client = iot) =>
+        ((await paged(c, { searchBy, searchKey })).json().items as Row[]).map((r) => r.subscriberId);
+      expect(await ids('custom.colour', 'red')).toEqual([first]);
+      expect(await ids('custom.weight', '40')).toEqual([second]);
+      expect(await ids('custom.weight', 'forty')).toEqual([]);
+      expect(await ids('custom.installed', '2025-06-01')).toEqual([second]);
+      expect(await ids('custom.installed', '2025-06')).toEqual([second]);
+      expect(await ids('custom.contractRef', 'nw-000')).toEqual([first, second]);
+      expect(await ids('custom.contractRef', '0002', northwind)).toEqual([second]);
+      // Blue Sky has no such field: the filter is not one of its lists'.
+      const refused = await paged(bluesky, { searchBy: 'custom.weight', searchKey: '40' });
+      expect(fieldsOf(refused)).toEqual(['searchBy:enum']);
+    });
+
+    it('sort by a field, numbers as numbers and empty values last, and page through with keys', async () => {
+      const [first, second] = iotSubscribers;
+      const byWeight = (await paged(iot, { sortBy: 'custom.weight', sortDir: 'desc', page: { page: 0, size: 3 } })).json().items as Row[];
+      expect(byWeight.slice(0, 2).map((r) => r.subscriberId)).toEqual([second, first]);
+      expect((byWeight[2].custom as Row | undefined)?.weight).toBeUndefined();
+      const after = (await paged(iot, { sortBy: 'custom.weight', sortDir: 'desc', page: { page: 0, size: 1, after: second } })).json().items as Row[];
+      expect(after.map((r) => r.subscriberId)).toEqual([first]);
+      expect(fieldsOf(await paged(bluesky, { sortBy: 'custom.weight' }))).toEqual(['sortBy:enum']);
+    });
+
+    it("export a column per field of the caller's, headed custom.<key>", async () => {
+      const [first] = iotSubscribers;
+      const res = await iot.post('/portal/subscribers/list/download', { searchBy: 'subscriberId', searchKey: String(first) });
+      expect(res.statusCode).toBe(200);
+      const [header, row] = res.body.trim().split(/\r?\n/);
+      const columns = header.split(',');
+      expect(columns).not.toContain('custom');
+      expect(columns.slice(-4)).toEqual(['custom.contractRef', 'custom.installed', 'custom.weight', 'custom.colour']);
+      const cells = row.split(',');
+      expect(cells.slice(-4)).toEqual(['NW-0001', '', '13', 'Red']);
+    });
+  });
+});
