@@ -145,6 +145,8 @@ export function customValueFromText(def: CustomFieldDefinition, text: string): u
   const t = text.trim();
   if (t === '') return null;
   if (def.type === 'number') return /^-?\d+(\.\d+)?$/.test(t) ? Number(t) : t;
+  // A choice typed in another case is the choice as the field spells it.
+  if (def.type === 'choice') return (def.choices ?? []).find((c) => c.toLowerCase() === t.toLowerCase()) ?? t;
   return t;
 }
 

@@ -105,16 +105,18 @@ export class CustomFields {
 
   /**
    * The object to store for a write that sends `sent` (or nothing) over `stored`: the sent values checked, merged
-   * over the stored ones (null or '' removes one), and every required field holding a value. A write that leaves
-   * the values alone is not held to fields made required since the row was saved.
+   * over the stored ones (null or '' removes one). As for the row's own fields, a create fills every required field
+   * and an update may not clear one it sends; an update is not held to fields made required since the row was saved.
    */
   resolve(defs: CustomFieldDefinition[], sent: unknown, stored: Row | undefined, mode: 'create' | 'update'): { values?: Row; errors: FieldError[] } {
     if (sent === undefined && mode === 'update') return { errors: [] };
-    const given = sent ?? {};
+    const given = (sent ?? {}) as Row;
     const errors = this.check(defs, given);
     if (errors.length) return { errors };
-    const values = mergeCustom(stored, given as Row);
-    const missing = missingRequired(defs, values).map((d) => fieldError(`${CUSTOM_PROPERTY}.${d.key}`, 'required', 'validation.custom.required'));
+    const values = mergeCustom(stored, given);
+    const missing = missingRequired(mode === 'create' ? defs : defs.filter((d) => d.key in given), values).map((d) =>
+      fieldError(`${CUSTOM_PROPERTY}.${d.key}`, 'required', 'validation.custom.required'),
+    );
     return missing.length ? { errors: missing } : { values, errors: [] };
   }
 }

@@ -11,10 +11,13 @@ import { principalOf } from '../../http/guard';
 import { can, type Principal } from '../../http/principal';
 import type { JobKind, JobRecord } from '../../jobs/runner';
 import { CSV_COLUMNS, DETAIL_FIELDS } from '@shared/subscriberCsv';
+import { customName, customValueFromText } from '@shared/customFields';
+import { customFieldsOf } from '../../engine/customFields';
 import {
   applyAction,
   applyActionToMany,
   BULK_ACTIONS,
+  customUnchanged,
   detailsUnchanged,
   expireOperations,
   jobPrincipal,
@@ -177,9 +180,10 @@ export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kys
     }
     if (typeof sel.search === 'object' && sel.search !== null && sel.ids === undefined) {
       const { searchBy, searchKey } = sel.search as Body;
+      const customDefs = await customFieldsOf(db).forPath('subscriber', principal.resellerPath);
       let req;
       try {
-        req = normaliseListRequest(schema, { searchBy, searchKey } as never, principal.isAdmin);
+        req = normaliseListRequest(schema, { searchBy, searchKey } as never, principal.isAdmin, customDefs);
       } catch (e) {
         if (e instanceof ListRequestError) throw invalid([fieldError(`selection.search.${e.field}`, e.rule, e.messageId)]);
         throw e;
@@ -218,7 +222,8 @@ export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kys
   const paramsText =
     'Parameters: `daily-limit` `{ dailyLimitBytes, qosThrottling? }`, `qos` `{ qosThrottling }`, `pricing-plan` `{ pricingPlanId }`, ' +
     '`roaming-profile` `{ roamingProfileId }`, `move` `{ accountId }` (needs MoveSubscribers), `group-name` `{ groupName }`, ' +
-    "`details` `{ name?, deviceType?, device?, imei?, apn? }` (the subscriber page's rules); `suspend` and `reactivate` none.";
+    "`details` `{ name?, deviceType?, device?, imei?, apn? }` (the subscriber page's rules), `custom` `{ custom: { <key>: value } }` (the caller's " +
+    'custom fields; null removes a value); `suspend` and `reactivate` none.';
 
   async function checked(request: FastifyRequest) {
     const body = request.body as Body;
@@ -296,7 +301,9 @@ export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kys
     const header = (parsed.meta.fields ?? []).map((h) => h.trim());
     const keyColumn = header.includes('iccid') ? 'iccid' : header.includes('imsi') ? 'imsi' : undefined;
     if (!keyColumn || !parsed.data.length) throw invalid([fieldError('file', 'columns', 'validation.csv.key')]);
-    const known = new Set([...repo.exportFields(), ...CSV_COLUMNS]);
+    // The caller's custom fields, as its export heads them (`custom.<key>`).
+    const customDefs = await customFieldsOf(db).forPath('subscriber', principal.resellerPath);
+    const known = new Set([...repo.exportFields(), ...CSV_COLUMNS, ...customDefs.map(customName)]);
     const unknown = header.filter((h) => !known.has(h));
     if (unknown.length) throw invalid(unknown.map((h) => fieldError(`file.${h}`, 'columns', 'validation.csv.columns')));
     const cell = (row: Record<string, string>, name: string) => {
@@ -351,6 +358,13 @@ export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kys
       if (account !== undefined) wanted.push({ action: 'move', params: { accountId: account } });
       const profile = number('roamingProfileId');
       if (profile !== undefined) wanted.push({ action: 'roaming-profile', params: { roamingProfileId: profile } });
+      const custom = Object.fromEntries(
+        customDefs.flatMap((d) => {
+          const text = cell(row, customName(d));
+          return text ? [[d.key, customValueFromText(d, text)]] : [];
+        }),
+      );
+      if (Object.keys(custom).length) wanted.push({ action: 'custom', params: { custom } });
       if (status === 'active' || status === 'suspended') wanted.push({ action: status === 'active' ? 'reactivate' : 'suspend', params: {} });
       const changes: Change[] = [];
       for (const change of wanted) {
@@ -391,7 +405,7 @@ export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kys
           summary: 'Change subscribers from a CSV file (multipart field `file`, less than 4 MB)',
           description:
             'Columns: `iccid` or `imsi`, and any of `status`, `dailyLimitBytes`, `qosThrottling`, `pricingPlanId`, `roamingProfileId`, `accountId`, ' +
-            '`groupName`, `name`, `deviceType`, `device`, `imei`, `apn`; the other columns of the subscriber export are ignored, so an export can be edited and sent back. An empty cell changes nothing. ' +
+            "`groupName`, `name`, `deviceType`, `device`, `imei`, `apn`, `custom.<key>` for each of the caller's custom fields; the other columns of the subscriber export are ignored, so an export can be edited and sent back. An empty cell changes nothing. " +
             'Without `confirm=true` the answer lists every rejected line with its reasons and nothing is written; with it, the valid lines become a job (202).',
         },
       },
@@ -446,12 +460,15 @@ function sameAsCurrent({ action, params: p }: Change, t: Target): boolean {
       return t.groupName === p.groupName;
     case 'details':
       return detailsUnchanged(p, t);
+    case 'custom':
+      return customUnchanged(p, t);
   }
 }
 
-/** The upload column a change comes from (the first of its details for `details`). */
+/** The upload column a change comes from (the first of its details for `details`, of its values for `custom`). */
 function columnOf({ action, params }: Change): string {
   if (action === 'details') return Object.keys(params)[0];
+  if (action === 'custom') return customName({ key: Object.keys(params.custom as Body)[0] });
   return (
     {
       suspend: 'status',

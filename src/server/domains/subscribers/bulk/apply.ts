@@ -1,5 +1,6 @@
 /** Applying a checked action to one subscriber or to many at once, with audit entries and network requests. */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { mergeCustom } from '@shared/customFields';
 import type { CoreNetwork } from '../../../adapters/core-network';
 import { HttpError, notFound } from '../../../http/errors';
 import type { Principal } from '../../../http/principal';
@@ -8,6 +9,7 @@ import { DETAIL_FIELDS } from '@shared/subscriberCsv';
 import { QOS_BLOCK } from '../infoRoutes';
 import { recordOperations } from '../network';
 import { changeSubscribers } from '../operationRoutes';
+import { auditSubscribers } from '../audit';
 import type { Database } from '../../../db/types';
 import type { Resolved } from './resolve';
 import { loadTargets, type Target } from './targets';
@@ -174,6 +176,9 @@ export async function applyActionToMany(ctx: ApplyContext, r: Resolved, subscrib
       case 'details':
         await change(Object.fromEntries(DETAIL_FIELDS.filter((f) => p[f] !== undefined).map((f) => [f, p[f]])));
         break;
+      case 'custom':
+        await changeCustomValues(trx, changing, actor, p.custom as Record<string, unknown>);
+        break;
     }
     await recordOperations(
       trx,
@@ -210,3 +215,32 @@ function sendHssProfile(ctx: ApplyContext, t: Target, roamingProfileId: number, 
 }
 
 const send = (ctx: ApplyContext, fn: () => void) => (ctx.defer ? ctx.defer(fn) : fn());
+
+/**
+ * Sets custom values on many subscribers in one statement, the values they do not name kept (null or '' removes
+ * one); each subscriber's audit holds its values before and after.
+ */
+async function changeCustomValues(
+  trx: Kysely<Database>,
+  targets: readonly Target[],
+  actor: Pick<Principal, 'userId' | 'username'>,
+  sent: Record<string, unknown>,
+) {
+  const set = Object.fromEntries(Object.entries(sent).filter(([, v]) => v !== null && v !== ''));
+  const removed = Object.keys(sent).filter((k) => !(k in set));
+  await trx
+    .updateTable('subscriber')
+    .set({ custom: sql`(custom || ${JSON.stringify(set)}::jsonb) - ${removed}::text[]` })
+    .where(
+      'subscriberId',
+      'in',
+      targets.map((t) => t.subscriberId),
+    )
+    .execute();
+  await auditSubscribers(
+    trx,
+    actor,
+    'custom',
+    targets.map((t) => ({ subscriberId: t.subscriberId, before: { custom: t.custom }, after: { custom: mergeCustom(t.custom, sent) } })),
+  );
+}

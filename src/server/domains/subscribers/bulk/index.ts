@@ -6,7 +6,7 @@
  */
 export { BULK_ACTIONS, resolveAction, type BulkAction, type Resolved } from './resolve';
 export { loadTargets, type Target } from './targets';
-export { detailsUnchanged, previewOf, reasonFor, refusal, UNCHANGED } from './reasons';
+export { customUnchanged, detailsUnchanged, previewOf, reasonFor, refusal, UNCHANGED } from './reasons';
 export { applyAction, applyActionToMany, type ApplyContext, type Applied } from './apply';
 export { expireOperations, jobPrincipal, outcomesOf } from './job';
 export { checkRange, rangeIds, RANGE_MAX, RANGE_TYPES, type Range, type RangeType } from './range';

@@ -12,6 +12,10 @@ export const UNCHANGED = 'bulk.reason.unchanged';
 /** Whether every detail a `details` change gives is what the subscriber already has. */
 export const detailsUnchanged = (p: Body, t: Target) => DETAIL_FIELDS.every((f) => p[f] === undefined || p[f] === t[f]);
 
+/** Whether every custom value a `custom` change gives is what the subscriber already has (null or '' as none). */
+export const customUnchanged = (p: Body, t: Target) =>
+  Object.entries(p.custom as Body).every(([k, v]) => (v === null || v === '' ? t.custom[k] === undefined : t.custom[k] === v));
+
 /** Why this subscriber cannot take the action (a message id), `UNCHANGED` when it already has it, null when it will change. */
 export function reasonFor(r: Resolved, t: Target): string | null {
   const p = r.params;
@@ -47,6 +51,8 @@ export function reasonFor(r: Resolved, t: Target): string | null {
     }
     case 'details':
       return detailsUnchanged(p, t) ? UNCHANGED : null;
+    case 'custom':
+      return customUnchanged(p, t) ? UNCHANGED : null;
   }
 }
 

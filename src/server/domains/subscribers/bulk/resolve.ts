@@ -5,6 +5,7 @@ import { fieldError, forbidden, invalid } from '../../../http/errors';
 import { isId } from '../../../http/input';
 import { can, type Principal } from '../../../http/principal';
 import { createValidator, type EntityValidator } from '../../../engine/validator';
+import { customFieldsOf } from '../../../engine/customFields';
 import { loadSchemas } from '../../../engine/schemas';
 import { DETAIL_FIELDS } from '@shared/subscriberCsv';
 import type { Body } from '../context';
@@ -12,7 +13,18 @@ import { QOS_BLOCK, QOS_SPEED_LIMITS } from '../infoRoutes';
 import type { Database } from '../../../db/types';
 import { tableAs } from '../../../db/dynamicTable';
 
-export const BULK_ACTIONS = ['suspend', 'reactivate', 'daily-limit', 'qos', 'pricing-plan', 'roaming-profile', 'move', 'group-name', 'details'] as const;
+export const BULK_ACTIONS = [
+  'suspend',
+  'reactivate',
+  'daily-limit',
+  'qos',
+  'pricing-plan',
+  'roaming-profile',
+  'move',
+  'group-name',
+  'details',
+  'custom',
+] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
 /** The detail panel (SubscriberDetails sub-privilege) an action needs, as its single-subscriber call does. */
@@ -65,6 +77,7 @@ export async function resolveAction(db: Kysely<Database>, principal: Principal, 
     move: ['accountId'],
     'group-name': ['groupName'],
     details: [...DETAIL_FIELDS],
+    custom: ['custom'],
   };
   for (const key of Object.keys(params))
     if (!allowed[action as BulkAction].includes(key)) errors.push(fieldError(`params.${key}`, 'additionalProperties', 'validation.unknownField'));
@@ -91,6 +104,17 @@ export async function resolveAction(db: Kysely<Database>, principal: Principal, 
     if (!given.length) errors.push(fieldError('params', 'required', 'validation.required'));
     const checked = detailErrors(Object.fromEntries(given.map((f) => [f, params[f]])));
     errors.push(...checked.map((e) => ({ ...e, field: `params.${e.field}` })));
+  }
+  if (action === 'custom') {
+    // The caller's custom fields, which apply to every subscriber of its subtree; a required one is never cleared.
+    const defs = await customFieldsOf(db).forPath('subscriber', principal.resellerPath);
+    const sent = params.custom;
+    if (typeof sent !== 'object' || sent === null || Array.isArray(sent) || !Object.keys(sent).length)
+      errors.push(fieldError('params.custom', 'required', 'validation.required'));
+    else {
+      const { errors: problems } = customFieldsOf(db).resolve(defs, sent, {}, 'update');
+      errors.push(...problems.map((e) => ({ ...e, field: `params.${e.field}` })));
+    }
   }
   const visibleResellerRow = (table: 'account' | 'pricingPlan' | 'roamingProfile', idColumn: string, id: number) => {
     let q = db

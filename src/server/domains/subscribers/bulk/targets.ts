@@ -28,6 +28,8 @@ export interface Target {
   imei: string | null;
   apn: string | null;
   multiImsi: boolean;
+  /** The subscriber's custom field values. */
+  custom: Record<string, unknown>;
   /** Reseller paths of the subscriber's pricing plan and roaming profile (null without one). */
   planPath: string | null;
   profilePath: string | null;
@@ -54,6 +56,7 @@ function targetsQuery(db: Kysely<Database>, principal: Principal) {
       's.pricingPlanId',
       's.roamingProfileId',
       's.groupName',
+      's.custom',
       ...DETAIL_FIELDS.map((f) => `s.${f}` as const),
       'ppr.path as planPath',
       'rpr.path as profilePath',
@@ -69,6 +72,7 @@ const toTarget = (r: Record<string, any>): Target =>
     subscriberId: Number(r.subscriberId),
     dailyLimitBytes: r.dailyLimitBytes === null ? null : Number(r.dailyLimitBytes),
     multiImsi: Boolean(r.multiImsi),
+    custom: typeof r.custom === 'string' ? JSON.parse(r.custom) : (r.custom ?? {}),
   }) as Target;
 
 /** The subscribers among `ids` the caller may see, by id; the others are simply absent. */

@@ -29,7 +29,7 @@ const injectedRtkApi = api
 export { injectedRtkApi as enhancedApi };
 export type PostSubscribersBulkPreviewApiResponse = unknown;
 export type PostSubscribersBulkPreviewApiArg = {
-  action: 'suspend' | 'reactivate' | 'daily-limit' | 'qos' | 'pricing-plan' | 'roaming-profile' | 'move' | 'group-name' | 'details';
+  action: 'suspend' | 'reactivate' | 'daily-limit' | 'qos' | 'pricing-plan' | 'roaming-profile' | 'move' | 'group-name' | 'details' | 'custom';
   /** The action's parameters (see the description) */
   params?: object;
   selection?: {
@@ -42,7 +42,7 @@ export type PostSubscribersBulkPreviewApiArg = {
 };
 export type PostSubscribersBulkApiResponse = unknown;
 export type PostSubscribersBulkApiArg = {
-  action: 'suspend' | 'reactivate' | 'daily-limit' | 'qos' | 'pricing-plan' | 'roaming-profile' | 'move' | 'group-name' | 'details';
+  action: 'suspend' | 'reactivate' | 'daily-limit' | 'qos' | 'pricing-plan' | 'roaming-profile' | 'move' | 'group-name' | 'details' | 'custom';
   /** The action's parameters (see the description) */
   params?: object;
   selection?: {
