@@ -5,7 +5,8 @@
  * multi-field and account-name searches) and a full CSV export (time, rows, growth of the server's memory), with the
  * portal running as its own process as `npm start` runs it. On PGlite the same list and export figures at BENCH_PGLITE_SUBSCRIBERS (default 20,000), loaded by the demo seeder. On both, when Chromium and a
  * build are there (npm run build; WEB_ROOT to use another), the time from navigation to the grid's first rows and
- * whether paging ever leaves it blank. On PostgreSQL, a bulk suspend of BENCH_BULK (default 100,000) subscribers
+ * whether paging ever leaves it blank. Then, with five custom fields defined (values on every tenth subscriber on
+ * PostgreSQL), the default list again, a search and a sort by a custom field. On PostgreSQL, a bulk suspend of BENCH_BULK (default 100,000) subscribers
  * selected by id: the time until its job is done and until every core-network answer is applied.
  *
  *   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:subscribers
@@ -146,8 +147,8 @@ async function measure(engine: 'pglite' | 'postgres', database: Db & { url?: str
       headers,
       body: JSON.stringify(scenarios[0].body),
     });
-    const rows = [];
-    for (const scenario of scenarios) {
+    const rows: Record<string, string | number>[] = [];
+    const run = async (scenario: { name: string; body: object }) => {
       // What each request costs the machine's 2 cores: the server's CPU time and PostgreSQL's, over the run.
       const pg = engine === 'postgres' ? postgresPids() : [];
       const before = { server: cpuMs([portal.pid]), db: cpuMs(pg) };
@@ -171,7 +172,14 @@ async function measure(engine: 'pglite' | 'postgres', database: Db & { url?: str
         'server CPU ms/req': perRequest(cpuMs([portal.pid]) - before.server),
         'database CPU ms/req': pg.length ? perRequest(cpuMs(pg) - before.db) : '-',
       });
-    }
+    };
+    for (const scenario of scenarios) await run(scenario);
+    // The same default list once the administrator has five custom fields (values on every tenth subscriber where
+    // the database can be written beside the server), then a search and a sort by one of them.
+    await defineCustomFields(address, headers, engine === 'postgres' ? db : undefined);
+    await run({ name: 'default sort, 5 custom fields defined', body: scenarios[0].body });
+    await run({ name: 'custom field search (a choice)', body: page({ searchBy: 'custom.region', searchKey: 'North' }) });
+    await run({ name: 'sorted by a custom field (a number)', body: { sortBy: 'custom.capacity', sortDir: 'desc', page: { page: 0, size: 50 } } });
 
     const started = performance.now();
     const { result: exported, growthMb } = await peakGrowth(portal.pid, async () => {
@@ -192,6 +200,32 @@ async function measure(engine: 'pglite' | 'postgres', database: Db & { url?: str
   } finally {
     await portal.stop();
   }
+}
+
+/** Five custom fields of subscribers, made through the API; with `db`, values for every tenth subscriber. */
+async function defineCustomFields(address: string, headers: Record<string, string>, db?: Kysely<Database>) {
+  const fields = [
+    { key: 'contractRef', label: 'Contract', type: 'text', maximum: 20 },
+    { key: 'region', label: 'Region', type: 'choice', choices: ['North', 'South', 'East', 'West'] },
+    { key: 'capacity', label: 'Capacity', type: 'number', minimum: 0 },
+    { key: 'installed', label: 'Installed', type: 'date' },
+    { key: 'site', label: 'Site', type: 'text' },
+  ];
+  for (const field of fields) {
+    const res = await fetch(`${address}/portal/custom-fields`, { method: 'POST', headers, body: JSON.stringify({ entity: 'subscriber', ...field }) });
+    if (res.status !== 201) throw new Error(`custom field refused: ${res.status} ${await res.text()}`);
+  }
+  if (!db) return;
+  const started = performance.now();
+  await sql`update subscriber set custom = jsonb_build_object(
+      'contractRef', 'C-' || subscriber_id,
+      'region', (array['North', 'South', 'East', 'West'])[1 + subscriber_id % 4],
+      'capacity', subscriber_id % 1000,
+      'installed', to_char(date '2024-01-01' + (subscriber_id % 700), 'YYYY-MM-DD'),
+      'site', 'Site ' || (subscriber_id % 97))
+    where subscriber_id % 10 = 0`.execute(db);
+  await sql`vacuum analyze subscriber`.execute(db);
+  console.log(`[postgres] custom values written on every tenth subscriber in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
 /**
@@ -237,7 +271,7 @@ async function measureBulkSuspend(database: Db, count: number) {
   return { subscribers: ids.length, 'job done s': done, 'all settled s': settled, 'failed items': Number(failed) };
 }
 
-async function setUp(engine: 'pglite' | 'postgres', dataDir: string) {
+async function setUp(engine: 'pglite' | 'postgres', dataDir: string): Promise<Db & { url?: string }> {
   if (engine === 'postgres') process.env.TEST_DATABASE_URL = pgUrl;
   const database = engine === 'pglite' ? await openDatabase({ dataDir }) : await freshDatabase(engine);
   await ensureAdmin(database.db, PASSWORD);
@@ -264,7 +298,7 @@ const bulks: object[] = [];
 if (pgUrl) {
   const database = await setUp('postgres', '');
   const started = performance.now();
-  const written = await copySubscribers(database.db, PG_ROWS, pgUrl);
+  const written = await copySubscribers(database.db, PG_ROWS, database.url ?? pgUrl);
   const loadSeconds = (performance.now() - started) / 1000;
   for (const table of ['sim_card', 'subscriber', 'subscriber_msisdn', 'sponsor_imsi']) await sql`vacuum analyze ${sql.id(table)}`.execute(database.db);
   console.log(
