@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, testApp } from './helpers';
 
@@ -110,7 +111,16 @@ describe.each(engines)('custom fields on %s', (engine) => {
       const relabel = await northwind.put(`/portal/custom-fields/${made.id}`, { ...made, label: 'Service tier' });
       expect(relabel.statusCode).toBe(200);
       expect(relabel.json().label).toBe('Service tier');
+      // The field's sort index lives as long as the field.
+      const indexes = async () =>
+        (
+          await sql<{ name: string }>`select indexname as name from pg_indexes where tablename = 'subscriber' and indexname like '%custom_tier%'`.execute(
+            ctx.db,
+          )
+        ).rows;
+      expect(await indexes()).toEqual([{ name: 'subscriber_custom_tier_idx' }]);
       expect((await northwind.delete(`/portal/custom-fields/${made.id}`)).statusCode).toBe(204);
+      expect(await indexes()).toEqual([]);
     });
 
     it('are out of reach of another tenant and of users without the privilege', async () => {

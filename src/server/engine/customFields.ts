@@ -140,6 +140,38 @@ export function customFieldsOf(db: Kysely<Database>): CustomFields {
   return found;
 }
 
+/** The table of an entity taking custom fields, and its key column. */
+const TABLES: Record<CustomEntity, { table: string; key: string }> = {
+  subscriber: { table: 'subscriber', key: 'subscriber_id' },
+  account: { table: 'account', key: 'account_id' },
+  reseller: { table: 'reseller', key: 'id' },
+};
+
+const sortIndex = (def: Pick<CustomFieldDefinition, 'entity' | 'key'>) => `${TABLES[def.entity].table}_custom_${def.key}_idx`;
+
+/**
+ * An index for lists sorted by a field: on the value (as the repository orders it, `custom -> 'key'`) and the row's
+ * key, so the first page of a million rows sorted by a field is read from it, not sorted whole. One per entity and
+ * key, shared by sibling tenants' fields of the same key; building it reads the table once, inside the definition's
+ * transaction.
+ */
+export async function ensureSortIndex(trx: Kysely<Database>, def: Pick<CustomFieldDefinition, 'entity' | 'key'>): Promise<void> {
+  const { table, key } = TABLES[def.entity];
+  await sql`create index if not exists ${sql.id(sortIndex(def))} on ${sql.table(table)} ((custom -> ${sql.lit(def.key)}), ${sql.id(key)})`.execute(trx);
+}
+
+/** Drops a field's sort index when no other definition of the entity uses the key. */
+export async function dropSortIndex(trx: Kysely<Database>, def: Pick<CustomFieldDefinition, 'entity' | 'key' | 'id'>): Promise<void> {
+  const other = await trx
+    .selectFrom('customField')
+    .select('id')
+    .where('entity', '=', def.entity)
+    .where('key', '=', def.key)
+    .where('id', '<>', def.id)
+    .executeTakeFirst();
+  if (!other) await sql`drop index if exists ${sql.id(sortIndex(def))}`.execute(trx);
+}
+
 /** Removes a deleted definition's values from the rows it applied to (the defining tenant's subtree). */
 export async function purgeValues(trx: Kysely<Database>, def: Pick<CustomFieldDefinition, 'entity' | 'key' | 'resellerId'>): Promise<void> {
   const subtree = (column: string) =>

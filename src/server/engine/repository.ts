@@ -16,7 +16,7 @@ import {
   VERSION,
 } from '@shared/schema';
 import { countryCodesMatching } from '@shared/countries';
-import { CUSTOM_PROPERTY, customComparison, customKeyOf, type CustomFieldDefinition } from '@shared/customFields';
+import { CUSTOM_KEY_PATTERN, CUSTOM_PROPERTY, customComparison, customKeyOf, type CustomFieldDefinition } from '@shared/customFields';
 import type { Page } from '@shared/wire';
 import type { Principal } from '../http/principal';
 
@@ -71,7 +71,8 @@ export function searchMatch(eb: ExpressionBuilder<any, any>, column: Expression<
 function customMatch(eb: ExpressionBuilder<any, any>, column: Expression<unknown>, def: CustomFieldDefinition, key: string): Expression<SqlBool> | undefined {
   const cmp = customComparison(def, key);
   const text = sql<string>`${column} ->> ${def.key}`;
-  if (cmp.kind === 'equals') return sql<SqlBool>`${column} @> ${JSON.stringify({ [def.key]: cmp.value })}::jsonb`;
+  // The GIN index holds only rows with values (migration 0125): its condition, stated, lets the planner use it.
+  if (cmp.kind === 'equals') return sql<SqlBool>`${column} <> '{}'::jsonb and ${column} @> ${JSON.stringify({ [def.key]: cmp.value })}::jsonb`;
   if (cmp.kind === 'prefix') return eb(text, 'like', `${escapeLike(cmp.value)}%`);
   if (cmp.kind === 'contains') return eb(text, 'ilike', `%${escapeLike(cmp.value)}%`);
   return undefined;
@@ -127,7 +128,11 @@ export class EntityRepository {
    */
   private ref(prop: string): RawBuilder<unknown> {
     const customKey = customKeyOf(prop);
-    if (customKey !== undefined) return sql`${sql.ref(`${T}.${CUSTOM_PROPERTY}`)} -> ${customKey}`;
+    // The key as a literal (a checked identifier, CUSTOM_KEY_PATTERN): the field's own index is on that expression.
+    if (customKey !== undefined) {
+      if (!new RegExp(CUSTOM_KEY_PATTERN).test(customKey)) throw new Error(`not a custom field key: ${customKey}`);
+      return sql`${sql.ref(`${T}.${CUSTOM_PROPERTY}`)} -> ${sql.lit(customKey)}`;
+    }
     const join = this.joins.find((j) => j.prop === prop);
     return sql.ref(join ? `${join.alias}.${join.column}` : `${T}.${this.column(prop)}`);
   }
