@@ -13,7 +13,7 @@ const germany = { country: 'DE', moCall: 0.05, mtCall: 0.01, moSms: 0.02, mtSms:
 
 const noImpact = { roamingProfileId: 7, plmns: [], total: 0, countries: [], subscribers: { items: [], totalItemsCount: 0, totalPageCount: 1, currentPage: 0 } };
 
-function render(user: string, impact: object = noImpact) {
+function render(user: string, impact: object = noImpact, allowedListIds: number[] = []) {
   api.db.tables.roamingProfile = [
     {
       id: 7,
@@ -23,7 +23,7 @@ function render(user: string, impact: object = noImpact) {
       resellerId: 10,
       reviewState: 'pending',
       sponsorIds: [],
-      allowedListIds: [],
+      allowedListIds,
       rates: [germany],
     },
   ];
@@ -137,9 +137,9 @@ describe('roaming profile detail', () => {
         currentPage: 0,
       },
     };
-    const { user } = render('nora', impact);
-    api.db.tables.roamingProfile[0].allowedListIds = [3];
+    // The profile holds the list from its first read.
     api.db.tables.allowedList = [{ allowedListId: 3, name: 'EU core networks', resellerId: 10 }];
+    const { user } = render('nora', impact, [3]);
     const tag = await screen.findByText('EU core networks', { selector: '.bp6-tag *, .bp6-tag' });
     await user.click(within(tag.closest('.bp6-tag') as HTMLElement).getByRole('button'));
     await user.click(screen.getByRole('button', { name: 'Save' }));
