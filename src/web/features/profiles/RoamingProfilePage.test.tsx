@@ -140,7 +140,8 @@ describe('roaming profile detail', () => {
     // The profile holds the list from its first read.
     api.db.tables.allowedList = [{ allowedListId: 3, name: 'EU core networks', resellerId: 10 }];
     const { user } = render('nora', impact, [3]);
-    const tag = await screen.findByText('EU core networks', { selector: '.bp6-tag *, .bp6-tag' });
+    // The profile's form is a chunk of its own, loaded with its pickers' lists: slower than the price table on a busy machine.
+    const tag = await screen.findByText('EU core networks', { selector: '.bp6-tag *, .bp6-tag' }, { timeout: 15000 });
     await user.click(within(tag.closest('.bp6-tag') as HTMLElement).getByRole('button'));
     await user.click(screen.getByRole('button', { name: 'Save' }));
     const dialog = await screen.findByTestId('impact-dialog');
