@@ -16,6 +16,7 @@ export const { useGetLabsQuery, usePutLabsByLabMutation } = labsApi;
  * answers the lab's default, so a screen is not held back; the server has the last word.
  */
 export function useLab(key: LabKey): boolean {
-  const { data } = useGetLabsQuery(undefined);
+  // A screen opened a while after the last read asks again, so a switch made elsewhere shows within half a minute.
+  const { data } = useGetLabsQuery(undefined, { refetchOnMountOrArgChange: 30 });
   return data?.labs.find((l) => l.key === key)?.enabled ?? labOf(key).defaultEnabled;
 }

@@ -86,7 +86,8 @@ export default function LabsPage() {
   const [picked, setPicked] = useState(ADMIN_RESELLER_ID);
   // Everyone else manages its own tenant, which the server takes when none is named.
   const resellerId = isAdmin ? picked : undefined;
-  const { data, isLoading, isError } = useGetLabsQuery(resellerId);
+  // Read afresh on opening: a reseller above may have switched something since.
+  const { data, isLoading, isError } = useGetLabsQuery(resellerId, { refetchOnMountOrArgChange: true });
 
   return (
     <div className="portal-page" data-testid="labs-page">
