@@ -79,6 +79,7 @@ export function labsHandlers(db: MockDatabase, base: string) {
         return errorResponse(400, 'VALIDATION_FAILED', messageText('error.validation'), [fieldError('enabled', 'type', 'validation.invalid')]);
       const tenant = tenantOf(db, user, body.resellerId);
       if (typeof tenant !== 'number') return tenant;
+      if (tenant === -1 && !isAdmin(user)) return forbiddenResponse();
       if (body.enabled && tenantLabs(db, tenant).labs.find((l) => l.key === lab)!.locked)
         return errorResponse(409, 'LAB_LOCKED', `${messageText('error.labLocked')} (${lab})`, [fieldError('lab', 'locked', 'error.labLocked')]);
       labSwitches(db).set(`${tenant}/${lab satisfies LabKey}`, { enabled: body.enabled, updatedBy: user.username, updatedAt: new Date().toISOString() });

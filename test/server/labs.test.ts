@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '@server/domains/auth/password';
 import { effectiveLab, LABS } from '@shared/labs';
 import { engines, testApp } from './helpers';
 
@@ -120,6 +121,25 @@ describe.each(engines)('labs on %s', (engine) => {
       expect((await northwind.get(`/portal/labs?resellerId=${resellerId}`)).statusCode).toBe(403);
     }
     expect((await harbor.put('/portal/labs/subscriberSms', { enabled: false })).statusCode).toBe(403);
+    // A provider user holding Labs without being the administrator: the provider's switches reach everyone, so not its.
+    const role = await ctx.db
+      .insertInto('role')
+      .values({ name: 'Lab assistant', resellerId: -1, privileges: JSON.stringify([{ privilege: 'Labs', subPrivileges: [] }]) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await ctx.db
+      .insertInto('appUser')
+      .values({
+        username: 'lab.assistant',
+        email: 'lab.assistant@provider.example',
+        passwordHash: await hashPassword('Assistant@2026x'),
+        resellerId: -1,
+        roleId: role.id,
+      })
+      .execute();
+    const assistant = ctx.client(await ctx.login('lab.assistant', 'Assistant@2026x'));
+    expect((await assistant.put('/portal/labs/subscriberSms', { enabled: false })).statusCode).toBe(403);
+    expect((await assistant.get('/portal/labs')).statusCode).toBe(200);
     expect(await stored()).toEqual([]);
     // Its own tenant, named or not.
     const own = await northwind.put('/portal/labs/subscriberCsvUpdate', { enabled: true, resellerId: ids['Northwind Mobile'] });

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { effectiveLab, isLabKey, LAB_KEYS, LABS, type LabKey, type TenantLabs } from '@shared/labs';
+import { ADMIN_RESELLER_ID } from '@shared/privileges';
 import type { Database } from '../../db/types';
 import { englishText, fieldError, forbidden, HttpError, invalid } from '../../http/errors';
 import { principalOf } from '../../http/guard';
@@ -144,6 +145,8 @@ export function registerLabRoutes(app: FastifyInstance, db: Kysely<Database>, st
       const { lab } = request.params as { lab: LabKey };
       const { enabled, resellerId } = request.body as { enabled: boolean; resellerId?: number };
       const tenant = await tenantOf(db, principal, resellerId);
+      // The provider's switches reach every tenant: like the other provider-wide settings, they are the administrator's.
+      if (tenant.id === ADMIN_RESELLER_ID && !principal.isAdmin) throw forbidden();
       if (enabled && (await tenantLabs(db, tenant)).labs.find((l) => l.key === lab)!.locked)
         throw new HttpError(409, 'LAB_LOCKED', `${englishText('error.labLocked')} (${lab})`, [fieldError('lab', 'locked', 'error.labLocked')]);
       const values = { enabled, updatedBy: principal.userId, updatedAt: sql<Date>`now()` };

@@ -88,6 +88,14 @@ describe('labs page', () => {
     expect(labSwitches(api.db).get('10/subscriberSms')?.enabled).toBe(false);
   });
 
+  it("opens from the administrator's settings menu", async () => {
+    const { user } = renderAs('admin', '/');
+    await user.click(await screen.findByTestId('settings-open'));
+    await user.click(await screen.findByTestId('settings-labs'));
+    expect(await screen.findByTestId('labs-page')).toBeTruthy();
+    expect(screen.getByTestId('location').textContent).toBe('/labs');
+  });
+
   it('is not offered to a user without the Labs privilege', async () => {
     const { user } = renderAs('nora', '/');
     await user.click(await screen.findByTestId('user-menu'));

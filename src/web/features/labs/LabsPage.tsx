@@ -56,15 +56,16 @@ function LabState({ row }: { row: LabRow }) {
   return <FormattedMessage id="labs.status.inherited" values={{ state: state(row.enabled), fallback: state(row.default) }} />;
 }
 
-function LabSwitch({ row, resellerId }: { row: LabRow; resellerId: number }) {
+function LabSwitch({ row, resellerId, readOnly }: { row: LabRow; resellerId: number; readOnly: boolean }) {
   const intl = useIntl();
   const [save, { isLoading }] = usePutLabsByLabMutation();
   const name = intl.formatMessage({ id: labOf(row.key).name });
   return (
     <Switch
       checked={row.enabled}
-      // Locked off from above: only switching it off (already the case) would be accepted.
-      disabled={isLoading || row.locked}
+      // Locked off from above: only switching it off (already the case) would be accepted. The provider's switches,
+      // which reach every tenant, are the administrator's alone.
+      disabled={isLoading || row.locked || readOnly}
       aria-label={intl.formatMessage({ id: 'labs.switch' }, { lab: name })}
       data-testid={`lab-switch-${row.key}`}
       onChange={async (e) => {
@@ -133,7 +134,7 @@ export default function LabsPage() {
                   </div>
                 </td>
                 <td>
-                  <LabSwitch row={row} resellerId={data.resellerId} />
+                  <LabSwitch row={row} resellerId={data.resellerId} readOnly={!isAdmin && data.resellerId === ADMIN_RESELLER_ID} />
                 </td>
                 <td>
                   <LabState row={row} />
