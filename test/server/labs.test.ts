@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '@server/domains/auth/password';
+import { LabStates } from '@server/domains/labs/switches';
 import { effectiveLab, LABS } from '@shared/labs';
 import { engines, testApp } from './helpers';
 
@@ -207,5 +208,23 @@ describe.each(engines)('labs on %s', (engine) => {
     expect((await bluesky.put('/portal/labs/subscriberSms', { enabled: true })).statusCode).toBe(409);
     expect((await admin.put('/portal/labs/subscriberSms', { enabled: true })).statusCode).toBe(200);
     expect((await sendSms(iot)).statusCode).toBe(202);
+  });
+
+  it("keeps a tenant's states briefly: a switch written by another server shows once they run out", async () => {
+    const states = new LabStates(ctx.db, 200);
+    const path = `/-1/${ids['Blue Sky Telecom']}/`;
+    expect((await states.of(path)).subscriberCsvUpdate.enabled).toBe(true);
+    // As another process would write it: straight into the table, unseen by this one's states.
+    await ctx.db
+      .insertInto('labSwitch')
+      .values({ resellerId: ids['Blue Sky Telecom'], lab: 'subscriberCsvUpdate', enabled: false })
+      .onConflict((oc) => oc.columns(['resellerId', 'lab']).doUpdateSet({ enabled: false }))
+      .execute();
+    expect((await states.of(path)).subscriberCsvUpdate.enabled).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect((await states.of(path)).subscriberCsvUpdate.enabled).toBe(false);
+    await ctx.db.deleteFrom('labSwitch').where('resellerId', '=', ids['Blue Sky Telecom']).where('lab', '=', 'subscriberCsvUpdate').execute();
+    states.forget();
+    expect((await states.of(path)).subscriberCsvUpdate.enabled).toBe(true);
   });
 });
