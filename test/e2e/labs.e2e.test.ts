@@ -67,4 +67,20 @@ describe('labs', () => {
     await page.getByTestId('grid-subscriber').waitFor();
     expect(await page.getByTestId('bulk-csv-open').count()).toBe(0);
   });
+
+  it("lets the administrator pick the provider or a reseller, and shows the provider's own switch", async () => {
+    await page.getByTestId('sign-out').click();
+    await page.locator('#login-userName').waitFor();
+    await signIn(page, portal, 'admin', ADMIN_PASSWORD);
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('settings-labs').click();
+    await page.getByTestId('labs-page').waitFor();
+    const tenant = page.getByTestId('labs-tenant');
+    expect(await tenant.inputValue()).toBe('-1');
+    await expect.poll(() => page.getByTestId('lab-subscriberCsvUpdate').innerText()).toContain('Switched off by admin');
+    await tenant.selectOption({ label: 'Blue Sky Telecom' });
+    await page.getByTestId('lab-locked-subscriberCsvUpdate').waitFor();
+    await screenshotThemes(page, `${SHOTS}/labs-admin`);
+    expect(session.errors).toEqual([]);
+  });
 });
