@@ -1,9 +1,11 @@
 // @vitest-environment happy-dom
 import { screen, waitFor, within } from '@testing-library/react';
+import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { AppRoutes } from '@web/app/AppRoutes';
 import { renderWithProviders, signedIn } from '@web/test/renderWithProviders';
 import { setupMockApi } from '@web/test/mockApi';
+import { errorResponse } from '../../../../mocks/http';
 import { labSwitches } from '../../../../mocks/labsHandlers';
 import { seedSubscribers } from '../../../../mocks/subscriberHandlers';
 import { mockToken } from '../../../../mocks/token';
@@ -129,5 +131,20 @@ describe('a feature behind a lab', () => {
     await screen.findByTestId('grid-subscriber');
     await waitFor(() => expect(api.requests('/portal/labs', 'GET').length).toBeGreaterThan(0));
     await waitFor(() => expect(screen.queryByTestId('bulk-csv-open')).toBeNull());
+  });
+
+  it('reads the labs again when the server says a feature was switched off since, and hides it', async () => {
+    noraManagesLabs();
+    seedSubscribers(api.db);
+    const { user } = renderAs('nora', '/subscriber/7');
+    await user.click(await screen.findByTestId('action-send-sms'));
+    await user.type(await screen.findByTestId('sms-text'), 'Hello');
+    // Switched off elsewhere after this screen read the labs.
+    switchOff(10, 'subscriberSms');
+    api.server.use(http.post('/portal/subscriber-info/:id/sms', () => errorResponse(403, 'LAB_OFF', 'This feature is switched off (subscriberSms)')));
+    const reads = api.requests('/portal/labs', 'GET').length;
+    await user.click(screen.getByTestId('sms-dialog-submit'));
+    await waitFor(() => expect(api.requests('/portal/labs', 'GET').length).toBeGreaterThan(reads));
+    await waitFor(() => expect(screen.queryByTestId('action-send-sms')).toBeNull());
   });
 });

@@ -91,7 +91,7 @@ export default function LabsPage() {
   const { data, isLoading, isError } = useGetLabsQuery(resellerId, { refetchOnMountOrArgChange: true });
 
   return (
-    <div className="portal-page" data-testid="labs-page">
+    <div className="portal-page portal-labs-page" data-testid="labs-page">
       <header className="portal-page-header">
         <H2>
           <FormattedMessage id="labs.title" />

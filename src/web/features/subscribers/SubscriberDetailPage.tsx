@@ -317,7 +317,7 @@ function SubscriberView({ subscriber }: { subscriber: Subscriber }) {
       {dialog === 'msisdn' && <ChangeMsisdnDialog subscriberId={id} current={subscriber.msisdn ?? null} onClose={close} />}
       {dialog === 'simInfo' && <SimInfoDialog subscriberId={id} onClose={close} />}
       {dialog === 'pairDevice' && <PairDeviceDialog subscriberId={id} onClose={close} />}
-      {dialog === 'sms' && (
+      {sms && dialog === 'sms' && (
         <Suspense fallback={null}>
           <SendSmsDialog subscriberId={id} onClose={close} />
         </Suspense>
