@@ -8,6 +8,7 @@ import { ENTITY_SCHEMAS } from '@web/core/schemas';
 import { accessHandlers } from './accessHandlers';
 import { createMockDatabase, type MockDatabase } from './data';
 import { entityHandlers } from './entityHandlers';
+import { labsHandlers } from './labsHandlers';
 import { logoHandlers } from './logoHandlers';
 import { packageHandlers } from './packageHandlers';
 import { resellerPricingHandlers } from './resellerPricingHandlers';
@@ -19,6 +20,7 @@ export function createHandlers(db: MockDatabase = createMockDatabase(), base = '
     ...sessionHandlers(db, base),
     ...accessHandlers(db, base),
     ...logoHandlers(db, base),
+    ...labsHandlers(db, base),
     // Before the entity handlers: `/subscriber-info/daily-limit` is not the subscriber with id "daily-limit".
     ...subscriberHandlers(db, base),
     ...packageHandlers(db, base),

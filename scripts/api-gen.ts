@@ -25,6 +25,7 @@ export const API_DOMAINS: Record<string, string[]> = {
   'src/web/core/subscriberCommonApi.gen.ts': ['get /roaming-profiles', 'get /summa/subscriber-migration/{id}'],
   'src/web/core/authApi.gen.ts': ['get /user', 'get /user/ui-privileges', 'post /user/preferences', 'get /version', 'get /reseller-info/list'],
   'src/web/core/exchangeRateApi.gen.ts': ['get /exchange-rates'],
+  'src/web/core/labsApi.gen.ts': ['get /labs', 'put /labs/{lab}'],
   'src/web/core/pricingPlansApi.gen.ts': ['get /pricing-plans/'],
   'src/web/core/logoApi.gen.ts': ['delete /user/logo'],
   'src/web/core/twoFactorApi.gen.ts': [

@@ -15,6 +15,7 @@ import customFields from './domains/custom-fields/plugin';
 import auth from './domains/auth/plugin';
 import exchangeRates from './domains/exchange-rates/plugin';
 import type { ExchangeRateOptions } from './domains/exchange-rates/routes';
+import labs from './domains/labs/plugin';
 import ledger from './domains/ledger/plugin';
 import logo from './domains/logo/plugin';
 import networks from './domains/networks/plugin';
@@ -136,6 +137,8 @@ export async function buildApp(opts: AppOptions) {
     'exchange-rates': exchangeRates,
     access,
     auth,
+    // Before the domains whose routes name a lab: its hooks check them as they are registered.
+    labs,
     logo,
     networks,
     'allowed-lists': allowedLists,

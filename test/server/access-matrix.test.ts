@@ -214,6 +214,17 @@ describe.each(engines)('access to every route on %s', (engine) => {
     expect(await ctx.db.selectFrom('appUser').selectAll().where('id', '=', manager.id).executeTakeFirstOrThrow()).toEqual(manager);
   });
 
+  it("keeps labs to each tenant: a reseller switches neither another tenant's nor the provider's, an account user none", async () => {
+    const bluesky = await ctx.as('bluesky');
+    const harbor = await ctx.as('harbor');
+    for (const resellerId of [1, 2, -1]) {
+      expect((await bluesky.put('/portal/labs/subscriberSms', { enabled: false, resellerId })).statusCode, `${resellerId}`).toBe(403);
+      expect((await bluesky.get(`/portal/labs?resellerId=${resellerId}`)).statusCode, `${resellerId}`).toBe(403);
+    }
+    expect((await harbor.put('/portal/labs/subscriberSms', { enabled: false })).statusCode).toBe(403);
+    expect(await ctx.db.selectFrom('labSwitch').selectAll().execute()).toEqual([]);
+  });
+
   describe.each(
     loadSchemas()
       .filter((s) => s['x-entity'].tenant && protectedFields(s).length)

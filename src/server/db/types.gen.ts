@@ -216,6 +216,14 @@ export interface JoinRequest {
   type: string;
 }
 
+export interface LabSwitch {
+  enabled: boolean;
+  lab: string;
+  resellerId: number;
+  updatedAt: Generated<Timestamp>;
+  updatedBy: number | null;
+}
+
 export interface LedgerEntry {
   amount: Numeric;
   balanceAfter: Numeric;
@@ -598,6 +606,7 @@ export interface DB {
   job: Job;
   jobItem: JobItem;
   joinRequest: JoinRequest;
+  labSwitch: LabSwitch;
   ledgerEntry: LedgerEntry;
   locationZone: LocationZone;
   network: Network;

@@ -4,6 +4,7 @@ import {
   CreditCardIcon,
   DollarIcon,
   KeyIcon,
+  LabTestIcon,
   LogOutIcon,
   MediaIcon,
   ShieldIcon,
@@ -127,6 +128,8 @@ export function UserMenu() {
               <>
                 <LinkItem id="services" path={`/services/${profile.id}`} icon={<BankAccountIcon />} />
                 {hasPrivilege(granted, 'PaymentMethods') && <LinkItem id="paymentMethods" path="/payment-methods" icon={<CreditCardIcon />} />}
+                {/* The administrator reaches it from the settings menu; a tenant's manager from here. */}
+                {hasPrivilege(granted, 'Labs') && <LinkItem id="labs" path="/labs" icon={<LabTestIcon />} />}
               </>
             )}
             <MenuDivider title={intl.formatMessage({ id: 'topbar.preferences' })} />

@@ -41,6 +41,7 @@ export const SCREEN_SPECS: readonly Extract<RouteSpec, { page: 'screen' }>[] = [
   { path: '/sim/:id', privilege: 'Subscribers', page: 'screen', screen: 'SimDetail' },
   { path: '/my-pricing', privilege: 'Pricing', page: 'screen', screen: 'MyPricing' },
   { path: '/assign-subscribers', privilege: 'MoveSubscribers', page: 'screen', screen: 'AssignSubscribers' },
+  { path: '/labs', privilege: 'Labs', page: 'screen', screen: 'Labs' },
 ];
 
 /** `/account/{id}` in a schema becomes react-router's `/account/:id`. */

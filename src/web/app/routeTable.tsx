@@ -29,6 +29,7 @@ const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   SimDetail: lazy(() => import('@web/features/subscribers/sims/SimDetailPage')),
   MyPricing: lazy(() => import('@web/features/reseller-pricing/MyPricingPage')),
   AssignSubscribers: lazy(() => import('@web/features/assign-subscribers/AssignSubscribersPage')),
+  Labs: lazy(() => import('@web/features/labs/LabsPage')),
 };
 
 export interface AppRoute {

@@ -36,22 +36,28 @@ export type AppBaseQuery = BaseQueryFn<string | FetchArgs, unknown, FetchBaseQue
  * with a token that was replaced while it was on its way (the user's own password change ends the old one) is
  * sent once more with the new token: the guard refused it before anything ran.
  */
-export const baseQuery: AppBaseQuery = async (args, api, extraOptions) => {
-  const sentWith = tokenFromState(api.getState());
-  let result = await rawBaseQuery(args, api, extraOptions);
-  const current = tokenFromState(api.getState());
-  if (result.error?.status === 401 && sentWith !== null && current !== null && current !== sentWith) result = await rawBaseQuery(args, api, extraOptions);
-  if (result.error?.status === 401 && sentWith !== null) api.dispatch(unauthorized());
+export const baseQuery: AppBaseQuery = async (args, queryApi, extraOptions) => {
+  const sentWith = tokenFromState(queryApi.getState());
+  let result = await rawBaseQuery(args, queryApi, extraOptions);
+  const current = tokenFromState(queryApi.getState());
+  if (result.error?.status === 401 && sentWith !== null && current !== null && current !== sentWith) result = await rawBaseQuery(args, queryApi, extraOptions);
+  if (result.error?.status === 401 && sentWith !== null) queryApi.dispatch(unauthorized());
+  // A feature switched off since the labs were read: reading them again hides it (see labsApi.ts).
+  if (result.error?.status === 403 && (result.error.data as { code?: unknown } | undefined)?.code === 'LAB_OFF')
+    queryApi.dispatch(api.util.invalidateTags([LABS_TAG]));
   return result;
 };
 
 /** Tags of the portal's own calls; entity tags come from the schemas. */
 export const SESSION_TAGS = ['Profile', 'Privileges', 'ResellerList'] as const;
 
+/** The tag of the tenant's labs (the generated endpoints' own, from the document's tag). */
+const LABS_TAG = 'labs';
+
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: [...SESSION_TAGS, ...ENTITY_SCHEMAS.map(entityTag)],
+  tagTypes: [...SESSION_TAGS, LABS_TAG, ...ENTITY_SCHEMAS.map(entityTag)],
   endpoints: () => ({}),
 });
 

@@ -397,7 +397,7 @@ export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kys
     scope.post(
       '/portal/subscribers/bulk/csv',
       {
-        config,
+        config: { ...config, lab: 'subscriberCsvUpdate' },
         schema: {
           tags,
           consumes: ['multipart/form-data'],
@@ -406,7 +406,8 @@ export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kys
           description:
             'Columns: `iccid` or `imsi`, and any of `status`, `dailyLimitBytes`, `qosThrottling`, `pricingPlanId`, `roamingProfileId`, `accountId`, ' +
             "`groupName`, `name`, `deviceType`, `device`, `imei`, `apn`, `custom.<key>` for each of the caller's custom fields; the other columns of the subscriber export are ignored, so an export can be edited and sent back. An empty cell changes nothing. " +
-            'Without `confirm=true` the answer lists every rejected line with its reasons and nothing is written; with it, the valid lines become a job (202).',
+            'Without `confirm=true` the answer lists every rejected line with its reasons and nothing is written; with it, the valid lines become a job (202). ' +
+            "Answers 403 LAB_OFF while the lab subscriberCsvUpdate is off for the caller's tenant.",
         },
       },
       async (request, reply) => {

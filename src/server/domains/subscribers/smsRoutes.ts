@@ -37,11 +37,11 @@ export function registerSubscriberSmsRoutes(app: FastifyInstance, db: Kysely<Dat
   app.post(
     '/portal/subscriber-info/:id/sms',
     {
-      config: { privilege: 'Subscribers' },
+      config: { privilege: 'Subscribers', lab: 'subscriberSms' },
       schema: {
         tags: ['subscribers'],
         summary: "Send an SMS to the subscriber's SIM (202, pending operation)",
-        description: `Body \`{ text }\`: one message, at most ${SMS_LIMITS['GSM-7']} characters of the GSM 03.38 alphabet (\`^{}\\[~]|€\` count twice) or ${SMS_LIMITS['UCS-2']} UTF-16 code units otherwise. Needs the SubscriberDetails panel ${PANEL}.`,
+        description: `Body \`{ text }\`: one message, at most ${SMS_LIMITS['GSM-7']} characters of the GSM 03.38 alphabet (\`^{}\\[~]|€\` count twice) or ${SMS_LIMITS['UCS-2']} UTF-16 code units otherwise. Needs the SubscriberDetails panel ${PANEL} and the lab subscriberSms switched on for the caller's tenant.`,
         params: idParams(),
         body: SMS_BODY,
       },

@@ -22,6 +22,7 @@ import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate, useParams } from 'react-router-dom';
 import { hasPrivilege } from '@shared/privileges';
+import { useLab } from '@web/core/labsApi';
 import { selectPrivileges } from '@web/core/authSlice';
 import { useAppSelector } from '@web/core/hooks';
 import { Loading } from '@web/ui/Loading';
@@ -246,6 +247,8 @@ function SubscriberView({ subscriber }: { subscriber: Subscriber }) {
   const props = { subscriber, schema };
   const t = (key: string) => intl.formatMessage({ id: key });
 
+  // Sending SMS is a lab: a tenant that switched it off does not see the action.
+  const sms = useLab('subscriberSms');
   const status = may('Status') ? <StatusAction subscriber={subscriber} /> : null;
   const refresh = may('IccidSim') ? <RefreshSimAction subscriberId={id} /> : null;
   const dailyLimit = (
@@ -278,7 +281,7 @@ function SubscriberView({ subscriber }: { subscriber: Subscriber }) {
             {may('Location') && <CancelLocationAction subscriberId={id} />}
             {dailyLimit}
             {changeMsisdn}
-            {may('NetworkEvents') && <SendSmsAction open={() => setDialog('sms')} />}
+            {sms && may('NetworkEvents') && <SendSmsAction open={() => setDialog('sms')} />}
             {services}
           </>
         }
@@ -314,7 +317,7 @@ function SubscriberView({ subscriber }: { subscriber: Subscriber }) {
       {dialog === 'msisdn' && <ChangeMsisdnDialog subscriberId={id} current={subscriber.msisdn ?? null} onClose={close} />}
       {dialog === 'simInfo' && <SimInfoDialog subscriberId={id} onClose={close} />}
       {dialog === 'pairDevice' && <PairDeviceDialog subscriberId={id} onClose={close} />}
-      {dialog === 'sms' && (
+      {sms && dialog === 'sms' && (
         <Suspense fallback={null}>
           <SendSmsDialog subscriberId={id} onClose={close} />
         </Suspense>

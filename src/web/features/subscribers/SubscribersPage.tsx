@@ -9,6 +9,7 @@ import { CrossIcon, UploadIcon } from '@blueprintjs/icons';
 import { useCallback, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router-dom';
+import { useLab } from '@web/core/labsApi';
 import { useAppDispatch } from '@web/core/hooks';
 import EntityListPage, { type ListBulk } from '@web/engine/EntityListPage';
 import { findSchema } from '@web/core/schemas';
@@ -34,6 +35,8 @@ export default function SubscribersPage() {
   const dispatch = useAppDispatch();
   const [jobs, setJobs] = useState<StartedJob[]>([]);
   const [csvOpen, setCsvOpen] = useState(false);
+  // The CSV update is a lab: hidden where the tenant switched it off.
+  const csvUpdate = useLab('subscriberCsvUpdate');
 
   const started = useCallback((id: number) => setJobs((all) => [{ id, ended: false }, ...all.filter((j) => j.id !== id)]), []);
   // A job ends once every change has landed (the network's answers included): the list then shows them all.
@@ -48,7 +51,7 @@ export default function SubscribersPage() {
   const busy = jobs.some((j) => !j.ended);
   const bulk: ListBulk = {
     toolbar: (selection) => <BulkToolbar selection={selection} onStarted={started} />,
-    actions: (
+    actions: csvUpdate && (
       <Button icon={<UploadIcon />} onClick={() => setCsvOpen(true)} data-testid="bulk-csv-open">
         <FormattedMessage id="bulkCsv.open" />
       </Button>
@@ -84,7 +87,7 @@ export default function SubscribersPage() {
   return (
     <>
       <EntityListPage schema={schema} bulk={bulk} />
-      {csvOpen && <CsvUpdateDialog onClose={() => setCsvOpen(false)} onStarted={started} />}
+      {csvUpdate && csvOpen && <CsvUpdateDialog onClose={() => setCsvOpen(false)} onStarted={started} />}
     </>
   );
 }
