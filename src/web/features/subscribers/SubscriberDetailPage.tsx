@@ -38,6 +38,7 @@ import {
   AllowedNetworksPanel,
   ApnPanel,
   AuditLogsPanel,
+  CustomFieldsPanel,
   DailyLimitPanel,
   DetailsPanel,
   DevicePanel,
@@ -286,6 +287,7 @@ function SubscriberView({ subscriber }: { subscriber: Subscriber }) {
       <OperationOutcome />
       <div className="portal-panels" data-testid="subscriber-panels">
         <DetailsPanel {...props} />
+        <CustomFieldsPanel {...props} />
         {may('Status') && <StatusPanel {...props} />}
         {may('IccidSim') && <SimPanel {...props} openSimInfo={() => setDialog('simInfo')} openPairing={() => setDialog('pairDevice')} />}
         <DailyLimitPanel {...props} />
