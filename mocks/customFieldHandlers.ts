@@ -94,24 +94,24 @@ export function customFieldHandlers(db: MockDatabase, base: string): HttpHandler
   ];
 }
 
-/** A text and a choice field for Northwind's subscribers, for tests and the mocked app. */
-export function seedCustomFields(db: MockDatabase): CustomFieldDefinition[] {
+/** One field of each type for subscribers, made by a reseller (the provider's apply to every tenant's rows). */
+export function seedCustomFields(db: MockDatabase, resellerId = -1): CustomFieldDefinition[] {
   const defs: CustomFieldDefinition[] = [
     {
       id: 1,
-      resellerId: 10,
+      resellerId,
       entity: 'subscriber',
       key: 'contractRef',
       label: 'Contract ref',
       type: 'text',
       required: false,
       maximum: 12,
-      pattern: '[A-Z]-\\d+',
+      pattern: '^[A-Z]-\\d+$',
       position: 1,
     },
-    { id: 2, resellerId: 10, entity: 'subscriber', key: 'tier', label: 'Tier', type: 'choice', required: false, choices: ['Gold', 'Silver'], position: 2 },
-    { id: 3, resellerId: 10, entity: 'subscriber', key: 'installed', label: 'Installed on', type: 'date', earliest: '2020-01-01', position: 3 },
-    { id: 4, resellerId: 10, entity: 'subscriber', key: 'sites', label: 'Sites', type: 'number', minimum: 1, maximum: 500, position: 4 },
+    { id: 2, resellerId, entity: 'subscriber', key: 'tier', label: 'Tier', type: 'choice', required: false, choices: ['Gold', 'Silver'], position: 2 },
+    { id: 3, resellerId, entity: 'subscriber', key: 'installed', label: 'Installed on', type: 'date', earliest: '2020-01-01', position: 3 },
+    { id: 4, resellerId, entity: 'subscriber', key: 'sites', label: 'Sites', type: 'number', minimum: 1, maximum: 500, position: 4 },
   ];
   db.tables.customField = defs.map((d) => ({ ...d }) as Row);
   return defs;
