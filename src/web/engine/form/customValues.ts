@@ -6,6 +6,7 @@
 import type { ErrorSchema } from '@rjsf/utils';
 import type { IntlShape } from 'react-intl';
 import { CUSTOM_PROPERTY, customName, customValueProblem, type CustomFieldDefinition } from '@shared/customFields';
+import { isLocale, isRightToLeft } from '@web/core/locales';
 import { formatCustomValue } from '../customFields';
 
 type Values = Record<string, unknown>;
@@ -64,6 +65,7 @@ export function customHint(intl: IntlShape, def: CustomFieldDefinition): string 
   const has = (v: number | string | null | undefined): v is number | string => v !== undefined && v !== null && v !== '';
   const text = (id: string, values: Record<string, string>) => intl.formatMessage({ id }, values);
   const show = (v: unknown) => formatCustomValue(intl, def, v);
+  const rightToLeft = isLocale(intl.locale) && isRightToLeft(intl.locale);
   switch (def.type) {
     case 'number': {
       const [min, max] = [def.minimum, def.maximum];
@@ -84,7 +86,8 @@ export function customHint(intl: IntlShape, def: CustomFieldDefinition): string 
       if (has(min) && has(max)) parts.push(text('customValue.hint.length', { min: count(min), max: count(max) }));
       else if (has(min)) parts.push(text('customValue.hint.minLength', { min: count(min) }));
       else if (has(max)) parts.push(text('customValue.hint.maxLength', { max: count(max) }));
-      if (has(def.pattern)) parts.push(text('customValue.hint.pattern', { pattern: def.pattern }));
+      // A pattern reads left to right whatever the language: isolated, so Hebrew text around it does not reorder it.
+      if (has(def.pattern)) parts.push(text('customValue.hint.pattern', { pattern: rightToLeft ? `\u2066${def.pattern}\u2069` : def.pattern }));
       return parts.length ? parts.join(' · ') : undefined;
     }
     case 'choice':

@@ -133,7 +133,12 @@ export function CustomValuesField({
   // A heading over the values, unless the form is a titled panel of its own (`ui:options.heading: false`).
   const title = typeof schema.title === 'string' && getUiOptions(uiSchema).heading !== false ? schema.title : undefined;
   return (
-    <section className="portal-custom-values" id={fieldPathId.$id} tabIndex={-1} data-testid="custom-values">
+    <section
+      className={title ? 'portal-custom-values' : 'portal-custom-values portal-custom-values-bare'}
+      id={fieldPathId.$id}
+      tabIndex={-1}
+      data-testid="custom-values"
+    >
       {title && <H5>{intl.formatMessage({ id: title })}</H5>}
       {defs.map((def) => {
         const id = `${fieldPathId.$id}_${def.key}`;
