@@ -74,10 +74,15 @@ describe('custom fields in the browser', () => {
 
     expect(await grid.locator('[col-id="custom.contractRef"]').count()).toBe(0);
     await page.getByTestId('list-columns').click();
-    await page.getByTestId('column-choice-custom.contractRef').check({ force: true });
+    // Each choice is saved with the user's preferences and shows once they come back: one at a time.
+    const toggle = async (colId: string, shown: boolean) => {
+      const box = page.getByTestId(`column-choice-${colId}`);
+      await box.click({ force: true });
+      await expect.poll(() => box.isChecked()).toBe(shown);
+    };
+    await toggle('custom.contractRef', true);
     // Room for it on the screenshots: a few wide columns go.
-    for (const colId of ['imsi', 'iccid', 'usageTodayBytes', 'dailyLimitBytes', 'network'])
-      await page.getByTestId(`column-choice-${colId}`).uncheck({ force: true });
+    for (const colId of ['imsi', 'iccid', 'usageTodayBytes', 'dailyLimitBytes', 'network']) await toggle(colId, false);
     await page.keyboard.press('Escape');
     await expect.poll(() => grid.locator('[role="gridcell"][col-id="custom.contractRef"]').first().innerText()).toBe(value);
     await screenshotThemes(page, `${SHOTS}/custom-field-grid`);
