@@ -94,7 +94,7 @@ export const customFieldHooks: EntityHooks = {
     for (const option of ALL_OPTIONS) if (!applying.includes(option) && (option in values || existing?.[option] !== undefined)) stored[option] = null;
     return stored;
   },
-  async afterWrite({ trx }) {
+  async afterWrite() {
     customFieldsChanged();
   },
   async beforeDelete({ existing, principal, trx }) {
