@@ -109,6 +109,10 @@ describe('custom fields on the subscriber page', () => {
     await user.type(sites, '600');
     expect((await within(custom).findByTestId('custom-error-sites')).textContent).toBe('Larger than this field allows');
     await user.clear(sites);
+    await user.type(sites, '2,5');
+    await waitFor(() => expect(within(custom).queryByTestId('custom-error-sites')).toBeNull());
+    expect(sites.value).toBe('2,5');
+    await user.clear(sites);
     await user.type(sites, '40');
 
     await user.clear(text);

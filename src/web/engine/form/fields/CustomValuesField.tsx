@@ -20,6 +20,9 @@ interface InputProps {
   required: boolean;
 }
 
+/** Typed text as a value: a decimal comma (as many languages write it, "1,5") reads as a point. */
+const numberFromText = (def: CustomFieldDefinition, text: string) => customValueFromText(def, text.trim().replace(/^(-?\d+),(\d+)$/, '$1.$2'));
+
 /**
  * A number typed as text, so a half-typed one ("1.", "-") stays on screen; the form holds it as a number once it
  * reads as one, else as the text, which the field's check calls not a number.
@@ -28,7 +31,7 @@ function NumberInput({ def, id, value, onChange, onBlur, disabled, invalid, requ
   const shown = value === undefined || value === null ? '' : String(value);
   const [draft, setDraft] = useState(shown);
   // A value set from outside (a reload, another record) replaces what was typed.
-  const current = draft.trim() === '' ? null : customValueFromText(def, draft);
+  const current = draft.trim() === '' ? null : numberFromText(def, draft);
   const text = current === (value ?? null) ? draft : shown;
   return (
     <InputGroup
@@ -41,7 +44,7 @@ function NumberInput({ def, id, value, onChange, onBlur, disabled, invalid, requ
       aria-invalid={invalid || undefined}
       onChange={(e) => {
         setDraft(e.currentTarget.value);
-        onChange(customValueFromText(def, e.currentTarget.value));
+        onChange(numberFromText(def, e.currentTarget.value));
       }}
       onBlur={onBlur}
     />
