@@ -26,6 +26,8 @@ import type { MockDatabase, MockUser, Row } from './data';
 import { errorResponse, fieldError, forbiddenResponse, messageText, notFoundResponse, unauthorizedResponse } from './http';
 import { callerOf, isAdmin, visibleResellerIds } from './session';
 import { validateBody } from './validate';
+import { applicableTo, customWrite, fixedChanges, purgeValues } from './customFieldHandlers';
+import { customName, listValue } from '@shared/customFields';
 
 interface Context {
   db: MockDatabase;
@@ -131,7 +133,9 @@ const operations: Record<ApiRoute['op'], (ctx: Context) => Promise<Response> | R
     if (ctx.schema['x-entity'].scope === 'reseller' && candidate.resellerId === null) candidate.resellerId = ctx.user.resellerId;
     const rejected = rejectBody(ctx, body, candidate, 'create');
     if (rejected) return rejected;
-    rows.push(candidate);
+    const custom = customWrite(ctx.db, ctx.schema, candidate, candidate);
+    if ('refused' in custom) return custom.refused;
+    rows.push(custom.row);
     return HttpResponse.json(withJoins(ctx.db, ctx.schema, candidate), { status: 201 });
   },
   update: async (ctx) => {
@@ -159,7 +163,13 @@ const operations: Record<ApiRoute['op'], (ctx: Context) => Promise<Response> | R
           refused.map((f) => fieldError(f, 'protected', 'validation.field.protected')),
         );
     }
-    const candidate: Row = { ...current, ...changes, ...(isVersioned(ctx.schema) ? { [VERSION]: version + 1 } : {}) };
+    if (name(ctx.schema) === 'customField') {
+      const fixed = fixedChanges(current, changes);
+      if (fixed.length) return errorResponse(400, 'VALIDATION', fixed[0].message, fixed);
+    }
+    const custom = customWrite(ctx.db, ctx.schema, changes, current);
+    if ('refused' in custom) return custom.refused;
+    const candidate: Row = { ...current, ...custom.row, ...(isVersioned(ctx.schema) ? { [VERSION]: version + 1 } : {}) };
     const rejected = rejectBody(ctx, fields, candidate, 'update');
     if (rejected) return rejected;
     rows[index] = candidate;
@@ -170,6 +180,7 @@ const operations: Record<ApiRoute['op'], (ctx: Context) => Promise<Response> | R
     const index = rows.findIndex((r) => String(r[keyOf(ctx.schema)]) === String(ctx.params.id));
     if (index < 0) return notFoundResponse();
     if (!inScope(ctx, rows[index])) return forbiddenResponse();
+    if (name(ctx.schema) === 'customField') purgeValues(ctx.db, rows[index]);
     rows.splice(index, 1);
     return new HttpResponse(null, { status: 204 });
   },
@@ -178,12 +189,17 @@ const operations: Record<ApiRoute['op'], (ctx: Context) => Promise<Response> | R
 async function downloadHandler(ctx: Context): Promise<Response> {
   const body = (await ctx.request.json()) as ListRequest;
   const rows = visibleRows(ctx, true);
-  const request = normaliseListRequest(ctx.schema, body, isAdmin(ctx.user));
+  const custom = applicableTo(ctx.db, ctx.user, ctx.schema);
+  const request = normaliseListRequest(ctx.schema, body, isAdmin(ctx.user), custom);
   const { items } = pageInMemory(ctx.schema, rows, { ...request, page: 0, size: Math.max(1, rows.length) });
-  const fields = Object.entries(ctx.schema.properties)
-    .filter(([, p]) => !p.writeOnly)
-    .map(([name]) => name);
-  const csv = `\uFEFF${csvLine(fields)}${items.map((row) => csvLine(fields.map((f) => withJoins(ctx.db, ctx.schema, row)[f]))).join('')}`;
+  // As the server writes it: the schema's fields (the values object aside), then a column per applicable field.
+  const fields = [
+    ...Object.entries(ctx.schema.properties)
+      .filter(([, p]) => !p.writeOnly && !p['x-custom-fields'])
+      .map(([name]) => name),
+    ...custom.map(customName),
+  ];
+  const csv = `\uFEFF${csvLine(fields)}${items.map((row) => csvLine(fields.map((f) => listValue(withJoins(ctx.db, ctx.schema, row), f)))).join('')}`;
   return new HttpResponse(csv, {
     headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${ctx.schema['x-entity'].name}.csv"` },
   });
@@ -192,7 +208,7 @@ async function downloadHandler(ctx: Context): Promise<Response> {
 async function pageHandler(ctx: Context): Promise<Response> {
   const body = (await ctx.request.json()) as ListRequest;
   try {
-    const request = normaliseListRequest(ctx.schema, body, isAdmin(ctx.user));
+    const request = normaliseListRequest(ctx.schema, body, isAdmin(ctx.user), applicableTo(ctx.db, ctx.user, ctx.schema));
     return HttpResponse.json(pageInMemory(ctx.schema, visibleRows(ctx, true), request));
   } catch (error) {
     if (!(error instanceof ListRequestError)) throw error;

@@ -6,6 +6,7 @@
 import type { HttpHandler } from 'msw';
 import { ENTITY_SCHEMAS } from '@web/core/schemas';
 import { accessHandlers } from './accessHandlers';
+import { customFieldHandlers } from './customFieldHandlers';
 import { createMockDatabase, type MockDatabase } from './data';
 import { entityHandlers } from './entityHandlers';
 import { labsHandlers } from './labsHandlers';
@@ -25,6 +26,8 @@ export function createHandlers(db: MockDatabase = createMockDatabase(), base = '
     ...subscriberHandlers(db, base),
     ...packageHandlers(db, base),
     ...resellerPricingHandlers(db, base),
+    // Before the entity handlers: `/custom-fields/applicable/subscriber` is not the definition with id "applicable".
+    ...customFieldHandlers(db, base),
     ...entityHandlers(db, ENTITY_SCHEMAS, base),
   ];
 }

@@ -43,6 +43,7 @@ export function seedSubscribers(db: MockDatabase) {
       pricingPlanId: 2,
       roamingProfileId: null,
       migrationStatus: null,
+      custom: { contractRef: 'A-7', tier: 'Gold' },
     },
     {
       subscriberId: 8,

@@ -25,7 +25,7 @@ describe('labs', () => {
 
     // The manager reaches the labs from the user menu.
     await page.getByTestId('user-menu').click();
-    await page.getByTestId('menu-labs').click();
+    await page.getByTestId('menu-settings-labs').click();
     await page.getByTestId('labs-page').waitFor();
     expect(await page.title()).toBe('Labs · Connectivity Portal');
     expect(await smsSwitch().isChecked()).toBe(true);

@@ -4,7 +4,6 @@ import {
   CreditCardIcon,
   DollarIcon,
   KeyIcon,
-  LabTestIcon,
   LogOutIcon,
   MediaIcon,
   ShieldIcon,
@@ -28,6 +27,7 @@ import { useGetExchangeRatesQuery } from '@web/core/exchangeRateApi';
 import { useAppDispatch, useAppSelector } from '@web/core/hooks';
 import { LANGUAGE_NAMES, LOCALES } from '@web/core/locales';
 import { currencyChosen, darkModeChosen, languageChosen, selectCurrency, selectDarkMode, selectLocale } from '@web/core/preferencesSlice';
+import { PrivilegeSettingsItems } from './privilegeSettings';
 import { ResellerLogoDialog } from './ResellerLogoDialog';
 import { isRoutedPath } from './routePaths';
 import { signOut } from '@web/core/session';
@@ -128,8 +128,7 @@ export function UserMenu() {
               <>
                 <LinkItem id="services" path={`/services/${profile.id}`} icon={<BankAccountIcon />} />
                 {hasPrivilege(granted, 'PaymentMethods') && <LinkItem id="paymentMethods" path="/payment-methods" icon={<CreditCardIcon />} />}
-                {/* The administrator reaches it from the settings menu; a tenant's manager from here. */}
-                {hasPrivilege(granted, 'Labs') && <LinkItem id="labs" path="/labs" icon={<LabTestIcon />} />}
+                <PrivilegeSettingsItems granted={granted} />
               </>
             )}
             <MenuDivider title={intl.formatMessage({ id: 'topbar.preferences' })} />

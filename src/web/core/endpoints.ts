@@ -28,8 +28,15 @@ function listParams(schema: EntitySchema): Record<string, string> | undefined {
   return hidden ? { [hidden.query]: 'true' } : undefined;
 }
 
+/**
+ * What else a write of an entity's rows changes: a custom field's definition changes which fields apply (the
+ * `custom-fields` call) and, once deleted, the values the rows carry.
+ */
+const DEPENDENT_TAGS: Readonly<Record<string, readonly string[]>> = { customField: ['custom-fields', 'subscriber', 'account', 'reseller'] };
+
 function entityDefinitions(build: Builder, schema: EntitySchema) {
   const type = entityTag(schema);
+  const dependent = DEPENDENT_TAGS[entityName(schema)] ?? [];
   const key = schema['x-entity'].key;
   const LIST = { type, id: 'LIST' };
   const rowTag = (row: EntityRow) => ({ type, id: String(row[key]) });
@@ -54,12 +61,12 @@ function entityDefinitions(build: Builder, schema: EntitySchema) {
     }),
     Create: build.mutation<EntityRow, EntityRow>({
       query: (body) => call(schema, 'create', { body }),
-      invalidatesTags: [LIST],
+      invalidatesTags: [LIST, ...dependent],
     }),
     Update: build.mutation<EntityRow, EntityRow>({
       query: (body) => call(schema, 'update', { body, id: String(body[key] ?? '') }),
       // A refused save changes nothing: the form keeps the user's edits (a stale row is reloaded only when asked).
-      invalidatesTags: (_row, error, body) => (error ? [] : [LIST, rowTag(body)]),
+      invalidatesTags: (_row, error, body) => (error ? [] : [LIST, rowTag(body), ...dependent]),
     }),
     /** Saves the whole search as a CSV file; answers the file's name. */
     Download: build.mutation<string, ListRequest>({
@@ -67,7 +74,7 @@ function entityDefinitions(build: Builder, schema: EntitySchema) {
     }),
     Delete: build.mutation<void, RowId>({
       query: (id) => call(schema, 'delete', { id }),
-      invalidatesTags: (_result, _error, id) => [LIST, { type, id: String(id) }],
+      invalidatesTags: (_result, _error, id) => [LIST, { type, id: String(id) }, ...dependent],
     }),
   };
 }

@@ -20,6 +20,7 @@ import { rowName, usePageTitle } from './pageTitle';
 import { showToast } from '@web/ui/toaster';
 import { useCaller } from '@web/core/useCaller';
 import type { EntityRow } from '@web/core/types';
+import { useCustomFields } from './customFields';
 
 // RJSF and ajv are the heaviest part of the app; they load with the first form.
 const EntityForm = lazy(() => import('./form/EntityForm'));
@@ -63,6 +64,7 @@ export default function EntityDetailPage({ schema, listAddress, beforeUpdate }: 
   // Somebody saved the row after it was loaded: the save was refused; reloading shows their version.
   const [stale, setStale] = useState(false);
   const caller = useCaller();
+  const custom = useCustomFields(schema);
   // A user inside the row's own tenant (an account user on its account) sees its commercial fields read-only.
   const lockedFields = useMemo(
     () => (!creating && caller && row?.data && insideTenant(schema, caller, row.data) ? protectedFields(schema) : []),
@@ -169,6 +171,7 @@ export default function EntityDetailPage({ schema, listAddress, beforeUpdate }: 
             grantable={grantable ?? undefined}
             lockedFields={lockedFields}
             ownResellerId={caller?.resellerId}
+            customFields={custom.fields}
           />
         </Suspense>
       )}

@@ -21,6 +21,7 @@ import type {
 import { AgGridReact } from 'ag-grid-react';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useIntl } from 'react-intl';
+import type { CustomFieldDefinition } from '@shared/customFields';
 import type { EntitySchema } from '@shared/schema';
 import type { SortDir } from '@shared/wire';
 import { columnsFromSchema } from './columns';
@@ -44,6 +45,8 @@ export interface EntityGridProps {
   columns?: SavedColumn[];
   /** Called when the user moves, resizes, shows or hides a column. */
   onColumnsChange?: (columns: SavedColumn[]) => void;
+  /** The custom fields that apply to the user's rows: a column each after the schema's (hidden unless saved shown). */
+  custom?: readonly CustomFieldDefinition[];
   /**
    * Row selection with a checkbox column: the keys of the selected rows of this page. Without it the grid has
    * no checkboxes.
@@ -126,7 +129,9 @@ function showSelection(api: GridApi<EntityRow>, selected: ReadonlySet<string>) {
   if (nodes.off.length) api.setNodesSelected({ nodes: nodes.off, newValue: false, source: 'api' });
 }
 
-export function EntityGrid({ schema, rows, sort, onSortChange, onOpenRow, columns, onColumnsChange, selection }: EntityGridProps) {
+const NO_CUSTOM: readonly CustomFieldDefinition[] = [];
+
+export function EntityGrid({ schema, rows, sort, onSortChange, onOpenRow, columns, onColumnsChange, selection, custom = NO_CUSTOM }: EntityGridProps) {
   const intl = useIntl();
   const key = schema['x-entity'].key;
   const look = useGridLook();
@@ -160,12 +165,12 @@ export function EntityGrid({ schema, rows, sort, onSortChange, onOpenRow, column
 
   const columnDefs = useMemo(
     () =>
-      withSavedColumns(columnsFromSchema(schema, intl), columns).map((col) => ({
+      withSavedColumns(columnsFromSchema(schema, intl, custom), columns).map((col) => ({
         ...col,
         minWidth: headerMinWidth(col.headerName ?? ''),
         sort: col.colId === sort.sortBy ? sort.sortDir : null,
       })),
-    [schema, intl, sort.sortBy, sort.sortDir, columns],
+    [schema, intl, sort.sortBy, sort.sortDir, columns, custom],
   );
 
   // Only the user's own changes are saved, once finished (a drag or resize reports every step).

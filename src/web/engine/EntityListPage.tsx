@@ -7,6 +7,7 @@ import { Button, Callout, H2, Intent, NonIdealState } from '@blueprintjs/core';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { useNavigate, useSearchParams } from 'react-router-dom';
+import { customSearchFilter } from '@shared/customFields';
 import { mayCreateRows, searchFilters, type EntitySchema } from '@shared/schema';
 import { Loading } from '@web/ui/Loading';
 import { showToast } from '@web/ui/toaster';
@@ -25,6 +26,7 @@ import type { EntityRow } from '@web/core/types';
 import { useCaller } from '@web/core/useCaller';
 import { useIsAdmin } from '@web/core/useIsAdmin';
 import { hasMessage } from '@web/core/messages';
+import { useCustomFields } from './customFields';
 
 /** Reads a page through `search` when there is a search key and the schema has that call, else `paged`. */
 function usePage(schema: EntitySchema, query: ListQuery, pollingInterval = 0, after?: number | string) {
@@ -122,8 +124,12 @@ export default function EntityListPage({ schema, address, bulk }: { schema: Enti
   const params = address ? address.read(rawParams) : rawParams;
   const setParams = useCallback((next: URLSearchParams) => setRawParams(address ? address.write(next) : next), [address, setRawParams]);
   const [layout, setLayout] = useGridLayout(schema['x-entity'].name);
+  const custom = useCustomFields(schema);
   // Without a sort in the address, the list opens in the user's saved sort.
-  const query = { ...readListQuery(params, schema, isAdmin), ...(!params.has('sortBy') && layout?.sort ? layout.sort : {}) };
+  const query = {
+    ...readListQuery(params, schema, isAdmin, custom.ready ? custom.fields : undefined),
+    ...(!params.has('sortBy') && layout?.sort ? layout.sort : {}),
+  };
   // The pager's next page starts after the last row on screen (keyset), when the list is still the one it came from:
   // deep in a million rows, turning a page then costs what the first page costs. Other moves go by page number.
   const [step, setStep] = useState<{ list: string; page: number; after: number | string }>();
@@ -188,7 +194,10 @@ export default function EntityListPage({ schema, address, bulk }: { schema: Enti
             onClick={() => result?.refetch()}
           />
           {bulk?.actions}
-          <ColumnChooser schema={schema} columns={layout?.columns} onChange={onColumnsChange} onReset={() => setLayout(undefined)} />
+          {/* Once the custom fields are known: a choice made before would save a layout without their columns. */}
+          {custom.ready && (
+            <ColumnChooser schema={schema} columns={layout?.columns} onChange={onColumnsChange} onReset={() => setLayout(undefined)} custom={custom.fields} />
+          )}
           {startDownload && (
             <Button icon={<DownloadIcon />} data-testid="list-download" loading={downloading?.isLoading} onClick={onDownload}>
               <FormattedMessage id="list.download" />
@@ -209,7 +218,13 @@ export default function EntityListPage({ schema, address, bulk }: { schema: Enti
           )}
         </div>
       </header>
-      <SearchBar schema={schema} filters={searchFilters(schema, isAdmin)} searchKey={query.searchKey} searchBy={query.searchBy} onSearch={onSearch} />
+      <SearchBar
+        schema={schema}
+        filters={[...searchFilters(schema, isAdmin), ...custom.fields.map(customSearchFilter)]}
+        searchKey={query.searchKey}
+        searchBy={query.searchBy}
+        onSearch={onSearch}
+      />
       {bulk?.status}
       {bulk && selection && (
         <div className="portal-list-selection" data-testid="list-selection" role="status">
@@ -238,7 +253,7 @@ export default function EntityListPage({ schema, address, bulk }: { schema: Enti
             <FormattedMessage id="list.refresh" />
           </Button>
         </Callout>
-      ) : !page ? (
+      ) : !page || !custom.ready ? (
         <Loading />
       ) : (
         <>
@@ -250,6 +265,7 @@ export default function EntityListPage({ schema, address, bulk }: { schema: Enti
             onOpenRow={onOpenRow}
             columns={layout?.columns}
             onColumnsChange={onColumnsChange}
+            custom={custom.fields}
             selection={bulk ? gridSelection : undefined}
           />
           {page.items.length === 0 && <NonIdealState icon={<SearchIcon size={48} />} description={<FormattedMessage id="list.empty" />} />}

@@ -1,7 +1,7 @@
 import { CrossIcon, SearchIcon } from '@blueprintjs/icons';
 import { Button, ControlGroup, HTMLSelect, InputGroup } from '@blueprintjs/core';
 import { useState, type FormEvent } from 'react';
-import { useIntl } from 'react-intl';
+import { useIntl, type IntlShape } from 'react-intl';
 import type { EntitySchema, SearchFilter } from '@shared/schema';
 
 export interface SearchBarProps {
@@ -15,6 +15,11 @@ export interface SearchBarProps {
 /** The message id a filter is offered by: its own title, else its property's. */
 export function filterLabelId(schema: EntitySchema, filter: SearchFilter): string {
   return filter.title ?? schema.properties[filter.by]?.title ?? filter.by;
+}
+
+/** The text a filter is offered by: a custom field's own label as it is, else the translated message. */
+export function filterLabel(intl: IntlShape, schema: EntitySchema, filter: SearchFilter): string {
+  return filter.custom ? filter.custom.label : intl.formatMessage({ id: filterLabelId(schema, filter) });
 }
 
 /** A search box with its "search by" choice. Enter or the button searches; the box keeps what was searched. */
@@ -46,7 +51,7 @@ export function SearchBar({ schema, filters, searchKey, searchBy, onSearch }: Se
           value={searchBy}
           // A new filter re-runs a search that has text; with an empty box it only changes the choice.
           onChange={(e) => onSearch(draft.trim(), e.currentTarget.value)}
-          options={filters.map((f) => ({ value: f.by, label: intl.formatMessage({ id: filterLabelId(schema, f) }) }))}
+          options={filters.map((f) => ({ value: f.by, label: filterLabel(intl, schema, f) }))}
         />
         <InputGroup
           type="search"

@@ -1,6 +1,7 @@
 import { createIntl } from 'react-intl';
 import { describe, expect, it } from 'vitest';
 import type { ValueFormatterParams } from 'ag-grid-community';
+import type { CustomFieldDefinition } from '@shared/customFields';
 import type { EntitySchema } from '@shared/schema';
 import account from '../../../schemas/account.json';
 import en from '../../../i18n/en.json';
@@ -83,5 +84,35 @@ describe('formatCell', () => {
     expect(formatCell(hebrew, 'usage', 1536)).toBe('\u20681.5 kB\u2069');
     expect(formatCell(hebrew, 'money', 12.5)).toMatch(/^\u2068.*12\.50.*\$.*\u2069$/);
     expect(formatCell(intl, 'bytes', 737.9 * 1024 ** 2)).toBe('737.9 MB');
+  });
+});
+
+describe('custom field columns', () => {
+  const defs: CustomFieldDefinition[] = [
+    { id: 1, resellerId: -1, entity: 'account', key: 'sites', label: 'Standorte', type: 'number', position: 1 },
+    { id: 2, resellerId: -1, entity: 'account', key: 'since', label: 'Kunde seit', type: 'date', position: 2 },
+  ];
+  const row = { accountId: 1, custom: { sites: 1250.5, since: '2024-01-05' } } as unknown as EntityRow;
+  const cell = (colId: string, i = intl) => {
+    const col = columnsFromSchema(schema, i, defs).find((c) => c.colId === colId)!;
+    const value = (col.valueGetter as (p: unknown) => unknown)({ data: row });
+    return (col.valueFormatter as (p: unknown) => string)({ value });
+  };
+
+  it('follows the schema columns, one per field, hidden, headed by the label as written, sortable', () => {
+    const cols = columnsFromSchema(schema, createIntl({ locale: 'de', messages: de }), defs);
+    expect(cols.slice(-2).map((c) => [c.colId, c.headerName, c.hide, c.sortable])).toEqual([
+      ['custom.sites', 'Standorte', true, true],
+      ['custom.since', 'Kunde seit', true, true],
+    ]);
+    expect(cols.find((c) => c.colId === 'custom.sites')?.type).toBe('rightAligned');
+  });
+
+  it("reads the value from the row's custom object, numbers and days in the user's locale", () => {
+    expect(cell('custom.sites')).toBe('1,250.5');
+    expect(cell('custom.since')).toBe('Jan 5, 2024');
+    const german = createIntl({ locale: 'de', messages: de });
+    expect(cell('custom.sites', german)).toBe('1.250,5');
+    expect(cell('custom.since', german)).toBe('05.01.2024');
   });
 });

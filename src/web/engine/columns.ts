@@ -4,6 +4,7 @@
  */
 import type { ColDef, ValueFormatterParams } from 'ag-grid-community';
 import type { IntlShape } from 'react-intl';
+import { customName, listValue, type CustomFieldDefinition } from '@shared/customFields';
 import { sortableFields, type ColumnSpec, type EntitySchema, type PropertySchema } from '@shared/schema';
 import { DEFAULT_CURRENCY } from '@shared/currencies';
 import { isLocale, isRightToLeft } from '@web/core/locales';
@@ -11,6 +12,7 @@ import { cellKind, type CellKind } from './cellKinds';
 import { BooleanTag, StatusTag, UsageCell } from './cells';
 import type { EntityRow } from '@web/core/types';
 import { messageOr } from '@web/core/messages';
+import { formatCustomValue } from './customFields';
 
 const BYTE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
 
@@ -108,7 +110,32 @@ function columnFor(schema: EntitySchema, spec: ColumnSpec, intl: IntlShape, sort
   return col;
 }
 
-export function columnsFromSchema(schema: EntitySchema, intl: IntlShape): ColDef<EntityRow>[] {
+/** Width of a custom field's column: the tenant's label and value lengths are unknown, so one size for all. */
+const CUSTOM_COLUMN_WIDTH = 170;
+
+/**
+ * A custom field's column (`custom.<key>`): headed by the tenant's own label as it is, sorted by the server,
+ * hidden until the user shows it in the column chooser.
+ */
+export function customColumn(def: CustomFieldDefinition, intl: IntlShape): ColDef<EntityRow> {
+  const colId = customName(def);
+  const col: ColDef<EntityRow> = {
+    colId,
+    headerName: def.label,
+    // Not `field`: the value sits in the row's `custom` object, and the column's id is the name lists sort by.
+    valueGetter: (params) => (params.data ? listValue(params.data, colId) : undefined),
+    valueFormatter: (params: ValueFormatterParams<EntityRow>) => formatCustomValue(intl, def, params.value),
+    sortable: true,
+    comparator: keepServerOrder,
+    width: CUSTOM_COLUMN_WIDTH,
+    hide: true,
+  };
+  if (def.type === 'number') col.type = 'rightAligned';
+  return col;
+}
+
+/** The schema's columns, then one per custom field that applies to the user's rows. */
+export function columnsFromSchema(schema: EntitySchema, intl: IntlShape, custom: readonly CustomFieldDefinition[] = []): ColDef<EntityRow>[] {
   const sortable = new Set(sortableFields(schema));
-  return schema['x-columns'].map((spec) => columnFor(schema, spec, intl, sortable));
+  return [...schema['x-columns'].map((spec) => columnFor(schema, spec, intl, sortable)), ...custom.map((def) => customColumn(def, intl))];
 }

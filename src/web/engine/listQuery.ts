@@ -3,6 +3,7 @@
  * bookmarked and the back button steps through it. Pages read from 1 in the address and go zero-based on
  * the wire.
  */
+import { CUSTOM_KEY_PATTERN, CUSTOM_PREFIX, customName, type CustomFieldDefinition } from '@shared/customFields';
 import { searchFilters, sortableFields, type EntitySchema } from '@shared/schema';
 import type { ListRequest, SortDir } from '@shared/wire';
 import { DEFAULT_PAGE_SIZE } from '@shared/wire';
@@ -16,17 +17,34 @@ export interface ListQuery {
   sortDir: SortDir;
 }
 
-export function readListQuery(params: URLSearchParams, schema: EntitySchema, isAdmin: boolean): ListQuery {
+const CUSTOM_KEY = new RegExp(CUSTOM_KEY_PATTERN);
+
+/**
+ * Whether a name is a custom field's (`custom.<key>`) the list may sort and search by: one of the fields that apply,
+ * or, while they are still loading (`undefined`), any well-formed name, so an address is not rewritten before they
+ * arrive (the server refuses a name that does not apply).
+ */
+function isCustomName(name: string, custom: readonly CustomFieldDefinition[] | undefined): boolean {
+  if (!name.startsWith(CUSTOM_PREFIX)) return false;
+  return custom ? custom.some((def) => customName(def) === name) : CUSTOM_KEY.test(name.slice(CUSTOM_PREFIX.length));
+}
+
+export function readListQuery(
+  params: URLSearchParams,
+  schema: EntitySchema,
+  isAdmin: boolean,
+  custom: readonly CustomFieldDefinition[] | undefined = [],
+): ListQuery {
   const filters = searchFilters(schema, isAdmin).map((f) => f.by);
   const { sortBy: defaultSortBy, sortDir: defaultSortDir } = schema['x-list'].defaultSort;
   const searchBy = params.get('searchBy') ?? '';
   const page = Number.parseInt(params.get('page') ?? '', 10);
   const sortBy = params.get('sortBy') ?? '';
   const sortDir = params.get('sortDir');
-  const validSort = sortableFields(schema).includes(sortBy);
+  const validSort = sortableFields(schema).includes(sortBy) || isCustomName(sortBy, custom);
   return {
     searchKey: (params.get('searchKey') ?? '').trim(),
-    searchBy: filters.includes(searchBy) ? searchBy : (filters[0] ?? ''),
+    searchBy: filters.includes(searchBy) || isCustomName(searchBy, custom) ? searchBy : (filters[0] ?? ''),
     page: Number.isInteger(page) && page >= 1 ? page : 1,
     sortBy: validSort ? sortBy : defaultSortBy,
     sortDir: validSort && (sortDir === 'asc' || sortDir === 'desc') ? sortDir : validSort ? 'asc' : defaultSortDir,

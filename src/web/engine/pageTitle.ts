@@ -4,7 +4,7 @@ import { useIntl } from 'react-intl';
 import type { EntityRow } from '@web/core/types';
 
 /** Fields that name a row, in the order tried. */
-const NAME_FIELDS = ['name', 'username', 'email', 'iccid', 'imsi', 'msisdn'];
+const NAME_FIELDS = ['name', 'label', 'username', 'email', 'iccid', 'imsi', 'msisdn'];
 
 /** The row's name: its first non-empty naming field, or undefined when it has none (or is not loaded yet). */
 export function rowName(row: EntityRow | undefined): string | undefined {

@@ -4,6 +4,7 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import userEvent from '@testing-library/user-event';
 import { IntlProvider } from 'react-intl';
 import { Classes } from '@blueprintjs/core';
+import type { CustomFieldDefinition } from '@shared/customFields';
 import type { EntitySchema } from '@shared/schema';
 import type { FieldError } from '@shared/wire';
 import accountJson from '@schemas/account.json';
@@ -273,5 +274,51 @@ describe('EntityForm with the user schema', () => {
     renderUserForm({ userId: 7, username: 'casey', email: 'casey@example.com', roleId: 1 });
     expect(groupOf(passwordInput()).textContent).not.toContain('(required)');
     expect(saveButton()).toHaveProperty('disabled', false);
+  });
+});
+
+describe('EntityForm with custom fields', () => {
+  const customFields: CustomFieldDefinition[] = [
+    { id: 1, resellerId: -1, entity: 'account', key: 'costCentre', label: 'Kostenstelle', type: 'text', required: true, minimum: 3, position: 1 },
+    { id: 2, resellerId: -1, entity: 'account', key: 'tier', label: 'Tier', type: 'choice', choices: ['Gold', 'Silver'], position: 2 },
+  ];
+
+  it('never shows the values as an object field, and nothing of them when no field applies', () => {
+    renderForm();
+    expect(screen.queryByTestId('custom-values')).toBeNull();
+    expect(screen.queryByText('Custom fields')).toBeNull();
+  });
+
+  it('marks a required field, holds Save back naming it by its label, and sends the values on create', async () => {
+    const { user, onSubmit } = renderForm({ customFields });
+    const section = screen.getByTestId('custom-values');
+    expect(within(section).getByText('Custom fields')).toBeTruthy();
+    const centre = within(section).getByLabelText(/^Kostenstelle/);
+    expect(groupOf(centre).textContent).toContain('(required)');
+    expect(groupOf(centre).textContent).toContain('At least 3 characters');
+    await user.type(nameInput(), 'Gamma Ports');
+    await user.type(screen.getByRole('textbox', { name: /^E-mail/ }), 'ops@gamma.test');
+    expect(saveButton()).toHaveProperty('disabled', true);
+    expect(screen.getByTestId('save-blocked').textContent).toContain('Kostenstelle');
+    // Not shown before the field is touched.
+    expect(within(section).queryByTestId('custom-error-costCentre')).toBeNull();
+    await user.type(centre, 'ab');
+    expect(within(section).getByTestId('custom-error-costCentre').textContent).toBe('Shorter than this field allows');
+    await user.type(centre, 'c ');
+    await user.selectOptions(within(section).getByLabelText(/^Tier/), 'Silver');
+    expect(saveButton()).toHaveProperty('disabled', false);
+    await user.click(saveButton());
+    expect(onSubmit).toHaveBeenCalledWith(expect.objectContaining({ name: 'Gamma Ports', custom: { costCentre: 'abc', tier: 'Silver' } }));
+  });
+
+  it("shows the server's error under the custom field it names, until that field is edited", async () => {
+    const serverErrors: FieldError[] = [{ field: 'custom.tier', rule: 'enum', messageId: 'validation.custom.choice', message: 'x' }];
+    const { user } = renderForm({ customFields, serverErrors, formData: { accountId: 1, name: 'Alpha', custom: { costCentre: 'A-100', tier: 'Gold' } } });
+    const section = screen.getByTestId('custom-values');
+    expect(within(section).getByTestId('custom-error-tier').textContent).toBe("Choose one of the field's options");
+    await user.type(within(section).getByLabelText(/^Kostenstelle/), '1');
+    expect(within(section).getByTestId('custom-error-tier')).toBeTruthy();
+    await user.selectOptions(within(section).getByLabelText(/^Tier/), 'Silver');
+    expect(within(section).queryByTestId('custom-error-tier')).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 /** What the Blueprint theme reads from RJSF's `formContext`. */
+import type { CustomFieldDefinition } from '@shared/customFields';
 import type { PrivilegeItem } from '@shared/privileges';
 
 /** One choice of a reference select, e.g. a reseller: its id and its display name. */
@@ -24,6 +25,8 @@ export interface BlueprintFormContext {
   lockedFields?: readonly string[];
   /** Top-level fields whose values break a rule: while Save is disabled, the submit template names them. */
   invalidFields?: readonly string[];
+  /** The custom fields that apply to the edited row (the `custom` field's inputs), in form order. */
+  customFields?: readonly CustomFieldDefinition[];
 }
 
 export function formContextOf(registry: { formContext?: unknown }): BlueprintFormContext {

@@ -8,7 +8,8 @@ export { formSchemaOf } from './formSchema';
 /**
  * The uiSchema: the schema's `x-ui`, plus what the form needs from other `x-` keywords: a property with
  * `x-reference` gets the `reference` widget (unless `x-ui` names one) told which options list to read,
- * and read-only properties are not editable. The entity's title is the page's business, not the form's.
+ * a row's custom values (`x-custom-fields`) get the `custom` field, and read-only properties are not editable.
+ * The entity's title is the page's business, not the form's.
  */
 export function uiSchemaOf(schema: EntitySchema): UiSchema {
   const declared = (schema['x-ui'] ?? {}) as UiSchema;
@@ -20,6 +21,8 @@ export function uiSchemaOf(schema: EntitySchema): UiSchema {
       entry['ui:widget'] ??= 'reference';
       entry['ui:options'] = { reference, ...entry['ui:options'] };
     }
+    // The row's custom values: their inputs come from the definitions, never RJSF's editor of a free object.
+    if (prop['x-custom-fields']) entry['ui:field'] ??= 'custom';
     if (isReadOnly(prop)) entry['ui:readonly'] = true;
     if (Object.keys(entry).length > 0) ui[name] = entry;
   }

@@ -5,13 +5,21 @@ import type { ComponentType } from 'react';
 import { generateTemplates } from './templates';
 import { generateWidgets } from './widgets';
 import { CountriesField } from './fields/CountriesField';
+import { CustomValuesField } from './fields/CustomValuesField';
 import { PrivilegesField } from './fields/PrivilegesField';
 import { ReferencesField } from './fields/ReferencesField';
+import { TagsField } from './fields/TagsField';
 
 /** The Blueprint theme for RJSF: templates and widgets, to pass to `withTheme` or spread on a `Form`. */
 export function generateTheme<T = unknown, S extends StrictRJSFSchema = RJSFSchema, F extends FormContextType = FormContextType>(): ThemeProps<T, S, F> {
   // Fields named by `ui:field` in a schema's x-ui.
-  const fields = { privileges: PrivilegesField, countries: CountriesField, references: ReferencesField } as unknown as ThemeProps<T, S, F>['fields'];
+  const fields = {
+    privileges: PrivilegesField,
+    countries: CountriesField,
+    references: ReferencesField,
+    custom: CustomValuesField,
+    tags: TagsField,
+  } as unknown as ThemeProps<T, S, F>['fields'];
   return { templates: generateTemplates<T, S, F>(), widgets: generateWidgets<T, S, F>(), fields };
 }
 

@@ -78,7 +78,7 @@ describe('labs page', () => {
     switchOff(-1, 'subscriberCsvUpdate');
     const { user } = renderAs('nora', '/');
     await user.click(await screen.findByTestId('user-menu'));
-    await user.click(await screen.findByTestId('menu-labs'));
+    await user.click(await screen.findByTestId('menu-settings-labs'));
     expect(await screen.findByTestId('labs-page')).toBeTruthy();
     expect(screen.queryByTestId('labs-tenant')).toBeNull();
     expect(await screen.findByTestId('lab-locked-subscriberCsvUpdate')).toBeTruthy();
@@ -102,7 +102,7 @@ describe('labs page', () => {
     const { user } = renderAs('nora', '/');
     await user.click(await screen.findByTestId('user-menu'));
     await screen.findByTestId('menu-change-password');
-    expect(screen.queryByTestId('menu-labs')).toBeNull();
+    expect(screen.queryByTestId('menu-settings-labs')).toBeNull();
     renderAs('nora');
     expect(await screen.findByTestId('no-privilege')).toBeTruthy();
   });

@@ -39,6 +39,7 @@ import {
   AllowedNetworksPanel,
   ApnPanel,
   AuditLogsPanel,
+  CustomFieldsPanel,
   DailyLimitPanel,
   DetailsPanel,
   DevicePanel,
@@ -289,6 +290,7 @@ function SubscriberView({ subscriber }: { subscriber: Subscriber }) {
       <OperationOutcome />
       <div className="portal-panels" data-testid="subscriber-panels">
         <DetailsPanel {...props} />
+        <CustomFieldsPanel {...props} />
         {may('Status') && <StatusPanel {...props} />}
         {may('IccidSim') && <SimPanel {...props} openSimInfo={() => setDialog('simInfo')} openPairing={() => setDialog('pairDevice')} />}
         <DailyLimitPanel {...props} />

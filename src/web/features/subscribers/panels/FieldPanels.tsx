@@ -1,4 +1,6 @@
-import { type PanelProps, Panel, useLabel, FieldsForm } from './Panel';
+import { CUSTOM_PROPERTY } from '@shared/customFields';
+import { useCustomFields } from '@web/engine/customFields';
+import { type PanelProps, Panel, useLabel, FieldsForm, field } from './Panel';
 
 export function DetailsPanel(props: PanelProps) {
   const label = useLabel();
@@ -21,6 +23,18 @@ export function ApnPanel(props: PanelProps) {
   return (
     <Panel id="apn" title={useLabel()('subscriber.panel.apn')}>
       <FieldsForm {...props} fields={['apn']} />
+    </Panel>
+  );
+}
+
+/** The values of the custom fields that apply to the user's subscribers; no panel when none applies. */
+export function CustomFieldsPanel(props: PanelProps) {
+  const label = useLabel();
+  const { fields } = useCustomFields(props.schema);
+  if (fields.length === 0) return null;
+  return (
+    <Panel id="custom" title={label(field(CUSTOM_PROPERTY))}>
+      <FieldsForm {...props} fields={[CUSTOM_PROPERTY]} customFields={fields} />
     </Panel>
   );
 }

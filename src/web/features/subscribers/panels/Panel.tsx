@@ -2,6 +2,7 @@
 import { Callout, Intent, Section, SectionCard } from '@blueprintjs/core';
 import { Suspense, lazy, useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import type { CustomFieldDefinition } from '@shared/customFields';
 import type { EntitySchema } from '@shared/schema';
 import type { FieldError } from '@shared/wire';
 import { Loading } from '@web/ui/Loading';
@@ -63,7 +64,12 @@ export function Empty() {
 }
 
 /** Edits some of the subscriber's own fields with the schema's form and rules. */
-export function FieldsForm({ subscriber, schema, fields }: PanelProps & { fields: readonly string[] }) {
+export function FieldsForm({
+  subscriber,
+  schema,
+  fields,
+  customFields,
+}: PanelProps & { fields: readonly string[]; customFields?: readonly CustomFieldDefinition[] }) {
   const intl = useIntl();
   const [update, state] = entityEndpoints(schema).update!.useMutation();
   const [serverErrors, setServerErrors] = useState<FieldError[]>([]);
@@ -78,7 +84,15 @@ export function FieldsForm({ subscriber, schema, fields }: PanelProps & { fields
   };
   return (
     <Suspense fallback={<Loading />}>
-      <EntityForm schema={schema} formData={subscriber} fields={fields} onSubmit={submit} submitting={state.isLoading} serverErrors={serverErrors} />
+      <EntityForm
+        schema={schema}
+        formData={subscriber}
+        fields={fields}
+        onSubmit={submit}
+        submitting={state.isLoading}
+        serverErrors={serverErrors}
+        customFields={customFields}
+      />
     </Suspense>
   );
 }

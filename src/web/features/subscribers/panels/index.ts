@@ -3,7 +3,7 @@
  * limit, which everyone sees). Each reads its own call, so a panel the role lacks is never asked for.
  */
 export { Panel, type PanelProps, type Subscriber } from './Panel';
-export { ApnPanel, DetailsPanel, GroupPanel } from './FieldPanels';
+export { ApnPanel, CustomFieldsPanel, DetailsPanel, GroupPanel } from './FieldPanels';
 export { AccountPanel, ResellerPanel } from './OwnerPanels';
 export { LocationPanel, NetworkPanel } from './PlacePanels';
 export { SimPanel } from './SimPanel';

@@ -2,6 +2,7 @@ import type { CSSProperties } from 'react';
 import { Button, Intent } from '@blueprintjs/core';
 import { getSubmitButtonOptions, getUiOptions } from '@rjsf/utils';
 import type { FormContextType, RJSFSchema, StrictRJSFSchema, SubmitButtonProps, UiSchema } from '@rjsf/utils';
+import { customName } from '@shared/customFields';
 import { formContextOf } from '../../context';
 import { useTranslate } from '../../messages';
 import { SaveBlocked } from './SaveBlocked';
@@ -23,7 +24,8 @@ export default function SubmitButton<T = unknown, S extends StrictRJSFSchema = R
   const { norender, props: buttonProps } = getSubmitButtonOptions<T, S, F>(uiSchema);
   // RJSF fills in an English "Submit" when no text is given; look at what the uiSchema itself says.
   const submitText = getUiOptions<T, S, F>(uiSchema).submitButtonOptions?.submitText ?? 'form.save';
-  const { onCancel, invalidFields = [] } = formContextOf(registry);
+  const { onCancel, invalidFields = [], customFields = [] } = formContextOf(registry);
+  const labels = Object.fromEntries(customFields.map((def) => [customName(def), def.label]));
   if (norender && !onCancel) return null;
   const blocked = !norender && Boolean(buttonProps?.disabled) && !buttonProps?.loading && invalidFields.length > 0;
   return (
@@ -32,7 +34,9 @@ export default function SubmitButton<T = unknown, S extends StrictRJSFSchema = R
         <Button type="submit" intent={Intent.PRIMARY} text={translate(submitText)} aria-describedby={blocked ? BLOCKED_ID : undefined} {...buttonProps} />
       )}
       {onCancel && <Button type="button" text={translate('form.cancel')} onClick={() => onCancel()} />}
-      {blocked && <SaveBlocked id={BLOCKED_ID} fields={invalidFields} schema={registry.rootSchema} uiSchema={uiSchema as UiSchema | undefined} />}
+      {blocked && (
+        <SaveBlocked id={BLOCKED_ID} fields={invalidFields} schema={registry.rootSchema} uiSchema={uiSchema as UiSchema | undefined} labels={labels} />
+      )}
     </div>
   );
 }
