@@ -30,7 +30,7 @@ export interface CustomFieldDefinition {
   /** Earliest and latest day (date), as YYYY-MM-DD. */
   earliest?: string | null;
   latest?: string | null;
-  /** A regular expression a text value matches as a whole. */
+  /** A regular expression a text value matches (anywhere, as JSON Schema's `pattern`: `^…$` for the whole value). */
   pattern?: string | null;
   /** The values a choice takes. */
   choices?: string[] | null;

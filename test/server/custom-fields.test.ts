@@ -145,6 +145,12 @@ describe.each(engines)('custom fields on %s', (engine) => {
       const merged = await update(iot, id, { name: 'Tracker renamed', custom: { weight: 13, installed: null } });
       expect(merged.json().custom).toEqual({ contractRef: 'NW-0001', colour: 'Red', weight: 13 });
       expect((await read(id)).custom).toEqual({ contractRef: 'NW-0001', colour: 'Red', weight: 13 });
+      // The subscriber's audit log holds the values before and after each change.
+      const [latest] = (await admin.get(`/portal/subscriber-info/audit-logs/${id}`)).json() as Row[];
+      expect(latest).toMatchObject({
+        before: { custom: { contractRef: 'NW-0001', colour: 'Red', weight: 12.5, installed: '2024-02-29' } },
+        after: { custom: { contractRef: 'NW-0001', colour: 'Red', weight: 13 } },
+      });
     });
 
     it('answer 400 naming each custom field and its rule, and write nothing', async () => {

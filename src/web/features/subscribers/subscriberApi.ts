@@ -179,7 +179,8 @@ export const subscriberApi = answering<{
       /** Goes through the core network: the pending operation is followed, and its outcome refreshes the panels. */
       postMsisdnByIdModifyDefault: { invalidatesTags: [] },
       getSubscriberInfoSponsorImsisById: { providesTags: (_r, _e, id) => info(id) },
-      getSubscriberInfoAuditLogsById: { providesTags: (_r, _e, id) => info(id) },
+      // Every save of the row (its fields, its custom values) adds an entry: the log follows the row.
+      getSubscriberInfoAuditLogsById: { providesTags: (_r, _e, id) => [...info(id), subscriberRow(id)] },
       getSubscriberInfoUsageLogsById: { providesTags: (_r, _e, { id }) => info(id) },
       getSubscribersByIdRoamingProfile: { providesTags: (_r, _e, id) => info(id) },
       postMiscEquipment: { invalidatesTags: [] },
