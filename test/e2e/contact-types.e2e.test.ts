@@ -30,6 +30,17 @@ describe('contact types in the browser', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.title()).toMatch(/^Escalation · /);
     await page.screenshot({ path: `${SHOTS}/contact-type.png` });
+    // Where the row sits, in every look: its list, then the row; the list's crumb leads back to it.
+    expect(await page.locator('.portal-breadcrumbs li').allInnerTexts()).toEqual(['Contact types', 'Escalation']);
+    await setDarkMode(page, true);
+    await page.screenshot({ path: `${SHOTS}/contact-type-dark.png` });
+    await setDarkMode(page, false);
+    await page.getByTestId('language-select').selectOption('he');
+    await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    await page.screenshot({ path: `${SHOTS}/contact-type-he.png` });
+    await page.getByTestId('language-select').selectOption('en');
+    await page.locator('.portal-breadcrumbs').getByRole('link', { name: 'Contact types' }).click();
+    await page.getByTestId('grid-contactType').locator('[role="gridcell"][col-id="name"]').first().waitFor();
 
     // The list in dark mode, then in Hebrew: the menu entry and the heading read the Hebrew catalogue, right to left.
     await page.getByTestId('menu-contactType').click();

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { AppRoutes } from '@web/app/AppRoutes';
 import { renderWithProviders, signedIn } from '@web/test/renderWithProviders';
@@ -13,6 +13,7 @@ function renderDetail(route: string) {
 }
 
 const location = () => screen.getByTestId('location').textContent;
+const breadcrumbs = () => document.querySelector('.portal-breadcrumbs') as HTMLElement;
 
 describe('account detail', () => {
   it('loads the row into the form and saves changes with PUT', async () => {
@@ -22,6 +23,10 @@ describe('account detail', () => {
     // Titled by its name, on the page and in the window's title.
     expect(screen.getByRole('heading', { name: 'Beacon Fleet' })).toBeTruthy();
     expect(document.title).toBe('Beacon Fleet · Connectivity Portal');
+    // Where the row sits: its list, a link, then the row itself.
+    const crumbs = [...document.querySelectorAll('.portal-breadcrumbs li')].map((li) => li.textContent);
+    expect(crumbs).toEqual(['Accounts', 'Beacon Fleet']);
+    expect(within(breadcrumbs()).getByRole('link', { name: 'Accounts' }).getAttribute('href')).toBe('#/accounts');
 
     await user.clear(name);
     await user.type(name, 'Beacon Fleet Services');
@@ -114,7 +119,7 @@ describe('account detail', () => {
     const credit = screen.getByLabelText(/^Usage credit/) as HTMLInputElement;
     expect(credit.readOnly || credit.disabled).toBe(true);
     expect((screen.getByLabelText(/^Roaming plan/) as HTMLSelectElement).disabled).toBe(true);
-    await user.click(screen.getByRole('button', { name: /^Accounts$/ }));
+    await user.click(within(breadcrumbs()).getByRole('link', { name: /^Accounts$/ }));
     await screen.findByTestId('grid-account', {}, { timeout: 5000 });
     expect(screen.queryByTestId('list-create')).toBeNull();
   });

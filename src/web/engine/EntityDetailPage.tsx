@@ -2,9 +2,9 @@
  * The detail screen of any entity: loads the row, shows the schema's form, and saves with the schema's create
  * or update call. The id `new` opens an empty form; after creating, the address moves to the new row.
  */
-import { ArrowLeftIcon, ErrorIcon, RefreshIcon, SearchIcon, TickIcon } from '@blueprintjs/icons';
-import { Button, Callout, H2, Intent, NonIdealState } from '@blueprintjs/core';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { ErrorIcon, RefreshIcon, SearchIcon, TickIcon } from '@blueprintjs/icons';
+import { Breadcrumbs, Button, Callout, H2, Intent, NonIdealState } from '@blueprintjs/core';
+import { lazy, Suspense, useMemo, useState, type MouseEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate, useParams } from 'react-router-dom';
 import { insideTenant, mayCreateRows, protectedFields, VERSION, type EntitySchema } from '@shared/schema';
@@ -76,6 +76,12 @@ export default function EntityDetailPage({ schema, listAddress, beforeUpdate }: 
   const backToList = () => {
     if (list) navigate(list);
   };
+  /** A plain click stays in the app's router; with a modifier key the browser opens the link's address itself. */
+  const followLink = (go: () => void) => (event: MouseEvent<HTMLElement>) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    go();
+  };
 
   const failed = (error: QueryError) => {
     const apiError = apiErrorOf(error);
@@ -123,12 +129,18 @@ export default function EntityDetailPage({ schema, listAddress, beforeUpdate }: 
   return (
     <div className="portal-page portal-detail" data-testid={`detail-${entityName(schema)}`}>
       <header className="portal-page-header">
-        <H2>{title}</H2>
+        {/* Where the row sits: its list (a link, so it opens in a new tab too), then the row. */}
         {list && (
-          <Button variant="minimal" icon={<ArrowLeftIcon className="portal-mirror-rtl" />} onClick={backToList}>
-            <FormattedMessage id={schema.title} />
-          </Button>
+          <Breadcrumbs
+            className="portal-breadcrumbs"
+            minVisibleItems={2}
+            items={[
+              { text: intl.formatMessage({ id: schema.title }), href: `#${list}`, onClick: followLink(backToList) },
+              { text: title, current: true },
+            ]}
+          />
         )}
+        <H2>{title}</H2>
       </header>
       {notFound ? (
         <div data-testid="detail-not-found">
