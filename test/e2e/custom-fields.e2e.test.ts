@@ -35,7 +35,7 @@ describe('custom fields in the browser', () => {
     await expect.poll(() => page.title()).toMatch(/^Contract ref · /);
     // Once it exists, what it is stays: entity, key and type are read-only.
     expect(await page.locator('#root_type').isDisabled()).toBe(true);
-    await page.getByRole('button', { name: 'Custom fields' }).click();
+    await page.locator('.portal-breadcrumbs').getByRole('link', { name: 'Custom fields' }).click();
     await page.getByTestId('grid-customField').locator('[role="gridcell"][col-id="label"]').first().waitFor();
     expect(await page.getByTestId('grid-customField').locator('[role="gridcell"][col-id="label"]').allInnerTexts()).toContain('Contract ref');
     await screenshotThemes(page, `${SHOTS}/custom-fields`);
