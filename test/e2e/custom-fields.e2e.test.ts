@@ -6,6 +6,9 @@ import { ADMIN_PASSWORD, browserSession, screenshotThemes, SHOTS, signIn } from 
 const cells = (line: string) => [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(?:,|$)/g)].map((m) => m[1].replace(/^"|"$/g, '').replace(/""/g, '"')).slice(0, -1);
 
 /** A field the administrator adds to every tenant's subscribers, filled on one subscriber, then found, shown and exported. */
+/** What a busy machine may take to show a saved change (expect.poll waits one second unless told). */
+const ARRIVES = { timeout: 15000 };
+
 describe('custom fields in the browser', () => {
   // A few hundred subscribers: enough for a search to single one out, quick to seed.
   const session = browserSession({ DEMO_SUBSCRIBERS: '300' });
@@ -32,7 +35,7 @@ describe('custom fields in the browser', () => {
     await page.locator('#root_maximum').fill('20');
     await screenshotThemes(page, `${SHOTS}/custom-field-definition`);
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => page.title()).toMatch(/^Contract ref · /);
+    await expect.poll(() => page.title(), ARRIVES).toMatch(/^Contract ref · /);
     // Once it exists, what it is stays: entity, key and type are read-only.
     expect(await page.locator('#root_type').isDisabled()).toBe(true);
     await page.locator('.portal-breadcrumbs').getByRole('link', { name: 'Custom fields' }).click();
@@ -55,7 +58,7 @@ describe('custom fields in the browser', () => {
     await panel.scrollIntoViewIfNeeded();
     await screenshotThemes(page, `${SHOTS}/custom-field-subscriber`);
     await page.reload();
-    await expect.poll(() => page.getByTestId('panel-custom').locator('#root_custom_contractRef').inputValue()).toBe(value);
+    await expect.poll(() => page.getByTestId('panel-custom').locator('#root_custom_contractRef').inputValue(), ARRIVES).toBe(value);
   });
 
   it('filters the subscribers by the field, shows its column and exports it', async () => {
@@ -69,7 +72,7 @@ describe('custom fields in the browser', () => {
     await page.getByTestId('list-search').fill(value);
     await page.getByTestId('list-search').press('Enter');
     await expect
-      .poll(async () => [...new Set(await grid.locator('[row-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('row-id'))))])
+      .poll(async () => [...new Set(await grid.locator('[row-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('row-id'))))], ARRIVES)
       .toEqual([subscriberId]);
 
     expect(await grid.locator('[col-id="custom.contractRef"]').count()).toBe(0);
@@ -77,14 +80,21 @@ describe('custom fields in the browser', () => {
     // Each choice is saved with the user's preferences and shows once they come back: one at a time.
     const toggle = async (colId: string, shown: boolean) => {
       const box = page.getByTestId(`column-choice-${colId}`);
-      await box.click({ force: true });
-      await expect.poll(() => box.isChecked()).toBe(shown);
+      // A choice saved while the grid saves its own layout can be lost (the later save wins): choose again then.
+      for (let attempt = 0; attempt < 3 && (await box.isChecked()) !== shown; attempt++) {
+        await box.click({ force: true });
+        await expect
+          .poll(() => box.isChecked(), { timeout: 5000 })
+          .toBe(shown)
+          .catch(() => undefined);
+      }
+      expect(await box.isChecked()).toBe(shown);
     };
     await toggle('custom.contractRef', true);
     // Room for it on the screenshots: a few wide columns go.
     for (const colId of ['imsi', 'iccid', 'usageTodayBytes', 'dailyLimitBytes', 'network']) await toggle(colId, false);
     await page.keyboard.press('Escape');
-    await expect.poll(() => grid.locator('[role="gridcell"][col-id="custom.contractRef"]').first().innerText()).toBe(value);
+    await expect.poll(() => grid.locator('[role="gridcell"][col-id="custom.contractRef"]').first().innerText(), ARRIVES).toBe(value);
     await screenshotThemes(page, `${SHOTS}/custom-field-grid`);
 
     const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('list-download').click()]);
