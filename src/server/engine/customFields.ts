@@ -1,6 +1,4 @@
-import Ajv, { type ValidateFunction } from 'ajv';
-import ajvErrors from 'ajv-errors';
-import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
 import { sql, type Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import {
@@ -16,7 +14,9 @@ import type { EntitySchema } from '@shared/schema';
 import { toFieldErrors } from '@shared/validation';
 import type { FieldError } from '@shared/wire';
 import { englishText, fieldError } from '../http/errors';
+import { resellerPathIds } from '../http/principal';
 import type { Database } from '../db/types';
+import { createAjv } from './validator';
 
 type Row = Record<string, unknown>;
 
@@ -30,9 +30,6 @@ const DEFINITIONS_TTL_MS = 5_000;
 export function customEntityOf(schema: EntitySchema): CustomEntity | undefined {
   return schema.properties[CUSTOM_PROPERTY]?.['x-custom-fields'] as CustomEntity | undefined;
 }
-
-/** The ids of a reseller path (`/-1/10/12/`): the tenant and every ancestor. */
-export const pathIds = (path: string) => path.split('/').filter(Boolean).map(Number);
 
 const toDefinition = (r: Row): CustomFieldDefinition => ({
   id: Number(r.id),
@@ -58,12 +55,7 @@ const toDefinition = (r: Row): CustomFieldDefinition => ({
 export class CustomFields {
   private readonly definitions = new LRUCache<string, CustomFieldDefinition[]>({ max: 2000, ttl: DEFINITIONS_TTL_MS });
   private readonly validators = new LRUCache<string, ValidateFunction>({ max: 500 });
-  private readonly ajv = (() => {
-    const ajv = new Ajv({ allErrors: true, strict: false });
-    addFormats(ajv);
-    ajvErrors(ajv);
-    return ajv;
-  })();
+  private readonly ajv = createAjv();
 
   private generation = generation;
 
@@ -78,7 +70,7 @@ export class CustomFields {
     }
     const known = db === this.db ? this.definitions.get(cacheKey) : undefined;
     if (known) return known;
-    const rows = await db.selectFrom('customField').selectAll().where('entity', '=', entity).where('resellerId', 'in', pathIds(path)).execute();
+    const rows = await db.selectFrom('customField').selectAll().where('entity', '=', entity).where('resellerId', 'in', resellerPathIds(path)).execute();
     const defs = sortDefinitions(rows.map((r) => toDefinition(r as Row)));
     if (db === this.db) this.definitions.set(cacheKey, defs);
     return defs;

@@ -13,7 +13,7 @@ import { englishText } from '../http/errors';
  * ajv with ajv-errors needs allErrors; bodies are bounded by Fastify's body limit and every string
  * property by a maxLength, so the cost of reporting every error stays small.
  */
-function createAjv(options: Options = {}) {
+export function createAjv(options: Options = {}) {
   const ajv = new Ajv({ allErrors: true, strict: false, multipleOfPrecision: 8, ...options });
   addFormats(ajv);
   ajvErrors(ajv);

@@ -107,3 +107,6 @@ export class Principals {
     return principal;
   }
 }
+
+/** The resellers of a materialised path (`/-1/3/7/`), from the provider down to the tenant itself. */
+export const resellerPathIds = (path: string): number[] => path.split('/').filter(Boolean).map(Number);

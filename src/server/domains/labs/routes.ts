@@ -6,8 +6,8 @@ import type { Database } from '../../db/types';
 import { englishText, fieldError, forbidden, HttpError, invalid } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { idSchema, objectBody } from '../../http/input';
-import type { Principal } from '../../http/principal';
-import { pathIds, type LabStates } from './switches';
+import { resellerPathIds, type Principal } from '../../http/principal';
+import type { LabStates } from './switches';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -63,7 +63,7 @@ async function tenantOf(db: Kysely<Database>, principal: Principal, resellerId: 
 
 /** Every lab of a tenant as the labs screen shows it, read afresh (not from the kept states). */
 async function tenantLabs(db: Kysely<Database>, tenant: { id: number; path: string }): Promise<TenantLabs> {
-  const ids = pathIds(tenant.path);
+  const ids = resellerPathIds(tenant.path);
   const rows = await db
     .selectFrom('labSwitch as s')
     .leftJoin('appUser as u', 'u.id', 's.updatedBy')

@@ -1,9 +1,7 @@
 import type { Kysely } from 'kysely';
 import { effectiveLab, LABS, type LabKey, type LabState } from '@shared/labs';
 import type { Database } from '../../db/types';
-
-/** The resellers of a materialised path (`/-1/3/7/`), from the provider down to the tenant. */
-export const pathIds = (path: string) => path.split('/').filter(Boolean).map(Number);
+import { resellerPathIds } from '../../http/principal';
 
 /** How long a tenant's states are kept: short, so servers sharing a database agree within seconds of a switch. */
 export const LAB_CACHE_MS = 5_000;
@@ -29,7 +27,7 @@ export class LabStates {
   async of(path: string): Promise<Record<LabKey, LabState>> {
     const known = this.kept.get(path);
     if (known && known.until > Date.now()) return known.states;
-    const ids = pathIds(path);
+    const ids = resellerPathIds(path);
     const rows = await this.db.selectFrom('labSwitch').select(['resellerId', 'lab', 'enabled']).where('resellerId', 'in', ids).execute();
     const states = Object.fromEntries(
       LABS.map((lab) => [lab.key, effectiveLab(lab, ids, new Map(rows.filter((r) => r.lab === lab.key).map((r) => [r.resellerId, r.enabled])))]),

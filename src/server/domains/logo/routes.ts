@@ -3,6 +3,7 @@ import { sql, type ColumnType, type Kysely } from 'kysely';
 import type { Database } from '../../db/types';
 import { fieldError, invalid } from '../../http/errors';
 import { principalOf } from '../../http/guard';
+import { resellerPathIds } from '../../http/principal';
 import { sanitiseSvg } from './svg';
 
 interface ResellerLogoTable {
@@ -75,7 +76,7 @@ export async function registerLogoRoutes(app: FastifyInstance, database: Kysely<
       '/portal/user/logo',
       { config: { signedIn: true }, schema: { tags: ['user'], summary: "The logo of the signed-in user's reseller" } },
       async (request, reply) => {
-        const ids = principalOf(request).resellerPath.split('/').filter(Boolean).map(Number);
+        const ids = resellerPathIds(principalOf(request).resellerPath);
         const logo = await db
           .selectFrom('resellerLogo as l')
           .innerJoin('reseller as r', 'r.id', 'l.resellerId')
