@@ -1,14 +1,16 @@
 /**
  * Custom fields on the mocks, as the server keeps them: definitions are the generic `customField` table; the ones
  * that apply to a caller's rows are its own reseller's and its ancestors'; a write's `custom` values are checked
- * by the definitions' rules (`custom.<key>` errors), merged over the stored ones, and required ones must end up set.
+ * by the definitions' rules (`custom.<key>` errors), merged over the stored ones, and required ones filled as the
+ * server asks (every one on a create, those sent on an update).
  */
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import {
   CUSTOM_ENTITIES,
   CUSTOM_PROPERTY,
+  customEntityOf,
   mergeCustom,
-  missingRequired,
+  unfilledRequired,
   customValueProblem,
   sortDefinitions,
   type CustomEntity,
@@ -21,7 +23,6 @@ import { errorResponse, fieldError, unauthorizedResponse } from './http';
 import { callerOf, resellerAndAncestors } from './session';
 
 /** The entity whose custom fields a schema's rows carry, if any. */
-export const customEntityOf = (schema: EntitySchema) => schema.properties[CUSTOM_PROPERTY]?.['x-custom-fields'] as CustomEntity | undefined;
 
 /** The definitions that apply to the rows of a reseller: its own and its ancestors'. */
 export function customFieldsFor(db: MockDatabase, entity: CustomEntity, resellerId: number): CustomFieldDefinition[] {
@@ -40,7 +41,13 @@ export function applicableTo(db: MockDatabase, user: MockUser, schema: EntitySch
  * The row's custom values after a write sending `changes`, or the 400 that refuses them; rows of schemas without
  * custom fields, and writes that send none, pass untouched.
  */
-export function customWrite(db: MockDatabase, schema: EntitySchema, changes: Row, stored: Row): { row: Row } | { refused: Response } {
+export function customWrite(
+  db: MockDatabase,
+  schema: EntitySchema,
+  changes: Row,
+  stored: Row,
+  mode: 'create' | 'update',
+): { row: Row } | { refused: Response } {
   const entity = customEntityOf(schema);
   if (!entity) return { row: changes };
   const defs = customFieldsFor(db, entity, Number(stored.resellerId ?? changes.resellerId));
@@ -55,7 +62,7 @@ export function customWrite(db: MockDatabase, schema: EntitySchema, changes: Row
     }
   }
   const merged = mergeCustom(stored[CUSTOM_PROPERTY] as Row | undefined, sent);
-  for (const def of missingRequired(defs, merged))
+  for (const def of unfilledRequired(defs, sent, merged, mode))
     if (!errors.some((e) => e.field === `${CUSTOM_PROPERTY}.${def.key}`))
       errors.push(fieldError(`${CUSTOM_PROPERTY}.${def.key}`, 'required', 'validation.custom.required'));
   if (errors.length) return { refused: errorResponse(400, 'VALIDATION', errors[0].message, errors) };

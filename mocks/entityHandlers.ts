@@ -133,7 +133,7 @@ const operations: Record<ApiRoute['op'], (ctx: Context) => Promise<Response> | R
     if (ctx.schema['x-entity'].scope === 'reseller' && candidate.resellerId === null) candidate.resellerId = ctx.user.resellerId;
     const rejected = rejectBody(ctx, body, candidate, 'create');
     if (rejected) return rejected;
-    const custom = customWrite(ctx.db, ctx.schema, candidate, candidate);
+    const custom = customWrite(ctx.db, ctx.schema, candidate, candidate, 'create');
     if ('refused' in custom) return custom.refused;
     rows.push(custom.row);
     return HttpResponse.json(withJoins(ctx.db, ctx.schema, candidate), { status: 201 });
@@ -167,7 +167,7 @@ const operations: Record<ApiRoute['op'], (ctx: Context) => Promise<Response> | R
       const fixed = fixedChanges(current, changes);
       if (fixed.length) return errorResponse(400, 'VALIDATION', fixed[0].message, fixed);
     }
-    const custom = customWrite(ctx.db, ctx.schema, changes, current);
+    const custom = customWrite(ctx.db, ctx.schema, changes, current, 'update');
     if ('refused' in custom) return custom.refused;
     const candidate: Row = { ...current, ...custom.row, ...(isVersioned(ctx.schema) ? { [VERSION]: version + 1 } : {}) };
     const rejected = rejectBody(ctx, fields, candidate, 'update');

@@ -6,7 +6,7 @@
  * Each definition is turned into a JSON Schema property here, so the server validates values with the same ajv
  * machinery as every other field, and lists sort and search them as properties named `custom.<key>`.
  */
-import type { PropertySchema, SearchFilter } from './schema';
+import type { EntitySchema, PropertySchema, SearchFilter } from './schema';
 
 export const CUSTOM_ENTITIES = ['subscriber', 'account', 'reseller'] as const;
 export type CustomEntity = (typeof CUSTOM_ENTITIES)[number];
@@ -45,6 +45,11 @@ export const CUSTOM_KEY_PATTERN = '^[a-z][a-zA-Z0-9]{0,39}$';
 /** The longest text value, whatever a definition allows. */
 export const CUSTOM_TEXT_MAX = 500;
 export const CUSTOM_MAX_FIELDS = 100;
+
+/** The entity whose custom fields a schema's rows carry (its `custom` property's `x-custom-fields`), if any. */
+export function customEntityOf(schema: EntitySchema): CustomEntity | undefined {
+  return schema.properties[CUSTOM_PROPERTY]?.['x-custom-fields'] as CustomEntity | undefined;
+}
 
 export const customName = (def: Pick<CustomFieldDefinition, 'key'>) => `${CUSTOM_PREFIX}${def.key}`;
 export const customKeyOf = (name: string) => (name.startsWith(CUSTOM_PREFIX) ? name.slice(CUSTOM_PREFIX.length) : undefined);
@@ -125,6 +130,19 @@ const empty = (v: unknown) => v === undefined || v === null || v === '';
 /** The required fields a stored object leaves empty. */
 export function missingRequired(defs: readonly CustomFieldDefinition[], values: Record<string, unknown>): CustomFieldDefinition[] {
   return defs.filter((d) => d.required && empty(values[d.key]));
+}
+
+/**
+ * The required fields a write leaves empty, as for a row's own fields: a create fills every one, an update may not
+ * clear one it sends (and is not held to a field made required after the row was saved).
+ */
+export function unfilledRequired(
+  defs: readonly CustomFieldDefinition[],
+  sent: Record<string, unknown>,
+  merged: Record<string, unknown>,
+  mode: 'create' | 'update',
+): CustomFieldDefinition[] {
+  return missingRequired(mode === 'create' ? defs : defs.filter((d) => d.key in sent), merged);
 }
 
 /** Sent values over stored ones: a key sent as null or '' is removed. */

@@ -5,12 +5,11 @@ import {
   CUSTOM_PROPERTY,
   customValuesSchema,
   mergeCustom,
-  missingRequired,
+  unfilledRequired,
   sortDefinitions,
   type CustomEntity,
   type CustomFieldDefinition,
 } from '@shared/customFields';
-import type { EntitySchema } from '@shared/schema';
 import { toFieldErrors } from '@shared/validation';
 import type { FieldError } from '@shared/wire';
 import { englishText, fieldError } from '../http/errors';
@@ -25,11 +24,6 @@ type Row = Record<string, unknown>;
  * emptied); other processes see it within this time.
  */
 const DEFINITIONS_TTL_MS = 5_000;
-
-/** The entity whose custom fields a schema takes (its `custom` property's `x-custom-fields`), if any. */
-export function customEntityOf(schema: EntitySchema): CustomEntity | undefined {
-  return schema.properties[CUSTOM_PROPERTY]?.['x-custom-fields'] as CustomEntity | undefined;
-}
 
 const toDefinition = (r: Row): CustomFieldDefinition => ({
   id: Number(r.id),
@@ -106,9 +100,7 @@ export class CustomFields {
     const errors = this.check(defs, given);
     if (errors.length) return { errors };
     const values = mergeCustom(stored, given);
-    const missing = missingRequired(mode === 'create' ? defs : defs.filter((d) => d.key in given), values).map((d) =>
-      fieldError(`${CUSTOM_PROPERTY}.${d.key}`, 'required', 'validation.custom.required'),
-    );
+    const missing = unfilledRequired(defs, given, values, mode).map((d) => fieldError(`${CUSTOM_PROPERTY}.${d.key}`, 'required', 'validation.custom.required'));
     return missing.length ? { errors: missing } : { values, errors: [] };
   }
 }

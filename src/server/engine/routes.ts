@@ -14,7 +14,7 @@ import {
   type ApiRoute,
   type EntitySchema,
 } from '@shared/schema';
-import { CUSTOM_PROPERTY, customName, listValue } from '@shared/customFields';
+import { CUSTOM_PROPERTY, customEntityOf, customName, listValue } from '@shared/customFields';
 import { bodySchema, cleanProperty } from '@shared/validation';
 import type { FieldError, ListRequest } from '@shared/wire';
 import { conflict, englishText, fieldError, forbidden, HttpError, invalid, notFound } from '../http/errors';
@@ -23,7 +23,7 @@ import { idParams, INT_MIN, listRequestSchema, parseInteger } from '../http/inpu
 import type { Principal } from '../http/principal';
 import type { Engine } from '../db';
 import { queryBatches, sendCsv } from './csv';
-import { customEntityOf, customFieldsOf } from './customFields';
+import { customFieldsOf } from './customFields';
 import { createReferenceCheck } from './references';
 import { EntityRepository, type Visibility } from './repository';
 import type { Database } from '../db/types';

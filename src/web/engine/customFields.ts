@@ -6,14 +6,9 @@
 import { skipToken } from '@reduxjs/toolkit/query';
 import { useMemo } from 'react';
 import type { IntlShape } from 'react-intl';
-import { CUSTOM_PROPERTY, customName, sortDefinitions, type CustomEntity, type CustomFieldDefinition } from '@shared/customFields';
+import { customEntityOf, customName, sortDefinitions, type CustomFieldDefinition } from '@shared/customFields';
 import type { EntitySchema } from '@shared/schema';
 import { useGetCustomFieldsApplicableByEntityQuery } from '@web/core/customFieldsApi.gen';
-
-/** The entity whose custom fields a schema's rows carry, if any. */
-export function customEntityOf(schema: EntitySchema): CustomEntity | undefined {
-  return schema.properties[CUSTOM_PROPERTY]?.['x-custom-fields'] as CustomEntity | undefined;
-}
 
 const NONE: readonly CustomFieldDefinition[] = [];
 
