@@ -122,6 +122,22 @@ describe.each(engines)('labs on %s', (engine) => {
       expect((await northwind.get(`/portal/labs?resellerId=${resellerId}`)).statusCode).toBe(403);
     }
     expect((await harbor.put('/portal/labs/subscriberSms', { enabled: false })).statusCode).toBe(403);
+    // An account user never switches its reseller's labs, even with a role that holds Labs.
+    const harborRole = await ctx.db.selectFrom('appUser').select('roleId').where('username', '=', 'harbor').executeTakeFirstOrThrow();
+    const held = await ctx.db.selectFrom('role').select('privileges').where('id', '=', harborRole.roleId!).executeTakeFirstOrThrow();
+    const privileges = typeof held.privileges === 'string' ? JSON.parse(held.privileges) : held.privileges;
+    await ctx.db
+      .updateTable('role')
+      .set({ privileges: JSON.stringify([...privileges, { privilege: 'Labs', subPrivileges: [] }]) })
+      .where('id', '=', harborRole.roleId!)
+      .execute();
+    const withLabs = await ctx.as('harbor');
+    expect((await withLabs.put('/portal/labs/subscriberSms', { enabled: false })).statusCode).toBe(403);
+    await ctx.db
+      .updateTable('role')
+      .set({ privileges: JSON.stringify(privileges) })
+      .where('id', '=', harborRole.roleId!)
+      .execute();
     // A provider user holding Labs without being the administrator: the provider's switches reach everyone, so not its.
     const role = await ctx.db
       .insertInto('role')

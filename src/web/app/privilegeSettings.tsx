@@ -9,6 +9,7 @@ import { useIntl } from 'react-intl';
 import { useNavigate } from 'react-router-dom';
 import { hasPrivilege, type PrivilegeItem } from '@shared/privileges';
 import type { SettingsLink } from './adminMenus';
+import { useCaller } from '@web/core/useCaller';
 import { isRoutedPath } from './routePaths';
 
 export interface PrivilegeSettingsLink extends SettingsLink {
@@ -29,6 +30,8 @@ export function privilegeSettingsLinks(granted: PrivilegeItem[]): PrivilegeSetti
 export function PrivilegeSettingsItems({ granted }: { granted: PrivilegeItem[] }) {
   const intl = useIntl();
   const navigate = useNavigate();
+  // A tenant's settings are its reseller's: the server refuses them to an account's user whatever its role holds.
+  if (useCaller()?.accountId != null) return null;
   return privilegeSettingsLinks(granted).map((link) => (
     <MenuItem
       key={link.id}

@@ -144,6 +144,8 @@ export function registerLabRoutes(app: FastifyInstance, db: Kysely<Database>, st
       const principal = principalOf(request);
       const { lab } = request.params as { lab: LabKey };
       const { enabled, resellerId } = request.body as { enabled: boolean; resellerId?: number };
+      // An account's user works inside its reseller's tenant; the tenant's switches are its reseller's to set.
+      if (principal.accountId !== null && !principal.isAdmin) throw forbidden();
       const tenant = await tenantOf(db, principal, resellerId);
       // The provider's switches reach every tenant: like the other provider-wide settings, they are the administrator's.
       if (tenant.id === ADMIN_RESELLER_ID && !principal.isAdmin) throw forbidden();

@@ -90,6 +90,15 @@ describe('labs page', () => {
     expect(labSwitches(api.db).get('10/subscriberSms')?.enabled).toBe(false);
   });
 
+  it("is not offered to an account's user, whose tenant's switches are its reseller's", async () => {
+    noraManagesLabs();
+    api.db.users.find((u) => u.username === 'nora')!.accountId = 101;
+    const { user } = renderAs('nora', '/');
+    await user.click(await screen.findByTestId('user-menu'));
+    await screen.findByTestId('menu-change-password');
+    expect(screen.queryByTestId('menu-settings-labs')).toBeNull();
+  });
+
   it("opens from the administrator's settings menu", async () => {
     const { user } = renderAs('admin', '/');
     await user.click(await screen.findByTestId('settings-open'));
