@@ -39,7 +39,9 @@ interface Context {
 
 const name = (schema: EntitySchema) => schema['x-entity'].name;
 const keyOf = (schema: EntitySchema) => schema['x-entity'].key;
-const table = (db: MockDatabase, schema: EntitySchema): Row[] => (db.tables[name(schema)] ??= []);
+/** An entity's rows; the resellers are the session's own list (they sign users in and scope every other row). */
+const table = (db: MockDatabase, schema: EntitySchema): Row[] =>
+  schema['x-entity'].scope === 'tree' ? (db.resellers as unknown as Row[]) : (db.tables[name(schema)] ??= []);
 
 /** Fills joined read-only columns, e.g. an account's resellerName. */
 function withJoins(db: MockDatabase, schema: EntitySchema, row: Row): Row {
@@ -55,6 +57,7 @@ function withJoins(db: MockDatabase, schema: EntitySchema, row: Row): Row {
 }
 
 function inScope({ db, schema, user }: Context, row: Row): boolean {
+  if (schema['x-entity'].scope === 'tree') return visibleResellerIds(db, user).has(Number(row[keyOf(schema)]));
   if (schema['x-entity'].scope !== 'reseller') return true;
   return visibleResellerIds(db, user).has(Number(row.resellerId));
 }
@@ -62,8 +65,11 @@ function inScope({ db, schema, user }: Context, row: Row): boolean {
 function visibleRows(ctx: Context, applyHidden: boolean): Row[] {
   const hidden = ctx.schema['x-list'].hiddenUnless;
   const include = !hidden || new URL(ctx.request.url).searchParams.get(hidden.query) === 'true';
+  // A list call's path parameters (`x-list.pathFilters`), e.g. a parent's children.
+  const where = Object.entries(ctx.schema['x-list'].pathFilters ?? {}).filter(([param]) => ctx.params[param] !== undefined);
   return table(ctx.db, ctx.schema)
     .filter((row) => inScope(ctx, row))
+    .filter((row) => where.every(([param, field]) => String(row[field]) === String(ctx.params[param])))
     .filter((row) => !applyHidden || include || !hidden || row[hidden.field] !== true)
     .map((row) => withJoins(ctx.db, ctx.schema, row));
 }
@@ -131,6 +137,7 @@ const operations: Record<ApiRoute['op'], (ctx: Context) => Promise<Response> | R
     const rows = table(ctx.db, ctx.schema);
     const candidate: Row = { ...writable(ctx.schema, body), [key]: Math.max(0, ...rows.map((r) => Number(r[key]))) + 1 };
     if (ctx.schema['x-entity'].scope === 'reseller' && candidate.resellerId === null) candidate.resellerId = ctx.user.resellerId;
+    if (ctx.schema['x-entity'].scope === 'tree' && candidate.parentId === null) candidate.parentId = ctx.user.resellerId;
     const rejected = rejectBody(ctx, body, candidate, 'create');
     if (rejected) return rejected;
     const custom = customWrite(ctx.db, ctx.schema, candidate, candidate, 'create');

@@ -88,6 +88,12 @@ export const API_DOMAINS: Record<string, string[]> = {
     'post /subscriber-info/{id}/sms',
   ],
   'src/web/features/subscribers/bulk/bulkApi.gen.ts': ['post /subscribers/bulk/preview', 'post /subscribers/bulk'],
+  'src/web/features/resellers/resellersApi.gen.ts': [
+    'get /reseller-info/credit-limits/{id}',
+    'post /reseller-info/credit-limits/{id}',
+    'post /reseller-info/{id}/disputed-amount',
+    'post /reseller-info/{id}/reset-usage-date',
+  ],
   'src/web/features/reseller-pricing/resellerPricingApi.gen.ts': [
     'get /reseller-pricing',
     'get /reseller-pricing/countries',

@@ -23,6 +23,7 @@ import type { DomainOptions, DomainPlugin } from './domains/plugin';
 import prepaid from './domains/prepaid/plugin';
 import pricing from './domains/pricing/plugin';
 import resellerPricing from './domains/reseller-pricing/plugin';
+import resellers from './domains/resellers/plugin';
 import roamingProfiles from './domains/roaming-profiles/plugin';
 import subscribers from './domains/subscribers/plugin';
 import type { MigrationPlatform, MigrationSettings } from './adapters/migration';
@@ -151,6 +152,7 @@ export async function buildApp(opts: AppOptions) {
     ledger,
     pricing,
     'reseller-pricing': resellerPricing,
+    resellers,
   };
   const domainOptions: DomainOptions = { database: opts.database, schemas, tokens, app: opts };
   for (const plugin of Object.values(domains)) await app.register(plugin, domainOptions);

@@ -82,7 +82,7 @@ export interface SearchFilter {
    * MSISDNs): `on` is that table's column holding this entity's key. `match: 'affix'` matches the column's
    * beginning or end instead (see the property keyword `x-search`).
    */
-  child?: { table: string; on: string; column: string; match?: 'affix' };
+  child?: { table: string; on: string; column: string; match?: 'affix' | 'equals' };
 }
 
 export interface ColumnSpec {
@@ -108,8 +108,11 @@ export interface EntitySchema {
     table: string;
     key: string;
     privilege: string;
-    /** reseller: rows carry resellerId and are visible in the caller's reseller subtree. */
-    scope: 'reseller' | 'none';
+    /**
+     * reseller: rows carry resellerId and are visible in the caller's reseller subtree. tree: the rows are the resellers
+     * themselves, visible when in the caller's subtree (its `path` under the caller's).
+     */
+    scope: 'reseller' | 'tree' | 'none';
     routes?: { list?: string; detail?: string };
     /**
      * The entity's names in English: `single` is the text of `entity.<name>.single` (a row: form and window titles,
@@ -144,6 +147,11 @@ export interface EntitySchema {
     pageSize?: number;
     /** Properties returned by the `list` call (id and name pairs for selects). */
     listFields?: string[];
+    /**
+     * Path parameters of list calls (a second path of `paged`, `search` or `download`) and the property each filters
+     * on, e.g. `{ "resellerId": "parentId" }` for `POST /resellers/list/{resellerId}`: a parent's children.
+     */
+    pathFilters?: Record<string, string>;
     /** Rows whose boolean `field` is true are left out unless the query parameter `query` is "true". */
     hiddenUnless?: { query: string; field: string };
     search: SearchFilter[];
@@ -348,6 +356,11 @@ export function matchesComparison(cmp: SearchComparison, value: unknown): boolea
 
 /** The comparison of a child filter's column (`child.match`). */
 export function childComparison(child: NonNullable<SearchFilter['child']>, key: string): SearchComparison {
+  if (child.match === 'equals') {
+    // An id of the child row (e.g. an account's id): whole numbers in the 32-bit range, else nothing matches.
+    const value = Number(key.trim());
+    return /^-?\d{1,10}$/.test(key.trim()) && Math.abs(value) <= 2147483647 ? { kind: 'equals', value } : { kind: 'never' };
+  }
   return child.match === 'affix' ? { kind: 'affix', value: affixKey(key) } : { kind: 'contains', value: key.toLowerCase() };
 }
 

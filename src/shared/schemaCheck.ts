@@ -44,6 +44,7 @@ export function schemaProblems(file: string, json: unknown, entities: ReadonlySe
       defaultSort: { sortBy: string };
       listFields?: string[];
       hiddenUnless?: { field: string };
+      pathFilters?: Record<string, string>;
       search: { by: string; fields?: string[]; child?: unknown }[];
     };
     'x-columns': { field: string }[];
@@ -61,6 +62,7 @@ export function schemaProblems(file: string, json: unknown, entities: ReadonlySe
   known(s['x-list'].defaultSort.sortBy, pointer('x-list', 'defaultSort', 'sortBy'));
   (s['x-list'].listFields ?? []).forEach((n, i) => known(n, pointer('x-list', 'listFields', i)));
   if (s['x-list'].hiddenUnless) known(s['x-list'].hiddenUnless.field, pointer('x-list', 'hiddenUnless', 'field'));
+  for (const [param, field] of Object.entries(s['x-list'].pathFilters ?? {})) known(field, pointer('x-list', 'pathFilters', param));
   s['x-list'].search.forEach((f, i) => {
     if (f.fields) f.fields.forEach((n, j) => known(n, pointer('x-list', 'search', i, 'fields', j)));
     else if (!f.child) known(f.by, pointer('x-list', 'search', i, 'by'));
@@ -68,7 +70,7 @@ export function schemaProblems(file: string, json: unknown, entities: ReadonlySe
   s['x-columns'].forEach((c, i) => known(c.field, pointer('x-columns', i, 'field')));
   for (const [name, p] of Object.entries(s.properties)) {
     const ref = p['x-reference'];
-    if (ref && entities.size && ref !== 'reseller' && !entities.has(ref))
+    if (ref && entities.size && !entities.has(ref))
       problems.push({ file, pointer: pointer('properties', name, 'x-reference'), message: `names no entity: "${ref}"` });
     if (p['x-label'] && !p.title)
       problems.push({ file, pointer: pointer('properties', name), message: 'has an x-label but no title (the message id it gives the text)' });

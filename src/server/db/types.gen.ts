@@ -364,14 +364,36 @@ export interface PricingPlan {
 
 export interface Reseller {
   accentColorHex: string | null;
+  cellPhone: string | null;
   createdAt: Generated<Timestamp>;
   custom: Generated<Json>;
+  customerType: string | null;
+  email: string | null;
+  esimStatusRelayUrl: string | null;
+  firstName: string | null;
   id: Generated<number>;
+  internationalPricingPlanId: number | null;
+  lastName: string | null;
+  legalName: string | null;
   name: string;
   parentId: number | null;
   path: string;
+  phone: string | null;
+  preferredCurrency: Generated<string>;
   pricingPlanId: number | null;
+  quickbooksDeposit: Numeric | null;
+  quickbooksId: string | null;
+  quickbooksOpenBalance: Numeric | null;
+  relayEsimStatus: Generated<boolean>;
+  relayLocationUpdate: Generated<boolean>;
+  relayMobileEvent: Generated<boolean>;
+  relaySubscriptionStatus: Generated<boolean>;
+  relayVoip: Generated<boolean>;
   requireTwoFactor: Generated<boolean>;
+  resellerType: string | null;
+  tadigCode: string | null;
+  usesGz: Generated<boolean>;
+  version: Generated<number>;
 }
 
 export interface ResellerLogo {
@@ -379,6 +401,22 @@ export interface ResellerLogo {
   contentType: string;
   resellerId: number;
   updatedAt: Generated<Timestamp>;
+}
+
+export interface ResellerStanding {
+  availableCredit: Generated<Numeric | null>;
+  balance: Generated<Numeric>;
+  creditLimit: Generated<Numeric>;
+  creditUsed: Generated<Numeric | null>;
+  deposit: Generated<Numeric>;
+  disputedAmount: Generated<Numeric>;
+  lastLoginAt: Timestamp | null;
+  lastLoginIp: string | null;
+  openBalance: Generated<Numeric | null>;
+  resellerId: number;
+  subscriberCount: Generated<number>;
+  totalCredit: Generated<Numeric>;
+  usageResetAt: Timestamp | null;
 }
 
 export interface RoamingProfile {
@@ -618,6 +656,7 @@ export interface DB {
   pricingPlan: PricingPlan;
   reseller: Reseller;
   resellerLogo: ResellerLogo;
+  resellerStanding: ResellerStanding;
   roamingProfile: RoamingProfile;
   roamingProfileAllowedList: RoamingProfileAllowedList;
   roamingProfileAllowedListUuid: RoamingProfileAllowedListUuid;

@@ -3,6 +3,7 @@ import { customFieldHooks } from '../domains/custom-fields/hooks';
 import { domainPlugin } from '../domains/plugin';
 import { templateHooks } from '../domains/prepaid/hooks';
 import { pricingPlanHooks } from '../domains/pricing/routes';
+import { resellerHooks } from '../domains/resellers/hooks';
 import { roamingProfileHooks } from '../domains/roaming-profiles/hooks';
 import { roleHooks } from '../domains/roles/hooks';
 import { subscriberHooks } from '../domains/subscribers/hooks';
@@ -23,5 +24,6 @@ export default domainPlugin('entities', async (app, { database, schemas }) =>
     allowedList: allowedListHooks,
     prepaidTemplate: templateHooks,
     customField: customFieldHooks,
+    reseller: resellerHooks,
   }),
 );

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { referenceFields, type EntitySchema } from '@shared/schema';
 import type { FieldError } from '@shared/wire';
 import { fieldError } from '../http/errors';
@@ -7,17 +7,6 @@ import { EntityRepository } from './repository';
 import type { Database } from '../db/types';
 
 type Row = Record<string, unknown>;
-
-/** Resellers are not a schema entity: a reference to one must name a reseller of the caller's subtree. */
-async function visibleResellers(trx: Kysely<Database>, principal: Principal, ids: number[]): Promise<Set<number>> {
-  if (!ids.length) return new Set();
-  let q = trx.selectFrom('reseller').select('id').where('id', 'in', ids);
-  q =
-    principal.accountId !== null && !principal.isAdmin
-      ? q.where('id', '=', principal.resellerId)
-      : q.where('path', 'like', sql<string>`${principal.resellerPath} || '%'`);
-  return new Set((await q.execute()).map((r) => Number(r.id)));
-}
 
 const asIds = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === undefined || value === null ? [] : [value]);
 const sameIds = (a: unknown, b: unknown) => JSON.stringify(asIds(a).map(Number).sort()) === JSON.stringify(asIds(b).map(Number).sort());
@@ -38,8 +27,8 @@ export function createReferenceCheck(db: Kysely<Database>, schemas: EntitySchema
         .map(Number);
       if (!ids.length) continue;
       const repository = repositories.get(entity);
-      if (entity !== 'reseller' && !repository) throw new Error(`${schema.$id}.${field} refers to an unknown entity ${entity}`);
-      const seen = entity === 'reseller' ? await visibleResellers(trx, principal, ids) : await repository!.visibleIds(ids, { principal }, trx);
+      if (!repository) throw new Error(`${schema.$id}.${field} refers to an unknown entity ${entity}`);
+      const seen = await repository.visibleIds(ids, { principal }, trx);
       if (ids.some((id) => !seen.has(id))) errors.push(fieldError(field, 'reference', messageId));
     }
     return errors;

@@ -33,6 +33,8 @@ export interface Visibility {
   principal: Principal;
   /** Query parameters of the request, for `x-list.hiddenUnless`. */
   query?: Record<string, unknown>;
+  /** Lists only: properties the rows must equal (e.g. a parent's children), within what the caller sees. */
+  where?: Record<string, string | number>;
 }
 
 const T = 't';
@@ -109,9 +111,16 @@ export class EntityRepository {
     this.keyColumn = this.column(this.key);
     this.table = schema['x-entity'].table;
     this.versioned = isVersioned(schema);
+    // Properties read through the same foreign key share one join (e.g. a reseller's figures, one row beside it).
+    const aliases = new Map<string, string>();
     this.joins = Object.entries(schema.properties)
       .filter(([, p]) => p['x-join'])
-      .map(([prop, p], i) => ({ alias: `j${i}`, prop, key: 'id', ...p['x-join']! }));
+      .map(([prop, p]) => {
+        const join = { key: 'id', ...p['x-join']! };
+        const id = JSON.stringify([join.table, join.on, join.key]);
+        if (!aliases.has(id)) aliases.set(id, `j${aliases.size}`);
+        return { alias: aliases.get(id)!, prop, ...join };
+      });
     const props = Object.entries(schema.properties);
     this.names = props.map(([name]) => name);
     this.numeric = props.filter(([, p]) => isNumeric(p)).map(([name]) => name);
@@ -151,13 +160,18 @@ export class EntityRepository {
   /** The table with its joined properties (only those in `props` when given: fewer joins, quicker planning). */
   private base(db: SchemaDrivenDb = this.db, props?: ReadonlySet<string>): AnyQuery {
     let q: AnyQuery = db.selectFrom(`${this.table} as ${T}`);
-    for (const j of this.joins) if (!props || props.has(j.prop)) q = q.leftJoin(`${j.table} as ${j.alias}`, `${j.alias}.${j.key}`, `${T}.${j.on}`);
+    const joined = new Set<string>();
+    for (const j of this.joins) {
+      if ((props && !props.has(j.prop)) || joined.has(j.alias)) continue;
+      joined.add(j.alias);
+      q = q.leftJoin(`${j.table} as ${j.alias}`, `${j.alias}.${j.key}`, `${T}.${j.on}`);
+    }
     return q;
   }
 
   /** The properties a list request filters or sorts on: the joins its count and its keys need. */
-  private usedBy(req: NormalisedListRequest): Set<string> {
-    const used = new Set([req.sortBy, 'resellerId', 'accountId']);
+  private usedBy(req: NormalisedListRequest, v: Visibility): Set<string> {
+    const used = new Set([req.sortBy, 'resellerId', 'accountId', ...Object.keys(v.where ?? {})]);
     const hidden = this.schema['x-list'].hiddenUnless;
     if (hidden) used.add(hidden.field);
     if (req.searchBy && req.searchKey) for (const field of filterFields(req.searchBy)) used.add(field);
@@ -180,6 +194,12 @@ export class EntityRepository {
   private visible(q: AnyQuery, v: Visibility): AnyQuery {
     const { principal } = v;
     const props = this.schema.properties;
+    if (this.schema['x-entity'].scope === 'tree' && !principal.isAdmin) {
+      // The resellers themselves: the caller's subtree; to an account user, its own reseller only.
+      return principal.accountId !== null
+        ? q.where(this.ref(this.key), '=', principal.resellerId)
+        : q.where(sql.ref(`${T}.path`), 'like', `${escapeLike(principal.resellerPath)}%`);
+    }
     if (this.schema['x-entity'].scope === 'reseller' && !principal.isAdmin) {
       if (principal.accountId !== null) {
         q = q.where(this.ref('resellerId'), '=', principal.resellerId);
@@ -205,6 +225,7 @@ export class EntityRepository {
   /** Lists leave out rows flagged by `x-list.hiddenUnless` unless the request asks for them. */
   private listed(q: AnyQuery, v: Visibility): AnyQuery {
     if (this.showsHidden(v) === false) q = q.where(this.ref(this.schema['x-list'].hiddenUnless!.field), '=', false);
+    for (const [field, value] of Object.entries(v.where ?? {})) q = q.where(this.ref(field), '=', value);
     return this.visible(q, v);
   }
 
@@ -331,7 +352,7 @@ export class EntityRepository {
     const { principal } = v;
     const searched = req.searchBy && req.searchKey ? [req.searchBy.by, req.searchKey] : null;
     const tenancy = principal.isAdmin ? null : [principal.resellerPath, principal.accountId];
-    return JSON.stringify([searched, tenancy, this.showsHidden(v)]);
+    return JSON.stringify([searched, tenancy, this.showsHidden(v), v.where ?? null]);
   }
 
   /**
@@ -367,7 +388,7 @@ export class EntityRepository {
   }
 
   async page(req: NormalisedListRequest, v: Visibility): Promise<Page<Row>> {
-    const filtered = this.searched(this.listed(this.base(this.db, this.usedBy(req)), v), req);
+    const filtered = this.searched(this.listed(this.base(this.db, this.usedBy(req, v)), v), req);
     const offset = req.after === undefined ? req.page * req.size : 0;
     const answer = (rows: Row[], total: number, estimate: boolean): Page<Row> => ({
       items: rows.map((r) => this.toWire(r)),

@@ -136,7 +136,13 @@ function handlersFor(
   const uniqueMessage = schema['x-entity'].uniqueMessage ?? 'validation.unique';
   const inUseMessage = schema['x-entity'].inUseMessage ?? 'error.inUse';
   const versioned = isVersioned(schema);
-  const visibility = (request: FastifyRequest): Visibility => ({ principal: principalOf(request), query: request.query as Body });
+  // A list call whose path names a parameter of `x-list.pathFilters` lists the rows whose property equals it.
+  const pathFilters = Object.entries(schema['x-list'].pathFilters ?? {});
+  const visibility = (request: FastifyRequest): Visibility => {
+    const params = (request.params ?? {}) as Record<string, number>;
+    const where = Object.fromEntries(pathFilters.filter(([param]) => params[param] !== undefined).map(([param, field]) => [field, params[param]]));
+    return { principal: principalOf(request), query: request.query as Body, ...(Object.keys(where).length ? { where } : {}) };
+  };
   const read = async (id: number, v: Visibility, trx: Kysely<Database> = db) => {
     const row = await repo.get(id, v, trx);
     return row && hooks.afterRead ? hooks.afterRead(row, trx) : row;
@@ -307,17 +313,19 @@ function routeDocs(schema: EntitySchema, route: ApiRoute) {
     },
   };
   const tags = [schema['x-entity'].domain];
-  // Any value of an integer key: some rows, such as the provider's, have negative ids.
-  const params = route.path.includes('{id}') ? idParams('id', { min: INT_MIN }) : undefined;
+  // Any value of an integer key: some rows, such as the provider's, have negative ids. A list's path parameters are
+  // its `x-list.pathFilters`, ids as well.
+  const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+  const params = names.length ? { params: idParams(names, { min: INT_MIN }) } : {};
   const rows = englishText(schema.title ?? schema.$id).toLowerCase();
   const one = `${schema['x-entity'].name.replace(/([A-Z])/g, ' $1').toLowerCase()}`;
   switch (route.op) {
     case 'paged':
-      return { tags, summary: `A page of ${rows}, sorted and searched`, body: listRequest, response: { 200: envelope } };
+      return { tags, summary: `A page of ${rows}, sorted and searched`, ...params, body: listRequest, response: { 200: envelope } };
     case 'search':
-      return { tags, summary: `A page of ${rows} (same as the paged call)`, body: listRequest, response: { 200: envelope } };
+      return { tags, summary: `A page of ${rows} (same as the paged call)`, ...params, body: listRequest, response: { 200: envelope } };
     case 'download':
-      return { tags, body: listRequest, summary: `The whole search of ${rows} as CSV (streamed)`, produces: ['text/csv'] };
+      return { tags, ...params, body: listRequest, summary: `The whole search of ${rows} as CSV (streamed)`, produces: ['text/csv'] };
     case 'list':
       return {
         tags,
@@ -325,9 +333,9 @@ function routeDocs(schema: EntitySchema, route: ApiRoute) {
         response: { 200: { type: 'array', items: { ...row, properties: pick(row.properties, schema['x-list'].listFields) } } },
       };
     case 'get':
-      return { tags, summary: `One ${one}`, params, response: { 200: row } };
+      return { tags, summary: `One ${one}`, ...params, response: { 200: row } };
     case 'delete':
-      return { tags, summary: `Deletes a ${one}`, params };
+      return { tags, summary: `Deletes a ${one}`, ...params };
     case 'create':
       return { tags, summary: `Creates a ${one}`, body: bodySchema(schema, 'create'), response: { 201: row } };
     case 'update':

@@ -18,7 +18,7 @@ describe.each(fromSchemaAlone.map((s) => [s['x-entity'].name, s] as const))('%s,
   it('has a menu entry, a titled list and a form that creates a row', async () => {
     const labels = schema['x-entity'].labels!;
     const { user } = renderWithProviders(<AppRoutes />, { route: schema['x-entity'].routes!.list!, preloadedState: signedIn(mockToken('admin')) });
-    const entry = await screen.findByTestId(`menu-${name}`, undefined, { timeout: 5000 });
+    const entry = await screen.findByTestId(`menu-${name}`, undefined, { timeout: 15000 });
     expect(entry.textContent).toContain(labels.plural);
     await waitFor(() => expect(document.title).toBe(`${labels.plural} · Connectivity Portal`));
     await user.click(await screen.findByTestId('list-create'));
@@ -28,14 +28,14 @@ describe.each(fromSchemaAlone.map((s) => [s['x-entity'].name, s] as const))('%s,
     const body = exampleBody(schema, { seed: 'web' });
     for (const [field, value] of Object.entries(body)) {
       if (typeof value !== 'string') continue;
-      await user.type(await screen.findByLabelText(new RegExp(`^${schema.properties[field]['x-label'] ?? field}`)), value);
+      await user.type(await screen.findByLabelText(new RegExp(`^${schema.properties[field]['x-label'] ?? field}`), undefined, { timeout: 15000 }), value);
     }
     await user.click(screen.getByRole('button', { name: 'Save' }));
     const create = apiRoute(schema, 'create')!;
     await waitFor(() => expect(api.requests(create.path, create.method)).toHaveLength(1));
     expect(api.requests(create.path, create.method)[0].body).toMatchObject(body);
     if (typeof body.name === 'string') expect(await screen.findByRole('heading', { name: body.name })).toBeTruthy();
-  });
+  }, 40_000);
 });
 
 it('covers contact types', () => {

@@ -42,6 +42,8 @@ export const SCREEN_SPECS: readonly Extract<RouteSpec, { page: 'screen' }>[] = [
   { path: '/my-pricing', privilege: 'Pricing', page: 'screen', screen: 'MyPricing' },
   { path: '/assign-subscribers', privilege: 'MoveSubscribers', page: 'screen', screen: 'AssignSubscribers' },
   { path: '/labs', privilege: 'Labs', page: 'screen', screen: 'Labs' },
+  // The reseller's form with its standing and the terms set from above it.
+  { path: '/reseller/:id', privilege: 'Resellers', page: 'screen', screen: 'ResellerDetail' },
 ];
 
 /** `/account/{id}` in a schema becomes react-router's `/account/:id`. */

@@ -30,6 +30,7 @@ const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   MyPricing: lazy(() => import('@web/features/reseller-pricing/MyPricingPage')),
   AssignSubscribers: lazy(() => import('@web/features/assign-subscribers/AssignSubscribersPage')),
   Labs: lazy(() => import('@web/features/labs/LabsPage')),
+  ResellerDetail: lazy(() => import('@web/features/resellers/ResellerDetailPage')),
 };
 
 export interface AppRoute {

@@ -30,9 +30,13 @@ function listParams(schema: EntitySchema): Record<string, string> | undefined {
 
 /**
  * What else a write of an entity's rows changes: a custom field's definition changes which fields apply (the
- * `custom-fields` call) and, once deleted, the values the rows carry.
+ * `custom-fields` call) and, once deleted, the values the rows carry; a reseller's name, the reseller selects.
  */
-const DEPENDENT_TAGS: Readonly<Record<string, readonly string[]>> = { customField: ['custom-fields', 'subscriber', 'account', 'reseller'] };
+const DEPENDENT_TAGS: Readonly<Record<string, readonly string[]>> = {
+  customField: ['custom-fields', 'subscriber', 'account', 'reseller'],
+  // The resellers offered in selects (`GET /reseller-info/list`).
+  reseller: ['ResellerList'],
+};
 
 function entityDefinitions(build: Builder, schema: EntitySchema) {
   const type = entityTag(schema);

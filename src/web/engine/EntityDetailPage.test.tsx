@@ -18,7 +18,7 @@ const breadcrumbs = () => document.querySelector('.portal-breadcrumbs') as HTMLE
 describe('account detail', () => {
   it('loads the row into the form and saves changes with PUT', async () => {
     const { user } = renderDetail('/account/102');
-    const name = (await screen.findByLabelText(/^Name/, undefined, { timeout: 5000 })) as HTMLInputElement;
+    const name = (await screen.findByLabelText(/^Name/, undefined, { timeout: 15000 })) as HTMLInputElement;
     await waitFor(() => expect(name.value).toBe('Beacon Fleet'));
     // Titled by its name, on the page and in the window's title.
     expect(screen.getByRole('heading', { name: 'Beacon Fleet' })).toBeTruthy();
@@ -40,7 +40,7 @@ describe('account detail', () => {
   it('creates with POST and moves to the new row', async () => {
     const { user } = renderDetail('/account/new');
     expect(await screen.findByRole('heading', { name: 'New Account' })).toBeTruthy();
-    await user.type(await screen.findByLabelText(/^Name/, undefined, { timeout: 5000 }), 'Gamma Ports');
+    await user.type(await screen.findByLabelText(/^Name/, undefined, { timeout: 15000 }), 'Gamma Ports');
     await user.click(screen.getByRole('button', { name: 'Save' }));
 
     await waitFor(() => expect(location()).toBe('/account/107'));
@@ -51,7 +51,7 @@ describe('account detail', () => {
 
   it('shows the server’s 409 under the field', async () => {
     const { user } = renderDetail('/account/new');
-    await user.type(await screen.findByLabelText(/^Name/, undefined, { timeout: 5000 }), 'Alpha Logistics');
+    await user.type(await screen.findByLabelText(/^Name/, undefined, { timeout: 15000 }), 'Alpha Logistics');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('account name already exists')).toBeTruthy();
     expect(location()).toBe('/account/new');
@@ -59,7 +59,7 @@ describe('account detail', () => {
 
   it('names plans from the lists loaded after sign-in: N/D for none, "Set by admin" for one set above the reseller', async () => {
     renderDetail('/account/102');
-    const roaming = (await screen.findByLabelText(/^Roaming plan/, undefined, { timeout: 5000 })) as HTMLSelectElement;
+    const roaming = (await screen.findByLabelText(/^Roaming plan/, undefined, { timeout: 15000 })) as HTMLSelectElement;
     await waitFor(() => expect(roaming.selectedOptions[0]?.textContent).toBe('Set by admin'));
     expect([...roaming.options].map((o) => o.textContent)).toEqual(['Choose…', 'N/D', 'Northwind Europe', 'Set by admin']);
     const international = screen.getByLabelText(/^International pricing plan/) as HTMLSelectElement;
@@ -70,7 +70,7 @@ describe('account detail', () => {
   it('stands in the id for the name only while the row loads', async () => {
     renderDetail('/account/102');
     expect(await screen.findByRole('heading', { name: 'Account 102' })).toBeTruthy();
-    expect(await screen.findByRole('heading', { name: 'Beacon Fleet' }, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Beacon Fleet' }, { timeout: 15000 })).toBeTruthy();
     expect(screen.queryByRole('heading', { name: 'Account 102' })).toBeNull();
   });
 
@@ -81,7 +81,7 @@ describe('account detail', () => {
 
   it('offers to reload when someone saved the row since it was opened, and keeps their change', async () => {
     const { user } = renderDetail('/account/102');
-    const city = (await screen.findByLabelText(/^City/, undefined, { timeout: 5000 })) as HTMLInputElement;
+    const city = (await screen.findByLabelText(/^City/, undefined, { timeout: 15000 })) as HTMLInputElement;
     await waitFor(() => expect(city.value).toBe('Madrid'));
     // Someone else saves the row meanwhile.
     Object.assign(
@@ -113,14 +113,14 @@ describe('account detail', () => {
       { accountId: 104, privileges: [{ privilege: 'Accounts', subPrivileges: [] }] },
     );
     const { user } = renderWithProviders(<AppRoutes />, { route: '/account/104', preloadedState: signedIn(mockToken('viewer')) });
-    const name = (await screen.findByLabelText(/^Name/, undefined, { timeout: 5000 })) as HTMLInputElement;
+    const name = (await screen.findByLabelText(/^Name/, undefined, { timeout: 15000 })) as HTMLInputElement;
     await waitFor(() => expect(name.value).toBe('Delta Rail'));
     expect(name.readOnly || name.disabled).toBe(false);
     const credit = screen.getByLabelText(/^Usage credit/) as HTMLInputElement;
     expect(credit.readOnly || credit.disabled).toBe(true);
     expect((screen.getByLabelText(/^Roaming plan/) as HTMLSelectElement).disabled).toBe(true);
     await user.click(within(breadcrumbs()).getByRole('link', { name: /^Accounts$/ }));
-    await screen.findByTestId('grid-account', {}, { timeout: 5000 });
+    await screen.findByTestId('grid-account', {}, { timeout: 15000 });
     expect(screen.queryByTestId('list-create')).toBeNull();
   });
 

@@ -58,6 +58,9 @@ export function registerAuthRoutes(app: FastifyInstance, db: Kysely<Database>, t
       // The second step, when there is one, answers instead of a token: asking for a code is not a failure.
       const secondStep = await twoFactor.signIn(user.id, code?.trim() || undefined);
       if (secondStep) return secondStep;
+      // The reseller's last login and address, shown on its page.
+      await sql`update reseller_standing set last_login_at = now(), last_login_ip = ${request.ip}
+        where reseller_id = (select reseller_id from app_user where id = ${user.id})`.execute(db);
       return { jwt: await tokens.issue({ userId: user.id, sessionVersion: user.sessionVersion }) };
     },
   );
@@ -131,18 +134,5 @@ export function registerAuthRoutes(app: FastifyInstance, db: Kysely<Database>, t
     '/portal/roles/privileges',
     { config: { signedIn: true }, schema: { tags: ['roles'], summary: "The signed-in user's privileges (for the role screen)" } },
     privileges,
-  );
-
-  /** Resellers the caller may see (its own subtree), for reseller selects. */
-  app.get(
-    '/portal/reseller-info/list',
-    { config: { signedIn: true }, schema: { tags: ['resellers'], summary: 'Id and name of every visible reseller' } },
-    async (request) => {
-      const p = principalOf(request);
-      const q = db.selectFrom('reseller').select(['id', 'name', 'parentId']);
-      // An account user's tenant is its account: of the resellers, it sees its own only, not the sub-resellers below it.
-      const scoped = p.accountId !== null && !p.isAdmin ? q.where('id', '=', p.resellerId) : q.where('path', 'like', sql<string>`${p.resellerPath} || '%'`);
-      return scoped.orderBy('name').execute();
-    },
   );
 }

@@ -38,15 +38,16 @@ export async function balanceOf(db: Kysely<Database>, resellerId: number): Promi
 
 /**
  * Writes one movement inside the caller's transaction and answers its id and the balance after it. With
- * `mustCover`, a movement the balance cannot cover is refused with 409 naming the rule, and nothing is written.
+ * `mustCover`, a movement the balance and credit limit cannot cover is refused with 409 naming the rule, and nothing is written.
  */
 export async function post(trx: Kysely<Database>, posting: Posting): Promise<{ id: number; balanceAfter: string }> {
   // `no key update`: the posting's own inserts already hold key-share locks on the reseller row (foreign keys),
   // which a plain `for update` would wait on across two postings, a deadlock.
   await sql`select id from reseller where id = ${posting.resellerId} for no key update`.execute(trx);
   const amount = String(posting.amount);
+  // A purchase may use the reseller's credit limit: it is refused only past it (available credit = limit + balance).
   const { rows } = await sql<{ after: string; short: boolean }>`
-    select b.after::text as after, b.after < 0 as short from (
+    select b.after::text as after, b.after < -coalesce((select credit_limit from reseller_standing where reseller_id = ${posting.resellerId}), 0) as short from (
       select coalesce((select balance_after from ledger_entry where reseller_id = ${posting.resellerId} order by id desc limit 1), 0)
         + ${amount}::numeric(14, 2) as after) b`.execute(trx);
   if (posting.mustCover && rows[0].short) throw conflict([fieldError('balance', 'insufficientBalance', 'ledger.insufficientBalance')]);

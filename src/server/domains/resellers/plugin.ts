@@ -1,0 +1,173 @@
+import type { FastifyRequest } from 'fastify';
+import { sql, type Kysely } from 'kysely';
+import { conflict, fieldError, HttpError, notFound } from '../../http/errors';
+import { principalOf } from '../../http/guard';
+import { idParams, INT_MIN, objectBody } from '../../http/input';
+import type { Principal } from '../../http/principal';
+import { LEDGER_CURRENCY } from '../ledger';
+import { domainPlugin } from '../plugin';
+import type { Database } from '../../db/types';
+
+const tags = ['resellers'];
+
+/** An amount of money the portal keeps: 0 to 99,999,999.99, in cents. */
+const amountSchema = (messageId: string) => ({
+  type: 'number',
+  minimum: 0,
+  maximum: 99_999_999.99,
+  multipleOf: 0.01,
+  'x-rule': 'range',
+  errorMessage: { type: messageId, minimum: messageId, maximum: messageId, multipleOf: messageId },
+});
+
+const standingSchema = {
+  type: 'object',
+  required: ['resellerId', 'currency', 'balance', 'creditLimit', 'creditUsed', 'availableCredit', 'disputedAmount'],
+  properties: {
+    resellerId: { type: 'integer' },
+    currency: { type: 'string', description: 'The ledger currency' },
+    balance: { type: 'number', description: "The latest ledger row's balance after it" },
+    deposit: { type: 'number', description: 'Every payment credited' },
+    totalCredit: { type: 'number', description: 'Every positive movement' },
+    creditLimit: { type: 'number', description: 'How far below zero purchases may take the balance' },
+    creditUsed: { type: 'number', description: 'How far below zero the balance is' },
+    availableCredit: { type: 'number', description: 'Credit limit + balance' },
+    disputedAmount: { type: 'number', description: 'Debt in review' },
+    subscriberCount: { type: 'integer' },
+    usageResetAt: { type: 'string', format: 'date-time', nullable: true },
+  },
+};
+
+/** A reseller's standing: its money figures, kept beside it (migration 0127). */
+async function standingOf(db: Kysely<Database>, resellerId: number) {
+  const row = await db
+    .selectFrom('resellerStanding')
+    .select(['resellerId', 'balance', 'deposit', 'totalCredit', 'creditLimit', 'creditUsed', 'availableCredit', 'disputedAmount', 'subscriberCount', 'usageResetAt'])
+    .where('resellerId', '=', resellerId)
+    .executeTakeFirstOrThrow();
+  return {
+    resellerId: row.resellerId,
+    currency: LEDGER_CURRENCY,
+    balance: Number(row.balance),
+    deposit: Number(row.deposit),
+    totalCredit: Number(row.totalCredit),
+    creditLimit: Number(row.creditLimit),
+    creditUsed: Number(row.creditUsed),
+    availableCredit: Number(row.availableCredit),
+    disputedAmount: Number(row.disputedAmount),
+    subscriberCount: row.subscriberCount,
+    usageResetAt: row.usageResetAt,
+  };
+}
+
+/** The reseller of the path if the caller sees it (its subtree; an account user its own reseller), else 404. */
+async function visibleReseller(db: Kysely<Database>, principal: Principal, id: number) {
+  let q = db.selectFrom('reseller').select(['id', 'path']).where('id', '=', id);
+  if (!principal.isAdmin)
+    q = principal.accountId !== null ? q.where('id', '=', principal.resellerId) : q.where('path', 'like', sql<string>`${principal.resellerPath} || '%'`);
+  const row = await q.executeTakeFirst();
+  if (!row) throw notFound();
+  return row;
+}
+
+/**
+ * A reseller's terms (credit limit, debt in review, usage date) are set from above it: by the administrator or a
+ * reseller it sits under, never by the reseller itself or its accounts.
+ */
+async function termsTarget(db: Kysely<Database>, request: FastifyRequest, field: string) {
+  const principal = principalOf(request);
+  const id = (request.params as { id: number }).id;
+  await visibleReseller(db, principal, id);
+  if (!principal.isAdmin && (id === principal.resellerId || principal.accountId !== null))
+    throw new HttpError(403, 'FORBIDDEN', 'validation.field.protected', [fieldError(field, 'protected', 'validation.field.protected')]);
+  return id;
+}
+
+/**
+ * Reseller calls beside the entity's own (schemas/reseller.json): the select list of visible resellers, and the
+ * terms an ancestor sets: credit limit, debt in review and the usage reset date. Each term change locks the reseller's
+ * row as a ledger posting does, so a purchase and a lower limit never pass each other.
+ */
+export default domainPlugin('resellers', async (app, { database }) => {
+  const { db } = database;
+
+  app.get(
+    '/portal/reseller-info/list',
+    { config: { signedIn: true }, schema: { tags, summary: 'Id and name of every visible reseller' } },
+    async (request) => {
+      const p = principalOf(request);
+      const q = db.selectFrom('reseller').select(['id', 'name', 'parentId']);
+      // An account user's tenant is its account: of the resellers, it sees its own only, not the sub-resellers below it.
+      const scoped = p.accountId !== null && !p.isAdmin ? q.where('id', '=', p.resellerId) : q.where('path', 'like', sql<string>`${p.resellerPath} || '%'`);
+      return scoped.orderBy('name').execute();
+    },
+  );
+
+  const params = idParams('id', { min: INT_MIN });
+  const config = { privilege: 'Resellers' };
+
+  app.get(
+    '/portal/reseller-info/credit-limits/:id',
+    { config, schema: { tags, summary: "A reseller's credit limit, the credit it uses and what is available", params, response: { 200: standingSchema } } },
+    async (request) => {
+      const id = (request.params as { id: number }).id;
+      await visibleReseller(db, principalOf(request), id);
+      return standingOf(db, id);
+    },
+  );
+
+  app.post(
+    '/portal/reseller-info/credit-limits/:id',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "Sets a reseller's credit limit (from above it); not below the credit it uses",
+        params,
+        body: objectBody({ creditLimit: amountSchema('entity.reseller.creditLimit.invalid') }, ['creditLimit']),
+        response: { 200: standingSchema },
+      },
+    },
+    async (request) => {
+      const id = await termsTarget(db, request, 'creditLimit');
+      const { creditLimit } = request.body as { creditLimit: number };
+      await db.transaction().execute(async (trx) => {
+        await sql`select id from reseller where id = ${id} for no key update`.execute(trx);
+        const { creditUsed } = await trx.selectFrom('resellerStanding').select('creditUsed').where('resellerId', '=', id).executeTakeFirstOrThrow();
+        if (creditLimit < Number(creditUsed)) throw conflict([fieldError('creditLimit', 'usedCredit', 'entity.reseller.creditLimit.tooLow')]);
+        await trx.updateTable('resellerStanding').set({ creditLimit: creditLimit.toFixed(2) }).where('resellerId', '=', id).execute();
+      });
+      return standingOf(db, id);
+    },
+  );
+
+  app.post(
+    '/portal/reseller-info/:id/disputed-amount',
+    {
+      config,
+      schema: {
+        tags,
+        summary: "Sets a reseller's debt in review (from above it)",
+        params,
+        body: objectBody({ disputedAmount: amountSchema('entity.reseller.disputedAmount.invalid') }, ['disputedAmount']),
+        response: { 200: standingSchema },
+      },
+    },
+    async (request) => {
+      const id = await termsTarget(db, request, 'disputedAmount');
+      const { disputedAmount } = request.body as { disputedAmount: number };
+      await db.updateTable('resellerStanding').set({ disputedAmount: disputedAmount.toFixed(2) }).where('resellerId', '=', id).execute();
+      return standingOf(db, id);
+    },
+  );
+
+  app.post(
+    '/portal/reseller-info/:id/reset-usage-date',
+    { config, schema: { tags, summary: "Starts a reseller's usage period now (from above it)", params, response: { 200: standingSchema } } },
+    async (request) => {
+      const id = await termsTarget(db, request, 'usageResetAt');
+      await db.updateTable('resellerStanding').set({ usageResetAt: sql`now()` }).where('resellerId', '=', id).execute();
+      return standingOf(db, id);
+    },
+  );
+});
