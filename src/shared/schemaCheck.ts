@@ -44,6 +44,7 @@ export function schemaProblems(file: string, json: unknown, entities: ReadonlySe
       defaultSort: { sortBy: string };
       listFields?: string[];
       hiddenUnless?: { field: string };
+      filters?: { field: string }[];
       search: { by: string; fields?: string[]; child?: unknown }[];
     };
     'x-columns': { field: string }[];
@@ -61,6 +62,7 @@ export function schemaProblems(file: string, json: unknown, entities: ReadonlySe
   known(s['x-list'].defaultSort.sortBy, pointer('x-list', 'defaultSort', 'sortBy'));
   (s['x-list'].listFields ?? []).forEach((n, i) => known(n, pointer('x-list', 'listFields', i)));
   if (s['x-list'].hiddenUnless) known(s['x-list'].hiddenUnless.field, pointer('x-list', 'hiddenUnless', 'field'));
+  (s['x-list'].filters ?? []).forEach((f, i) => known(f.field, pointer('x-list', 'filters', i, 'field')));
   s['x-list'].search.forEach((f, i) => {
     if (f.fields) f.fields.forEach((n, j) => known(n, pointer('x-list', 'search', i, 'fields', j)));
     else if (!f.child) known(f.by, pointer('x-list', 'search', i, 'by'));

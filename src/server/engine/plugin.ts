@@ -1,3 +1,4 @@
+import { addressHooks } from '../domains/addresses/hooks';
 import { allowedListHooks } from '../domains/allowed-lists';
 import { customFieldHooks } from '../domains/custom-fields/hooks';
 import { domainPlugin } from '../domains/plugin';
@@ -23,5 +24,6 @@ export default domainPlugin('entities', async (app, { database, schemas }) =>
     allowedList: allowedListHooks,
     prepaidTemplate: templateHooks,
     customField: customFieldHooks,
+    address: addressHooks,
   }),
 );
