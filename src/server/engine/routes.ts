@@ -339,13 +339,15 @@ function routeDocs(schema: EntitySchema, route: ApiRoute) {
       return { tags, summary: `A page of ${rows} (same as the paged call)`, body: listRequest, response: { 200: envelope } };
     case 'download':
       return { tags, body: listRequest, summary: `The whole search of ${rows} as CSV (streamed)`, produces: ['text/csv'] };
-    case 'list':
+    case 'list': {
+      const querystring = listQuery(schema);
       return {
         tags,
         summary: `Every visible one of ${rows}, few fields each`,
-        ...(listQuery(schema) ? { querystring: listQuery(schema) } : {}),
+        ...(querystring ? { querystring } : {}),
         response: { 200: { type: 'array', items: { ...row, properties: pick(row.properties, schema['x-list'].listFields) } } },
       };
+    }
     case 'get':
       return { tags, summary: `One ${one}`, params, response: { 200: row } };
     case 'delete':
