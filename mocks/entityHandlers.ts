@@ -122,7 +122,11 @@ const operations: Record<ApiRoute['op'], (ctx: Context) => Promise<Response> | R
   download: downloadHandler,
   list: (ctx) => {
     const fields = ctx.schema['x-list'].listFields ?? [keyOf(ctx.schema)];
-    return HttpResponse.json(visibleRows(ctx, true).map((row) => Object.fromEntries(fields.map((f) => [f, row[f] ?? null]))));
+    // `x-list.filters`: a query parameter given narrows the rows to that value of its property.
+    const query = new URL(ctx.request.url).searchParams;
+    const filters = (ctx.schema['x-list'].filters ?? []).filter((f) => query.get(f.query));
+    const rows = visibleRows(ctx, true).filter((row) => filters.every((f) => String(row[f.field]) === query.get(f.query)));
+    return HttpResponse.json(rows.map((row) => Object.fromEntries(fields.map((f) => [f, row[f] ?? null]))));
   },
   get: (ctx) => {
     const row = table(ctx.db, ctx.schema).find((r) => String(r[keyOf(ctx.schema)]) === String(ctx.params.id));

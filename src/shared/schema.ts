@@ -85,6 +85,12 @@ export interface SearchFilter {
   child?: { table: string; on: string; column: string; match?: 'affix' | 'equals' };
 }
 
+/** A query parameter of the `list` call comparing one property for equality (see `x-list.filters`). */
+export interface ListFilter {
+  query: string;
+  field: string;
+}
+
 export interface ColumnSpec {
   field: string;
   width?: number;
@@ -154,6 +160,11 @@ export interface EntitySchema {
     pathFilters?: Record<string, string>;
     /** Rows whose boolean `field` is true are left out unless the query parameter `query` is "true". */
     hiddenUnless?: { query: string; field: string };
+    /**
+     * Query parameters of the `list` call that narrow its rows to those whose `field` equals the parameter's value
+     * (e.g. `?reseller_id=7`), within what the caller sees; the parameter takes the property's type.
+     */
+    filters?: ListFilter[];
     search: SearchFilter[];
   };
   'x-columns': ColumnSpec[];

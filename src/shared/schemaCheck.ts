@@ -45,6 +45,7 @@ export function schemaProblems(file: string, json: unknown, entities: ReadonlySe
       listFields?: string[];
       hiddenUnless?: { field: string };
       pathFilters?: Record<string, string>;
+      filters?: { field: string }[];
       search: { by: string; fields?: string[]; child?: unknown }[];
     };
     'x-columns': { field: string }[];
@@ -63,6 +64,7 @@ export function schemaProblems(file: string, json: unknown, entities: ReadonlySe
   (s['x-list'].listFields ?? []).forEach((n, i) => known(n, pointer('x-list', 'listFields', i)));
   if (s['x-list'].hiddenUnless) known(s['x-list'].hiddenUnless.field, pointer('x-list', 'hiddenUnless', 'field'));
   for (const [param, field] of Object.entries(s['x-list'].pathFilters ?? {})) known(field, pointer('x-list', 'pathFilters', param));
+  (s['x-list'].filters ?? []).forEach((f, i) => known(f.field, pointer('x-list', 'filters', i, 'field')));
   s['x-list'].search.forEach((f, i) => {
     if (f.fields) f.fields.forEach((n, j) => known(n, pointer('x-list', 'search', i, 'fields', j)));
     else if (!f.child) known(f.by, pointer('x-list', 'search', i, 'by'));

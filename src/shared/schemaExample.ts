@@ -105,14 +105,14 @@ function stringValue(field: string, p: PropertySchema, seed: string): string {
   else if (p.format === 'uri' || p.format === 'url') value = `https://example.com/${seed}`;
   else if (p.format === 'uuid') value = '00000000-0000-4000-8000-000000000001';
   else {
-    // Text naming the field and the seed (distinct for unique fields) when the rules allow it, else the pattern's
-    // own shortest match, lengthened to the minimum.
+    // Text naming the field and the seed (distinct for unique fields) when the rules allow it, else the field's name
+    // alone (a pattern refusing digits), else the pattern's own shortest match, lengthened to the minimum.
     const fit = (text: string) => {
       let t = text.length > max ? text.slice(text.length - max) : text;
       while (t.length < min) t = `x${t}`;
       return t;
     };
-    const candidates = [fit(`${field} ${seed}`), fit(`${field}${seed}`), fit(`Aa1@${field}${seed}`)];
+    const candidates = [fit(`${field} ${seed}`), fit(`${field}${seed}`), fit(`Aa1@${field}${seed}`), fit(field)];
     if (p.pattern) for (let grow = 0; grow <= max; grow++) candidates.push(sampleOfPattern(p.pattern, grow) ?? '');
     const re = p.pattern ? new RegExp(p.pattern, 'u') : undefined;
     value = candidates.find((c) => c.length >= min && c.length <= max && (!re || re.test(c)));

@@ -40,6 +40,13 @@ export interface Account {
   version: Generated<number>;
 }
 
+export interface AddressType {
+  description: string | null;
+  id: Generated<number>;
+  name: string;
+  version: Generated<number>;
+}
+
 export interface AllowedList {
   allowedListId: Generated<number>;
   createdAt: Generated<Timestamp>;
@@ -396,6 +403,36 @@ export interface Reseller {
   version: Generated<number>;
 }
 
+export interface ResellerAddress {
+  additionalLine: string | null;
+  city: string;
+  companyName: string | null;
+  country: string;
+  id: Generated<number>;
+  phone: string | null;
+  postalCode: string | null;
+  resellerId: number;
+  street: string;
+  streetNumber: string | null;
+  typeId: number;
+  uuid: Generated<string>;
+  version: Generated<number>;
+}
+
+export interface ResellerContact {
+  description: string | null;
+  email: string;
+  fax: string | null;
+  firstName: string | null;
+  id: Generated<number>;
+  lastName: string;
+  mobile: string | null;
+  phone: string | null;
+  resellerId: number;
+  typeId: number;
+  version: Generated<number>;
+}
+
 export interface ResellerLogo {
   bytes: Buffer;
   contentType: string;
@@ -629,6 +666,7 @@ export interface UsageRecord {
 
 export interface DB {
   account: Account;
+  addressType: AddressType;
   allowedList: AllowedList;
   allowedListNetwork: AllowedListNetwork;
   altchaSolution: AltchaSolution;
@@ -655,6 +693,8 @@ export interface DB {
   prepaidTemplate: PrepaidTemplate;
   pricingPlan: PricingPlan;
   reseller: Reseller;
+  resellerAddress: ResellerAddress;
+  resellerContact: ResellerContact;
   resellerLogo: ResellerLogo;
   resellerStanding: ResellerStanding;
   roamingProfile: RoamingProfile;

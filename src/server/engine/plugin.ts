@@ -1,3 +1,4 @@
+import { addressHooks } from '../domains/addresses/hooks';
 import { allowedListHooks } from '../domains/allowed-lists';
 import { customFieldHooks } from '../domains/custom-fields/hooks';
 import { domainPlugin } from '../domains/plugin';
@@ -25,5 +26,6 @@ export default domainPlugin('entities', async (app, { database, schemas }) =>
     prepaidTemplate: templateHooks,
     customField: customFieldHooks,
     reseller: resellerHooks,
+    address: addressHooks,
   }),
 );

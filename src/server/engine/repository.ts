@@ -431,9 +431,17 @@ export class EntityRepository {
     return answer(await rowsOf(keys.limit(req.size).offset(offset)), total, estimate);
   }
 
-  /** Id and name pairs of every visible row, for selects. */
+  /**
+   * Id and name pairs of every visible row, for selects; narrowed to equality on each `x-list.filters` property
+   * whose query parameter the request gives (already parsed to the property's type by the route's query schema).
+   */
   async list(fields: string[], v: Visibility): Promise<Row[]> {
-    const rows = await this.listed(this.base(), v)
+    let q = this.listed(this.base(), v);
+    for (const filter of this.schema['x-list'].filters ?? []) {
+      const value = v.query?.[filter.query];
+      if (value !== undefined && value !== null && value !== '') q = q.where(this.ref(filter.field), '=', value);
+    }
+    const rows = await q
       .select(fields.map((f) => this.ref(f).as(f)))
       .orderBy(this.ref(fields.includes('name') ? 'name' : this.key))
       .execute();

@@ -3,12 +3,15 @@ import type { Kysely } from 'kysely';
 import {
   apiRoutes,
   insideTenant,
+  isNumeric,
   isVersioned,
   ListRequestError,
   mayCreateRows,
   normaliseListRequest,
+  propertyType,
   protectedFields,
   VERSION,
+  withColumnRange,
   writableFields,
   type ApiOperation,
   type ApiRoute,
@@ -291,6 +294,24 @@ function handlersFor(
 
 const pick = (props: Record<string, unknown>, names?: string[]) => (names ? Object.fromEntries(names.map((n) => [n, props[n]])) : props);
 
+/**
+ * The query parameters of the `list` call (`x-list.filters`), each of its property's type and column range, so the
+ * app's validator parses them and answers 400 naming the parameter for a value the property cannot hold; an empty
+ * one stands for no filter.
+ */
+function listQuery(schema: EntitySchema) {
+  const filters = schema['x-list'].filters ?? [];
+  if (!filters.length) return undefined;
+  const parameter = ({ field }: { field: string }) => {
+    const prop = withColumnRange({ type: propertyType(schema.properties[field]) });
+    // An empty parameter (`?type=`) is null: no filter.
+    const type = [propertyType(prop), 'null'];
+    const description = `Only rows whose ${field} equals this value; empty for all`;
+    return { ...prop, type, ...(isNumeric(prop) ? { 'x-rule': 'range' } : { maxLength: 100 }), description };
+  };
+  return { type: 'object', properties: Object.fromEntries(filters.map((f) => [f.query, parameter(f)])) };
+}
+
 /** OpenAPI description of a generated route; validation itself is the engine's (ajv with ajv-errors). */
 function routeDocs(schema: EntitySchema, route: ApiRoute) {
   const row = {
@@ -326,12 +347,15 @@ function routeDocs(schema: EntitySchema, route: ApiRoute) {
       return { tags, summary: `A page of ${rows} (same as the paged call)`, ...params, body: listRequest, response: { 200: envelope } };
     case 'download':
       return { tags, ...params, body: listRequest, summary: `The whole search of ${rows} as CSV (streamed)`, produces: ['text/csv'] };
-    case 'list':
+    case 'list': {
+      const querystring = listQuery(schema);
       return {
         tags,
         summary: `Every visible one of ${rows}, few fields each`,
+        ...(querystring ? { querystring } : {}),
         response: { 200: { type: 'array', items: { ...row, properties: pick(row.properties, schema['x-list'].listFields) } } },
       };
+    }
     case 'get':
       return { tags, summary: `One ${one}`, ...params, response: { 200: row } };
     case 'delete':
