@@ -42,7 +42,18 @@ const standingSchema = {
 async function standingOf(db: Kysely<Database>, resellerId: number) {
   const row = await db
     .selectFrom('resellerStanding')
-    .select(['resellerId', 'balance', 'deposit', 'totalCredit', 'creditLimit', 'creditUsed', 'availableCredit', 'disputedAmount', 'subscriberCount', 'usageResetAt'])
+    .select([
+      'resellerId',
+      'balance',
+      'deposit',
+      'totalCredit',
+      'creditLimit',
+      'creditUsed',
+      'availableCredit',
+      'disputedAmount',
+      'subscriberCount',
+      'usageResetAt',
+    ])
     .where('resellerId', '=', resellerId)
     .executeTakeFirstOrThrow();
   return {
@@ -91,17 +102,13 @@ async function termsTarget(db: Kysely<Database>, request: FastifyRequest, field:
 export default domainPlugin('resellers', async (app, { database }) => {
   const { db } = database;
 
-  app.get(
-    '/portal/reseller-info/list',
-    { config: { signedIn: true }, schema: { tags, summary: 'Id and name of every visible reseller' } },
-    async (request) => {
-      const p = principalOf(request);
-      const q = db.selectFrom('reseller').select(['id', 'name', 'parentId']);
-      // An account user's tenant is its account: of the resellers, it sees its own only, not the sub-resellers below it.
-      const scoped = p.accountId !== null && !p.isAdmin ? q.where('id', '=', p.resellerId) : q.where('path', 'like', sql<string>`${p.resellerPath} || '%'`);
-      return scoped.orderBy('name').execute();
-    },
-  );
+  app.get('/portal/reseller-info/list', { config: { signedIn: true }, schema: { tags, summary: 'Id and name of every visible reseller' } }, async (request) => {
+    const p = principalOf(request);
+    const q = db.selectFrom('reseller').select(['id', 'name', 'parentId']);
+    // An account user's tenant is its account: of the resellers, it sees its own only, not the sub-resellers below it.
+    const scoped = p.accountId !== null && !p.isAdmin ? q.where('id', '=', p.resellerId) : q.where('path', 'like', sql<string>`${p.resellerPath} || '%'`);
+    return scoped.orderBy('name').execute();
+  });
 
   const params = idParams('id', { min: INT_MIN });
   const config = { privilege: 'Resellers' };
@@ -135,7 +142,11 @@ export default domainPlugin('resellers', async (app, { database }) => {
         await sql`select id from reseller where id = ${id} for no key update`.execute(trx);
         const { creditUsed } = await trx.selectFrom('resellerStanding').select('creditUsed').where('resellerId', '=', id).executeTakeFirstOrThrow();
         if (creditLimit < Number(creditUsed)) throw conflict([fieldError('creditLimit', 'usedCredit', 'entity.reseller.creditLimit.tooLow')]);
-        await trx.updateTable('resellerStanding').set({ creditLimit: creditLimit.toFixed(2) }).where('resellerId', '=', id).execute();
+        await trx
+          .updateTable('resellerStanding')
+          .set({ creditLimit: creditLimit.toFixed(2) })
+          .where('resellerId', '=', id)
+          .execute();
       });
       return standingOf(db, id);
     },
@@ -156,7 +167,11 @@ export default domainPlugin('resellers', async (app, { database }) => {
     async (request) => {
       const id = await termsTarget(db, request, 'disputedAmount');
       const { disputedAmount } = request.body as { disputedAmount: number };
-      await db.updateTable('resellerStanding').set({ disputedAmount: disputedAmount.toFixed(2) }).where('resellerId', '=', id).execute();
+      await db
+        .updateTable('resellerStanding')
+        .set({ disputedAmount: disputedAmount.toFixed(2) })
+        .where('resellerId', '=', id)
+        .execute();
       return standingOf(db, id);
     },
   );
@@ -166,7 +181,11 @@ export default domainPlugin('resellers', async (app, { database }) => {
     { config, schema: { tags, summary: "Starts a reseller's usage period now (from above it)", params, response: { 200: standingSchema } } },
     async (request) => {
       const id = await termsTarget(db, request, 'usageResetAt');
-      await db.updateTable('resellerStanding').set({ usageResetAt: sql`now()` }).where('resellerId', '=', id).execute();
+      await db
+        .updateTable('resellerStanding')
+        .set({ usageResetAt: sql`now()` })
+        .where('resellerId', '=', id)
+        .execute();
       return standingOf(db, id);
     },
   );

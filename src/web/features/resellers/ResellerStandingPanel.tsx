@@ -4,7 +4,7 @@
  * the reseller itself and to a limit below the credit in use; the panel offers them only where they would pass.
  */
 import { Alert, Button, ControlGroup, FormGroup, H3, HTMLTable, InputGroup, Intent } from '@blueprintjs/core';
-import { HistoryIcon, PeopleIcon } from '@blueprintjs/icons';
+import { HistoryIcon, IdNumberIcon, MapMarkerIcon, PeopleIcon } from '@blueprintjs/icons';
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate } from 'react-router-dom';
@@ -71,7 +71,9 @@ function Figures({ standing }: { standing: ResellerStanding }) {
     ['entity.reseller.field.subscriberCount', intl.formatNumber(standing.subscriberCount ?? 0)],
     [
       'entity.reseller.field.usageResetAt',
-      standing.usageResetAt ? intl.formatDate(standing.usageResetAt, { dateStyle: 'medium', timeStyle: 'short' }) : intl.formatMessage({ id: 'resellers.standing.never' }),
+      standing.usageResetAt
+        ? intl.formatDate(standing.usageResetAt, { dateStyle: 'medium', timeStyle: 'short' })
+        : intl.formatMessage({ id: 'resellers.standing.never' }),
     ],
   ];
   return (
@@ -110,8 +112,15 @@ export function ResellerStandingPanel({ id }: { id: number }) {
           <FormattedMessage id="resellers.standing.title" />
         </H3>
         <div className="portal-page-actions">
+          {/* The reseller's own lists: its sub-resellers, contacts and addresses, each searched by this reseller. */}
           <Button icon={<PeopleIcon />} data-testid="reseller-children" onClick={() => navigate(`/resellers?searchBy=parentId&searchKey=${id}`)}>
             <FormattedMessage id="resellers.subResellers" />
+          </Button>
+          <Button icon={<IdNumberIcon />} data-testid="reseller-contacts" onClick={() => navigate(`/contacts?searchBy=resellerId&searchKey=${id}`)}>
+            <FormattedMessage id="entity.contact.title" />
+          </Button>
+          <Button icon={<MapMarkerIcon />} data-testid="reseller-addresses" onClick={() => navigate(`/addresses?searchBy=resellerId&searchKey=${id}`)}>
+            <FormattedMessage id="entity.address.title" />
           </Button>
         </div>
       </header>
