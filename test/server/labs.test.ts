@@ -226,6 +226,20 @@ describe.each(engines)('labs on %s', (engine) => {
     expect((await sendSms(iot)).statusCode).toBe(202);
   });
 
+  it('sees a switch written by any code of this server at once, not only through its own call', async () => {
+    const write = (enabled: boolean) =>
+      ctx.db
+        .insertInto('labSwitch')
+        .values({ resellerId: ids['Northwind IoT'], lab: 'subscriberSms', enabled })
+        .onConflict((oc) => oc.columns(['resellerId', 'lab']).doUpdateSet({ enabled }))
+        .execute();
+    expect((await sendSms(iot)).statusCode).toBe(202);
+    await write(false);
+    expect((await sendSms(iot)).json().code).toBe('LAB_OFF');
+    await write(true);
+    expect((await sendSms(iot)).statusCode).toBe(202);
+  });
+
   it("keeps a tenant's states briefly: a switch written by another server shows once they run out", async () => {
     const states = new LabStates(ctx.db, 200);
     const path = `/-1/${ids['Blue Sky Telecom']}/`;

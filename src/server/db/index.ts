@@ -22,7 +22,7 @@ export interface Db {
   close(): Promise<void>;
   /** Notifications of a channel (NOTIFY), from any connection to the database; resolves to a function that stops. */
   listen(channel: string, on: Notifications): Promise<() => Promise<void>>;
-  /** Calls `changed` after each UPDATE or DELETE this process runs on one of `tables`. */
+  /** Calls `changed` after each INSERT, UPDATE or DELETE this process runs on one of `tables`. */
   watchWrites(tables: string[], changed: () => void): void;
   /** PGlite only: the whole data folder as an uncompressed tar, which `openDatabase({ loadDataDir })` opens again. */
   dumpDataDir?(): Promise<Blob>;

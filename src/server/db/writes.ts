@@ -8,6 +8,7 @@ import type {
   QueryId,
   QueryResult,
   RootOperationNode,
+  InsertQueryNode,
   TableNode,
   UnknownRow,
   UpdateQueryNode,
@@ -22,15 +23,16 @@ function tableOf(node: OperationNode | undefined): string | undefined {
   return undefined;
 }
 
-/** The tables an UPDATE or DELETE writes; none for any other statement. */
+/** The tables an INSERT, UPDATE or DELETE writes; none for any other statement. */
 function writtenTables(node: RootOperationNode): (string | undefined)[] {
+  if (node.kind === 'InsertQueryNode') return [tableOf((node as InsertQueryNode).into)];
   if (node.kind === 'UpdateQueryNode') return [tableOf((node as UpdateQueryNode).table)];
   if (node.kind === 'DeleteQueryNode') return (node as DeleteQueryNode).from.froms.map(tableOf);
   return [];
 }
 
 /**
- * Calls back after each UPDATE or DELETE this process runs on a watched table, once the statement has run: what the
+ * Calls back after each INSERT, UPDATE or DELETE this process runs on a watched table, once the statement has run: what the
  * process keeps about those rows is dropped before it answers the request that changed them.
  */
 export class TableWritesPlugin implements KyselyPlugin {

@@ -51,17 +51,16 @@ export class CustomFields {
   private readonly validators = new LRUCache<string, ValidateFunction>({ max: 500 });
   private readonly ajv = createAjv();
 
-  private generation = generation;
-
   constructor(private readonly db: Kysely<Database>) {}
+
+  /** Drops the kept definitions: called after every write of the definitions table (see the custom-fields domain). */
+  forget() {
+    this.definitions.clear();
+  }
 
   /** The definitions that apply to the rows of the reseller with this path, in form order. */
   async forPath(entity: CustomEntity, path: string, db: Kysely<Database> = this.db): Promise<CustomFieldDefinition[]> {
     const cacheKey = `${entity}:${path}`;
-    if (this.generation !== generation) {
-      this.definitions.clear();
-      this.generation = generation;
-    }
     const known = db === this.db ? this.definitions.get(cacheKey) : undefined;
     if (known) return known;
     const rows = await db.selectFrom('customField').selectAll().where('entity', '=', entity).where('resellerId', 'in', resellerPathIds(path)).execute();
@@ -106,13 +105,6 @@ export class CustomFields {
 }
 
 const instances = new WeakMap<object, CustomFields>();
-/** Raised by every change of a definition: each database's `CustomFields` then reads its definitions again. */
-let generation = 0;
-
-/** Called by a write of definitions (from inside its transaction, which has no `CustomFields` of its own). */
-export function customFieldsChanged(): void {
-  generation += 1;
-}
 
 /** The one `CustomFields` of a database, shared by the engine's routes and the domains that write rows themselves. */
 export function customFieldsOf(db: Kysely<Database>): CustomFields {

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { CUSTOM_MAX_FIELDS, type CustomFieldDefinition } from '@shared/customFields';
 import type { FieldError } from '@shared/wire';
-import { customFieldsChanged, dropSortIndex, ensureSortIndex, purgeValues } from '../../engine/customFields';
+import { dropSortIndex, ensureSortIndex, purgeValues } from '../../engine/customFields';
 import type { EntityHooks } from '../../engine/routes';
 import { conflict, fieldError, forbidden, invalid } from '../../http/errors';
 import type { Database } from '../../db/types';
@@ -96,12 +96,10 @@ export const customFieldHooks: EntityHooks = {
   },
   async afterWrite({ mode, values, trx }) {
     if (mode === 'create') await ensureSortIndex(trx, values as unknown as CustomFieldDefinition);
-    customFieldsChanged();
   },
   async beforeDelete({ existing, principal, trx }) {
     if (principal.accountId !== null && !principal.isAdmin) throw forbidden();
     await purgeValues(trx, existing as unknown as CustomFieldDefinition);
     await dropSortIndex(trx, existing as unknown as CustomFieldDefinition);
-    customFieldsChanged();
   },
 };

@@ -31,6 +31,8 @@ const definition = {
  */
 export default domainPlugin('custom-fields', async (app, { database }) => {
   const fields = customFieldsOf(database.db);
+  // Any write of a definition in this process, by whatever code, drops the kept definitions at once.
+  database.watchWrites(['custom_field'], () => fields.forget());
   app.get(
     '/portal/custom-fields/applicable/:entity',
     {

@@ -157,7 +157,6 @@ export function registerLabRoutes(app: FastifyInstance, db: Kysely<Database>, st
         .values({ resellerId: tenant.id, lab, ...values })
         .onConflict((oc) => oc.columns(['resellerId', 'lab']).doUpdateSet(values))
         .execute();
-      states.forget();
       return tenantLabs(db, tenant);
     },
   );
