@@ -93,6 +93,7 @@ export const API_DOMAINS: Record<string, string[]> = {
     'post /reseller-info/credit-limits/{id}',
     'post /reseller-info/{id}/disputed-amount',
     'post /reseller-info/{id}/reset-usage-date',
+    'post /graphs/balanceHistory',
   ],
   'src/web/features/reseller-pricing/resellerPricingApi.gen.ts': [
     'get /reseller-pricing',

@@ -139,6 +139,35 @@ describe.each(engines)('resellers on %s', (engine) => {
     expect(reset.json().usageResetAt).toBeTruthy();
   });
 
+  it("draws a reseller's balance history from the ledger: closing balance per day, credits and debits", async () => {
+    const id = ids['Northwind Retail'];
+    const at = async (day: string, amount: number) => {
+      const { id: entry } = await ctx.db.transaction().execute((trx) => post(trx, { resellerId: id, amount, kind: 'adjustment' }));
+      await ctx.db.updateTable('ledgerEntry').set({ createdAt: new Date(`${day}T12:00:00Z`) }).where('id', '=', entry).execute();
+    };
+    await at('2026-03-01', 100);
+    await at('2026-03-01', -30.5);
+    await at('2026-03-03', 10);
+    const res = await northwind.post('/portal/graphs/balanceHistory', { resellerId: id, from: '2026-02-28', to: '2026-03-04' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().points).toEqual([
+      { date: '2026-02-28', balance: 0, credits: 0, debits: 0 },
+      { date: '2026-03-01', balance: 69.5, credits: 100, debits: -30.5 },
+      { date: '2026-03-02', balance: 69.5, credits: 0, debits: 0 },
+      { date: '2026-03-03', balance: 79.5, credits: 10, debits: 0 },
+      { date: '2026-03-04', balance: 79.5, credits: 0, debits: 0 },
+    ]);
+    const monthly = await northwind.post('/portal/graphs/balanceHistory', { resellerId: id, from: '2026-02-01', to: '2026-03-31', interval: 'month' });
+    expect(monthly.json().points).toEqual([
+      { date: '2026-02-01', balance: 0, credits: 0, debits: 0 },
+      { date: '2026-03-01', balance: 79.5, credits: 110, debits: -30.5 },
+    ]);
+    expect(fieldsOf(await northwind.post('/portal/graphs/balanceHistory', { resellerId: id, from: '2026-03-05', to: '2026-03-01' }))).toEqual(['to:order']);
+    expect(fieldsOf(await northwind.post('/portal/graphs/balanceHistory', { resellerId: id, from: '2020-01-01', to: '2026-01-01' }))).toEqual(['from:maxItems']);
+    expect(fieldsOf(await northwind.post('/portal/graphs/balanceHistory', { from: '2026-13-01' }))).toEqual(['from:format']);
+    expect((await bluesky.post('/portal/graphs/balanceHistory', { resellerId: id })).statusCode).toBe(404);
+  });
+
   it('counts subscribers as they are added, moved and removed', async () => {
     const count = async (name: string) =>
       Number(

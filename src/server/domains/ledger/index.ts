@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { conflict, fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
-import { idSchema, INT_MAX, INT_MIN, queryId } from '../../http/input';
+import { idSchema, INT_MAX, INT_MIN, objectBody, queryId } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import type { Database } from '../../db/types';
 
@@ -67,20 +67,48 @@ export async function post(trx: Kysely<Database>, posting: Posting): Promise<{ i
 }
 
 /** The reseller a ledger call names (`reseller_id`, the caller's own by default), if the caller may see it. */
-async function resellerOf(db: Kysely<Database>, request: FastifyRequest, principal: Principal): Promise<number> {
-  const id = queryId(request, 'reseller_id', { min: INT_MIN }) ?? principal.resellerId;
-  const row = await db
-    .selectFrom('reseller')
-    .select('id')
-    .where('id', '=', id)
-    .where('path', 'like', sql<string>`${principal.resellerPath} || '%'`)
-    .executeTakeFirst();
-  if (!row) throw notFound();
-  return id;
-}
+const resellerOf = (db: Kysely<Database>, request: FastifyRequest, principal: Principal) =>
+  visibleResellerId(db, principal, queryId(request, 'reseller_id', { min: INT_MIN }) ?? principal.resellerId);
 
 /** The optional `reseller_id` query of the ledger reads. */
 const resellerQuery = { type: 'object', properties: { reseller_id: idSchema({ min: INT_MIN }) } };
+
+const DAY_MS = 86_400_000;
+const INTERVAL_DAYS = { day: 1, week: 7, month: 28 } as const;
+/** A balance history has at most this many points (a year and a half of days). */
+const MAX_POINTS = 550;
+
+const balanceHistorySchema = {
+  type: 'object',
+  required: ['resellerId', 'currency', 'interval', 'points'],
+  properties: {
+    resellerId: { type: 'integer' },
+    currency: { type: 'string' },
+    interval: { type: 'string', enum: ['day', 'week', 'month'] },
+    points: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['date', 'balance', 'credits', 'debits'],
+        properties: {
+          date: { type: 'string', format: 'date', description: 'The first day of the period (UTC)' },
+          balance: { type: 'number', description: 'The balance at the end of the period' },
+          credits: { type: 'number', description: 'The sum of the movements up in the period' },
+          debits: { type: 'number', description: 'The sum of the movements down in the period (negative)' },
+        },
+      },
+    },
+  },
+};
+
+/** The reseller named, if the caller sees it (its subtree; an account user its own reseller), else 404. */
+export async function visibleResellerId(db: Kysely<Database>, principal: Principal, id: number): Promise<number> {
+  let q = db.selectFrom('reseller').select('id').where('id', '=', id);
+  if (!principal.isAdmin)
+    q = principal.accountId !== null ? q.where('id', '=', principal.resellerId) : q.where('path', 'like', sql<string>`${principal.resellerPath} || '%'`);
+  if (!(await q.executeTakeFirst())) throw notFound();
+  return id;
+}
 
 /** Who reads balances: those who sell packages, manage resellers or pay. */
 const READERS = ['PrePaidPackages', 'Resellers', 'PaymentMethods'];
@@ -130,6 +158,59 @@ export function registerLedgerRoutes(app: FastifyInstance, db: Kysely<Database>)
         totalItemsCount: total,
         totalPageCount: Math.max(1, Math.ceil(total / size)),
         currentPage: page,
+      };
+    },
+  );
+
+  app.post(
+    '/portal/graphs/balanceHistory',
+    {
+      config: { privilege: [...READERS, 'Dashboard'] },
+      schema: {
+        tags: ['graphs'],
+        summary: "A reseller's closing balance per day, week or month, with the credits and debits of each",
+        body: objectBody({
+          resellerId: idSchema({ min: INT_MIN }),
+          from: { type: 'string', format: 'date', errorMessage: 'validation.date.invalid' },
+          to: { type: 'string', format: 'date', errorMessage: 'validation.date.invalid' },
+          interval: { type: 'string', enum: ['day', 'week', 'month'], errorMessage: 'validation.interval.invalid' },
+        }),
+        response: { 200: balanceHistorySchema },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const body = request.body as { resellerId?: number; from?: string; to?: string; interval?: 'day' | 'week' | 'month' };
+      const resellerId = await visibleResellerId(db, principal, body.resellerId ?? principal.resellerId);
+      const interval = body.interval ?? 'day';
+      const to = body.to ?? new Date().toISOString().slice(0, 10);
+      const from = body.from ?? new Date(Date.parse(`${to}T00:00:00Z`) - 29 * DAY_MS).toISOString().slice(0, 10);
+      if (from > to) throw invalid([fieldError('to', 'order', 'validation.endDate.afterStart')]);
+      const points = (Date.parse(to) - Date.parse(from)) / DAY_MS / INTERVAL_DAYS[interval] + 1;
+      if (points > MAX_POINTS) throw invalid([fieldError('from', 'maxItems', 'validation.history.tooLong')]);
+      // Buckets in UTC; each point's balance is the last movement's balance after, before the bucket ends (carried
+      // forward through quiet days), found by a backward probe of the (reseller, time) index.
+      const { rows } = await sql<{ date: string; balance: string; credits: string; debits: string }>`
+        with buckets as (
+          select b as start, b + ${sql.lit(`1 ${interval}`)}::interval as stop
+          from generate_series(date_trunc(${interval}, ${from}::timestamp), ${to}::timestamp, ${sql.lit(`1 ${interval}`)}::interval) b
+        )
+        select to_char(k.start, 'YYYY-MM-DD') as date,
+          coalesce((select l.balance_after from ledger_entry l
+            where l.reseller_id = ${resellerId} and l.created_at < k.stop at time zone 'UTC'
+            order by l.created_at desc, l.id desc limit 1), 0)::numeric(14, 2)::text as balance,
+          coalesce(sum(greatest(m.amount, 0)), 0)::numeric(14, 2)::text as credits,
+          coalesce(sum(least(m.amount, 0)), 0)::numeric(14, 2)::text as debits
+        from buckets k
+        left join ledger_entry m on m.reseller_id = ${resellerId}
+          and m.created_at >= k.start at time zone 'UTC' and m.created_at < k.stop at time zone 'UTC'
+        group by k.start, k.stop
+        order by k.start`.execute(db);
+      return {
+        resellerId,
+        currency: LEDGER_CURRENCY,
+        interval,
+        points: rows.map((r) => ({ date: r.date, balance: Number(r.balance), credits: Number(r.credits), debits: Number(r.debits) })),
       };
     },
   );

@@ -1,10 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
-import { conflict, fieldError, HttpError, notFound } from '../../http/errors';
+import { conflict, fieldError, HttpError } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { idParams, INT_MIN, objectBody } from '../../http/input';
-import type { Principal } from '../../http/principal';
-import { LEDGER_CURRENCY } from '../ledger';
+import { LEDGER_CURRENCY, visibleResellerId } from '../ledger';
 import { domainPlugin } from '../plugin';
 import type { Database } from '../../db/types';
 
@@ -71,16 +70,6 @@ async function standingOf(db: Kysely<Database>, resellerId: number) {
   };
 }
 
-/** The reseller of the path if the caller sees it (its subtree; an account user its own reseller), else 404. */
-async function visibleReseller(db: Kysely<Database>, principal: Principal, id: number) {
-  let q = db.selectFrom('reseller').select(['id', 'path']).where('id', '=', id);
-  if (!principal.isAdmin)
-    q = principal.accountId !== null ? q.where('id', '=', principal.resellerId) : q.where('path', 'like', sql<string>`${principal.resellerPath} || '%'`);
-  const row = await q.executeTakeFirst();
-  if (!row) throw notFound();
-  return row;
-}
-
 /**
  * A reseller's terms (credit limit, debt in review, usage date) are set from above it: by the administrator or a
  * reseller it sits under, never by the reseller itself or its accounts.
@@ -88,7 +77,7 @@ async function visibleReseller(db: Kysely<Database>, principal: Principal, id: n
 async function termsTarget(db: Kysely<Database>, request: FastifyRequest, field: string) {
   const principal = principalOf(request);
   const id = (request.params as { id: number }).id;
-  await visibleReseller(db, principal, id);
+  await visibleResellerId(db, principal, id);
   if (!principal.isAdmin && (id === principal.resellerId || principal.accountId !== null))
     throw new HttpError(403, 'FORBIDDEN', 'validation.field.protected', [fieldError(field, 'protected', 'validation.field.protected')]);
   return id;
@@ -118,7 +107,7 @@ export default domainPlugin('resellers', async (app, { database }) => {
     { config, schema: { tags, summary: "A reseller's credit limit, the credit it uses and what is available", params, response: { 200: standingSchema } } },
     async (request) => {
       const id = (request.params as { id: number }).id;
-      await visibleReseller(db, principalOf(request), id);
+      await visibleResellerId(db, principalOf(request), id);
       return standingOf(db, id);
     },
   );
