@@ -143,7 +143,11 @@ describe.each(engines)('resellers on %s', (engine) => {
     const id = ids['Northwind Retail'];
     const at = async (day: string, amount: number) => {
       const { id: entry } = await ctx.db.transaction().execute((trx) => post(trx, { resellerId: id, amount, kind: 'adjustment' }));
-      await ctx.db.updateTable('ledgerEntry').set({ createdAt: new Date(`${day}T12:00:00Z`) }).where('id', '=', entry).execute();
+      await ctx.db
+        .updateTable('ledgerEntry')
+        .set({ createdAt: new Date(`${day}T12:00:00Z`) })
+        .where('id', '=', entry)
+        .execute();
     };
     await at('2026-03-01', 100);
     await at('2026-03-01', -30.5);
@@ -163,7 +167,9 @@ describe.each(engines)('resellers on %s', (engine) => {
       { date: '2026-03-01', balance: 79.5, credits: 110, debits: -30.5 },
     ]);
     expect(fieldsOf(await northwind.post('/portal/graphs/balanceHistory', { resellerId: id, from: '2026-03-05', to: '2026-03-01' }))).toEqual(['to:order']);
-    expect(fieldsOf(await northwind.post('/portal/graphs/balanceHistory', { resellerId: id, from: '2020-01-01', to: '2026-01-01' }))).toEqual(['from:maxItems']);
+    expect(fieldsOf(await northwind.post('/portal/graphs/balanceHistory', { resellerId: id, from: '2020-01-01', to: '2026-01-01' }))).toEqual([
+      'from:maxItems',
+    ]);
     expect(fieldsOf(await northwind.post('/portal/graphs/balanceHistory', { from: '2026-13-01' }))).toEqual(['from:format']);
     expect((await bluesky.post('/portal/graphs/balanceHistory', { resellerId: id })).statusCode).toBe(404);
   });
