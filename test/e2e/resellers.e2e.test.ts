@@ -48,6 +48,13 @@ describe('resellers in the browser', () => {
     await nameCells(page)
       .filter({ hasText: /^Northwind Mobile$/ })
       .click();
+    // Its balance over the last 90 days, drawn from the ledger.
+    await page.getByTestId('reseller-balance-history').waitFor();
+    expect(await page.getByTestId('reseller-balance-history').getAttribute('data-points')).toBe('90');
+    await page.getByTestId('reseller-standing').screenshot({ path: `${SHOTS}/reseller-standing.png` });
+    await setDarkMode(page, true);
+    await page.getByTestId('reseller-standing').screenshot({ path: `${SHOTS}/reseller-standing-dark.png` });
+    await setDarkMode(page, false);
     await page.getByTestId('reseller-children').click();
     await expect.poll(async () => (await nameCells(page).allInnerTexts()).sort()).toEqual(['Northwind IoT', 'Northwind Retail']);
     expect(session.errors).toEqual([]);

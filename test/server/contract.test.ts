@@ -127,5 +127,6 @@ describe('an entity given to the server is one schema and one table', () => {
     ).toBe(404);
     await app.close();
     await ctx.close();
-  });
+    // Two servers are built here, each compiling every route's validators: more than the usual time on a busy machine.
+  }, 90_000);
 });

@@ -2,9 +2,8 @@
  * A world map with the chosen countries filled in: ECharts over world-atlas's 1:50m country shapes (241
  * countries, so small states such as Singapore or Malta show too). Loaded lazily with its data.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { useIntl } from 'react-intl';
-import { Classes } from '@blueprintjs/core';
 import * as echarts from 'echarts/core';
 import { MapChart } from 'echarts/charts';
 import { TooltipComponent } from 'echarts/components';
@@ -15,6 +14,7 @@ import type { Geometry } from 'geojson';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import atlas from 'world-atlas/countries-50m.json';
 import { countryNames } from '@shared/countries';
+import { accent, chartColours, useBodyDark } from './charts/chartTheme';
 
 echarts.use([MapChart, TooltipComponent, CanvasRenderer]);
 
@@ -58,21 +58,6 @@ function registerWorld() {
   registered = true;
 }
 
-/** Whether the page is dark: Blueprint's class on the body, watched so the map follows the switch. */
-function useBodyDark(): boolean {
-  const [dark, setDark] = useState(() => document.body.classList.contains(Classes.DARK));
-  useEffect(() => {
-    const observer = new MutationObserver(() => setDark(document.body.classList.contains(Classes.DARK)));
-    observer.observe(document.body, { attributes: true, attributeFilter: ['class'] });
-    return () => observer.disconnect();
-  }, []);
-  return dark;
-}
-
-function accent(): string {
-  return getComputedStyle(document.documentElement).getPropertyValue('--portal-accent').trim() || '#c99a2e';
-}
-
 export default function CountryMap({ codes }: { codes: readonly string[] }) {
   const intl = useIntl();
   const dark = useBodyDark();
@@ -101,9 +86,7 @@ export default function CountryMap({ codes }: { codes: readonly string[] }) {
         tooltip: {
           trigger: 'item',
           formatter: (p: { name: string }) => names[p.name] ?? p.name,
-          backgroundColor: dark ? '#2f343c' : '#ffffff',
-          borderColor: dark ? '#5f6b7c' : '#d3d8de',
-          textStyle: { color: dark ? '#f6f7f9' : '#1c2127' },
+          ...chartColours(dark).tooltip,
         },
         series: [
           {

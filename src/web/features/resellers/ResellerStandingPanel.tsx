@@ -5,7 +5,7 @@
  */
 import { Alert, Button, ControlGroup, FormGroup, H3, HTMLTable, InputGroup, Intent } from '@blueprintjs/core';
 import { HistoryIcon, IdNumberIcon, MapMarkerIcon, PeopleIcon } from '@blueprintjs/icons';
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate } from 'react-router-dom';
 import { apiErrorOf, type QueryError } from '@web/core/apiErrors';
@@ -13,12 +13,42 @@ import { useCaller } from '@web/core/useCaller';
 import { Loading } from '@web/ui/Loading';
 import { showToast } from '@web/ui/toaster';
 import {
+  usePostGraphsBalanceHistoryQuery,
   useGetResellerInfoCreditLimitsByIdQuery,
   usePostResellerInfoByIdDisputedAmountMutation,
   usePostResellerInfoByIdResetUsageDateMutation,
   usePostResellerInfoCreditLimitsByIdMutation,
   type ResellerStanding,
 } from './resellersApi';
+
+// ECharts loads with the first chart.
+const LineChart = lazy(() => import('@web/ui/charts/LineChart'));
+
+/** Days the balance history shows. */
+const HISTORY_DAYS = 90;
+
+/** The reseller's closing balance of each of the last days, from the ledger. */
+function BalanceHistory({ id, currency }: { id: number; currency: string }) {
+  const intl = useIntl();
+  const [from] = useState(() => new Date(Date.now() - (HISTORY_DAYS - 1) * 86_400_000).toISOString().slice(0, 10));
+  const { data } = usePostGraphsBalanceHistoryQuery({ resellerId: id, from }, { refetchOnMountOrArgChange: true });
+  const points = useMemo(() => (data?.points ?? []).map((p) => ({ date: p.date, value: p.balance })), [data]);
+  const formatValue = useCallback((value: number) => intl.formatNumber(value, { style: 'currency', currency, notation: 'compact' }), [intl, currency]);
+  const formatDate = useCallback((date: string) => intl.formatDate(`${date}T00:00:00Z`, { day: 'numeric', month: 'short', timeZone: 'UTC' }), [intl]);
+  const label = intl.formatMessage({ id: 'resellers.history.title' }, { days: HISTORY_DAYS });
+  return (
+    <figure className="portal-reseller-history">
+      <figcaption>{label}</figcaption>
+      {data ? (
+        <Suspense fallback={<Loading />}>
+          <LineChart points={points} label={label} formatValue={formatValue} formatDate={formatDate} testId="reseller-balance-history" />
+        </Suspense>
+      ) : (
+        <Loading />
+      )}
+    </figure>
+  );
+}
 
 /** An amount as typed: digits with an optional point or comma and at most two decimals; thousands separators dropped. */
 export function parseAmount(text: string): number | undefined {
@@ -129,6 +159,7 @@ export function ResellerStandingPanel({ id }: { id: number }) {
       ) : (
         <div className="portal-reseller-standing-body">
           <Figures standing={standing} />
+          <BalanceHistory id={id} currency={standing.currency} />
           {setsTerms && (
             <div className="portal-reseller-terms" data-testid="reseller-terms">
               <AmountForm

@@ -7,13 +7,13 @@ const injectedRtkApi = api
   })
   .injectEndpoints({
     endpoints: (build) => ({
-      postGraphsBalanceHistory: build.mutation<PostGraphsBalanceHistoryApiResponse, PostGraphsBalanceHistoryApiArg>({
+      postGraphsBalanceHistory: build.query<PostGraphsBalanceHistoryApiResponse, PostGraphsBalanceHistoryApiArg>({
         query: (queryArg) => ({
           url: `/graphs/balanceHistory`,
           method: 'POST',
           body: queryArg,
         }),
-        invalidatesTags: ['graphs'],
+        providesTags: ['graphs'],
       }),
       getResellerInfoCreditLimitsById: build.query<GetResellerInfoCreditLimitsByIdApiResponse, GetResellerInfoCreditLimitsByIdApiArg>({
         query: (queryArg) => ({
@@ -185,7 +185,7 @@ export type ApiError = {
   }[];
 };
 export const {
-  usePostGraphsBalanceHistoryMutation,
+  usePostGraphsBalanceHistoryQuery,
   useGetResellerInfoCreditLimitsByIdQuery,
   usePostResellerInfoCreditLimitsByIdMutation,
   usePostResellerInfoByIdDisputedAmountMutation,

@@ -12,10 +12,13 @@ export const resellersApi = enhancedApi.enhanceEndpoints({
     postResellerInfoCreditLimitsById: changesReseller,
     postResellerInfoByIdDisputedAmount: changesReseller,
     postResellerInfoByIdResetUsageDate: changesReseller,
+    // The history moves with the ledger, which other screens write: read afresh when the page opens.
+    postGraphsBalanceHistory: { providesTags: ['resellers'] },
   },
 });
 
 export const {
+  usePostGraphsBalanceHistoryQuery,
   useGetResellerInfoCreditLimitsByIdQuery,
   usePostResellerInfoCreditLimitsByIdMutation,
   usePostResellerInfoByIdDisputedAmountMutation,

@@ -1,0 +1,28 @@
+/** What every chart of the portal follows: the page's light or dark look, and the tenant's accent colour. */
+import { useEffect, useState } from 'react';
+import { Classes } from '@blueprintjs/core';
+
+/** Whether the page is dark: Blueprint's class on the body, watched so a chart follows the switch. */
+export function useBodyDark(): boolean {
+  const [dark, setDark] = useState(() => document.body.classList.contains(Classes.DARK));
+  useEffect(() => {
+    const observer = new MutationObserver(() => setDark(document.body.classList.contains(Classes.DARK)));
+    observer.observe(document.body, { attributes: true, attributeFilter: ['class'] });
+    return () => observer.disconnect();
+  }, []);
+  return dark;
+}
+
+/** The tenant's accent colour (the `--portal-accent` the shell sets), for the data a chart draws. */
+export function accent(): string {
+  return getComputedStyle(document.documentElement).getPropertyValue('--portal-accent').trim() || '#c99a2e';
+}
+
+/** Text, lines and tooltips in the page's look. */
+export function chartColours(dark: boolean) {
+  return {
+    text: dark ? '#d3d8de' : '#404854',
+    line: dark ? '#5f6b7c' : '#d3d8de',
+    tooltip: { backgroundColor: dark ? '#2f343c' : '#ffffff', borderColor: dark ? '#5f6b7c' : '#d3d8de', textStyle: { color: dark ? '#f6f7f9' : '#1c2127' } },
+  };
+}
