@@ -51,8 +51,7 @@ export function logoHandlers(db: MockDatabase, base: string) {
       return response.untyped(new HttpResponse(null, { status: 204, headers: { 'Cache-Control': 'private, max-age=300' } }));
     }),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.put('/user/logo', async ({ response, request }) => {
+    http.put('/user/logo', async ({ request }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       if (!hasPrivilege(user.privileges, 'Resellers')) return forbiddenResponse();
@@ -62,16 +61,15 @@ export function logoHandlers(db: MockDatabase, base: string) {
       const type = sniff(bytes);
       if (typeof type !== 'string') return invalid(type.rule, type.messageId);
       logos(db).set(user.resellerId, { contentType: type, bytes });
-      return response.untyped(new HttpResponse(null, { status: 204 }));
+      return new HttpResponse(null, { status: 204 });
     }),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.delete('/user/logo', ({ response, request }) => {
+    http.delete('/user/logo', ({ request }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       if (!hasPrivilege(user.privileges, 'Resellers')) return forbiddenResponse();
       logos(db).delete(user.resellerId);
-      return response.untyped(new HttpResponse(null, { status: 204 }));
+      return new HttpResponse(null, { status: 204 });
     }),
   ];
 }

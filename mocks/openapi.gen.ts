@@ -4991,7 +4991,11 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            jwt: string;
+          };
+        };
       };
     };
   };
@@ -10412,7 +10416,14 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            userPrivileges: {
+              privilege: string;
+              subPrivileges: string[];
+            }[];
+          };
+        };
       };
     };
   };
@@ -12152,7 +12163,25 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            accountId: number | null;
+            /** @description The e-mail, else the user name */
+            email: string;
+            /** @description The first name, else the reseller's name */
+            firstName: string;
+            id: number;
+            lastName: string | null;
+            /** @description JSON text: a list of `{ type, value }` items */
+            preferences: string;
+            resellerInfo: {
+              accentColorHex: string | null;
+              id: number;
+              name: string;
+            };
+            username: string;
+          };
+        };
       };
     };
   };
@@ -12963,7 +12992,14 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            engine: 'pglite' | 'postgres';
+            name: string;
+            version: string;
+          };
+        };
       };
     };
   };

@@ -162,7 +162,7 @@ export function resellerPricingHandlers(db: MockDatabase, base: string): HttpHan
     [...new Set(prices(planOfReseller(db, resellerId)).map((p) => p.country))].sort().map((country) => ({ country, ...areaPrice(resellerId, [country]) }));
 
   return [
-    // Untyped body: the document gives this operation no response schema.
+    // Untyped body: `scoped` answers a plain Response, as the document gives this operation no response schema.
     http.get(
       '/reseller-pricing',
       scoped((request, user, resellerId) => {
@@ -194,34 +194,34 @@ export function resellerPricingHandlers(db: MockDatabase, base: string): HttpHan
         return HttpResponse.json(body);
       }),
     ),
-    // Untyped body: the document gives this operation no response schema.
+    // Untyped body: `scoped` answers a plain Response, as the document gives this operation no response schema.
     http.get(
       '/reseller-pricing/networks',
       scoped((_r, _u, resellerId) => HttpResponse.json({ items: prices(planOfReseller(db, resellerId)) })),
     ),
-    // Untyped body: the document gives this operation no response schema.
+    // Untyped body: `scoped` answers a plain Response, as the document gives this operation no response schema.
     http.get(
       '/reseller-pricing/countries',
       scoped((_r, _u, resellerId) => HttpResponse.json({ items: countries(resellerId) })),
     ),
-    // Untyped body: the document gives this operation no response schema.
+    // Untyped body: `scoped` answers a plain Response, as the document gives this operation no response schema.
     http.get(
       '/reseller-pricing/location-zones',
       scoped((_r, _u, resellerId) => HttpResponse.json({ items: zones(resellerId, 'location') })),
     ),
-    // Untyped body: the document gives this operation no response schema.
+    // Untyped body: `scoped` answers a plain Response, as the document gives this operation no response schema.
     http.get(
       '/reseller-pricing/destination-zones',
       scoped((_r, _u, resellerId) => HttpResponse.json({ items: zones(resellerId, 'destination') })),
     ),
-    // Untyped body: the document gives this operation no response schema.
+    // Untyped body: `scoped` answers a plain Response, as the document gives this operation no response schema.
     http.post(
       '/reseller-pricing/paged',
       scoped(async (request, user, resellerId) =>
         HttpResponse.json(pageInMemory(networkPriceSchema, prices(planOfReseller(db, resellerId)), await listOf(request, user))),
       ),
     ),
-    // Untyped body: the document gives this operation no response schema.
+    // Untyped body: `scoped` answers a plain Response, as the document gives this operation no response schema.
     http.post(
       '/reseller-pricing/download',
       scoped(async (request, user, resellerId) => {

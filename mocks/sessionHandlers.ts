@@ -19,33 +19,30 @@ export function sessionHandlers(db: MockDatabase, base: string) {
       return response.untyped(HttpResponse.json({ jwt: mockToken(user.username, 3600, Date.now(), user.sessionVersion) }));
     }),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.get('/auth/renew', ({ response, request }) => {
+    http.get('/auth/renew', ({ request }) => {
       const user = callerOf(db, request);
-      return user ? response.untyped(HttpResponse.json({ jwt: mockToken(user.username, 3600, Date.now(), user.sessionVersion) })) : unauthorizedResponse();
+      return user ? HttpResponse.json({ jwt: mockToken(user.username, 3600, Date.now(), user.sessionVersion) }) : unauthorizedResponse();
     }),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.get('/user', ({ response, request }) => {
+    http.get('/user', ({ request }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       const reseller = db.resellers.find((r) => r.id === user.resellerId);
-      return response.untyped(
-        HttpResponse.json({
-          id: user.id,
-          username: user.username,
-          email: user.email,
-          firstName: user.firstName,
-          lastName: user.lastName,
-          accountId: user.accountId,
-          resellerInfo: { id: user.resellerId, name: reseller?.name ?? '', accentColorHex: reseller?.accentColorHex ?? null },
-          preferences: user.preferences,
-        }),
-      );
+      const resellerName = reseller?.name ?? '';
+      // The server's fallbacks: the user name for a missing e-mail, the reseller's name for a missing first name.
+      return HttpResponse.json({
+        id: user.id,
+        username: user.username,
+        email: user.email ?? user.username,
+        firstName: user.firstName ?? resellerName,
+        lastName: user.lastName,
+        accountId: user.accountId,
+        resellerInfo: { id: user.resellerId, name: resellerName, accentColorHex: reseller?.accentColorHex ?? null },
+        preferences: user.preferences,
+      });
     }),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.post('/user/preferences', async ({ response, request }) => {
+    http.post('/user/preferences', async ({ request }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       const body = (await request.json()) as { preferences?: unknown };
@@ -53,17 +50,17 @@ export function sessionHandlers(db: MockDatabase, base: string) {
         return errorResponse(400, 'VALIDATION', 'preferences must be JSON text');
       }
       user.preferences = body.preferences;
-      return response.untyped(new HttpResponse(null, { status: 204 }));
+      return new HttpResponse(null, { status: 204 });
     }),
 
-    // Untyped body: the document gives this operation no response schema.
+    // Untyped body: the document leaves this answer untyped, as the web app's `transformResponse` reshapes it.
     http.get('/user/ui-privileges', ({ response, request }) => {
       const user = callerOf(db, request);
       return user ? response.untyped(HttpResponse.json({ userPrivileges: user.privileges })) : unauthorizedResponse();
     }),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.get('/version', ({ response }) => response.untyped(HttpResponse.json({ name: 'connectivity-portal', version: 'mock' }))),
+    // The mock keeps its rows in memory, as the embedded engine does.
+    http.get('/version', () => HttpResponse.json({ name: 'connectivity-portal', version: 'mock', engine: 'pglite' })),
 
     // The server's seeded reference rates.
     // Untyped body: the document gives this operation no response schema.
