@@ -4,7 +4,7 @@
  * with the same answer for known and unknown addresses, and the shared password rule.
  * Robot-check payloads have no proof of work here: any text passes, except one starting with `refused`.
  */
-import { http, HttpResponse } from 'msw';
+import { HttpResponse } from 'msw';
 import { normaliseJoinRequest, type JoinRequestBody } from '@shared/join';
 import { compileJoinCheck } from '@shared/joinCheck';
 import { passwordProblem } from '@shared/password';
@@ -14,6 +14,7 @@ import type { MockDatabase } from './data';
 import { errorResponse, fieldError, messageText, unauthorizedResponse } from './http';
 import { callerOf } from './session';
 import { mockToken } from './token';
+import { openApiHttp } from './openapiHttp';
 
 export interface MockAccessState {
   /** Robot-check payloads by state: checked once (may be used by a join request), or spent. */
@@ -58,23 +59,29 @@ async function jsonBody(request: Request): Promise<Record<string, unknown>> {
 }
 
 export function accessHandlers(db: MockDatabase, base: string) {
+  const http = openApiHttp(base);
   const state = accessStateOf(db);
   return [
-    http.get(`${base}/join/challenge`, () =>
-      HttpResponse.json({
-        parameters: { algorithm: 'PBKDF2/SHA-256', nonce: 'mock', salt: 'mock', cost: 1, keyLength: 32, keyPrefix: '00' },
-        signature: 'mock',
-      }),
+    // Untyped body: the document gives this operation no response schema.
+    http.get('/join/challenge', ({ response }) =>
+      response.untyped(
+        HttpResponse.json({
+          parameters: { algorithm: 'PBKDF2/SHA-256', nonce: 'mock', salt: 'mock', cost: 1, keyLength: 32, keyPrefix: '00' },
+          signature: 'mock',
+        }),
+      ),
     ),
 
-    http.post(`${base}/join/recaptcha`, async ({ request }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.post('/join/recaptcha', async ({ response, request }) => {
       const token = (await jsonBody(request)).token;
-      if (typeof token !== 'string' || !token || token.startsWith('refused') || state.robot.has(token)) return HttpResponse.json(false);
+      if (typeof token !== 'string' || !token || token.startsWith('refused') || state.robot.has(token)) return response.untyped(HttpResponse.json(false));
       state.robot.set(token, 'checked');
-      return HttpResponse.json(true);
+      return response.untyped(HttpResponse.json(true));
     }),
 
-    http.post(`${base}/join/request`, async ({ request }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.post('/join/request', async ({ response, request }) => {
       const body = normaliseJoinRequest(await jsonBody(request)) as Record<string, unknown>;
       joinCheck ??= compileJoinCheck();
       const errors = joinCheck(body) ? [] : toFieldErrors(joinCheck.errors as never, messageText);
@@ -88,10 +95,11 @@ export function accessHandlers(db: MockDatabase, base: string) {
       const { altcha: _spent, ...join } = body as unknown as JoinRequestBody;
       const id = state.joinRequests.length + 1;
       state.joinRequests.push({ ...join, id });
-      return HttpResponse.json({ id }, { status: 201 });
+      return response.untyped(HttpResponse.json({ id }, { status: 201 }));
     }),
 
-    http.put(`${base}/user/password/reset`, async ({ request }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.put('/user/password/reset', async ({ response, request }) => {
       const body = await jsonBody(request);
       if ('token' in body || 'newPassword' in body) {
         const errors = newPasswordErrors(body.newPassword);
@@ -104,7 +112,7 @@ export function accessHandlers(db: MockDatabase, base: string) {
         user.password = body.newPassword as string;
         user.sessionVersion = (user.sessionVersion ?? 0) + 1;
         for (const [token, id] of state.resetTokens) if (id === user.id) state.resetTokens.delete(token);
-        return HttpResponse.json({ message: messageText('reset.done') });
+        return response.untyped(HttpResponse.json({ message: messageText('reset.done') }));
       }
       const email = typeof body.email === 'string' ? body.email.trim() : '';
       if (!email) return invalid([fieldError('email', 'required', 'validation.email.required')]);
@@ -112,10 +120,11 @@ export function accessHandlers(db: MockDatabase, base: string) {
       state.resetRequests.push(email);
       const user = db.users.find((u) => u.email?.toLowerCase() === email.toLowerCase());
       if (user) state.resetTokens.set(`reset-${user.id}-${state.resetTokens.size + 1}`, user.id);
-      return HttpResponse.json({ message: messageText('reset.requested') });
+      return response.untyped(HttpResponse.json({ message: messageText('reset.requested') }));
     }),
 
-    http.put(`${base}/user/password`, async ({ request }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.put('/user/password', async ({ response, request }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       const body = await jsonBody(request);
@@ -126,7 +135,9 @@ export function accessHandlers(db: MockDatabase, base: string) {
       user.password = body.newPassword as string;
       // Every other session ends; this one goes on with the new token.
       user.sessionVersion = (user.sessionVersion ?? 0) + 1;
-      return HttpResponse.json({ message: messageText('password.changed'), jwt: mockToken(user.username, 3600, Date.now(), user.sessionVersion) });
+      return response.untyped(
+        HttpResponse.json({ message: messageText('password.changed'), jwt: mockToken(user.username, 3600, Date.now(), user.sessionVersion) }),
+      );
     }),
   ];
 }

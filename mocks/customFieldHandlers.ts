@@ -4,7 +4,7 @@
  * by the definitions' rules (`custom.<key>` errors), merged over the stored ones, and required ones filled as the
  * server asks (every one on a create, those sent on an update).
  */
-import { http, HttpResponse, type HttpHandler } from 'msw';
+import { HttpResponse, type HttpHandler } from 'msw';
 import {
   CUSTOM_ENTITIES,
   CUSTOM_PROPERTY,
@@ -21,6 +21,7 @@ import type { FieldError } from '@shared/wire';
 import type { MockDatabase, MockUser, Row } from './data';
 import { errorResponse, fieldError, unauthorizedResponse } from './http';
 import { callerOf, resellerAndAncestors } from './session';
+import { openApiHttp } from './openapiHttp';
 
 /** The entity whose custom fields a schema's rows carry, if any. */
 
@@ -87,8 +88,9 @@ export function purgeValues(db: MockDatabase, def: Row) {
 }
 
 export function customFieldHandlers(db: MockDatabase, base: string): HttpHandler[] {
+  const http = openApiHttp(base);
   return [
-    http.get(`${base}/custom-fields/applicable/:entity`, ({ request, params }) => {
+    http.get('/custom-fields/applicable/{entity}', ({ request, params }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       const entity = String(params.entity) as CustomEntity;
@@ -96,7 +98,8 @@ export function customFieldHandlers(db: MockDatabase, base: string): HttpHandler
         const error = fieldError('entity', 'enum', 'validation.customField.entity');
         return errorResponse(400, 'VALIDATION', error.message, [error]);
       }
-      return HttpResponse.json(customFieldsFor(db, entity, user.resellerId));
+      // Every definition as the server answers it: `required` and `position` with their defaults when unset.
+      return HttpResponse.json(customFieldsFor(db, entity, user.resellerId).map((d) => ({ ...d, required: d.required ?? false, position: d.position ?? 0 })));
     }),
   ];
 }

@@ -1,7 +1,8 @@
 /** Answers in the server's one error shape, with English text from the source catalogue. */
 import { HttpResponse } from 'msw';
-import type { ApiError, FieldError } from '@shared/wire';
+import type { FieldError } from '@shared/wire';
 import en from '../i18n/en.json';
+import type { components } from './openapi.gen';
 
 const catalogue: Record<string, string> = en;
 
@@ -13,9 +14,12 @@ export function fieldError(field: string, rule: string, messageId: string): Fiel
   return { field, rule, messageId, message: messageText(messageId) };
 }
 
+/** The document's error shape, so an error answer fits every operation's 4XX response. */
+type ApiError = components['schemas']['ApiError'];
+
 export function errorResponse(statusCode: number, code: string, message: string, fields?: FieldError[]) {
   const body: ApiError = { statusCode, code, message, ...(fields ? { fields } : {}) };
-  return HttpResponse.json(body, { status: statusCode });
+  return HttpResponse.json<ApiError>(body, { status: statusCode });
 }
 
 export const unauthorizedResponse = () => errorResponse(401, 'UNAUTHORIZED', 'A valid token is required');

@@ -1,10 +1,11 @@
 /** Labs switches per tenant, kept per mock database, with the server's rule (src/shared/labs.ts) and refusals. */
-import { http, HttpResponse } from 'msw';
+import { HttpResponse } from 'msw';
 import { effectiveLab, isLabKey, LABS, type LabKey, type TenantLabs } from '@shared/labs';
 import { hasPrivilege } from '@shared/privileges';
 import type { MockDatabase, MockUser } from './data';
 import { errorResponse, fieldError, forbiddenResponse, messageText, unauthorizedResponse } from './http';
 import { callerOf, isAdmin } from './session';
+import { openApiHttp } from './openapiHttp';
 
 interface Switch {
   enabled: boolean;
@@ -58,8 +59,9 @@ function tenantOf(db: MockDatabase, user: MockUser, resellerId: number | undefin
 }
 
 export function labsHandlers(db: MockDatabase, base: string) {
+  const http = openApiHttp(base);
   return [
-    http.get(`${base}/labs`, ({ request }) => {
+    http.get('/labs', ({ request }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       const asked = new URL(request.url).searchParams.get('resellerId');
@@ -67,7 +69,7 @@ export function labsHandlers(db: MockDatabase, base: string) {
       return typeof tenant === 'number' ? HttpResponse.json(tenantLabs(db, tenant)) : tenant;
     }),
 
-    http.put(`${base}/labs/:lab`, async ({ request, params }) => {
+    http.put('/labs/{lab}', async ({ request, params }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       if (!hasPrivilege(user.privileges, 'Labs')) return forbiddenResponse();

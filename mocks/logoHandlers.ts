@@ -1,9 +1,10 @@
 /** The reseller logo: the caller's reseller's or its nearest ancestor's, kept per mock database. */
-import { http, HttpResponse } from 'msw';
+import { HttpResponse } from 'msw';
 import { hasPrivilege } from '@shared/privileges';
 import type { MockDatabase } from './data';
 import { errorResponse, fieldError, forbiddenResponse, unauthorizedResponse } from './http';
 import { callerOf } from './session';
+import { openApiHttp } from './openapiHttp';
 
 interface Logo {
   contentType: string;
@@ -32,21 +33,25 @@ function sniff(bytes: Uint8Array): string | { rule: string; messageId: string } 
 const invalid = (rule: string, messageId: string) => errorResponse(400, 'VALIDATION_FAILED', 'Validation failed', [fieldError('logo', rule, messageId)]);
 
 export function logoHandlers(db: MockDatabase, base: string) {
+  const http = openApiHttp(base);
   return [
-    http.get(`${base}/user/logo`, ({ request }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.get('/user/logo', ({ response, request }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       for (let id: number | null = user.resellerId; id !== null; id = db.resellers.find((r) => r.id === id)?.parentId ?? null) {
         const logo = logos(db).get(id);
         if (logo)
-          return new HttpResponse(logo.bytes.slice().buffer as ArrayBuffer, {
-            headers: { 'Content-Type': logo.contentType, 'Cache-Control': 'private, max-age=300' },
-          });
+          return response.untyped(
+            new HttpResponse(logo.bytes.slice().buffer as ArrayBuffer, {
+              headers: { 'Content-Type': logo.contentType, 'Cache-Control': 'private, max-age=300' },
+            }),
+          );
       }
-      return new HttpResponse(null, { status: 204, headers: { 'Cache-Control': 'private, max-age=300' } });
+      return response.untyped(new HttpResponse(null, { status: 204, headers: { 'Cache-Control': 'private, max-age=300' } }));
     }),
 
-    http.put(`${base}/user/logo`, async ({ request }) => {
+    http.put('/user/logo', async ({ request }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       if (!hasPrivilege(user.privileges, 'Resellers')) return forbiddenResponse();
@@ -59,7 +64,7 @@ export function logoHandlers(db: MockDatabase, base: string) {
       return new HttpResponse(null, { status: 204 });
     }),
 
-    http.delete(`${base}/user/logo`, ({ request }) => {
+    http.delete('/user/logo', ({ request }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       if (!hasPrivilege(user.privileges, 'Resellers')) return forbiddenResponse();

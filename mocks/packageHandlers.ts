@@ -4,7 +4,7 @@
  * balance. Templates themselves are the schema's rows (`tables.prepaidTemplate`), served by the entity handlers.
  * Subscribers are the rows `seedSubscribers` puts in `tables.subscriber`.
  */
-import { http, HttpResponse, type HttpHandler } from 'msw';
+import { HttpResponse, type HttpHandler } from 'msw';
 import { hasPrivilege } from '@shared/privileges';
 import { packageSchema, type PrepaidPackage } from '@shared/prepaid';
 import { normaliseListRequest, pageInMemory } from '@shared/schema';
@@ -12,6 +12,7 @@ import type { ListRequest } from '@shared/wire';
 import type { MockDatabase, MockUser, Row } from './data';
 import { errorResponse, fieldError, forbiddenResponse, notFoundResponse, unauthorizedResponse } from './http';
 import { callerOf, visibleResellerIds } from './session';
+import { openApiHttp } from './openapiHttp';
 
 const DAY = 86_400_000;
 
@@ -102,7 +103,7 @@ function packageRow(
 const packagesOf = (db: MockDatabase) => (db.tables.prepaidPackage ??= []);
 
 export function packageHandlers(db: MockDatabase, base: string): HttpHandler[] {
-  const url = (path: string) => `${base}/pre-paid-packages${path}`;
+  const http = openApiHttp(base);
   /** The caller when signed in with one of the privileges, else the error response to send. */
   const caller = (request: Request, privileges: string[], sub?: string): MockUser | Response => {
     const user = callerOf(db, request);
@@ -116,7 +117,8 @@ export function packageHandlers(db: MockDatabase, base: string): HttpHandler[] {
     (db.tables.prepaidTemplate ?? []).filter((t) => visibleResellerIds(db, user).has(Number(t.resellerId)) && t.resellerId === subscriber.resellerId);
 
   const sell = (kind: 'assign' | 'purchase') =>
-    http.post(url(`/${kind}`), async ({ request }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.post(`/pre-paid-packages/${kind}` as const, async ({ response, request }) => {
       const user = caller(request, ['PrePaidPackages']);
       if (user instanceof Response) return user;
       const body = (await request.json()) as Row;
@@ -139,20 +141,22 @@ export function packageHandlers(db: MockDatabase, base: string): HttpHandler[] {
       const id = Math.max(0, ...packagesOf(db).map((p) => Number(p.id))) + 1;
       const row = packageRow(db, id, subscriber.subscriberId as number, template, kind, user.username, new Date(), {}, body.activateUponFirstUse === true);
       packagesOf(db).push(row);
-      return HttpResponse.json(row, { status: 201 });
+      return response.untyped(HttpResponse.json(row, { status: 201 }));
     });
 
   return [
-    http.get(url('/list/:subscriberId'), ({ request, params }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.get('/pre-paid-packages/list/{subscriberId}', ({ response, request, params }) => {
       const user = caller(request, ['PrePaidPackages']);
       if (user instanceof Response) return user;
       const subscriber = visibleSubscriber(user, Number(params.subscriberId));
       if (!subscriber) return notFoundResponse();
       const showExpired = new URL(request.url).searchParams.get('show_expired') === 'true';
       const rows = packagesOf(db).filter((p) => p.subscriberId === subscriber.subscriberId && (showExpired || p.status !== 'expired'));
-      return HttpResponse.json({ subscriberPackages: [...rows].sort((a, b) => Number(b.id) - Number(a.id)) });
+      return response.untyped(HttpResponse.json({ subscriberPackages: [...rows].sort((a, b) => Number(b.id) - Number(a.id)) }));
     }),
-    http.get(url('/templates'), ({ request }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.get('/pre-paid-packages/templates', ({ response, request }) => {
       const user = caller(request, ['PrePaidTemplates', 'PrePaidPackages']);
       if (user instanceof Response) return user;
       const subscriberId = new URL(request.url).searchParams.get('subscriber_id');
@@ -161,11 +165,12 @@ export function packageHandlers(db: MockDatabase, base: string): HttpHandler[] {
       const rows = subscriber
         ? offered(user, subscriber)
         : (db.tables.prepaidTemplate ?? []).filter((t) => visibleResellerIds(db, user).has(Number(t.resellerId)));
-      return HttpResponse.json(rows);
+      return response.untyped(HttpResponse.json(rows));
     }),
     sell('assign'),
     sell('purchase'),
-    http.post(url('/api/expire'), async ({ request }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.post('/pre-paid-packages/api/expire', async ({ response, request }) => {
       const user = caller(request, ['PrePaidPackages']);
       if (user instanceof Response) return user;
       const { packageId } = (await request.json()) as Row;
@@ -176,27 +181,31 @@ export function packageHandlers(db: MockDatabase, base: string): HttpHandler[] {
         return errorResponse(409, 'CONFLICT', field.message, [field]);
       }
       Object.assign(row, { status: 'expired', expirationDate: new Date().toISOString() });
-      return HttpResponse.json(row);
+      return response.untyped(HttpResponse.json(row));
     }),
-    http.post(url('/sales'), async ({ request }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.post('/pre-paid-packages/sales', async ({ response, request }) => {
       const user = caller(request, ['PrePaidPackages'], 'Sales');
       if (user instanceof Response) return user;
       const req = normaliseListRequest(packageSchema, (await request.json()) as ListRequest, user.resellerId === -1);
-      return HttpResponse.json(
-        pageInMemory(
-          packageSchema,
-          packagesOf(db).filter((p) => visibleResellerIds(db, user).has(Number(p.resellerId))),
-          req,
+      return response.untyped(
+        HttpResponse.json(
+          pageInMemory(
+            packageSchema,
+            packagesOf(db).filter((p) => visibleResellerIds(db, user).has(Number(p.resellerId))),
+            req,
+          ),
         ),
       );
     }),
-    http.get(`${base}/ledger/balance`, ({ request }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.get('/ledger/balance', ({ response, request }) => {
       const user = caller(request, ['PrePaidPackages', 'Resellers', 'PaymentMethods']);
       if (user instanceof Response) return user;
       const resellerId = Number(new URL(request.url).searchParams.get('reseller_id') ?? user.resellerId);
       if (!visibleResellerIds(db, user).has(resellerId)) return notFoundResponse();
       const balance = (db.tables.ledgerBalance ?? []).find((b) => b.resellerId === resellerId)?.balance ?? 0;
-      return HttpResponse.json({ resellerId, balance, currency: 'USD' });
+      return response.untyped(HttpResponse.json({ resellerId, balance, currency: 'USD' }));
     }),
   ];
 }

@@ -3,7 +3,7 @@
  * paged price list with its CSV, and the margin preview. Prices are kept in millionths, so the margins read as
  * exactly as the server's numeric arithmetic gives them.
  */
-import { http, HttpResponse, type HttpHandler } from 'msw';
+import { HttpResponse, type HttpHandler } from 'msw';
 import { csvLine } from '@shared/csv';
 import { hasPrivilege } from '@shared/privileges';
 import {
@@ -22,6 +22,7 @@ import type { ListRequest } from '@shared/wire';
 import type { MockDatabase, MockUser, Row } from './data';
 import { errorResponse, fieldError, forbiddenResponse, notFoundResponse, unauthorizedResponse } from './http';
 import { callerOf, isAdmin, visibleResellerIds } from './session';
+import { openApiHttp } from './openapiHttp';
 
 interface MockPlan {
   id: number;
@@ -106,7 +107,7 @@ function prices(plan: MockPlan | undefined): (NetworkPrice & Row)[] {
 const micro = (v: number) => Math.round(v * 1e6);
 
 export function resellerPricingHandlers(db: MockDatabase, base: string): HttpHandler[] {
-  const url = (path: string) => `${base}/reseller-pricing${path}`;
+  const http = openApiHttp(base);
   const caller = (request: Request): MockUser | Response => {
     const user = callerOf(db, request);
     if (!user) return unauthorizedResponse();
@@ -161,8 +162,9 @@ export function resellerPricingHandlers(db: MockDatabase, base: string): HttpHan
     [...new Set(prices(planOfReseller(db, resellerId)).map((p) => p.country))].sort().map((country) => ({ country, ...areaPrice(resellerId, [country]) }));
 
   return [
+    // Untyped body: `scoped` answers a plain Response, as the document gives this operation no response schema.
     http.get(
-      url(''),
+      '/reseller-pricing',
       scoped((request, user, resellerId) => {
         const plan = planOfReseller(db, resellerId);
         const visible = visibleResellerIds(db, user);
@@ -192,30 +194,36 @@ export function resellerPricingHandlers(db: MockDatabase, base: string): HttpHan
         return HttpResponse.json(body);
       }),
     ),
+    // Untyped body: `scoped` answers a plain Response, as the document gives this operation no response schema.
     http.get(
-      url('/networks'),
+      '/reseller-pricing/networks',
       scoped((_r, _u, resellerId) => HttpResponse.json({ items: prices(planOfReseller(db, resellerId)) })),
     ),
+    // Untyped body: `scoped` answers a plain Response, as the document gives this operation no response schema.
     http.get(
-      url('/countries'),
+      '/reseller-pricing/countries',
       scoped((_r, _u, resellerId) => HttpResponse.json({ items: countries(resellerId) })),
     ),
+    // Untyped body: `scoped` answers a plain Response, as the document gives this operation no response schema.
     http.get(
-      url('/location-zones'),
+      '/reseller-pricing/location-zones',
       scoped((_r, _u, resellerId) => HttpResponse.json({ items: zones(resellerId, 'location') })),
     ),
+    // Untyped body: `scoped` answers a plain Response, as the document gives this operation no response schema.
     http.get(
-      url('/destination-zones'),
+      '/reseller-pricing/destination-zones',
       scoped((_r, _u, resellerId) => HttpResponse.json({ items: zones(resellerId, 'destination') })),
     ),
+    // Untyped body: `scoped` answers a plain Response, as the document gives this operation no response schema.
     http.post(
-      url('/paged'),
+      '/reseller-pricing/paged',
       scoped(async (request, user, resellerId) =>
         HttpResponse.json(pageInMemory(networkPriceSchema, prices(planOfReseller(db, resellerId)), await listOf(request, user))),
       ),
     ),
+    // Untyped body: `scoped` answers a plain Response, as the document gives this operation no response schema.
     http.post(
-      url('/download'),
+      '/reseller-pricing/download',
       scoped(async (request, user, resellerId) => {
         const rows = prices(planOfReseller(db, resellerId));
         const { items } = pageInMemory(networkPriceSchema, rows, { ...(await listOf(request, user)), page: 0, size: Math.max(1, rows.length) });
@@ -225,7 +233,8 @@ export function resellerPricingHandlers(db: MockDatabase, base: string): HttpHan
         });
       }),
     ),
-    http.put(url('/plan'), async ({ request }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.put('/reseller-pricing/plan', async ({ response, request }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       if (!hasPrivilege(user.privileges, 'Resellers')) return forbiddenResponse();
@@ -240,9 +249,10 @@ export function resellerPricingHandlers(db: MockDatabase, base: string): HttpHan
       const assignments = (db.tables.resellerPricingAssignment ??= []).filter((a) => a.resellerId !== child.id);
       if (plan) assignments.push({ resellerId: child.id, planId: plan.id });
       db.tables.resellerPricingAssignment = assignments;
-      return HttpResponse.json({ resellerId: child.id, pricingPlanId: plan?.id ?? null });
+      return response.untyped(HttpResponse.json({ resellerId: child.id, pricingPlanId: plan?.id ?? null }));
     }),
-    http.post(url('/margin-preview'), async ({ request }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.post('/reseller-pricing/margin-preview', async ({ response, request }) => {
       const user = caller(request);
       if (user instanceof Response) return user;
       const body = (await request.json()) as { resellerId?: number; pricingPlanId?: number };
@@ -284,7 +294,9 @@ export function resellerPricingHandlers(db: MockDatabase, base: string): HttpHan
           (a, b) =>
             (a.dataRateMarginPercent ?? Infinity) - (b.dataRateMarginPercent ?? Infinity) || a.country.localeCompare(b.country) || a.plmn.localeCompare(b.plmn),
         );
-      return HttpResponse.json({ resellerId: child.id, pricingPlanId: plan.id, rows, negativeCount: rows.filter((r) => (r.dataRateMargin ?? 0) < 0).length });
+      return response.untyped(
+        HttpResponse.json({ resellerId: child.id, pricingPlanId: plan.id, rows, negativeCount: rows.filter((r) => (r.dataRateMargin ?? 0) < 0).length }),
+      );
     }),
   ];
 }

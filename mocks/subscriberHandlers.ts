@@ -3,12 +3,13 @@
  * operations answer pending and finish on the next poll of `GET /subscriber-info/operations/{id}`, failing
  * when a test asked for it with `failNextNetworkOperation`; a failure leaves the subscriber as it was.
  */
-import { http, HttpResponse } from 'msw';
+import { HttpResponse } from 'msw';
 import { hasPrivilege } from '@shared/privileges';
 import { smsTextProblem } from '@shared/sms';
 import type { MockDatabase, MockUser, Row } from './data';
 import { errorResponse, fieldError, forbiddenResponse, messageText, notFoundResponse, unauthorizedResponse } from './http';
 import { callerOf, isAdmin, resellerAndAncestors, visibleResellerIds } from './session';
+import { openApiHttp } from './openapiHttp';
 
 export const QOS_SPEED_LIMITS = [
   { id: '64kbps', name: '64 kbit/s', kbps: 64 },
@@ -146,6 +147,7 @@ function failureMessageId(operation: string, detail: string): string {
 }
 
 export function subscriberHandlers(db: MockDatabase, base: string) {
+  const http = openApiHttp(base);
   /** The caller and the subscriber, when the caller may see it and holds the panel (403, 404 otherwise). */
   function access(request: Request, id: unknown, panel?: string): { user: MockUser; sub: Row } | Response {
     const user = callerOf(db, request);
@@ -225,11 +227,13 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
   }
 
   return [
-    http.get(`${base}/reseller-info/api/qos-speed-limits`, ({ request }) =>
-      callerOf(db, request) ? HttpResponse.json(QOS_SPEED_LIMITS) : unauthorizedResponse(),
+    // Untyped body: the document gives this operation no response schema.
+    http.get('/reseller-info/api/qos-speed-limits', ({ response, request }) =>
+      callerOf(db, request) ? response.untyped(HttpResponse.json(QOS_SPEED_LIMITS)) : unauthorizedResponse(),
     ),
 
-    http.get(`${base}/subscriber-info/daily-limit/:id`, ({ request, params }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.get('/subscriber-info/daily-limit/{id}', ({ response, request, params }) => {
       const found = access(request, params.id);
       if (found instanceof Response) return found;
       const { sub } = found;
@@ -237,17 +241,20 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
       const usage = Number(sub.usageTodayBytes ?? 0);
       const reached = limit !== null && usage >= limit;
       const qos = limit === null ? null : ((sub.qosThrottling as string | null) ?? 'BLOCK');
-      return HttpResponse.json({
-        subscriberId: sub.subscriberId,
-        dailyLimitBytes: limit,
-        qosThrottling: qos,
-        usageTodayBytes: usage,
-        reached,
-        effect: !reached ? null : qos === 'BLOCK' ? 'blocked' : 'throttled',
-      });
+      return response.untyped(
+        HttpResponse.json({
+          subscriberId: sub.subscriberId,
+          dailyLimitBytes: limit,
+          qosThrottling: qos,
+          usageTodayBytes: usage,
+          reached,
+          effect: !reached ? null : qos === 'BLOCK' ? 'blocked' : 'throttled',
+        }),
+      );
     }),
 
-    http.post(`${base}/subscriber-info/daily-limit`, async ({ request }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.post('/subscriber-info/daily-limit', async ({ response, request }) => {
       const body = (await request.json()) as Row;
       const limit = body.dailyLimitBytes;
       if (limit === undefined || limit === null)
@@ -259,23 +266,27 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
       const qos = (body.qosThrottling as string | undefined) ?? 'BLOCK';
       audit(found.sub, found.user, 'daily-limit', { dailyLimitBytes: limit, qosThrottling: qos });
       const usage = Number(found.sub.usageTodayBytes ?? 0);
-      return HttpResponse.json({
-        subscriberId: found.sub.subscriberId,
-        dailyLimitBytes: limit,
-        qosThrottling: qos,
-        usageTodayBytes: usage,
-        reached: usage >= limit,
-        effect: usage < limit ? null : qos === 'BLOCK' ? 'blocked' : 'throttled',
-      });
+      return response.untyped(
+        HttpResponse.json({
+          subscriberId: found.sub.subscriberId,
+          dailyLimitBytes: limit,
+          qosThrottling: qos,
+          usageTodayBytes: usage,
+          reached: usage >= limit,
+          effect: usage < limit ? null : qos === 'BLOCK' ? 'blocked' : 'throttled',
+        }),
+      );
     }),
 
-    http.get(`${base}/subscriber-info/:id/pricing-plans`, ({ request, params }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.get('/subscriber-info/{id}/pricing-plans', ({ response, request, params }) => {
       const found = access(request, params.id, 'Services');
       if (found instanceof Response) return found;
-      return HttpResponse.json(usablePlans(found.sub, found.user).map((p) => ({ pricingPlanId: p.id, pricingPlanName: p.name })));
+      return response.untyped(HttpResponse.json(usablePlans(found.sub, found.user).map((p) => ({ pricingPlanId: p.id, pricingPlanName: p.name }))));
     }),
 
-    http.post(`${base}/subscriber-info/api/`, async ({ request }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.post('/subscriber-info/api/', async ({ response, request }) => {
       const body = (await request.json()) as Row;
       const panels: Record<string, string> = {
         suspend: 'Status',
@@ -304,7 +315,7 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
         if (!usablePlans(sub, user).some((p) => p.id === body.pricingPlanId))
           return errorResponse(400, 'VALIDATION', 'invalid', [fieldError('pricingPlanId', 'reference', 'validation.pricingPlan.unknown')]);
         audit(sub, user, operation, { pricingPlanId: body.pricingPlanId });
-        return HttpResponse.json(wire(record(sub, user, operation, 'success', undefined, body)));
+        return response.untyped(HttpResponse.json(wire(record(sub, user, operation, 'success', undefined, body))));
       }
       if (sub.pricingPlanId === null || sub.pricingPlanId === undefined)
         return errorResponse(400, 'VALIDATION', 'invalid', [fieldError('pricingPlanId', 'planBeforeCredit', 'validation.credit.planRequired')]);
@@ -318,10 +329,11 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
         username: user.username,
         createdAt: now(),
       });
-      return HttpResponse.json(wire(record(sub, user, operation, 'success', undefined, body)));
+      return response.untyped(HttpResponse.json(wire(record(sub, user, operation, 'success', undefined, body))));
     }),
 
-    http.get(`${base}/subscriber-info/operations/:id`, ({ request, params }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.get('/subscriber-info/operations/{id}', ({ response, request, params }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       const op = table(db, 'subscriberOperation').find((o) => String(o.id) === String(params.id));
@@ -340,24 +352,25 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
         }
       }
       const { polled: _p, ...rest } = op;
-      return HttpResponse.json(wire(rest));
+      return response.untyped(HttpResponse.json(wire(rest)));
     }),
 
-    http.get(`${base}/subscriber-info/:id/operations`, ({ request, params }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.get('/subscriber-info/{id}/operations', ({ response, request, params }) => {
       const found = access(request, params.id);
       if (found instanceof Response) return found;
       const rows = table(db, 'subscriberOperation')
         .filter((o) => o.subscriberId === found.sub.subscriberId)
         .reverse();
-      return HttpResponse.json(rows.map(({ polled: _p, ...op }) => wire(op)));
+      return response.untyped(HttpResponse.json(rows.map(({ polled: _p, ...op }) => wire(op))));
     }),
 
-    http.post(`${base}/subscriber-info/:id/cancel-location`, ({ request, params }) => {
+    http.post('/subscriber-info/{id}/cancel-location', ({ request, params }) => {
       const found = access(request, params.id, 'Location');
       return found instanceof Response ? found : network(found.sub, found.user, 'cancel-location', { network: null, country: null });
     }),
 
-    http.post(`${base}/subscriber-info/:id/sms`, async ({ request, params }) => {
+    http.post('/subscriber-info/{id}/sms', async ({ request, params }) => {
       const found = access(request, params.id, 'NetworkEvents');
       if (found instanceof Response) return found;
       const { text } = (await request.json()) as { text?: unknown };
@@ -369,25 +382,30 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
       return network(found.sub, found.user, 'send-sms');
     }),
 
-    http.post(`${base}/subscribers/:id/allowed-networks`, ({ request, params }) => {
+    http.post('/subscribers/{id}/allowed-networks', ({ request, params }) => {
       const found = access(request, params.id, 'AllowedNetworks');
       return found instanceof Response ? found : network(found.sub, found.user, 'reset-allowed-networks');
     }),
 
-    http.get(`${base}/subscribers/:id/roaming-profile`, ({ request, params }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.get('/subscribers/{id}/roaming-profile', ({ response, request, params }) => {
       const found = access(request, params.id, 'RoamingProfile');
       if (found instanceof Response) return found;
-      return HttpResponse.json({ subscriberId: found.sub.subscriberId, roamingProfileId: null, roamingProfile: null, multiImsi: false, lastHssUpdate: null });
+      return response.untyped(
+        HttpResponse.json({ subscriberId: found.sub.subscriberId, roamingProfileId: null, roamingProfile: null, multiImsi: false, lastHssUpdate: null }),
+      );
     }),
 
-    http.get(`${base}/subscriber-info/sim-info/:id`, ({ request, params }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.get('/subscriber-info/sim-info/{id}', ({ response, request, params }) => {
       const found = access(request, params.id, 'IccidSim');
       if (found instanceof Response) return found;
       const sim = table(db, 'simCard').find((c) => c.iccid === found.sub.iccid);
-      return sim ? HttpResponse.json(sim) : notFoundResponse();
+      return sim ? response.untyped(HttpResponse.json(sim)) : notFoundResponse();
     }),
 
-    http.get(`${base}/sim-cards`, ({ request }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.get('/sim-cards', ({ response, request }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       const query = new URL(request.url).searchParams;
@@ -400,17 +418,19 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
           (!query.get('status') || c.status === query.get('status')),
       );
       const items = rows.map(({ activationCode: _a, ...c }) => c).slice(page * size, (page + 1) * size);
-      return HttpResponse.json({ items, totalPageCount: Math.ceil(rows.length / size), totalItemsCount: rows.length, currentPage: page });
+      return response.untyped(HttpResponse.json({ items, totalPageCount: Math.ceil(rows.length / size), totalItemsCount: rows.length, currentPage: page }));
     }),
 
-    http.get(`${base}/sim-cards/:iccid`, ({ request, params }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.get('/sim-cards/{iccid}', ({ response, request, params }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       const card = simCards(user).find((c) => c.iccid === params.iccid);
-      return card ? HttpResponse.json(card) : errorResponse(404, 'NOT_FOUND', messageText('error.simCard.notFound'));
+      return card ? response.untyped(HttpResponse.json(card)) : errorResponse(404, 'NOT_FOUND', messageText('error.simCard.notFound'));
     }),
 
-    http.post(`${base}/sim-cards/:iccid`, async ({ request, params }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.post('/sim-cards/{iccid}', async ({ response, request, params }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       const { email } = (await request.json()) as Row;
@@ -419,17 +439,18 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
       const sim = table(db, 'simCard').find((c) => c.iccid === params.iccid);
       if (!sim) return errorResponse(404, 'NOT_FOUND', messageText('error.simCard.notFound'));
       table(db, 'outbox').push({ to: email, iccid: sim.iccid });
-      return HttpResponse.json({ message: messageText('simCard.qrSent') });
+      return response.untyped(HttpResponse.json({ message: messageText('simCard.qrSent') }));
     }),
 
-    http.get(`${base}/msisdn/:id`, ({ request, params }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.get('/msisdn/{id}', ({ response, request, params }) => {
       const found = access(request, params.id, 'Msisdn');
       if (found instanceof Response) return found;
       const rows = table(db, 'subscriberMsisdn').filter((m) => m.subscriberId === found.sub.subscriberId);
-      return HttpResponse.json(rows.map((m) => ({ msisdn: m.msisdn, isDefault: m.msisdn === found.sub.msisdn })));
+      return response.untyped(HttpResponse.json(rows.map((m) => ({ msisdn: m.msisdn, isDefault: m.msisdn === found.sub.msisdn }))));
     }),
 
-    http.post(`${base}/msisdn/:id/modify-default`, async ({ request, params }) => {
+    http.post('/msisdn/{id}/modify-default', async ({ request, params }) => {
       const { msisdn } = (await request.json()) as Row;
       const found = access(request, params.id, 'Msisdn');
       if (found instanceof Response) return found;
@@ -439,47 +460,53 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
       return network(found.sub, found.user, 'msisdn-default', { msisdn });
     }),
 
-    http.get(`${base}/subscriber-info/sponsor-imsis/:id`, ({ request, params }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.get('/subscriber-info/sponsor-imsis/{id}', ({ response, request, params }) => {
       const found = access(request, params.id, 'SponsorImsis');
-      return found instanceof Response ? found : HttpResponse.json([]);
+      return found instanceof Response ? found : response.untyped(HttpResponse.json([]));
     }),
 
-    http.get(`${base}/subscriber-info/audit-logs/:id`, ({ request, params }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.get('/subscriber-info/audit-logs/{id}', ({ response, request, params }) => {
       const found = access(request, params.id, 'AuditLogs');
       if (found instanceof Response) return found;
-      return HttpResponse.json(table(db, 'subscriberAudit').filter((a) => a.subscriberId === found.sub.subscriberId));
+      return response.untyped(HttpResponse.json(table(db, 'subscriberAudit').filter((a) => a.subscriberId === found.sub.subscriberId)));
     }),
 
-    http.get(`${base}/subscriber-info/usage-logs/:id`, ({ request, params }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.get('/subscriber-info/usage-logs/{id}', ({ response, request, params }) => {
       const found = access(request, params.id, 'UsageLogs');
       if (found instanceof Response) return found;
-      return HttpResponse.json([
-        {
-          id: 2,
-          at: '2026-11-20T08:05:00.000Z',
-          imsi: found.sub.imsi,
-          requestType: 'UPDATE',
-          plmn: '26201',
-          apn: 'iot.example',
-          bytesUp: 2048,
-          bytesDown: 1048576,
-          resultCode: 2001,
-        },
-        {
-          id: 1,
-          at: '2026-11-20T08:00:00.000Z',
-          imsi: found.sub.imsi,
-          requestType: 'INITIAL',
-          plmn: '26201',
-          apn: 'iot.example',
-          bytesUp: 0,
-          bytesDown: 0,
-          resultCode: 2001,
-        },
-      ]);
+      return response.untyped(
+        HttpResponse.json([
+          {
+            id: 2,
+            at: '2026-11-20T08:05:00.000Z',
+            imsi: found.sub.imsi,
+            requestType: 'UPDATE',
+            plmn: '26201',
+            apn: 'iot.example',
+            bytesUp: 2048,
+            bytesDown: 1048576,
+            resultCode: 2001,
+          },
+          {
+            id: 1,
+            at: '2026-11-20T08:00:00.000Z',
+            imsi: found.sub.imsi,
+            requestType: 'INITIAL',
+            plmn: '26201',
+            apn: 'iot.example',
+            bytesUp: 0,
+            bytesDown: 0,
+            resultCode: 2001,
+          },
+        ]),
+      );
     }),
 
-    http.post(`${base}/subscriber-info/network-events/:imsi`, async ({ request, params }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.post('/subscriber-info/network-events/{imsi}', async ({ response, request, params }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       const sub = table(db, 'subscriber').find((r) => r.imsi === params.imsi);
@@ -501,47 +528,56 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
         }))
         .reverse();
       const items = events.slice(page.page * page.size, (page.page + 1) * page.size);
-      return HttpResponse.json({
-        items,
-        totalItemsCount: events.length,
-        totalPageCount: Math.max(1, Math.ceil(events.length / page.size)),
-        currentPage: page.page,
-      });
+      return response.untyped(
+        HttpResponse.json({
+          items,
+          totalItemsCount: events.length,
+          totalPageCount: Math.max(1, Math.ceil(events.length / page.size)),
+          currentPage: page.page,
+        }),
+      );
     }),
 
-    http.post(
-      `${base}/subscriber-info/network-events/:imsi/download`,
-      () =>
+    // Untyped body: the document gives this operation no response schema.
+    http.post('/subscriber-info/network-events/{imsi}/download', ({ response }) =>
+      response.untyped(
         new HttpResponse('\uFEFFcreatedAt,protocol,operation\r\n', {
           headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="network-events.csv"' },
         }),
+      ),
     ),
 
-    http.post(`${base}/subscriber-info/charges/:id`, async ({ request, params }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.post('/subscriber-info/charges/{id}', async ({ response, request, params }) => {
       const found = access(request, params.id, 'Services');
       if (found instanceof Response) return found;
       const { page } = (await request.json()) as { page: { page: number; size: number } };
       const rows = table(db, 'subscriberCharge').filter((c) => c.subscriberId === found.sub.subscriberId);
-      return HttpResponse.json({
-        items: rows.slice(page.page * page.size, (page.page + 1) * page.size),
-        totalItemsCount: rows.length,
-        totalPageCount: Math.max(1, Math.ceil(rows.length / page.size)),
-        currentPage: page.page,
-      });
+      return response.untyped(
+        HttpResponse.json({
+          items: rows.slice(page.page * page.size, (page.page + 1) * page.size),
+          totalItemsCount: rows.length,
+          totalPageCount: Math.max(1, Math.ceil(rows.length / page.size)),
+          currentPage: page.page,
+        }),
+      );
     }),
 
-    http.get(`${base}/summa/subscriber-migration/:id`, ({ request, params }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.get('/summa/subscriber-migration/{id}', ({ response, request, params }) => {
       const found = access(request, params.id, 'MigrationStatus');
       return found instanceof Response
         ? found
-        : HttpResponse.json({ subscriberId: found.sub.subscriberId, migrationStatus: found.sub.migrationStatus ?? null });
+        : response.untyped(HttpResponse.json({ subscriberId: found.sub.subscriberId, migrationStatus: found.sub.migrationStatus ?? null }));
     }),
 
-    http.post(`${base}/misc/equipment`, async ({ request }) => {
+    // Untyped body: the document gives this operation no response schema.
+    http.post('/misc/equipment', async ({ response, request }) => {
       if (!callerOf(db, request)) return unauthorizedResponse();
       const { imei } = (await request.json()) as { imei?: string };
       if (!imei || !/^\d{14,16}$/.test(imei)) return errorResponse(400, 'VALIDATION', 'invalid', [fieldError('imei', 'pattern', 'validation.imei.invalid')]);
-      if (imei.startsWith('86423904')) return HttpResponse.json({ imei, tac: '86423904', make: 'Teltonika', model: 'RUT240', deviceType: 'Router' });
+      if (imei.startsWith('86423904'))
+        return response.untyped(HttpResponse.json({ imei, tac: '86423904', make: 'Teltonika', model: 'RUT240', deviceType: 'Router' }));
       return errorResponse(404, 'NOT_FOUND', messageText('error.equipment.unknown'));
     }),
   ];

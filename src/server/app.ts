@@ -129,7 +129,20 @@ export async function buildApp(opts: AppOptions) {
 
   app.get(
     '/portal/version',
-    { config: { public: true }, schema: { tags: ['system'], summary: "The server's name, version and database engine" } },
+    {
+      config: { public: true },
+      schema: {
+        tags: ['system'],
+        summary: "The server's name, version and database engine",
+        response: {
+          200: {
+            type: 'object',
+            required: ['name', 'version', 'engine'],
+            properties: { name: { type: 'string' }, version: { type: 'string' }, engine: { type: 'string', enum: ['pglite', 'postgres'] } },
+          },
+        },
+      },
+    },
     async () => ({ name: pkg.name, version: pkg.version, engine: opts.database.engine }),
   );
   app.get('/portal/v3/api-docs', { config: { signedIn: true }, schema: { hide: true } }, async () => app.swagger());

@@ -35,9 +35,29 @@ const injectedRtkApi = api
     overrideExisting: false,
   });
 export { injectedRtkApi as enhancedApi };
-export type GetVersionApiResponse = unknown;
+export type GetVersionApiResponse = /** status 200 Default Response */ {
+  name: string;
+  version: string;
+  engine: 'pglite' | 'postgres';
+};
 export type GetVersionApiArg = void;
-export type GetUserApiResponse = unknown;
+export type GetUserApiResponse = /** status 200 Default Response */ {
+  id: number;
+  username: string;
+  /** The e-mail, else the user name */
+  email: string;
+  /** The first name, else the reseller's name */
+  firstName: string;
+  lastName: string | null;
+  accountId: number | null;
+  resellerInfo: {
+    id: number;
+    name: string;
+    accentColorHex: string | null;
+  };
+  /** JSON text: a list of `{ type, value }` items */
+  preferences: string;
+};
 export type GetUserApiArg = void;
 export type PostUserPreferencesApiResponse = unknown;
 export type PostUserPreferencesApiArg = {

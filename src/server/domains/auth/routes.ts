@@ -18,6 +18,45 @@ const credentials = {
   },
 };
 
+/** A signed session's token. */
+const tokenResponse = { type: 'object', required: ['jwt'], properties: { jwt: { type: 'string' } } };
+
+/** The signed-in user's privileges, as the role screen reads them. */
+const privilegesResponse = {
+  type: 'object',
+  required: ['userPrivileges'],
+  properties: {
+    userPrivileges: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['privilege', 'subPrivileges'],
+        properties: { privilege: { type: 'string' }, subPrivileges: { type: 'array', items: { type: 'string' } } },
+      },
+    },
+  },
+};
+
+/** The signed-in user, with the reseller's name and accent colour. */
+const userResponse = {
+  type: 'object',
+  required: ['id', 'username', 'email', 'firstName', 'lastName', 'accountId', 'resellerInfo', 'preferences'],
+  properties: {
+    id: { type: 'integer' },
+    username: { type: 'string' },
+    email: { type: 'string', description: 'The e-mail, else the user name' },
+    firstName: { type: 'string', description: "The first name, else the reseller's name" },
+    lastName: { type: ['string', 'null'] },
+    accountId: { type: ['integer', 'null'] },
+    resellerInfo: {
+      type: 'object',
+      required: ['id', 'name', 'accentColorHex'],
+      properties: { id: { type: 'integer' }, name: { type: 'string' }, accentColorHex: { type: ['string', 'null'] } },
+    },
+    preferences: { type: 'string', description: 'JSON text: a list of `{ type, value }` items' },
+  },
+};
+
 /** Compared against when the user does not exist, so a wrong name costs as long as a wrong password. */
 const decoyHash = hashPassword('decoy-password');
 
@@ -68,43 +107,47 @@ export function registerAuthRoutes(app: FastifyInstance, db: Kysely<Database>, t
   // The guard has refused a token of an earlier session version, so a revoked session cannot renew itself.
   app.get(
     '/portal/auth/renew',
-    { config: { signedIn: true }, schema: { tags: ['auth'], summary: 'A new token for the signed-in session' } },
+    { config: { signedIn: true }, schema: { tags: ['auth'], summary: 'A new token for the signed-in session', response: { 200: tokenResponse } } },
     async (request) => {
       const { userId, sessionVersion } = principalOf(request);
       return { jwt: await tokens.issue({ userId, sessionVersion }) };
     },
   );
 
-  app.get('/portal/user', { config: { signedIn: true }, schema: { tags: ['user'], summary: 'The signed-in user' } }, async (request) => {
-    const p = principalOf(request);
-    const u = await db
-      .selectFrom('appUser as u')
-      .innerJoin('reseller as r', 'r.id', 'u.resellerId')
-      .select([
-        'u.id',
-        'u.username',
-        'u.email',
-        'u.firstName',
-        'u.lastName',
-        'u.accountId',
-        'u.preferences',
-        'r.id as resellerId',
-        'r.name as resellerName',
-        'r.accentColorHex',
-      ])
-      .where('u.id', '=', p.userId)
-      .executeTakeFirstOrThrow();
-    return {
-      id: u.id,
-      username: u.username,
-      email: u.email ?? u.username,
-      firstName: u.firstName ?? u.resellerName,
-      lastName: u.lastName,
-      accountId: u.accountId,
-      resellerInfo: { id: u.resellerId, name: u.resellerName, accentColorHex: u.accentColorHex },
-      preferences: u.preferences ?? '[]',
-    };
-  });
+  app.get(
+    '/portal/user',
+    { config: { signedIn: true }, schema: { tags: ['user'], summary: 'The signed-in user', response: { 200: userResponse } } },
+    async (request) => {
+      const p = principalOf(request);
+      const u = await db
+        .selectFrom('appUser as u')
+        .innerJoin('reseller as r', 'r.id', 'u.resellerId')
+        .select([
+          'u.id',
+          'u.username',
+          'u.email',
+          'u.firstName',
+          'u.lastName',
+          'u.accountId',
+          'u.preferences',
+          'r.id as resellerId',
+          'r.name as resellerName',
+          'r.accentColorHex',
+        ])
+        .where('u.id', '=', p.userId)
+        .executeTakeFirstOrThrow();
+      return {
+        id: u.id,
+        username: u.username,
+        email: u.email ?? u.username,
+        firstName: u.firstName ?? u.resellerName,
+        lastName: u.lastName,
+        accountId: u.accountId,
+        resellerInfo: { id: u.resellerId, name: u.resellerName, accentColorHex: u.accentColorHex },
+        preferences: u.preferences ?? '[]',
+      };
+    },
+  );
 
   app.post(
     '/portal/user/preferences',
@@ -132,7 +175,10 @@ export function registerAuthRoutes(app: FastifyInstance, db: Kysely<Database>, t
   app.get('/portal/user/ui-privileges', { config: { signedIn: true }, schema: { tags: ['user'], summary: "The signed-in user's privileges" } }, privileges);
   app.get(
     '/portal/roles/privileges',
-    { config: { signedIn: true }, schema: { tags: ['roles'], summary: "The signed-in user's privileges (for the role screen)" } },
+    {
+      config: { signedIn: true },
+      schema: { tags: ['roles'], summary: "The signed-in user's privileges (for the role screen)", response: { 200: privilegesResponse } },
+    },
     privileges,
   );
 }
