@@ -735,6 +735,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/graphs/balanceHistory': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A reseller's closing balance per day, week or month, with the credits and debits of each */
+    post: operations['postGraphsBalanceHistory'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/jobs': {
     parameters: {
       query?: never;
@@ -5977,6 +5994,65 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+    };
+  };
+  postGraphsBalanceHistory: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: date */
+          from?: string;
+          /** @enum {string} */
+          interval?: 'day' | 'week' | 'month';
+          resellerId?: number;
+          /** Format: date */
+          to?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            currency: string;
+            /** @enum {string} */
+            interval: 'day' | 'week' | 'month';
+            points: {
+              /** @description The balance at the end of the period */
+              balance: number;
+              /** @description The sum of the movements up in the period */
+              credits: number;
+              /**
+               * Format: date
+               * @description The first day of the period (UTC)
+               */
+              date: string;
+              /** @description The sum of the movements down in the period (negative) */
+              debits: number;
+            }[];
+            resellerId: number;
+          };
+        };
       };
     };
   };
