@@ -49,66 +49,59 @@ export async function up(db: Kysely<any>) {
   )`.execute(db);
   await sql`create index webhook_attempt_delivery_idx on webhook_attempt (delivery_id, id)`.execute(db);
 
-  // Resellers with a URL for the type: the reseller of the change and those above it (a path is a prefix).
-  await sql`create function webhook_subscriber_status() returns trigger language plpgsql as $$
-  begin
-    if not exists (select 1 from webhook_endpoint where event_type = 'SUBSCRIPTION_STATUS_UPDATE') then return null; end if;
-    insert into webhook_delivery (reseller_id, event_type, url, data)
-    select e.reseller_id, e.event_type, e.url, jsonb_build_object(
-        'subscriberId', n.subscriber_id, 'imsi', n.imsi, 'iccid', n.iccid, 'msisdn', n.msisdn, 'accountId', n.account_id,
-        'resellerId', n.reseller_id, 'status', n.status, 'previousStatus', o.status)
-      from new_rows n
-      join old_rows o on o.subscriber_id = n.subscriber_id
-      join reseller r on r.id = n.reseller_id
-      join webhook_endpoint e on e.event_type = 'SUBSCRIPTION_STATUS_UPDATE'
-      join reseller a on a.id = e.reseller_id and r.path like a.path || '%'
-     where n.status is distinct from o.status
-     order by n.subscriber_id, e.reseller_id;
-    return null;
-  end $$`.execute(db);
+  await fanOut('webhook_subscriber_status', 'SUBSCRIPTION_STATUS_UPDATE', {
+    data: `'subscriberId', n.subscriber_id, 'imsi', n.imsi, 'iccid', n.iccid, 'msisdn', n.msisdn, 'accountId', n.account_id,
+      'resellerId', n.reseller_id, 'status', n.status, 'previousStatus', o.status`,
+    from: 'new_rows n join old_rows o on o.subscriber_id = n.subscriber_id',
+    reseller: 'n.reseller_id',
+    where: 'n.status is distinct from o.status',
+    order: 'n.subscriber_id',
+  }).execute(db);
   await sql`create trigger subscriber_webhook after update on subscriber referencing old table as old_rows new table as new_rows
     for each statement execute function webhook_subscriber_status()`.execute(db);
 
-  await sql`create function webhook_esim_status() returns trigger language plpgsql as $$
-  begin
-    if not exists (select 1 from webhook_endpoint where event_type = 'ESIM_STATUS') then return null; end if;
-    insert into webhook_delivery (reseller_id, event_type, url, data)
-    select e.reseller_id, e.event_type, e.url, jsonb_build_object(
-        'iccid', n.iccid, 'subscriberId', s.subscriber_id, 'imsi', s.imsi, 'resellerId', n.reseller_id,
-        'status', n.status, 'previousStatus', o.status)
-      from new_rows n
-      join old_rows o on o.iccid = n.iccid
-      left join subscriber s on s.iccid = n.iccid
-      join reseller r on r.id = n.reseller_id
-      join webhook_endpoint e on e.event_type = 'ESIM_STATUS'
-      join reseller a on a.id = e.reseller_id and r.path like a.path || '%'
-     where n.sim_type = 'esim' and n.status is distinct from o.status
-     order by n.iccid, e.reseller_id;
-    return null;
-  end $$`.execute(db);
+  await fanOut('webhook_esim_status', 'ESIM_STATUS', {
+    data: `'iccid', n.iccid, 'subscriberId', s.subscriber_id, 'imsi', s.imsi, 'resellerId', n.reseller_id,
+      'status', n.status, 'previousStatus', o.status`,
+    from: 'new_rows n join old_rows o on o.iccid = n.iccid left join subscriber s on s.iccid = n.iccid',
+    reseller: 'n.reseller_id',
+    where: `n.sim_type = 'esim' and n.status is distinct from o.status`,
+    order: 'n.iccid',
+  }).execute(db);
   await sql`create trigger sim_card_webhook after update on sim_card referencing old table as old_rows new table as new_rows
     for each statement execute function webhook_esim_status()`.execute(db);
 
-  await sql`create function webhook_location_update() returns trigger language plpgsql as $$
-  begin
-    if not exists (select 1 from webhook_endpoint where event_type = 'LOCATION_UPDATE') then return null; end if;
-    insert into webhook_delivery (reseller_id, event_type, url, data)
-    select e.reseller_id, e.event_type, e.url, jsonb_build_object(
-        'subscriberId', s.subscriber_id, 'imsi', s.imsi, 'iccid', s.iccid, 'resellerId', s.reseller_id,
-        'operation', n.operation, 'plmn', n.plmn, 'country', net.country, 'network', coalesce(net.brand, net.operator),
-        'reportedAt', n.created_at)
-      from new_rows n
-      join subscriber s on s.subscriber_id = n.subscriber_id
-      left join network net on net.plmn = n.plmn
-      join reseller r on r.id = s.reseller_id
-      join webhook_endpoint e on e.event_type = 'LOCATION_UPDATE'
-      join reseller a on a.id = e.reseller_id and r.path like a.path || '%'
-     where n.result = 'success' and n.operation in ('updateLocation', 'updateGprsLocation', 'attach')
-     order by n.id, e.reseller_id;
-    return null;
-  end $$`.execute(db);
+  await fanOut('webhook_location_update', 'LOCATION_UPDATE', {
+    data: `'subscriberId', s.subscriber_id, 'imsi', s.imsi, 'iccid', s.iccid, 'resellerId', s.reseller_id,
+      'operation', n.operation, 'plmn', n.plmn, 'country', net.country, 'network', coalesce(net.brand, net.operator),
+      'reportedAt', n.created_at`,
+    from: 'new_rows n join subscriber s on s.subscriber_id = n.subscriber_id left join network net on net.plmn = n.plmn',
+    reseller: 's.reseller_id',
+    where: `n.result = 'success' and n.operation in ('updateLocation', 'updateGprsLocation', 'attach')`,
+    order: 'n.id',
+  }).execute(db);
   await sql`create trigger network_event_webhook after insert on network_event referencing new table as new_rows
     for each statement execute function webhook_location_update()`.execute(db);
+}
+
+/**
+ * A trigger function that queues an event of `type` for every changed row `where` picks: one delivery per reseller
+ * with a URL for the type among the row's reseller and those above it (whose path is a prefix of its path).
+ */
+function fanOut(name: string, type: string, q: { data: string; from: string; reseller: string; where: string; order: string }) {
+  return sql.raw(`create function ${name}() returns trigger language plpgsql as $$
+  begin
+    if not exists (select 1 from webhook_endpoint where event_type = '${type}') then return null; end if;
+    insert into webhook_delivery (reseller_id, event_type, url, data)
+    select e.reseller_id, e.event_type, e.url, jsonb_build_object(${q.data})
+      from ${q.from}
+      join reseller r on r.id = ${q.reseller}
+      join webhook_endpoint e on e.event_type = '${type}'
+      join reseller a on a.id = e.reseller_id and r.path like a.path || '%'
+     where ${q.where}
+     order by ${q.order}, e.reseller_id;
+    return null;
+  end $$`);
 }
 
 export async function down(db: Kysely<any>) {

@@ -6,11 +6,12 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
-import { conflict, fieldError, invalid, notFound } from '../../http/errors';
+import { conflict, fieldError, invalid } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { idSchema, INT_MAX, INT_MIN, queryId } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import type { Database } from '../../db/types';
+import { resellerInSubtree } from '../resellers/subtree';
 
 /** The portal keeps reseller money in US dollars, its default currency. */
 export const LEDGER_CURRENCY = 'USD';
@@ -68,15 +69,7 @@ export async function post(trx: Kysely<Database>, posting: Posting): Promise<{ i
 
 /** The reseller a ledger call names (`reseller_id`, the caller's own by default), if the caller may see it. */
 async function resellerOf(db: Kysely<Database>, request: FastifyRequest, principal: Principal): Promise<number> {
-  const id = queryId(request, 'reseller_id', { min: INT_MIN }) ?? principal.resellerId;
-  const row = await db
-    .selectFrom('reseller')
-    .select('id')
-    .where('id', '=', id)
-    .where('path', 'like', sql<string>`${principal.resellerPath} || '%'`)
-    .executeTakeFirst();
-  if (!row) throw notFound();
-  return id;
+  return resellerInSubtree(db, principal, queryId(request, 'reseller_id', { min: INT_MIN }) ?? principal.resellerId);
 }
 
 /** The optional `reseller_id` query of the ledger reads. */

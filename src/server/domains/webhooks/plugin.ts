@@ -11,6 +11,7 @@ import { conflict, fieldError, forbidden, invalid, notFound } from '../../http/e
 import { principalOf } from '../../http/guard';
 import { idParams, idSchema, INT_MAX } from '../../http/input';
 import { domainPlugin } from '../plugin';
+import { resellerInSubtree } from '../resellers/subtree';
 import { resolveTarget, TargetError } from './address';
 import { newSecret, secretOf, WebhookWorker } from './worker';
 
@@ -88,15 +89,7 @@ const deliverySchema = {
 async function targetReseller(db: Kysely<Database>, request: FastifyRequest, resellerId: number | undefined): Promise<number> {
   const principal = principalOf(request);
   if (principal.accountId !== null && !principal.isAdmin) throw forbidden();
-  const id = resellerId ?? principal.resellerId;
-  const row = await db
-    .selectFrom('reseller')
-    .select('id')
-    .where('id', '=', id)
-    .where('path', 'like', sql<string>`${principal.resellerPath} || '%'`)
-    .executeTakeFirst();
-  if (!row) throw notFound();
-  return row.id;
+  return resellerInSubtree(db, principal, resellerId ?? principal.resellerId);
 }
 
 async function urlsOf(db: Kysely<Database>, resellerId: number) {
