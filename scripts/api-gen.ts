@@ -91,6 +91,15 @@ export const API_DOMAINS: Record<string, string[]> = {
     'post /subscriber-info/{id}/sms',
   ],
   'src/web/features/subscribers/bulk/bulkApi.gen.ts': ['post /subscribers/bulk/preview', 'post /subscribers/bulk'],
+  'src/web/features/resellers/webhooksApi.gen.ts': [
+    'get /reseller-info/webhook-urls',
+    'post /reseller-info/webhook-urls',
+    'delete /reseller-info/webhook-urls',
+    'post /reseller-info/webhook-secret',
+    'post /reseller-info/webhook-urls/test',
+    'get /reseller-info/webhook-deliveries',
+    'post /reseller-info/webhook-deliveries/{id}/redeliver',
+  ],
   'src/web/features/resellers/resellersApi.gen.ts': [
     'get /reseller-info/credit-limits/{id}',
     'post /reseller-info/credit-limits/{id}',

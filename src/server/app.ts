@@ -26,6 +26,8 @@ import resellerPricing from './domains/reseller-pricing/plugin';
 import resellers from './domains/resellers/plugin';
 import roamingProfiles from './domains/roaming-profiles/plugin';
 import subscribers from './domains/subscribers/plugin';
+import webhooks from './domains/webhooks/plugin';
+import type { WebhookOptions } from './domains/webhooks/worker';
 import type { MigrationPlatform, MigrationSettings } from './adapters/migration';
 import entityRoutes from './engine/plugin';
 import jobRoutes from './jobs/plugin';
@@ -68,6 +70,8 @@ export interface AppOptions {
   exchangeRates?: ExchangeRateOptions;
   /** Migration to the external core platform: a local simulator unless a gateway URL is set. */
   migration?: MigrationSettings;
+  /** Webhook delivery: whether private addresses are allowed, polling, backoff, attempts and timeout. */
+  webhooks?: WebhookOptions;
 }
 
 declare module 'fastify' {
@@ -166,6 +170,7 @@ export async function buildApp(opts: AppOptions) {
     pricing,
     'reseller-pricing': resellerPricing,
     resellers,
+    webhooks,
   };
   const domainOptions: DomainOptions = { database: opts.database, schemas, tokens, app: opts };
   for (const plugin of Object.values(domains)) await app.register(plugin, domainOptions);

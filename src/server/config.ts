@@ -47,6 +47,8 @@ export interface Config {
    * 0 leaves the engine's own rule, which lets a long download quadruple it with garbage).
    */
   heapGrowingPercent: number;
+  /** Webhook URLs may reach private and loopback addresses (WEBHOOK_ALLOW_PRIVATE). */
+  webhookAllowPrivate: boolean;
 }
 
 function parseTrustProxy(value: string | undefined): boolean | number | string {
@@ -91,5 +93,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     exchangeRateUrl: env.EXCHANGE_RATE_URL || undefined,
     exchangeRateRefreshHours: Number(env.EXCHANGE_RATE_REFRESH_HOURS ?? 12),
     heapGrowingPercent: Number(env.HEAP_GROWING_PERCENT ?? 30),
+    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === 'true' || env.WEBHOOK_ALLOW_PRIVATE === '1',
   };
 }

@@ -29,6 +29,7 @@ const app = await buildApp({
   },
   exchangeRates: { url: config.exchangeRateUrl, refreshHours: config.exchangeRateRefreshHours },
   jobs: { chunk: config.jobChunk },
+  webhooks: { allowPrivate: config.webhookAllowPrivate },
   logger: { level: config.logLevel },
   access: {
     publicUrl: config.publicUrl,

@@ -664,6 +664,45 @@ export interface UsageRecord {
   subscriberId: number;
 }
 
+export interface WebhookAttempt {
+  attemptedAt: Generated<Timestamp>;
+  deliveryId: number;
+  error: string | null;
+  id: Generated<number>;
+  latencyMs: number;
+  statusCode: number | null;
+}
+
+export interface WebhookDelivery {
+  attempts: Generated<number>;
+  createdAt: Generated<Timestamp>;
+  data: Json;
+  eventId: Generated<string>;
+  eventType: string;
+  finishedAt: Timestamp | null;
+  id: Generated<number>;
+  lastError: string | null;
+  lastLatencyMs: number | null;
+  lastStatusCode: number | null;
+  nextAttemptAt: Generated<Timestamp>;
+  resellerId: number;
+  status: Generated<string>;
+  url: string;
+}
+
+export interface WebhookEndpoint {
+  eventType: string;
+  resellerId: number;
+  updatedAt: Generated<Timestamp>;
+  url: string;
+}
+
+export interface WebhookSecret {
+  createdAt: Generated<Timestamp>;
+  resellerId: number;
+  secret: string;
+}
+
 export interface DB {
   account: Account;
   addressType: AddressType;
@@ -716,4 +755,8 @@ export interface DB {
   subscriberOperation: SubscriberOperation;
   subscriberUploadLine: SubscriberUploadLine;
   usageRecord: UsageRecord;
+  webhookAttempt: WebhookAttempt;
+  webhookDelivery: WebhookDelivery;
+  webhookEndpoint: WebhookEndpoint;
+  webhookSecret: WebhookSecret;
 }

@@ -6,11 +6,12 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
-import { conflict, fieldError, invalid, notFound } from '../../http/errors';
+import { conflict, fieldError, invalid } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { idSchema, INT_MAX, INT_MIN, objectBody, queryId } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import type { Database } from '../../db/types';
+import { resellerInSubtree } from '../resellers/subtree';
 
 /** The portal keeps reseller money in US dollars, its default currency. */
 export const LEDGER_CURRENCY = 'USD';
@@ -68,7 +69,7 @@ export async function post(trx: Kysely<Database>, posting: Posting): Promise<{ i
 
 /** The reseller a ledger call names (`reseller_id`, the caller's own by default), if the caller may see it. */
 const resellerOf = (db: Kysely<Database>, request: FastifyRequest, principal: Principal) =>
-  visibleResellerId(db, principal, queryId(request, 'reseller_id', { min: INT_MIN }) ?? principal.resellerId);
+  resellerInSubtree(db, principal, queryId(request, 'reseller_id', { min: INT_MIN }) ?? principal.resellerId);
 
 /** The optional `reseller_id` query of the ledger reads. */
 const resellerQuery = { type: 'object', properties: { reseller_id: idSchema({ min: INT_MIN }) } };
@@ -100,15 +101,6 @@ const balanceHistorySchema = {
     },
   },
 };
-
-/** The reseller named, if the caller sees it (its subtree; an account user its own reseller), else 404. */
-export async function visibleResellerId(db: Kysely<Database>, principal: Principal, id: number): Promise<number> {
-  let q = db.selectFrom('reseller').select('id').where('id', '=', id);
-  if (!principal.isAdmin)
-    q = principal.accountId !== null ? q.where('id', '=', principal.resellerId) : q.where('path', 'like', sql<string>`${principal.resellerPath} || '%'`);
-  if (!(await q.executeTakeFirst())) throw notFound();
-  return id;
-}
 
 /** Who reads balances: those who sell packages, manage resellers or pay. */
 const READERS = ['PrePaidPackages', 'Resellers', 'PaymentMethods'];
@@ -181,7 +173,7 @@ export function registerLedgerRoutes(app: FastifyInstance, db: Kysely<Database>)
     async (request) => {
       const principal = principalOf(request);
       const body = request.body as { resellerId?: number; from?: string; to?: string; interval?: 'day' | 'week' | 'month' };
-      const resellerId = await visibleResellerId(db, principal, body.resellerId ?? principal.resellerId);
+      const resellerId = await resellerInSubtree(db, principal, body.resellerId ?? principal.resellerId);
       const interval = body.interval ?? 'day';
       const to = body.to ?? new Date().toISOString().slice(0, 10);
       const from = body.from ?? new Date(Date.parse(`${to}T00:00:00Z`) - 29 * DAY_MS).toISOString().slice(0, 10);

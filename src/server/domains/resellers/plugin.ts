@@ -3,7 +3,8 @@ import { sql, type Kysely } from 'kysely';
 import { conflict, fieldError, HttpError } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { idParams, INT_MIN, objectBody } from '../../http/input';
-import { LEDGER_CURRENCY, visibleResellerId } from '../ledger';
+import { LEDGER_CURRENCY } from '../ledger';
+import { resellerInSubtree } from './subtree';
 import { domainPlugin } from '../plugin';
 import type { Database } from '../../db/types';
 
@@ -77,7 +78,7 @@ async function standingOf(db: Kysely<Database>, resellerId: number) {
 async function termsTarget(db: Kysely<Database>, request: FastifyRequest, field: string) {
   const principal = principalOf(request);
   const id = (request.params as { id: number }).id;
-  await visibleResellerId(db, principal, id);
+  await resellerInSubtree(db, principal, id);
   if (!principal.isAdmin && (id === principal.resellerId || principal.accountId !== null))
     throw new HttpError(403, 'FORBIDDEN', 'validation.field.protected', [fieldError(field, 'protected', 'validation.field.protected')]);
   return id;
@@ -107,7 +108,7 @@ export default domainPlugin('resellers', async (app, { database }) => {
     { config, schema: { tags, summary: "A reseller's credit limit, the credit it uses and what is available", params, response: { 200: standingSchema } } },
     async (request) => {
       const id = (request.params as { id: number }).id;
-      await visibleResellerId(db, principalOf(request), id);
+      await resellerInSubtree(db, principalOf(request), id);
       return standingOf(db, id);
     },
   );

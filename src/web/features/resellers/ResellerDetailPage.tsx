@@ -1,8 +1,9 @@
-/** `/reseller/{id}`: the reseller's form (schemas/reseller.json) and, below it, its standing and terms. */
+/** `/reseller/{id}`: the reseller's form (schemas/reseller.json) and, below it, its standing and terms, then its webhooks. */
 import { useParams } from 'react-router-dom';
 import EntityDetailPage from '@web/engine/EntityDetailPage';
 import { findSchema, NEW_ID } from '@web/core/schemas';
 import { ResellerStandingPanel } from './ResellerStandingPanel';
+import { WebhooksPanel } from './WebhooksPanel';
 import './resellers.css';
 
 const resellerSchema = findSchema('reseller')!;
@@ -14,6 +15,7 @@ export default function ResellerDetailPage() {
     <>
       <EntityDetailPage schema={resellerSchema} />
       {known && <ResellerStandingPanel id={Number(id)} />}
+      {known && <WebhooksPanel id={Number(id)} />}
     </>
   );
 }
