@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * Webhooks of resellers: one URL per reseller and event type, a signing secret per reseller, and the outbox of
- * deliveries with every attempt. Statement-level triggers fill the outbox in the transaction of the change itself:
+ * deliveries with every attempt. Triggers fill the outbox in the transaction of the change itself:
  * a subscriber's status, an eSIM's status and a successful location report of the network event log each become an
  * event for the subscriber's reseller and every reseller above it that has a URL for that type.
  */
@@ -49,27 +49,29 @@ export async function up(db: Kysely<any>) {
   )`.execute(db);
   await sql`create index webhook_attempt_delivery_idx on webhook_attempt (delivery_id, id)`.execute(db);
 
+  // Row triggers on a status that changed: an update of other columns (a bulk change of a million rows' plans, say)
+  // fires nothing and keeps no copy of the rows it changed.
   await fanOut('webhook_subscriber_status', 'SUBSCRIPTION_STATUS_UPDATE', {
-    data: `'subscriberId', n.subscriber_id, 'imsi', n.imsi, 'iccid', n.iccid, 'msisdn', n.msisdn, 'accountId', n.account_id,
-      'resellerId', n.reseller_id, 'status', n.status, 'previousStatus', o.status`,
-    from: 'new_rows n join old_rows o on o.subscriber_id = n.subscriber_id',
-    reseller: 'n.reseller_id',
-    where: 'n.status is distinct from o.status',
-    order: 'n.subscriber_id',
+    data: `'subscriberId', new.subscriber_id, 'imsi', new.imsi, 'iccid', new.iccid, 'msisdn', new.msisdn, 'accountId', new.account_id,
+      'resellerId', new.reseller_id, 'status', new.status, 'previousStatus', old.status`,
+    from: '(select 1) x',
+    reseller: 'new.reseller_id',
+    where: 'true',
+    order: 'e.reseller_id',
   }).execute(db);
-  await sql`create trigger subscriber_webhook after update on subscriber referencing old table as old_rows new table as new_rows
-    for each statement execute function webhook_subscriber_status()`.execute(db);
+  await sql`create trigger subscriber_webhook after update of status on subscriber
+    for each row when (old.status is distinct from new.status) execute function webhook_subscriber_status()`.execute(db);
 
   await fanOut('webhook_esim_status', 'ESIM_STATUS', {
-    data: `'iccid', n.iccid, 'subscriberId', s.subscriber_id, 'imsi', s.imsi, 'resellerId', n.reseller_id,
-      'status', n.status, 'previousStatus', o.status`,
-    from: 'new_rows n join old_rows o on o.iccid = n.iccid left join subscriber s on s.iccid = n.iccid',
-    reseller: 'n.reseller_id',
-    where: `n.sim_type = 'esim' and n.status is distinct from o.status`,
-    order: 'n.iccid',
+    data: `'iccid', new.iccid, 'subscriberId', s.subscriber_id, 'imsi', s.imsi, 'resellerId', new.reseller_id,
+      'status', new.status, 'previousStatus', old.status`,
+    from: '(select 1) x left join subscriber s on s.iccid = new.iccid',
+    reseller: 'new.reseller_id',
+    where: 'true',
+    order: 'e.reseller_id',
   }).execute(db);
-  await sql`create trigger sim_card_webhook after update on sim_card referencing old table as old_rows new table as new_rows
-    for each statement execute function webhook_esim_status()`.execute(db);
+  await sql`create trigger sim_card_webhook after update of status on sim_card
+    for each row when (new.sim_type = 'esim' and old.status is distinct from new.status) execute function webhook_esim_status()`.execute(db);
 
   await fanOut('webhook_location_update', 'LOCATION_UPDATE', {
     data: `'subscriberId', s.subscriber_id, 'imsi', s.imsi, 'iccid', s.iccid, 'resellerId', s.reseller_id,
