@@ -1781,6 +1781,93 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/reseller-info/webhook-deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A reseller's webhook deliveries, newest first, with their attempts */
+    get: operations['getResellerInfoWebhookDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/reseller-info/webhook-deliveries/{id}/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Queues a webhook delivery again, to the URL its reseller has now */
+    post: operations['postResellerInfoWebhookDeliveriesByIdRedeliver'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/reseller-info/webhook-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Replaces a reseller's signing secret and shows the new one, this once */
+    post: operations['postResellerInfoWebhookSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/reseller-info/webhook-urls': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A reseller's webhook URL per event type */
+    get: operations['getResellerInfoWebhookUrls'];
+    put?: never;
+    /** Sets a reseller's webhook URL for an event type (HTTPS, public addresses only), replacing the one it had */
+    post: operations['postResellerInfoWebhookUrls'];
+    /** Removes a reseller's webhook URL for an event type */
+    delete: operations['deleteResellerInfoWebhookUrls'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/reseller-info/webhook-urls/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Sends a TEST event to a reseller's webhook URL of an event type */
+    post: operations['postResellerInfoWebhookUrlsTest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/reseller-pricing': {
     parameters: {
       query?: never;
@@ -9380,6 +9467,371 @@ export interface operations {
             totalIsEstimate?: boolean;
             totalItemsCount?: number;
             totalPageCount?: number;
+          };
+        };
+      };
+    };
+  };
+  getResellerInfoWebhookDeliveries: {
+    parameters: {
+      query?: {
+        page?: number;
+        /** @description The reseller (default: the caller's own) */
+        reseller_id?: number;
+        size?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              /** @description Every attempt, oldest first */
+              attemptLog?: {
+                /** Format: date-time */
+                attemptedAt: string;
+                error?: string | null;
+                latencyMs: number;
+                statusCode?: number | null;
+              }[];
+              attempts: number;
+              /** Format: date-time */
+              createdAt: string;
+              eventId: string;
+              eventType: string;
+              /** Format: date-time */
+              finishedAt?: string | null;
+              id: number;
+              lastError?: string | null;
+              lastLatencyMs?: number | null;
+              lastStatusCode?: number | null;
+              /**
+               * Format: date-time
+               * @description When a pending delivery is tried next
+               */
+              nextAttemptAt?: string | null;
+              resellerId: number;
+              /** @enum {string} */
+              status: 'pending' | 'delivered' | 'failed';
+              url: string;
+            }[];
+            page: number;
+            size: number;
+            total: number;
+          };
+        };
+      };
+    };
+  };
+  postResellerInfoWebhookDeliveriesByIdRedeliver: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Every attempt, oldest first */
+            attemptLog?: {
+              /** Format: date-time */
+              attemptedAt: string;
+              error?: string | null;
+              latencyMs: number;
+              statusCode?: number | null;
+            }[];
+            attempts: number;
+            /** Format: date-time */
+            createdAt: string;
+            eventId: string;
+            eventType: string;
+            /** Format: date-time */
+            finishedAt?: string | null;
+            id: number;
+            lastError?: string | null;
+            lastLatencyMs?: number | null;
+            lastStatusCode?: number | null;
+            /**
+             * Format: date-time
+             * @description When a pending delivery is tried next
+             */
+            nextAttemptAt?: string | null;
+            resellerId: number;
+            /** @enum {string} */
+            status: 'pending' | 'delivered' | 'failed';
+            url: string;
+          };
+        };
+      };
+    };
+  };
+  postResellerInfoWebhookSecret: {
+    parameters: {
+      query?: {
+        /** @description The reseller (default: the caller's own) */
+        reseller_id?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            resellerId: number;
+            secret: string;
+          };
+        };
+      };
+    };
+  };
+  getResellerInfoWebhookUrls: {
+    parameters: {
+      query?: {
+        /** @description The reseller (default: the caller's own) */
+        reseller_id?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Whether the reseller has a signing secret */
+            hasSecret: boolean;
+            /** @description Every event type, with its URL or null */
+            items: {
+              /** @enum {string} */
+              eventType: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE';
+              /** Format: date-time */
+              updatedAt?: string | null;
+              url: string | null;
+            }[];
+            resellerId: number;
+          };
+        };
+      };
+    };
+  };
+  postResellerInfoWebhookUrls: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string} */
+          eventType: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE';
+          /** @description The reseller (default: the caller's own) */
+          resellerId?: number;
+          url: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Whether the reseller has a signing secret */
+            hasSecret: boolean;
+            /** @description Every event type, with its URL or null */
+            items: {
+              /** @enum {string} */
+              eventType: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE';
+              /** Format: date-time */
+              updatedAt?: string | null;
+              url: string | null;
+            }[];
+            resellerId: number;
+          };
+        };
+      };
+    };
+  };
+  deleteResellerInfoWebhookUrls: {
+    parameters: {
+      query: {
+        event_type: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE';
+        /** @description The reseller (default: the caller's own) */
+        reseller_id?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Whether the reseller has a signing secret */
+            hasSecret: boolean;
+            /** @description Every event type, with its URL or null */
+            items: {
+              /** @enum {string} */
+              eventType: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE';
+              /** Format: date-time */
+              updatedAt?: string | null;
+              url: string | null;
+            }[];
+            resellerId: number;
+          };
+        };
+      };
+    };
+  };
+  postResellerInfoWebhookUrlsTest: {
+    parameters: {
+      query: {
+        event_type: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE';
+        /** @description The reseller (default: the caller's own) */
+        reseller_id?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Every attempt, oldest first */
+            attemptLog?: {
+              /** Format: date-time */
+              attemptedAt: string;
+              error?: string | null;
+              latencyMs: number;
+              statusCode?: number | null;
+            }[];
+            attempts: number;
+            /** Format: date-time */
+            createdAt: string;
+            eventId: string;
+            eventType: string;
+            /** Format: date-time */
+            finishedAt?: string | null;
+            id: number;
+            lastError?: string | null;
+            lastLatencyMs?: number | null;
+            lastStatusCode?: number | null;
+            /**
+             * Format: date-time
+             * @description When a pending delivery is tried next
+             */
+            nextAttemptAt?: string | null;
+            resellerId: number;
+            /** @enum {string} */
+            status: 'pending' | 'delivered' | 'failed';
+            url: string;
           };
         };
       };
