@@ -8,6 +8,7 @@ import {
   apiRoutes,
   insideTenant,
   isVersioned,
+  listEquality,
   ListRequestError,
   mayCreateRows,
   normaliseListRequest,
@@ -62,14 +63,15 @@ function inScope({ db, schema, user }: Context, row: Row): boolean {
   return visibleResellerIds(db, user).has(Number(row.resellerId));
 }
 
-function visibleRows(ctx: Context, applyHidden: boolean): Row[] {
+/** The visible rows, narrowed as the server narrows a list (`listEquality`; its query filters for the `list` call). */
+function visibleRows(ctx: Context, applyHidden: boolean, listCall = false): Row[] {
+  const search = new URL(ctx.request.url).searchParams;
   const hidden = ctx.schema['x-list'].hiddenUnless;
-  const include = !hidden || new URL(ctx.request.url).searchParams.get(hidden.query) === 'true';
-  // A list call's path parameters (`x-list.pathFilters`), e.g. a parent's children.
-  const where = Object.entries(ctx.schema['x-list'].pathFilters ?? {}).filter(([param]) => ctx.params[param] !== undefined);
+  const include = !hidden || search.get(hidden.query) === 'true';
+  const where = Object.entries(listEquality(ctx.schema, ctx.params, listCall ? Object.fromEntries(search) : undefined));
   return table(ctx.db, ctx.schema)
     .filter((row) => inScope(ctx, row))
-    .filter((row) => where.every(([param, field]) => String(row[field]) === String(ctx.params[param])))
+    .filter((row) => where.every(([field, value]) => String(row[field]) === String(value)))
     .filter((row) => !applyHidden || include || !hidden || row[hidden.field] !== true)
     .map((row) => withJoins(ctx.db, ctx.schema, row));
 }
@@ -122,10 +124,7 @@ const operations: Record<ApiRoute['op'], (ctx: Context) => Promise<Response> | R
   download: downloadHandler,
   list: (ctx) => {
     const fields = ctx.schema['x-list'].listFields ?? [keyOf(ctx.schema)];
-    // `x-list.filters`: a query parameter given narrows the rows to that value of its property.
-    const query = new URL(ctx.request.url).searchParams;
-    const filters = (ctx.schema['x-list'].filters ?? []).filter((f) => query.get(f.query));
-    const rows = visibleRows(ctx, true).filter((row) => filters.every((f) => String(row[f.field]) === query.get(f.query)));
+    const rows = visibleRows(ctx, true, true);
     return HttpResponse.json(rows.map((row) => Object.fromEntries(fields.map((f) => [f, row[f] ?? null]))));
   },
   get: (ctx) => {

@@ -365,6 +365,17 @@ export function matchesComparison(cmp: SearchComparison, value: unknown): boolea
   return false;
 }
 
+/**
+ * The properties a list's rows must equal: each `x-list.pathFilters` parameter the path gives and, for the `list` call
+ * (`query` given), each `x-list.filters` query parameter that is not empty. Values as the request carries them.
+ */
+export function listEquality(schema: EntitySchema, params: Record<string, unknown> = {}, query?: Record<string, unknown>): Record<string, unknown> {
+  const present = (value: unknown) => value !== undefined && value !== null && value !== '';
+  const fromPath = Object.entries(schema['x-list'].pathFilters ?? {}).filter(([param]) => present(params[param]));
+  const fromQuery = query ? (schema['x-list'].filters ?? []).filter((f) => present(query[f.query])) : [];
+  return Object.fromEntries([...fromPath.map(([param, field]) => [field, params[param]]), ...fromQuery.map((f) => [f.field, query![f.query]])]);
+}
+
 /** The comparison of a child filter's column (`child.match`). */
 export function childComparison(child: NonNullable<SearchFilter['child']>, key: string): SearchComparison {
   if (child.match === 'equals') {

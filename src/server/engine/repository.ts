@@ -33,8 +33,8 @@ export interface Visibility {
   principal: Principal;
   /** Query parameters of the request, for `x-list.hiddenUnless`. */
   query?: Record<string, unknown>;
-  /** Lists only: properties the rows must equal (e.g. a parent's children), within what the caller sees. */
-  where?: Record<string, string | number>;
+  /** Lists only: properties the rows must equal (`listEquality`: a parent's children, `?reseller_id=`), within what the caller sees. */
+  where?: Record<string, unknown>;
 }
 
 const T = 't';
@@ -431,17 +431,9 @@ export class EntityRepository {
     return answer(await rowsOf(keys.limit(req.size).offset(offset)), total, estimate);
   }
 
-  /**
-   * Id and name pairs of every visible row, for selects; narrowed to equality on each `x-list.filters` property
-   * whose query parameter the request gives (already parsed to the property's type by the route's query schema).
-   */
+  /** Id and name pairs of every visible row, for selects (narrowed by `v.where`). */
   async list(fields: string[], v: Visibility): Promise<Row[]> {
-    let q = this.listed(this.base(), v);
-    for (const filter of this.schema['x-list'].filters ?? []) {
-      const value = v.query?.[filter.query];
-      if (value !== undefined && value !== null && value !== '') q = q.where(this.ref(filter.field), '=', value);
-    }
-    const rows = await q
+    const rows = await this.listed(this.base(), v)
       .select(fields.map((f) => this.ref(f).as(f)))
       .orderBy(this.ref(fields.includes('name') ? 'name' : this.key))
       .execute();

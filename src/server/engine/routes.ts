@@ -5,6 +5,7 @@ import {
   insideTenant,
   isNumeric,
   isVersioned,
+  listEquality,
   ListRequestError,
   mayCreateRows,
   normaliseListRequest,
@@ -139,12 +140,12 @@ function handlersFor(
   const uniqueMessage = schema['x-entity'].uniqueMessage ?? 'validation.unique';
   const inUseMessage = schema['x-entity'].inUseMessage ?? 'error.inUse';
   const versioned = isVersioned(schema);
-  // A list call whose path names a parameter of `x-list.pathFilters` lists the rows whose property equals it.
-  const pathFilters = Object.entries(schema['x-list'].pathFilters ?? {});
-  const visibility = (request: FastifyRequest): Visibility => {
-    const params = (request.params ?? {}) as Record<string, number>;
-    const where = Object.fromEntries(pathFilters.filter(([param]) => params[param] !== undefined).map(([param, field]) => [field, params[param]]));
-    return { principal: principalOf(request), query: request.query as Body, ...(Object.keys(where).length ? { where } : {}) };
+  // A list's rows equal the path's `x-list.pathFilters` parameters and, for the `list` call, its `x-list.filters` query
+  // parameters (parsed by the route's schemas).
+  const visibility = (request: FastifyRequest, listCall = false): Visibility => {
+    const query = request.query as Body;
+    const where = listEquality(schema, request.params as Body, listCall ? query : undefined);
+    return { principal: principalOf(request), query, ...(Object.keys(where).length ? { where } : {}) };
   };
   const read = async (id: number, v: Visibility, trx: Kysely<Database> = db) => {
     const row = await repo.get(id, v, trx);
@@ -240,7 +241,7 @@ function handlersFor(
     search: paged,
     download,
     list: async (request) => {
-      const rows = await repo.list(schema['x-list'].listFields ?? [key, 'name'], visibility(request));
+      const rows = await repo.list(schema['x-list'].listFields ?? [key, 'name'], visibility(request, true));
       return hooks.afterList ? hooks.afterList(rows, principalOf(request), db) : rows;
     },
     get: async (request) => (await read(parseId(request), visibility(request))) ?? Promise.reject(notFound()),

@@ -4,7 +4,7 @@ import { conflict, fieldError, HttpError } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { idParams, INT_MIN, objectBody } from '../../http/input';
 import { LEDGER_CURRENCY } from '../ledger';
-import { resellerInSubtree } from './subtree';
+import { resellerInSubtree, visibleResellers } from './subtree';
 import { domainPlugin } from '../plugin';
 import type { Database } from '../../db/types';
 
@@ -86,18 +86,14 @@ async function termsTarget(db: Kysely<Database>, request: FastifyRequest, field:
 
 /**
  * Reseller calls beside the entity's own (schemas/reseller.json): the select list of visible resellers, and the
- * terms an ancestor sets: credit limit, debt in review and the usage reset date. Each term change locks the reseller's
- * row as a ledger posting does, so a purchase and a lower limit never pass each other.
+ * terms an ancestor sets: credit limit, debt in review and the usage reset date. A credit limit is changed with the
+ * reseller's row locked as a ledger posting does, so a purchase and a lower limit never pass each other.
  */
 export default domainPlugin('resellers', async (app, { database }) => {
   const { db } = database;
 
   app.get('/portal/reseller-info/list', { config: { signedIn: true }, schema: { tags, summary: 'Id and name of every visible reseller' } }, async (request) => {
-    const p = principalOf(request);
-    const q = db.selectFrom('reseller').select(['id', 'name', 'parentId']);
-    // An account user's tenant is its account: of the resellers, it sees its own only, not the sub-resellers below it.
-    const scoped = p.accountId !== null && !p.isAdmin ? q.where('id', '=', p.resellerId) : q.where('path', 'like', sql<string>`${p.resellerPath} || '%'`);
-    return scoped.orderBy('name').execute();
+    return visibleResellers(db, principalOf(request)).select(['id', 'name', 'parentId']).orderBy('name').execute();
   });
 
   const params = idParams('id', { min: INT_MIN });

@@ -9,7 +9,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Database } from '../../db/types';
 import { conflict, fieldError, forbidden, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
-import { idParams, idSchema, INT_MAX } from '../../http/input';
+import { idParams, idSchema, pageNumberSchema, pageSizeSchema } from '../../http/input';
 import { domainPlugin } from '../plugin';
 import { resellerInSubtree } from '../resellers/subtree';
 import { resolveTarget, TargetError } from './address';
@@ -264,8 +264,8 @@ export default domainPlugin('webhooks', async (app, { database, app: options }) 
         tags,
         summary: "A reseller's webhook deliveries, newest first, with their attempts",
         querystring: resellerQuery({
-          page: { type: 'integer', minimum: 0, maximum: INT_MAX, default: 0, errorMessage: 'validation.page.invalid' },
-          size: { type: 'integer', minimum: 1, maximum: 100, default: 20, errorMessage: 'validation.pageSize.invalid' },
+          page: { ...pageNumberSchema(), default: 0 },
+          size: { ...pageSizeSchema(100), default: 20 },
         }),
         response: {
           200: {
