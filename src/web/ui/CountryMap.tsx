@@ -2,7 +2,7 @@
  * A world map with the chosen countries filled in: ECharts over world-atlas's 1:50m country shapes (241
  * countries, so small states such as Singapore or Malta show too). Loaded lazily with its data.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { useIntl } from 'react-intl';
 import * as echarts from 'echarts/core';
 import { MapChart } from 'echarts/charts';
@@ -14,7 +14,7 @@ import type { Geometry } from 'geojson';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import atlas from 'world-atlas/countries-50m.json';
 import { countryNames } from '@shared/countries';
-import { accent, chartColours, useBodyDark } from './charts/chartTheme';
+import { accent, chartColours, useBodyDark, useChart } from './charts/chartTheme';
 
 echarts.use([MapChart, TooltipComponent, CanvasRenderer]);
 
@@ -61,23 +61,10 @@ function registerWorld() {
 export default function CountryMap({ codes }: { codes: readonly string[] }) {
   const intl = useIntl();
   const dark = useBodyDark();
-  const element = useRef<HTMLDivElement>(null);
-  const chart = useRef<echarts.ECharts | null>(null);
+  const [element, chart] = useChart();
 
   useEffect(() => {
     registerWorld();
-    const instance = echarts.init(element.current!, undefined, { renderer: 'canvas' });
-    chart.current = instance;
-    const resize = new ResizeObserver(() => instance.resize());
-    resize.observe(element.current!);
-    return () => {
-      resize.disconnect();
-      instance.dispose();
-      chart.current = null;
-    };
-  }, []);
-
-  useEffect(() => {
     const names = countryNames(intl.locale);
     const fill = accent();
     chart.current?.setOption(
@@ -102,7 +89,7 @@ export default function CountryMap({ codes }: { codes: readonly string[] }) {
       },
       { notMerge: true },
     );
-  }, [codes, dark, intl.locale]);
+  }, [chart, codes, dark, intl.locale]);
 
   return (
     <div

@@ -2,12 +2,12 @@
  * A line over time (ECharts): one value per day, week or month, in the page's look and the tenant's accent colour,
  * with values and axis labels formatted by the caller (money in the user's locale, for instance).
  */
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import * as echarts from 'echarts/core';
 import { LineChart as Line } from 'echarts/charts';
 import { GridComponent, TooltipComponent } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
-import { accent, chartColours, useBodyDark } from './chartTheme';
+import { accent, chartColours, useBodyDark, useChart } from './chartTheme';
 
 echarts.use([Line, GridComponent, TooltipComponent, CanvasRenderer]);
 
@@ -28,20 +28,7 @@ export interface LineChartProps {
 
 export default function LineChart({ points, label, formatValue, formatDate, testId }: LineChartProps) {
   const dark = useBodyDark();
-  const element = useRef<HTMLDivElement>(null);
-  const chart = useRef<echarts.ECharts | null>(null);
-
-  useEffect(() => {
-    const instance = echarts.init(element.current!, undefined, { renderer: 'canvas' });
-    chart.current = instance;
-    const resize = new ResizeObserver(() => instance.resize());
-    resize.observe(element.current!);
-    return () => {
-      resize.disconnect();
-      instance.dispose();
-      chart.current = null;
-    };
-  }, []);
+  const [element, chart] = useChart();
 
   useEffect(() => {
     const colours = chartColours(dark);
@@ -83,7 +70,7 @@ export default function LineChart({ points, label, formatValue, formatDate, test
       },
       { notMerge: true },
     );
-  }, [points, dark, formatValue, formatDate]);
+  }, [chart, points, dark, formatValue, formatDate]);
 
   return <div ref={element} className="portal-line-chart" role="img" aria-label={label} data-testid={testId} data-points={points.length} />;
 }

@@ -1,6 +1,28 @@
 /** What every chart of the portal follows: the page's light or dark look, and the tenant's accent colour. */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Classes } from '@blueprintjs/core';
+import * as echarts from 'echarts/core';
+
+/**
+ * An ECharts instance on the element the first ref is given to, drawn on canvas and resized with its element, disposed
+ * with the component; set options through the second ref once mounted.
+ */
+export function useChart() {
+  const element = useRef<HTMLDivElement>(null);
+  const chart = useRef<echarts.ECharts | null>(null);
+  useEffect(() => {
+    const instance = echarts.init(element.current!, undefined, { renderer: 'canvas' });
+    chart.current = instance;
+    const resize = new ResizeObserver(() => instance.resize());
+    resize.observe(element.current!);
+    return () => {
+      resize.disconnect();
+      instance.dispose();
+      chart.current = null;
+    };
+  }, []);
+  return [element, chart] as const;
+}
 
 /** Whether the page is dark: Blueprint's class on the body, watched so a chart follows the switch. */
 export function useBodyDark(): boolean {
