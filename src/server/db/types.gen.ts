@@ -234,12 +234,16 @@ export interface LabSwitch {
 export interface LedgerEntry {
   amount: Numeric;
   balanceAfter: Numeric;
+  confirmationCode: string | null;
   createdAt: Generated<Timestamp>;
   currency: Generated<string>;
+  fee: Generated<Numeric>;
   id: Generated<number>;
   kind: string;
+  method: string | null;
   reference: string | null;
   resellerId: number;
+  userId: number | null;
 }
 
 export interface LocationZone {

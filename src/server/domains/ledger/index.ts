@@ -16,7 +16,10 @@ import { resellerInSubtree } from '../resellers/subtree';
 /** The portal keeps reseller money in US dollars, its default currency. */
 export const LEDGER_CURRENCY = 'USD';
 
-export type LedgerKind = 'opening' | 'purchase' | 'payment' | 'adjustment';
+export type LedgerKind = 'opening' | 'purchase' | 'payment' | 'refund' | 'reset' | 'charge' | 'adjustment';
+
+/** How a payment (or its reset) was made: the specification's method codes, and MANUAL for the administrator's. */
+export type PaymentMethodCode = 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
 
 export interface Posting {
   resellerId: number;
@@ -24,6 +27,14 @@ export interface Posting {
   amount: string | number;
   kind: LedgerKind;
   reference?: string | null;
+  /** The method of a payment or reset. */
+  method?: PaymentMethodCode | null;
+  /** What the payer paid on top of `amount` (exact decimal text or number, never negative). */
+  fee?: string | number;
+  /** The user who made the movement; none for the system's own. */
+  userId?: number | null;
+  /** The processor's confirmation of a payment. */
+  confirmationCode?: string | null;
   /** Refuse the posting when it would take the balance below zero (a purchase). */
   mustCover?: boolean;
 }
@@ -60,6 +71,10 @@ export async function post(trx: Kysely<Database>, posting: Posting): Promise<{ i
       currency: LEDGER_CURRENCY,
       kind: posting.kind,
       reference: posting.reference ?? null,
+      method: posting.method ?? null,
+      fee: String(posting.fee ?? 0),
+      userId: posting.userId ?? null,
+      confirmationCode: posting.confirmationCode ?? null,
       balanceAfter: rows[0].after,
     })
     .returning(['id', sql<string>`balance_after::text`.as('balanceAfter')])

@@ -244,6 +244,7 @@ export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<Database>
           resellerId: subscriber.resellerId,
           amount: `-${template.price}`,
           kind: 'purchase',
+          userId: principal.userId,
           mustCover: true,
           reference: `prepaid package ${row.id} (template ${template.id}, subscriber ${subscriber.subscriberId})`,
         });
