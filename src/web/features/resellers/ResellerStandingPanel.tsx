@@ -3,13 +3,15 @@
  * the reseller set (credit limit, debt in review, the start of its usage period). The server refuses the terms to
  * the reseller itself and to a limit below the credit in use; the panel offers them only where they would pass.
  */
-import { Alert, Button, ControlGroup, FormGroup, H3, HTMLTable, InputGroup, Intent } from '@blueprintjs/core';
+import { Alert, Button, ControlGroup, FormGroup, H3, HTMLTable, Intent } from '@blueprintjs/core';
 import { HistoryIcon, IdNumberIcon, MapMarkerIcon, PeopleIcon } from '@blueprintjs/icons';
 import { lazy, Suspense, useCallback, useMemo, useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate } from 'react-router-dom';
 import { apiErrorOf, type QueryError } from '@web/core/apiErrors';
 import { useCaller } from '@web/core/useCaller';
+import { AmountInput } from '@web/ui/amount/AmountInput';
+import { formatAmount, parseAmount } from '@web/ui/amount/amount';
 import { Loading } from '@web/ui/Loading';
 import { showToast } from '@web/ui/toaster';
 import {
@@ -50,21 +52,14 @@ function BalanceHistory({ id, currency }: { id: number; currency: string }) {
   );
 }
 
-/** An amount as typed: digits with an optional point or comma and at most two decimals; thousands separators dropped. */
-export function parseAmount(text: string): number | undefined {
-  const plain = text.trim().replace(/[\s\u00a0\u202f']/g, '');
-  const normalised = /^\d{1,3}(,\d{3})+(\.\d{1,2})?$/.test(plain) ? plain.replace(/,/g, '') : plain.replace(',', '.');
-  return /^\d{1,8}(\.\d{1,2})?$/.test(normalised) ? Number(normalised) : undefined;
-}
-
 function AmountForm(props: { id: string; label: string; value: number; invalidMessage: string; onSave: (amount: number) => Promise<QueryError | undefined> }) {
   const intl = useIntl();
-  const [text, setText] = useState(String(props.value));
+  const [text, setText] = useState(() => formatAmount(props.value, intl.locale));
   const [error, setError] = useState<string>();
   const [saving, setSaving] = useState(false);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const amount = parseAmount(text);
+    const amount = parseAmount(text, { locale: intl.locale });
     if (amount === undefined) return setError(intl.formatMessage({ id: props.invalidMessage }));
     setSaving(true);
     const failed = await props.onSave(amount);
@@ -77,7 +72,7 @@ function AmountForm(props: { id: string; label: string; value: number; invalidMe
     <form onSubmit={submit} data-testid={`${props.id}-form`}>
       <FormGroup label={props.label} labelFor={props.id} intent={error ? Intent.DANGER : Intent.NONE} helperText={error}>
         <ControlGroup>
-          <InputGroup id={props.id} value={text} inputMode="decimal" onValueChange={setText} intent={error ? Intent.DANGER : Intent.NONE} />
+          <AmountInput id={props.id} value={text} onValueChange={setText} intent={error ? Intent.DANGER : Intent.NONE} />
           <Button type="submit" loading={saving} data-testid={`${props.id}-save`}>
             <FormattedMessage id="form.save" />
           </Button>
