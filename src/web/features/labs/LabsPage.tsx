@@ -108,6 +108,7 @@ export default function LabsPage() {
       )}
       {isLoading && <Loading />}
       {data && (
+        // The few switches the portal defines, each with its own toggle, answered whole by the server: no paging, sorting or search to offer.
         <HTMLTable className="portal-admin-table portal-labs" striped>
           <thead>
             <tr>

@@ -102,6 +102,7 @@ function Figures({ standing }: { standing: ResellerStanding }) {
     ],
   ];
   return (
+    // Labelled figures of one reseller, not a list of records.
     <HTMLTable compact className="portal-reseller-figures" data-testid="reseller-figures">
       <tbody>
         {rows.map(([label, value]) => (

@@ -230,6 +230,7 @@ function DeliveryLog({ resellerId }: { resellerId: number }) {
         </p>
       ) : (
         <>
+          {/* A panel of the reseller's page, paged on the server with a redeliver action per row: the grid and the admin table are whole pages, not panels. */}
           <HTMLTable compact striped className="portal-webhook-table">
             <thead>
               <tr>
@@ -277,6 +278,7 @@ export function WebhooksPanel({ id }: { id: number }) {
         <Loading />
       ) : (
         <>
+          {/* One row per event type, five at most, each with its URL and actions: a fixed form laid out as rows, not a list of records. */}
           <HTMLTable compact className="portal-webhook-table portal-webhook-urls">
             <thead>
               <tr>
