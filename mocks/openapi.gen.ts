@@ -10190,15 +10190,15 @@ export interface operations {
           rates?:
             | {
                 country: string;
-                /** entity.roamingProfile.rate.data */
+                /** Data (per MB) */
                 data?: number;
-                /** entity.roamingProfile.rate.moCall */
+                /** MO call */
                 moCall?: number;
-                /** entity.roamingProfile.rate.moSms */
+                /** MO SMS */
                 moSms?: number;
-                /** entity.roamingProfile.rate.mtCall */
+                /** MT call */
                 mtCall?: number;
-                /** entity.roamingProfile.rate.mtSms */
+                /** MT SMS */
                 mtSms?: number;
               }[]
             | null;
@@ -10235,15 +10235,15 @@ export interface operations {
             name?: string;
             rates?: {
               country: string;
-              /** entity.roamingProfile.rate.data */
+              /** Data (per MB) */
               data?: number;
-              /** entity.roamingProfile.rate.moCall */
+              /** MO call */
               moCall?: number;
-              /** entity.roamingProfile.rate.moSms */
+              /** MO SMS */
               moSms?: number;
-              /** entity.roamingProfile.rate.mtCall */
+              /** MT call */
               mtCall?: number;
-              /** entity.roamingProfile.rate.mtSms */
+              /** MT SMS */
               mtSms?: number;
             }[];
             reference?: string;
@@ -10277,15 +10277,15 @@ export interface operations {
           rates?:
             | {
                 country: string;
-                /** entity.roamingProfile.rate.data */
+                /** Data (per MB) */
                 data?: number;
-                /** entity.roamingProfile.rate.moCall */
+                /** MO call */
                 moCall?: number;
-                /** entity.roamingProfile.rate.moSms */
+                /** MO SMS */
                 moSms?: number;
-                /** entity.roamingProfile.rate.mtCall */
+                /** MT call */
                 mtCall?: number;
-                /** entity.roamingProfile.rate.mtSms */
+                /** MT SMS */
                 mtSms?: number;
               }[]
             | null;
@@ -10320,15 +10320,15 @@ export interface operations {
             name?: string;
             rates?: {
               country: string;
-              /** entity.roamingProfile.rate.data */
+              /** Data (per MB) */
               data?: number;
-              /** entity.roamingProfile.rate.moCall */
+              /** MO call */
               moCall?: number;
-              /** entity.roamingProfile.rate.moSms */
+              /** MO SMS */
               moSms?: number;
-              /** entity.roamingProfile.rate.mtCall */
+              /** MT call */
               mtCall?: number;
-              /** entity.roamingProfile.rate.mtSms */
+              /** MT SMS */
               mtSms?: number;
             }[];
             reference?: string;
@@ -10377,15 +10377,15 @@ export interface operations {
             name?: string;
             rates?: {
               country: string;
-              /** entity.roamingProfile.rate.data */
+              /** Data (per MB) */
               data?: number;
-              /** entity.roamingProfile.rate.moCall */
+              /** MO call */
               moCall?: number;
-              /** entity.roamingProfile.rate.moSms */
+              /** MO SMS */
               moSms?: number;
-              /** entity.roamingProfile.rate.mtCall */
+              /** MT call */
               mtCall?: number;
-              /** entity.roamingProfile.rate.mtSms */
+              /** MT SMS */
               mtSms?: number;
             }[];
             reference?: string;
@@ -10422,15 +10422,15 @@ export interface operations {
           rates?:
             | {
                 country: string;
-                /** entity.roamingProfile.rate.data */
+                /** Data (per MB) */
                 data?: number;
-                /** entity.roamingProfile.rate.moCall */
+                /** MO call */
                 moCall?: number;
-                /** entity.roamingProfile.rate.moSms */
+                /** MO SMS */
                 moSms?: number;
-                /** entity.roamingProfile.rate.mtCall */
+                /** MT call */
                 mtCall?: number;
-                /** entity.roamingProfile.rate.mtSms */
+                /** MT SMS */
                 mtSms?: number;
               }[]
             | null;
@@ -10467,15 +10467,15 @@ export interface operations {
             name?: string;
             rates?: {
               country: string;
-              /** entity.roamingProfile.rate.data */
+              /** Data (per MB) */
               data?: number;
-              /** entity.roamingProfile.rate.moCall */
+              /** MO call */
               moCall?: number;
-              /** entity.roamingProfile.rate.moSms */
+              /** MO SMS */
               moSms?: number;
-              /** entity.roamingProfile.rate.mtCall */
+              /** MT call */
               mtCall?: number;
-              /** entity.roamingProfile.rate.mtSms */
+              /** MT SMS */
               mtSms?: number;
             }[];
             reference?: string;
@@ -10610,15 +10610,15 @@ export interface operations {
               name?: string;
               rates?: {
                 country: string;
-                /** entity.roamingProfile.rate.data */
+                /** Data (per MB) */
                 data?: number;
-                /** entity.roamingProfile.rate.moCall */
+                /** MO call */
                 moCall?: number;
-                /** entity.roamingProfile.rate.moSms */
+                /** MO SMS */
                 moSms?: number;
-                /** entity.roamingProfile.rate.mtCall */
+                /** MT call */
                 mtCall?: number;
-                /** entity.roamingProfile.rate.mtSms */
+                /** MT SMS */
                 mtSms?: number;
               }[];
               reference?: string;

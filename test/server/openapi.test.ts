@@ -34,6 +34,13 @@ describe('the OpenAPI document', () => {
     expect(ids.size).toBeGreaterThan(150);
   });
 
+  it('titles fields in words, not message ids', () => {
+    const titles: string[] = [];
+    JSON.stringify(doc, (key, value) => (key === 'title' && typeof value === 'string' && titles.push(value), value));
+    expect(titles).toContain('MO call');
+    expect(titles.filter((t) => /^[a-z]+(\.[a-zA-Z]+){2,}$/.test(t))).toEqual([]);
+  });
+
   it('carries none of the validation-only keywords', () => {
     const text = JSON.stringify(doc.paths);
     expect(text).not.toContain('"errorMessage"');

@@ -5,6 +5,7 @@
  * document names the server it describes. `npm run lint:api` checks the result with Redocly.
  */
 import type { SwaggerOptions } from '@fastify/swagger';
+import { englishText } from './errors';
 
 type Json = Record<string, unknown>;
 
@@ -20,6 +21,11 @@ export function documentedSchema(value: unknown): unknown {
   const out: Json = {};
   for (const [key, v] of Object.entries(value)) {
     if (VALIDATION_ONLY.has(key)) continue;
+    // Schemas name their fields by message id, for the forms; the document's reader gets the English words.
+    if (key === 'title' && typeof v === 'string') {
+      out.title = englishText(v);
+      continue;
+    }
     if ((key === 'exclusiveMinimum' || key === 'exclusiveMaximum') && typeof v === 'number') {
       const bound = key === 'exclusiveMinimum' ? 'minimum' : 'maximum';
       out[bound] = v;
