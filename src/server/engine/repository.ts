@@ -19,6 +19,7 @@ import { countryCodesMatching } from '@shared/countries';
 import { CUSTOM_KEY_PATTERN, CUSTOM_PROPERTY, customComparison, customKeyOf, type CustomFieldDefinition } from '@shared/customFields';
 import type { Page } from '@shared/wire';
 import type { Principal } from '../http/principal';
+import { escapeLike, resellerVisibility, subtreePattern } from '../http/tenancy';
 
 type Row = Record<string, unknown>;
 /**
@@ -49,11 +50,6 @@ export const EXACT_COUNT_LIMIT = 10_000;
 
 /** How long a repository keeps an estimated total (see `EntityRepository.estimates`). */
 const ESTIMATE_TTL_MS = 15_000;
-
-/** A value matched literally by LIKE: its `%`, `_` and `\` escaped. */
-export function escapeLike(value: string) {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 /** The SQL of one search comparison on a column (see `searchComparison`); undefined when it can match nothing. */
 export function searchMatch(eb: ExpressionBuilder<any, any>, column: Expression<unknown>, cmp: SearchComparison): Expression<SqlBool> | undefined {
@@ -194,11 +190,10 @@ export class EntityRepository {
   private visible(q: AnyQuery, v: Visibility): AnyQuery {
     const { principal } = v;
     const props = this.schema.properties;
-    if (this.schema['x-entity'].scope === 'tree' && !principal.isAdmin) {
-      // The resellers themselves: the caller's subtree; to an account user, its own reseller only.
-      return principal.accountId !== null
-        ? q.where(this.ref(this.key), '=', principal.resellerId)
-        : q.where(sql.ref(`${T}.path`), 'like', `${escapeLike(principal.resellerPath)}%`);
+    if (this.schema['x-entity'].scope === 'tree') {
+      // The resellers themselves, by the tree rule.
+      const visible = resellerVisibility(principal, { id: `${T}.${this.keyColumn}`, path: `${T}.path` });
+      return visible ? q.where(visible) : q;
     }
     if (this.schema['x-entity'].scope === 'reseller' && !principal.isAdmin) {
       if (principal.accountId !== null) {
@@ -206,10 +201,7 @@ export class EntityRepository {
         if (props.accountId) q = q.where(this.ref('accountId'), '=', principal.accountId);
       } else {
         q = q.where(this.ref('resellerId'), 'in', (eb: ExpressionBuilder<any, any>) =>
-          eb
-            .selectFrom('reseller')
-            .select('id')
-            .where('path', 'like', `${escapeLike(principal.resellerPath)}%`),
+          eb.selectFrom('reseller').select('id').where('path', 'like', subtreePattern(principal)),
         );
       }
     }

@@ -10,8 +10,8 @@ import { principalOf } from '../../http/guard';
 import { idParams, idSchema, pathId } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import type { RefreshReport } from '../networks/catalogue';
-import { escapeLike } from '../../engine/repository';
 import type { Database } from '../../db/types';
+import { subtreePattern } from '../../http/tenancy';
 
 /** Confirmed states (`applied`) and the targets of pending changes. */
 type Final = 'blocked' | 'preferred' | 'removed';
@@ -38,12 +38,7 @@ async function visibleList(db: Kysely<Database>, principal: Principal, where: { 
   if (where.id !== undefined) q = q.where('l.allowedListId', '=', where.id);
   if (where.uuid !== undefined) q = q.where('l.uuid', '=', where.uuid);
   if (!principal.isAdmin) {
-    q = q.where('l.resellerId', 'in', (eb) =>
-      eb
-        .selectFrom('reseller')
-        .select('id')
-        .where('path', 'like', `${escapeLike(principal.resellerPath)}%`),
-    );
+    q = q.where('l.resellerId', 'in', (eb) => eb.selectFrom('reseller').select('id').where('path', 'like', subtreePattern(principal)));
   }
   const list = await q.executeTakeFirst();
   if (!list) throw notFound();

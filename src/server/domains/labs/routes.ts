@@ -8,6 +8,7 @@ import { principalOf } from '../../http/guard';
 import { idSchema, objectBody } from '../../http/input';
 import { resellerPathIds, type Principal } from '../../http/principal';
 import type { LabStates } from './switches';
+import { visibleResellers } from '../resellers/subtree';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -51,12 +52,7 @@ export const labOff = (lab: LabKey) => new HttpError(403, 'LAB_OFF', `${englishT
 async function tenantOf(db: Kysely<Database>, principal: Principal, resellerId: number | undefined) {
   if (resellerId === undefined || resellerId === principal.resellerId) return { id: principal.resellerId, path: principal.resellerPath };
   if (!principal.isAdmin) throw forbidden();
-  const row = await db
-    .selectFrom('reseller')
-    .select(['id', 'path'])
-    .where('id', '=', resellerId)
-    .where('path', 'like', sql<string>`${principal.resellerPath} || '%'`)
-    .executeTakeFirst();
+  const row = await visibleResellers(db, principal).select(['id', 'path']).where('id', '=', resellerId).executeTakeFirst();
   if (!row) throw invalid([fieldError('resellerId', 'reference', 'validation.reference.unknown')]);
   return row;
 }

@@ -6,8 +6,8 @@ import { forbidden } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { pageQuery, parseTime } from '../../http/input';
 import { refreshNetworks, type RefreshReport } from './catalogue';
-import { escapeLike } from '../../engine/repository';
 import type { Database } from '../../db/types';
+import { escapeLike, subtreePattern } from '../../http/tenancy';
 
 /** The portal's languages; each country carries its name in all of them. */
 const LANGUAGES = ['en', 'ru', 'de', 'he', 'zh-Hans', 'es'] as const;
@@ -126,12 +126,7 @@ export function registerNetworkRoutes(app: FastifyInstance, db: Kysely<Database>
       };
       let base = db.selectFrom('networkEvent as e');
       if (!principal.isAdmin) {
-        base = base.where('e.resellerId', 'in', (eb) =>
-          eb
-            .selectFrom('reseller')
-            .select('id')
-            .where('path', 'like', `${escapeLike(principal.resellerPath)}%`),
-        );
+        base = base.where('e.resellerId', 'in', (eb) => eb.selectFrom('reseller').select('id').where('path', 'like', subtreePattern(principal)));
       }
       for (const field of ['imsi', 'plmn', 'operation', 'result', 'subject'] as const) {
         if (q[field]) base = base.where(`e.${field}`, '=', q[field]);

@@ -4,6 +4,7 @@ import { fieldError, invalid } from '../../http/errors';
 import type { Principal } from '../../http/principal';
 import type { Database } from '../../db/types';
 import { tableAs } from '../../db/dynamicTable';
+import { subtreePattern } from '../../http/tenancy';
 
 const ZONES = [
   ['locationZoneId', 'locationZone'],
@@ -27,7 +28,7 @@ async function zoneAllowed(
     .innerJoin('reseller as owner', 'owner.id', 'z.resellerId')
     .select('z.id')
     .where('z.id', '=', zoneId)
-    .where('owner.path', 'like', sql<string>`${principal.resellerPath} || '%'`)
+    .where('owner.path', 'like', subtreePattern(principal))
     .where((eb) =>
       eb.exists(
         eb

@@ -17,6 +17,7 @@ import { idSchema, INT_MIN, objectBody, pathId, queryId } from '../../http/input
 import { can, type Principal } from '../../http/principal';
 import { post } from '../ledger';
 import type { Database } from '../../db/types';
+import { subtreePattern } from '../../http/tenancy';
 
 type Body = Record<string, unknown>;
 
@@ -31,7 +32,7 @@ async function visibleSubscriber(db: Kysely<Database>, principal: Principal, id:
     .select(['s.subscriberId', 's.resellerId', 's.accountId', 'r.path'])
     .where('s.subscriberId', '=', id);
   if (!principal.isAdmin) {
-    q = q.where('r.path', 'like', sql<string>`${principal.resellerPath} || '%'`);
+    q = q.where('r.path', 'like', subtreePattern(principal));
     if (principal.accountId !== null) q = q.where('s.accountId', '=', principal.accountId);
   }
   const row = await q.executeTakeFirst();
@@ -46,7 +47,7 @@ function visibleTemplates(db: Kysely<Database>, principal: Principal, offeredTo?
     .innerJoin('reseller as tr', 'tr.id', 't.resellerId')
     .leftJoin('locationZone as lz', 'lz.id', 't.locationZoneId')
     .leftJoin('destinationZone as dz', 'dz.id', 't.destinationZoneId')
-    .where('tr.path', 'like', sql<string>`${principal.resellerPath} || '%'`);
+    .where('tr.path', 'like', subtreePattern(principal));
   if (offeredTo !== undefined) q = q.where(sql<string>`${offeredTo}`, 'like', sql<string>`tr.path || '%'`);
   return q;
 }
@@ -134,7 +135,7 @@ export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<Database>
             .selectFrom('reseller')
             .select('id')
             .where('id', '=', resellerId)
-            .where('path', 'like', sql<string>`${principal.resellerPath} || '%'`)
+            .where('path', 'like', subtreePattern(principal))
             .executeTakeFirst();
           if (!reseller) throw notFound();
           q = q.where('t.resellerId', '=', resellerId);
@@ -163,7 +164,7 @@ export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<Database>
         .innerJoin('reseller as r', 'r.id', 'z.resellerId')
         .select(['z.id', 'z.name', 'z.countries'])
         .where('z.id', '=', id)
-        .where('r.path', 'like', sql<string>`${principal.resellerPath} || '%'`)
+        .where('r.path', 'like', subtreePattern(principal))
         .executeTakeFirst();
       if (!zone) throw notFound();
       return { locationZoneId: zone.id, name: zone.name, countries: JSON.parse(String(zone.countries)) as string[] };
@@ -204,7 +205,7 @@ export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<Database>
         .selectAll('t')
         .select('tr.path as resellerPath')
         .where('t.id', '=', body.templateId)
-        .where('tr.path', 'like', sql<string>`${principal.resellerPath} || '%'`)
+        .where('tr.path', 'like', subtreePattern(principal))
         .executeTakeFirst();
       if (!template) throw notFound();
       if (!subscriber.path.startsWith(String(template.resellerPath))) throw invalid([fieldError('templateId', 'offered', 'prepaid.template.notOffered')]);

@@ -21,6 +21,7 @@ import { idSchema, INT_MIN, listRequestSchema, queryId } from '../../http/input'
 import type { Principal } from '../../http/principal';
 import { exactText } from '../pricing/rules';
 import type { Database } from '../../db/types';
+import { subtreePattern } from '../../http/tenancy';
 
 type Row = Record<string, unknown>;
 
@@ -165,7 +166,7 @@ export function registerResellerPricingRoutes(app: FastifyInstance, db: Kysely<D
       const subtree = await db
         .selectFrom('reseller')
         .select(['id', 'name', 'parentId', 'pricingPlanId'])
-        .where('path', 'like', sql<string>`${principal.resellerPath} || '%'`)
+        .where('path', 'like', subtreePattern(principal))
         .orderBy('path')
         .limit(500)
         .execute();

@@ -1,16 +1,14 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types';
 import { notFound } from '../../http/errors';
 import type { Principal } from '../../http/principal';
+import { resellerVisibility } from '../../http/tenancy';
 
-/**
- * The resellers the caller sees: the administrator all; a reseller's user its reseller and those below it; an
- * account user its own reseller only (the sub-resellers below it are other tenants to it).
- */
+/** The resellers the caller sees (`resellerVisibility`: the tree rule). */
 export function visibleResellers(db: Kysely<Database>, principal: Principal) {
   const q = db.selectFrom('reseller');
-  if (principal.isAdmin) return q;
-  return principal.accountId !== null ? q.where('id', '=', principal.resellerId) : q.where('path', 'like', sql<string>`${principal.resellerPath} || '%'`);
+  const visible = resellerVisibility(principal, { id: 'reseller.id', path: 'reseller.path' });
+  return visible ? q.where(visible) : q;
 }
 
 /** The reseller `id` if the caller sees it (`visibleResellers`), else 404. */

@@ -12,6 +12,7 @@ import { principalOf } from '../../http/guard';
 import { idSchema, INT_MIN, pathId, queryId } from '../../http/input';
 import { checkRates, PENDING, RATE_FIELDS, ratesQuery, writeRates, type Rate } from './hooks';
 import type { Database } from '../../db/types';
+import { subtreePattern } from '../../http/tenancy';
 
 /** Import files are at most this many bytes ("less than 4 MB"). */
 export const IMPORT_MAX_BYTES = 4 * 1024 * 1024;
@@ -58,7 +59,7 @@ export function registerRoamingProfileRoutes(app: FastifyInstance, db: Kysely<Da
         .innerJoin('reseller as r', 'r.id', 'p.resellerId')
         .select(['p.id', 'p.name', 'p.reference', 'p.slots', 'p.resellerId', 'r.name as resellerName'])
         .where('p.reviewState', '=', 'approved')
-        .where('r.path', 'like', sql<string>`${principal.resellerPath} || '%'`);
+        .where('r.path', 'like', subtreePattern(principal));
       if (resellerId !== undefined) q = q.where('p.resellerId', '=', resellerId);
       if (slotCount !== undefined) q = q.where('p.slots', '=', slotCount);
       return q.orderBy('p.name').orderBy('p.id').execute();

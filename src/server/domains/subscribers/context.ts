@@ -1,11 +1,12 @@
 import type { FastifyRequest } from 'fastify';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Page } from '@shared/wire';
 import { fieldError, forbidden, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { INT_MAX } from '../../http/input';
 import { can, type Principal } from '../../http/principal';
 import type { Database } from '../../db/types';
+import { subtreePattern } from '../../http/tenancy';
 
 /** The subscriber columns the operations read and change. */
 export const SUBSCRIBER_COLUMNS = [
@@ -58,7 +59,7 @@ export interface Subscriber {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any query builder with a `where`, whatever its tables
 export function scopeToCaller<Q extends { where: (...args: any[]) => Q }>(q: Q, principal: Principal, alias = 's'): Q {
   if (principal.isAdmin) return q;
-  let scoped = q.where('r.path', 'like', sql<string>`${principal.resellerPath} || '%'`);
+  let scoped = q.where('r.path', 'like', subtreePattern(principal));
   if (principal.accountId !== null) scoped = scoped.where(`${alias}.accountId`, '=', principal.accountId);
   return scoped;
 }

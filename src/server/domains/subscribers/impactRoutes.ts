@@ -8,6 +8,7 @@ import type { Principal } from '../../http/principal';
 import { envelope, pageOf, pathId, scopeToCaller, toIso, type Body } from './context';
 import type { Database } from '../../db/types';
 import { tableAs } from '../../db/dynamicTable';
+import { subtreePattern } from '../../http/tenancy';
 
 /** How far back an attachment counts. */
 export const IMPACT_DAYS = 30;
@@ -77,7 +78,7 @@ async function visibleOwned(db: Kysely<Database>, principal: Principal, table: '
     .selectAll('x')
     .select('xr.path')
     .where(`x.${key}`, '=', id);
-  if (!principal.isAdmin) q = q.where('xr.path', 'like', sql<string>`${principal.resellerPath} || '%'`);
+  if (!principal.isAdmin) q = q.where('xr.path', 'like', subtreePattern(principal));
   const row = await q.executeTakeFirst();
   if (!row) throw notFound();
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a row of the zone or plan table the request names

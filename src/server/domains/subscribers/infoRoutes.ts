@@ -14,6 +14,7 @@ import { bodyOf, envelope, money, pageOf, pathId, requirePanel, scopeToCaller, t
 import { changeSubscriber } from './operationRoutes';
 import { recordOperation } from './network';
 import type { Database } from '../../db/types';
+import { subtreePattern } from '../../http/tenancy';
 
 /** Speeds a subscriber can be throttled to once its daily limit is reached; `BLOCK` stops its data instead. */
 export const QOS_SPEED_LIMITS = [
@@ -238,7 +239,7 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
     q = scopeToCaller(q, principal);
     if (resellerId !== undefined) {
       let reseller = db.selectFrom('reseller as r').select('r.path').where('r.id', '=', resellerId);
-      if (!principal.isAdmin) reseller = reseller.where('r.path', 'like', sql<string>`${principal.resellerPath} || '%'`);
+      if (!principal.isAdmin) reseller = reseller.where('r.path', 'like', subtreePattern(principal));
       const found = await reseller.executeTakeFirst();
       if (!found) throw notFound();
       q = q.where('r.path', 'like', sql<string>`${found.path} || '%'`);
@@ -298,7 +299,7 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
   const simCards = (principal: Principal) => {
     let q = db.selectFrom('simCard as c').innerJoin('reseller as r', 'r.id', 'c.resellerId').leftJoin('subscriber as s', 's.iccid', 'c.iccid');
     if (!principal.isAdmin) {
-      q = q.where('r.path', 'like', sql<string>`${principal.resellerPath} || '%'`);
+      q = q.where('r.path', 'like', subtreePattern(principal));
       if (principal.accountId !== null) q = q.where('s.accountId', '=', principal.accountId);
     }
     return q;

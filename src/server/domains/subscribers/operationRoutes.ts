@@ -9,6 +9,7 @@ import { auditSubscriber, auditSubscribers } from './audit';
 import { money, pathId, pgCode, requirePanel, scopeToCaller, visibleSubscriber, type Body, type Subscriber } from './context';
 import { operationToWire, recordOperation, startNetworkOperation, type Actor, type NetworkOperation } from './network';
 import type { Database } from '../../db/types';
+import { subtreePattern } from '../../http/tenancy';
 
 /** The operations of `POST /portal/subscriber-info/api/`, each with the detail panel (sub-privilege) it belongs to. */
 export const SUBSCRIBER_OPERATIONS = {
@@ -141,7 +142,7 @@ export function usablePlans(db: Kysely<Database>, principal: Principal, sub: Pic
     .select(['p.id as pricingPlanId', 'p.name as pricingPlanName'])
     .where(sql<string>`${sub.resellerPath}`, 'like', sql<string>`pr.path || '%'`);
   if (!principal.isAdmin) {
-    q = principal.accountId !== null ? q.where('pr.id', '=', principal.resellerId) : q.where('pr.path', 'like', sql<string>`${principal.resellerPath} || '%'`);
+    q = principal.accountId !== null ? q.where('pr.id', '=', principal.resellerId) : q.where('pr.path', 'like', subtreePattern(principal));
   }
   return q;
 }

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { forbidden, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { pathId } from '../../http/input';
 import { can, type Principal } from '../../http/principal';
 import type { Database } from '../../db/types';
+import { subtreePattern } from '../../http/tenancy';
 
 /** The subscriber if the caller may see it (their reseller subtree, their account), else 404. */
 async function visibleSubscriber(db: Kysely<Database>, principal: Principal, id: number) {
@@ -14,7 +15,7 @@ async function visibleSubscriber(db: Kysely<Database>, principal: Principal, id:
     .select(['s.subscriberId', 's.iccid', 's.msisdn'])
     .where('s.subscriberId', '=', id);
   if (!principal.isAdmin) {
-    q = q.where('r.path', 'like', sql<string>`${principal.resellerPath} || '%'`);
+    q = q.where('r.path', 'like', subtreePattern(principal));
     if (principal.accountId !== null) q = q.where('s.accountId', '=', principal.accountId);
   }
   const row = await q.executeTakeFirst();

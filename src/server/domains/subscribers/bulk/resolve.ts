@@ -12,6 +12,7 @@ import type { Body } from '../context';
 import { QOS_BLOCK, QOS_SPEED_LIMITS } from '../infoRoutes';
 import type { Database } from '../../../db/types';
 import { tableAs } from '../../../db/dynamicTable';
+import { subtreePattern } from '../../../http/tenancy';
 
 export const BULK_ACTIONS = [
   'suspend',
@@ -126,12 +127,9 @@ export async function resolveAction(db: Kysely<Database>, principal: Principal, 
     if (!principal.isAdmin) {
       q =
         table === 'account'
-          ? q.where('xr.path', 'like', sql<string>`${principal.resellerPath} || '%'`)
+          ? q.where('xr.path', 'like', subtreePattern(principal))
           : q.where((eb) =>
-              eb.or([
-                eb('xr.path', 'like', sql<string>`${principal.resellerPath} || '%'`),
-                eb(sql<string>`${principal.resellerPath}`, 'like', sql<string>`xr.path || '%'`),
-              ]),
+              eb.or([eb('xr.path', 'like', subtreePattern(principal)), eb(sql<string>`${principal.resellerPath}`, 'like', sql<string>`xr.path || '%'`)]),
             );
     }
     return q;

@@ -1,0 +1,27 @@
+/**
+ * The tree rule, written once. Resellers form a tree kept as materialised paths (`/-1/7/12/`); a caller sees the rows
+ * of its reseller and of every reseller below it, an account user its own reseller only, the administrator all.
+ */
+import { sql, type SqlBool, type RawBuilder } from 'kysely';
+import type { Principal } from './principal';
+
+/** A value matched literally by LIKE: its `%`, `_` and `\` escaped. */
+export function escapeLike(value: string) {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** The LIKE pattern of the paths of the principal's reseller and every reseller below it. */
+export function subtreePattern(principal: Pick<Principal, 'resellerPath'>): string {
+  return `${escapeLike(principal.resellerPath)}%`;
+}
+
+/**
+ * Which reseller rows the principal sees, as a condition on the row's id and path columns (names as the query
+ * knows them); undefined for the administrator, who sees all.
+ */
+export function resellerVisibility(principal: Principal, columns: { id: string; path: string }): RawBuilder<SqlBool> | undefined {
+  if (principal.isAdmin) return undefined;
+  return principal.accountId !== null
+    ? sql<SqlBool>`${sql.ref(columns.id)} = ${principal.resellerId}`
+    : sql<SqlBool>`${sql.ref(columns.path)} like ${subtreePattern(principal)}`;
+}
