@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { AppRoutes } from '@web/app/AppRoutes';
 import { renderWithProviders, signedIn } from '@web/test/renderWithProviders';
 import { setupMockApi } from '@web/test/mockApi';
+import { seedCustomFields } from '../../../mocks/customFieldHandlers';
 import { mockToken } from '../../../mocks/token';
 
 const api = setupMockApi();
@@ -23,6 +24,25 @@ describe('top bar', () => {
     expect(location()).toBe('/accounts'); // no text yet: changing the filter does not search
     await user.type(screen.getByTestId('search-popup-text'), '  Hamburg {Enter}');
     await waitFor(() => expect(location()).toBe('/accounts?searchKey=Hamburg&searchBy=city&page=1'));
+  });
+
+  it("offers the custom fields of the page's entity as filters, by their labels", async () => {
+    seedCustomFields(api.db);
+    const { user } = renderWithProviders(<AppRoutes />, { route: '/subscribers', preloadedState: signedIn(mockToken('admin')) });
+    await user.click(await screen.findByTestId('search-popup-open'));
+    const by = screen.getByTestId('search-popup-by');
+    await waitFor(() => expect(within(by).getByRole('option', { name: 'Contract ref' })).toBeTruthy());
+    await user.selectOptions(by, 'custom.contractRef');
+    await user.type(screen.getByTestId('search-popup-text'), 'B-9{Enter}');
+    await waitFor(() => expect(location()).toBe('/subscribers?searchKey=B-9&searchBy=custom.contractRef&page=1'));
+    // Accounts have no custom fields here: only the page's own filters.
+    await user.click(await screen.findByTestId('search-popup-open'));
+    await user.selectOptions(screen.getByTestId('search-popup-page'), 'Accounts');
+    expect(
+      within(screen.getByTestId('search-popup-by'))
+        .queryAllByRole('option')
+        .some((o) => o.getAttribute('value')?.startsWith('custom.')),
+    ).toBe(false);
   });
 
   it('re-runs a search when the filter changes, and says a page is not searchable yet', async () => {

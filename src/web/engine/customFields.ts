@@ -19,9 +19,9 @@ export interface CustomFieldsState {
   ready: boolean;
 }
 
-/** The custom fields that apply to the caller's rows of a schema's entity. */
-export function useCustomFields(schema: EntitySchema): CustomFieldsState {
-  const entity = customEntityOf(schema);
+/** The custom fields that apply to the caller's rows of a schema's entity (none without a schema). */
+export function useCustomFields(schema: EntitySchema | undefined): CustomFieldsState {
+  const entity = schema && customEntityOf(schema);
   const { data, isSuccess, isError } = useGetCustomFieldsApplicableByEntityQuery(entity ?? skipToken);
   const fields = useMemo(() => (data ? sortDefinitions(data as CustomFieldDefinition[]) : NONE), [data]);
   // A failed read leaves the list without custom columns rather than without rows.

@@ -5,6 +5,9 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { showToast } from '@web/ui/toaster';
 import { useIsAdmin } from '@web/core/useIsAdmin';
+import { findSchema } from '@web/core/schemas';
+import { useCustomFields } from '@web/engine/customFields';
+import { customName } from '@shared/customFields';
 import { allowedTargets, filtersFor, findTarget, searchAddress, targetForLocation, type SearchTarget } from './searchTargets';
 
 /** The label of a filter; the multi-field filter reads differently per page. */
@@ -35,7 +38,10 @@ function SearchForm({ targets, onDone }: { targets: SearchTarget[]; onDone: () =
   const location = useLocation();
   const [page, setPage] = useState<string>(() => targetForLocation(targets, location.pathname, location.search)?.page ?? '');
   const target = findTarget(page);
-  const filters = target ? filtersFor(target, isAdmin) : [];
+  // The caller's custom fields of the page's entity are filters too, after the page's own (`custom.<key>`).
+  const { fields: customFields } = useCustomFields(target?.customEntity ? findSchema(target.customEntity) : undefined);
+  const labels = new Map(customFields.map((f) => [customName(f), f.label]));
+  const filters = target ? [...filtersFor(target, isAdmin), ...labels.keys()] : [];
   const [searchBy, setSearchBy] = useState(filters[0] ?? '');
   const [text, setText] = useState('');
 
@@ -87,7 +93,7 @@ function SearchForm({ targets, onDone }: { targets: SearchTarget[]; onDone: () =
             label={intl.formatMessage({ id: 'search.by' })}
             value={searchBy}
             onChange={chooseFilter}
-            options={filters.map((by) => ({ value: by, label: intl.formatMessage({ id: target ? filterMessageId(target, by) : by }) }))}
+            options={filters.map((by) => ({ value: by, label: labels.get(by) ?? intl.formatMessage({ id: target ? filterMessageId(target, by) : by }) }))}
           />
           <InputGroup
             type="search"

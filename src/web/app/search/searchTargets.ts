@@ -19,6 +19,8 @@ export interface SearchTarget {
   comingSoon?: boolean;
   /** Admins also filter these lists by reseller id and reseller name. */
   resellerFilters?: boolean;
+  /** The entity whose list the page opens, when that entity has custom fields: they are filters too. */
+  customEntity?: string;
 }
 
 export const ADMIN_FILTERS = ['resellerId', 'resellerName'] as const;
@@ -29,11 +31,12 @@ export const SEARCH_TARGETS: readonly SearchTarget[] = [
     path: '/subscribers',
     filters: ['multi', 'subscriberId', 'realImsi', 'sponsorImsi', 'iccid', 'msisdn', 'accountId', 'accountName', 'subscriberName', 'resellerName', 'network'],
     resellerFilters: true,
+    customEntity: 'subscriber',
   },
-  { page: 'Accounts', path: '/accounts', filters: ['multi', 'accountId', 'name', 'address', 'city'], resellerFilters: true },
+  { page: 'Accounts', path: '/accounts', filters: ['multi', 'accountId', 'name', 'address', 'city'], resellerFilters: true, customEntity: 'account' },
   { page: 'Users', path: '/users', filters: ['multi', 'userId', 'username', 'firstName', 'lastName', 'email'], resellerFilters: true },
   { page: 'Network', path: '/network', filters: [], comingSoon: true },
-  { page: 'Resellers', path: '/resellers', filters: ['name', 'id', 'accountId'] },
+  { page: 'Resellers', path: '/resellers', filters: ['name', 'id', 'accountId'], customEntity: 'reseller' },
   { page: 'PrepaidTemplates', path: '/templates', filters: ['name', 'id'], resellerFilters: true },
   { page: 'PricingPlans', path: '/pricing-plans', filters: ['name', 'id'], resellerFilters: true },
   { page: 'LocationZones', path: '/location-zones', filters: ['name', 'id', 'includedCountry'], resellerFilters: true },
