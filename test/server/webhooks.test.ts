@@ -226,6 +226,44 @@ describe.each(engines)('webhooks on %s', (engine) => {
     expect((await deliveriesOf(bluesky, bs)).filter((d) => d.eventType === 'LOCATION_UPDATE')).toHaveLength(1);
   });
 
+  it('turns what the network does to a device (an SMS, a detach) into a MOBILE_EVENT, failures included', async () => {
+    const bs = ids['Blue Sky Telecom'];
+    await bluesky.post('/portal/reseller-info/webhook-urls', { eventType: 'MOBILE_EVENT', url: hook.url('/mobile') });
+    const sub = await ctx.db
+      .selectFrom('subscriber')
+      .select(['subscriberId', 'imsi'])
+      .where('resellerId', '=', bs)
+      .orderBy('subscriberId', 'desc')
+      .executeTakeFirstOrThrow();
+    const event = (operation: string, result: string) => ({
+      requestId: `m-${operation}-${result}`,
+      protocol: 'SS7',
+      operation,
+      imsi: sub.imsi,
+      result,
+      detail: `${operation} ${result}`,
+      resellerId: bs,
+      subscriberId: sub.subscriberId,
+    });
+    await ctx.db
+      .insertInto('networkEvent')
+      .values([event('sendSms', 'failure'), event('updateLocation', 'success'), event('detach', 'success')])
+      .execute();
+    const mobile = () => hook.got.filter((r) => r.body.includes('"MOBILE_EVENT"') && r.body.includes(`"subscriberId":${sub.subscriberId}`));
+    await until(async () => mobile().length >= 2 || undefined);
+    expect(
+      mobile()
+        .map((r) => JSON.parse(r.body).data.operation)
+        .sort(),
+    ).toEqual(['detach', 'sendSms']);
+    expect(
+      mobile()
+        .map((r) => JSON.parse(r.body).data)
+        .find((d) => d.operation === 'sendSms'),
+    ).toMatchObject({ result: 'failure', imsi: sub.imsi });
+    await bluesky.delete(`/portal/reseller-info/webhook-urls?event_type=MOBILE_EVENT&reseller_id=${bs}`);
+  });
+
   it('retries a failing receiver with backoff, logs each attempt, fails after the last, and redelivers on request', async () => {
     const bs = ids['Blue Sky Telecom'];
     await bluesky.post('/portal/reseller-info/webhook-urls', { eventType: 'MOBILE_EVENT', url: hook.url('/failing') });

@@ -90,7 +90,7 @@ export async function up(db: Kysely<any>) {
  * A trigger function that queues an event of `type` for every changed row `where` picks: one delivery per reseller
  * with a URL for the type among the row's reseller and those above it (whose path is a prefix of its path).
  */
-function fanOut(name: string, type: string, q: { data: string; from: string; reseller: string; where: string; order: string }) {
+export function fanOut(name: string, type: string, q: { data: string; from: string; reseller: string; where: string; order: string }) {
   return sql.raw(`create function ${name}() returns trigger language plpgsql as $$
   begin
     if not exists (select 1 from webhook_endpoint where event_type = '${type}') then return null; end if;
