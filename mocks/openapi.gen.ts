@@ -35,6 +35,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/accounts/{id}/payments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An account's payments, newest first (at most 500); unprocessedOnly: those still awaiting credit */
+    get: operations['getAccountsByIdPayments'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/accounts/{id}/payments/paged': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** An account's payments, filtered, sorted and paged as the reseller's */
+    post: operations['postAccountsByIdPaymentsPaged'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/accounts/list': {
     parameters: {
       query?: never;
@@ -1081,6 +1115,313 @@ export interface paths {
     get: operations['getNetworks'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payments/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One payment the caller may see */
+    get: operations['getPaymentsById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payments/bank-wires/{id}/confirm': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Confirms a pending bank wire: credits it once */
+    post: operations['postPaymentsBankWiresByIdConfirm'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payments/bank-wires/{id}/proof': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A bank wire's proof, as uploaded (PDF, PNG or JPEG) */
+    get: operations['getPaymentsBankWiresByIdProof'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payments/bank-wires/{id}/reject': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Rejects a pending bank wire: nothing is credited */
+    post: operations['postPaymentsBankWiresByIdReject'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payments/bank-wires/pending': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Bank wires awaiting confirmation, oldest first */
+    get: operations['getPaymentsBankWiresPending'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payments/bit-pay/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A crypto payment's invoice status; a confirmed invoice credits the payment (once), an expired or invalid one fails it */
+    get: operations['getPaymentsBitPayById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payments/currencies': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The currencies payments are made in (the ledge keeps US dollars) */
+    get: operations['getPaymentsCurrencies'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payments/methods': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The methods the caller may pay with now, with their fee rates (STRIPE only when configured, MANUAL for the administrator) */
+    get: operations['getPaymentsMethods'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payments/methods/credit-cards': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caller's saved cards (last four digits, brand, holder, expiry) */
+    get: operations['getPaymentsMethodsCreditCards'];
+    put?: never;
+    /** Saves a card: the processor tokenises it; the portal keeps the token, last four digits, brand, holder and expiry only */
+    post: operations['postPaymentsMethodsCreditCards'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payments/methods/credit-cards/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Removes a saved card */
+    delete: operations['deletePaymentsMethodsCreditCardsById'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payments/paged': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A reseller's payments (resellerId, else the caller's; includeSubResellers for those below it), filtered by method, status, dates (from, to, UTC) and searchKey (reference, description, confirmation or id), sorted and paged */
+    post: operations['postPaymentsPaged'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payments/parameters': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A reseller's effective limits and fee rates (reseller_id, else the caller's), its own settings and what it has used */
+    get: operations['getPaymentsParameters'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payments/parameters/resellers/{resellerId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Sets a reseller's limits and fee rates (null takes the default); only from above the reseller. Reseller -1: the provider's defaults and provider-wide limits (administrator) */
+    put: operations['putPaymentsParametersResellersByResellerId'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payments/reset': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Reverses confirmed payments, each with a reset row of its credited amount in the ledger; answers the outcome of each id */
+    post: operations['postPaymentsReset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payments/submit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Pays into the balance: CREDIT_CARD (a saved card by cardId, or a new card, saved with saveCard) credited at once; BIT_PAY answers an invoice and is credited when it confirms; STRIPE charges a Stripe payment method (pm_…). Idempotency-Key header (or idempotencyKey): the same key answers the first payment */
+    post: operations['postPaymentsSubmit'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payments/submit/bank-wire': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Records a bank wire awaiting the administrator: multipart fields amount, reference (6 to 16 characters), description (optional) and file (the proof: PDF, PNG or JPEG by content, less than 4 MB). Idempotency-Key header accepted */
+    post: operations['postPaymentsSubmitBankWire'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payments/submit/calculate-fee': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Previews a payment: the amount credited, the fee on top and what the payer pays */
+    post: operations['postPaymentsSubmitCalculateFee'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payments/submit/manual': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The administrator's manual payment (negative to take money back), credited at once */
+    post: operations['postPaymentsSubmitManual'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3546,6 +3887,179 @@ export interface operations {
             usageCredit?: number;
             /** @description Raised by every update; send it back with an update */
             version?: number;
+          };
+        };
+      };
+    };
+  };
+  getAccountsByIdPayments: {
+    parameters: {
+      query?: {
+        unprocessedOnly?: boolean;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            accountId?: number | null;
+            /** @description What the payer paid (credited amount plus fee) */
+            amount: number;
+            /** @description The balance after the credit */
+            balanceAfter?: number | null;
+            /** Format: date-time */
+            bookDate?: string | null;
+            cardLast4?: string | null;
+            confirmationCode?: string | null;
+            /** @description What the balance rose by */
+            creditedAmount: number;
+            currency: string;
+            /** Format: date-time */
+            date: string;
+            description?: string | null;
+            /** @description Message id of why a payment was declined or failed */
+            failure?: string | null;
+            failureMessage?: string | null;
+            fee: number;
+            hasProof?: boolean;
+            id: number;
+            /** @description Where a crypto payment is paid */
+            invoiceUrl?: string | null;
+            ledgerEntryId?: number | null;
+            /** @enum {string} */
+            method: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+            paidAmount: number;
+            processorRef?: string | null;
+            reference?: string | null;
+            resellerId: number;
+            resellerName?: string;
+            /** @enum {string} */
+            status: 'pending' | 'confirmed' | 'declined' | 'failed' | 'reset';
+            /**
+             * @description The method, as the specification names it
+             * @enum {string}
+             */
+            type?: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+            userId?: number | null;
+            userName?: string | null;
+          }[];
+        };
+      };
+    };
+  };
+  postAccountsByIdPaymentsPaged: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: date */
+          from?: string;
+          /** @enum {string} */
+          method?: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+          page?: {
+            page?: number;
+            size?: number;
+          } | null;
+          searchKey?: string | null;
+          /** @enum {string|null} */
+          sortBy?: 'id' | 'date' | 'amount' | 'creditedAmount' | 'fee' | 'method' | 'status' | 'bookDate' | null;
+          /** @enum {string|null} */
+          sortDir?: 'asc' | 'desc' | null;
+          /** @enum {string} */
+          status?: 'pending' | 'confirmed' | 'declined' | 'failed' | 'reset';
+          /** Format: date */
+          to?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            currentPage: number;
+            items: {
+              accountId?: number | null;
+              /** @description What the payer paid (credited amount plus fee) */
+              amount: number;
+              /** @description The balance after the credit */
+              balanceAfter?: number | null;
+              /** Format: date-time */
+              bookDate?: string | null;
+              cardLast4?: string | null;
+              confirmationCode?: string | null;
+              /** @description What the balance rose by */
+              creditedAmount: number;
+              currency: string;
+              /** Format: date-time */
+              date: string;
+              description?: string | null;
+              /** @description Message id of why a payment was declined or failed */
+              failure?: string | null;
+              failureMessage?: string | null;
+              fee: number;
+              hasProof?: boolean;
+              id: number;
+              /** @description Where a crypto payment is paid */
+              invoiceUrl?: string | null;
+              ledgerEntryId?: number | null;
+              /** @enum {string} */
+              method: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+              paidAmount: number;
+              processorRef?: string | null;
+              reference?: string | null;
+              resellerId: number;
+              resellerName?: string;
+              /** @enum {string} */
+              status: 'pending' | 'confirmed' | 'declined' | 'failed' | 'reset';
+              /**
+               * @description The method, as the specification names it
+               * @enum {string}
+               */
+              type?: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+              userId?: number | null;
+              userName?: string | null;
+            }[];
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -6785,6 +7299,1344 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+    };
+  };
+  getPaymentsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            accountId?: number | null;
+            /** @description What the payer paid (credited amount plus fee) */
+            amount: number;
+            /** @description The balance after the credit */
+            balanceAfter?: number | null;
+            /** Format: date-time */
+            bookDate?: string | null;
+            cardLast4?: string | null;
+            confirmationCode?: string | null;
+            /** @description What the balance rose by */
+            creditedAmount: number;
+            currency: string;
+            /** Format: date-time */
+            date: string;
+            description?: string | null;
+            /** @description Message id of why a payment was declined or failed */
+            failure?: string | null;
+            failureMessage?: string | null;
+            fee: number;
+            hasProof?: boolean;
+            id: number;
+            /** @description Where a crypto payment is paid */
+            invoiceUrl?: string | null;
+            ledgerEntryId?: number | null;
+            /** @enum {string} */
+            method: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+            paidAmount: number;
+            processorRef?: string | null;
+            reference?: string | null;
+            resellerId: number;
+            resellerName?: string;
+            /** @enum {string} */
+            status: 'pending' | 'confirmed' | 'declined' | 'failed' | 'reset';
+            /**
+             * @description The method, as the specification names it
+             * @enum {string}
+             */
+            type?: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+            userId?: number | null;
+            userName?: string | null;
+          };
+        };
+      };
+    };
+  };
+  postPaymentsBankWiresByIdConfirm: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            accountId?: number | null;
+            /** @description What the payer paid (credited amount plus fee) */
+            amount: number;
+            /** @description The balance after the credit */
+            balanceAfter?: number | null;
+            /** Format: date-time */
+            bookDate?: string | null;
+            cardLast4?: string | null;
+            confirmationCode?: string | null;
+            /** @description What the balance rose by */
+            creditedAmount: number;
+            currency: string;
+            /** Format: date-time */
+            date: string;
+            description?: string | null;
+            /** @description Message id of why a payment was declined or failed */
+            failure?: string | null;
+            failureMessage?: string | null;
+            fee: number;
+            hasProof?: boolean;
+            id: number;
+            /** @description Where a crypto payment is paid */
+            invoiceUrl?: string | null;
+            ledgerEntryId?: number | null;
+            /** @enum {string} */
+            method: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+            paidAmount: number;
+            processorRef?: string | null;
+            reference?: string | null;
+            resellerId: number;
+            resellerName?: string;
+            /** @enum {string} */
+            status: 'pending' | 'confirmed' | 'declined' | 'failed' | 'reset';
+            /**
+             * @description The method, as the specification names it
+             * @enum {string}
+             */
+            type?: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+            userId?: number | null;
+            userName?: string | null;
+          };
+        };
+      };
+    };
+  };
+  getPaymentsBankWiresByIdProof: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  postPaymentsBankWiresByIdReject: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            accountId?: number | null;
+            /** @description What the payer paid (credited amount plus fee) */
+            amount: number;
+            /** @description The balance after the credit */
+            balanceAfter?: number | null;
+            /** Format: date-time */
+            bookDate?: string | null;
+            cardLast4?: string | null;
+            confirmationCode?: string | null;
+            /** @description What the balance rose by */
+            creditedAmount: number;
+            currency: string;
+            /** Format: date-time */
+            date: string;
+            description?: string | null;
+            /** @description Message id of why a payment was declined or failed */
+            failure?: string | null;
+            failureMessage?: string | null;
+            fee: number;
+            hasProof?: boolean;
+            id: number;
+            /** @description Where a crypto payment is paid */
+            invoiceUrl?: string | null;
+            ledgerEntryId?: number | null;
+            /** @enum {string} */
+            method: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+            paidAmount: number;
+            processorRef?: string | null;
+            reference?: string | null;
+            resellerId: number;
+            resellerName?: string;
+            /** @enum {string} */
+            status: 'pending' | 'confirmed' | 'declined' | 'failed' | 'reset';
+            /**
+             * @description The method, as the specification names it
+             * @enum {string}
+             */
+            type?: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+            userId?: number | null;
+            userName?: string | null;
+          };
+        };
+      };
+    };
+  };
+  getPaymentsBankWiresPending: {
+    parameters: {
+      query?: {
+        page?: number;
+        size?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            currentPage: number;
+            items: {
+              accountId?: number | null;
+              /** @description What the payer paid (credited amount plus fee) */
+              amount: number;
+              /** @description The balance after the credit */
+              balanceAfter?: number | null;
+              /** Format: date-time */
+              bookDate?: string | null;
+              cardLast4?: string | null;
+              confirmationCode?: string | null;
+              /** @description What the balance rose by */
+              creditedAmount: number;
+              currency: string;
+              /** Format: date-time */
+              date: string;
+              description?: string | null;
+              /** @description Message id of why a payment was declined or failed */
+              failure?: string | null;
+              failureMessage?: string | null;
+              fee: number;
+              hasProof?: boolean;
+              id: number;
+              /** @description Where a crypto payment is paid */
+              invoiceUrl?: string | null;
+              ledgerEntryId?: number | null;
+              /** @enum {string} */
+              method: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+              paidAmount: number;
+              processorRef?: string | null;
+              reference?: string | null;
+              resellerId: number;
+              resellerName?: string;
+              /** @enum {string} */
+              status: 'pending' | 'confirmed' | 'declined' | 'failed' | 'reset';
+              /**
+               * @description The method, as the specification names it
+               * @enum {string}
+               */
+              type?: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+              userId?: number | null;
+              userName?: string | null;
+            }[];
+            totalItemsCount: number;
+            totalPageCount: number;
+          };
+        };
+      };
+    };
+  };
+  getPaymentsBitPayById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            invoiceId?: string | null;
+            /** @enum {string} */
+            invoiceStatus: 'new' | 'paid' | 'confirmed' | 'complete' | 'expired' | 'invalid';
+            invoiceUrl?: string | null;
+            payment: {
+              accountId?: number | null;
+              /** @description What the payer paid (credited amount plus fee) */
+              amount: number;
+              /** @description The balance after the credit */
+              balanceAfter?: number | null;
+              /** Format: date-time */
+              bookDate?: string | null;
+              cardLast4?: string | null;
+              confirmationCode?: string | null;
+              /** @description What the balance rose by */
+              creditedAmount: number;
+              currency: string;
+              /** Format: date-time */
+              date: string;
+              description?: string | null;
+              /** @description Message id of why a payment was declined or failed */
+              failure?: string | null;
+              failureMessage?: string | null;
+              fee: number;
+              hasProof?: boolean;
+              id: number;
+              /** @description Where a crypto payment is paid */
+              invoiceUrl?: string | null;
+              ledgerEntryId?: number | null;
+              /** @enum {string} */
+              method: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+              paidAmount: number;
+              processorRef?: string | null;
+              reference?: string | null;
+              resellerId: number;
+              resellerName?: string;
+              /** @enum {string} */
+              status: 'pending' | 'confirmed' | 'declined' | 'failed' | 'reset';
+              /**
+               * @description The method, as the specification names it
+               * @enum {string}
+               */
+              type?: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+              userId?: number | null;
+              userName?: string | null;
+            };
+            paymentId: number;
+          };
+        };
+      };
+    };
+  };
+  getPaymentsCurrencies: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code: string;
+            symbol: string;
+          }[];
+        };
+      };
+    };
+  };
+  getPaymentsMethods: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            code: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+            /** @enum {string} */
+            credited: 'immediately' | 'onConfirmation' | 'afterReview';
+            feeRate: number;
+          }[];
+        };
+      };
+    };
+  };
+  getPaymentsMethodsCreditCards: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            brand: string;
+            /** Format: date-time */
+            createdAt?: string;
+            expiryMonth: number;
+            expiryYear: number;
+            holderName: string;
+            id: number;
+            last4: string;
+          }[];
+        };
+      };
+    };
+  };
+  postPaymentsMethodsCreditCards: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description 3 or 4 digits; sent to the processor, never stored */
+          cvv?: string;
+          expiryMonth: number;
+          expiryYear: number;
+          /** @description The holder's 9-digit ID number with its check digit; checked, never stored */
+          holderIdNumber: string;
+          holderName: string;
+          /** @description Digits (spaces or dashes between groups allowed); checked by Luhn */
+          number: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            brand: string;
+            /** Format: date-time */
+            createdAt?: string;
+            expiryMonth: number;
+            expiryYear: number;
+            holderName: string;
+            id: number;
+            last4: string;
+          };
+        };
+      };
+    };
+  };
+  deletePaymentsMethodsCreditCardsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  postPaymentsPaged: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          accountId?: number;
+          /** Format: date */
+          from?: string;
+          /** @description Also the payments of the resellers below it */
+          includeSubResellers?: boolean;
+          /** @enum {string} */
+          method?: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+          page?: {
+            page?: number;
+            size?: number;
+          } | null;
+          /** @description The reseller (default: the caller's own) */
+          resellerId?: number;
+          searchKey?: string | null;
+          /** @enum {string|null} */
+          sortBy?: 'id' | 'date' | 'amount' | 'creditedAmount' | 'fee' | 'method' | 'status' | 'bookDate' | null;
+          /** @enum {string|null} */
+          sortDir?: 'asc' | 'desc' | null;
+          /** @enum {string} */
+          status?: 'pending' | 'confirmed' | 'declined' | 'failed' | 'reset';
+          /** Format: date */
+          to?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            currentPage: number;
+            items: {
+              accountId?: number | null;
+              /** @description What the payer paid (credited amount plus fee) */
+              amount: number;
+              /** @description The balance after the credit */
+              balanceAfter?: number | null;
+              /** Format: date-time */
+              bookDate?: string | null;
+              cardLast4?: string | null;
+              confirmationCode?: string | null;
+              /** @description What the balance rose by */
+              creditedAmount: number;
+              currency: string;
+              /** Format: date-time */
+              date: string;
+              description?: string | null;
+              /** @description Message id of why a payment was declined or failed */
+              failure?: string | null;
+              failureMessage?: string | null;
+              fee: number;
+              hasProof?: boolean;
+              id: number;
+              /** @description Where a crypto payment is paid */
+              invoiceUrl?: string | null;
+              ledgerEntryId?: number | null;
+              /** @enum {string} */
+              method: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+              paidAmount: number;
+              processorRef?: string | null;
+              reference?: string | null;
+              resellerId: number;
+              resellerName?: string;
+              /** @enum {string} */
+              status: 'pending' | 'confirmed' | 'declined' | 'failed' | 'reset';
+              /**
+               * @description The method, as the specification names it
+               * @enum {string}
+               */
+              type?: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+              userId?: number | null;
+              userName?: string | null;
+            }[];
+            totalItemsCount: number;
+            totalPageCount: number;
+          };
+        };
+      };
+    };
+  };
+  getPaymentsParameters: {
+    parameters: {
+      query?: {
+        reseller_id?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            creditCard: {
+              dailyLimit: number;
+              enabled?: boolean;
+              feeRate: number;
+              monthlyLimit: number;
+              totalLimit?: number;
+            };
+            crypto: {
+              dailyLimit: number;
+              enabled?: boolean;
+              feeRate: number;
+              monthlyLimit: number;
+              totalLimit?: number;
+            };
+            /** @description The reseller's own settings; null takes the provider's default */
+            overrides?: {
+              cardDailyLimit?: number | null;
+              cardFeeRate?: number | null;
+              cardMonthlyLimit?: number | null;
+              cryptoDailyLimit?: number | null;
+              cryptoEnabled?: boolean | null;
+              cryptoFeeRate?: number | null;
+              cryptoMonthlyLimit?: number | null;
+              cryptoTotalLimit?: number | null;
+              providerDailyLimit?: number | null;
+              providerMonthlyLimit?: number | null;
+            };
+            /** @description The provider-wide limits (the administrator's view) */
+            provider?: {
+              dailyLimit?: number;
+              monthlyLimit?: number;
+            };
+            resellerId: number;
+            /** @description What the reseller's pending and confirmed payments already use */
+            used?: {
+              cardMonth?: number;
+              cardToday?: number;
+              cryptoMonth?: number;
+              cryptoOutstanding?: number;
+              cryptoToday?: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  putPaymentsParametersResellersByResellerId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        resellerId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          cardDailyLimit?: number | null;
+          cardFeeRate?: number | null;
+          cardMonthlyLimit?: number | null;
+          cryptoDailyLimit?: number | null;
+          cryptoEnabled?: boolean | null;
+          cryptoFeeRate?: number | null;
+          cryptoMonthlyLimit?: number | null;
+          cryptoTotalLimit?: number | null;
+          providerDailyLimit?: number | null;
+          providerMonthlyLimit?: number | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            creditCard: {
+              dailyLimit: number;
+              enabled?: boolean;
+              feeRate: number;
+              monthlyLimit: number;
+              totalLimit?: number;
+            };
+            crypto: {
+              dailyLimit: number;
+              enabled?: boolean;
+              feeRate: number;
+              monthlyLimit: number;
+              totalLimit?: number;
+            };
+            /** @description The reseller's own settings; null takes the provider's default */
+            overrides?: {
+              cardDailyLimit?: number | null;
+              cardFeeRate?: number | null;
+              cardMonthlyLimit?: number | null;
+              cryptoDailyLimit?: number | null;
+              cryptoEnabled?: boolean | null;
+              cryptoFeeRate?: number | null;
+              cryptoMonthlyLimit?: number | null;
+              cryptoTotalLimit?: number | null;
+              providerDailyLimit?: number | null;
+              providerMonthlyLimit?: number | null;
+            };
+            /** @description The provider-wide limits (the administrator's view) */
+            provider?: {
+              dailyLimit?: number;
+              monthlyLimit?: number;
+            };
+            resellerId: number;
+            /** @description What the reseller's pending and confirmed payments already use */
+            used?: {
+              cardMonth?: number;
+              cardToday?: number;
+              cryptoMonth?: number;
+              cryptoOutstanding?: number;
+              cryptoToday?: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  postPaymentsReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          paymentIds: number[];
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: {
+              ledgerEntryId?: number;
+              /** @enum {string} */
+              outcome: 'reset' | 'notFound' | 'notConfirmed';
+              paymentId: number;
+            }[];
+          };
+        };
+      };
+    };
+  };
+  postPaymentsSubmit: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Dollars, at most 2 decimals */
+          amount: number | string;
+          /** @description A new card (instead of cardId) */
+          card?: {
+            /** @description 3 or 4 digits; sent to the processor, never stored */
+            cvv?: string;
+            expiryMonth: number;
+            expiryYear: number;
+            /** @description The holder's 9-digit ID number with its check digit; checked, never stored */
+            holderIdNumber: string;
+            holderName: string;
+            /** @description Digits (spaces or dashes between groups allowed); checked by Luhn */
+            number: string;
+          };
+          /** @description A saved card of the caller */
+          cardId?: number;
+          description?: string;
+          idempotencyKey?: string;
+          /** @enum {string} */
+          method: 'CREDIT_CARD' | 'BIT_PAY' | 'STRIPE';
+          /** @description STRIPE: the payment method Stripe.js made */
+          paymentMethodId?: string;
+          /** @description Keep the new card for later payments */
+          saveCard?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            accountId?: number | null;
+            /** @description What the payer paid (credited amount plus fee) */
+            amount: number;
+            /** @description The balance after the credit */
+            balanceAfter?: number | null;
+            /** Format: date-time */
+            bookDate?: string | null;
+            cardLast4?: string | null;
+            confirmationCode?: string | null;
+            /** @description What the balance rose by */
+            creditedAmount: number;
+            currency: string;
+            /** Format: date-time */
+            date: string;
+            description?: string | null;
+            /** @description Message id of why a payment was declined or failed */
+            failure?: string | null;
+            failureMessage?: string | null;
+            fee: number;
+            hasProof?: boolean;
+            id: number;
+            /** @description Where a crypto payment is paid */
+            invoiceUrl?: string | null;
+            ledgerEntryId?: number | null;
+            /** @enum {string} */
+            method: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+            paidAmount: number;
+            processorRef?: string | null;
+            reference?: string | null;
+            resellerId: number;
+            resellerName?: string;
+            /** @enum {string} */
+            status: 'pending' | 'confirmed' | 'declined' | 'failed' | 'reset';
+            /**
+             * @description The method, as the specification names it
+             * @enum {string}
+             */
+            type?: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+            userId?: number | null;
+            userName?: string | null;
+          };
+        };
+      };
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            accountId?: number | null;
+            /** @description What the payer paid (credited amount plus fee) */
+            amount: number;
+            /** @description The balance after the credit */
+            balanceAfter?: number | null;
+            /** Format: date-time */
+            bookDate?: string | null;
+            cardLast4?: string | null;
+            confirmationCode?: string | null;
+            /** @description What the balance rose by */
+            creditedAmount: number;
+            currency: string;
+            /** Format: date-time */
+            date: string;
+            description?: string | null;
+            /** @description Message id of why a payment was declined or failed */
+            failure?: string | null;
+            failureMessage?: string | null;
+            fee: number;
+            hasProof?: boolean;
+            id: number;
+            /** @description Where a crypto payment is paid */
+            invoiceUrl?: string | null;
+            ledgerEntryId?: number | null;
+            /** @enum {string} */
+            method: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+            paidAmount: number;
+            processorRef?: string | null;
+            reference?: string | null;
+            resellerId: number;
+            resellerName?: string;
+            /** @enum {string} */
+            status: 'pending' | 'confirmed' | 'declined' | 'failed' | 'reset';
+            /**
+             * @description The method, as the specification names it
+             * @enum {string}
+             */
+            type?: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+            userId?: number | null;
+            userName?: string | null;
+          };
+        };
+      };
+    };
+  };
+  postPaymentsSubmitBankWire: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            accountId?: number | null;
+            /** @description What the payer paid (credited amount plus fee) */
+            amount: number;
+            /** @description The balance after the credit */
+            balanceAfter?: number | null;
+            /** Format: date-time */
+            bookDate?: string | null;
+            cardLast4?: string | null;
+            confirmationCode?: string | null;
+            /** @description What the balance rose by */
+            creditedAmount: number;
+            currency: string;
+            /** Format: date-time */
+            date: string;
+            description?: string | null;
+            /** @description Message id of why a payment was declined or failed */
+            failure?: string | null;
+            failureMessage?: string | null;
+            fee: number;
+            hasProof?: boolean;
+            id: number;
+            /** @description Where a crypto payment is paid */
+            invoiceUrl?: string | null;
+            ledgerEntryId?: number | null;
+            /** @enum {string} */
+            method: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+            paidAmount: number;
+            processorRef?: string | null;
+            reference?: string | null;
+            resellerId: number;
+            resellerName?: string;
+            /** @enum {string} */
+            status: 'pending' | 'confirmed' | 'declined' | 'failed' | 'reset';
+            /**
+             * @description The method, as the specification names it
+             * @enum {string}
+             */
+            type?: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+            userId?: number | null;
+            userName?: string | null;
+          };
+        };
+      };
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            accountId?: number | null;
+            /** @description What the payer paid (credited amount plus fee) */
+            amount: number;
+            /** @description The balance after the credit */
+            balanceAfter?: number | null;
+            /** Format: date-time */
+            bookDate?: string | null;
+            cardLast4?: string | null;
+            confirmationCode?: string | null;
+            /** @description What the balance rose by */
+            creditedAmount: number;
+            currency: string;
+            /** Format: date-time */
+            date: string;
+            description?: string | null;
+            /** @description Message id of why a payment was declined or failed */
+            failure?: string | null;
+            failureMessage?: string | null;
+            fee: number;
+            hasProof?: boolean;
+            id: number;
+            /** @description Where a crypto payment is paid */
+            invoiceUrl?: string | null;
+            ledgerEntryId?: number | null;
+            /** @enum {string} */
+            method: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+            paidAmount: number;
+            processorRef?: string | null;
+            reference?: string | null;
+            resellerId: number;
+            resellerName?: string;
+            /** @enum {string} */
+            status: 'pending' | 'confirmed' | 'declined' | 'failed' | 'reset';
+            /**
+             * @description The method, as the specification names it
+             * @enum {string}
+             */
+            type?: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+            userId?: number | null;
+            userName?: string | null;
+          };
+        };
+      };
+    };
+  };
+  postPaymentsSubmitCalculateFee: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Dollars, at most 2 decimals */
+          amount: number | string;
+          /** @enum {string} */
+          method: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            amount: number;
+            creditedAmount: number;
+            currency: string;
+            fee: number;
+            feeRate: number;
+            method: string;
+            paidAmount: number;
+          };
+        };
+      };
+    };
+  };
+  postPaymentsSubmitManual: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Dollars, at most 2 decimals */
+          amount: number | string;
+          description: string;
+          idempotencyKey?: string;
+          resellerId: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            accountId?: number | null;
+            /** @description What the payer paid (credited amount plus fee) */
+            amount: number;
+            /** @description The balance after the credit */
+            balanceAfter?: number | null;
+            /** Format: date-time */
+            bookDate?: string | null;
+            cardLast4?: string | null;
+            confirmationCode?: string | null;
+            /** @description What the balance rose by */
+            creditedAmount: number;
+            currency: string;
+            /** Format: date-time */
+            date: string;
+            description?: string | null;
+            /** @description Message id of why a payment was declined or failed */
+            failure?: string | null;
+            failureMessage?: string | null;
+            fee: number;
+            hasProof?: boolean;
+            id: number;
+            /** @description Where a crypto payment is paid */
+            invoiceUrl?: string | null;
+            ledgerEntryId?: number | null;
+            /** @enum {string} */
+            method: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+            paidAmount: number;
+            processorRef?: string | null;
+            reference?: string | null;
+            resellerId: number;
+            resellerName?: string;
+            /** @enum {string} */
+            status: 'pending' | 'confirmed' | 'declined' | 'failed' | 'reset';
+            /**
+             * @description The method, as the specification names it
+             * @enum {string}
+             */
+            type?: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+            userId?: number | null;
+            userName?: string | null;
+          };
+        };
+      };
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            accountId?: number | null;
+            /** @description What the payer paid (credited amount plus fee) */
+            amount: number;
+            /** @description The balance after the credit */
+            balanceAfter?: number | null;
+            /** Format: date-time */
+            bookDate?: string | null;
+            cardLast4?: string | null;
+            confirmationCode?: string | null;
+            /** @description What the balance rose by */
+            creditedAmount: number;
+            currency: string;
+            /** Format: date-time */
+            date: string;
+            description?: string | null;
+            /** @description Message id of why a payment was declined or failed */
+            failure?: string | null;
+            failureMessage?: string | null;
+            fee: number;
+            hasProof?: boolean;
+            id: number;
+            /** @description Where a crypto payment is paid */
+            invoiceUrl?: string | null;
+            ledgerEntryId?: number | null;
+            /** @enum {string} */
+            method: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+            paidAmount: number;
+            processorRef?: string | null;
+            reference?: string | null;
+            resellerId: number;
+            resellerName?: string;
+            /** @enum {string} */
+            status: 'pending' | 'confirmed' | 'declined' | 'failed' | 'reset';
+            /**
+             * @description The method, as the specification names it
+             * @enum {string}
+             */
+            type?: 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE' | 'STRIPE' | 'MANUAL';
+            userId?: number | null;
+            userName?: string | null;
+          };
+        };
       };
     };
   };

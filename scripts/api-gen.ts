@@ -115,12 +115,39 @@ export const API_DOMAINS: Record<string, string[]> = {
     'post /reseller-pricing/margin-preview',
     'put /reseller-pricing/plan',
   ],
+  // Bank wire (multipart) and the proof download (streamed) are hand-written beside the screens that use them.
+  'src/web/core/paymentsApi.gen.ts': [
+    'get /payments/methods/credit-cards',
+    'post /payments/methods/credit-cards',
+    'delete /payments/methods/credit-cards/{id}',
+    'get /payments/methods',
+    'get /payments/currencies',
+    'get /payments/parameters',
+    'put /payments/parameters/resellers/{resellerId}',
+    'post /payments/submit/calculate-fee',
+    'post /payments/submit',
+    'post /payments/submit/manual',
+    'post /payments/reset',
+    'get /payments/bit-pay/{id}',
+    'get /payments/bank-wires/pending',
+    'post /payments/bank-wires/{id}/confirm',
+    'post /payments/bank-wires/{id}/reject',
+    'post /payments/paged',
+    'get /payments/{id}',
+    'post /accounts/{id}/payments/paged',
+    'get /accounts/{id}/payments',
+  ],
   'src/web/core/accessApi.gen.ts': ['post /join/recaptcha', 'post /join/request', 'put /user/password/reset'],
   'src/web/features/pricing/rulesApi.gen.ts': ['get /networks'],
 };
 
 /** Calls that read but take their question as a POST body: generated as queries (cached, refetched), not mutations. */
-const READING_POSTS = new Set(['post /graphs/balanceHistory']);
+const READING_POSTS = new Set([
+  'post /graphs/balanceHistory',
+  'post /payments/submit/calculate-fee',
+  'post /payments/paged',
+  'post /accounts/{id}/payments/paged',
+]);
 
 /** The types of the whole document (its `paths`, `components` and `operations`), for the mock backend. */
 export const DOCUMENT_TYPES_FILE = 'mocks/openapi.gen.ts';

@@ -20,6 +20,7 @@ import ledger from './domains/ledger/plugin';
 import logo from './domains/logo/plugin';
 import networks from './domains/networks/plugin';
 import type { DomainOptions, DomainPlugin } from './domains/plugin';
+import payments from './domains/payments/plugin';
 import prepaid from './domains/prepaid/plugin';
 import pricing from './domains/pricing/plugin';
 import resellerPricing from './domains/reseller-pricing/plugin';
@@ -29,6 +30,7 @@ import subscribers from './domains/subscribers/plugin';
 import webhooks from './domains/webhooks/plugin';
 import type { WebhookOptions } from './domains/webhooks/worker';
 import type { MigrationPlatform, MigrationSettings } from './adapters/migration';
+import type { PaymentSettings } from './adapters/payments';
 import entityRoutes from './engine/plugin';
 import jobRoutes from './jobs/plugin';
 import { createCoreNetwork, type CoreNetwork, type CoreNetworkSettings } from './adapters/core-network';
@@ -72,6 +74,8 @@ export interface AppOptions {
   migration?: MigrationSettings;
   /** Webhook delivery: whether private addresses are allowed, polling, backoff, attempts and timeout. */
   webhooks?: WebhookOptions;
+  /** Card processor, Stripe, the crypto gateway and its sweep: sandboxes unless configured (see docs/payments.md). */
+  payments?: PaymentSettings;
 }
 
 declare module 'fastify' {
@@ -167,6 +171,7 @@ export async function buildApp(opts: AppOptions) {
     jobs: jobRoutes,
     prepaid,
     ledger,
+    payments,
     pricing,
     'reseller-pricing': resellerPricing,
     resellers,

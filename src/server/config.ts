@@ -49,6 +49,12 @@ export interface Config {
   heapGrowingPercent: number;
   /** Webhook URLs may reach private and loopback addresses (WEBHOOK_ALLOW_PRIVATE). */
   webhookAllowPrivate: boolean;
+  /** Stripe's secret key (STRIPE_SECRET_KEY): offers the STRIPE payment method. */
+  stripeSecretKey?: string;
+  /** Seconds until a sandbox crypto invoice confirms (BITPAY_SANDBOX_CONFIRM_SECONDS). */
+  bitPaySandboxConfirmSeconds: number;
+  /** How often confirmed crypto invoices are credited, in seconds (PAYMENT_SWEEP_SECONDS). */
+  paymentSweepSeconds: number;
 }
 
 function parseTrustProxy(value: string | undefined): boolean | number | string {
@@ -94,5 +100,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     exchangeRateRefreshHours: Number(env.EXCHANGE_RATE_REFRESH_HOURS ?? 12),
     heapGrowingPercent: Number(env.HEAP_GROWING_PERCENT ?? 30),
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === 'true' || env.WEBHOOK_ALLOW_PRIVATE === '1',
+    stripeSecretKey: env.STRIPE_SECRET_KEY || undefined,
+    bitPaySandboxConfirmSeconds: Number(env.BITPAY_SANDBOX_CONFIRM_SECONDS ?? 30),
+    paymentSweepSeconds: Number(env.PAYMENT_SWEEP_SECONDS ?? 15),
   };
 }

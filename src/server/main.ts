@@ -30,6 +30,11 @@ const app = await buildApp({
   exchangeRates: { url: config.exchangeRateUrl, refreshHours: config.exchangeRateRefreshHours },
   jobs: { chunk: config.jobChunk },
   webhooks: { allowPrivate: config.webhookAllowPrivate },
+  payments: {
+    stripeSecretKey: config.stripeSecretKey,
+    bitPaySandboxConfirmSeconds: config.bitPaySandboxConfirmSeconds,
+    sweepMs: config.paymentSweepSeconds * 1000,
+  },
   logger: { level: config.logLevel },
   access: {
     publicUrl: config.publicUrl,

@@ -303,6 +303,70 @@ export interface PasswordReset {
   userId: number;
 }
 
+export interface Payment {
+  accountId: number | null;
+  amount: Numeric;
+  bookedAt: Timestamp | null;
+  cardId: number | null;
+  confirmationCode: string | null;
+  createdAt: Generated<Timestamp>;
+  creditedAmount: Numeric;
+  currency: Generated<string>;
+  description: string | null;
+  failure: string | null;
+  fee: Generated<Numeric>;
+  id: Generated<number>;
+  idempotencyKey: string | null;
+  ledgerEntryId: number | null;
+  method: string;
+  processorRef: string | null;
+  reference: string | null;
+  resellerId: number;
+  resetEntryId: number | null;
+  status: Generated<string>;
+  userId: number | null;
+}
+
+export interface PaymentCard {
+  accountId: number | null;
+  brand: string;
+  createdAt: Generated<Timestamp>;
+  expiryMonth: number;
+  expiryYear: number;
+  holderName: string;
+  id: Generated<number>;
+  last4: string;
+  processor: string;
+  resellerId: number;
+  token: string;
+  userId: number | null;
+}
+
+export interface PaymentParameters {
+  cardDailyLimit: Numeric | null;
+  cardFeeRate: Numeric | null;
+  cardMonthlyLimit: Numeric | null;
+  cryptoDailyLimit: Numeric | null;
+  cryptoEnabled: boolean | null;
+  cryptoFeeRate: Numeric | null;
+  cryptoMonthlyLimit: Numeric | null;
+  cryptoTotalLimit: Numeric | null;
+  providerDailyLimit: Numeric | null;
+  providerMonthlyLimit: Numeric | null;
+  resellerId: number;
+  updatedAt: Generated<Timestamp>;
+  updatedBy: number | null;
+}
+
+export interface PaymentProof {
+  content: Buffer;
+  createdAt: Generated<Timestamp>;
+  fileName: string;
+  mimeType: string;
+  paymentId: number;
+  size: number;
+}
+
 export interface PrepaidPackage {
   accountId: number;
   activateUponFirstUse: Generated<boolean>;
@@ -732,6 +796,10 @@ export interface DB {
   networkEvent: NetworkEvent;
   outbox: Outbox;
   passwordReset: PasswordReset;
+  payment: Payment;
+  paymentCard: PaymentCard;
+  paymentParameters: PaymentParameters;
+  paymentProof: PaymentProof;
   prepaidPackage: PrepaidPackage;
   prepaidTemplate: PrepaidTemplate;
   pricingPlan: PricingPlan;
