@@ -989,7 +989,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A reseller's balance (reseller_id, else the caller's) */
+    /** A reseller's balance (reseller_id, else the caller's), with its credit limit and available credit */
     get: operations['getLedgerBalance'];
     put?: never;
     post?: never;
@@ -7075,7 +7075,17 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            /** @description Credit limit plus balance */
+            availableCredit: number;
+            balance: number;
+            /** @description A purchase is refused only past -creditLimit */
+            creditLimit: number;
+            currency: string;
+            resellerId: number;
+          };
+        };
       };
     };
   };

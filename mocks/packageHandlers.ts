@@ -198,14 +198,15 @@ export function packageHandlers(db: MockDatabase, base: string): HttpHandler[] {
         ),
       );
     }),
-    // Untyped body: the document gives this operation no response schema.
-    http.get('/ledger/balance', ({ response, request }) => {
+    http.get('/ledger/balance', ({ request }) => {
       const user = caller(request, ['PrePaidPackages', 'Resellers', 'PaymentMethods']);
       if (user instanceof Response) return user;
       const resellerId = Number(new URL(request.url).searchParams.get('reseller_id') ?? user.resellerId);
       if (!visibleResellerIds(db, user).has(resellerId)) return notFoundResponse();
-      const balance = (db.tables.ledgerBalance ?? []).find((b) => b.resellerId === resellerId)?.balance ?? 0;
-      return response.untyped(HttpResponse.json({ resellerId, balance, currency: 'USD' }));
+      const row = (db.tables.ledgerBalance ?? []).find((b) => b.resellerId === resellerId);
+      const balance = Number(row?.balance ?? 0);
+      const creditLimit = Number(row?.creditLimit ?? 0);
+      return HttpResponse.json({ resellerId, balance, currency: 'USD', creditLimit, availableCredit: creditLimit + balance });
     }),
   ];
 }

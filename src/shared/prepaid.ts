@@ -72,6 +72,10 @@ export interface ResellerBalance {
   resellerId: number;
   balance: number;
   currency: string;
+  /** The credit the reseller may run into: a purchase is refused only past -creditLimit. */
+  creditLimit?: number;
+  /** Credit limit plus balance: what the reseller can still spend. */
+  availableCredit?: number;
 }
 
 const field = (name: string) => `entity.prepaidPackage.field.${name}`;

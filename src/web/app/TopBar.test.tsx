@@ -71,9 +71,11 @@ describe('top bar', () => {
       'Chart of accounts',
       'Labs',
       'Custom fields',
+      'Payment methods',
       'Account and settings',
       'Join requests',
       'Outgoing mail',
+      'Bank wires to confirm',
     ]);
     await user.click(within(settings).getByText('Manage users'));
     await waitFor(() => expect(location()).toBe('/users'));

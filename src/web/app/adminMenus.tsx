@@ -1,6 +1,8 @@
 import {
   BankAccountIcon,
   CogIcon,
+  CreditCardIcon,
+  DollarIcon,
   EnvelopeIcon,
   InboxIcon,
   LabTestIcon,
@@ -35,9 +37,11 @@ export function adminSettingsLinks(resellerId: number): SettingsLink[] {
     { id: 'chartOfAccount', icon: ThListIcon, path: '/chart-of-account' },
     { id: 'labs', icon: LabTestIcon, path: '/labs' },
     { id: 'customFields', icon: PropertiesIcon, path: '/custom-fields' },
+    { id: 'paymentMethods', icon: CreditCardIcon, path: '/payment-methods' },
     { id: 'accountSettings', icon: TagIcon, path: `/services/${resellerId}` },
     { id: 'joinRequests', icon: InboxIcon, path: '/admin/join-requests', hiddenUntilRouted: true },
     { id: 'outbox', icon: EnvelopeIcon, path: '/admin/outbox', hiddenUntilRouted: true },
+    { id: 'bankWires', icon: DollarIcon, path: '/bank-wires', hiddenUntilRouted: true },
   ];
 }
 

@@ -44,6 +44,9 @@ export const SCREEN_SPECS: readonly Extract<RouteSpec, { page: 'screen' }>[] = [
   { path: '/labs', privilege: 'Labs', page: 'screen', screen: 'Labs' },
   // The reseller's form with its standing and the terms set from above it.
   { path: '/reseller/:id', privilege: 'Resellers', page: 'screen', screen: 'ResellerDetail' },
+  { path: '/payment-methods', privilege: 'PaymentMethods', page: 'screen', screen: 'PaymentMethods' },
+  // The administrator's queue of bank wires to confirm.
+  { path: '/bank-wires', privilege: ADMIN_ONLY, page: 'screen', screen: 'BankWires' },
 ];
 
 /** `/account/{id}` in a schema becomes react-router's `/account/:id`. */

@@ -31,6 +31,8 @@ const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   AssignSubscribers: lazy(() => import('@web/features/assign-subscribers/AssignSubscribersPage')),
   Labs: lazy(() => import('@web/features/labs/LabsPage')),
   ResellerDetail: lazy(() => import('@web/features/resellers/ResellerDetailPage')),
+  PaymentMethods: lazy(() => import('@web/features/payments/PaymentMethodsPage')),
+  BankWires: lazy(() => import('@web/features/payments/BankWiresPage')),
 };
 
 export interface AppRoute {

@@ -89,7 +89,15 @@ export type PostPrePaidPackagesApiExpireApiResponse = unknown;
 export type PostPrePaidPackagesApiExpireApiArg = {
   packageId: number;
 };
-export type GetLedgerBalanceApiResponse = unknown;
+export type GetLedgerBalanceApiResponse = /** status 200 Default Response */ {
+  resellerId: number;
+  balance: number;
+  currency: string;
+  /** A purchase is refused only past -creditLimit */
+  creditLimit: number;
+  /** Credit limit plus balance */
+  availableCredit: number;
+};
 export type GetLedgerBalanceApiArg = number | undefined;
 export type ApiError = {
   statusCode: number;

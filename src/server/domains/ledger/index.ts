@@ -126,10 +126,41 @@ export function registerLedgerRoutes(app: FastifyInstance, db: Kysely<Database>)
 
   app.get(
     '/portal/ledger/balance',
-    { config, schema: { tags, querystring: resellerQuery, summary: "A reseller's balance (reseller_id, else the caller's)" } },
+    {
+      config,
+      schema: {
+        tags,
+        querystring: resellerQuery,
+        summary: "A reseller's balance (reseller_id, else the caller's), with its credit limit and available credit",
+        response: {
+          200: {
+            type: 'object',
+            required: ['resellerId', 'balance', 'currency', 'creditLimit', 'availableCredit'],
+            properties: {
+              resellerId: { type: 'integer' },
+              balance: { type: 'number' },
+              currency: { type: 'string' },
+              creditLimit: { type: 'number', description: 'A purchase is refused only past -creditLimit' },
+              availableCredit: { type: 'number', description: 'Credit limit plus balance' },
+            },
+          },
+        },
+      },
+    },
     async (request) => {
       const resellerId = await resellerOf(db, request, principalOf(request));
-      return { resellerId, balance: Number(await balanceOf(db, resellerId)), currency: LEDGER_CURRENCY };
+      const standing = await db
+        .selectFrom('resellerStanding')
+        .select(['creditLimit', 'availableCredit'])
+        .where('resellerId', '=', resellerId)
+        .executeTakeFirst();
+      return {
+        resellerId,
+        balance: Number(await balanceOf(db, resellerId)),
+        currency: LEDGER_CURRENCY,
+        creditLimit: Number(standing?.creditLimit ?? 0),
+        availableCredit: Number(standing?.availableCredit ?? 0),
+      };
     },
   );
 

@@ -5,6 +5,8 @@ import { hasPrivilege } from '@shared/privileges';
 import { useGetUserUiPrivilegesQuery, useGetUserQuery } from '@web/core/authApi';
 import { isRoutedPath } from '@web/app/routePaths';
 import { displayName } from '@web/core/userTypes';
+import { useIsAdmin } from '@web/core/useIsAdmin';
+import { BalanceWidget } from '@web/features/payments/BalanceWidget';
 import { SHORTCUTS, type Shortcut } from './shortcuts';
 
 function ShortcutButton({ shortcut, enabled }: { shortcut: Shortcut; enabled: boolean }) {
@@ -24,6 +26,10 @@ function ShortcutButton({ shortcut, enabled }: { shortcut: Shortcut; enabled: bo
 export default function DashboardPage() {
   const { data: profile } = useGetUserQuery();
   const { data: granted = [] } = useGetUserUiPrivilegesQuery();
+  const isAdmin = useIsAdmin();
+  // A reseller's money: its balance for those who pay or sell packages, with the top up for those who pay.
+  const pays = hasPrivilege(granted, 'PaymentMethods');
+  const showsBalance = !isAdmin && (pays || hasPrivilege(granted, 'PrePaidPackages'));
   return (
     <div className="portal-page portal-dashboard">
       <H2>
@@ -39,6 +45,7 @@ export default function DashboardPage() {
           </p>
         </Card>
       )}
+      {showsBalance && <BalanceWidget canTopUp={pays} />}
       <section className="portal-shortcuts" aria-labelledby="dashboard-shortcuts">
         <H4 id="dashboard-shortcuts">
           <FormattedMessage id="dashboard.shortcuts" />
