@@ -100,6 +100,7 @@ export const API_DOMAINS: Record<string, string[]> = {
     'get /reseller-info/webhook-deliveries',
     'post /reseller-info/webhook-deliveries/{id}/redeliver',
   ],
+  'src/web/features/resellers/invoicesApi.gen.ts': ['post /reseller-info/invoices/{resellerId}', 'post /reseller-info/invoices/{resellerId}/issue'],
   'src/web/features/resellers/resellersApi.gen.ts': [
     'get /reseller-info/credit-limits/{id}',
     'post /reseller-info/credit-limits/{id}',
@@ -120,7 +121,7 @@ export const API_DOMAINS: Record<string, string[]> = {
 };
 
 /** Calls that read but take their question as a POST body: generated as queries (cached, refetched), not mutations. */
-const READING_POSTS = new Set(['post /graphs/balanceHistory']);
+const READING_POSTS = new Set(['post /graphs/balanceHistory', 'post /reseller-info/invoices/{resellerId}']);
 
 /** The types of the whole document (its `paths`, `components` and `operations`), for the mock backend. */
 export const DOCUMENT_TYPES_FILE = 'mocks/openapi.gen.ts';

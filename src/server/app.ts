@@ -15,6 +15,7 @@ import customFields from './domains/custom-fields/plugin';
 import auth from './domains/auth/plugin';
 import exchangeRates from './domains/exchange-rates/plugin';
 import type { ExchangeRateOptions } from './domains/exchange-rates/routes';
+import invoices, { type InvoiceOptions } from './domains/invoices/plugin';
 import labs from './domains/labs/plugin';
 import ledger from './domains/ledger/plugin';
 import logo from './domains/logo/plugin';
@@ -72,6 +73,8 @@ export interface AppOptions {
   migration?: MigrationSettings;
   /** Webhook delivery: whether private addresses are allowed, polling, backoff, attempts and timeout. */
   webhooks?: WebhookOptions;
+  /** Monthly invoices: whether the server issues last month's by itself, how often, and PDF compression. */
+  invoices?: InvoiceOptions;
 }
 
 declare module 'fastify' {
@@ -171,6 +174,7 @@ export async function buildApp(opts: AppOptions) {
     'reseller-pricing': resellerPricing,
     resellers,
     webhooks,
+    invoices,
   };
   const domainOptions: DomainOptions = { database: opts.database, schemas, tokens, app: opts };
   for (const plugin of Object.values(domains)) await app.register(plugin, domainOptions);
