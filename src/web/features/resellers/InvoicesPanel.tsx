@@ -168,7 +168,11 @@ export function InvoicesPanel({ id }: { id: number }) {
             <thead>
               <tr>
                 {COLUMNS.map((c) => (
-                  <th key={c} aria-sort={sort.by === c ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}>
+                  <th
+                    key={c}
+                    className={c === 'closingBalance' ? 'portal-invoice-figure' : undefined}
+                    aria-sort={sort.by === c ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}
+                  >
                     <Button
                       variant="minimal"
                       size="small"
