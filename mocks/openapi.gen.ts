@@ -2020,6 +2020,74 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/reseller-info/invoices/{resellerId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A reseller's invoices, paged and sorted (sortBy number, month, closingBalance, issuedAt, dueDate, status; searchBy status or month) */
+    post: operations['postResellerInfoInvoicesByResellerId'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/reseller-info/invoices/{resellerId}/{invoiceId}/csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An invoice's movements as CSV (streamed) */
+    get: operations['getResellerInfoInvoicesByResellerIdByInvoiceIdCsv'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/reseller-info/invoices/{resellerId}/{invoiceId}/pdf': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An invoice as PDF (streamed) */
+    get: operations['getResellerInfoInvoicesByResellerIdByInvoiceIdPdf'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/reseller-info/invoices/{resellerId}/issue': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Issues a reseller's invoice for a month that has ended (from above the reseller); 409 when that month has one */
+    post: operations['postResellerInfoInvoicesByResellerIdIssue'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/reseller-info/list': {
     parameters: {
       query?: never;
@@ -10892,6 +10960,237 @@ export interface operations {
             totalCredit?: number;
             /** Format: date-time */
             usageResetAt?: string | null;
+          };
+        };
+      };
+    };
+  };
+  postResellerInfoInvoicesByResellerId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The reseller */
+        resellerId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          page?: {
+            /** @description Key of the last row of the previous page: the page starts after it (keyset paging; `page` is then only echoed) */
+            after?: number | string;
+            page?: number;
+            size?: number;
+          } | null;
+          /** @description One of status, month */
+          searchBy?: string | null;
+          searchKey?: string | null;
+          sortBy?: string | null;
+          /** @enum {string|null} */
+          sortDir?: 'asc' | 'desc' | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            currentPage: number;
+            items: {
+              closingBalance: number;
+              /** @description The sum of the movements up */
+              credits?: number;
+              currency: string;
+              /** @description The sum of the movements down (negative) */
+              debits?: number;
+              /** Format: date */
+              dueDate?: string;
+              /** @description The customer name for the accounting export, copied at issue time */
+              exportReference?: string;
+              /** @description The fees paid on top of payments */
+              fees?: number;
+              id: number;
+              /** Format: date-time */
+              issuedAt: string;
+              /** @description The user who issued it; none when the server did */
+              issuedBy?: string | null;
+              lineCount?: number;
+              /** @description YYYY-MM (UTC) */
+              month: string;
+              /** @description Sequential over all invoices, without gaps */
+              number: number;
+              openingBalance: number;
+              /** Format: date-time */
+              paidAt?: string | null;
+              /**
+               * Format: date-time
+               * @description The start of the next month (exclusive)
+               */
+              periodEnd: string;
+              /** Format: date-time */
+              periodStart: string;
+              quickbooksCustomerId?: string | null;
+              resellerId: number;
+              /** @description The reseller's name when the invoice was issued */
+              resellerName?: string;
+              /** @enum {string} */
+              status: 'open' | 'paid';
+            }[];
+            totalItemsCount: number;
+            totalPageCount: number;
+          };
+        };
+      };
+    };
+  };
+  getResellerInfoInvoicesByResellerIdByInvoiceIdCsv: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        invoiceId: number;
+        resellerId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  getResellerInfoInvoicesByResellerIdByInvoiceIdPdf: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        invoiceId: number;
+        resellerId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  postResellerInfoInvoicesByResellerIdIssue: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The reseller */
+        resellerId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description YYYY-MM (UTC) */
+          month: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            closingBalance: number;
+            /** @description The sum of the movements up */
+            credits?: number;
+            currency: string;
+            /** @description The sum of the movements down (negative) */
+            debits?: number;
+            /** Format: date */
+            dueDate?: string;
+            /** @description The customer name for the accounting export, copied at issue time */
+            exportReference?: string;
+            /** @description The fees paid on top of payments */
+            fees?: number;
+            id: number;
+            /** Format: date-time */
+            issuedAt: string;
+            /** @description The user who issued it; none when the server did */
+            issuedBy?: string | null;
+            lineCount?: number;
+            /** @description YYYY-MM (UTC) */
+            month: string;
+            /** @description Sequential over all invoices, without gaps */
+            number: number;
+            openingBalance: number;
+            /** Format: date-time */
+            paidAt?: string | null;
+            /**
+             * Format: date-time
+             * @description The start of the next month (exclusive)
+             */
+            periodEnd: string;
+            /** Format: date-time */
+            periodStart: string;
+            quickbooksCustomerId?: string | null;
+            resellerId: number;
+            /** @description The reseller's name when the invoice was issued */
+            resellerName?: string;
+            /** @enum {string} */
+            status: 'open' | 'paid';
           };
         };
       };

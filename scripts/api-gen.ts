@@ -100,6 +100,7 @@ export const API_DOMAINS: Record<string, string[]> = {
     'get /reseller-info/webhook-deliveries',
     'post /reseller-info/webhook-deliveries/{id}/redeliver',
   ],
+  'src/web/features/resellers/invoicesApi.gen.ts': ['post /reseller-info/invoices/{resellerId}', 'post /reseller-info/invoices/{resellerId}/issue'],
   'src/web/features/resellers/resellersApi.gen.ts': [
     'get /reseller-info/credit-limits/{id}',
     'post /reseller-info/credit-limits/{id}',
@@ -147,6 +148,7 @@ const READING_POSTS = new Set([
   'post /payments/submit/calculate-fee',
   'post /payments/paged',
   'post /accounts/{id}/payments/paged',
+  'post /reseller-info/invoices/{resellerId}',
 ]);
 
 /** The types of the whole document (its `paths`, `components` and `operations`), for the mock backend. */

@@ -15,6 +15,7 @@ import customFields from './domains/custom-fields/plugin';
 import auth from './domains/auth/plugin';
 import exchangeRates from './domains/exchange-rates/plugin';
 import type { ExchangeRateOptions } from './domains/exchange-rates/routes';
+import invoices, { type InvoiceOptions } from './domains/invoices/plugin';
 import labs from './domains/labs/plugin';
 import ledger from './domains/ledger/plugin';
 import logo from './domains/logo/plugin';
@@ -76,6 +77,8 @@ export interface AppOptions {
   webhooks?: WebhookOptions;
   /** Card processor, Stripe, the crypto gateway and its sweep: sandboxes unless configured (see docs/payments.md). */
   payments?: PaymentSettings;
+  /** Monthly invoices: whether the server issues last month's by itself, how often, and PDF compression. */
+  invoices?: InvoiceOptions;
 }
 
 declare module 'fastify' {
@@ -176,6 +179,7 @@ export async function buildApp(opts: AppOptions) {
     'reseller-pricing': resellerPricing,
     resellers,
     webhooks,
+    invoices,
   };
   const domainOptions: DomainOptions = { database: opts.database, schemas, tokens, app: opts };
   for (const plugin of Object.values(domains)) await app.register(plugin, domainOptions);

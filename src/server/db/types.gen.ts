@@ -180,6 +180,35 @@ export interface InternationalRule {
   startDate: Timestamp;
 }
 
+export interface Invoice {
+  closingBalance: Numeric;
+  credits: Numeric;
+  currency: Generated<string>;
+  debits: Numeric;
+  dueDate: Timestamp;
+  exportReference: string;
+  fees: Numeric;
+  id: Generated<number>;
+  issuedAt: Generated<Timestamp>;
+  issuedBy: number | null;
+  lineCount: number;
+  number: number;
+  openingBalance: Numeric;
+  paidAt: Timestamp | null;
+  periodEnd: Timestamp;
+  periodMonth: Timestamp;
+  periodStart: Timestamp;
+  quickbooksCustomerId: string | null;
+  resellerId: number;
+  resellerName: string;
+  status: Generated<string>;
+}
+
+export interface InvoiceCounter {
+  id: Generated<boolean>;
+  lastNumber: Generated<number>;
+}
+
 export interface Job {
   createdAt: Generated<Timestamp>;
   failed: Generated<number>;
@@ -786,6 +815,8 @@ export interface DB {
   exchangeRate: ExchangeRate;
   internationalPlan: InternationalPlan;
   internationalRule: InternationalRule;
+  invoice: Invoice;
+  invoiceCounter: InvoiceCounter;
   job: Job;
   jobItem: JobItem;
   joinRequest: JoinRequest;
