@@ -33,7 +33,7 @@ describe('invoices in the browser', () => {
   it("issues a reseller's invoice from its page and downloads it as a PDF that opens", async () => {
     const { page, portal } = session;
     await signIn(page, portal, 'admin', ADMIN_PASSWORD);
-    await page.goto(`${portal.url}/#/reseller/1`);
+    await page.goto(`${portal.url}/#/reseller/1?tab=invoices`);
     const panel = page.getByTestId('reseller-invoices');
     await panel.waitFor();
     await panel.getByTestId('invoices-empty').waitFor();

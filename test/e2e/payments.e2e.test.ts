@@ -101,10 +101,26 @@ describe('payments in the browser', () => {
     await row.getByRole('button', { name: 'Confirm' }).click();
     await page.locator('.bp6-alert').getByRole('button', { name: 'Confirm' }).click();
     await row.waitFor({ state: 'detached' });
+
+    // On Northwind's page, the administrator records a correction; the history shows it and the wire, confirmed.
+    await page.goto(`${portal.url}/#/resellers`);
+    await page
+      .getByTestId('grid-reseller')
+      .locator('[role="gridcell"][col-id="name"]')
+      .filter({ hasText: /^Northwind Mobile$/ })
+      .click();
+    await page.getByTestId('reseller-tab-payments').click();
+    await page.getByTestId('manual-amount').fill('-25');
+    await page.getByTestId('manual-description').fill('Roaming dispute settled');
+    await page.getByTestId('manual-payment-save').click();
+    const history = page.getByTestId('reseller-payments-table');
+    await expect.poll(() => history.locator('tr', { hasText: 'Roaming dispute settled' }).count()).toBe(1);
+    expect(await history.locator('tr', { hasText: 'NW-WIRE-2026' }).locator('[data-status]').getAttribute('data-status')).toBe('confirmed');
+    await page.getByTestId('reseller-payments').screenshot({ path: `${SHOTS}/reseller-payments.png` });
     await page.getByTestId('sign-out').click();
     await page.locator('#login-userName').waitFor();
     await signIn(page, portal, 'northwind', demoPassword(portal));
-    await expect.poll(async () => dollars(await page.getByTestId('balance-widget-balance').innerText())).toBeCloseTo(afterCard + 5000, 2);
+    await expect.poll(async () => dollars(await page.getByTestId('balance-widget-balance').innerText())).toBeCloseTo(afterCard + 5000 - 25, 2);
     expect(session.errors).toEqual([]);
   });
 });

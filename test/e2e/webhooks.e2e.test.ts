@@ -32,6 +32,7 @@ describe('reseller webhooks in the browser', () => {
     const names = page.getByTestId('grid-reseller').locator('[role="gridcell"][col-id="name"]');
     await names.first().waitFor();
     await names.filter({ hasText: /^Blue Sky Telecom$/ }).click();
+    await page.getByTestId('reseller-tab-webhooks').click();
     await page.getByTestId('reseller-webhooks').waitFor();
 
     // The status URL, then a secret rotated and shown once, which the receiver checks the signature with.

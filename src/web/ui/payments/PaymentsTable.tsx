@@ -170,7 +170,7 @@ export function PaymentsTable({ resellerId, includeSubResellers, accountId, onRe
                     <td className="portal-cell-number">{money(p.fee, p.currency)}</td>
                     <td className="portal-cell-number">{money(p.creditedAmount, p.currency)}</td>
                     <td className="portal-cell-number">{money(p.balanceAfter, p.currency)}</td>
-                    <td>{p.confirmationCode ?? p.reference ?? p.description ?? ''}</td>
+                    <td>{[p.confirmationCode, p.reference, p.description].filter(Boolean).join(' · ')}</td>
                     {includeSubResellers && <td>{p.resellerName ?? p.resellerId}</td>}
                     <td>{p.userName ?? ''}</td>
                   </tr>
