@@ -14,6 +14,7 @@ import allowedLists from './domains/allowed-lists/plugin';
 import customFields from './domains/custom-fields/plugin';
 import auth from './domains/auth/plugin';
 import exchangeRates from './domains/exchange-rates/plugin';
+import finance from './domains/finance/plugin';
 import type { ExchangeRateOptions } from './domains/exchange-rates/routes';
 import labs from './domains/labs/plugin';
 import ledger from './domains/ledger/plugin';
@@ -167,6 +168,7 @@ export async function buildApp(opts: AppOptions) {
     jobs: jobRoutes,
     prepaid,
     ledger,
+    finance,
     pricing,
     'reseller-pricing': resellerPricing,
     resellers,

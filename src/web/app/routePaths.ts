@@ -44,6 +44,8 @@ export const SCREEN_SPECS: readonly Extract<RouteSpec, { page: 'screen' }>[] = [
   { path: '/labs', privilege: 'Labs', page: 'screen', screen: 'Labs' },
   // The reseller's form with its standing and the terms set from above it.
   { path: '/reseller/:id', privilege: 'Resellers', page: 'screen', screen: 'ResellerDetail' },
+  // The trial balance of the chart of accounts, each account's journal and the drift check.
+  { path: '/chart-of-account', privilege: ADMIN_ONLY, page: 'screen', screen: 'ChartOfAccount' },
 ];
 
 /** `/account/{id}` in a schema becomes react-router's `/account/:id`. */
