@@ -759,7 +759,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Every visible one of entity.billingproduct.title, few fields each */
+    /** Every visible one of product and billing, few fields each */
     get: operations['getFinanceBillingProducts'];
     /** Changes the fields of a billing product the body sends */
     put: operations['putFinanceBillingProducts'];
@@ -798,7 +798,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** A page of entity.billingproduct.title, sorted and searched */
+    /** A page of product and billing, sorted and searched */
     post: operations['postFinanceBillingProductsPaged'];
     delete?: never;
     options?: never;
@@ -813,7 +813,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Every visible one of entity.ledgeraccount.title, few fields each */
+    /** Every visible one of ledger accounts, few fields each */
     get: operations['getFinanceLedgerAccounts'];
     /** Changes the fields of a ledger account the body sends */
     put: operations['putFinanceLedgerAccounts'];
@@ -852,7 +852,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** A page of entity.ledgeraccount.title, sorted and searched */
+    /** A page of ledger accounts, sorted and searched */
     post: operations['postFinanceLedgerAccountsPaged'];
     delete?: never;
     options?: never;

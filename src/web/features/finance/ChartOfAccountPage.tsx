@@ -8,6 +8,7 @@ import { CrossIcon, ListColumnsIcon, RefreshIcon, ShopIcon } from '@blueprintjs/
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate } from 'react-router-dom';
+import { usePageTitle } from '@web/engine/pageTitle';
 import { Loading } from '@web/ui/Loading';
 import { Pager } from '@web/ui/Pager';
 import { When } from '@web/ui/AdminTablePage';
@@ -163,6 +164,7 @@ export default function ChartOfAccountPage() {
   const intl = useIntl();
   const navigate = useNavigate();
   const money = useMoney();
+  usePageTitle(intl.formatMessage({ id: 'finance.chart.title' }));
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [selected, setSelected] = useState<string | null>(null);
