@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, browserSession, screenshotThemes, SHOTS, signIn } from './harness';
 
+const account1020Type = (page: import('playwright-core').Page) =>
+  page.getByTestId('trial-balance-row').filter({ hasText: '1020' }).locator('td').nth(2).innerText();
+
 /** The chart of accounts: the trial balance balances, an account opens its journal, the drift check finds nothing. */
 describe('chart of accounts in the browser', () => {
   const session = browserSession();
@@ -48,6 +51,21 @@ describe('chart of accounts in the browser', () => {
     await page.getByTestId('finance-journal').waitFor();
     await expect.poll(() => page.getByTestId('finance-line').count()).toBeGreaterThan(0);
     await screenshotThemes(page, `${SHOTS}/chart-of-account`);
+
+    // The accounts behind the screen: a system account keeps its type, and the form says so beside the field.
+    await page.getByRole('button', { name: 'Manage accounts' }).click();
+    const accountCodes = page.getByTestId('grid-ledgerAccount').locator('[role="gridcell"][col-id="code"]');
+    await expect.poll(() => accountCodes.count()).toBe(10);
+    await accountCodes.filter({ hasText: /^1020$/ }).click();
+    await page.locator('#root_type').waitFor();
+    await page.locator('#root_type').selectOption('expense');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByText('A system account keeps its type').count()).toBeGreaterThan(0);
+    await page.screenshot({ path: `${SHOTS}/ledger-account-system.png` });
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('settings-chartOfAccount').click();
+    await page.getByTestId('trial-balance').waitFor();
+    expect(await account1020Type(page)).toBe('Asset');
 
     // The products the portal sells, from their schema, and the accounts behind the screen.
     await page.getByRole('button', { name: 'Product and billing' }).click();
