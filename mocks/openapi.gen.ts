@@ -769,6 +769,165 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/finance/accounts/{code}/lines': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One account's journal lines, newest first, with each line's reseller and ledger entry */
+    get: operations['getFinanceAccountsByCodeLines'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/finance/billing-products': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every visible one of product and billing, few fields each */
+    get: operations['getFinanceBillingProducts'];
+    /** Changes the fields of a billing product the body sends */
+    put: operations['putFinanceBillingProducts'];
+    /** Creates a billing product */
+    post: operations['postFinanceBillingProducts'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/finance/billing-products/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One billing product */
+    get: operations['getFinanceBillingProductsById'];
+    put?: never;
+    post?: never;
+    /** Deletes a billing product */
+    delete: operations['deleteFinanceBillingProductsById'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/finance/billing-products/paged': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A page of product and billing, sorted and searched */
+    post: operations['postFinanceBillingProductsPaged'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/finance/ledger-accounts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every visible one of ledger accounts, few fields each */
+    get: operations['getFinanceLedgerAccounts'];
+    /** Changes the fields of a ledger account the body sends */
+    put: operations['putFinanceLedgerAccounts'];
+    /** Creates a ledger account */
+    post: operations['postFinanceLedgerAccounts'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/finance/ledger-accounts/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One ledger account */
+    get: operations['getFinanceLedgerAccountsById'];
+    put?: never;
+    post?: never;
+    /** Deletes a ledger account */
+    delete: operations['deleteFinanceLedgerAccountsById'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/finance/ledger-accounts/paged': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A page of ledger accounts, sorted and searched */
+    post: operations['postFinanceLedgerAccountsPaged'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/finance/ledger-check': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Drift check: each reseller's standing against its ledger, and the reseller balances account against every standing */
+    get: operations['getFinanceLedgerCheck'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/finance/trial-balance': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Debits, credits and balance of every account over a period (or to date), with the totals and their difference */
+    get: operations['getFinanceTrialBalance'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/graphs/balanceHistory': {
     parameters: {
       query?: never;
@@ -6663,6 +6822,716 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+    };
+  };
+  getFinanceAccountsByCodeLines: {
+    parameters: {
+      query?: {
+        /** @description The first day of the period (UTC), inclusive; none for everything up to `to` */
+        from?: string;
+        page?: number;
+        size?: number;
+        /** @description The last day of the period (UTC), inclusive; none for up to now */
+        to?: string;
+      };
+      header?: never;
+      path: {
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            account: {
+              code: string;
+              name: string;
+              /** @enum {string} */
+              type: 'asset' | 'liability' | 'equity' | 'revenue' | 'expense';
+            };
+            currentPage: number;
+            items: {
+              /** @description The entry's amount (the reseller's balance move) */
+              amount?: number;
+              /** Format: date-time */
+              createdAt: string;
+              credit: number;
+              debit: number;
+              /** @description The ledger entry the line belongs to */
+              entryId: number;
+              /** @description The entry's fee */
+              fee?: number;
+              id: number;
+              kind: string;
+              method?: string | null;
+              reference?: string | null;
+              resellerId: number;
+              resellerName?: string;
+            }[];
+            totalItemsCount: number;
+            totalPageCount: number;
+          };
+        };
+      };
+    };
+  };
+  getFinanceBillingProducts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code?: string;
+            id?: number;
+            name?: string;
+          }[];
+        };
+      };
+    };
+  };
+  putFinanceBillingProducts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          accountCode?: string;
+          code?: string;
+          description?: string | null;
+          id: number;
+          name?: string;
+          quickbooksItem?: string | null;
+          /** @description The version the row was read at: a row saved since answers 409 */
+          version?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            accountCode?: string;
+            accountName?: string;
+            code?: string;
+            description?: string;
+            id?: number;
+            name?: string;
+            quickbooksItem?: string;
+            /** @description Raised by every update; send it back with an update */
+            version?: number;
+          };
+        };
+      };
+    };
+  };
+  postFinanceBillingProducts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          accountCode: string;
+          code: string;
+          description?: string | null;
+          name: string;
+          quickbooksItem?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            accountCode?: string;
+            accountName?: string;
+            code?: string;
+            description?: string;
+            id?: number;
+            name?: string;
+            quickbooksItem?: string;
+            /** @description Raised by every update; send it back with an update */
+            version?: number;
+          };
+        };
+      };
+    };
+  };
+  getFinanceBillingProductsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            accountCode?: string;
+            accountName?: string;
+            code?: string;
+            description?: string;
+            id?: number;
+            name?: string;
+            quickbooksItem?: string;
+            /** @description Raised by every update; send it back with an update */
+            version?: number;
+          };
+        };
+      };
+    };
+  };
+  deleteFinanceBillingProductsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  postFinanceBillingProductsPaged: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          page?: {
+            /** @description Key of the last row of the previous page: the page starts after it (keyset paging; `page` is then only echoed) */
+            after?: number | string;
+            page?: number;
+            size?: number;
+          } | null;
+          /** @description One of multi, code, name, accountCode, quickbooksItem */
+          searchBy?: string | null;
+          searchKey?: string | null;
+          sortBy?: string | null;
+          /** @enum {string|null} */
+          sortDir?: 'asc' | 'desc' | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            currentPage?: number;
+            items?: {
+              accountCode?: string;
+              accountName?: string;
+              code?: string;
+              description?: string;
+              id?: number;
+              name?: string;
+              quickbooksItem?: string;
+              /** @description Raised by every update; send it back with an update */
+              version?: number;
+            }[];
+            /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+            totalIsEstimate?: boolean;
+            totalItemsCount?: number;
+            totalPageCount?: number;
+          };
+        };
+      };
+    };
+  };
+  getFinanceLedgerAccounts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code?: string;
+            id?: number;
+            name?: string;
+            /** @enum {string} */
+            type?: 'asset' | 'liability' | 'equity' | 'revenue' | 'expense';
+          }[];
+        };
+      };
+    };
+  };
+  putFinanceLedgerAccounts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          code?: string;
+          description?: string | null;
+          id: number;
+          name?: string;
+          /** @enum {string} */
+          type?: 'asset' | 'liability' | 'equity' | 'revenue' | 'expense';
+          /** @description The version the row was read at: a row saved since answers 409 */
+          version?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code?: string;
+            description?: string;
+            id?: number;
+            name?: string;
+            system?: boolean;
+            /** @enum {string} */
+            type?: 'asset' | 'liability' | 'equity' | 'revenue' | 'expense';
+            /** @description Raised by every update; send it back with an update */
+            version?: number;
+          };
+        };
+      };
+    };
+  };
+  postFinanceLedgerAccounts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          code: string;
+          description?: string | null;
+          name: string;
+          /** @enum {string} */
+          type: 'asset' | 'liability' | 'equity' | 'revenue' | 'expense';
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code?: string;
+            description?: string;
+            id?: number;
+            name?: string;
+            system?: boolean;
+            /** @enum {string} */
+            type?: 'asset' | 'liability' | 'equity' | 'revenue' | 'expense';
+            /** @description Raised by every update; send it back with an update */
+            version?: number;
+          };
+        };
+      };
+    };
+  };
+  getFinanceLedgerAccountsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code?: string;
+            description?: string;
+            id?: number;
+            name?: string;
+            system?: boolean;
+            /** @enum {string} */
+            type?: 'asset' | 'liability' | 'equity' | 'revenue' | 'expense';
+            /** @description Raised by every update; send it back with an update */
+            version?: number;
+          };
+        };
+      };
+    };
+  };
+  deleteFinanceLedgerAccountsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  postFinanceLedgerAccountsPaged: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          page?: {
+            /** @description Key of the last row of the previous page: the page starts after it (keyset paging; `page` is then only echoed) */
+            after?: number | string;
+            page?: number;
+            size?: number;
+          } | null;
+          /** @description One of multi, code, name, type */
+          searchBy?: string | null;
+          searchKey?: string | null;
+          sortBy?: string | null;
+          /** @enum {string|null} */
+          sortDir?: 'asc' | 'desc' | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            currentPage?: number;
+            items?: {
+              code?: string;
+              description?: string;
+              id?: number;
+              name?: string;
+              system?: boolean;
+              /** @enum {string} */
+              type?: 'asset' | 'liability' | 'equity' | 'revenue' | 'expense';
+              /** @description Raised by every update; send it back with an update */
+              version?: number;
+            }[];
+            /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+            totalIsEstimate?: boolean;
+            totalItemsCount?: number;
+            totalPageCount?: number;
+          };
+        };
+      };
+    };
+  };
+  getFinanceLedgerCheck: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The balance of the reseller balances account (2010) */
+            accountBalance: number;
+            /** @description What disagrees; empty when nothing does */
+            drift: {
+              accountBalance?: number;
+              accountCode?: string;
+              /** @enum {string} */
+              kind: 'reseller' | 'account';
+              /** @description The balance after the reseller's latest ledger entry */
+              lastBalanceAfter?: number;
+              resellerId?: number;
+              resellerName?: string;
+              resellersTotal?: number;
+              /** @description The reseller's standing balance */
+              standingBalance?: number;
+              /** @description The sum of the reseller's ledger amounts */
+              sumOfAmounts?: number;
+            }[];
+            resellersChecked: number;
+            /** @description The sum of every reseller's standing balance */
+            resellersTotal: number;
+          };
+        };
+      };
+    };
+  };
+  getFinanceTrialBalance: {
+    parameters: {
+      query?: {
+        /** @description The first day of the period (UTC), inclusive; none for everything up to `to` */
+        from?: string;
+        /** @description The last day of the period (UTC), inclusive; none for up to now */
+        to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            accounts: {
+              /** @description On the account's normal side: debit - credit for assets and expenses, credit - debit for the others */
+              balance: number;
+              code: string;
+              /** @description The credits of the period */
+              credit: number;
+              /** @description The debits of the period */
+              debit: number;
+              name: string;
+              /** @enum {string} */
+              type: 'asset' | 'liability' | 'equity' | 'revenue' | 'expense';
+            }[];
+            /** Format: date */
+            from?: string | null;
+            /** Format: date */
+            to?: string | null;
+            totals: {
+              credit: number;
+              debit: number;
+              /** @description Debits - credits: 0 when the books balance */
+              difference: number;
+            };
+          };
+        };
       };
     };
   };

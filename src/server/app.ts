@@ -14,6 +14,7 @@ import allowedLists from './domains/allowed-lists/plugin';
 import customFields from './domains/custom-fields/plugin';
 import auth from './domains/auth/plugin';
 import exchangeRates from './domains/exchange-rates/plugin';
+import finance from './domains/finance/plugin';
 import type { ExchangeRateOptions } from './domains/exchange-rates/routes';
 import invoices, { type InvoiceOptions } from './domains/invoices/plugin';
 import labs from './domains/labs/plugin';
@@ -175,6 +176,7 @@ export async function buildApp(opts: AppOptions) {
     prepaid,
     ledger,
     payments,
+    finance,
     pricing,
     'reseller-pricing': resellerPricing,
     resellers,

@@ -155,6 +155,7 @@ describe.each(engines)('bad input on %s', (engine) => {
       { pattern: /accounts/, name: 'id', value: await first('/portal/accounts/paged', 'accountId') },
       { pattern: /user/, name: 'id', value: await first('/portal/user/paged', 'userId') },
       { pattern: /sponsors/, name: 'id', value: await first('/portal/sponsors/paged', 'id') },
+      { pattern: /finance\/accounts/, name: 'code', value: '2010' },
     ];
     for (const schema of loadSchemas()) {
       const key = schema['x-entity'].key;

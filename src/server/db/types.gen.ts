@@ -105,6 +105,16 @@ export interface AttemptCounter {
   windowEnds: Timestamp;
 }
 
+export interface BillingProduct {
+  accountCode: string;
+  code: string;
+  description: string | null;
+  id: Generated<number>;
+  name: string;
+  quickbooksItem: string | null;
+  version: Generated<number>;
+}
+
 export interface ContactType {
   description: string | null;
   id: Generated<number>;
@@ -260,6 +270,16 @@ export interface LabSwitch {
   updatedBy: number | null;
 }
 
+export interface LedgerAccount {
+  code: string;
+  description: string | null;
+  id: Generated<number>;
+  name: string;
+  system: Generated<boolean>;
+  type: string;
+  version: Generated<number>;
+}
+
 export interface LedgerEntry {
   amount: Numeric;
   balanceAfter: Numeric;
@@ -273,6 +293,15 @@ export interface LedgerEntry {
   reference: string | null;
   resellerId: number;
   userId: number | null;
+}
+
+export interface LedgerLine {
+  accountCode: string;
+  createdAt: Timestamp;
+  credit: Generated<Numeric>;
+  debit: Generated<Numeric>;
+  id: Generated<number>;
+  ledgerEntryId: number;
 }
 
 export interface LocationZone {
@@ -808,6 +837,7 @@ export interface DB {
   altchaSolution: AltchaSolution;
   appUser: AppUser;
   attemptCounter: AttemptCounter;
+  billingProduct: BillingProduct;
   contactType: ContactType;
   customField: CustomField;
   destinationZone: DestinationZone;
@@ -821,7 +851,9 @@ export interface DB {
   jobItem: JobItem;
   joinRequest: JoinRequest;
   labSwitch: LabSwitch;
+  ledgerAccount: LedgerAccount;
   ledgerEntry: LedgerEntry;
+  ledgerLine: LedgerLine;
   locationZone: LocationZone;
   network: Network;
   networkEvent: NetworkEvent;

@@ -1,6 +1,7 @@
 import { addressHooks } from '../domains/addresses/hooks';
 import { allowedListHooks } from '../domains/allowed-lists';
 import { customFieldHooks } from '../domains/custom-fields/hooks';
+import { billingProductHooks, ledgerAccountHooks } from '../domains/finance/hooks';
 import { domainPlugin } from '../domains/plugin';
 import { templateHooks } from '../domains/prepaid/hooks';
 import { pricingPlanHooks } from '../domains/pricing/routes';
@@ -27,5 +28,7 @@ export default domainPlugin('entities', async (app, { database, schemas }) =>
     customField: customFieldHooks,
     reseller: resellerHooks,
     address: addressHooks,
+    ledgerAccount: ledgerAccountHooks,
+    billingProduct: billingProductHooks,
   }),
 );

@@ -47,6 +47,8 @@ export const SCREEN_SPECS: readonly Extract<RouteSpec, { page: 'screen' }>[] = [
   { path: '/payment-methods', privilege: 'PaymentMethods', page: 'screen', screen: 'PaymentMethods' },
   // The administrator's queue of bank wires to confirm.
   { path: '/bank-wires', privilege: ADMIN_ONLY, page: 'screen', screen: 'BankWires' },
+  // The trial balance of the chart of accounts, each account's journal and the drift check.
+  { path: '/chart-of-account', privilege: ADMIN_ONLY, page: 'screen', screen: 'ChartOfAccount' },
 ];
 
 /** `/account/{id}` in a schema becomes react-router's `/account/:id`. */

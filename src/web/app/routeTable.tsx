@@ -33,6 +33,7 @@ const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   ResellerDetail: lazy(() => import('@web/features/resellers/ResellerDetailPage')),
   PaymentMethods: lazy(() => import('@web/features/payments/PaymentMethodsPage')),
   BankWires: lazy(() => import('@web/features/payments/BankWiresPage')),
+  ChartOfAccount: lazy(() => import('@web/features/finance/ChartOfAccountPage')),
 };
 
 export interface AppRoute {
