@@ -28,7 +28,7 @@ import { createPaymentAdapters, type CardDetails, type PaymentAdapters } from '.
 import type { Database } from '../../db/types';
 import { conflict, englishText, fieldError, forbidden, HttpError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
-import { idParams, idSchema, INT_MIN, pageNumberSchema, pageSizeSchema } from '../../http/input';
+import { checkStorable, idParams, idSchema, INT_MIN, pageNumberSchema, pageSizeSchema } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import { LEDGER_CURRENCY } from '../ledger';
 import { domainPlugin } from '../plugin';
@@ -921,6 +921,7 @@ export default domainPlugin('payments', async (app, { database, app: options }) 
           if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_FILES_LIMIT') throw bad('file', 'validation.invalid', 'parts');
           throw e;
         }
+        checkStorable(fields, '');
         const errors = [];
         const amountMsg = amountMessage(fields.amount, true);
         if (amountMsg) errors.push(fieldError('amount', amountMsg === 'validation.amount.required' ? 'required' : 'range', amountMsg));
