@@ -23,6 +23,8 @@ export async function up(db: Kysely<any>) {
 }
 
 export async function down(db: Kysely<any>) {
-  await sql`alter table ledger_entry drop constraint ledger_entry_fee_check, drop constraint ledger_entry_method_check, drop constraint ledger_entry_kind_check`.execute(db);
+  await sql`alter table ledger_entry drop constraint ledger_entry_fee_check, drop constraint ledger_entry_method_check, drop constraint ledger_entry_kind_check`.execute(
+    db,
+  );
   await db.schema.alterTable('ledger_entry').dropColumn('confirmation_code').dropColumn('user_id').dropColumn('method').dropColumn('fee').execute();
 }
