@@ -440,6 +440,33 @@ describe.each(engines)('payments on %s', (engine) => {
     expect((await northwind.get(`${P}/bit-pay/${asked.json().id}`)).statusCode).toBe(404);
   });
 
+  it('finishes a card charge a stopped server left open, charging it once by its idempotency key', async () => {
+    const before = await balance(3);
+    // As a server leaves it when it stops between recording the payment and the processor's answer.
+    const token = (await ctx.app.payments.card.tokenise({ number: GOOD, holderName: 'Bella Demo', expiryMonth: 12, expiryYear: 2099 })).token;
+    const { id } = await ctx.db
+      .insertInto('payment')
+      .values({
+        resellerId: 3,
+        method: 'CREDIT_CARD',
+        status: 'pending',
+        amount: '10.30',
+        fee: '0.30',
+        creditedAmount: '10.00',
+        processorRef: token,
+        createdAt: sql<Date>`now() - interval '1 hour'`,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const deadline = Date.now() + 10_000;
+    while ((await ctx.db.selectFrom('payment').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status === 'pending' && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    const done = await ctx.db.selectFrom('payment').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(done.status).toBe('confirmed');
+    expect(done.processorRef).toMatch(/^ch_sandbox_/);
+    expect(cents(await balance(3))).toBe(cents(before) + 1000);
+  });
+
   it('takes a bank wire with its proof, queues it for the administrator, credits it once on confirmation', async () => {
     const before = await balance(1);
     const send = (f: Record<string, string>, key?: string) => {

@@ -354,8 +354,29 @@ export default domainPlugin('payments', async (app, { database, app: options }) 
     return invoice;
   }
 
-  // The sweep credits crypto payments whose invoices have confirmed, whether or not anyone asks about them.
+  /**
+   * Charges a recorded card or Stripe payment and credits, declines or fails it by the answer. The idempotency key is
+   * the payment's, so charging it again (a retry after the server stopped mid-charge) charges once.
+   */
+  async function chargePayment(id: number, method: PaymentMethod, source: string, amountCents: number, description: string) {
+    const processor = method === 'STRIPE' ? adapters.stripe : adapters.card;
+    if (!processor) return endPayment(db, id, 'failed', 'payment.processor.failed');
+    let result;
+    try {
+      result = await processor.charge({ source, amountCents, currency: LEDGER_CURRENCY, description, idempotencyKey: `payment-${id}` });
+    } catch (e) {
+      app.log.warn({ err: e, paymentId: id }, 'card charge failed');
+      result = { outcome: 'failed' as const, reason: 'exception' };
+    }
+    if (result.outcome === 'succeeded') return confirmPayment(db, id, { confirmationCode: result.confirmationCode, processorRef: result.processorRef });
+    if (result.outcome === 'declined') return endPayment(db, id, 'declined', 'payment.failure', result.processorRef);
+    return endPayment(db, id, 'failed', 'payment.processor.failed');
+  }
+
+  // The sweep credits crypto payments whose invoices have confirmed, whether or not anyone asks about them, and
+  // finishes card charges left open longer than `staleChargeSeconds` (a server stopped between recording and answer).
   const sweepMs = settings.sweepMs ?? 15_000;
+  const staleChargeSeconds = settings.staleChargeSeconds ?? 120;
   let sweeping: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   const sweep = async () => {
@@ -374,6 +395,20 @@ export default domainPlugin('payments', async (app, { database, app: options }) 
       } catch (e) {
         app.log.warn({ err: e, paymentId: p.id }, 'crypto invoice check failed');
       }
+    }
+    const open = await db
+      .selectFrom('payment')
+      .select(['id', 'method', 'processorRef', 'amount', 'description'])
+      .where('method', 'in', ['CREDIT_CARD', 'STRIPE'])
+      .where('status', '=', 'pending')
+      .where('processorRef', 'is not', null)
+      .where('createdAt', '<', sql<Date>`now() - make_interval(secs => ${staleChargeSeconds})`)
+      .orderBy('id')
+      .limit(100)
+      .execute();
+    for (const p of open) {
+      const id = Number(p.id);
+      await chargePayment(id, p.method as PaymentMethod, p.processorRef!, toCents(String(p.amount)), p.description ?? `Payment ${id}`);
     }
   };
   if (sweepMs > 0) {
@@ -823,23 +858,10 @@ export default domainPlugin('payments', async (app, { database, app: options }) 
         }
         return reply.code(201).send(answer(await withInvoice(await paymentById(db, id))));
       }
-      const processor = body.method === 'STRIPE' ? adapters.stripe! : adapters.card;
-      let result;
-      try {
-        result = await processor.charge({
-          source,
-          amountCents: cents + fee,
-          currency: LEDGER_CURRENCY,
-          description: body.description ?? `Payment ${id}`,
-          idempotencyKey: `payment-${id}`,
-        });
-      } catch (e) {
-        request.log.warn({ err: e, paymentId: id }, 'card charge failed');
-        result = { outcome: 'failed' as const, reason: 'exception' };
-      }
-      if (result.outcome === 'succeeded') await confirmPayment(db, id, { confirmationCode: result.confirmationCode, processorRef: result.processorRef });
-      else if (result.outcome === 'declined') await endPayment(db, id, 'declined', 'payment.failure', result.processorRef);
-      else await endPayment(db, id, 'failed', 'payment.processor.failed');
+      // The source is kept (a processor's token or payment method, never a card number) so a charge a stopped server left
+      // open can be driven again with the same idempotency key.
+      await db.updateTable('payment').set({ processorRef: source }).where('id', '=', id).where('status', '=', 'pending').execute();
+      await chargePayment(id, body.method, source, cents + fee, body.description ?? `Payment ${id}`);
       return reply.code(201).send(answer(await paymentById(db, id)));
     },
   );
