@@ -225,6 +225,57 @@ describe.each(engines)('access to every route on %s', (engine) => {
     expect(await ctx.db.selectFrom('labSwitch').selectAll().execute()).toEqual([]);
   });
 
+  it("keeps payments to each tenant: no other reseller's payment, card, account or limits by id, administrator calls refused to resellers", async () => {
+    const admin = await ctx.as('admin');
+    const northwind = await ctx.as('northwind');
+    const bluesky = await ctx.as('bluesky');
+    const iot = await ctx.as('northwind-iot');
+    const harbor = await ctx.as('harbor');
+    const manual = await admin.post('/portal/payments/submit/manual', { resellerId: 1, amount: 10, description: 'Access check' });
+    expect(manual.statusCode, manual.body).toBe(201);
+    const id = manual.json().id as number;
+    const card = await northwind.post('/portal/payments/methods/credit-cards', {
+      number: '4242424242424242',
+      holderName: 'Nora Demo',
+      holderIdNumber: '123456782',
+      expiryMonth: 12,
+      expiryYear: 2099,
+    });
+    expect(card.statusCode, card.body).toBe(201);
+    const account = (await ctx.db.selectFrom('account').select('accountId').where('name', '=', 'Harbor Logistics').executeTakeFirstOrThrow()).accountId;
+    const reads: [string, 'GET' | 'POST' | 'PUT' | 'DELETE', string, unknown?][] = [
+      ['payment', 'GET', `/portal/payments/${id}`],
+      ['invoice', 'GET', `/portal/payments/bit-pay/${id}`],
+      ['list', 'POST', '/portal/payments/paged', { resellerId: 1 }],
+      ['limits', 'GET', '/portal/payments/parameters?reseller_id=1'],
+      ['set limits', 'PUT', '/portal/payments/parameters/resellers/1', { cardDailyLimit: 1 }],
+      ['card', 'DELETE', `/portal/payments/methods/credit-cards/${card.json().id}`],
+      ['account payments', 'GET', `/portal/accounts/${account}/payments`],
+      ['account list', 'POST', `/portal/accounts/${account}/payments/paged`, {}],
+    ];
+    for (const caller of [bluesky, iot]) {
+      for (const [what, method, url, body] of reads) expect((await caller.send(method, url, body)).statusCode, what).toBe(404);
+    }
+    // An account user reaches no reseller's payments, and its privileges give it no payment calls.
+    expect((await harbor.get(`/portal/payments/${id}`)).statusCode).toBe(403);
+    expect((await harbor.post('/portal/payments/paged', {})).statusCode).toBe(403);
+    for (const [url, body] of [
+      [`/portal/payments/bank-wires/${id}/confirm`, undefined],
+      [`/portal/payments/bank-wires/${id}/reject`, undefined],
+      ['/portal/payments/reset', { paymentIds: [id] }],
+      ['/portal/payments/submit/manual', { resellerId: 1, amount: 5, description: 'Self credit' }],
+    ] as const)
+      expect((await northwind.post(url, body)).statusCode, url).toBe(403);
+    expect((await northwind.get(`/portal/payments/bank-wires/${id}/proof`)).statusCode).toBe(403);
+    expect((await northwind.get('/portal/payments/bank-wires/pending')).statusCode).toBe(403);
+    // Nobody sets its own limits; the provider's defaults are the administrator's.
+    expect((await northwind.put('/portal/payments/parameters/resellers/1', { cardDailyLimit: 1 })).statusCode).toBe(403);
+    expect((await northwind.put('/portal/payments/parameters/resellers/-1', { cardDailyLimit: 1 })).statusCode).toBe(403);
+    expect((await northwind.get(`/portal/payments/${id}`)).statusCode).toBe(200);
+    expect((await ctx.db.selectFrom('payment').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status).toBe('confirmed');
+    expect(await ctx.db.selectFrom('paymentParameters').select('resellerId').where('resellerId', '=', 1).execute()).toEqual([]);
+  });
+
   describe.each(
     loadSchemas()
       .filter((s) => s['x-entity'].tenant && protectedFields(s).length)

@@ -280,6 +280,31 @@ describe.each(engines)('bad input on %s', (engine) => {
         });
       }
     }
+    // A bank wire's form fields, beside a valid proof.
+    const proof = Buffer.from('%PDF-1.4\n%%EOF\n');
+    for (const v of CSV_VALUES) {
+      for (const field of ['amount', 'reference', 'description']) {
+        const values: Record<string, string> = { amount: '100', reference: 'WIRE-000001', [field]: v };
+        const boundary = '----bad-wire';
+        const payload = Buffer.concat([
+          ...Object.entries(values).map(([k, x]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${x}\r\n`)),
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="p${v.slice(0, 3)}.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+          ),
+          proof,
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]);
+        cases.push({
+          label: `bank wire ${field}=${v.slice(0, 20)}`,
+          request: {
+            method: 'POST',
+            url: '/portal/payments/submit/bank-wire',
+            payload,
+            headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+          },
+        });
+      }
+    }
     // Bytes that are not UTF-8 at all: a lone surrogate as its CESU-8 bytes.
     const surrogate = Buffer.from([0xed, 0xa0, 0x80]).toString('latin1');
     cases.push({

@@ -252,10 +252,13 @@ describe.each(engines)('payments on %s', (engine) => {
   it('records declined and failed card payments without credit and answers 402 with the message', async () => {
     const before = await balance(1);
     const entries = await count('ledger_entry');
-    const declined = await pay(northwind, { method: 'CREDIT_CARD', amount: 20, card: card(DECLINED) });
+    const keptBefore = (await northwind.get(`${P}/methods/credit-cards`)).json().length;
+    const declined = await pay(northwind, { method: 'CREDIT_CARD', amount: 20, card: card(DECLINED), saveCard: true });
     expect(declined.statusCode, declined.body).toBe(402);
     expect(fields(declined)).toEqual(['card:payment.failure']);
-    expect(declined.json().payment).toMatchObject({ status: 'declined', creditedAmount: 20, failure: 'payment.failure' });
+    expect(declined.json().payment).toMatchObject({ status: 'declined', creditedAmount: 20, failure: 'payment.failure', cardLast4: '0002' });
+    // Asked to be kept, but declined: not offered again.
+    expect((await northwind.get(`${P}/methods/credit-cards`)).json()).toHaveLength(keptBefore);
     const failed = await pay(northwind, { method: 'CREDIT_CARD', amount: 20, card: card(ERROR) });
     expect(failed.statusCode, failed.body).toBe(402);
     expect(fields(failed)).toEqual(['card:payment.processor.failed']);
@@ -438,6 +441,33 @@ describe.each(engines)('payments on %s', (engine) => {
     });
     expect(cents(await balance(3))).toBe(cents(before) + 6000);
     expect((await northwind.get(`${P}/bit-pay/${asked.json().id}`)).statusCode).toBe(404);
+  });
+
+  it('finishes a card charge a stopped server left open, charging it once by its idempotency key', async () => {
+    const before = await balance(3);
+    // As a server leaves it when it stops between recording the payment and the processor's answer.
+    const token = (await ctx.app.payments.card.tokenise({ number: GOOD, holderName: 'Bella Demo', expiryMonth: 12, expiryYear: 2099 })).token;
+    const { id } = await ctx.db
+      .insertInto('payment')
+      .values({
+        resellerId: 3,
+        method: 'CREDIT_CARD',
+        status: 'pending',
+        amount: '10.30',
+        fee: '0.30',
+        creditedAmount: '10.00',
+        processorRef: token,
+        createdAt: sql<Date>`now() - interval '1 hour'`,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const deadline = Date.now() + 10_000;
+    while ((await ctx.db.selectFrom('payment').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status === 'pending' && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    const done = await ctx.db.selectFrom('payment').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(done.status).toBe('confirmed');
+    expect(done.processorRef).toMatch(/^ch_sandbox_/);
+    expect(cents(await balance(3))).toBe(cents(before) + 1000);
   });
 
   it('takes a bank wire with its proof, queues it for the administrator, credits it once on confirmation', async () => {

@@ -393,6 +393,7 @@ export interface PaymentCard {
   expiryYear: number;
   holderName: string;
   id: Generated<number>;
+  kept: Generated<boolean>;
   last4: string;
   processor: string;
   resellerId: number;

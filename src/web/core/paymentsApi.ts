@@ -5,6 +5,11 @@
 import { enhancedApi, type PostPaymentsPagedApiResponse } from './paymentsApi.gen';
 import { saveAttachment } from './endpoints';
 
+/** The server refuses proofs of this size or more ('File size should be less than 4 MB!'). */
+export const PROOF_MAX_BYTES = 4 * 1024 * 1024;
+/** What a proof may be; the server judges the content, not the name. */
+export const PROOF_ACCEPT = '.pdf,.png,.jpg,.jpeg,application/pdf,image/png,image/jpeg';
+
 export type Payment = PostPaymentsPagedApiResponse['items'][number];
 export type PaymentPage = PostPaymentsPagedApiResponse;
 export type PaymentMethodCode = Payment['method'];

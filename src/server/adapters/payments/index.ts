@@ -78,6 +78,8 @@ export interface PaymentSettings {
   bitPaySandboxConfirmSeconds?: number;
   /** How often the server credits confirmed crypto invoices, in milliseconds (default 15 s; 0: no sweep). */
   sweepMs?: number;
+  /** A card charge still open this many seconds after it was recorded is driven again by the sweep (default 120). */
+  staleChargeSeconds?: number;
 }
 
 export interface PaymentAdapters {

@@ -28,7 +28,7 @@ import { createPaymentAdapters, type CardDetails, type PaymentAdapters } from '.
 import type { Database } from '../../db/types';
 import { conflict, englishText, fieldError, forbidden, HttpError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
-import { idParams, idSchema, INT_MIN, pageNumberSchema, pageSizeSchema } from '../../http/input';
+import { checkStorable, idParams, idSchema, INT_MIN, pageNumberSchema, pageSizeSchema } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import { LEDGER_CURRENCY } from '../ledger';
 import { domainPlugin } from '../plugin';
@@ -354,8 +354,29 @@ export default domainPlugin('payments', async (app, { database, app: options }) 
     return invoice;
   }
 
-  // The sweep credits crypto payments whose invoices have confirmed, whether or not anyone asks about them.
+  /**
+   * Charges a recorded card or Stripe payment and credits, declines or fails it by the answer. The idempotency key is
+   * the payment's, so charging it again (a retry after the server stopped mid-charge) charges once.
+   */
+  async function chargePayment(id: number, method: PaymentMethod, source: string, amountCents: number, description: string) {
+    const processor = method === 'STRIPE' ? adapters.stripe : adapters.card;
+    if (!processor) return endPayment(db, id, 'failed', 'payment.processor.failed');
+    let result;
+    try {
+      result = await processor.charge({ source, amountCents, currency: LEDGER_CURRENCY, description, idempotencyKey: `payment-${id}` });
+    } catch (e) {
+      app.log.warn({ err: e, paymentId: id }, 'card charge failed');
+      result = { outcome: 'failed' as const, reason: 'exception' };
+    }
+    if (result.outcome === 'succeeded') return confirmPayment(db, id, { confirmationCode: result.confirmationCode, processorRef: result.processorRef });
+    if (result.outcome === 'declined') return endPayment(db, id, 'declined', 'payment.failure', result.processorRef);
+    return endPayment(db, id, 'failed', 'payment.processor.failed');
+  }
+
+  // The sweep credits crypto payments whose invoices have confirmed, whether or not anyone asks about them, and
+  // finishes card charges left open longer than `staleChargeSeconds` (a server stopped between recording and answer).
   const sweepMs = settings.sweepMs ?? 15_000;
+  const staleChargeSeconds = settings.staleChargeSeconds ?? 120;
   let sweeping: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   const sweep = async () => {
@@ -375,6 +396,20 @@ export default domainPlugin('payments', async (app, { database, app: options }) 
         app.log.warn({ err: e, paymentId: p.id }, 'crypto invoice check failed');
       }
     }
+    const open = await db
+      .selectFrom('payment')
+      .select(['id', 'method', 'processorRef', 'amount', 'description'])
+      .where('method', 'in', ['CREDIT_CARD', 'STRIPE'])
+      .where('status', '=', 'pending')
+      .where('processorRef', 'is not', null)
+      .where('createdAt', '<', sql<Date>`now() - make_interval(secs => ${staleChargeSeconds})`)
+      .orderBy('id')
+      .limit(100)
+      .execute();
+    for (const p of open) {
+      const id = Number(p.id);
+      await chargePayment(id, p.method as PaymentMethod, p.processorRef!, toCents(String(p.amount)), p.description ?? `Payment ${id}`);
+    }
   };
   if (sweepMs > 0) {
     app.addHook('onReady', async () => {
@@ -393,7 +428,7 @@ export default domainPlugin('payments', async (app, { database, app: options }) 
 
   /** The caller's saved cards: a reseller's users share the reseller's, an account's users the account's. */
   const cardsOf = (principal: Principal) => {
-    const q = db.selectFrom('paymentCard').where('resellerId', '=', principal.resellerId);
+    const q = db.selectFrom('paymentCard').where('resellerId', '=', principal.resellerId).where('kept', '=', true);
     return principal.accountId === null ? q.where('accountId', 'is', null) : q.where('accountId', '=', principal.accountId);
   };
   const CARD_COLUMNS = ['id', 'last4', 'brand', 'holderName', 'expiryMonth', 'expiryYear', 'createdAt'] as const;
@@ -411,7 +446,8 @@ export default domainPlugin('payments', async (app, { database, app: options }) 
     createdAt: iso(c.createdAt)!,
   });
 
-  async function saveCard(principal: Principal, card: CardDetails) {
+  /** Tokenises a card and records it; `kept` offers it for later payments. */
+  async function saveCard(principal: Principal, card: CardDetails, kept = true) {
     const token = await adapters.card.tokenise(card);
     const row = await db
       .insertInto('paymentCard')
@@ -426,6 +462,7 @@ export default domainPlugin('payments', async (app, { database, app: options }) 
         holderName: card.holderName,
         expiryMonth: card.expiryMonth,
         expiryYear: card.expiryYear,
+        kept,
       })
       .returning([...CARD_COLUMNS])
       .executeTakeFirstOrThrow();
@@ -775,12 +812,10 @@ export default domainPlugin('payments', async (app, { database, app: options }) 
           source = saved.token;
           cardId = Number(saved.id);
         } else if (body.card) {
-          const details = checkCard(body.card);
-          if (body.saveCard) {
-            const saved = await saveCard(principal, details);
-            cardId = saved.id;
-            source = (await db.selectFrom('paymentCard').select('token').where('id', '=', saved.id).executeTakeFirstOrThrow()).token;
-          } else source = (await adapters.card.tokenise(details)).token;
+          // Recorded for the payment's sake, kept for later ones only once its charge goes through (below).
+          const saved = await saveCard(principal, checkCard(body.card), false);
+          cardId = saved.id;
+          source = (await db.selectFrom('paymentCard').select('token').where('id', '=', saved.id).executeTakeFirstOrThrow()).token;
         } else throw bad('cardId', 'payment.card.required', 'required');
       } else if (body.method === 'STRIPE') {
         if (!adapters.stripe) throw bad('method', 'payment.method.unavailable', 'unavailable');
@@ -823,24 +858,14 @@ export default domainPlugin('payments', async (app, { database, app: options }) 
         }
         return reply.code(201).send(answer(await withInvoice(await paymentById(db, id))));
       }
-      const processor = body.method === 'STRIPE' ? adapters.stripe! : adapters.card;
-      let result;
-      try {
-        result = await processor.charge({
-          source,
-          amountCents: cents + fee,
-          currency: LEDGER_CURRENCY,
-          description: body.description ?? `Payment ${id}`,
-          idempotencyKey: `payment-${id}`,
-        });
-      } catch (e) {
-        request.log.warn({ err: e, paymentId: id }, 'card charge failed');
-        result = { outcome: 'failed' as const, reason: 'exception' };
-      }
-      if (result.outcome === 'succeeded') await confirmPayment(db, id, { confirmationCode: result.confirmationCode, processorRef: result.processorRef });
-      else if (result.outcome === 'declined') await endPayment(db, id, 'declined', 'payment.failure', result.processorRef);
-      else await endPayment(db, id, 'failed', 'payment.processor.failed');
-      return reply.code(201).send(answer(await paymentById(db, id)));
+      // The source is kept (a processor's token or payment method, never a card number) so a charge a stopped server left
+      // open can be driven again with the same idempotency key.
+      await db.updateTable('payment').set({ processorRef: source }).where('id', '=', id).where('status', '=', 'pending').execute();
+      await chargePayment(id, body.method, source, cents + fee, body.description ?? `Payment ${id}`);
+      const charged = await paymentById(db, id);
+      if (body.card && body.saveCard && cardId !== null && charged.status === 'confirmed')
+        await db.updateTable('paymentCard').set({ kept: true }).where('id', '=', cardId).execute();
+      return reply.code(201).send(answer(charged));
     },
   );
 
@@ -921,6 +946,7 @@ export default domainPlugin('payments', async (app, { database, app: options }) 
           if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_FILES_LIMIT') throw bad('file', 'validation.invalid', 'parts');
           throw e;
         }
+        checkStorable(fields, '');
         const errors = [];
         const amountMsg = amountMessage(fields.amount, true);
         if (amountMsg) errors.push(fieldError('amount', amountMsg === 'validation.amount.required' ? 'required' : 'range', amountMsg));

@@ -31,6 +31,8 @@ import {
   usePostPaymentsSubmitCalculateFeeQuery,
   usePostPaymentsSubmitMutation,
   useSubmitBankWireMutation,
+  PROOF_ACCEPT,
+  PROOF_MAX_BYTES,
   type Payment,
 } from '@web/core/paymentsApi';
 import { AmountInput } from '@web/ui/amount/AmountInput';
@@ -40,9 +42,6 @@ import { CardFields, cardErrors, EMPTY_CARD, type NewCard } from './CardFields';
 
 type TopUpMethod = 'CREDIT_CARD' | 'BIT_PAY' | 'BANK_WIRE';
 const TOP_UP_METHODS: readonly TopUpMethod[] = ['CREDIT_CARD', 'BIT_PAY', 'BANK_WIRE'];
-/** The server refuses proofs of this size or more ('File size should be less than 4 MB!'). */
-const PROOF_MAX_BYTES = 4 * 1024 * 1024;
-const PROOF_ACCEPT = '.pdf,.png,.jpg,.jpeg,application/pdf,image/png,image/jpeg';
 
 /** The message id an answer's error carries: its first field's, else the general payment failure. */
 export function paymentErrorId(error: QueryError): string {
