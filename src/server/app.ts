@@ -25,6 +25,7 @@ import pricing from './domains/pricing/plugin';
 import resellerPricing from './domains/reseller-pricing/plugin';
 import resellers from './domains/resellers/plugin';
 import roamingProfiles from './domains/roaming-profiles/plugin';
+import serviceClasses from './domains/service-classes/plugin';
 import subscribers from './domains/subscribers/plugin';
 import webhooks from './domains/webhooks/plugin';
 import type { WebhookOptions } from './domains/webhooks/worker';
@@ -164,6 +165,7 @@ export async function buildApp(opts: AppOptions) {
     'custom-fields': customFields,
     'roaming-profiles': roamingProfiles,
     subscribers,
+    'service-classes': serviceClasses,
     jobs: jobRoutes,
     prepaid,
     ledger,

@@ -36,6 +36,7 @@ export interface Account {
   name: string;
   pricingPlanId: number | null;
   resellerId: number;
+  serviceClassId: number | null;
   usageCredit: Numeric | null;
   version: Generated<number>;
 }
@@ -382,6 +383,7 @@ export interface Reseller {
   email: string | null;
   esimStatusRelayUrl: string | null;
   firstName: string | null;
+  formStyles: Json | null;
   id: Generated<number>;
   internationalPricingPlanId: number | null;
   lastName: string | null;
@@ -402,6 +404,7 @@ export interface Reseller {
   relayVoip: Generated<boolean>;
   requireTwoFactor: Generated<boolean>;
   resellerType: string | null;
+  serviceClassId: number | null;
   tadigCode: string | null;
   usesGz: Generated<boolean>;
   version: Generated<number>;
@@ -540,6 +543,17 @@ export interface Role {
   version: Generated<number>;
 }
 
+export interface ServiceClass {
+  code: string;
+  description: string | null;
+  downlinkKbps: number;
+  id: Generated<number>;
+  name: string;
+  resellerId: number;
+  uplinkKbps: number;
+  version: Generated<number>;
+}
+
 export interface Setting {
   key: string;
   value: string;
@@ -601,6 +615,7 @@ export interface Subscriber {
   qosThrottling: string | null;
   resellerId: number;
   roamingProfileId: number | null;
+  serviceClassId: number | null;
   status: Generated<string>;
   subscriberId: Generated<number>;
   usageTodayBytes: Generated<number>;
@@ -748,6 +763,7 @@ export interface DB {
   roamingProfileSponsorName: RoamingProfileSponsorName;
   roamingRule: RoamingRule;
   role: Role;
+  serviceClass: ServiceClass;
   setting: Setting;
   simCard: SimCard;
   sponsor: Sponsor;
