@@ -1651,7 +1651,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Speeds a subscriber can be throttled to when its daily limit is reached */
+    /**
+     * Speeds a subscriber can be throttled to when its daily limit is reached
+     * @description The service classes the caller sees (its own subtree's, those of the resellers above it and the provider's): `id` is the speed id, `kbps` the downlink.
+     */
     get: operations['getResellerInfoApiQosSpeedLimits'];
     put?: never;
     post?: never;
@@ -2021,6 +2024,24 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/resellers/{id}/settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A reseller's account settings: accent colour, form styles and two-factor rule */
+    get: operations['getResellersByIdSettings'];
+    /** Changes a reseller's accent colour and form styles (the fields the body sends) */
+    put: operations['putResellersByIdSettings'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/roaming-profiles': {
     parameters: {
       query?: never;
@@ -2177,6 +2198,60 @@ export interface paths {
     get: operations['getRolesPrivileges'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/service-classes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every visible one of entity.serviceclass.title, few fields each */
+    get: operations['getServiceClasses'];
+    /** Changes the fields of a service class the body sends */
+    put: operations['putServiceClasses'];
+    /** Creates a service class */
+    post: operations['postServiceClasses'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/service-classes/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One service class */
+    get: operations['getServiceClassesById'];
+    put?: never;
+    post?: never;
+    /** Deletes a service class */
+    delete: operations['deleteServiceClassesById'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/service-classes/paged': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A page of entity.serviceclass.title, sorted and searched */
+    post: operations['postServiceClassesPaged'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3387,6 +3462,7 @@ export interface operations {
           name?: string;
           pricingPlanId?: number | null;
           resellerId?: number | null;
+          serviceClassId?: number | null;
           usageCredit?: number | null;
           /** @description The version the row was read at: a row saved since answers 409 */
           version?: number;
@@ -3425,6 +3501,7 @@ export interface operations {
             pricingPlanId?: number;
             resellerId?: number;
             resellerName?: string;
+            serviceClassId?: number | null;
             usageCredit?: number;
             /** @description Raised by every update; send it back with an update */
             version?: number;
@@ -3457,6 +3534,7 @@ export interface operations {
           name: string;
           pricingPlanId?: number | null;
           resellerId?: number | null;
+          serviceClassId?: number | null;
           usageCredit?: number | null;
         };
       };
@@ -3493,6 +3571,7 @@ export interface operations {
             pricingPlanId?: number;
             resellerId?: number;
             resellerName?: string;
+            serviceClassId?: number | null;
             usageCredit?: number;
             /** @description Raised by every update; send it back with an update */
             version?: number;
@@ -3543,6 +3622,7 @@ export interface operations {
             pricingPlanId?: number;
             resellerId?: number;
             resellerName?: string;
+            serviceClassId?: number | null;
             usageCredit?: number;
             /** @description Raised by every update; send it back with an update */
             version?: number;
@@ -3687,6 +3767,7 @@ export interface operations {
               pricingPlanId?: number;
               resellerId?: number;
               resellerName?: string;
+              serviceClassId?: number | null;
               usageCredit?: number;
               /** @description Raised by every update; send it back with an update */
               version?: number;
@@ -3759,6 +3840,7 @@ export interface operations {
               pricingPlanId?: number;
               resellerId?: number;
               resellerName?: string;
+              serviceClassId?: number | null;
               usageCredit?: number;
               /** @description Raised by every update; send it back with an update */
               version?: number;
@@ -8488,6 +8570,7 @@ export interface operations {
            * @enum {string|null}
            */
           resellerType?: 'RESELLER' | 'DISTRIBUTOR' | 'MVNO' | 'ENTERPRISE' | null;
+          serviceClassId?: number | null;
           tadigCode?: string | null;
           /** @default false */
           usesGz?: boolean | null;
@@ -8557,6 +8640,7 @@ export interface operations {
             relayVoip?: boolean;
             /** @enum {string} */
             resellerType?: 'RESELLER' | 'DISTRIBUTOR' | 'MVNO' | 'ENTERPRISE';
+            serviceClassId?: number | null;
             subscriberCount?: number;
             tadigCode?: string;
             totalCredit?: number;
@@ -8624,6 +8708,7 @@ export interface operations {
            * @enum {string|null}
            */
           resellerType?: 'RESELLER' | 'DISTRIBUTOR' | 'MVNO' | 'ENTERPRISE' | null;
+          serviceClassId?: number | null;
           tadigCode?: string | null;
           /** @default false */
           usesGz?: boolean | null;
@@ -8691,6 +8776,7 @@ export interface operations {
             relayVoip?: boolean;
             /** @enum {string} */
             resellerType?: 'RESELLER' | 'DISTRIBUTOR' | 'MVNO' | 'ENTERPRISE';
+            serviceClassId?: number | null;
             subscriberCount?: number;
             tadigCode?: string;
             totalCredit?: number;
@@ -8775,6 +8861,7 @@ export interface operations {
             relayVoip?: boolean;
             /** @enum {string} */
             resellerType?: 'RESELLER' | 'DISTRIBUTOR' | 'MVNO' | 'ENTERPRISE';
+            serviceClassId?: number | null;
             subscriberCount?: number;
             tadigCode?: string;
             totalCredit?: number;
@@ -9152,6 +9239,7 @@ export interface operations {
               relayVoip?: boolean;
               /** @enum {string} */
               resellerType?: 'RESELLER' | 'DISTRIBUTOR' | 'MVNO' | 'ENTERPRISE';
+              serviceClassId?: number | null;
               subscriberCount?: number;
               tadigCode?: string;
               totalCredit?: number;
@@ -9348,6 +9436,7 @@ export interface operations {
               relayVoip?: boolean;
               /** @enum {string} */
               resellerType?: 'RESELLER' | 'DISTRIBUTOR' | 'MVNO' | 'ENTERPRISE';
+              serviceClassId?: number | null;
               subscriberCount?: number;
               tadigCode?: string;
               totalCredit?: number;
@@ -9454,6 +9543,7 @@ export interface operations {
               relayVoip?: boolean;
               /** @enum {string} */
               resellerType?: 'RESELLER' | 'DISTRIBUTOR' | 'MVNO' | 'ENTERPRISE';
+              serviceClassId?: number | null;
               subscriberCount?: number;
               tadigCode?: string;
               totalCredit?: number;
@@ -10139,6 +10229,138 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+    };
+  };
+  getResellersByIdSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The accent of the shell, #rrggbb; null: the default */
+            accentColorHex: string | null;
+            /** @description Null: the portal’s own look */
+            formStyles: {
+              /**
+               * @description A font of the safe list
+               * @enum {string}
+               */
+              font: 'system' | 'arial' | 'verdana' | 'tahoma' | 'trebuchet' | 'georgia' | 'courier';
+              /** @description Buttons, links and focus: #rrggbb */
+              primaryHex: string;
+              /** @description Corner radius in px */
+              radiusPx: number;
+              /** @description Headings and secondary accents: #rrggbb */
+              secondaryHex: string;
+            } | null;
+            /** @description Whether the caller may save these settings */
+            mayEdit: boolean;
+            name: string;
+            /** @description Whether it is the caller's own reseller (its logo is changed from this page) */
+            ownReseller: boolean;
+            /** @description Whether the users of the reseller and below it must use a second factor */
+            requireTwoFactor: boolean;
+            resellerId: number;
+          };
+        };
+      };
+    };
+  };
+  putResellersByIdSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The accent of the shell; null: the default */
+          accentColorHex?: string | null;
+          formStyles?: {
+            /**
+             * @description A font of the safe list
+             * @enum {string}
+             */
+            font: 'system' | 'arial' | 'verdana' | 'tahoma' | 'trebuchet' | 'georgia' | 'courier';
+            /** @description Buttons, links and focus: #rrggbb */
+            primaryHex: string;
+            /** @description Corner radius in px */
+            radiusPx: number;
+            /** @description Headings and secondary accents: #rrggbb */
+            secondaryHex: string;
+          } | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The accent of the shell, #rrggbb; null: the default */
+            accentColorHex: string | null;
+            /** @description Null: the portal’s own look */
+            formStyles: {
+              /**
+               * @description A font of the safe list
+               * @enum {string}
+               */
+              font: 'system' | 'arial' | 'verdana' | 'tahoma' | 'trebuchet' | 'georgia' | 'courier';
+              /** @description Buttons, links and focus: #rrggbb */
+              primaryHex: string;
+              /** @description Corner radius in px */
+              radiusPx: number;
+              /** @description Headings and secondary accents: #rrggbb */
+              secondaryHex: string;
+            } | null;
+            /** @description Whether the caller may save these settings */
+            mayEdit: boolean;
+            name: string;
+            /** @description Whether it is the caller's own reseller (its logo is changed from this page) */
+            ownReseller: boolean;
+            /** @description Whether the users of the reseller and below it must use a second factor */
+            requireTwoFactor: boolean;
+            resellerId: number;
+          };
+        };
       };
     };
   };
@@ -10955,6 +11177,284 @@ export interface operations {
       };
     };
   };
+  getServiceClasses: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code?: string;
+            downlinkKbps?: number;
+            id?: number;
+            name?: string;
+            resellerId?: number;
+            uplinkKbps?: number;
+          }[];
+        };
+      };
+    };
+  };
+  putServiceClasses: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          description?: string | null;
+          downlinkKbps?: number;
+          id: number;
+          name?: string;
+          resellerId?: number | null;
+          uplinkKbps?: number;
+          /** @description The version the row was read at: a row saved since answers 409 */
+          version?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code?: string;
+            description?: string;
+            downlinkKbps?: number;
+            id?: number;
+            name?: string;
+            resellerId?: number;
+            resellerName?: string;
+            subscriberCount?: number;
+            uplinkKbps?: number;
+            /** @description Raised by every update; send it back with an update */
+            version?: number;
+          };
+        };
+      };
+    };
+  };
+  postServiceClasses: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          description?: string | null;
+          downlinkKbps: number;
+          name: string;
+          resellerId?: number | null;
+          uplinkKbps: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code?: string;
+            description?: string;
+            downlinkKbps?: number;
+            id?: number;
+            name?: string;
+            resellerId?: number;
+            resellerName?: string;
+            subscriberCount?: number;
+            uplinkKbps?: number;
+            /** @description Raised by every update; send it back with an update */
+            version?: number;
+          };
+        };
+      };
+    };
+  };
+  getServiceClassesById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code?: string;
+            description?: string;
+            downlinkKbps?: number;
+            id?: number;
+            name?: string;
+            resellerId?: number;
+            resellerName?: string;
+            subscriberCount?: number;
+            uplinkKbps?: number;
+            /** @description Raised by every update; send it back with an update */
+            version?: number;
+          };
+        };
+      };
+    };
+  };
+  deleteServiceClassesById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  postServiceClassesPaged: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          page?: {
+            /** @description Key of the last row of the previous page: the page starts after it (keyset paging; `page` is then only echoed) */
+            after?: number | string;
+            page?: number;
+            size?: number;
+          } | null;
+          /** @description One of multi, name, description */
+          searchBy?: string | null;
+          searchKey?: string | null;
+          sortBy?: string | null;
+          /** @enum {string|null} */
+          sortDir?: 'asc' | 'desc' | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            currentPage?: number;
+            items?: {
+              code?: string;
+              description?: string;
+              downlinkKbps?: number;
+              id?: number;
+              name?: string;
+              resellerId?: number;
+              resellerName?: string;
+              subscriberCount?: number;
+              uplinkKbps?: number;
+              /** @description Raised by every update; send it back with an update */
+              version?: number;
+            }[];
+            /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+            totalIsEstimate?: boolean;
+            totalItemsCount?: number;
+            totalPageCount?: number;
+          };
+        };
+      };
+    };
+  };
   getSimCards: {
     parameters: {
       query?: {
@@ -11309,6 +11809,7 @@ export interface operations {
           groupName?: string | null;
           imei?: string | null;
           name?: string | null;
+          serviceClassId?: number | null;
           subscriberId: number;
           /** @description The version the row was read at: a row saved since answers 409 */
           version?: number;
@@ -11359,6 +11860,7 @@ export interface operations {
             resellerId?: number;
             resellerName?: string;
             roamingProfileId?: number;
+            serviceClassId?: number | null;
             /** @enum {string} */
             status?: 'active' | 'suspended';
             subscriberId?: number;
@@ -11632,8 +12134,7 @@ export interface operations {
       content: {
         'application/json': {
           dailyLimitBytes: number;
-          /** @enum {string} */
-          qosThrottling?: 'BLOCK' | '64kbps' | '128kbps' | '256kbps' | '512kbps' | '1Mbps';
+          qosThrottling?: string;
           subscriberId: number;
         };
       };
@@ -12001,6 +12502,7 @@ export interface operations {
             resellerId?: number;
             resellerName?: string;
             roamingProfileId?: number;
+            serviceClassId?: number | null;
             /** @enum {string} */
             status?: 'active' | 'suspended';
             subscriberId?: number;
@@ -12435,6 +12937,7 @@ export interface operations {
               resellerId?: number;
               resellerName?: string;
               roamingProfileId?: number;
+              serviceClassId?: number | null;
               /** @enum {string} */
               status?: 'active' | 'suspended';
               subscriberId?: number;
@@ -12562,6 +13065,7 @@ export interface operations {
               resellerId?: number;
               resellerName?: string;
               roamingProfileId?: number;
+              serviceClassId?: number | null;
               /** @enum {string} */
               status?: 'active' | 'suspended';
               subscriberId?: number;
@@ -12704,6 +13208,13 @@ export interface operations {
             preferences: string;
             resellerInfo: {
               accentColorHex: string | null;
+              /** @description The form styles the user's screens take: its reseller's, else the nearest reseller's above it; null for none */
+              formStyles: {
+                font?: string;
+                primaryHex?: string;
+                radiusPx?: number;
+                secondaryHex?: string;
+              } | null;
               id: number;
               name: string;
             };

@@ -23,6 +23,7 @@ import type { DomainOptions, DomainPlugin } from './domains/plugin';
 import prepaid from './domains/prepaid/plugin';
 import pricing from './domains/pricing/plugin';
 import resellerPricing from './domains/reseller-pricing/plugin';
+import resellerSettings from './domains/reseller-settings/plugin';
 import resellers from './domains/resellers/plugin';
 import roamingProfiles from './domains/roaming-profiles/plugin';
 import serviceClasses from './domains/service-classes/plugin';
@@ -172,6 +173,7 @@ export async function buildApp(opts: AppOptions) {
     pricing,
     'reseller-pricing': resellerPricing,
     resellers,
+    'reseller-settings': resellerSettings,
     webhooks,
   };
   const domainOptions: DomainOptions = { database: opts.database, schemas, tokens, app: opts };

@@ -183,4 +183,39 @@ describe.each(engines)('service classes on %s', (engine) => {
     expect((await harbor.post('/portal/service-classes', { name: 'Mine', downlinkKbps: 1, uplinkKbps: 1 })).statusCode).toBe(403);
     expect((await harbor.get('/portal/service-classes')).statusCode).toBe(200);
   });
+
+  it('keeps a reseller’s accent and form styles: checked, written from above or by itself, applied to its users', async () => {
+    const nw = ids['Northwind Mobile'];
+    const styles = { primaryHex: '#AA3377', secondaryHex: '#224466', font: 'georgia', radiusPx: 10 };
+    const read = await northwind.get(`/portal/resellers/${nw}/settings`);
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json()).toMatchObject({ resellerId: nw, formStyles: null, ownReseller: true, mayEdit: true });
+    const saved = await northwind.put(`/portal/resellers/${nw}/settings`, { formStyles: styles, accentColorHex: '#c99a2e' });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().formStyles).toEqual({ ...styles, primaryHex: '#aa3377' });
+    // Its users and those below it take them; others keep the portal's look.
+    expect((await northwind.get('/portal/user')).json().resellerInfo.formStyles).toMatchObject({ font: 'georgia', radiusPx: 10 });
+    expect((await iot.get('/portal/user')).json().resellerInfo.formStyles).toMatchObject({ primaryHex: '#aa3377' });
+    expect((await bluesky.get('/portal/user')).json().resellerInfo.formStyles).toBeNull();
+    // Bad input: named field and rule, nothing written.
+    for (const [body, field] of [
+      [{ formStyles: { ...styles, primaryHex: 'red' } }, 'formStyles.primaryHex'],
+      [{ formStyles: { ...styles, font: 'Comic Sans' } }, 'formStyles.font'],
+      [{ formStyles: { ...styles, radiusPx: 99 } }, 'formStyles.radiusPx'],
+      [{ accentColorHex: '#12345' }, 'accentColorHex'],
+      [{ formStyles: { ...styles, extra: 1 } }, 'formStyles.extra'],
+    ] as const) {
+      const res = await northwind.put(`/portal/resellers/${nw}/settings`, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().fields.map((f: Row) => f.field)).toContain(field);
+    }
+    expect((await northwind.get(`/portal/resellers/${nw}/settings`)).json().formStyles.font).toBe('georgia');
+    // Tenancy: from above yes, from below or beside no; an account user reads its reseller's, writes nothing.
+    expect((await northwind.put(`/portal/resellers/${ids['Northwind IoT']}/settings`, { accentColorHex: '#112233' })).statusCode).toBe(200);
+    expect((await iot.put(`/portal/resellers/${nw}/settings`, { accentColorHex: '#112233' })).statusCode).toBe(404);
+    expect((await bluesky.get(`/portal/resellers/${nw}/settings`)).statusCode).toBe(404);
+    expect((await harbor.get(`/portal/resellers/${nw}/settings`)).json().mayEdit).toBe(false);
+    expect((await harbor.put(`/portal/resellers/${nw}/settings`, { accentColorHex: '#112233' })).statusCode).toBe(403);
+    expect((await admin.put(`/portal/resellers/${nw}/settings`, { formStyles: null })).json().formStyles).toBeNull();
+  });
 });

@@ -44,6 +44,8 @@ export const SCREEN_SPECS: readonly Extract<RouteSpec, { page: 'screen' }>[] = [
   { path: '/labs', privilege: 'Labs', page: 'screen', screen: 'Labs' },
   // The reseller's form with its standing and the terms set from above it.
   { path: '/reseller/:id', privilege: 'Resellers', page: 'screen', screen: 'ResellerDetail' },
+  // A reseller's account and settings: its own users read them (the server says who may save).
+  { path: '/services/:id', privilege: SIGNED_IN, page: 'screen', screen: 'Services' },
 ];
 
 /** `/account/{id}` in a schema becomes react-router's `/account/:id`. */

@@ -31,6 +31,7 @@ const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   AssignSubscribers: lazy(() => import('@web/features/assign-subscribers/AssignSubscribersPage')),
   Labs: lazy(() => import('@web/features/labs/LabsPage')),
   ResellerDetail: lazy(() => import('@web/features/resellers/ResellerDetailPage')),
+  Services: lazy(() => import('@web/features/services/ServicesPage')),
 };
 
 export interface AppRoute {
