@@ -166,7 +166,7 @@ function StylesForm({ settings }: { settings: ResellerSettings }) {
                 value={styles.radiusPx}
                 disabled={!editable}
                 onChange={(radiusPx) => change({ radiusPx })}
-                labelRenderer={(v) => intl.formatMessage({ id: 'services.styles.px' }, { value: v })}
+                labelRenderer={(v, opts) => (opts?.isHandleTooltip ? intl.formatMessage({ id: 'services.styles.px' }, { value: v }) : intl.formatNumber(v))}
                 handleHtmlProps={{ 'aria-label': intl.formatMessage({ id: 'services.styles.radius' }) }}
                 data-testid="services-radius"
               />
