@@ -2211,7 +2211,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Every visible one of entity.serviceclass.title, few fields each */
+    /** Every visible one of service classes, few fields each */
     get: operations['getServiceClasses'];
     /** Changes the fields of a service class the body sends */
     put: operations['putServiceClasses'];
@@ -2250,7 +2250,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** A page of entity.serviceclass.title, sorted and searched */
+    /** A page of service classes, sorted and searched */
     post: operations['postServiceClassesPaged'];
     delete?: never;
     options?: never;
