@@ -2151,7 +2151,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Speeds a subscriber can be throttled to when its daily limit is reached */
+    /**
+     * Speeds a subscriber can be throttled to when its daily limit is reached
+     * @description The service classes the caller sees (its own subtree's, those of the resellers above it and the provider's): `id` is the speed id, `kbps` the downlink.
+     */
     get: operations['getResellerInfoApiQosSpeedLimits'];
     put?: never;
     post?: never;
@@ -2589,6 +2592,24 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/resellers/{id}/settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A reseller's account settings: accent colour, form styles and two-factor rule */
+    get: operations['getResellersByIdSettings'];
+    /** Changes a reseller's accent colour and form styles (the fields the body sends) */
+    put: operations['putResellersByIdSettings'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/roaming-profiles': {
     parameters: {
       query?: never;
@@ -2745,6 +2766,60 @@ export interface paths {
     get: operations['getRolesPrivileges'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/service-classes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every visible one of service classes, few fields each */
+    get: operations['getServiceClasses'];
+    /** Changes the fields of a service class the body sends */
+    put: operations['putServiceClasses'];
+    /** Creates a service class */
+    post: operations['postServiceClasses'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/service-classes/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One service class */
+    get: operations['getServiceClassesById'];
+    put?: never;
+    post?: never;
+    /** Deletes a service class */
+    delete: operations['deleteServiceClassesById'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/service-classes/paged': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A page of service classes, sorted and searched */
+    post: operations['postServiceClassesPaged'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3955,6 +4030,7 @@ export interface operations {
           name?: string;
           pricingPlanId?: number | null;
           resellerId?: number | null;
+          serviceClassId?: number | null;
           usageCredit?: number | null;
           /** @description The version the row was read at: a row saved since answers 409 */
           version?: number;
@@ -3993,6 +4069,7 @@ export interface operations {
             pricingPlanId?: number;
             resellerId?: number;
             resellerName?: string;
+            serviceClassId?: number | null;
             usageCredit?: number;
             /** @description Raised by every update; send it back with an update */
             version?: number;
@@ -4025,6 +4102,7 @@ export interface operations {
           name: string;
           pricingPlanId?: number | null;
           resellerId?: number | null;
+          serviceClassId?: number | null;
           usageCredit?: number | null;
         };
       };
@@ -4061,6 +4139,7 @@ export interface operations {
             pricingPlanId?: number;
             resellerId?: number;
             resellerName?: string;
+            serviceClassId?: number | null;
             usageCredit?: number;
             /** @description Raised by every update; send it back with an update */
             version?: number;
@@ -4111,6 +4190,7 @@ export interface operations {
             pricingPlanId?: number;
             resellerId?: number;
             resellerName?: string;
+            serviceClassId?: number | null;
             usageCredit?: number;
             /** @description Raised by every update; send it back with an update */
             version?: number;
@@ -4428,6 +4508,7 @@ export interface operations {
               pricingPlanId?: number;
               resellerId?: number;
               resellerName?: string;
+              serviceClassId?: number | null;
               usageCredit?: number;
               /** @description Raised by every update; send it back with an update */
               version?: number;
@@ -4500,6 +4581,7 @@ export interface operations {
               pricingPlanId?: number;
               resellerId?: number;
               resellerName?: string;
+              serviceClassId?: number | null;
               usageCredit?: number;
               /** @description Raised by every update; send it back with an update */
               version?: number;
@@ -11287,6 +11369,7 @@ export interface operations {
            * @enum {string|null}
            */
           resellerType?: 'RESELLER' | 'DISTRIBUTOR' | 'MVNO' | 'ENTERPRISE' | null;
+          serviceClassId?: number | null;
           tadigCode?: string | null;
           /** @default false */
           usesGz?: boolean | null;
@@ -11356,6 +11439,7 @@ export interface operations {
             relayVoip?: boolean;
             /** @enum {string} */
             resellerType?: 'RESELLER' | 'DISTRIBUTOR' | 'MVNO' | 'ENTERPRISE';
+            serviceClassId?: number | null;
             subscriberCount?: number;
             tadigCode?: string;
             totalCredit?: number;
@@ -11423,6 +11507,7 @@ export interface operations {
            * @enum {string|null}
            */
           resellerType?: 'RESELLER' | 'DISTRIBUTOR' | 'MVNO' | 'ENTERPRISE' | null;
+          serviceClassId?: number | null;
           tadigCode?: string | null;
           /** @default false */
           usesGz?: boolean | null;
@@ -11490,6 +11575,7 @@ export interface operations {
             relayVoip?: boolean;
             /** @enum {string} */
             resellerType?: 'RESELLER' | 'DISTRIBUTOR' | 'MVNO' | 'ENTERPRISE';
+            serviceClassId?: number | null;
             subscriberCount?: number;
             tadigCode?: string;
             totalCredit?: number;
@@ -11574,6 +11660,7 @@ export interface operations {
             relayVoip?: boolean;
             /** @enum {string} */
             resellerType?: 'RESELLER' | 'DISTRIBUTOR' | 'MVNO' | 'ENTERPRISE';
+            serviceClassId?: number | null;
             subscriberCount?: number;
             tadigCode?: string;
             totalCredit?: number;
@@ -12182,6 +12269,7 @@ export interface operations {
               relayVoip?: boolean;
               /** @enum {string} */
               resellerType?: 'RESELLER' | 'DISTRIBUTOR' | 'MVNO' | 'ENTERPRISE';
+              serviceClassId?: number | null;
               subscriberCount?: number;
               tadigCode?: string;
               totalCredit?: number;
@@ -12378,6 +12466,7 @@ export interface operations {
               relayVoip?: boolean;
               /** @enum {string} */
               resellerType?: 'RESELLER' | 'DISTRIBUTOR' | 'MVNO' | 'ENTERPRISE';
+              serviceClassId?: number | null;
               subscriberCount?: number;
               tadigCode?: string;
               totalCredit?: number;
@@ -12484,6 +12573,7 @@ export interface operations {
               relayVoip?: boolean;
               /** @enum {string} */
               resellerType?: 'RESELLER' | 'DISTRIBUTOR' | 'MVNO' | 'ENTERPRISE';
+              serviceClassId?: number | null;
               subscriberCount?: number;
               tadigCode?: string;
               totalCredit?: number;
@@ -13169,6 +13259,138 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+    };
+  };
+  getResellersByIdSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The accent of the shell, #rrggbb; null: the default */
+            accentColorHex: string | null;
+            /** @description Null: the portal’s own look */
+            formStyles: {
+              /**
+               * @description A font of the safe list
+               * @enum {string}
+               */
+              font: 'system' | 'arial' | 'verdana' | 'tahoma' | 'trebuchet' | 'georgia' | 'courier';
+              /** @description Buttons, links and focus: #rrggbb */
+              primaryHex: string;
+              /** @description Corner radius in px */
+              radiusPx: number;
+              /** @description Headings and secondary accents: #rrggbb */
+              secondaryHex: string;
+            } | null;
+            /** @description Whether the caller may save these settings */
+            mayEdit: boolean;
+            name: string;
+            /** @description Whether it is the caller's own reseller (its logo is changed from this page) */
+            ownReseller: boolean;
+            /** @description Whether the users of the reseller and below it must use a second factor */
+            requireTwoFactor: boolean;
+            resellerId: number;
+          };
+        };
+      };
+    };
+  };
+  putResellersByIdSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The accent of the shell; null: the default */
+          accentColorHex?: string | null;
+          formStyles?: {
+            /**
+             * @description A font of the safe list
+             * @enum {string}
+             */
+            font: 'system' | 'arial' | 'verdana' | 'tahoma' | 'trebuchet' | 'georgia' | 'courier';
+            /** @description Buttons, links and focus: #rrggbb */
+            primaryHex: string;
+            /** @description Corner radius in px */
+            radiusPx: number;
+            /** @description Headings and secondary accents: #rrggbb */
+            secondaryHex: string;
+          } | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The accent of the shell, #rrggbb; null: the default */
+            accentColorHex: string | null;
+            /** @description Null: the portal’s own look */
+            formStyles: {
+              /**
+               * @description A font of the safe list
+               * @enum {string}
+               */
+              font: 'system' | 'arial' | 'verdana' | 'tahoma' | 'trebuchet' | 'georgia' | 'courier';
+              /** @description Buttons, links and focus: #rrggbb */
+              primaryHex: string;
+              /** @description Corner radius in px */
+              radiusPx: number;
+              /** @description Headings and secondary accents: #rrggbb */
+              secondaryHex: string;
+            } | null;
+            /** @description Whether the caller may save these settings */
+            mayEdit: boolean;
+            name: string;
+            /** @description Whether it is the caller's own reseller (its logo is changed from this page) */
+            ownReseller: boolean;
+            /** @description Whether the users of the reseller and below it must use a second factor */
+            requireTwoFactor: boolean;
+            resellerId: number;
+          };
+        };
       };
     };
   };
@@ -13985,6 +14207,284 @@ export interface operations {
       };
     };
   };
+  getServiceClasses: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code?: string;
+            downlinkKbps?: number;
+            id?: number;
+            name?: string;
+            resellerId?: number;
+            uplinkKbps?: number;
+          }[];
+        };
+      };
+    };
+  };
+  putServiceClasses: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          description?: string | null;
+          downlinkKbps?: number;
+          id: number;
+          name?: string;
+          resellerId?: number | null;
+          uplinkKbps?: number;
+          /** @description The version the row was read at: a row saved since answers 409 */
+          version?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code?: string;
+            description?: string;
+            downlinkKbps?: number;
+            id?: number;
+            name?: string;
+            resellerId?: number;
+            resellerName?: string;
+            subscriberCount?: number;
+            uplinkKbps?: number;
+            /** @description Raised by every update; send it back with an update */
+            version?: number;
+          };
+        };
+      };
+    };
+  };
+  postServiceClasses: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          description?: string | null;
+          downlinkKbps: number;
+          name: string;
+          resellerId?: number | null;
+          uplinkKbps: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code?: string;
+            description?: string;
+            downlinkKbps?: number;
+            id?: number;
+            name?: string;
+            resellerId?: number;
+            resellerName?: string;
+            subscriberCount?: number;
+            uplinkKbps?: number;
+            /** @description Raised by every update; send it back with an update */
+            version?: number;
+          };
+        };
+      };
+    };
+  };
+  getServiceClassesById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            code?: string;
+            description?: string;
+            downlinkKbps?: number;
+            id?: number;
+            name?: string;
+            resellerId?: number;
+            resellerName?: string;
+            subscriberCount?: number;
+            uplinkKbps?: number;
+            /** @description Raised by every update; send it back with an update */
+            version?: number;
+          };
+        };
+      };
+    };
+  };
+  deleteServiceClassesById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  postServiceClassesPaged: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          page?: {
+            /** @description Key of the last row of the previous page: the page starts after it (keyset paging; `page` is then only echoed) */
+            after?: number | string;
+            page?: number;
+            size?: number;
+          } | null;
+          /** @description One of multi, name, description */
+          searchBy?: string | null;
+          searchKey?: string | null;
+          sortBy?: string | null;
+          /** @enum {string|null} */
+          sortDir?: 'asc' | 'desc' | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            currentPage?: number;
+            items?: {
+              code?: string;
+              description?: string;
+              downlinkKbps?: number;
+              id?: number;
+              name?: string;
+              resellerId?: number;
+              resellerName?: string;
+              subscriberCount?: number;
+              uplinkKbps?: number;
+              /** @description Raised by every update; send it back with an update */
+              version?: number;
+            }[];
+            /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+            totalIsEstimate?: boolean;
+            totalItemsCount?: number;
+            totalPageCount?: number;
+          };
+        };
+      };
+    };
+  };
   getSimCards: {
     parameters: {
       query?: {
@@ -14339,6 +14839,7 @@ export interface operations {
           groupName?: string | null;
           imei?: string | null;
           name?: string | null;
+          serviceClassId?: number | null;
           subscriberId: number;
           /** @description The version the row was read at: a row saved since answers 409 */
           version?: number;
@@ -14389,6 +14890,7 @@ export interface operations {
             resellerId?: number;
             resellerName?: string;
             roamingProfileId?: number;
+            serviceClassId?: number | null;
             /** @enum {string} */
             status?: 'active' | 'suspended';
             subscriberId?: number;
@@ -14662,8 +15164,7 @@ export interface operations {
       content: {
         'application/json': {
           dailyLimitBytes: number;
-          /** @enum {string} */
-          qosThrottling?: 'BLOCK' | '64kbps' | '128kbps' | '256kbps' | '512kbps' | '1Mbps';
+          qosThrottling?: string;
           subscriberId: number;
         };
       };
@@ -15031,6 +15532,7 @@ export interface operations {
             resellerId?: number;
             resellerName?: string;
             roamingProfileId?: number;
+            serviceClassId?: number | null;
             /** @enum {string} */
             status?: 'active' | 'suspended';
             subscriberId?: number;
@@ -15465,6 +15967,7 @@ export interface operations {
               resellerId?: number;
               resellerName?: string;
               roamingProfileId?: number;
+              serviceClassId?: number | null;
               /** @enum {string} */
               status?: 'active' | 'suspended';
               subscriberId?: number;
@@ -15592,6 +16095,7 @@ export interface operations {
               resellerId?: number;
               resellerName?: string;
               roamingProfileId?: number;
+              serviceClassId?: number | null;
               /** @enum {string} */
               status?: 'active' | 'suspended';
               subscriberId?: number;
@@ -15734,6 +16238,13 @@ export interface operations {
             preferences: string;
             resellerInfo: {
               accentColorHex: string | null;
+              /** @description The form styles the user's screens take: its reseller's, else the nearest reseller's above it; null for none */
+              formStyles: {
+                font?: string;
+                primaryHex?: string;
+                radiusPx?: number;
+                secondaryHex?: string;
+              } | null;
               id: number;
               name: string;
             };

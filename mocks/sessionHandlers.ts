@@ -37,7 +37,7 @@ export function sessionHandlers(db: MockDatabase, base: string) {
         firstName: user.firstName ?? resellerName,
         lastName: user.lastName,
         accountId: user.accountId,
-        resellerInfo: { id: user.resellerId, name: resellerName, accentColorHex: reseller?.accentColorHex ?? null },
+        resellerInfo: { id: user.resellerId, name: resellerName, accentColorHex: reseller?.accentColorHex ?? null, formStyles: null },
         preferences: user.preferences,
       });
     }),

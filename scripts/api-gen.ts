@@ -91,6 +91,7 @@ export const API_DOMAINS: Record<string, string[]> = {
     'post /subscriber-info/{id}/sms',
   ],
   'src/web/features/subscribers/bulk/bulkApi.gen.ts': ['post /subscribers/bulk/preview', 'post /subscribers/bulk'],
+  'src/web/features/services/servicesApi.gen.ts': ['get /resellers/{id}/settings', 'put /resellers/{id}/settings'],
   'src/web/features/resellers/webhooksApi.gen.ts': [
     'get /reseller-info/webhook-urls',
     'post /reseller-info/webhook-urls',

@@ -26,8 +26,10 @@ import payments from './domains/payments/plugin';
 import prepaid from './domains/prepaid/plugin';
 import pricing from './domains/pricing/plugin';
 import resellerPricing from './domains/reseller-pricing/plugin';
+import resellerSettings from './domains/reseller-settings/plugin';
 import resellers from './domains/resellers/plugin';
 import roamingProfiles from './domains/roaming-profiles/plugin';
+import serviceClasses from './domains/service-classes/plugin';
 import subscribers from './domains/subscribers/plugin';
 import webhooks from './domains/webhooks/plugin';
 import type { WebhookOptions } from './domains/webhooks/worker';
@@ -172,6 +174,7 @@ export async function buildApp(opts: AppOptions) {
     'custom-fields': customFields,
     'roaming-profiles': roamingProfiles,
     subscribers,
+    'service-classes': serviceClasses,
     jobs: jobRoutes,
     prepaid,
     ledger,
@@ -180,6 +183,7 @@ export async function buildApp(opts: AppOptions) {
     pricing,
     'reseller-pricing': resellerPricing,
     resellers,
+    'reseller-settings': resellerSettings,
     webhooks,
     invoices,
   };

@@ -138,6 +138,11 @@ export interface EntitySchema {
     listPrivileges?: string[];
     /** Only the administrator creates, updates and deletes rows; the privilege opens the reads. */
     adminWrites?: boolean;
+    /**
+     * With scope `reseller`: rows of the resellers above the caller (the provider's included) are seen as well, to
+     * read and to refer to; only rows of the caller's own subtree are written (the domain's hooks enforce it).
+     */
+    inherited?: boolean;
     /** Properties required on create only (e.g. a password, which an update may leave out). */
     requiredOnCreate?: string[];
     /**
@@ -200,10 +205,10 @@ export function isNumeric(prop: PropertySchema): boolean {
   return t === 'integer' || t === 'number';
 }
 
-/** Properties a list may be sorted by: scalar ones, own or joined, that are read back. */
+/** Properties a list may be sorted by: scalar ones, own or joined, that are read back (not those kept apart). */
 export function sortableFields(schema: EntitySchema): string[] {
   return Object.entries(schema.properties)
-    .filter(([, p]) => !['object', 'array'].includes(propertyType(p)) && !p.writeOnly)
+    .filter(([, p]) => !['object', 'array'].includes(propertyType(p)) && !p.writeOnly && !p['x-apart'])
     .map(([name]) => name);
 }
 

@@ -36,6 +36,7 @@ export interface Account {
   name: string;
   pricingPlanId: number | null;
   resellerId: number;
+  serviceClassId: number | null;
   usageCredit: Numeric | null;
   version: Generated<number>;
 }
@@ -505,6 +506,7 @@ export interface Reseller {
   email: string | null;
   esimStatusRelayUrl: string | null;
   firstName: string | null;
+  formStyles: Json | null;
   id: Generated<number>;
   internationalPricingPlanId: number | null;
   lastName: string | null;
@@ -525,6 +527,7 @@ export interface Reseller {
   relayVoip: Generated<boolean>;
   requireTwoFactor: Generated<boolean>;
   resellerType: string | null;
+  serviceClassId: number | null;
   tadigCode: string | null;
   usesGz: Generated<boolean>;
   version: Generated<number>;
@@ -663,6 +666,17 @@ export interface Role {
   version: Generated<number>;
 }
 
+export interface ServiceClass {
+  code: string;
+  description: string | null;
+  downlinkKbps: number;
+  id: Generated<number>;
+  name: string;
+  resellerId: number;
+  uplinkKbps: number;
+  version: Generated<number>;
+}
+
 export interface Setting {
   key: string;
   value: string;
@@ -724,6 +738,7 @@ export interface Subscriber {
   qosThrottling: string | null;
   resellerId: number;
   roamingProfileId: number | null;
+  serviceClassId: number | null;
   status: Generated<string>;
   subscriberId: Generated<number>;
   usageTodayBytes: Generated<number>;
@@ -880,6 +895,7 @@ export interface DB {
   roamingProfileSponsorName: RoamingProfileSponsorName;
   roamingRule: RoamingRule;
   role: Role;
+  serviceClass: ServiceClass;
   setting: Setting;
   simCard: SimCard;
   sponsor: Sponsor;

@@ -8,12 +8,16 @@ import { pricingPlanHooks } from '../domains/pricing/routes';
 import { resellerHooks } from '../domains/resellers/hooks';
 import { roamingProfileHooks } from '../domains/roaming-profiles/hooks';
 import { roleHooks } from '../domains/roles/hooks';
+import { serviceClassHooks, withServiceClass } from '../domains/service-classes/hooks';
 import { subscriberHooks } from '../domains/subscribers/hooks';
 import { userHooks } from '../domains/users/hooks';
 import { zoneHooks } from '../domains/zones/hooks';
 import { registerEntityRoutes } from './routes';
 
-/** The calls every schema's `x-api` names, with each domain's hooks (users, roles and zones have no other routes). */
+/**
+ * The calls every schema's `x-api` names, with each domain's hooks (users, roles and zones have no other routes); a
+ * change of a reseller's, account's or subscriber's service class re-applies its subscribers' speeds.
+ */
 export default domainPlugin('entities', async (app, { database, schemas }) =>
   registerEntityRoutes(app, database.db, database.engine, schemas, {
     user: userHooks,
@@ -22,11 +26,13 @@ export default domainPlugin('entities', async (app, { database, schemas }) =>
     destinationZone: zoneHooks,
     pricingPlan: pricingPlanHooks,
     roamingProfile: roamingProfileHooks,
-    subscriber: subscriberHooks,
+    subscriber: withServiceClass(subscriberHooks, app, (id) => ({ subscriberIds: [id] })),
     allowedList: allowedListHooks,
     prepaidTemplate: templateHooks,
     customField: customFieldHooks,
-    reseller: resellerHooks,
+    reseller: withServiceClass(resellerHooks, app, (id) => ({ resellerId: id })),
+    account: withServiceClass({}, app, (id) => ({ accountId: id })),
+    serviceClass: serviceClassHooks(app),
     address: addressHooks,
     ledgerAccount: ledgerAccountHooks,
     billingProduct: billingProductHooks,

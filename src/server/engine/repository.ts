@@ -195,6 +195,27 @@ export class EntityRepository {
       const visible = resellerVisibility(principal, { id: `${T}.${this.keyColumn}`, path: `${T}.path` });
       return visible ? q.where(visible) : q;
     }
+    if (this.schema['x-entity'].scope === 'reseller' && !principal.isAdmin && this.schema['x-entity'].inherited) {
+      // Also the rows of the resellers above the caller (the provider's among them): their paths begin the caller's.
+      const above = (eb: ExpressionBuilder<any, any>) =>
+        eb
+          .selectFrom('reseller')
+          .select('id')
+          .where(sql<boolean>`starts_with(${principal.resellerPath}, path)`);
+      const own =
+        principal.accountId !== null
+          ? (eb: ExpressionBuilder<any, any>) => eb(this.ref('resellerId'), '=', principal.resellerId)
+          : (eb: ExpressionBuilder<any, any>) =>
+              eb(
+                this.ref('resellerId'),
+                'in',
+                eb
+                  .selectFrom('reseller')
+                  .select('id')
+                  .where('path', 'like', `${escapeLike(principal.resellerPath)}%`),
+              );
+      return q.where((eb: ExpressionBuilder<any, any>) => eb.or([own(eb), eb(this.ref('resellerId'), 'in', above(eb))]));
+    }
     if (this.schema['x-entity'].scope === 'reseller' && !principal.isAdmin) {
       if (principal.accountId !== null) {
         q = q.where(this.ref('resellerId'), '=', principal.resellerId);

@@ -120,6 +120,8 @@ export interface EntityHooks {
   afterWrite?(ctx: { mode: 'create' | 'update'; id: number; values: Body; principal: Principal; trx: Kysely<Database> }): Promise<void>;
   /** Adds what lives beside a row to the row a get, create or update answers. */
   afterRead?(row: Body, db: Kysely<Database>): Promise<Body>;
+  /** Adds what lives beside the rows of a list page (e.g. counts the caller may see). */
+  afterPage?(rows: Body[], principal: Principal, db: Kysely<Database>): Promise<Body[]>;
   /** Narrows the `list` call's choices to those the caller may use where they are offered (e.g. roles it may grant). */
   afterList?(rows: Body[], principal: Principal, db: Kysely<Database>): Promise<Body[]>;
 }
@@ -168,7 +170,11 @@ function handlersFor(
     return normaliseListRequest(schema, (request.body ?? {}) as ListRequest, principal.isAdmin, await callerFields(principal));
   };
 
-  const paged: Handler = async (request) => listing(async () => repo.page(await listRequest(request), visibility(request)));
+  const paged: Handler = async (request) =>
+    listing(async () => {
+      const page = await repo.page(await listRequest(request), visibility(request));
+      return hooks.afterPage ? { ...page, items: await hooks.afterPage(page.items, principalOf(request), db) } : page;
+    });
 
   /**
    * The whole search as CSV, streamed: one column per readable property, named as on the wire, then one per custom

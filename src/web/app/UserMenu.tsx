@@ -28,7 +28,7 @@ import { useAppDispatch, useAppSelector } from '@web/core/hooks';
 import { LANGUAGE_NAMES, LOCALES } from '@web/core/locales';
 import { currencyChosen, darkModeChosen, languageChosen, selectCurrency, selectDarkMode, selectLocale } from '@web/core/preferencesSlice';
 import { PrivilegeSettingsItems } from './privilegeSettings';
-import { ResellerLogoDialog } from './ResellerLogoDialog';
+import { ResellerLogoDialog } from '@web/ui/ResellerLogoDialog';
 import { isRoutedPath } from './routePaths';
 import { signOut } from '@web/core/session';
 import { displayEmail, displayName } from '@web/core/userTypes';
@@ -126,7 +126,7 @@ export function UserMenu() {
               </>
             ) : (
               <>
-                <LinkItem id="services" path={`/services/${profile.id}`} icon={<BankAccountIcon />} />
+                <LinkItem id="services" path={`/services/${profile.resellerInfo.id}`} icon={<BankAccountIcon />} />
                 {hasPrivilege(granted, 'PaymentMethods') && <LinkItem id="paymentMethods" path="/payment-methods" icon={<CreditCardIcon />} />}
                 <PrivilegeSettingsItems granted={granted} />
               </>

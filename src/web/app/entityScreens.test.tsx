@@ -24,11 +24,12 @@ describe.each(fromSchemaAlone.map((s) => [s['x-entity'].name, s] as const))('%s,
     await user.click(await screen.findByTestId('list-create'));
     expect(await screen.findByRole('heading', { name: `New ${labels.single}` })).toBeTruthy();
     expect(document.title).toBe(`New ${labels.single} · Connectivity Portal`);
-    // The required text fields, typed by their English labels.
+    // The required text and number fields, typed by their English labels.
     const body = exampleBody(schema, { seed: 'web' });
     for (const [field, value] of Object.entries(body)) {
-      if (typeof value !== 'string') continue;
-      await user.type(await screen.findByLabelText(new RegExp(`^${schema.properties[field]['x-label'] ?? field}`), undefined, { timeout: 15000 }), value);
+      if (typeof value !== 'string' && typeof value !== 'number') continue;
+      const label = (schema.properties[field]['x-label'] ?? field).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      await user.type(await screen.findByLabelText(new RegExp(`^${label}`), undefined, { timeout: 15000 }), String(value));
     }
     await user.click(screen.getByRole('button', { name: 'Save' }));
     const create = apiRoute(schema, 'create')!;

@@ -49,6 +49,8 @@ export const SCREEN_SPECS: readonly Extract<RouteSpec, { page: 'screen' }>[] = [
   { path: '/bank-wires', privilege: ADMIN_ONLY, page: 'screen', screen: 'BankWires' },
   // The trial balance of the chart of accounts, each account's journal and the drift check.
   { path: '/chart-of-account', privilege: ADMIN_ONLY, page: 'screen', screen: 'ChartOfAccount' },
+  // A reseller's account and settings: its own users read them (the server says who may save).
+  { path: '/services/:id', privilege: SIGNED_IN, page: 'screen', screen: 'Services' },
 ];
 
 /** `/account/{id}` in a schema becomes react-router's `/account/:id`. */

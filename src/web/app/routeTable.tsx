@@ -34,6 +34,7 @@ const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   PaymentMethods: lazy(() => import('@web/features/payments/PaymentMethodsPage')),
   BankWires: lazy(() => import('@web/features/payments/BankWiresPage')),
   ChartOfAccount: lazy(() => import('@web/features/finance/ChartOfAccountPage')),
+  Services: lazy(() => import('@web/features/services/ServicesPage')),
 };
 
 export interface AppRoute {

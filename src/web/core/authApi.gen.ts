@@ -54,6 +54,13 @@ export type GetUserApiResponse = /** status 200 Default Response */ {
     id: number;
     name: string;
     accentColorHex: string | null;
+    /** The form styles the user's screens take: its reseller's, else the nearest reseller's above it; null for none */
+    formStyles: {
+      primaryHex?: string;
+      secondaryHex?: string;
+      font?: string;
+      radiusPx?: number;
+    } | null;
   };
   /** JSON text: a list of `{ type, value }` items */
   preferences: string;

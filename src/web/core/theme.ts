@@ -1,6 +1,7 @@
-/** Applies dark mode and the reseller's accent colour to the page. */
+/** Applies dark mode, the reseller's accent colour and its form styles to the page. */
 import { Classes } from '@blueprintjs/core';
 import { useEffect } from 'react';
+import { formStyleVariables } from '@shared/formStyles';
 import { useAppSelector } from './hooks';
 import { selectProfile } from './authSlice';
 import { selectDarkMode } from './preferencesSlice';
@@ -33,7 +34,9 @@ export function textOnAccent(hex: string): string {
  */
 export function useThemeOnBody() {
   const darkMode = useAppSelector(selectDarkMode);
-  const accent = accentColour(useAppSelector(selectProfile)?.resellerInfo.accentColorHex);
+  const reseller = useAppSelector(selectProfile)?.resellerInfo;
+  const accent = accentColour(reseller?.accentColorHex);
+  const styles = reseller?.formStyles;
   useEffect(() => {
     document.body.classList.toggle(Classes.DARK, darkMode);
   }, [darkMode]);
@@ -41,6 +44,18 @@ export function useThemeOnBody() {
     document.documentElement.style.setProperty('--portal-accent', accent);
     document.documentElement.style.setProperty('--portal-accent-text', textOnAccent(accent));
   }, [accent]);
+  // The reseller's form styles: variables on the root, and the class that makes the stylesheet read them.
+  const variables = JSON.stringify(formStyleVariables(styles));
+  useEffect(() => {
+    const root = document.documentElement;
+    const set = JSON.parse(variables) as Record<string, string>;
+    for (const [name, value] of Object.entries(set)) root.style.setProperty(name, value);
+    document.body.classList.toggle('portal-form-styles', Object.keys(set).length > 0);
+    return () => {
+      for (const name of Object.keys(set)) root.style.removeProperty(name);
+      document.body.classList.remove('portal-form-styles');
+    };
+  }, [variables]);
 }
 
 export function ThemeSync() {

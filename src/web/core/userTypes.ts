@@ -1,10 +1,13 @@
 /** Shapes of the user calls (GET /portal/user and friends), as the web app reads them. */
+import type { FormStyles } from '@shared/formStyles';
 import type { PrivilegeItem } from '@shared/privileges';
 
 export interface ResellerInfo {
   id: number;
   name: string;
   accentColorHex: string | null;
+  /** The form styles the user's screens take (its reseller's, else the nearest above it); null: the portal's look. */
+  formStyles?: FormStyles | null;
 }
 
 export interface UserProfile {

@@ -7,7 +7,7 @@ import { CORE_NETWORK_OPERATIONS, type CoreNetworkOperation } from './operations
 import { createSimulator, type SimulatorControls, type SimulatorSettings } from './simulator';
 import type { Database, NetworkEvent } from '../../db/types';
 
-export { CORE_NETWORK_OPERATIONS, type CoreNetworkOperation, type SmsPayload } from './operations';
+export { CORE_NETWORK_OPERATIONS, type CoreNetworkOperation, type SmsPayload, type SpeedPayload } from './operations';
 
 /** One request to the core network. */
 export interface CoreNetworkRequest {

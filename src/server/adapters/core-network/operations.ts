@@ -34,6 +34,11 @@ export const CORE_NETWORK_OPERATIONS = {
   },
   /** Changes the MSISDN the HLR/HSS holds for the subscriber. */
   modifyMsisdn: { protocol: 'Diameter', summary: 'MSISDN changed in the HSS profile' },
+  /**
+   * Sets the subscriber's speed limit (the APN-AMBR of its HSS profile) to its service class. Its payload is
+   * {@link SpeedPayload}; no class (null speeds) lifts the limit. A gateway receives it as `POST {url}/setSpeed`.
+   */
+  setSpeed: { protocol: 'Diameter', summary: 'speed limit (APN-AMBR) written to the HSS profile' },
   /** Writes the subscriber's roaming profile to the HSS. */
   updateHssProfile: { protocol: 'Diameter', summary: 'roaming profile written to the HSS' },
   /** Resets the subscriber's allowed networks in the HSS to its roaming profile's lists. */
@@ -54,6 +59,13 @@ export const CORE_NETWORK_OPERATIONS = {
     failures: ['SMS delivery failed: MAP error 27 absent subscriber', 'SMS delivery failed: MAP error 32 SM delivery failure, SIM memory full'],
   },
 } as const satisfies Record<string, OperationSpec>;
+
+/** What `setSpeed` carries: the service class and its speeds in kbit/s, or nulls for no limit. */
+export type SpeedPayload = {
+  serviceClassId: number | null;
+  downlinkKbps: number | null;
+  uplinkKbps: number | null;
+};
 
 /** What `sendSms` carries: the text and how it travels (see @shared/sms). */
 export type SmsPayload = {

@@ -1,5 +1,5 @@
 import type { CoreNetworkRequest, CoreNetworkTransport } from './index';
-import { CORE_NETWORK_OPERATIONS, type OperationSpec } from './operations';
+import { CORE_NETWORK_OPERATIONS, type OperationSpec, type SpeedPayload } from './operations';
 
 export interface SimulatorSettings {
   /** Share of requests that fail, 0 to 1 (CORE_NETWORK_FAILURE_RATE; default 0.03, as a busy network does). */
@@ -23,6 +23,8 @@ export interface SimulatorControls {
   resume(): void;
   /** Requests received so far, oldest first (the last 10,000 or more). */
   readonly received: readonly CoreNetworkRequest[];
+  /** The speed limit each IMSI holds now, as the last successful `setSpeed` left it (absent: never set). */
+  readonly speeds: ReadonlyMap<string, SpeedPayload>;
 }
 
 /** The errors a real core network gives back, one picked at random for a simulated failure. */
@@ -45,10 +47,12 @@ export function createSimulator(settings: SimulatorSettings = {}): CoreNetworkTr
   let forced: { count: number; detail?: string } = { count: 0 };
   let outage = false;
   const received: CoreNetworkRequest[] = [];
+  const speeds = new Map<string, SpeedPayload>();
   let paused: { promise: Promise<void>; release: () => void } | undefined;
 
   return {
     received,
+    speeds,
     failNext(count = 1, detail) {
       forced = { count, detail };
     },
@@ -86,7 +90,10 @@ export function createSimulator(settings: SimulatorSettings = {}): CoreNetworkTr
       }
       await new Promise((resolve) => setTimeout(resolve, min + random() * (max - min)));
       await paused?.promise;
-      return failure ? { ok: false, detail: failure } : { ok: true };
+      if (failure) return { ok: false, detail: failure };
+      // The HSS profile keeps what was written: a later `setSpeed` replaces it.
+      if (request.operation === 'setSpeed' && request.imsi) speeds.set(request.imsi, request.payload as SpeedPayload);
+      return { ok: true };
     },
   };
 }

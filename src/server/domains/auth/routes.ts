@@ -50,8 +50,17 @@ const userResponse = {
     accountId: { type: ['integer', 'null'] },
     resellerInfo: {
       type: 'object',
-      required: ['id', 'name', 'accentColorHex'],
-      properties: { id: { type: 'integer' }, name: { type: 'string' }, accentColorHex: { type: ['string', 'null'] } },
+      required: ['id', 'name', 'accentColorHex', 'formStyles'],
+      properties: {
+        id: { type: 'integer' },
+        name: { type: 'string' },
+        accentColorHex: { type: ['string', 'null'] },
+        formStyles: {
+          type: ['object', 'null'],
+          description: "The form styles the user's screens take: its reseller's, else the nearest reseller's above it; null for none",
+          properties: { primaryHex: { type: 'string' }, secondaryHex: { type: 'string' }, font: { type: 'string' }, radiusPx: { type: 'integer' } },
+        },
+      },
     },
     preferences: { type: 'string', description: 'JSON text: a list of `{ type, value }` items' },
   },
@@ -133,6 +142,8 @@ export function registerAuthRoutes(app: FastifyInstance, db: Kysely<Database>, t
           'r.id as resellerId',
           'r.name as resellerName',
           'r.accentColorHex',
+          sql<unknown>`(select s.form_styles from reseller s where starts_with(r.path, s.path) and s.form_styles is not null
+            order by length(s.path) desc limit 1)`.as('formStyles'),
         ])
         .where('u.id', '=', p.userId)
         .executeTakeFirstOrThrow();
@@ -143,7 +154,12 @@ export function registerAuthRoutes(app: FastifyInstance, db: Kysely<Database>, t
         firstName: u.firstName ?? u.resellerName,
         lastName: u.lastName,
         accountId: u.accountId,
-        resellerInfo: { id: u.resellerId, name: u.resellerName, accentColorHex: u.accentColorHex },
+        resellerInfo: {
+          id: u.resellerId,
+          name: u.resellerName,
+          accentColorHex: u.accentColorHex,
+          formStyles: typeof u.formStyles === 'string' ? JSON.parse(u.formStyles) : (u.formStyles ?? null),
+        },
         preferences: u.preferences ?? '[]',
       };
     },

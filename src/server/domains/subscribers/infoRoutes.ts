@@ -16,15 +16,9 @@ import { recordOperation } from './network';
 import type { Database } from '../../db/types';
 import { subtreePattern } from '../../http/tenancy';
 
-/** Speeds a subscriber can be throttled to once its daily limit is reached; `BLOCK` stops its data instead. */
-export const QOS_SPEED_LIMITS = [
-  { id: '64kbps', name: '64 kbit/s', kbps: 64 },
-  { id: '128kbps', name: '128 kbit/s', kbps: 128 },
-  { id: '256kbps', name: '256 kbit/s', kbps: 256 },
-  { id: '512kbps', name: '512 kbit/s', kbps: 512 },
-  { id: '1Mbps', name: '1 Mbit/s', kbps: 1024 },
-] as const;
-export const QOS_BLOCK = 'BLOCK';
+import { isQosAllowed, QOS_BLOCK, qosSpeedLimits } from '../service-classes';
+
+export { QOS_BLOCK };
 
 /** The request log (CCR) shows at most this many rows. */
 export const USAGE_LOG_LIMIT = 250;
@@ -60,8 +54,16 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
 
   app.get(
     '/portal/reseller-info/api/qos-speed-limits',
-    { config, schema: { tags, summary: 'Speeds a subscriber can be throttled to when its daily limit is reached' } },
-    async () => QOS_SPEED_LIMITS,
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Speeds a subscriber can be throttled to when its daily limit is reached',
+        description:
+          "The service classes the caller sees (its own subtree's, those of the resellers above it and the provider's): `id` is the speed id, `kbps` the downlink.",
+      },
+    },
+    async (request) => qosSpeedLimits(db, principalOf(request)),
   );
 
   app.get(
@@ -86,7 +88,7 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
           {
             subscriberId: { ...idSchema(), errorMessage: 'validation.subscriberId.required' },
             dailyLimitBytes: { type: 'integer', exclusiveMinimum: 0, maximum: MAX_DAILY_LIMIT, errorMessage: 'validation.dailyLimit.positive' },
-            qosThrottling: { type: 'string', enum: [QOS_BLOCK, ...QOS_SPEED_LIMITS.map((q) => q.id)], errorMessage: 'validation.qos.invalid' },
+            qosThrottling: { type: 'string', maxLength: 40, errorMessage: 'validation.qos.invalid' },
           },
           ['subscriberId', 'dailyLimitBytes'],
           { subscriberId: 'validation.subscriberId.required', dailyLimitBytes: 'validation.dailyLimit.required' },
@@ -98,6 +100,7 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
       const limit = body.dailyLimitBytes;
       const qos = body.qosThrottling ?? QOS_BLOCK;
       const principal = principalOf(request);
+      if (!(await isQosAllowed(db, principal, qos))) throw invalid([fieldError('qosThrottling', 'enum', 'validation.qos.invalid')]);
       return db.transaction().execute(async (trx) => {
         const sub = await visibleSubscriber(trx, principal, body.subscriberId as number, true);
         await changeSubscriber(trx, sub.subscriberId, principal, 'daily-limit', { dailyLimitBytes: limit, qosThrottling: qos });

@@ -223,7 +223,7 @@ export type PostSubscriberInfoDailyLimitApiResponse = unknown;
 export type PostSubscriberInfoDailyLimitApiArg = {
   subscriberId: number;
   dailyLimitBytes: number;
-  qosThrottling?: 'BLOCK' | '64kbps' | '128kbps' | '256kbps' | '512kbps' | '1Mbps';
+  qosThrottling?: string;
 };
 export type GetSubscriberInfoUsageLogsByIdApiResponse = unknown;
 export type GetSubscriberInfoUsageLogsByIdApiArg = {

@@ -9,7 +9,7 @@ import { customFieldsOf } from '../../../engine/customFields';
 import { loadSchemas } from '../../../engine/schemas';
 import { DETAIL_FIELDS } from '@shared/subscriberCsv';
 import type { Body } from '../context';
-import { QOS_BLOCK, QOS_SPEED_LIMITS } from '../infoRoutes';
+import { isQosAllowed } from '../../service-classes';
 import type { Database } from '../../../db/types';
 import { tableAs } from '../../../db/dynamicTable';
 import { subtreePattern } from '../../../http/tenancy';
@@ -43,7 +43,6 @@ const detailErrors = (values: Body) =>
   (detailsValidator ??= createValidator(loadSchemas().find((x) => x['x-entity'].name === 'subscriber')!)).validate('update', { subscriberId: 1, ...values });
 
 const MAX_DAILY_LIMIT = 1e15;
-const QOS_IDS: string[] = [QOS_BLOCK, ...QOS_SPEED_LIMITS.map((q) => q.id)];
 
 /** An action with its parameters checked: what it sets and the rows it refers to. */
 export interface Resolved {
@@ -93,7 +92,7 @@ export async function resolveAction(db: Kysely<Database>, principal: Principal, 
       );
   }
   if ((action === 'daily-limit' && params.qosThrottling !== undefined) || action === 'qos') {
-    if (!QOS_IDS.includes(params.qosThrottling as string))
+    if (!(await isQosAllowed(db, principal, params.qosThrottling)))
       errors.push(fieldError('params.qosThrottling', params.qosThrottling === undefined ? 'required' : 'enum', 'validation.qos.invalid'));
   }
   if (action === 'group-name' && params.groupName !== null && (typeof params.groupName !== 'string' || params.groupName.length > 50)) {
