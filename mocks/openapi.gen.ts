@@ -911,6 +911,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/finance/overview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The provider's money at a glance: resellers' balances and debt, open invoices, debt in review, payments awaiting confirmation, the resellers owing most */
+    get: operations['getFinanceOverview'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/finance/trial-balance': {
     parameters: {
       query?: never;
@@ -7555,6 +7572,74 @@ export interface operations {
             resellersChecked: number;
             /** @description The sum of every reseller's standing balance */
             resellersTotal: number;
+          };
+        };
+      };
+    };
+  };
+  getFinanceOverview: {
+    parameters: {
+      query?: {
+        top?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            currency: string;
+            debtors: {
+              availableCredit: number;
+              balance: number;
+              creditLimit: number;
+              disputedAmount: number;
+              name: string;
+              openInvoices: number;
+              resellerId: number;
+            }[];
+            disputed: {
+              amount: number;
+              count: number;
+            };
+            invoices: {
+              open: number;
+              /** @description What the open invoices ask for, as a positive amount */
+              openAmount: number;
+            };
+            pending: {
+              bankWireAmount: number;
+              bankWires: number;
+              crypto: number;
+              cryptoAmount: number;
+            };
+            resellers: {
+              availableCredit: number;
+              /** @description The sum of every reseller balance (the provider owes it when positive) */
+              balance: number;
+              count: number;
+              creditLimit: number;
+              /** @description What resellers in debt owe, as a positive amount */
+              debt: number;
+              /** @description Resellers whose balance is below zero */
+              inDebt: number;
+            };
           };
         };
       };

@@ -75,6 +75,7 @@ describe('top bar', () => {
       'Account and settings',
       'Join requests',
       'Outgoing mail',
+      'Finance',
       'Bank wires to confirm',
     ]);
     await user.click(within(settings).getByText('Manage users'));

@@ -12,6 +12,7 @@ import {
   StyleIcon,
   TagIcon,
   ThListIcon,
+  TimelineBarChartIcon,
   type SVGIconProps,
 } from '@blueprintjs/icons';
 import { Button, Menu, MenuItem, NonIdealState, PopoverNext } from '@blueprintjs/core';
@@ -41,6 +42,7 @@ export function adminSettingsLinks(resellerId: number): SettingsLink[] {
     { id: 'accountSettings', icon: TagIcon, path: `/services/${resellerId}` },
     { id: 'joinRequests', icon: InboxIcon, path: '/admin/join-requests', hiddenUntilRouted: true },
     { id: 'outbox', icon: EnvelopeIcon, path: '/admin/outbox', hiddenUntilRouted: true },
+    { id: 'finance', icon: TimelineBarChartIcon, path: '/finance', hiddenUntilRouted: true },
     { id: 'bankWires', icon: DollarIcon, path: '/bank-wires', hiddenUntilRouted: true },
   ];
 }

@@ -49,6 +49,8 @@ export const SCREEN_SPECS: readonly Extract<RouteSpec, { page: 'screen' }>[] = [
   { path: '/bank-wires', privilege: ADMIN_ONLY, page: 'screen', screen: 'BankWires' },
   // The trial balance of the chart of accounts, each account's journal and the drift check.
   { path: '/chart-of-account', privilege: ADMIN_ONLY, page: 'screen', screen: 'ChartOfAccount' },
+  // The administrator's view of balances, debt, open invoices, debt in review and payments awaiting confirmation.
+  { path: '/finance', privilege: ADMIN_ONLY, page: 'screen', screen: 'FinanceOverview' },
   // A reseller's account and settings: its own users read them (the server says who may save).
   { path: '/services/:id', privilege: SIGNED_IN, page: 'screen', screen: 'Services' },
 ];

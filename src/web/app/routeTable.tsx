@@ -34,6 +34,7 @@ const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   PaymentMethods: lazy(() => import('@web/features/payments/PaymentMethodsPage')),
   BankWires: lazy(() => import('@web/features/payments/BankWiresPage')),
   ChartOfAccount: lazy(() => import('@web/features/finance/ChartOfAccountPage')),
+  FinanceOverview: lazy(() => import('@web/features/finance/FinanceOverviewPage')),
   Services: lazy(() => import('@web/features/services/ServicesPage')),
 };
 

@@ -187,6 +187,107 @@ export async function ledgerCheck(db: Kysely<Database>) {
   return { resellersChecked: rows.length, accountBalance, resellersTotal, drift };
 }
 
+const money = { type: 'number' };
+const overviewSchema = {
+  type: 'object',
+  required: ['currency', 'resellers', 'invoices', 'disputed', 'pending', 'debtors'],
+  properties: {
+    currency: { type: 'string' },
+    resellers: {
+      type: 'object',
+      required: ['count', 'balance', 'inDebt', 'debt', 'creditLimit', 'availableCredit'],
+      properties: {
+        count: { type: 'integer' },
+        balance: { ...money, description: 'The sum of every reseller balance (the provider owes it when positive)' },
+        inDebt: { type: 'integer', description: 'Resellers whose balance is below zero' },
+        debt: { ...money, description: 'What resellers in debt owe, as a positive amount' },
+        creditLimit: money,
+        availableCredit: money,
+      },
+    },
+    invoices: {
+      type: 'object',
+      required: ['open', 'openAmount'],
+      properties: { open: { type: 'integer' }, openAmount: { ...money, description: 'What the open invoices ask for, as a positive amount' } },
+    },
+    disputed: { type: 'object', required: ['count', 'amount'], properties: { count: { type: 'integer' }, amount: money } },
+    pending: {
+      type: 'object',
+      required: ['bankWires', 'bankWireAmount', 'crypto', 'cryptoAmount'],
+      properties: { bankWires: { type: 'integer' }, bankWireAmount: money, crypto: { type: 'integer' }, cryptoAmount: money },
+    },
+    debtors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['resellerId', 'name', 'balance', 'creditLimit', 'availableCredit', 'disputedAmount', 'openInvoices'],
+        properties: {
+          resellerId: { type: 'integer' },
+          name: { type: 'string' },
+          balance: money,
+          creditLimit: money,
+          availableCredit: money,
+          disputedAmount: money,
+          openInvoices: { type: 'integer' },
+        },
+      },
+    },
+  },
+};
+
+/** The overview's figures, each one exact sum of the database (numeric), read in one statement each. */
+async function financeOverview(db: Kysely<Database>, top: number) {
+  const num = (v: unknown) => Number(v ?? 0);
+  const { rows: standing } = await sql<Record<string, string>>`
+    select count(*) as count, coalesce(sum(balance), 0) as balance, count(*) filter (where balance < 0) as in_debt,
+      coalesce(-sum(balance) filter (where balance < 0), 0) as debt, coalesce(sum(credit_limit), 0) as credit_limit,
+      coalesce(sum(available_credit), 0) as available_credit,
+      count(*) filter (where disputed_amount > 0) as disputed_count, coalesce(sum(disputed_amount), 0) as disputed_amount
+    from reseller_standing where reseller_id <> -1`.execute(db);
+  const { rows: invoices } = await sql<Record<string, string>>`
+    select count(*) as open, coalesce(-sum(closing_balance), 0) as amount from invoice where status = 'open'`.execute(db);
+  const { rows: pending } = await sql<Record<string, string>>`
+    select count(*) filter (where method = 'BANK_WIRE') as wires, coalesce(sum(credited_amount) filter (where method = 'BANK_WIRE'), 0) as wire_amount,
+      count(*) filter (where method = 'BIT_PAY') as crypto, coalesce(sum(credited_amount) filter (where method = 'BIT_PAY'), 0) as crypto_amount
+    from payment where status = 'pending'`.execute(db);
+  const { rows: debtors } = await sql<Record<string, string>>`
+    select r.id, r.name, st.balance, st.credit_limit, st.available_credit, st.disputed_amount,
+      (select count(*) from invoice i where i.reseller_id = r.id and i.status = 'open') as open_invoices
+    from reseller_standing st join reseller r on r.id = st.reseller_id
+    where st.balance < 0 and r.id <> -1
+    order by st.balance, r.id
+    limit ${top}`.execute(db);
+  const s = standing[0];
+  return {
+    currency: 'USD',
+    resellers: {
+      count: num(s.count),
+      balance: num(s.balance),
+      inDebt: num(s.inDebt),
+      debt: num(s.debt),
+      creditLimit: num(s.creditLimit),
+      availableCredit: num(s.availableCredit),
+    },
+    invoices: { open: num(invoices[0].open), openAmount: num(invoices[0].amount) },
+    disputed: { count: num(s.disputedCount), amount: num(s.disputedAmount) },
+    pending: {
+      bankWires: num(pending[0].wires),
+      bankWireAmount: num(pending[0].wireAmount),
+      crypto: num(pending[0].crypto),
+      cryptoAmount: num(pending[0].cryptoAmount),
+    },
+    debtors: debtors.map((d) => ({
+      resellerId: num(d.id),
+      name: d.name,
+      balance: num(d.balance),
+      creditLimit: num(d.creditLimit),
+      availableCredit: num(d.availableCredit),
+      disputedAmount: num(d.disputedAmount),
+      openInvoices: num(d.openInvoices),
+    })),
+  };
+}
+
 export default domainPlugin('finance', async (app, { database }) => {
   const db = database.db;
 
@@ -266,6 +367,24 @@ export default domainPlugin('finance', async (app, { database }) => {
         currentPage: query.page,
       };
     },
+  );
+
+  app.get(
+    '/portal/finance/overview',
+    {
+      config,
+      schema: {
+        tags,
+        summary:
+          "The provider's money at a glance: resellers' balances and debt, open invoices, debt in review, payments awaiting confirmation, the resellers owing most",
+        querystring: {
+          type: 'object',
+          properties: { top: { type: 'integer', minimum: 1, maximum: 50, default: 10, errorMessage: 'validation.pageSize.invalid' } },
+        },
+        response: { 200: overviewSchema },
+      },
+    },
+    async (request) => financeOverview(db, (request.query as { top: number }).top),
   );
 
   app.get(

@@ -29,6 +29,15 @@ const injectedRtkApi = api
         }),
         providesTags: ['finance'],
       }),
+      getFinanceOverview: build.query<GetFinanceOverviewApiResponse, GetFinanceOverviewApiArg>({
+        query: (queryArg) => ({
+          url: `/finance/overview`,
+          params: {
+            top: queryArg,
+          },
+        }),
+        providesTags: ['finance'],
+      }),
       getFinanceLedgerCheck: build.query<GetFinanceLedgerCheckApiResponse, GetFinanceLedgerCheckApiArg>({
         query: () => ({ url: `/finance/ledger-check` }),
         providesTags: ['finance'],
@@ -100,6 +109,45 @@ export type GetFinanceAccountsByCodeLinesApiArg = {
   size?: number;
   code: string;
 };
+export type GetFinanceOverviewApiResponse = /** status 200 Default Response */ {
+  currency: string;
+  resellers: {
+    count: number;
+    /** The sum of every reseller balance (the provider owes it when positive) */
+    balance: number;
+    /** Resellers whose balance is below zero */
+    inDebt: number;
+    /** What resellers in debt owe, as a positive amount */
+    debt: number;
+    creditLimit: number;
+    availableCredit: number;
+  };
+  invoices: {
+    open: number;
+    /** What the open invoices ask for, as a positive amount */
+    openAmount: number;
+  };
+  disputed: {
+    count: number;
+    amount: number;
+  };
+  pending: {
+    bankWires: number;
+    bankWireAmount: number;
+    crypto: number;
+    cryptoAmount: number;
+  };
+  debtors: {
+    resellerId: number;
+    name: string;
+    balance: number;
+    creditLimit: number;
+    availableCredit: number;
+    disputedAmount: number;
+    openInvoices: number;
+  }[];
+};
+export type GetFinanceOverviewApiArg = number | undefined;
 export type GetFinanceLedgerCheckApiResponse = /** status 200 Default Response */ {
   resellersChecked: number;
   /** The balance of the reseller balances account (2010) */
@@ -140,4 +188,5 @@ export type ApiError = {
     message?: string;
   }[];
 };
-export const { useGetFinanceTrialBalanceQuery, useGetFinanceAccountsByCodeLinesQuery, useGetFinanceLedgerCheckQuery } = injectedRtkApi;
+export const { useGetFinanceTrialBalanceQuery, useGetFinanceAccountsByCodeLinesQuery, useGetFinanceOverviewQuery, useGetFinanceLedgerCheckQuery } =
+  injectedRtkApi;

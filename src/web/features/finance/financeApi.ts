@@ -7,4 +7,4 @@ export type DriftItem = GetFinanceLedgerCheckApiResponse['drift'][number];
 // The ledger moves with every purchase and payment, written by other screens: each screen reads it afresh on opening.
 export const financeApi = enhancedApi;
 
-export const { useGetFinanceTrialBalanceQuery, useGetFinanceAccountsByCodeLinesQuery, useGetFinanceLedgerCheckQuery } = financeApi;
+export const { useGetFinanceTrialBalanceQuery, useGetFinanceAccountsByCodeLinesQuery, useGetFinanceLedgerCheckQuery, useGetFinanceOverviewQuery } = financeApi;
