@@ -61,7 +61,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** The whole search of accounts as CSV (streamed) */
+    /** The whole search of accounts as CSV, or as an Excel workbook with ?format=xlsx (streamed) */
     post: operations['postAccountsListDownload'];
     delete?: never;
     options?: never;
@@ -972,7 +972,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A reseller's money movements, newest first (reseller_id, page, size) */
+    /** A reseller's money movements, newest first (reseller_id, page, size); past 10,000 movements the total is the planner's estimate (totalIsEstimate) */
     get: operations['getLedgerEntries'];
     put?: never;
     post?: never;
@@ -1722,7 +1722,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** The whole search of resellers as CSV (streamed) */
+    /** The whole search of resellers as CSV, or as an Excel workbook with ?format=xlsx (streamed) */
     post: operations['postResellerInfoListDownload'];
     delete?: never;
     options?: never;
@@ -1739,7 +1739,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** The whole search of resellers as CSV (streamed) */
+    /** The whole search of resellers as CSV, or as an Excel workbook with ?format=xlsx (streamed) */
     post: operations['postResellerInfoListDownloadByResellerId'];
     delete?: never;
     options?: never;
@@ -2810,7 +2810,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** The whole search of subscribers as CSV (streamed) */
+    /** The whole search of subscribers as CSV, or as an Excel workbook with ?format=xlsx (streamed) */
     post: operations['postSubscribersListDownload'];
     delete?: never;
     options?: never;
@@ -2992,7 +2992,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** The whole search of users as CSV (streamed) */
+    /** The whole search of users as CSV, or as an Excel workbook with ?format=xlsx (streamed) */
     post: operations['postUserListDownload'];
     delete?: never;
     options?: never;
@@ -3586,7 +3586,10 @@ export interface operations {
   };
   postAccountsListDownload: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description csv (text, the default) or xlsx (an Excel workbook: numbers as numbers, dates as dates) */
+        format?: 'csv' | 'xlsx';
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -9172,7 +9175,10 @@ export interface operations {
   };
   postResellerInfoListDownload: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description csv (text, the default) or xlsx (an Excel workbook: numbers as numbers, dates as dates) */
+        format?: 'csv' | 'xlsx';
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -9216,7 +9222,10 @@ export interface operations {
   };
   postResellerInfoListDownloadByResellerId: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description csv (text, the default) or xlsx (an Excel workbook: numbers as numbers, dates as dates) */
+        format?: 'csv' | 'xlsx';
+      };
       header?: never;
       path: {
         resellerId: number;
@@ -12281,7 +12290,10 @@ export interface operations {
   };
   postSubscribersListDownload: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description csv (text, the default) or xlsx (an Excel workbook: numbers as numbers, dates as dates) */
+        format?: 'csv' | 'xlsx';
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -12919,7 +12931,10 @@ export interface operations {
   };
   postUserListDownload: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description csv (text, the default) or xlsx (an Excel workbook: numbers as numbers, dates as dates) */
+        format?: 'csv' | 'xlsx';
+      };
       header?: never;
       path?: never;
       cookie?: never;

@@ -231,6 +231,16 @@ export interface LabSwitch {
   updatedBy: number | null;
 }
 
+export interface LedgerDay {
+  closingBalance: Numeric;
+  credits: Generated<Numeric>;
+  day: Timestamp;
+  debits: Generated<Numeric>;
+  lastAt: Timestamp;
+  lastEntryId: number;
+  resellerId: number;
+}
+
 export interface LedgerEntry {
   amount: Numeric;
   balanceAfter: Numeric;
@@ -726,6 +736,7 @@ export interface DB {
   jobItem: JobItem;
   joinRequest: JoinRequest;
   labSwitch: LabSwitch;
+  ledgerDay: LedgerDay;
   ledgerEntry: LedgerEntry;
   locationZone: LocationZone;
   network: Network;
