@@ -14,6 +14,7 @@
  *   BENCH_LEDGER_ROWS=1000000 BENCH_REQUESTS=200 npm run bench:ledger
  *   BENCH_KEEP=1 npm run bench:ledger         keeps the database (its URL is printed) to read plans by hand
  */
+import { cpus, loadavg } from 'node:os';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { sql } from 'kysely';
@@ -234,6 +235,8 @@ try {
   const from = new Date(END - 365 * DAY_MS).toISOString().slice(0, 10);
 
   const table: Record<string, string | number>[] = [];
+  const load = () => loadavg()[0].toFixed(1);
+  const loadBefore = load();
   for (const [who, index] of [
     ['big', big],
     ['typical', typical],
@@ -290,6 +293,7 @@ try {
   }
   await app.close();
   console.log(`\nThrough the server (buildApp, inject, one request at a time, as the administrator), history ${from} to ${to}`);
+  console.log(`${cpus().length} cores; load average (1 min) ${loadBefore} before the requests, ${load()} after`);
   console.table(table);
 } finally {
   if (KEEP) {
