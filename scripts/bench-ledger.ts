@@ -153,6 +153,8 @@ function percentile(sorted: number[], p: number) {
 
 const database = await migratedDatabase('postgres');
 const db = database.db;
+/** The loader's own connection, ended before the database is dropped (an open one would keep it). */
+let client: pg.Client | undefined;
 try {
   await ensureAdmin(db, PASSWORD);
   const { rows: created } = await sql<{ id: number }>`
@@ -162,13 +164,19 @@ try {
   await sql`update reseller set path = '/1/' || id || '/' where parent_id = 1 and path = ''`.execute(db);
 
   const started = performance.now();
-  const client = new pg.Client({ connectionString: database.url });
+  client = new pg.Client({ connectionString: database.url });
   await client.connect();
   const counts = new Int32Array(RESELLERS);
   await client.query('begin');
   // The load's own shape: the per-row triggers that keep the standing and the daily summaries are off (they would
   // update a row per movement), no per-row foreign key lookup, indexes built once at the end.
   await client.query('alter table ledger_entry disable trigger ledger_entry_standing, disable trigger ledger_entry_day');
+  // Any other per-row trigger of the ledger still fires for each loaded row: said, so a slow load is explained.
+  const { rows: others } = await client.query<{ name: string }>(
+    `select tgname as name from pg_trigger where tgrelid = 'ledger_entry'::regclass and not tgisinternal
+        and tgname not in ('ledger_entry_standing', 'ledger_entry_day', 'ledger_entry_day_update', 'ledger_entry_day_delete')`,
+  );
+  if (others.length) console.log(`Triggers left on during the load (each fires per row): ${others.map((t) => t.name).join(', ')}`);
   const { rows: indexes } = await client.query<{ name: string; def: string }>(
     `select indexrelid::regclass::text as name, pg_get_indexdef(indexrelid) as def from pg_index
       where indrelid = 'ledger_entry'::regclass and not indisprimary`,
@@ -209,6 +217,7 @@ try {
   await client.query('vacuum analyze ledger_day');
   const analyzed = performance.now();
   await client.end();
+  client = undefined;
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   console.log(
     `Loaded ${ROWS.toLocaleString('en')} ledger rows for ${RESELLERS.toLocaleString('en')} resellers in ${s(done - started)}: COPY ${s(copied - started)} ` +
@@ -296,6 +305,7 @@ try {
   console.log(`${cpus().length} cores; load average (1 min) ${loadBefore} before the requests, ${load()} after`);
   console.table(table);
 } finally {
+  await client?.end().catch(() => undefined);
   if (KEEP) {
     console.log(`\nBENCH_KEEP: the database stays at ${database.url} (drop it when done)`);
     process.exit(0);
