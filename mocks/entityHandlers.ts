@@ -21,6 +21,7 @@ import {
   type EntitySchema,
 } from '@shared/schema';
 import { csvLine } from '@shared/csv';
+import { cellKinds, DATE_FORMATS, spreadsheetCell, XLSX_CONTENT_TYPE, type CellKind } from '@shared/spreadsheet';
 import { hasPrivilege } from '@shared/privileges';
 import type { ListRequest } from '@shared/wire';
 import type { MockDatabase, MockUser, Row } from './data';
@@ -209,9 +210,29 @@ async function downloadHandler(ctx: Context): Promise<Response> {
       .map(([name]) => name),
     ...custom.map(customName),
   ];
-  const csv = `\uFEFF${csvLine(fields)}${items.map((row) => csvLine(fields.map((f) => listValue(withJoins(ctx.db, ctx.schema, row), f)))).join('')}`;
+  const values = items.map((row) => fields.map((f) => listValue(withJoins(ctx.db, ctx.schema, row), f)));
+  const format = new URL(ctx.request.url).searchParams.get('format') ?? 'csv';
+  if (format === 'xlsx') return xlsxResponse(ctx.schema['x-entity'].name, fields, cellKinds(ctx.schema, fields, custom), values);
+  if (format !== 'csv')
+    return errorResponse(400, 'VALIDATION_FAILED', messageText('error.validation'), [fieldError('format', 'enum', 'validation.downloadFormat.invalid')]);
+  const csv = `\uFEFF${csvLine(fields)}${values.map((row) => csvLine(row)).join('')}`;
   return new HttpResponse(csv, {
     headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${ctx.schema['x-entity'].name}.csv"` },
+  });
+}
+
+/** The same rows as an Excel workbook, as the server writes it: typed cells, the header bold and frozen. */
+async function xlsxResponse(name: string, fields: string[], kinds: CellKind[], values: unknown[][]): Promise<Response> {
+  const { default: ExcelJS } = await import('exceljs');
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.addRow(fields).font = { bold: true };
+  for (const row of values) sheet.addRow(kinds.map((kind, i) => spreadsheetCell(row[i], kind)));
+  kinds.forEach((kind, i) => {
+    if (kind === 'date' || kind === 'dateTime') sheet.getColumn(i + 1).numFmt = DATE_FORMATS[kind];
+  });
+  return new HttpResponse(await workbook.xlsx.writeBuffer(), {
+    headers: { 'content-type': XLSX_CONTENT_TYPE, 'content-disposition': `attachment; filename="${name}.xlsx"` },
   });
 }
 

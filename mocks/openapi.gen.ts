@@ -95,7 +95,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** The whole search of accounts as CSV (streamed) */
+    /** The whole search of accounts as CSV, or as an Excel workbook with ?format=xlsx (streamed) */
     post: operations['postAccountsListDownload'];
     delete?: never;
     options?: never;
@@ -1182,7 +1182,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A reseller's money movements, newest first (reseller_id, page, size) */
+    /** A reseller's money movements, newest first (reseller_id, page, size); past 10,000 movements the total is the planner's estimate (totalIsEstimate) */
     get: operations['getLedgerEntries'];
     put?: never;
     post?: never;
@@ -2310,7 +2310,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** The whole search of resellers as CSV (streamed) */
+    /** The whole search of resellers as CSV, or as an Excel workbook with ?format=xlsx (streamed) */
     post: operations['postResellerInfoListDownload'];
     delete?: never;
     options?: never;
@@ -2327,7 +2327,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** The whole search of resellers as CSV (streamed) */
+    /** The whole search of resellers as CSV, or as an Excel workbook with ?format=xlsx (streamed) */
     post: operations['postResellerInfoListDownloadByResellerId'];
     delete?: never;
     options?: never;
@@ -3470,7 +3470,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** The whole search of subscribers as CSV (streamed) */
+    /** The whole search of subscribers as CSV, or as an Excel workbook with ?format=xlsx (streamed) */
     post: operations['postSubscribersListDownload'];
     delete?: never;
     options?: never;
@@ -3652,7 +3652,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** The whole search of users as CSV (streamed) */
+    /** The whole search of users as CSV, or as an Excel workbook with ?format=xlsx (streamed) */
     post: operations['postUserListDownload'];
     delete?: never;
     options?: never;
@@ -4424,7 +4424,10 @@ export interface operations {
   };
   postAccountsListDownload: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description csv (text, the default) or xlsx (an Excel workbook: numbers as numbers, dates as dates) */
+        format?: 'csv' | 'xlsx';
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -12375,7 +12378,10 @@ export interface operations {
   };
   postResellerInfoListDownload: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description csv (text, the default) or xlsx (an Excel workbook: numbers as numbers, dates as dates) */
+        format?: 'csv' | 'xlsx';
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -12419,7 +12425,10 @@ export interface operations {
   };
   postResellerInfoListDownloadByResellerId: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description csv (text, the default) or xlsx (an Excel workbook: numbers as numbers, dates as dates) */
+        format?: 'csv' | 'xlsx';
+      };
       header?: never;
       path: {
         resellerId: number;
@@ -15898,7 +15907,10 @@ export interface operations {
   };
   postSubscribersListDownload: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description csv (text, the default) or xlsx (an Excel workbook: numbers as numbers, dates as dates) */
+        format?: 'csv' | 'xlsx';
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -16545,7 +16557,10 @@ export interface operations {
   };
   postUserListDownload: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description csv (text, the default) or xlsx (an Excel workbook: numbers as numbers, dates as dates) */
+        format?: 'csv' | 'xlsx';
+      };
       header?: never;
       path?: never;
       cookie?: never;

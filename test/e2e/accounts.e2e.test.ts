@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync } from 'node:fs';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ADMIN_PASSWORD, openBrowser, startPortal, type Browser, type Portal, setDarkMode } from './harness';
@@ -63,14 +64,38 @@ describe('accounts in the browser', () => {
     await page.screenshot({ path: `${SHOTS}/accounts-search.png` });
   });
 
-  it('downloads the search it shows as CSV', async () => {
-    const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('list-download').click()]);
+  it('downloads the search it shows as CSV or as an Excel workbook', async () => {
+    // The menu of formats, in both themes (the theme switch closes it).
+    const openMenu = async () => {
+      await page.getByTestId('list-download').click();
+      await page.getByTestId('list-download-menu').waitFor();
+      await page.locator('.bp6-popover-enter-done', { has: page.getByTestId('list-download-menu') }).waitFor();
+    };
+    await setDarkMode(page, true);
+    await openMenu();
+    await page.screenshot({ path: `${SHOTS}/accounts-download-menu-dark.png` });
+    await page.keyboard.press('Escape');
+    await setDarkMode(page, false);
+    await openMenu();
+    await page.screenshot({ path: `${SHOTS}/accounts-download-menu.png` });
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('list-download-csv').click()]);
     expect(file.suggestedFilename()).toMatch(/^account-\d{4}-\d{2}-\d{2}\.csv$/);
     const text = readFileSync((await file.path())!, 'utf8').replace(/^\uFEFF/, '');
     const [header, ...rows] = text.trim().split('\r\n');
     expect(header.split(',')).toContain('name');
     expect(rows).toHaveLength(1);
     expect(rows[0]).toContain('Meridian Fleet');
+
+    await page.getByTestId('list-download').click();
+    const [workbook] = await Promise.all([page.waitForEvent('download'), page.getByTestId('list-download-xlsx').click()]);
+    expect(workbook.suggestedFilename()).toMatch(/^account-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile((await workbook.path())!);
+    const sheet = book.worksheets[0];
+    expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(header.split(','));
+    expect(sheet.rowCount).toBe(2);
+    expect((sheet.getRow(2).values as unknown[]).slice(1)).toContain('Meridian Fleet');
+    expect(typeof sheet.getRow(2).getCell(header.split(',').indexOf('accountId') + 1).value).toBe('number');
   });
 
   it('creates an account and finds it in the list', async () => {

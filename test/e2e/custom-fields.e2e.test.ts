@@ -97,7 +97,8 @@ describe('custom fields in the browser', () => {
     await expect.poll(() => grid.locator('[role="gridcell"][col-id="custom.contractRef"]').first().innerText(), ARRIVES).toBe(value);
     await screenshotThemes(page, `${SHOTS}/custom-field-grid`);
 
-    const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('list-download').click()]);
+    await page.getByTestId('list-download').click();
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId('list-download-csv').click()]);
     const text = readFileSync((await file.path())!, 'utf8').replace(/^\uFEFF/, '');
     const [header, ...rows] = text.trim().split('\r\n');
     const column = cells(header).indexOf('custom.contractRef');

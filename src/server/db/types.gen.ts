@@ -281,6 +281,16 @@ export interface LedgerAccount {
   version: Generated<number>;
 }
 
+export interface LedgerDay {
+  closingBalance: Numeric;
+  credits: Generated<Numeric>;
+  day: Timestamp;
+  debits: Generated<Numeric>;
+  lastAt: Timestamp;
+  lastEntryId: number;
+  resellerId: number;
+}
+
 export interface LedgerEntry {
   amount: Numeric;
   balanceAfter: Numeric;
@@ -868,6 +878,7 @@ export interface DB {
   joinRequest: JoinRequest;
   labSwitch: LabSwitch;
   ledgerAccount: LedgerAccount;
+  ledgerDay: LedgerDay;
   ledgerEntry: LedgerEntry;
   ledgerLine: LedgerLine;
   locationZone: LocationZone;

@@ -6,7 +6,8 @@
  */
 import { Readable } from 'node:stream';
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DOWNLOAD_FORMATS, type DownloadFormat } from '@shared/spreadsheet';
 import { csvLine } from '@shared/csv';
 import type { Engine } from '../db';
 import type { Database } from '../db/types';
@@ -54,6 +55,28 @@ export async function* queryBatches(db: Kysely<Database>, engine: Engine, query:
         .execute()
         .catch(() => undefined);
   }
+}
+
+/**
+ * The `format` query of a download route: `csv` (the default) or `xlsx`. Other query parameters of a list (its
+ * filters, `include_inventory`) stay allowed.
+ */
+export const downloadQuery = {
+  type: 'object',
+  properties: {
+    format: {
+      type: 'string',
+      enum: [...DOWNLOAD_FORMATS],
+      default: 'csv',
+      description: 'csv (text, the default) or xlsx (an Excel workbook: numbers as numbers, dates as dates)',
+      errorMessage: 'validation.downloadFormat.invalid',
+    },
+  },
+};
+
+/** The format a download was asked in (see `downloadQuery`). */
+export function downloadFormat(request: FastifyRequest): DownloadFormat {
+  return (request.query as { format?: DownloadFormat } | undefined)?.format === 'xlsx' ? 'xlsx' : 'csv';
 }
 
 /** A UTF-8 mark first, so spreadsheet programs read every script correctly; parsers of ours skip it. */

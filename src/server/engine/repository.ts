@@ -51,6 +51,15 @@ export const EXACT_COUNT_LIMIT = 10_000;
 /** How long a repository keeps an estimated total (see `EntityRepository.estimates`). */
 const ESTIMATE_TTL_MS = 15_000;
 
+/** The rows the planner expects a query to answer (its EXPLAIN), or undefined when it does not say. */
+export async function plannedRows(query: { explain: (format: 'json') => Promise<unknown[]> }): Promise<number | undefined> {
+  // EXPLAIN answers one row with one column (its name differs by driver), JSON parsed or as text.
+  const [row] = (await query.explain('json')) as Record<string, unknown>[];
+  const plan = Object.values(row ?? {})[0] as string | { Plan?: Record<string, unknown> }[] | undefined;
+  const planned = Number((typeof plan === 'string' ? JSON.parse(plan) : plan)?.[0]?.Plan?.['Plan Rows']);
+  return Number.isFinite(planned) ? Math.round(planned) : undefined;
+}
+
 /** The SQL of one search comparison on a column (see `searchComparison`); undefined when it can match nothing. */
 export function searchMatch(eb: ExpressionBuilder<any, any>, column: Expression<unknown>, cmp: SearchComparison): Expression<SqlBool> | undefined {
   if (cmp.kind === 'equals') return eb(column, '=', cmp.value);
@@ -343,11 +352,7 @@ export class EntityRepository {
 
   /** The planner's estimate of a search known to match more than `atLeast` rows (never below that), kept a while. */
   private async estimate(filtered: AnyQuery, cacheKey: string, atLeast: number): Promise<number> {
-    // EXPLAIN answers one row with one column (its name differs by driver), JSON parsed or as text.
-    const [row] = await filtered.select(sql.lit(1).as('one')).explain('json');
-    const plan = Object.values(row ?? {})[0];
-    const planned = Number((typeof plan === 'string' ? JSON.parse(plan) : plan)?.[0]?.Plan?.['Plan Rows']);
-    const total = Math.max(atLeast, Number.isFinite(planned) ? Math.round(planned) : 0);
+    const total = Math.max(atLeast, (await plannedRows(filtered.select(sql.lit(1).as('one')))) ?? 0);
     this.estimates.set(cacheKey, total);
     return total;
   }

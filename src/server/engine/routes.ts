@@ -19,6 +19,7 @@ import {
   type EntitySchema,
 } from '@shared/schema';
 import { CUSTOM_PROPERTY, customEntityOf, customName, listValue } from '@shared/customFields';
+import { cellKinds, XLSX_CONTENT_TYPE } from '@shared/spreadsheet';
 import { bodySchema, cleanProperty } from '@shared/validation';
 import type { FieldError, ListRequest } from '@shared/wire';
 import { conflict, englishText, fieldError, forbidden, HttpError, invalid, notFound } from '../http/errors';
@@ -26,7 +27,8 @@ import { principalOf } from '../http/guard';
 import { idParams, INT_MIN, listRequestSchema, parseInteger } from '../http/input';
 import type { Principal } from '../http/principal';
 import type { Engine } from '../db';
-import { queryBatches, sendCsv } from './csv';
+import { downloadFormat, downloadQuery, queryBatches, sendCsv } from './csv';
+import { sendXlsx } from './xlsx';
 import { customFieldsOf } from './customFields';
 import { createReferenceCheck } from './references';
 import { EntityRepository, type Visibility } from './repository';
@@ -177,11 +179,12 @@ function handlersFor(
     });
 
   /**
-   * The whole search as CSV, streamed: one column per readable property, named as on the wire, then one per custom
-   * field of the caller (`custom.<key>`), which a CSV update reads back.
+   * The whole search as CSV (or, with `?format=xlsx`, an Excel workbook), streamed: one column per readable property,
+   * named as on the wire, then one per custom field of the caller (`custom.<key>`), which a CSV update reads back.
    */
   const download: Handler = async (request, reply) => {
-    const custom = (await callerFields(principalOf(request))).map(customName);
+    const defs = await callerFields(principalOf(request));
+    const custom = defs.map(customName);
     const fields = [...repo.exportFields().filter((f) => f !== CUSTOM_PROPERTY), ...custom];
     const query = await listing(async () => repo.exportQuery(await listRequest(request), visibility(request)));
     const day = new Date().toISOString().slice(0, 10);
@@ -189,7 +192,10 @@ function handlersFor(
       if (custom.length && typeof row[CUSTOM_PROPERTY] === 'string') row[CUSTOM_PROPERTY] = JSON.parse(row[CUSTOM_PROPERTY] as string);
       return fields.map((f) => listValue(row, f));
     };
-    return sendCsv(reply, `${schema['x-entity'].name}-${day}.csv`, fields, queryBatches(db, engine, query), values);
+    const name = `${schema['x-entity'].name}-${day}`;
+    if (downloadFormat(request) === 'xlsx')
+      return sendXlsx(reply, `${name}.xlsx`, fields, cellKinds(schema, fields, defs), queryBatches(db, engine, query), values);
+    return sendCsv(reply, `${name}.csv`, fields, queryBatches(db, engine, query), values);
   };
 
   /** The tenant whose custom fields a row takes: the row's reseller (a reseller row's own line of resellers). */
@@ -353,7 +359,14 @@ function routeDocs(schema: EntitySchema, route: ApiRoute) {
     case 'search':
       return { tags, summary: `A page of ${rows} (same as the paged call)`, ...params, body: listRequest, response: { 200: envelope } };
     case 'download':
-      return { tags, ...params, body: listRequest, summary: `The whole search of ${rows} as CSV (streamed)`, produces: ['text/csv'] };
+      return {
+        tags,
+        ...params,
+        querystring: downloadQuery,
+        body: listRequest,
+        summary: `The whole search of ${rows} as CSV, or as an Excel workbook with ?format=xlsx (streamed)`,
+        produces: ['text/csv', XLSX_CONTENT_TYPE],
+      };
     case 'list': {
       const querystring = listQuery(schema);
       return {

@@ -5,6 +5,7 @@
  */
 import type { EndpointBuilder, FetchArgs } from '@reduxjs/toolkit/query';
 import { apiRoute, type ApiOperation, type EntitySchema } from '@shared/schema';
+import type { DownloadFormat } from '@shared/spreadsheet';
 import type { ListRequest, Page } from '@shared/wire';
 import { api, type AppBaseQuery } from './api';
 import { apiPath } from './config';
@@ -72,9 +73,12 @@ function entityDefinitions(build: Builder, schema: EntitySchema) {
       // A refused save changes nothing: the form keeps the user's edits (a stale row is reloaded only when asked).
       invalidatesTags: (_row, error, body) => (error ? [] : [LIST, rowTag(body), ...dependent]),
     }),
-    /** Saves the whole search as a CSV file; answers the file's name. */
-    Download: build.mutation<string, ListRequest>({
-      query: (body) => ({ ...call(schema, 'download', { body, params: listParams(schema) }), responseHandler: saveAttachment }),
+    /** Saves the whole search as a file, CSV or an Excel workbook; answers the file's name. */
+    Download: build.mutation<string, { search: ListRequest; format: DownloadFormat }>({
+      query: ({ search, format }) => ({
+        ...call(schema, 'download', { body: search, params: { ...listParams(schema), format } }),
+        responseHandler: saveAttachment,
+      }),
     }),
     Delete: build.mutation<void, RowId>({
       query: (id) => call(schema, 'delete', { id }),
@@ -85,7 +89,7 @@ function entityDefinitions(build: Builder, schema: EntitySchema) {
 
 /** The file name a `content-disposition: attachment; filename="…"` header gives. */
 function attachmentName(response: Response): string {
-  return /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'download.csv';
+  return /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'download';
 }
 
 /**

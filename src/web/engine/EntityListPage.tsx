@@ -2,8 +2,9 @@
  * The list screen of any entity with routes: title, search, grid and pager. Its state is the address's query,
  * so reloading or bookmarking a list returns to the same search and page.
  */
-import { AddIcon, DownloadIcon, LockIcon, RefreshIcon, SearchIcon } from '@blueprintjs/icons';
+import { AddIcon, LockIcon, RefreshIcon, SearchIcon } from '@blueprintjs/icons';
 import { Button, Callout, H2, Intent, NonIdealState } from '@blueprintjs/core';
+import type { DownloadFormat } from '@shared/spreadsheet';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { useNavigate, useSearchParams } from 'react-router-dom';
@@ -17,6 +18,7 @@ import { entityEndpoints } from '@web/core/endpoints';
 import { pageSize, readListQuery, toListRequest, writeListQuery, type ListQuery } from './listQuery';
 import { Pager } from '@web/ui/Pager';
 import { ColumnChooser } from './ColumnChooser';
+import { DownloadMenu } from './DownloadMenu';
 import type { SavedColumn } from './gridPreferences';
 import { useGridLayout } from './useGridLayout';
 import { usePageTitle } from './pageTitle';
@@ -141,10 +143,10 @@ export default function EntityListPage({ schema, address, bulk }: { schema: Enti
   const canCreate = Boolean(schema['x-api'].create) && (!caller || mayCreateRows(schema, caller));
   const { download } = entityEndpoints(schema);
   const [startDownload, downloading] = download?.useMutation() ?? [undefined, undefined];
-  const onDownload = async () => {
+  const onDownload = async (format: DownloadFormat) => {
     const { page: _page, ...search } = toListRequest(query, schema);
     try {
-      await startDownload?.(search).unwrap();
+      await startDownload?.({ search, format }).unwrap();
     } catch {
       showToast({ intent: Intent.DANGER, message: intl.formatMessage({ id: 'list.downloadError' }) });
     }
@@ -198,11 +200,7 @@ export default function EntityListPage({ schema, address, bulk }: { schema: Enti
           {custom.ready && (
             <ColumnChooser schema={schema} columns={layout?.columns} onChange={onColumnsChange} onReset={() => setLayout(undefined)} custom={custom.fields} />
           )}
-          {startDownload && (
-            <Button icon={<DownloadIcon />} data-testid="list-download" loading={downloading?.isLoading} onClick={onDownload}>
-              <FormattedMessage id="list.download" />
-            </Button>
-          )}
+          {startDownload && <DownloadMenu loading={Boolean(downloading?.isLoading)} onDownload={onDownload} />}
           {canCreate && (
             <Button
               intent={Intent.PRIMARY}

@@ -5,7 +5,9 @@
  * one after the other and each sees the other's balance.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import { sql, type Kysely } from 'kysely';
+import { EXACT_COUNT_LIMIT, plannedRows } from '../../engine/repository';
 import { conflict, fieldError, invalid } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { idSchema, INT_MAX, INT_MIN, objectBody, queryId } from '../../http/input';
@@ -82,6 +84,43 @@ export async function post(trx: Kysely<Database>, posting: Posting): Promise<{ i
   return { id: Number(row.id), balanceAfter: row.balanceAfter as string };
 }
 
+/** How the ledger's movement list counts; its limit is the engine's lists' (a test may lower it). */
+export const movementListing = { countLimit: () => EXACT_COUNT_LIMIT };
+
+/** Estimated totals of big ledgers by reseller, kept a while as the engine keeps a big list's (see EntityRepository). */
+const estimateCache = () => new LRUCache<number, number>({ max: 1000, ttl: 15_000 });
+
+/**
+ * How many of a reseller's movements there are, counted up to the lists' count limit (an index-only walk of at most
+ * that many keys): counting a million movements exactly costs more than the page it describes.
+ */
+function cappedCount(db: Kysely<Database>, resellerId: number) {
+  const limit = movementListing.countLimit();
+  const movements = db
+    .selectFrom('ledgerEntry')
+    .where('resellerId', '=', resellerId)
+    .select(sql.lit(1).as('one'))
+    .limit(limit + 1);
+  return db.selectFrom(movements.as('c')).select((eb) => eb.fn.countAll().as('n'));
+}
+
+/**
+ * The total of a reseller's movements from a capped count (`counted`, see `cappedCount`): exact up to the limit,
+ * beyond it the planner's estimate (never below the limit), kept a while.
+ */
+async function movementTotal(
+  db: Kysely<Database>,
+  estimates: LRUCache<number, number>,
+  resellerId: number,
+  counted: number,
+): Promise<{ total: number; estimate: boolean }> {
+  if (counted <= movementListing.countLimit()) return { total: counted, estimate: false };
+  const planned = await plannedRows(db.selectFrom('ledgerEntry').where('resellerId', '=', resellerId).select(sql.lit(1).as('one')));
+  const total = Math.max(counted, planned ?? 0);
+  estimates.set(resellerId, total);
+  return { total, estimate: true };
+}
+
 /** The reseller a ledger call names (`reseller_id`, the caller's own by default), if the caller may see it. */
 const resellerOf = (db: Kysely<Database>, request: FastifyRequest, principal: Principal) =>
   resellerInSubtree(db, principal, queryId(request, 'reseller_id', { min: INT_MIN }) ?? principal.resellerId);
@@ -123,6 +162,7 @@ const READERS = ['PrePaidPackages', 'Resellers', 'PaymentMethods'];
 export function registerLedgerRoutes(app: FastifyInstance, db: Kysely<Database>) {
   const config = { privilege: READERS };
   const tags = ['ledger'];
+  const estimates = estimateCache();
 
   app.get(
     '/portal/ledger/balance',
@@ -166,7 +206,15 @@ export function registerLedgerRoutes(app: FastifyInstance, db: Kysely<Database>)
 
   app.get(
     '/portal/ledger/entries',
-    { config, schema: { tags, querystring: resellerQuery, summary: "A reseller's money movements, newest first (reseller_id, page, size)" } },
+    {
+      config,
+      schema: {
+        tags,
+        querystring: resellerQuery,
+        summary:
+          "A reseller's money movements, newest first (reseller_id, page, size); past 10,000 movements the total is the planner's estimate (totalIsEstimate)",
+      },
+    },
     async (request) => {
       const resellerId = await resellerOf(db, request, principalOf(request));
       const query = request.query as { page?: string; size?: string };
@@ -174,28 +222,32 @@ export function registerLedgerRoutes(app: FastifyInstance, db: Kysely<Database>)
       const size = Number(query.size ?? 50);
       if (!Number.isInteger(page) || page < 0 || page > INT_MAX) throw invalid([fieldError('page', 'minimum', 'validation.page.invalid')]);
       if (!Number.isInteger(size) || size < 1 || size > 500) throw invalid([fieldError('size', 'maximum', 'validation.pageSize.invalid')]);
-      const total = Number(
-        (
-          await db
-            .selectFrom('ledgerEntry')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .where('resellerId', '=', resellerId)
-            .executeTakeFirst()
-        )?.n ?? 0,
-      );
-      const rows = await db
+      // The page and, unless a big ledger's estimate is at hand, the capped count in one statement.
+      const known = estimates.get(resellerId);
+      const pageQuery = db
         .selectFrom('ledgerEntry')
         .select(['id', 'resellerId', 'amount', 'currency', 'kind', 'reference', 'createdAt', 'balanceAfter'])
         .where('resellerId', '=', resellerId)
         .orderBy('id', 'desc')
         .limit(size)
-        .offset(page * size)
-        .execute();
+        .offset(page * size);
+      const rows = known === undefined ? await pageQuery.select(cappedCount(db, resellerId).as('counted')).execute() : await pageQuery.execute();
+      let total = known ?? 0;
+      let estimate = known !== undefined;
+      if (known === undefined) {
+        // A page past the end has no row to carry the count: counted apart.
+        const counted = rows.length
+          ? Number((rows[0] as { counted?: unknown }).counted)
+          : Number((await cappedCount(db, resellerId).executeTakeFirstOrThrow()).n);
+        ({ total, estimate } = await movementTotal(db, estimates, resellerId, counted));
+      }
+      for (const row of rows) delete (row as { counted?: unknown }).counted;
       return {
         items: rows.map((r) => ({ ...r, id: Number(r.id), amount: Number(r.amount), balanceAfter: Number(r.balanceAfter) })),
         totalItemsCount: total,
         totalPageCount: Math.max(1, Math.ceil(total / size)),
         currentPage: page,
+        ...(estimate ? { totalIsEstimate: true } : {}),
       };
     },
   );
@@ -226,29 +278,36 @@ export function registerLedgerRoutes(app: FastifyInstance, db: Kysely<Database>)
       if (from > to) throw invalid([fieldError('to', 'order', 'validation.endDate.afterStart')]);
       const points = (Date.parse(to) - Date.parse(from)) / DAY_MS / INTERVAL_DAYS[interval] + 1;
       if (points > MAX_POINTS) throw invalid([fieldError('from', 'maxItems', 'validation.history.tooLong')]);
-      // Buckets in UTC; each point's balance is the last movement's balance after, before the bucket ends (carried
-      // forward through quiet days), found by a backward probe of the (reseller, time) index.
-      const { rows } = await sql<{ date: string; balance: string; credits: string; debits: string }>`
-        with buckets as (
-          select b as start, b + ${sql.lit(`1 ${interval}`)}::interval as stop
-          from generate_series(date_trunc(${interval}, ${from}::timestamp), ${to}::timestamp, ${sql.lit(`1 ${interval}`)}::interval) b
+      // Read from the ledger's daily summaries (ledger_day, UTC days) of the span in one range of the (reseller, day)
+      // key, each day put in its bucket (the day, week or month it starts in); a bucket's balance is its last day's
+      // closing balance, carried forward through quiet buckets from the balance before the span (one backward probe).
+      const step = sql.lit(`1 ${interval}`);
+      const { rows } = await sql<{ date: string; closing: string | null; credits: string; debits: string; opening: string | null }>`
+        with span as (
+          select date_trunc(${interval}, ${from}::timestamp)::date as first, (date_trunc(${interval}, ${to}::timestamp) + ${step}::interval)::date as stop
+        ), per as (
+          select date_trunc(${interval}, d.day)::date as start, sum(d.credits) as credits, sum(d.debits) as debits,
+            (array_agg(d.closing_balance order by d.day desc))[1] as closing
+          from ledger_day d, span
+          where d.reseller_id = ${resellerId} and d.day >= span.first and d.day < span.stop
+          group by 1
         )
-        select to_char(k.start, 'YYYY-MM-DD') as date,
-          coalesce((select l.balance_after from ledger_entry l
-            where l.reseller_id = ${resellerId} and l.created_at < k.stop at time zone 'UTC'
-            order by l.created_at desc, l.id desc limit 1), 0)::numeric(14, 2)::text as balance,
-          coalesce(sum(greatest(m.amount, 0)), 0)::numeric(14, 2)::text as credits,
-          coalesce(sum(least(m.amount, 0)), 0)::numeric(14, 2)::text as debits
-        from buckets k
-        left join ledger_entry m on m.reseller_id = ${resellerId}
-          and m.created_at >= k.start at time zone 'UTC' and m.created_at < k.stop at time zone 'UTC'
-        group by k.start, k.stop
-        order by k.start`.execute(db);
+        select to_char(b, 'YYYY-MM-DD') as date, p.closing::text as closing,
+          coalesce(p.credits, 0)::numeric(14, 2)::text as credits, coalesce(p.debits, 0)::numeric(14, 2)::text as debits,
+          (select d.closing_balance from ledger_day d where d.reseller_id = ${resellerId} and d.day < date_trunc(${interval}, ${from}::timestamp)::date
+            order by d.day desc limit 1)::text as opening
+        from generate_series(date_trunc(${interval}, ${from}::timestamp), ${to}::timestamp, ${step}::interval) b
+        left join per p on p.start = b::date
+        order by b`.execute(db);
+      let balance = rows[0]?.opening ?? '0';
       return {
         resellerId,
         currency: LEDGER_CURRENCY,
         interval,
-        points: rows.map((r) => ({ date: r.date, balance: Number(r.balance), credits: Number(r.credits), debits: Number(r.debits) })),
+        points: rows.map((r) => {
+          balance = r.closing ?? balance;
+          return { date: r.date, balance: Number(balance), credits: Number(r.credits), debits: Number(r.debits) };
+        }),
       };
     },
   );
