@@ -73,6 +73,14 @@ describe('chart of accounts in the browser', () => {
     await expect.poll(async () => (await codes.allInnerTexts()).length).toBe(6);
     expect(await codes.allInnerTexts()).toEqual(['DATA_USAGE', 'ESIM', 'PAYMENT_FEE', 'PREPAID_PACKAGE', 'SIM_CARD', 'SUBSCRIPTION_FEE']);
     await page.screenshot({ path: `${SHOTS}/product-billing.png` });
+
+    // The finance overview, from the settings menu: the resellers' money, nobody in debt in the demo.
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('settings-finance').click();
+    await page.getByTestId('finance-overview').waitFor();
+    expect(await page.getByTestId('finance-balances').innerText()).toMatch(/\$[\d,]+\.\d\d/);
+    expect(await page.getByTestId('finance-pending').innerText()).toContain('0 bank wires');
+    await screenshotThemes(page, `${SHOTS}/finance-overview`);
     expect(session.errors).toEqual([]);
   });
 });

@@ -117,6 +117,27 @@ describe('payments in the browser', () => {
     await expect.poll(() => history.locator('tr', { hasText: 'Roaming dispute settled' }).count()).toBe(1);
     expect(await history.locator('tr', { hasText: 'NW-WIRE-2026' }).locator('[data-status]').getAttribute('data-status')).toBe('confirmed');
     await page.getByTestId('reseller-payments').screenshot({ path: `${SHOTS}/reseller-payments.png` });
+
+    // Northwind IoT, put in debt by a correction, cannot have its credit limit lowered below the credit it uses.
+    await page.goto(`${portal.url}/#/resellers`);
+    await page
+      .getByTestId('grid-reseller')
+      .locator('[role="gridcell"][col-id="name"]')
+      .filter({ hasText: /^Northwind IoT$/ })
+      .click();
+    // Its standing tab opens first.
+    const iotBalance = dollars(await page.getByTestId('figure-balance').innerText());
+    await page.getByTestId('reseller-tab-payments').click();
+    await page.getByTestId('manual-amount').fill(String(-(iotBalance + 300)));
+    await page.getByTestId('manual-description').fill('Usage not covered');
+    await page.getByTestId('manual-payment-save').click();
+    await expect.poll(() => page.getByTestId('reseller-payments-table').locator('tr', { hasText: 'Usage not covered' }).count()).toBe(1);
+    await page.getByTestId('reseller-tab-standing').click();
+    await expect.poll(async () => dollars(await page.getByTestId('figure-balance').innerText())).toBeCloseTo(-300, 2);
+    await page.locator('#reseller-credit-limit').fill('100');
+    await page.getByTestId('reseller-credit-limit-save').click();
+    await expect.poll(() => page.getByText('credit limit too high for used credit', { exact: false }).count()).toBeGreaterThan(0);
+    await page.getByTestId('reseller-standing').screenshot({ path: `${SHOTS}/credit-limit-refused.png` });
     await page.getByTestId('sign-out').click();
     await page.locator('#login-userName').waitFor();
     await signIn(page, portal, 'northwind', demoPassword(portal));

@@ -213,11 +213,38 @@ describe.each(engines)('finance: chart of accounts, journal, trial balance on %s
     expect(charges.system).toBe(true);
   });
 
+  it("sums the resellers' money in the overview as the standings, invoices and payments have it", async () => {
+    const iot = ids['Northwind IoT'];
+    // Northwind IoT in debt, with a dispute, an open invoice and a wire awaiting confirmation.
+    const { balance } = await ctx.db.selectFrom('resellerStanding').select('balance').where('resellerId', '=', iot).executeTakeFirstOrThrow();
+    await postAs(iot, 'adjustment', (-(Number(balance) + 321.45)).toFixed(2));
+    await ctx.db.updateTable('resellerStanding').set({ disputedAmount: '40.00' }).where('resellerId', '=', iot).execute();
+    const res = await admin.get(`${FINANCE}/overview?top=5`);
+    expect(res.statusCode, res.body).toBe(200);
+    const o = res.json() as Row;
+    const { rows } = await sql<Record<string, string>>`
+      select sum(balance)::text as balance, (-sum(balance) filter (where balance < 0))::text as debt, count(*) filter (where balance < 0)::text as in_debt,
+        sum(disputed_amount)::text as disputed
+      from reseller_standing where reseller_id <> -1`.execute(ctx.db);
+    expect(o.resellers).toMatchObject({ balance: Number(rows[0].balance), debt: Number(rows[0].debt), inDebt: Number(rows[0].inDebt) });
+    expect(o.disputed.amount).toBe(Number(rows[0].disputed));
+    const pending = await sql<{ n: string }>`select count(*)::text as n from payment where status = 'pending' and method = 'BANK_WIRE'`.execute(ctx.db);
+    expect(o.pending.bankWires).toBe(Number(pending.rows[0].n));
+    // The debtors, most owing first, at most `top`.
+    expect(o.debtors.length).toBeLessThanOrEqual(5);
+    expect(o.debtors.map((d: Row) => d.resellerId)).toContain(iot);
+    const balances = o.debtors.map((d: Row) => d.balance);
+    expect(balances).toEqual([...balances].sort((a, b) => a - b));
+    expect(o.debtors.find((d: Row) => d.resellerId === iot)).toMatchObject({ disputedAmount: 40 });
+    expect((await admin.get(`${FINANCE}/overview?top=0`)).statusCode).toBe(400);
+  });
+
   it('is the administrator’s alone: resellers and account users get 403', async () => {
     const calls = [
       `${FINANCE}/trial-balance`,
       `${FINANCE}/accounts/2010/lines`,
       `${FINANCE}/ledger-check`,
+      `${FINANCE}/overview`,
       `${ACCOUNTS}/1`,
       `${PRODUCTS}/1`,
       ACCOUNTS,
