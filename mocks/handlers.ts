@@ -12,6 +12,7 @@ import { entityHandlers } from './entityHandlers';
 import { labsHandlers } from './labsHandlers';
 import { logoHandlers } from './logoHandlers';
 import { packageHandlers } from './packageHandlers';
+import { paymentHandlers } from './paymentHandlers';
 import { resellerPricingHandlers } from './resellerPricingHandlers';
 import { sessionHandlers } from './sessionHandlers';
 import { subscriberHandlers } from './subscriberHandlers';
@@ -25,6 +26,7 @@ export function createHandlers(db: MockDatabase = createMockDatabase(), base = '
     // Before the entity handlers: `/subscriber-info/daily-limit` is not the subscriber with id "daily-limit".
     ...subscriberHandlers(db, base),
     ...packageHandlers(db, base),
+    ...paymentHandlers(db, base),
     ...resellerPricingHandlers(db, base),
     // Before the entity handlers: `/custom-fields/applicable/subscriber` is not the definition with id "applicable".
     ...customFieldHandlers(db, base),

@@ -51,6 +51,8 @@ export const SCREEN_SPECS: readonly Extract<RouteSpec, { page: 'screen' }>[] = [
   { path: '/chart-of-account', privilege: ADMIN_ONLY, page: 'screen', screen: 'ChartOfAccount' },
   // The administrator's view of balances, debt, open invoices, debt in review and payments awaiting confirmation.
   { path: '/finance', privilege: ADMIN_ONLY, page: 'screen', screen: 'FinanceOverview' },
+  // The account's form with the payments made for it.
+  { path: '/account/:id', privilege: 'Accounts', page: 'screen', screen: 'AccountDetail' },
   // A reseller's account and settings: its own users read them (the server says who may save).
   { path: '/services/:id', privilege: SIGNED_IN, page: 'screen', screen: 'Services' },
 ];

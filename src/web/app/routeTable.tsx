@@ -35,6 +35,7 @@ const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   BankWires: lazy(() => import('@web/features/payments/BankWiresPage')),
   ChartOfAccount: lazy(() => import('@web/features/finance/ChartOfAccountPage')),
   FinanceOverview: lazy(() => import('@web/features/finance/FinanceOverviewPage')),
+  AccountDetail: lazy(() => import('@web/features/accounts/AccountDetailPage')),
   Services: lazy(() => import('@web/features/services/ServicesPage')),
 };
 
