@@ -58,7 +58,9 @@ describe.each(engines)('network usage on %s', (engine) => {
       .executeTakeFirstOrThrow();
     await ctx.db
       .insertInto('usageRecord')
-      .values(ats.map((at) => ({ subscriberId: s.subscriberId, imsi: s.imsi, at: new Date(at), requestType: 'UPDATE', plmn, bytesUp: bytes, bytesDown: 2 * bytes })))
+      .values(
+        ats.map((at) => ({ subscriberId: s.subscriberId, imsi: s.imsi, at: new Date(at), requestType: 'UPDATE', plmn, bytesUp: bytes, bytesDown: 2 * bytes })),
+      )
       .execute();
     return s.subscriberId;
   }
@@ -82,7 +84,11 @@ describe.each(engines)('network usage on %s', (engine) => {
   afterAll(async () => ctx?.close());
 
   it('the demo usage is on networks, and every caller sees exactly the sums of its own subscribers', async () => {
-    const { n } = await ctx.db.selectFrom('usageRecord').select((eb) => eb.fn.countAll<string>().as('n')).where('plmn', 'is not', null).executeTakeFirstOrThrow();
+    const { n } = await ctx.db
+      .selectFrom('usageRecord')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('plmn', 'is not', null)
+      .executeTakeFirstOrThrow();
     expect(Number(n)).toBeGreaterThan(100);
     const now = Date.now();
     for (const user of USERS) {
@@ -102,7 +108,10 @@ describe.each(engines)('network usage on %s', (engine) => {
     // Northwind Mobile sees its sub-reseller's records; the sub-reseller only its own; Blue Sky only its own.
     expect(await pagedByPlmn(clients.northwind, range)).toEqual({ '26201': { trafficBytes: 6000, activeSims: 1 } });
     expect(await pagedByPlmn(clients['northwind-iot'], range)).toEqual({ '26201': { trafficBytes: 6000, activeSims: 1 } });
-    expect(await pagedByPlmn(clients.bluesky, range)).toEqual({ '26201': { trafficBytes: 15000, activeSims: 1 }, '23415': { trafficBytes: 2100, activeSims: 1 } });
+    expect(await pagedByPlmn(clients.bluesky, range)).toEqual({
+      '26201': { trafficBytes: 15000, activeSims: 1 },
+      '23415': { trafficBytes: 2100, activeSims: 1 },
+    });
     // An account user of Northwind Mobile: its account's subscribers only (none of Northwind IoT's).
     expect(await pagedByPlmn(clients.harbor, range)).toEqual({});
     for (const user of USERS) expect(await pagedByPlmn(clients[user], range), user).toEqual(await directByPlmn(user, FROM, TO));
@@ -110,7 +119,11 @@ describe.each(engines)('network usage on %s', (engine) => {
 
   it('per-country totals equal the sums over the records, a subscriber counted once per country', async () => {
     for (const user of USERS) {
-      const res = await clients[user].post('/portal/networks/usage/countries', { range: 'custom', from: FROM, to: new Date(Date.now() + 60_000).toISOString() });
+      const res = await clients[user].post('/portal/networks/usage/countries', {
+        range: 'custom',
+        from: FROM,
+        to: new Date(Date.now() + 60_000).toISOString(),
+      });
       expect(res.statusCode, res.body).toBe(200);
       const { rows } = await sql<{ country: string; bytes: string; sims: string }>`
         select n.country, sum(u.bytes_up + u.bytes_down) as bytes, count(distinct u.subscriber_id) as sims
@@ -168,7 +181,12 @@ describe.each(engines)('network usage on %s', (engine) => {
       expect(got, user).toEqual(want);
     }
     const admin = (await clients.admin.get('/portal/networks/20404/profiles')).json();
-    expect(admin.items[0]).toMatchObject({ state: expect.any(String), allowed: expect.any(Boolean), allowedListName: expect.any(String), reviewState: expect.any(String) });
+    expect(admin.items[0]).toMatchObject({
+      state: expect.any(String),
+      allowed: expect.any(Boolean),
+      allowedListName: expect.any(String),
+      reviewState: expect.any(String),
+    });
     // A network blocked in a list shows as such.
     const first = admin.items[0];
     await ctx.db

@@ -36,6 +36,7 @@ const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   ChartOfAccount: lazy(() => import('@web/features/finance/ChartOfAccountPage')),
   FinanceOverview: lazy(() => import('@web/features/finance/FinanceOverviewPage')),
   Services: lazy(() => import('@web/features/services/ServicesPage')),
+  Network: lazy(() => import('@web/features/network/NetworkPage')),
 };
 
 export interface AppRoute {

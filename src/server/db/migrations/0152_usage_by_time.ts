@@ -8,9 +8,7 @@ import { sql, type Kysely } from 'kysely';
  * the page never counts them.
  */
 export async function up(db: Kysely<any>) {
-  await sql`create index usage_record_at_idx on usage_record (at) include (plmn, subscriber_id, bytes_up, bytes_down) where plmn is not null`.execute(
-    db,
-  );
+  await sql`create index usage_record_at_idx on usage_record (at) include (plmn, subscriber_id, bytes_up, bytes_down) where plmn is not null`.execute(db);
 }
 
 export async function down(db: Kysely<any>) {
