@@ -45,6 +45,8 @@ describe('networks in the browser', () => {
     await panel.waitFor();
     await expect.poll(() => panel.getByTestId('network-profile').count()).toBeGreaterThan(0);
     expect(await panel.innerText()).toContain('Europe IoT');
+    // The drawer slides in: wait until it stands still before the picture.
+    await page.waitForFunction(() => !document.querySelector('.bp6-overlay-enter, .bp6-overlay-enter-active'));
     await page.screenshot({ path: `${SHOTS}/network-profiles.png` });
     await page.keyboard.press('Escape');
 
