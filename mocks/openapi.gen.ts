@@ -1297,6 +1297,57 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/networks/{plmn}/profiles': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caller's roaming profiles whose allowed lists hold the network, with its state in each list */
+    get: operations['getNetworksByPlmnProfiles'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/networks/usage/countries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The caller's traffic and active SIMs per country of the visited networks over a range (the map) */
+    post: operations['postNetworksUsageCountries'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/networks/usage/paged': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A page of networks with the caller's traffic and active SIMs on each over a range, searched and sorted */
+    post: operations['postNetworksUsagePaged'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/payments/{id}': {
     parameters: {
       query?: never;
@@ -8416,6 +8467,203 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+    };
+  };
+  getNetworksByPlmnProfiles: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        plmn: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              /** @description Whether devices of the profile may attach to the network now */
+              allowed: boolean;
+              allowedListId: number;
+              allowedListName: string;
+              name: string;
+              reviewState: string;
+              roamingProfileId: number;
+              /** @description preferred, blocked, or a change waiting (pending, pendingChanges, pendingRemoval) */
+              state: string;
+            }[];
+            plmn: string;
+          };
+        };
+      };
+    };
+  };
+  postNetworksUsageCountries: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: date-time
+           * @description Start of a custom range (inclusive)
+           */
+          from?: string;
+          /**
+           * @default 24h
+           * @enum {string}
+           */
+          range?: '24h' | '7d' | '30d' | 'custom';
+          /**
+           * Format: date-time
+           * @description End of a custom range (exclusive)
+           */
+          to?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: date-time */
+            from: string;
+            items: {
+              /** @description Distinct subscribers seen in the country (one on two networks counts once) */
+              activeSims: number;
+              country: string;
+              /** @description Networks of the country with traffic */
+              networks: number;
+              trafficBytes: number;
+            }[];
+            /** Format: date-time */
+            to: string;
+          };
+        };
+      };
+    };
+  };
+  postNetworksUsagePaged: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          country?: string;
+          /**
+           * Format: date-time
+           * @description Start of a custom range (inclusive)
+           */
+          from?: string;
+          /** @default 0 */
+          page?: number;
+          /**
+           * @default 24h
+           * @enum {string}
+           */
+          range?: '24h' | '7d' | '30d' | 'custom';
+          /** @description Part of a country code, operator, brand, PLMN or MCC-MNC */
+          searchKey?: string;
+          /** @default 25 */
+          size?: number;
+          /**
+           * @default trafficBytes
+           * @enum {string}
+           */
+          sortBy?: 'plmn' | 'country' | 'operator' | 'brand' | 'trafficBytes' | 'activeSims';
+          /**
+           * @default desc
+           * @enum {string}
+           */
+          sortDirection?: 'asc' | 'desc';
+          /**
+           * Format: date-time
+           * @description End of a custom range (exclusive)
+           */
+          to?: string;
+          /**
+           * @description Only networks with traffic in the range
+           * @default false
+           */
+          usedOnly?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            currentPage: number;
+            /** Format: date-time */
+            from: string;
+            items: {
+              activeSims: number;
+              bands: string | null;
+              brand: string | null;
+              country: string;
+              mcc: string;
+              mnc: string;
+              operator: string | null;
+              plmn: string;
+              technologies: string[];
+              trafficBytes: number;
+            }[];
+            /** Format: date-time */
+            to: string;
+            totalItemsCount: number;
+            totalPageCount: number;
+          };
+        };
       };
     };
   };

@@ -92,6 +92,7 @@ export const API_DOMAINS: Record<string, string[]> = {
   ],
   'src/web/features/subscribers/bulk/bulkApi.gen.ts': ['post /subscribers/bulk/preview', 'post /subscribers/bulk'],
   'src/web/features/services/servicesApi.gen.ts': ['get /resellers/{id}/settings', 'put /resellers/{id}/settings'],
+  'src/web/features/network/networkApi.gen.ts': ['post /networks/usage/paged', 'post /networks/usage/countries', 'get /networks/{plmn}/profiles'],
   'src/web/features/resellers/webhooksApi.gen.ts': [
     'get /reseller-info/webhook-urls',
     'post /reseller-info/webhook-urls',
@@ -141,7 +142,12 @@ export const API_DOMAINS: Record<string, string[]> = {
   ],
   'src/web/core/accessApi.gen.ts': ['post /join/recaptcha', 'post /join/request', 'put /user/password/reset'],
   'src/web/features/pricing/rulesApi.gen.ts': ['get /networks'],
-  'src/web/features/finance/financeApi.gen.ts': ['get /finance/trial-balance', 'get /finance/accounts/{code}/lines', 'get /finance/ledger-check', 'get /finance/overview'],
+  'src/web/features/finance/financeApi.gen.ts': [
+    'get /finance/trial-balance',
+    'get /finance/accounts/{code}/lines',
+    'get /finance/ledger-check',
+    'get /finance/overview',
+  ],
 };
 
 /** Calls that read but take their question as a POST body: generated as queries (cached, refetched), not mutations. */
@@ -151,6 +157,8 @@ const READING_POSTS = new Set([
   'post /payments/paged',
   'post /accounts/{id}/payments/paged',
   'post /reseller-info/invoices/{resellerId}',
+  'post /networks/usage/paged',
+  'post /networks/usage/countries',
 ]);
 
 /** The types of the whole document (its `paths`, `components` and `operations`), for the mock backend. */

@@ -11,7 +11,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 /** The PLMN of each network the demo subscribers are last seen on (their `network` column). */
-const SERVING_PLMN: Record<string, string> = {
+export const SERVING_PLMN: Record<string, string> = {
   KPN: '20408',
   'Vodafone NL': '20404',
   'Telekom.de': '26201',

@@ -55,6 +55,8 @@ export const SCREEN_SPECS: readonly Extract<RouteSpec, { page: 'screen' }>[] = [
   { path: '/account/:id', privilege: 'Accounts', page: 'screen', screen: 'AccountDetail' },
   // A reseller's account and settings: its own users read them (the server says who may save).
   { path: '/services/:id', privilege: SIGNED_IN, page: 'screen', screen: 'Services' },
+  // Networks with the caller's traffic on each: every signed-in user; the server counts only the caller's subscribers.
+  { path: '/network', privilege: SIGNED_IN, page: 'screen', screen: 'Network' },
 ];
 
 /** `/account/{id}` in a schema becomes react-router's `/account/:id`. */

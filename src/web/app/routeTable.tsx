@@ -37,6 +37,7 @@ const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   FinanceOverview: lazy(() => import('@web/features/finance/FinanceOverviewPage')),
   AccountDetail: lazy(() => import('@web/features/accounts/AccountDetailPage')),
   Services: lazy(() => import('@web/features/services/ServicesPage')),
+  Network: lazy(() => import('@web/features/network/NetworkPage')),
 };
 
 export interface AppRoute {

@@ -58,7 +58,30 @@ function registerWorld() {
   registered = true;
 }
 
-export default function CountryMap({ codes }: { codes: readonly string[] }) {
+export interface CountryMapProps {
+  /** Countries filled in the accent colour (a zone's countries). */
+  codes?: readonly string[];
+  /** A figure per country: the countries are shaded by it (the largest fullest) and the tooltip shows it. */
+  values?: Readonly<Record<string, number>>;
+  /** How a figure reads in the tooltip. */
+  format?: (value: number) => string;
+  /** Called with the country clicked; makes the countries with a figure clickable. */
+  onSelect?: (code: string) => void;
+  /** The country chosen: outlined. */
+  selected?: string;
+  /** The map's accessible name; the zones' title otherwise. */
+  label?: string;
+}
+
+/** Hex colour with an opacity from 0 to 1. */
+function withAlpha(hex: string, alpha: number): string {
+  const m = /^#([0-9a-f]{6})$/i.exec(hex);
+  if (!m) return hex;
+  const n = parseInt(m[1], 16);
+  return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha.toFixed(3)})`;
+}
+
+export default function CountryMap({ codes = [], values, format, onSelect, selected, label }: CountryMapProps) {
   const intl = useIntl();
   const dark = useBodyDark();
   const [element, chart] = useChart();
@@ -67,12 +90,28 @@ export default function CountryMap({ codes }: { codes: readonly string[] }) {
     registerWorld();
     const names = countryNames(intl.locale);
     const fill = accent();
+    const figures = Object.entries(values ?? {}).filter(([, v]) => v > 0);
+    // Shaded on a log scale so a country with little traffic still shows beside one with much.
+    const top = Math.log1p(Math.max(0, ...figures.map(([, v]) => v)));
+    const shade = (v: number) => withAlpha(fill, top > 0 ? 0.25 + 0.75 * (Math.log1p(v) / top) : 1);
+    const outline = (code: string) => (code === selected ? { borderColor: dark ? '#f6f7f9' : '#1c2127', borderWidth: 2 } : {});
+    const data = values
+      ? figures.map(([code, v]) => ({
+          name: code,
+          value: v,
+          itemStyle: { areaColor: shade(v), ...outline(code) },
+          emphasis: { itemStyle: { areaColor: fill } },
+        }))
+      : codes.map((code) => ({ name: code, itemStyle: { areaColor: fill }, emphasis: { itemStyle: { areaColor: fill } } }));
     chart.current?.setOption(
       {
         backgroundColor: 'transparent',
         tooltip: {
           trigger: 'item',
-          formatter: (p: { name: string }) => names[p.name] ?? p.name,
+          formatter: (p: { name: string; value?: number }) => {
+            const name = names[p.name] ?? p.name;
+            return values && typeof p.value === 'number' && !Number.isNaN(p.value) ? `${name}: ${format ? format(p.value) : p.value}` : name;
+          },
           ...chartColours(dark).tooltip,
         },
         series: [
@@ -83,22 +122,36 @@ export default function CountryMap({ codes }: { codes: readonly string[] }) {
             selectedMode: false,
             itemStyle: { areaColor: dark ? '#383e47' : '#e5e8eb', borderColor: dark ? '#5f6b7c' : '#abb3bf', borderWidth: 0.5 },
             emphasis: { label: { show: false }, itemStyle: { areaColor: dark ? '#5f6b7c' : '#c5cbd3' } },
-            data: codes.map((code) => ({ name: code, itemStyle: { areaColor: fill }, emphasis: { itemStyle: { areaColor: fill } } })),
+            data,
           },
         ],
       },
       { notMerge: true },
     );
-  }, [chart, codes, dark, intl.locale]);
+  }, [chart, codes, values, format, selected, dark, intl.locale]);
 
+  useEffect(() => {
+    const instance = chart.current;
+    if (!instance || !onSelect) return;
+    const click = (p: { name?: string }) => {
+      if (p.name && /^[A-Z]{2}$/.test(p.name)) onSelect(p.name);
+    };
+    instance.on('click', click);
+    return () => {
+      instance.off('click', click);
+    };
+  }, [chart, onSelect]);
+
+  const shown = values ? Object.keys(values).filter((c) => values[c] > 0) : codes;
   return (
     <div
       ref={element}
       className="country-map"
       role="img"
-      aria-label={intl.formatMessage({ id: 'zones.map.title' })}
+      aria-label={label ?? intl.formatMessage({ id: 'zones.map.title' })}
       data-testid="country-map"
-      data-countries={codes.join(',')}
+      data-countries={shown.join(',')}
+      data-selected={selected ?? ''}
     />
   );
 }
