@@ -62,26 +62,21 @@ export function accessHandlers(db: MockDatabase, base: string) {
   const http = openApiHttp(base);
   const state = accessStateOf(db);
   return [
-    // Untyped body: the document gives this operation no response schema.
-    http.get('/join/challenge', ({ response }) =>
-      response.untyped(
-        HttpResponse.json({
-          parameters: { algorithm: 'PBKDF2/SHA-256', nonce: 'mock', salt: 'mock', cost: 1, keyLength: 32, keyPrefix: '00' },
-          signature: 'mock',
-        }),
-      ),
+    http.get('/join/challenge', () =>
+      HttpResponse.json({
+        parameters: { algorithm: 'PBKDF2/SHA-256', nonce: 'mock', salt: 'mock', cost: 1, keyLength: 32, keyPrefix: '00' },
+        signature: 'mock',
+      }),
     ),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.post('/join/recaptcha', async ({ response, request }) => {
+    http.post('/join/recaptcha', async ({ request }) => {
       const token = (await jsonBody(request)).token;
-      if (typeof token !== 'string' || !token || token.startsWith('refused') || state.robot.has(token)) return response.untyped(HttpResponse.json(false));
+      if (typeof token !== 'string' || !token || token.startsWith('refused') || state.robot.has(token)) return HttpResponse.json(false);
       state.robot.set(token, 'checked');
-      return response.untyped(HttpResponse.json(true));
+      return HttpResponse.json(true);
     }),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.post('/join/request', async ({ response, request }) => {
+    http.post('/join/request', async ({ request }) => {
       const body = normaliseJoinRequest(await jsonBody(request)) as Record<string, unknown>;
       joinCheck ??= compileJoinCheck();
       const errors = joinCheck(body) ? [] : toFieldErrors(joinCheck.errors as never, messageText);
@@ -95,11 +90,10 @@ export function accessHandlers(db: MockDatabase, base: string) {
       const { altcha: _spent, ...join } = body as unknown as JoinRequestBody;
       const id = state.joinRequests.length + 1;
       state.joinRequests.push({ ...join, id });
-      return response.untyped(HttpResponse.json({ id }, { status: 201 }));
+      return HttpResponse.json({ id }, { status: 201 });
     }),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.put('/user/password/reset', async ({ response, request }) => {
+    http.put('/user/password/reset', async ({ request }) => {
       const body = await jsonBody(request);
       if ('token' in body || 'newPassword' in body) {
         const errors = newPasswordErrors(body.newPassword);
@@ -112,7 +106,7 @@ export function accessHandlers(db: MockDatabase, base: string) {
         user.password = body.newPassword as string;
         user.sessionVersion = (user.sessionVersion ?? 0) + 1;
         for (const [token, id] of state.resetTokens) if (id === user.id) state.resetTokens.delete(token);
-        return response.untyped(HttpResponse.json({ message: messageText('reset.done') }));
+        return HttpResponse.json({ message: messageText('reset.done') });
       }
       const email = typeof body.email === 'string' ? body.email.trim() : '';
       if (!email) return invalid([fieldError('email', 'required', 'validation.email.required')]);
@@ -120,11 +114,10 @@ export function accessHandlers(db: MockDatabase, base: string) {
       state.resetRequests.push(email);
       const user = db.users.find((u) => u.email?.toLowerCase() === email.toLowerCase());
       if (user) state.resetTokens.set(`reset-${user.id}-${state.resetTokens.size + 1}`, user.id);
-      return response.untyped(HttpResponse.json({ message: messageText('reset.requested') }));
+      return HttpResponse.json({ message: messageText('reset.requested') });
     }),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.put('/user/password', async ({ response, request }) => {
+    http.put('/user/password', async ({ request }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       const body = await jsonBody(request);
@@ -135,9 +128,7 @@ export function accessHandlers(db: MockDatabase, base: string) {
       user.password = body.newPassword as string;
       // Every other session ends; this one goes on with the new token.
       user.sessionVersion = (user.sessionVersion ?? 0) + 1;
-      return response.untyped(
-        HttpResponse.json({ message: messageText('password.changed'), jwt: mockToken(user.username, 3600, Date.now(), user.sessionVersion) }),
-      );
+      return HttpResponse.json({ message: messageText('password.changed'), jwt: mockToken(user.username, 3600, Date.now(), user.sessionVersion) });
     }),
   ];
 }

@@ -35,7 +35,7 @@ const invalid = (rule: string, messageId: string) => errorResponse(400, 'VALIDAT
 export function logoHandlers(db: MockDatabase, base: string) {
   const http = openApiHttp(base);
   return [
-    // Untyped body: the document gives this operation no response schema.
+    // Untyped body: the answer is the logo's image bytes (PNG, JPEG, WebP or SVG), or 204 with no body when there is none.
     http.get('/user/logo', ({ response, request }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();

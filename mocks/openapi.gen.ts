@@ -5962,7 +5962,15 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            jwt?: string;
+            otpauthUri?: string;
+            secret?: string;
+            /** @enum {string} */
+            twoFactor?: 'code' | 'enrol';
+          };
+        };
       };
     };
   };
@@ -6974,7 +6982,17 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            base: string;
+            rates: {
+              /** Format: date */
+              asOf: string;
+              currency: string;
+              rate: number;
+            }[];
+          };
+        };
       };
     };
   };
@@ -8017,7 +8035,30 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            parameters: {
+              algorithm: string;
+              cost: number;
+              data?: {
+                [key: string]: unknown;
+              };
+              expiresAt?: number;
+              keyLength: number;
+              keyPrefix: string;
+              keySignature?: string;
+              memoryCost?: number;
+              nonce: string;
+              parallelism?: number;
+              salt: string;
+            } & {
+              [key: string]: unknown;
+            };
+            signature?: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
       };
     };
   };
@@ -8051,7 +8092,9 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': boolean;
+        };
       };
     };
   };
@@ -8089,11 +8132,15 @@ export interface operations {
         };
       };
       /** @description Default Response */
-      200: {
+      201: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            id: number;
+          };
+        };
       };
     };
   };
@@ -8332,7 +8379,15 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            deviceType: string | null;
+            imei: string;
+            make: string;
+            model: string;
+            tac: string;
+          };
+        };
       };
     };
   };
@@ -8361,7 +8416,12 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            isDefault: boolean;
+            msisdn: string;
+          }[];
+        };
       };
     };
   };
@@ -10034,7 +10094,51 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            accountId?: number;
+            accountName?: string;
+            activateUponFirstUse?: boolean;
+            /** Format: date-time */
+            activationDate?: string;
+            bitrate?: number;
+            dataMb?: number;
+            dataSlices?: number;
+            dataUsageMb?: number;
+            destinationZoneId?: number;
+            destinationZoneName?: string;
+            /** Format: date-time */
+            expirationDate?: string;
+            id?: number;
+            locationZoneId?: number;
+            locationZoneName?: string;
+            mocMinutes?: number;
+            mtcMinutes?: number;
+            /** Format: date-time */
+            paymentDate?: string;
+            periodDays?: number;
+            price?: number;
+            priority?: number;
+            /** Format: date-time */
+            purchaseDate?: string;
+            resellerId?: number;
+            resellerName?: string;
+            /** @enum {string} */
+            saleKind?: 'assign' | 'purchase';
+            smsIn?: number;
+            smsInUsed?: number;
+            smsOut?: number;
+            smsOutUsed?: number;
+            soldBy?: string;
+            /** @enum {string} */
+            status?: 'active' | 'pending' | 'expired';
+            subscriberId?: number;
+            subscriberName?: string;
+            templateId?: number;
+            templateName?: string;
+            unlimitedData?: boolean;
+          };
+        };
       };
     };
   };
@@ -10065,11 +10169,55 @@ export interface operations {
         };
       };
       /** @description Default Response */
-      200: {
+      201: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            accountId?: number;
+            accountName?: string;
+            activateUponFirstUse?: boolean;
+            /** Format: date-time */
+            activationDate?: string;
+            bitrate?: number;
+            dataMb?: number;
+            dataSlices?: number;
+            dataUsageMb?: number;
+            destinationZoneId?: number;
+            destinationZoneName?: string;
+            /** Format: date-time */
+            expirationDate?: string;
+            id?: number;
+            locationZoneId?: number;
+            locationZoneName?: string;
+            mocMinutes?: number;
+            mtcMinutes?: number;
+            /** Format: date-time */
+            paymentDate?: string;
+            periodDays?: number;
+            price?: number;
+            priority?: number;
+            /** Format: date-time */
+            purchaseDate?: string;
+            resellerId?: number;
+            resellerName?: string;
+            /** @enum {string} */
+            saleKind?: 'assign' | 'purchase';
+            smsIn?: number;
+            smsInUsed?: number;
+            smsOut?: number;
+            smsOutUsed?: number;
+            soldBy?: string;
+            /** @enum {string} */
+            status?: 'active' | 'pending' | 'expired';
+            subscriberId?: number;
+            subscriberName?: string;
+            templateId?: number;
+            templateName?: string;
+            unlimitedData?: boolean;
+          };
+        };
       };
     };
   };
@@ -10100,7 +10248,53 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            subscriberPackages: {
+              accountId?: number;
+              accountName?: string;
+              activateUponFirstUse?: boolean;
+              /** Format: date-time */
+              activationDate?: string;
+              bitrate?: number;
+              dataMb?: number;
+              dataSlices?: number;
+              dataUsageMb?: number;
+              destinationZoneId?: number;
+              destinationZoneName?: string;
+              /** Format: date-time */
+              expirationDate?: string;
+              id?: number;
+              locationZoneId?: number;
+              locationZoneName?: string;
+              mocMinutes?: number;
+              mtcMinutes?: number;
+              /** Format: date-time */
+              paymentDate?: string;
+              periodDays?: number;
+              price?: number;
+              priority?: number;
+              /** Format: date-time */
+              purchaseDate?: string;
+              resellerId?: number;
+              resellerName?: string;
+              /** @enum {string} */
+              saleKind?: 'assign' | 'purchase';
+              smsIn?: number;
+              smsInUsed?: number;
+              smsOut?: number;
+              smsOutUsed?: number;
+              soldBy?: string;
+              /** @enum {string} */
+              status?: 'active' | 'pending' | 'expired';
+              subscriberId?: number;
+              subscriberName?: string;
+              templateId?: number;
+              templateName?: string;
+              unlimitedData?: boolean;
+            }[];
+          };
+        };
       };
     };
   };
@@ -10160,11 +10354,55 @@ export interface operations {
         };
       };
       /** @description Default Response */
-      200: {
+      201: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            accountId?: number;
+            accountName?: string;
+            activateUponFirstUse?: boolean;
+            /** Format: date-time */
+            activationDate?: string;
+            bitrate?: number;
+            dataMb?: number;
+            dataSlices?: number;
+            dataUsageMb?: number;
+            destinationZoneId?: number;
+            destinationZoneName?: string;
+            /** Format: date-time */
+            expirationDate?: string;
+            id?: number;
+            locationZoneId?: number;
+            locationZoneName?: string;
+            mocMinutes?: number;
+            mtcMinutes?: number;
+            /** Format: date-time */
+            paymentDate?: string;
+            periodDays?: number;
+            price?: number;
+            priority?: number;
+            /** Format: date-time */
+            purchaseDate?: string;
+            resellerId?: number;
+            resellerName?: string;
+            /** @enum {string} */
+            saleKind?: 'assign' | 'purchase';
+            smsIn?: number;
+            smsInUsed?: number;
+            smsOut?: number;
+            smsOutUsed?: number;
+            soldBy?: string;
+            /** @enum {string} */
+            status?: 'active' | 'pending' | 'expired';
+            subscriberId?: number;
+            subscriberName?: string;
+            templateId?: number;
+            templateName?: string;
+            unlimitedData?: boolean;
+          };
+        };
       };
     };
   };
@@ -10191,7 +10429,58 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            currentPage?: number;
+            items?: {
+              accountId?: number;
+              accountName?: string;
+              activateUponFirstUse?: boolean;
+              /** Format: date-time */
+              activationDate?: string;
+              bitrate?: number;
+              dataMb?: number;
+              dataSlices?: number;
+              dataUsageMb?: number;
+              destinationZoneId?: number;
+              destinationZoneName?: string;
+              /** Format: date-time */
+              expirationDate?: string;
+              id?: number;
+              locationZoneId?: number;
+              locationZoneName?: string;
+              mocMinutes?: number;
+              mtcMinutes?: number;
+              /** Format: date-time */
+              paymentDate?: string;
+              periodDays?: number;
+              price?: number;
+              priority?: number;
+              /** Format: date-time */
+              purchaseDate?: string;
+              resellerId?: number;
+              resellerName?: string;
+              /** @enum {string} */
+              saleKind?: 'assign' | 'purchase';
+              smsIn?: number;
+              smsInUsed?: number;
+              smsOut?: number;
+              smsOutUsed?: number;
+              soldBy?: string;
+              /** @enum {string} */
+              status?: 'active' | 'pending' | 'expired';
+              subscriberId?: number;
+              subscriberName?: string;
+              templateId?: number;
+              templateName?: string;
+              unlimitedData?: boolean;
+            }[];
+            /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+            totalIsEstimate?: boolean;
+            totalItemsCount?: number;
+            totalPageCount?: number;
+          };
+        };
       };
     };
   };
@@ -10248,7 +10537,23 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            dataMb?: number;
+            destinationZoneId?: number;
+            destinationZoneName?: string;
+            id: number;
+            locationZoneId: number;
+            locationZoneName?: string;
+            name: string;
+            periodDays: number;
+            price: number;
+            priority: number;
+            resellerId: number;
+            resellerName: string;
+            unlimitedData: boolean;
+          }[];
+        };
       };
     };
   };
@@ -10635,7 +10940,18 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            internationalPricingPlans: {
+              internationalPricingPlanId: number;
+              internationalPricingPlanName: string;
+            }[];
+            pricingPlans: {
+              pricingPlanId: number;
+              pricingPlanName: string;
+            }[];
+          };
+        };
       };
     };
   };
@@ -12143,7 +12459,15 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            /** @description The speed id */
+            id: string;
+            /** @description The downlink */
+            kbps: number;
+            name: string;
+          }[];
+        };
       };
     };
   };
@@ -12511,7 +12835,13 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            id: number;
+            name: string;
+            parentId: number | null;
+          }[];
+        };
       };
     };
   };
@@ -13324,7 +13654,47 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            assignablePlans: {
+              currency: string;
+              id: number;
+              name: string;
+            }[];
+            plan: {
+              currency: string;
+              defaults: {
+                data: number | null;
+                incomingVoice: number | null;
+                moSms: number | null;
+                mtSms: number | null;
+                outgoingVoice: number | null;
+              };
+              id: number;
+              name: string;
+              usdConvertRate: number | null;
+              useDefaultPrices: boolean;
+            } | null;
+            reseller: {
+              id: number;
+              name: string;
+              parentId: number | null;
+              pricingPlanId: number | null;
+            };
+            resellers: {
+              id: number;
+              name: string;
+              parentId: number | null;
+              pricingPlanId: number | null;
+            }[];
+            subResellers: {
+              id: number;
+              name: string;
+              parentId: number | null;
+              pricingPlanId: number | null;
+            }[];
+          };
+        };
       };
     };
   };
@@ -13353,7 +13723,20 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            items: {
+              country: string;
+              currency: string;
+              dataRate: number | null;
+              moCallRate: number | null;
+              moSmsRate: number | null;
+              mtCallRate: number | null;
+              mtSmsRate: number | null;
+              networkCount: number;
+            }[];
+          };
+        };
       };
     };
   };
@@ -13382,7 +13765,23 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            items: {
+              countries: string[];
+              /** @description Null for a zone none of whose countries is priced */
+              currency: string | null;
+              dataRate: number | null;
+              moCallRate: number | null;
+              moSmsRate: number | null;
+              mtCallRate: number | null;
+              mtSmsRate: number | null;
+              networkCount: number;
+              zoneId: number;
+              zoneName: string;
+            }[];
+          };
+        };
       };
     };
   };
@@ -13457,7 +13856,23 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            items: {
+              countries: string[];
+              /** @description Null for a zone none of whose countries is priced */
+              currency: string | null;
+              dataRate: number | null;
+              moCallRate: number | null;
+              moSmsRate: number | null;
+              mtCallRate: number | null;
+              mtSmsRate: number | null;
+              networkCount: number;
+              zoneId: number;
+              zoneName: string;
+            }[];
+          };
+        };
       };
     };
   };
@@ -13491,7 +13906,35 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            negativeCount: number;
+            pricingPlanId: number;
+            resellerId: number;
+            rows: {
+              /** @description Null where the parent pays nothing for the network */
+              callerCurrency: string | null;
+              callerDataRate: number | null;
+              callerMoCallRate: number | null;
+              callerMoSmsRate: number | null;
+              country: string;
+              dataRateMargin: number | null;
+              dataRateMarginPercent: number | null;
+              mcc: string;
+              mnc: string;
+              moCallRateMargin: number | null;
+              moCallRateMarginPercent: number | null;
+              moSmsRateMargin: number | null;
+              moSmsRateMarginPercent: number | null;
+              network: string | null;
+              plmn: string;
+              proposedCurrency: string;
+              proposedDataRate: number | null;
+              proposedMoCallRate: number | null;
+              proposedMoSmsRate: number | null;
+            }[];
+          };
+        };
       };
     };
   };
@@ -13520,7 +13963,28 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            items: {
+              country: string;
+              currency: string;
+              dataRate: number | null;
+              mcc: string;
+              mnc: string;
+              moCallRate: number | null;
+              moSmsRate: number | null;
+              mtCallRate: number | null;
+              mtSmsRate: number | null;
+              network: string | null;
+              plmn: string;
+              /**
+               * @description A roaming rule of the plan, or the plan's default prices
+               * @enum {string}
+               */
+              source: 'rule' | 'default';
+            }[];
+          };
+        };
       };
     };
   };
@@ -13566,7 +14030,31 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            currentPage: number;
+            items: {
+              country: string;
+              currency: string;
+              dataRate: number | null;
+              mcc: string;
+              mnc: string;
+              moCallRate: number | null;
+              moSmsRate: number | null;
+              mtCallRate: number | null;
+              mtSmsRate: number | null;
+              network: string | null;
+              plmn: string;
+              /**
+               * @description A roaming rule of the plan, or the plan's default prices
+               * @enum {string}
+               */
+              source: 'rule' | 'default';
+            }[];
+            totalItemsCount: number;
+            totalPageCount: number;
+          };
+        };
       };
     };
   };
@@ -13600,7 +14088,12 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            pricingPlanId: number | null;
+            resellerId: number;
+          };
+        };
       };
     };
   };
@@ -14856,7 +15349,30 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            currentPage: number;
+            items: {
+              batch: string | null;
+              cost: number | null;
+              iccid: string;
+              profileType: string | null;
+              resellerId: number;
+              resellerName: string;
+              serviceProviderName: string | null;
+              /** @enum {string} */
+              simType: 'physical' | 'esim';
+              /** @enum {string} */
+              status: 'inventory' | 'active' | 'suspended' | 'retired';
+              /** Format: date-time */
+              statusDate: string;
+              subscriberId: number | null;
+              subscriberName: string | null;
+            }[];
+            totalItemsCount: number;
+            totalPageCount: number;
+          };
+        };
       };
     };
   };
@@ -14885,7 +15401,26 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            activationCode: string | null;
+            batch: string | null;
+            cost: number | null;
+            iccid: string;
+            profileType: string | null;
+            resellerId: number;
+            resellerName: string;
+            serviceProviderName: string | null;
+            /** @enum {string} */
+            simType: 'physical' | 'esim';
+            /** @enum {string} */
+            status: 'inventory' | 'active' | 'suspended' | 'retired';
+            /** Format: date-time */
+            statusDate: string;
+            subscriberId: number | null;
+            subscriberName: string | null;
+          };
+        };
       };
     };
   };
@@ -14920,7 +15455,11 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            message: string;
+          };
+        };
       };
     };
   };
@@ -15298,7 +15837,31 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            /** Format: date-time */
+            createdAt: string;
+            error?: {
+              /** @enum {string} */
+              code: 'NETWORK_FAILED';
+              detail: string | null;
+              message: string;
+              messageId: string | null;
+            };
+            /** Format: date-time */
+            finishedAt: string | null;
+            id: number;
+            operation: string;
+            /** @description What the operation was asked to do */
+            request: {
+              [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: 'pending' | 'success' | 'failed';
+            subscriberId: number;
+            username: string;
+          }[];
+        };
       };
     };
   };
@@ -15327,7 +15890,12 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            pricingPlanId: number;
+            pricingPlanName: string;
+          }[];
+        };
       };
     };
   };
@@ -15404,7 +15972,68 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            /** Format: date-time */
+            createdAt: string;
+            error?: {
+              /** @enum {string} */
+              code: 'NETWORK_FAILED';
+              detail: string | null;
+              message: string;
+              messageId: string | null;
+            };
+            /** Format: date-time */
+            finishedAt: string | null;
+            id: number;
+            operation: string;
+            /** @description What the operation was asked to do */
+            request: {
+              [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: 'pending' | 'success' | 'failed';
+            subscriber: {
+              balance: number;
+              pricingPlanId: number | null;
+              status: string;
+              subscriberId: number;
+            };
+            subscriberId: number;
+            username: string;
+          };
+        };
+      };
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: date-time */
+            createdAt: string;
+            error?: {
+              /** @enum {string} */
+              code: 'NETWORK_FAILED';
+              detail: string | null;
+              message: string;
+              messageId: string | null;
+            };
+            /** Format: date-time */
+            finishedAt: string | null;
+            id: number;
+            operation: string;
+            /** @description What the operation was asked to do */
+            request: {
+              [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: 'pending' | 'success' | 'failed';
+            subscriberId: number;
+            username: string;
+          };
+        };
       };
     };
   };
@@ -15462,7 +16091,21 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            action: string;
+            after: {
+              [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            at: string;
+            before: {
+              [key: string]: unknown;
+            } | null;
+            id: number;
+            username: string;
+          }[];
+        };
       };
     };
   };
@@ -15491,7 +16134,24 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            currentPage: number;
+            items: {
+              accountId: number;
+              amount: number;
+              /** Format: date-time */
+              createdAt: string;
+              description: string | null;
+              id: number;
+              /** @enum {string} */
+              kind: 'credit' | 'wallet' | 'account';
+              username: string;
+            }[];
+            totalItemsCount: number;
+            totalPageCount: number;
+          };
+        };
       };
     };
   };
@@ -15526,7 +16186,21 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            dailyLimitBytes: number | null;
+            /**
+             * @description Null while the limit is not reached
+             * @enum {string|null}
+             */
+            effect: 'blocked' | 'throttled' | null;
+            /** @description `BLOCK` or a speed id; null without a limit */
+            qosThrottling: string | null;
+            reached: boolean;
+            subscriberId: number;
+            usageTodayBytes: number;
+          };
+        };
       };
     };
   };
@@ -15555,7 +16229,21 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            dailyLimitBytes: number | null;
+            /**
+             * @description Null while the limit is not reached
+             * @enum {string|null}
+             */
+            effect: 'blocked' | 'throttled' | null;
+            /** @description `BLOCK` or a speed id; null without a limit */
+            qosThrottling: string | null;
+            reached: boolean;
+            subscriberId: number;
+            usageTodayBytes: number;
+          };
+        };
       };
     };
   };
@@ -15613,7 +16301,26 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            currentPage: number;
+            items: {
+              /** Format: date-time */
+              createdAt: string;
+              detail: string | null;
+              id: number;
+              imsi: string | null;
+              operation: string;
+              plmn: string | null;
+              protocol: string;
+              requestId: string;
+              result: string;
+              subject: string | null;
+            }[];
+            totalItemsCount: number;
+            totalPageCount: number;
+          };
+        };
       };
     };
   };
@@ -15671,7 +16378,31 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            /** Format: date-time */
+            createdAt: string;
+            error?: {
+              /** @enum {string} */
+              code: 'NETWORK_FAILED';
+              detail: string | null;
+              message: string;
+              messageId: string | null;
+            };
+            /** Format: date-time */
+            finishedAt: string | null;
+            id: number;
+            operation: string;
+            /** @description What the operation was asked to do */
+            request: {
+              [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: 'pending' | 'success' | 'failed';
+            subscriberId: number;
+            username: string;
+          };
+        };
       };
     };
   };
@@ -15700,7 +16431,22 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            activationCode: string | null;
+            batch: string | null;
+            cost: number | null;
+            iccid: string;
+            profileType: string | null;
+            serviceProviderName: string | null;
+            /** @enum {string} */
+            simType: 'physical' | 'esim';
+            /** @enum {string} */
+            status: 'inventory' | 'active' | 'suspended' | 'retired';
+            /** Format: date-time */
+            statusDate: string;
+          };
+        };
       };
     };
   };
@@ -15729,7 +16475,14 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            imsi: string;
+            pending: boolean;
+            sponsorId: number | null;
+            sponsorName: string | null;
+          }[];
+        };
       };
     };
   };
@@ -15816,7 +16569,20 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            apn: string | null;
+            /** Format: date-time */
+            at: string;
+            bytesDown: number;
+            bytesUp: number;
+            id: number;
+            imsi: string;
+            plmn: string | null;
+            requestType: string;
+            resultCode: number;
+          }[];
+        };
       };
     };
   };
@@ -15999,7 +16765,43 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            lastHssUpdate: {
+              /** Format: date-time */
+              createdAt: string;
+              error?: {
+                /** @enum {string} */
+                code: 'NETWORK_FAILED';
+                detail: string | null;
+                message: string;
+                messageId: string | null;
+              };
+              /** Format: date-time */
+              finishedAt: string | null;
+              id: number;
+              operation: string;
+              /** @description What the operation was asked to do */
+              request: {
+                [key: string]: unknown;
+              };
+              /** @enum {string} */
+              status: 'pending' | 'success' | 'failed';
+              subscriberId: number;
+              username: string;
+            } | null;
+            multiImsi: boolean;
+            roamingProfile: {
+              id: number;
+              name: string;
+              reference: string;
+              reviewState: string;
+              slots: number;
+            } | null;
+            roamingProfileId: number | null;
+            subscriberId: number;
+          };
+        };
       };
     };
   };
@@ -16482,7 +17284,16 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            /**
+             * @description Null when never migrated
+             * @enum {string|null}
+             */
+            migrationStatus: 'pending' | 'success' | 'error' | null;
+            subscriberId: number;
+          };
+        };
       };
     };
   };
@@ -17031,7 +17842,13 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            /** @description This session's token of the new session version */
+            jwt: string;
+            message: string;
+          };
+        };
       };
     };
   };
@@ -17067,7 +17884,11 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            message: string;
+          };
+        };
       };
     };
   };
@@ -17103,7 +17924,11 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            message: string;
+          };
+        };
       };
     };
   };
@@ -17353,7 +18178,14 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            userPrivileges: {
+              privilege: string;
+              subPrivileges: string[];
+            }[];
+          };
+        };
       };
     };
   };

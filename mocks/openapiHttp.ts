@@ -12,3 +12,10 @@ export type DocumentPaths = paths;
 export function openApiHttp(base: string) {
   return createOpenApiHttp<paths>({ baseUrl: base });
 }
+
+/** The JSON body the document says operation `method` of `path` answers with `status` (200 unless named). */
+export type Answer<P extends keyof paths, M extends keyof paths[P], S extends number = 200> = paths[P][M] extends {
+  responses: { [K in S]: { content: { 'application/json': infer B } } };
+}
+  ? B
+  : never;

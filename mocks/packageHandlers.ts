@@ -12,7 +12,7 @@ import type { ListRequest } from '@shared/wire';
 import type { MockDatabase, MockUser, Row } from './data';
 import { errorResponse, fieldError, forbiddenResponse, notFoundResponse, unauthorizedResponse } from './http';
 import { callerOf, visibleResellerIds } from './session';
-import { openApiHttp } from './openapiHttp';
+import { openApiHttp, type Answer } from './openapiHttp';
 
 const DAY = 86_400_000;
 
@@ -117,8 +117,7 @@ export function packageHandlers(db: MockDatabase, base: string): HttpHandler[] {
     (db.tables.prepaidTemplate ?? []).filter((t) => visibleResellerIds(db, user).has(Number(t.resellerId)) && t.resellerId === subscriber.resellerId);
 
   const sell = (kind: 'assign' | 'purchase') =>
-    // Untyped body: the document gives this operation no response schema.
-    http.post(`/pre-paid-packages/${kind}` as const, async ({ response, request }) => {
+    http.post(`/pre-paid-packages/${kind}` as const, async ({ request }) => {
       const user = caller(request, ['PrePaidPackages']);
       if (user instanceof Response) return user;
       const body = (await request.json()) as Row;
@@ -141,22 +140,20 @@ export function packageHandlers(db: MockDatabase, base: string): HttpHandler[] {
       const id = Math.max(0, ...packagesOf(db).map((p) => Number(p.id))) + 1;
       const row = packageRow(db, id, subscriber.subscriberId as number, template, kind, user.username, new Date(), {}, body.activateUponFirstUse === true);
       packagesOf(db).push(row);
-      return response.untyped(HttpResponse.json(row, { status: 201 }));
+      return HttpResponse.json(row, { status: 201 });
     });
 
   return [
-    // Untyped body: the document gives this operation no response schema.
-    http.get('/pre-paid-packages/list/{subscriberId}', ({ response, request, params }) => {
+    http.get('/pre-paid-packages/list/{subscriberId}', ({ request, params }) => {
       const user = caller(request, ['PrePaidPackages']);
       if (user instanceof Response) return user;
       const subscriber = visibleSubscriber(user, Number(params.subscriberId));
       if (!subscriber) return notFoundResponse();
       const showExpired = new URL(request.url).searchParams.get('show_expired') === 'true';
       const rows = packagesOf(db).filter((p) => p.subscriberId === subscriber.subscriberId && (showExpired || p.status !== 'expired'));
-      return response.untyped(HttpResponse.json({ subscriberPackages: [...rows].sort((a, b) => Number(b.id) - Number(a.id)) }));
+      return HttpResponse.json({ subscriberPackages: [...rows].sort((a, b) => Number(b.id) - Number(a.id)) });
     }),
-    // Untyped body: the document gives this operation no response schema.
-    http.get('/pre-paid-packages/templates', ({ response, request }) => {
+    http.get('/pre-paid-packages/templates', ({ request }) => {
       const user = caller(request, ['PrePaidTemplates', 'PrePaidPackages']);
       if (user instanceof Response) return user;
       const subscriberId = new URL(request.url).searchParams.get('subscriber_id');
@@ -165,12 +162,34 @@ export function packageHandlers(db: MockDatabase, base: string): HttpHandler[] {
       const rows = subscriber
         ? offered(user, subscriber)
         : (db.tables.prepaidTemplate ?? []).filter((t) => visibleResellerIds(db, user).has(Number(t.resellerId)));
-      return response.untyped(HttpResponse.json(rows));
+      // The server answers the template list's fields, an empty one left out, the highest priority first.
+      type Template = Answer<'/pre-paid-packages/templates', 'get'>[number];
+      const choice = (t: Row): Template => {
+        const zone = (table: string, id: unknown) => (db.tables[table] ?? []).find((z) => z.id === id)?.name;
+        const optional = {
+          locationZoneName: zone('locationZone', t.locationZoneId),
+          destinationZoneId: t.destinationZoneId ?? undefined,
+          destinationZoneName: t.destinationZoneId == null ? undefined : zone('destinationZone', t.destinationZoneId),
+          dataMb: t.dataMb ?? undefined,
+        };
+        return {
+          id: Number(t.id),
+          name: String(t.name),
+          resellerId: Number(t.resellerId),
+          resellerName: db.resellers.find((r) => r.id === t.resellerId)?.name ?? '',
+          priority: Number(t.priority ?? 0),
+          locationZoneId: Number(t.locationZoneId),
+          periodDays: Number(t.periodDays),
+          price: Number(t.price),
+          unlimitedData: t.unlimitedData === true,
+          ...(Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined && v !== null)) as Partial<Template>),
+        };
+      };
+      return HttpResponse.json(rows.map(choice).sort((a, b) => b.priority - a.priority || a.name.localeCompare(b.name)));
     }),
     sell('assign'),
     sell('purchase'),
-    // Untyped body: the document gives this operation no response schema.
-    http.post('/pre-paid-packages/api/expire', async ({ response, request }) => {
+    http.post('/pre-paid-packages/api/expire', async ({ request }) => {
       const user = caller(request, ['PrePaidPackages']);
       if (user instanceof Response) return user;
       const { packageId } = (await request.json()) as Row;
@@ -181,20 +200,17 @@ export function packageHandlers(db: MockDatabase, base: string): HttpHandler[] {
         return errorResponse(409, 'CONFLICT', field.message, [field]);
       }
       Object.assign(row, { status: 'expired', expirationDate: new Date().toISOString() });
-      return response.untyped(HttpResponse.json(row));
+      return HttpResponse.json(row);
     }),
-    // Untyped body: the document gives this operation no response schema.
-    http.post('/pre-paid-packages/sales', async ({ response, request }) => {
+    http.post('/pre-paid-packages/sales', async ({ request }) => {
       const user = caller(request, ['PrePaidPackages'], 'Sales');
       if (user instanceof Response) return user;
       const req = normaliseListRequest(packageSchema, (await request.json()) as ListRequest, user.resellerId === -1);
-      return response.untyped(
-        HttpResponse.json(
-          pageInMemory(
-            packageSchema,
-            packagesOf(db).filter((p) => visibleResellerIds(db, user).has(Number(p.resellerId))),
-            req,
-          ),
+      return HttpResponse.json(
+        pageInMemory(
+          packageSchema,
+          packagesOf(db).filter((p) => visibleResellerIds(db, user).has(Number(p.resellerId))),
+          req,
         ),
       );
     }),

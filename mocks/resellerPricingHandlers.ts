@@ -108,7 +108,7 @@ const micro = (v: number) => Math.round(v * 1e6);
 
 export function resellerPricingHandlers(db: MockDatabase, base: string): HttpHandler[] {
   const http = openApiHttp(base);
-  const caller = (request: Request): MockUser | Response => {
+  const caller = (request: Request): MockUser | ReturnType<typeof unauthorizedResponse> => {
     const user = callerOf(db, request);
     if (!user) return unauthorizedResponse();
     if (!hasPrivilege(user.privileges, 'Pricing')) return forbiddenResponse();
@@ -124,8 +124,9 @@ export function resellerPricingHandlers(db: MockDatabase, base: string): HttpHan
     const body = (await request.json().catch(() => ({}))) as ListRequest;
     return normaliseListRequest(networkPriceSchema, body, isAdmin(user));
   };
+  /** Runs `handler` for the priced reseller; the answer keeps the handler's type, so the document checks its body. */
   const scoped =
-    (handler: (request: Request, user: MockUser, resellerId: number) => Promise<Response> | Response) =>
+    <T extends Response>(handler: (request: Request, user: MockUser, resellerId: number) => Promise<T> | T) =>
     async ({ request }: { request: Request }) => {
       const user = caller(request);
       if (user instanceof Response) return user;
@@ -162,7 +163,6 @@ export function resellerPricingHandlers(db: MockDatabase, base: string): HttpHan
     [...new Set(prices(planOfReseller(db, resellerId)).map((p) => p.country))].sort().map((country) => ({ country, ...areaPrice(resellerId, [country]) }));
 
   return [
-    // Untyped body: `scoped` answers a plain Response, as the document gives this operation no response schema.
     http.get(
       '/reseller-pricing',
       scoped((request, user, resellerId) => {
@@ -194,47 +194,42 @@ export function resellerPricingHandlers(db: MockDatabase, base: string): HttpHan
         return HttpResponse.json(body);
       }),
     ),
-    // Untyped body: `scoped` answers a plain Response, as the document gives this operation no response schema.
     http.get(
       '/reseller-pricing/networks',
       scoped((_r, _u, resellerId) => HttpResponse.json({ items: prices(planOfReseller(db, resellerId)) })),
     ),
-    // Untyped body: `scoped` answers a plain Response, as the document gives this operation no response schema.
     http.get(
       '/reseller-pricing/countries',
       scoped((_r, _u, resellerId) => HttpResponse.json({ items: countries(resellerId) })),
     ),
-    // Untyped body: `scoped` answers a plain Response, as the document gives this operation no response schema.
     http.get(
       '/reseller-pricing/location-zones',
       scoped((_r, _u, resellerId) => HttpResponse.json({ items: zones(resellerId, 'location') })),
     ),
-    // Untyped body: `scoped` answers a plain Response, as the document gives this operation no response schema.
     http.get(
       '/reseller-pricing/destination-zones',
       scoped((_r, _u, resellerId) => HttpResponse.json({ items: zones(resellerId, 'destination') })),
     ),
-    // Untyped body: `scoped` answers a plain Response, as the document gives this operation no response schema.
     http.post(
       '/reseller-pricing/paged',
       scoped(async (request, user, resellerId) =>
         HttpResponse.json(pageInMemory(networkPriceSchema, prices(planOfReseller(db, resellerId)), await listOf(request, user))),
       ),
     ),
-    // Untyped body: `scoped` answers a plain Response, as the document gives this operation no response schema.
+    // Untyped body: the answer is a CSV file streamed from the database, which the document describes no JSON schema for
+    // (a plain Response, as `response.untyped` would give).
     http.post(
       '/reseller-pricing/download',
       scoped(async (request, user, resellerId) => {
         const rows = prices(planOfReseller(db, resellerId));
         const { items } = pageInMemory(networkPriceSchema, rows, { ...(await listOf(request, user)), page: 0, size: Math.max(1, rows.length) });
         const csv = `\uFEFF${csvLine(PRICE_CSV_FIELDS)}${items.map((row) => csvLine(PRICE_CSV_FIELDS.map((f) => row[f]))).join('')}`;
-        return new HttpResponse(csv, {
+        return new Response(csv, {
           headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="reseller-${resellerId}-prices.csv"` },
         });
       }),
     ),
-    // Untyped body: the document gives this operation no response schema.
-    http.put('/reseller-pricing/plan', async ({ response, request }) => {
+    http.put('/reseller-pricing/plan', async ({ request }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       if (!hasPrivilege(user.privileges, 'Resellers')) return forbiddenResponse();
@@ -249,10 +244,9 @@ export function resellerPricingHandlers(db: MockDatabase, base: string): HttpHan
       const assignments = (db.tables.resellerPricingAssignment ??= []).filter((a) => a.resellerId !== child.id);
       if (plan) assignments.push({ resellerId: child.id, planId: plan.id });
       db.tables.resellerPricingAssignment = assignments;
-      return response.untyped(HttpResponse.json({ resellerId: child.id, pricingPlanId: plan?.id ?? null }));
+      return HttpResponse.json({ resellerId: child.id, pricingPlanId: plan?.id ?? null });
     }),
-    // Untyped body: the document gives this operation no response schema.
-    http.post('/reseller-pricing/margin-preview', async ({ response, request }) => {
+    http.post('/reseller-pricing/margin-preview', async ({ request }) => {
       const user = caller(request);
       if (user instanceof Response) return user;
       const body = (await request.json()) as { resellerId?: number; pricingPlanId?: number };
@@ -294,9 +288,7 @@ export function resellerPricingHandlers(db: MockDatabase, base: string): HttpHan
           (a, b) =>
             (a.dataRateMarginPercent ?? Infinity) - (b.dataRateMarginPercent ?? Infinity) || a.country.localeCompare(b.country) || a.plmn.localeCompare(b.plmn),
         );
-      return response.untyped(
-        HttpResponse.json({ resellerId: child.id, pricingPlanId: plan.id, rows, negativeCount: rows.filter((r) => (r.dataRateMargin ?? 0) < 0).length }),
-      );
+      return HttpResponse.json({ resellerId: child.id, pricingPlanId: plan.id, rows, negativeCount: rows.filter((r) => (r.dataRateMargin ?? 0) < 0).length });
     }),
   ];
 }

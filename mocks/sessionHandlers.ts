@@ -9,14 +9,13 @@ import { openApiHttp } from './openapiHttp';
 export function sessionHandlers(db: MockDatabase, base: string) {
   const http = openApiHttp(base);
   return [
-    // Untyped body: the document gives this operation no response schema.
-    http.post('/auth', async ({ response, request }) => {
+    http.post('/auth', async ({ request }) => {
       const body = (await request.json()) as { userName?: string; password?: string };
       const name = (body.userName ?? '').trim().toLowerCase();
       const user = db.users.find((u) => (u.username.toLowerCase() === name || u.email?.toLowerCase() === name) && u.password === body.password);
       if (!user) return errorResponse(401, 'BAD_CREDENTIALS', 'The username or password is not correct');
       if (user.disabled) return errorResponse(401, 'USER_DISABLED', 'This account is disabled. Ask your administrator to enable it.');
-      return response.untyped(HttpResponse.json({ jwt: mockToken(user.username, 3600, Date.now(), user.sessionVersion) }));
+      return HttpResponse.json({ jwt: mockToken(user.username, 3600, Date.now(), user.sessionVersion) });
     }),
 
     http.get('/auth/renew', ({ request }) => {
@@ -53,53 +52,48 @@ export function sessionHandlers(db: MockDatabase, base: string) {
       return new HttpResponse(null, { status: 204 });
     }),
 
-    // Untyped body: the document leaves this answer untyped, as the web app's `transformResponse` reshapes it.
-    http.get('/user/ui-privileges', ({ response, request }) => {
+    http.get('/user/ui-privileges', ({ request }) => {
       const user = callerOf(db, request);
-      return user ? response.untyped(HttpResponse.json({ userPrivileges: user.privileges })) : unauthorizedResponse();
+      return user ? HttpResponse.json({ userPrivileges: user.privileges }) : unauthorizedResponse();
     }),
 
     // The mock keeps its rows in memory, as the embedded engine does.
     http.get('/version', () => HttpResponse.json({ name: 'connectivity-portal', version: 'mock', engine: 'pglite' })),
 
     // The server's seeded reference rates.
-    // Untyped body: the document gives this operation no response schema.
-    http.get('/exchange-rates', ({ response, request }) =>
+    http.get('/exchange-rates', ({ request }) =>
       callerOf(db, request)
-        ? response.untyped(
-            HttpResponse.json({
-              base: 'USD',
-              rates: Object.entries({ BTC: 0.0000159, EUR: 0.9334, ILS: 3.7645, JPY: 161.48, RUB: 87.79 }).map(([currency, rate]) => ({
-                currency,
-                rate,
-                asOf: '2024-07-01',
-              })),
-            }),
-          )
+        ? HttpResponse.json({
+            base: 'USD',
+            rates: Object.entries({ BTC: 0.0000159, EUR: 0.9334, ILS: 3.7645, JPY: 161.48, RUB: 87.79 }).map(([currency, rate]) => ({
+              currency,
+              rate,
+              asOf: '2024-07-01',
+            })),
+          })
         : unauthorizedResponse(),
     ),
 
     // The plans of the caller's subtree, as the portal names them across screens.
-    // Untyped body: the document gives this operation no response schema.
-    http.get('/pricing-plans/', ({ response, request }) => {
+    http.get('/pricing-plans/', ({ request }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       const visible = visibleResellerIds(db, user);
       const plans = (table: string) => (db.tables[table] ?? []).filter((p) => visible.has(p.resellerId as number));
-      return response.untyped(
-        HttpResponse.json({
-          pricingPlans: plans('pricingPlan').map((p) => ({ pricingPlanId: p.id, pricingPlanName: p.name })),
-          internationalPricingPlans: plans('internationalPlan').map((p) => ({ internationalPricingPlanId: p.id, internationalPricingPlanName: p.name })),
-        }),
-      );
+      return HttpResponse.json({
+        pricingPlans: plans('pricingPlan').map((p) => ({ pricingPlanId: Number(p.id), pricingPlanName: String(p.name) })),
+        internationalPricingPlans: plans('internationalPlan').map((p) => ({
+          internationalPricingPlanId: Number(p.id),
+          internationalPricingPlanName: String(p.name),
+        })),
+      });
     }),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.get('/reseller-info/list', ({ response, request }) => {
+    http.get('/reseller-info/list', ({ request }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       const visible = visibleResellerIds(db, user);
-      return response.untyped(HttpResponse.json(db.resellers.filter((r) => visible.has(r.id)).map(({ id, name, parentId }) => ({ id, name, parentId }))));
+      return HttpResponse.json(db.resellers.filter((r) => visible.has(r.id)).map(({ id, name, parentId }) => ({ id, name, parentId })));
     }),
   ];
 }

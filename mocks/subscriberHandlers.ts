@@ -9,7 +9,17 @@ import { smsTextProblem } from '@shared/sms';
 import type { MockDatabase, MockUser, Row } from './data';
 import { errorResponse, fieldError, forbiddenResponse, messageText, notFoundResponse, unauthorizedResponse } from './http';
 import { callerOf, isAdmin, resellerAndAncestors, visibleResellerIds } from './session';
-import { openApiHttp } from './openapiHttp';
+import { openApiHttp, type Answer } from './openapiHttp';
+
+type Operation = Answer<'/subscriber-info/operations/{id}', 'get'>;
+type SimCard = Answer<'/sim-cards/{iccid}', 'get'>;
+type SubscriberSim = Answer<'/subscriber-info/sim-info/{id}', 'get'>;
+type Charge = Answer<'/subscriber-info/charges/{id}', 'post'>['items'][number];
+type NetworkEvent = Answer<'/subscriber-info/network-events/{imsi}', 'post'>['items'][number];
+type AuditEntry = Answer<'/subscriber-info/audit-logs/{id}', 'get'>[number];
+
+const orNull = (v: unknown) => (v === null || v === undefined ? null : String(v));
+const numberOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 export const QOS_SPEED_LIMITS = [
   { id: '64kbps', name: '64 kbit/s', kbps: 64 },
@@ -193,23 +203,54 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
     return op;
   }
 
-  const wire = ({ change: _c, user: _u, failure, ...op }: Row) => ({
-    ...op,
-    ...(op.status === 'failed' ? { error: { code: 'NETWORK_FAILED', messageId: failure, message: messageText(String(failure)), detail: null } } : {}),
+  /** An operation as the server answers it; a failed one with its error. */
+  const wire = (op: Row): Operation => ({
+    id: Number(op.id),
+    subscriberId: Number(op.subscriberId),
+    operation: String(op.operation),
+    status: op.status as Operation['status'],
+    request: (op.request ?? {}) as Row,
+    username: String(op.username),
+    createdAt: String(op.createdAt),
+    finishedAt: orNull(op.finishedAt),
+    ...(op.status === 'failed'
+      ? { error: { code: 'NETWORK_FAILED' as const, messageId: orNull(op.failure), message: messageText(String(op.failure)), detail: null } }
+      : {}),
+  });
+  /** A billing operation, finished, with the subscriber as it now is. */
+  const billed = (op: Row, sub: Row): Answer<'/subscriber-info/api/', 'post'> => ({
+    ...wire(op),
+    subscriber: {
+      subscriberId: Number(sub.subscriberId),
+      balance: Number(sub.balance ?? 0),
+      pricingPlanId: numberOrNull(sub.pricingPlanId),
+      status: String(sub.status ?? 'active'),
+    },
+  });
+  const simFields = (card: Row): SubscriberSim => ({
+    iccid: String(card.iccid),
+    simType: card.simType as SubscriberSim['simType'],
+    status: card.status as SubscriberSim['status'],
+    statusDate: String(card.statusDate),
+    profileType: orNull(card.profileType),
+    batch: orNull(card.batch),
+    cost: numberOrNull(card.cost),
+    serviceProviderName: orNull(card.serviceProviderName),
+    activationCode: orNull(card.activationCode),
   });
 
   /** The SIM cards the caller sees, in ICCID order, with the reseller and the subscriber each is in service with. */
-  function simCards(user: MockUser): Row[] {
+  function simCards(user: MockUser): SimCard[] {
     return table(db, 'simCard')
-      .map((card): Row => {
+      .map((card): SimCard => {
         const sub = table(db, 'subscriber').find((r) => r.iccid === card.iccid);
         const resellerId = Number(card.resellerId ?? sub?.resellerId);
         return {
-          ...card,
+          ...simFields(card),
           resellerId,
-          resellerName: db.resellers.find((r) => r.id === resellerId)?.name ?? null,
-          subscriberId: sub?.subscriberId ?? null,
-          subscriberName: sub?.name ?? null,
+          resellerName: db.resellers.find((r) => r.id === resellerId)?.name ?? '',
+          subscriberId: numberOrNull(sub?.subscriberId),
+          subscriberName: orNull(sub?.name),
         };
       })
       .filter((c) => visibleResellerIds(db, user).has(Number(c.resellerId)))
@@ -227,13 +268,9 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
   }
 
   return [
-    // Untyped body: the document gives this operation no response schema.
-    http.get('/reseller-info/api/qos-speed-limits', ({ response, request }) =>
-      callerOf(db, request) ? response.untyped(HttpResponse.json(QOS_SPEED_LIMITS)) : unauthorizedResponse(),
-    ),
+    http.get('/reseller-info/api/qos-speed-limits', ({ request }) => (callerOf(db, request) ? HttpResponse.json(QOS_SPEED_LIMITS) : unauthorizedResponse())),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.get('/subscriber-info/daily-limit/{id}', ({ response, request, params }) => {
+    http.get('/subscriber-info/daily-limit/{id}', ({ request, params }) => {
       const found = access(request, params.id);
       if (found instanceof Response) return found;
       const { sub } = found;
@@ -241,20 +278,17 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
       const usage = Number(sub.usageTodayBytes ?? 0);
       const reached = limit !== null && usage >= limit;
       const qos = limit === null ? null : ((sub.qosThrottling as string | null) ?? 'BLOCK');
-      return response.untyped(
-        HttpResponse.json({
-          subscriberId: sub.subscriberId,
-          dailyLimitBytes: limit,
-          qosThrottling: qos,
-          usageTodayBytes: usage,
-          reached,
-          effect: !reached ? null : qos === 'BLOCK' ? 'blocked' : 'throttled',
-        }),
-      );
+      return HttpResponse.json({
+        subscriberId: Number(sub.subscriberId),
+        dailyLimitBytes: limit,
+        qosThrottling: qos,
+        usageTodayBytes: usage,
+        reached,
+        effect: !reached ? null : qos === 'BLOCK' ? 'blocked' : 'throttled',
+      });
     }),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.post('/subscriber-info/daily-limit', async ({ response, request }) => {
+    http.post('/subscriber-info/daily-limit', async ({ request }) => {
       const body = (await request.json()) as Row;
       const limit = body.dailyLimitBytes;
       if (limit === undefined || limit === null)
@@ -266,27 +300,23 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
       const qos = (body.qosThrottling as string | undefined) ?? 'BLOCK';
       audit(found.sub, found.user, 'daily-limit', { dailyLimitBytes: limit, qosThrottling: qos });
       const usage = Number(found.sub.usageTodayBytes ?? 0);
-      return response.untyped(
-        HttpResponse.json({
-          subscriberId: found.sub.subscriberId,
-          dailyLimitBytes: limit,
-          qosThrottling: qos,
-          usageTodayBytes: usage,
-          reached: usage >= limit,
-          effect: usage < limit ? null : qos === 'BLOCK' ? 'blocked' : 'throttled',
-        }),
-      );
+      return HttpResponse.json({
+        subscriberId: Number(found.sub.subscriberId),
+        dailyLimitBytes: limit,
+        qosThrottling: qos,
+        usageTodayBytes: usage,
+        reached: usage >= limit,
+        effect: usage < limit ? null : qos === 'BLOCK' ? 'blocked' : 'throttled',
+      });
     }),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.get('/subscriber-info/{id}/pricing-plans', ({ response, request, params }) => {
+    http.get('/subscriber-info/{id}/pricing-plans', ({ request, params }) => {
       const found = access(request, params.id, 'Services');
       if (found instanceof Response) return found;
-      return response.untyped(HttpResponse.json(usablePlans(found.sub, found.user).map((p) => ({ pricingPlanId: p.id, pricingPlanName: p.name }))));
+      return HttpResponse.json(usablePlans(found.sub, found.user).map((p) => ({ pricingPlanId: Number(p.id), pricingPlanName: String(p.name) })));
     }),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.post('/subscriber-info/api/', async ({ response, request }) => {
+    http.post('/subscriber-info/api/', async ({ request }) => {
       const body = (await request.json()) as Row;
       const panels: Record<string, string> = {
         suspend: 'Status',
@@ -315,7 +345,7 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
         if (!usablePlans(sub, user).some((p) => p.id === body.pricingPlanId))
           return errorResponse(400, 'VALIDATION', 'invalid', [fieldError('pricingPlanId', 'reference', 'validation.pricingPlan.unknown')]);
         audit(sub, user, operation, { pricingPlanId: body.pricingPlanId });
-        return response.untyped(HttpResponse.json(wire(record(sub, user, operation, 'success', undefined, body))));
+        return HttpResponse.json(billed(record(sub, user, operation, 'success', undefined, body), sub));
       }
       if (sub.pricingPlanId === null || sub.pricingPlanId === undefined)
         return errorResponse(400, 'VALIDATION', 'invalid', [fieldError('pricingPlanId', 'planBeforeCredit', 'validation.credit.planRequired')]);
@@ -324,16 +354,16 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
         id: table(db, 'subscriberCharge').length + 1,
         subscriberId: sub.subscriberId,
         kind: 'credit',
-        amount: body.amount,
+        amount: Number(body.amount),
         description: body.description ?? null,
+        accountId: sub.accountId,
         username: user.username,
         createdAt: now(),
       });
-      return response.untyped(HttpResponse.json(wire(record(sub, user, operation, 'success', undefined, body))));
+      return HttpResponse.json(billed(record(sub, user, operation, 'success', undefined, body), sub));
     }),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.get('/subscriber-info/operations/{id}', ({ response, request, params }) => {
+    http.get('/subscriber-info/operations/{id}', ({ request, params }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       const op = table(db, 'subscriberOperation').find((o) => String(o.id) === String(params.id));
@@ -352,17 +382,16 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
         }
       }
       const { polled: _p, ...rest } = op;
-      return response.untyped(HttpResponse.json(wire(rest)));
+      return HttpResponse.json(wire(rest));
     }),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.get('/subscriber-info/{id}/operations', ({ response, request, params }) => {
+    http.get('/subscriber-info/{id}/operations', ({ request, params }) => {
       const found = access(request, params.id);
       if (found instanceof Response) return found;
       const rows = table(db, 'subscriberOperation')
         .filter((o) => o.subscriberId === found.sub.subscriberId)
         .reverse();
-      return response.untyped(HttpResponse.json(rows.map(({ polled: _p, ...op }) => wire(op))));
+      return HttpResponse.json(rows.map(({ polled: _p, ...op }) => wire(op)));
     }),
 
     http.post('/subscriber-info/{id}/cancel-location', ({ request, params }) => {
@@ -387,25 +416,26 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
       return found instanceof Response ? found : network(found.sub, found.user, 'reset-allowed-networks');
     }),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.get('/subscribers/{id}/roaming-profile', ({ response, request, params }) => {
+    http.get('/subscribers/{id}/roaming-profile', ({ request, params }) => {
       const found = access(request, params.id, 'RoamingProfile');
       if (found instanceof Response) return found;
-      return response.untyped(
-        HttpResponse.json({ subscriberId: found.sub.subscriberId, roamingProfileId: null, roamingProfile: null, multiImsi: false, lastHssUpdate: null }),
-      );
+      return HttpResponse.json({
+        subscriberId: Number(found.sub.subscriberId),
+        roamingProfileId: null,
+        roamingProfile: null,
+        multiImsi: false,
+        lastHssUpdate: null,
+      });
     }),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.get('/subscriber-info/sim-info/{id}', ({ response, request, params }) => {
+    http.get('/subscriber-info/sim-info/{id}', ({ request, params }) => {
       const found = access(request, params.id, 'IccidSim');
       if (found instanceof Response) return found;
       const sim = table(db, 'simCard').find((c) => c.iccid === found.sub.iccid);
-      return sim ? response.untyped(HttpResponse.json(sim)) : notFoundResponse();
+      return sim ? HttpResponse.json(simFields(sim)) : notFoundResponse();
     }),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.get('/sim-cards', ({ response, request }) => {
+    http.get('/sim-cards', ({ request }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       const query = new URL(request.url).searchParams;
@@ -413,24 +443,22 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
       const size = Number(query.get('size') ?? 50);
       const rows = simCards(user).filter(
         (c) =>
-          String(c.iccid).includes(query.get('searchKey') ?? '') &&
+          c.iccid.includes(query.get('searchKey') ?? '') &&
           (!query.get('simType') || c.simType === query.get('simType')) &&
           (!query.get('status') || c.status === query.get('status')),
       );
       const items = rows.map(({ activationCode: _a, ...c }) => c).slice(page * size, (page + 1) * size);
-      return response.untyped(HttpResponse.json({ items, totalPageCount: Math.ceil(rows.length / size), totalItemsCount: rows.length, currentPage: page }));
+      return HttpResponse.json({ items, totalPageCount: Math.ceil(rows.length / size), totalItemsCount: rows.length, currentPage: page });
     }),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.get('/sim-cards/{iccid}', ({ response, request, params }) => {
+    http.get('/sim-cards/{iccid}', ({ request, params }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       const card = simCards(user).find((c) => c.iccid === params.iccid);
-      return card ? response.untyped(HttpResponse.json(card)) : errorResponse(404, 'NOT_FOUND', messageText('error.simCard.notFound'));
+      return card ? HttpResponse.json(card) : errorResponse(404, 'NOT_FOUND', messageText('error.simCard.notFound'));
     }),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.post('/sim-cards/{iccid}', async ({ response, request, params }) => {
+    http.post('/sim-cards/{iccid}', async ({ request, params }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       const { email } = (await request.json()) as Row;
@@ -439,15 +467,14 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
       const sim = table(db, 'simCard').find((c) => c.iccid === params.iccid);
       if (!sim) return errorResponse(404, 'NOT_FOUND', messageText('error.simCard.notFound'));
       table(db, 'outbox').push({ to: email, iccid: sim.iccid });
-      return response.untyped(HttpResponse.json({ message: messageText('simCard.qrSent') }));
+      return HttpResponse.json({ message: messageText('simCard.qrSent') });
     }),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.get('/msisdn/{id}', ({ response, request, params }) => {
+    http.get('/msisdn/{id}', ({ request, params }) => {
       const found = access(request, params.id, 'Msisdn');
       if (found instanceof Response) return found;
       const rows = table(db, 'subscriberMsisdn').filter((m) => m.subscriberId === found.sub.subscriberId);
-      return response.untyped(HttpResponse.json(rows.map((m) => ({ msisdn: m.msisdn, isDefault: m.msisdn === found.sub.msisdn }))));
+      return HttpResponse.json(rows.map((m) => ({ msisdn: String(m.msisdn), isDefault: m.msisdn === found.sub.msisdn })));
     }),
 
     http.post('/msisdn/{id}/modify-default', async ({ request, params }) => {
@@ -460,53 +487,58 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
       return network(found.sub, found.user, 'msisdn-default', { msisdn });
     }),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.get('/subscriber-info/sponsor-imsis/{id}', ({ response, request, params }) => {
+    http.get('/subscriber-info/sponsor-imsis/{id}', ({ request, params }) => {
       const found = access(request, params.id, 'SponsorImsis');
-      return found instanceof Response ? found : response.untyped(HttpResponse.json([]));
+      return found instanceof Response ? found : HttpResponse.json([]);
     }),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.get('/subscriber-info/audit-logs/{id}', ({ response, request, params }) => {
+    http.get('/subscriber-info/audit-logs/{id}', ({ request, params }) => {
       const found = access(request, params.id, 'AuditLogs');
       if (found instanceof Response) return found;
-      return response.untyped(HttpResponse.json(table(db, 'subscriberAudit').filter((a) => a.subscriberId === found.sub.subscriberId)));
-    }),
-
-    // Untyped body: the document gives this operation no response schema.
-    http.get('/subscriber-info/usage-logs/{id}', ({ response, request, params }) => {
-      const found = access(request, params.id, 'UsageLogs');
-      if (found instanceof Response) return found;
-      return response.untyped(
-        HttpResponse.json([
-          {
-            id: 2,
-            at: '2026-11-20T08:05:00.000Z',
-            imsi: found.sub.imsi,
-            requestType: 'UPDATE',
-            plmn: '26201',
-            apn: 'iot.example',
-            bytesUp: 2048,
-            bytesDown: 1048576,
-            resultCode: 2001,
-          },
-          {
-            id: 1,
-            at: '2026-11-20T08:00:00.000Z',
-            imsi: found.sub.imsi,
-            requestType: 'INITIAL',
-            plmn: '26201',
-            apn: 'iot.example',
-            bytesUp: 0,
-            bytesDown: 0,
-            resultCode: 2001,
-          },
-        ]),
+      return HttpResponse.json(
+        table(db, 'subscriberAudit')
+          .filter((a) => a.subscriberId === found.sub.subscriberId)
+          .map((a): AuditEntry => ({
+            id: Number(a.id),
+            at: String(a.at),
+            username: String(a.username),
+            action: String(a.action),
+            before: (a.before ?? null) as AuditEntry['before'],
+            after: (a.after ?? null) as AuditEntry['after'],
+          })),
       );
     }),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.post('/subscriber-info/network-events/{imsi}', async ({ response, request, params }) => {
+    http.get('/subscriber-info/usage-logs/{id}', ({ request, params }) => {
+      const found = access(request, params.id, 'UsageLogs');
+      if (found instanceof Response) return found;
+      return HttpResponse.json([
+        {
+          id: 2,
+          at: '2026-11-20T08:05:00.000Z',
+          imsi: String(found.sub.imsi),
+          requestType: 'UPDATE',
+          plmn: '26201',
+          apn: 'iot.example',
+          bytesUp: 2048,
+          bytesDown: 1048576,
+          resultCode: 2001,
+        },
+        {
+          id: 1,
+          at: '2026-11-20T08:00:00.000Z',
+          imsi: String(found.sub.imsi),
+          requestType: 'INITIAL',
+          plmn: '26201',
+          apn: 'iot.example',
+          bytesUp: 0,
+          bytesDown: 0,
+          resultCode: 2001,
+        },
+      ]);
+    }),
+
+    http.post('/subscriber-info/network-events/{imsi}', async ({ request, params }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       const sub = table(db, 'subscriber').find((r) => r.imsi === params.imsi);
@@ -516,29 +548,29 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
       const { page } = (await request.json()) as { page: { page: number; size: number } };
       const events = table(db, 'subscriberOperation')
         .filter((o) => o.subscriberId === sub.subscriberId && o.status !== 'pending')
-        .map((o) => ({
-          id: o.id,
-          createdAt: o.finishedAt,
+        .map((o): NetworkEvent => ({
+          id: Number(o.id),
+          createdAt: String(o.finishedAt),
           protocol: 'Diameter',
-          operation: o.operation,
-          imsi: sub.imsi,
+          operation: String(o.operation),
+          imsi: orNull(sub.imsi),
           plmn: null,
           result: o.status === 'success' ? 'success' : 'failure',
           detail: null,
+          subject: null,
+          requestId: `mock-${String(o.id)}`,
         }))
         .reverse();
       const items = events.slice(page.page * page.size, (page.page + 1) * page.size);
-      return response.untyped(
-        HttpResponse.json({
-          items,
-          totalItemsCount: events.length,
-          totalPageCount: Math.max(1, Math.ceil(events.length / page.size)),
-          currentPage: page.page,
-        }),
-      );
+      return HttpResponse.json({
+        items,
+        totalItemsCount: events.length,
+        totalPageCount: Math.max(1, Math.ceil(events.length / page.size)),
+        currentPage: page.page,
+      });
     }),
 
-    // Untyped body: the document gives this operation no response schema.
+    // Untyped body: the answer is a CSV file streamed from the database, which the document describes no JSON schema for.
     http.post('/subscriber-info/network-events/{imsi}/download', ({ response }) =>
       response.untyped(
         new HttpResponse('\uFEFFcreatedAt,protocol,operation\r\n', {
@@ -547,37 +579,44 @@ export function subscriberHandlers(db: MockDatabase, base: string) {
       ),
     ),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.post('/subscriber-info/charges/{id}', async ({ response, request, params }) => {
+    http.post('/subscriber-info/charges/{id}', async ({ request, params }) => {
       const found = access(request, params.id, 'Services');
       if (found instanceof Response) return found;
       const { page } = (await request.json()) as { page: { page: number; size: number } };
-      const rows = table(db, 'subscriberCharge').filter((c) => c.subscriberId === found.sub.subscriberId);
-      return response.untyped(
-        HttpResponse.json({
-          items: rows.slice(page.page * page.size, (page.page + 1) * page.size),
-          totalItemsCount: rows.length,
-          totalPageCount: Math.max(1, Math.ceil(rows.length / page.size)),
-          currentPage: page.page,
-        }),
-      );
+      const rows = table(db, 'subscriberCharge')
+        .filter((c) => c.subscriberId === found.sub.subscriberId)
+        .map((c): Charge => ({
+          id: Number(c.id),
+          kind: c.kind as Charge['kind'],
+          amount: Number(c.amount),
+          description: orNull(c.description),
+          accountId: Number(c.accountId ?? found.sub.accountId),
+          username: String(c.username),
+          createdAt: String(c.createdAt),
+        }));
+      return HttpResponse.json({
+        items: rows.slice(page.page * page.size, (page.page + 1) * page.size),
+        totalItemsCount: rows.length,
+        totalPageCount: Math.max(1, Math.ceil(rows.length / page.size)),
+        currentPage: page.page,
+      });
     }),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.get('/summa/subscriber-migration/{id}', ({ response, request, params }) => {
+    http.get('/summa/subscriber-migration/{id}', ({ request, params }) => {
       const found = access(request, params.id, 'MigrationStatus');
       return found instanceof Response
         ? found
-        : response.untyped(HttpResponse.json({ subscriberId: found.sub.subscriberId, migrationStatus: found.sub.migrationStatus ?? null }));
+        : HttpResponse.json({
+            subscriberId: Number(found.sub.subscriberId),
+            migrationStatus: (found.sub.migrationStatus ?? null) as Answer<'/summa/subscriber-migration/{id}', 'get'>['migrationStatus'],
+          });
     }),
 
-    // Untyped body: the document gives this operation no response schema.
-    http.post('/misc/equipment', async ({ response, request }) => {
+    http.post('/misc/equipment', async ({ request }) => {
       if (!callerOf(db, request)) return unauthorizedResponse();
       const { imei } = (await request.json()) as { imei?: string };
       if (!imei || !/^\d{14,16}$/.test(imei)) return errorResponse(400, 'VALIDATION', 'invalid', [fieldError('imei', 'pattern', 'validation.imei.invalid')]);
-      if (imei.startsWith('86423904'))
-        return response.untyped(HttpResponse.json({ imei, tac: '86423904', make: 'Teltonika', model: 'RUT240', deviceType: 'Router' }));
+      if (imei.startsWith('86423904')) return HttpResponse.json({ imei, tac: '86423904', make: 'Teltonika', model: 'RUT240', deviceType: 'Router' });
       return errorResponse(404, 'NOT_FOUND', messageText('error.equipment.unknown'));
     }),
   ];

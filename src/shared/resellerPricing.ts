@@ -31,7 +31,9 @@ export interface AreaPrice extends Rates {
 export interface CountryPrice extends AreaPrice {
   country: string;
 }
-export interface ZonePrice extends AreaPrice {
+/** A zone none of whose countries is priced has one row without prices and without a currency. */
+export interface ZonePrice extends Omit<AreaPrice, 'currency'> {
+  currency: string | null;
   zoneId: number;
   zoneName: string;
   countries: string[];
@@ -80,7 +82,7 @@ export interface MarginRow {
   plmn: string;
   network: string | null;
   callerCurrency: string | null;
-  proposedCurrency: string | null;
+  proposedCurrency: string;
   callerDataRate: number | null;
   proposedDataRate: number | null;
   dataRateMargin: number | null;

@@ -326,26 +326,36 @@ function listQuery(schema: EntitySchema) {
 }
 
 /** OpenAPI description of a generated route; validation itself is the engine's (ajv with ajv-errors). */
-function routeDocs(schema: EntitySchema, route: ApiRoute) {
-  const row = {
+/** The response schema of one row of an entity, as its generated routes answer it (a domain's own routes reuse it). */
+export function entityRowSchema(schema: EntitySchema) {
+  return {
     type: 'object',
     properties: {
       ...Object.fromEntries(Object.entries(schema.properties).map(([n, p]) => [n, cleanProperty({ ...p, errorMessage: undefined, default: undefined })])),
       ...(isVersioned(schema) ? { [VERSION]: { type: 'integer', description: 'Raised by every update; send it back with an update' } } : {}),
     },
   };
-  const listRequest = listRequestSchema(schema['x-list'].search.map((f) => f.by));
-  const envelope = {
+}
+
+/** The response schema of a page of an entity's rows (the paged and search calls). */
+export function entityPageSchema(schema: EntitySchema) {
+  return {
     type: 'object',
     // The response is serialised by this schema, which drops any property it does not name.
     properties: {
-      items: { type: 'array', items: row },
+      items: { type: 'array', items: entityRowSchema(schema) },
       totalPageCount: { type: 'integer' },
       totalItemsCount: { type: 'integer' },
       currentPage: { type: 'integer' },
       totalIsEstimate: { type: 'boolean', description: "Present (true) when totalItemsCount is the planner's estimate of a large list, not a count" },
     },
   };
+}
+
+function routeDocs(schema: EntitySchema, route: ApiRoute) {
+  const row = entityRowSchema(schema);
+  const listRequest = listRequestSchema(schema['x-list'].search.map((f) => f.by));
+  const envelope = entityPageSchema(schema);
   const tags = [schema['x-entity'].domain];
   // Any value of an integer key: some rows, such as the provider's, have negative ids. A list's path parameters are
   // its `x-list.pathFilters`, ids as well.

@@ -35,18 +35,22 @@ const injectedRtkApi = api
     overrideExisting: false,
   });
 export { injectedRtkApi as enhancedApi };
-export type PutUserPasswordResetApiResponse = unknown;
+export type PutUserPasswordResetApiResponse = /** status 200 Default Response */ {
+  message: string;
+};
 export type PutUserPasswordResetApiArg = /** Either { email } to ask for a reset link, or { newPassword, token } to set the new password. */ {
   email?: string;
   newPassword?: string;
   token?: string;
 };
-export type PostJoinRecaptchaApiResponse = unknown;
+export type PostJoinRecaptchaApiResponse = /** status 200 Default Response */ boolean;
 export type PostJoinRecaptchaApiArg = {
   /** The ALTCHA payload (text) */
   token?: unknown;
 };
-export type PostJoinRequestApiResponse = unknown;
+export type PostJoinRequestApiResponse = /** status 201 Default Response */ {
+  id: number;
+};
 export type PostJoinRequestApiArg = {
   firstName?: string | null;
   lastName: string;

@@ -70,9 +70,18 @@ export type PostUserPreferencesApiResponse = unknown;
 export type PostUserPreferencesApiArg = {
   preferences: string;
 };
-export type GetUserUiPrivilegesApiResponse = unknown;
+export type GetUserUiPrivilegesApiResponse = /** status 200 Default Response */ {
+  userPrivileges: {
+    privilege: string;
+    subPrivileges: string[];
+  }[];
+};
 export type GetUserUiPrivilegesApiArg = void;
-export type GetResellerInfoListApiResponse = unknown;
+export type GetResellerInfoListApiResponse = /** status 200 Default Response */ {
+  id: number;
+  name: string;
+  parentId: number | null;
+}[];
 export type GetResellerInfoListApiArg = void;
 export type ApiError = {
   statusCode: number;

@@ -1,17 +1,20 @@
 /** The session's calls: sign-in, renewal, the profile, privileges, preferences, version and the reseller list. */
 import type { PrivilegeItem } from '@shared/privileges';
+import type { QueryDefinition } from '@reduxjs/toolkit/query';
+import type { AppBaseQuery } from './api';
 import { answering } from './generatedApi';
 import { enhancedApi } from './authApi.gen';
-import type { LoginRequest, ResellerListItem, SignInResponse, TokenResponse, UiPrivileges, UserProfile, VersionInfo } from './userTypes';
+import type { LoginRequest, SignInResponse, TokenResponse, UiPrivileges, UserProfile, VersionInfo } from './userTypes';
+
+/** The privileges call answers `{ userPrivileges }`; the app reads the list itself. */
+type PrivilegeList = { getUserUiPrivileges: QueryDefinition<void, AppBaseQuery, string, PrivilegeItem[]> };
 
 const generated = answering<{
   getUser: UserProfile;
-  getUserUiPrivileges: PrivilegeItem[];
   postUserPreferences: void;
   getVersion: VersionInfo;
-  getResellerInfoList: ResellerListItem[];
 }>()(
-  enhancedApi.enhanceEndpoints({
+  enhancedApi.enhanceEndpoints<never, PrivilegeList>({
     endpoints: {
       getUser: { providesTags: ['Profile'] },
       getUserUiPrivileges: { providesTags: ['Privileges'], transformResponse: (response: UiPrivileges) => response.userPrivileges ?? [] },

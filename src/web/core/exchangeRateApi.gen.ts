@@ -15,7 +15,14 @@ const injectedRtkApi = api
     overrideExisting: false,
   });
 export { injectedRtkApi as enhancedApi };
-export type GetExchangeRatesApiResponse = unknown;
+export type GetExchangeRatesApiResponse = /** status 200 Default Response */ {
+  base: string;
+  rates: {
+    currency: string;
+    rate: number;
+    asOf: string;
+  }[];
+};
 export type GetExchangeRatesApiArg = void;
 export type ApiError = {
   statusCode: number;

@@ -1,5 +1,4 @@
 /** The exchange rates shown next to the default currency (GET /portal/exchange-rates). */
-import { answering } from './generatedApi';
 import { enhancedApi } from './exchangeRateApi.gen';
 
 export interface ExchangeRate {
@@ -15,13 +14,11 @@ export interface ExchangeRates {
   rates: ExchangeRate[];
 }
 
-const exchangeRateApi = answering<{ getExchangeRates: ExchangeRates }>()(
-  enhancedApi.enhanceEndpoints({
-    endpoints: {
-      // Rates change once a day at most.
-      getExchangeRates: { providesTags: [], keepUnusedDataFor: 3600 },
-    },
-  }),
-);
+const exchangeRateApi = enhancedApi.enhanceEndpoints({
+  endpoints: {
+    // Rates change once a day at most.
+    getExchangeRates: { providesTags: [], keepUnusedDataFor: 3600 },
+  },
+});
 
 export const { useGetExchangeRatesQuery } = exchangeRateApi;

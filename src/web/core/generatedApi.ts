@@ -7,10 +7,10 @@ import type { Api, OverrideResultType } from '@reduxjs/toolkit/query';
 
 type DefinitionsOf<A> = A extends Api<never, infer D, string, string> ? D : never;
 
-/** The API `A` with the result types `R` gives for some of its endpoints. */
+/** The API `A` with the result types `R` gives for some of its endpoints; the others keep their generated types. */
 export type Answering<A, R extends Partial<Record<keyof DefinitionsOf<A>, unknown>>> =
   A extends Api<infer B, infer D, infer P, infer T, infer E>
-    ? Api<B, { [K in keyof D]: K extends keyof R ? OverrideResultType<D[K], R[K]> : D[K] }, P, T, E>
+    ? Api<B, { [K in keyof D]: K extends keyof R ? (unknown extends R[K] ? D[K] : OverrideResultType<D[K], R[K]>) : D[K] }, P, T, E>
     : never;
 
 /** Types the answers of generated endpoints the document leaves untyped (nothing changes at run time). */

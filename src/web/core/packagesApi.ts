@@ -5,7 +5,8 @@
  */
 import type { ListRequest, Page } from '@shared/wire';
 import type { PrepaidPackage, ResellerBalance, SubscriberPackages } from '@shared/prepaid';
-import { api } from './api';
+import type { QueryDefinition } from '@reduxjs/toolkit/query';
+import { api, type AppBaseQuery } from './api';
 import { answering } from './generatedApi';
 import { saveAttachment } from './endpoints';
 import type { EntityRow } from './types';
@@ -31,15 +32,17 @@ const tagged = api.enhanceEndpoints({ addTagTypes: ['PrepaidPackage', 'ResellerB
 const LIST = { type: 'PrepaidPackage' as const, id: 'LIST' };
 const BALANCE = { type: 'ResellerBalance' as const, id: 'LIST' };
 
+/** The list call answers `{ subscriberPackages }`; the panel reads the list itself. */
+type PackageList = { getPrePaidPackagesListBySubscriberId: QueryDefinition<unknown, AppBaseQuery, string, PrepaidPackage[]> };
+
 export const packagesApi = answering<{
-  getPrePaidPackagesListBySubscriberId: PrepaidPackage[];
   getPrePaidPackagesTemplates: TemplateChoice[];
   getLedgerBalance: ResellerBalance;
   postPrePaidPackagesAssign: PrepaidPackage;
   postPrePaidPackagesPurchase: PrepaidPackage;
   postPrePaidPackagesApiExpire: PrepaidPackage;
 }>()(
-  enhancedApi.enhanceEndpoints({
+  enhancedApi.enhanceEndpoints<'PrepaidPackage' | 'ResellerBalance', PackageList>({
     addTagTypes: ['PrepaidPackage', 'ResellerBalance'],
     endpoints: {
       getPrePaidPackagesListBySubscriberId: {

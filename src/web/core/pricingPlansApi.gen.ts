@@ -15,7 +15,16 @@ const injectedRtkApi = api
     overrideExisting: false,
   });
 export { injectedRtkApi as enhancedApi };
-export type GetPricingPlansApiResponse = unknown;
+export type GetPricingPlansApiResponse = /** status 200 Default Response */ {
+  pricingPlans: {
+    pricingPlanId: number;
+    pricingPlanName: string;
+  }[];
+  internationalPricingPlans: {
+    internationalPricingPlanId: number;
+    internationalPricingPlanName: string;
+  }[];
+};
 export type GetPricingPlansApiArg = void;
 export type ApiError = {
   statusCode: number;

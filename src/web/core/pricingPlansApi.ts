@@ -4,7 +4,6 @@
  */
 import type { IntlShape } from 'react-intl';
 import type { SelectOption } from './types';
-import { answering } from './generatedApi';
 import { enhancedApi } from './pricingPlansApi.gen';
 
 export interface PricingPlanLists {
@@ -22,18 +21,16 @@ export function isPlanReference(reference: string | undefined): reference is Pla
   return reference === 'pricingPlan' || reference === 'internationalPlan';
 }
 
-export const pricingPlansApi = answering<{ getPricingPlans: PricingPlanLists }>()(
-  enhancedApi.enhanceEndpoints({
-    endpoints: {
-      getPricingPlans: {
-        providesTags: [
-          { type: 'pricingPlan', id: 'LIST' },
-          { type: 'internationalPlan', id: 'LIST' },
-        ],
-      },
+export const pricingPlansApi = enhancedApi.enhanceEndpoints({
+  endpoints: {
+    getPricingPlans: {
+      providesTags: [
+        { type: 'pricingPlan', id: 'LIST' },
+        { type: 'internationalPlan', id: 'LIST' },
+      ],
     },
-  }),
-);
+  },
+});
 
 export const { useGetPricingPlansQuery } = pricingPlansApi;
 

@@ -32,7 +32,11 @@ export type GetRoamingProfilesApiArg = {
   resellerId?: number;
   slotCount?: number;
 };
-export type GetSummaSubscriberMigrationByIdApiResponse = unknown;
+export type GetSummaSubscriberMigrationByIdApiResponse = /** status 200 Default Response */ {
+  subscriberId: number;
+  /** Null when never migrated */
+  migrationStatus: ('pending' | 'success' | 'error' | null) | null;
+};
 export type GetSummaSubscriberMigrationByIdApiArg = number;
 export type ApiError = {
   statusCode: number;

@@ -20,7 +20,6 @@ export interface ApprovedProfile {
 
 export const subscriberCommonApi = answering<{
   getRoamingProfiles: ApprovedProfile[];
-  getSummaSubscriberMigrationById: { subscriberId: number; migrationStatus: MigrationStatus };
 }>()(
   enhancedApi.enhanceEndpoints({
     addTagTypes: [SUBSCRIBER_INFO, MIGRATION],

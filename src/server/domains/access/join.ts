@@ -4,6 +4,37 @@ import { ADMIN_RESELLER_ID } from '@shared/privileges';
 import { fieldError, invalid } from '../../http/errors';
 import type { AccessContext } from './context';
 
+/**
+ * An ALTCHA challenge (altcha-lib): the widget checks the signature over the parameters, so parameters this
+ * schema does not name (a library version's additions) are passed on untouched.
+ */
+const challengeSchema = {
+  type: 'object',
+  required: ['parameters'],
+  additionalProperties: true,
+  properties: {
+    parameters: {
+      type: 'object',
+      required: ['algorithm', 'nonce', 'salt', 'cost', 'keyLength', 'keyPrefix'],
+      additionalProperties: true,
+      properties: {
+        algorithm: { type: 'string' },
+        nonce: { type: 'string' },
+        salt: { type: 'string' },
+        cost: { type: 'number' },
+        keyLength: { type: 'number' },
+        keyPrefix: { type: 'string' },
+        keySignature: { type: 'string' },
+        memoryCost: { type: 'number' },
+        parallelism: { type: 'number' },
+        expiresAt: { type: 'number' },
+        data: { type: 'object', additionalProperties: true },
+      },
+    },
+    signature: { type: 'string' },
+  },
+};
+
 export function registerJoinRoutes(app: FastifyInstance, ctx: AccessContext) {
   const { db, robotCheck } = ctx;
   const attempts = { group: 'join', nameField: 'email' };
@@ -12,7 +43,7 @@ export function registerJoinRoutes(app: FastifyInstance, ctx: AccessContext) {
     '/portal/join/challenge',
     {
       config: { public: true, attempts },
-      schema: { tags: ['join'], summary: 'A proof-of-work challenge for the ALTCHA widget' },
+      schema: { tags: ['join'], summary: 'A proof-of-work challenge for the ALTCHA widget', response: { 200: challengeSchema } },
     },
     async (_request, reply) => {
       reply.header('cache-control', 'no-store');
@@ -29,6 +60,7 @@ export function registerJoinRoutes(app: FastifyInstance, ctx: AccessContext) {
         tags: ['join'],
         summary: 'Checks an ALTCHA payload once: true or false',
         body: { type: 'object', properties: { token: { description: 'The ALTCHA payload (text)' } } },
+        response: { 200: { type: 'boolean' } },
       },
     },
     async (request) => {
@@ -55,7 +87,12 @@ export function registerJoinRoutes(app: FastifyInstance, ctx: AccessContext) {
     '/portal/join/request',
     {
       config: { public: true, attempts },
-      schema: { tags: ['join'], summary: 'Asks for access to the portal', body: joinRequestSchema },
+      schema: {
+        tags: ['join'],
+        summary: 'Asks for access to the portal',
+        body: joinRequestSchema,
+        response: { 201: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } } },
+      },
       // Text is trimmed before the join request's schema checks it.
       preValidation: async (request) => {
         request.body = normaliseJoinRequest(request.body);

@@ -98,7 +98,12 @@ export function registerPasswordRoutes(app: FastifyInstance, ctx: AccessContext)
   };
   const resetRoute = {
     config: { public: true, attempts: { group: 'reset', nameField: 'email' } },
-    schema: { tags: ['user'], summary: 'Ask for a password reset link, or set a new password with its token', body: resetBody },
+    schema: {
+      tags: ['user'],
+      summary: 'Ask for a password reset link, or set a new password with its token',
+      body: resetBody,
+      response: { 200: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } } },
+    },
   };
   app.put('/portal/user/password/reset', resetRoute, reset);
   app.post('/portal/user/password/reset', resetRoute, reset);
@@ -111,6 +116,13 @@ export function registerPasswordRoutes(app: FastifyInstance, ctx: AccessContext)
         tags: ['user'],
         summary: "Change the signed-in user's password",
         body: objectBody({ currentPassword: { type: 'string', maxLength: 1000 }, newPassword: { type: 'string', maxLength: 1000 } }),
+        response: {
+          200: {
+            type: 'object',
+            required: ['message', 'jwt'],
+            properties: { message: { type: 'string' }, jwt: { type: 'string', description: "This session's token of the new session version" } },
+          },
+        },
       },
     },
     async (request) => {

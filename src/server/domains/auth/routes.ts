@@ -21,6 +21,20 @@ const credentials = {
 /** A signed session's token. */
 const tokenResponse = { type: 'object', required: ['jwt'], properties: { jwt: { type: 'string' } } };
 
+/**
+ * The answer of a sign-in: the token, or instead the second step it needs: `code` asks for the authenticator's
+ * code, `enrol` for enrolling first (with the secret and its otpauth URI for the QR code).
+ */
+const signInResponse = {
+  type: 'object',
+  properties: {
+    jwt: { type: 'string' },
+    twoFactor: { type: 'string', enum: ['code', 'enrol'] },
+    secret: { type: 'string' },
+    otpauthUri: { type: 'string' },
+  },
+};
+
 /** The signed-in user's privileges, as the role screen reads them. */
 const privilegesResponse = {
   type: 'object',
@@ -94,7 +108,12 @@ export function registerAuthRoutes(app: FastifyInstance, db: Kysely<Database>, t
     '/portal/auth',
     {
       config: { public: true, attempts },
-      schema: { tags: ['auth'], summary: 'Signs in with a user name and password (and a two-factor code when required)', body: credentials },
+      schema: {
+        tags: ['auth'],
+        summary: 'Signs in with a user name and password (and a two-factor code when required)',
+        body: credentials,
+        response: { 200: signInResponse },
+      },
     },
     async (request) => {
       const { userName, password, code } = request.body as { userName: string; password: string; code?: string };
@@ -188,7 +207,11 @@ export function registerAuthRoutes(app: FastifyInstance, db: Kysely<Database>, t
   );
 
   const privileges = async (request: Parameters<typeof principalOf>[0]) => ({ userPrivileges: principalOf(request).privileges });
-  app.get('/portal/user/ui-privileges', { config: { signedIn: true }, schema: { tags: ['user'], summary: "The signed-in user's privileges" } }, privileges);
+  app.get(
+    '/portal/user/ui-privileges',
+    { config: { signedIn: true }, schema: { tags: ['user'], summary: "The signed-in user's privileges", response: { 200: privilegesResponse } } },
+    privileges,
+  );
   app.get(
     '/portal/roles/privileges',
     {

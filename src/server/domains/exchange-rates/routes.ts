@@ -14,7 +14,30 @@ export interface ExchangeRateOptions {
 export function registerExchangeRateRoutes(app: FastifyInstance, db: Kysely<Database>, opts: ExchangeRateOptions = {}) {
   app.get(
     '/portal/exchange-rates',
-    { config: { signedIn: true }, schema: { tags: ['system'], summary: 'The latest exchange rates per US dollar and their day' } },
+    {
+      config: { signedIn: true },
+      schema: {
+        tags: ['system'],
+        summary: 'The latest exchange rates per US dollar and their day',
+        response: {
+          200: {
+            type: 'object',
+            required: ['base', 'rates'],
+            properties: {
+              base: { type: 'string' },
+              rates: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: ['currency', 'rate', 'asOf'],
+                  properties: { currency: { type: 'string' }, rate: { type: 'number' }, asOf: { type: 'string', format: 'date' } },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
     async () => ({
       base: BASE_CURRENCY,
       rates: await latestRates(db),

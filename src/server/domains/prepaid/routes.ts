@@ -11,6 +11,7 @@ import type { ListRequest } from '@shared/wire';
 import type { Engine } from '../../db';
 import { queryBatches, sendCsv } from '../../engine/csv';
 import { EntityRepository } from '../../engine/repository';
+import { entityPageSchema, entityRowSchema } from '../../engine/routes';
 import { conflict, fieldError, forbidden, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { idSchema, INT_MIN, objectBody, pathId, queryId } from '../../http/input';
@@ -88,6 +89,28 @@ const SALE_BODY = {
     templateId: 'validation.select.required',
   }),
 };
+/** A package as the sale, expiry and list calls answer it: a row of the package schema. */
+const packageRow = entityRowSchema(packageSchema);
+/** A template as the template list answers it; an empty field (a template without a destination zone) is left out. */
+const templateRow = {
+  type: 'object',
+  required: ['id', 'name', 'resellerId', 'resellerName', 'priority', 'locationZoneId', 'periodDays', 'price', 'unlimitedData'],
+  properties: {
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    resellerId: { type: 'integer' },
+    resellerName: { type: 'string' },
+    priority: { type: 'integer' },
+    locationZoneId: { type: 'integer' },
+    locationZoneName: { type: 'string' },
+    destinationZoneId: { type: 'integer' },
+    destinationZoneName: { type: 'string' },
+    periodDays: { type: 'integer' },
+    price: { type: 'number' },
+    dataMb: { type: 'integer' },
+    unlimitedData: { type: 'boolean' },
+  },
+};
 const EXPIRE_BODY = { body: objectBody({ packageId: choice }, ['packageId'], { packageId: 'validation.select.required' }) };
 
 export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<Database>, engine: Engine) {
@@ -118,6 +141,7 @@ export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<Database>
         tags,
         summary: "Templates the caller may use: a reseller's (reseller_id), those offered to a subscriber (subscriber_id), or all",
         querystring: { type: 'object', properties: { reseller_id: idSchema({ min: INT_MIN }), subscriber_id: idSchema() } },
+        response: { 200: { type: 'array', items: templateRow } },
       },
     },
     async (request) => {
@@ -179,6 +203,9 @@ export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<Database>
         tags,
         summary: "A subscriber's packages, newest first; expired ones only with show_expired=true",
         querystring: { type: 'object', properties: { show_expired: { type: 'boolean', default: false } } },
+        response: {
+          200: { type: 'object', required: ['subscriberPackages'], properties: { subscriberPackages: { type: 'array', items: packageRow } } },
+        },
       },
     },
     async (request) => {
@@ -258,36 +285,51 @@ export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<Database>
 
   app.post(
     `${BASE}/assign`,
-    { config: sellers, schema: { tags, ...SALE_BODY, summary: 'Gives a subscriber a package from a template, free of charge' } },
+    { config: sellers, schema: { tags, ...SALE_BODY, summary: 'Gives a subscriber a package from a template, free of charge', response: { 201: packageRow } } },
     async (request, reply) => reply.status(201).send(await sell(request, 'assign')),
   );
 
   app.post(
     `${BASE}/purchase`,
-    { config: sellers, schema: { tags, ...SALE_BODY, summary: "Sells a subscriber a package from a template, debited from the subscriber's reseller" } },
+    {
+      config: sellers,
+      schema: {
+        tags,
+        ...SALE_BODY,
+        summary: "Sells a subscriber a package from a template, debited from the subscriber's reseller",
+        response: { 201: packageRow },
+      },
+    },
     async (request, reply) => reply.status(201).send(await sell(request, 'purchase')),
   );
 
-  app.post(`${BASE}/api/expire`, { config: sellers, schema: { tags, ...EXPIRE_BODY, summary: 'Ends a package now' } }, async (request) => {
-    const principal = principalOf(request);
-    const id = (request.body as { packageId: number }).packageId;
-    await db.transaction().execute(async (trx) => {
-      await expireDue(trx);
-      const existing = await packages.get(id, { principal }, trx);
-      if (!existing) throw notFound();
-      if (existing.status === 'expired') throw conflict([fieldError('packageId', 'expired', 'prepaid.package.alreadyExpired')]);
-      await trx
-        .updateTable('prepaidPackage')
-        .set({ status: 'expired', expirationDate: sql`now()` })
-        .where('id', '=', id)
-        .execute();
-    });
-    return packages.get(id, { principal });
-  });
+  app.post(
+    `${BASE}/api/expire`,
+    { config: sellers, schema: { tags, ...EXPIRE_BODY, summary: 'Ends a package now', response: { 200: packageRow } } },
+    async (request) => {
+      const principal = principalOf(request);
+      const id = (request.body as { packageId: number }).packageId;
+      await db.transaction().execute(async (trx) => {
+        await expireDue(trx);
+        const existing = await packages.get(id, { principal }, trx);
+        if (!existing) throw notFound();
+        if (existing.status === 'expired') throw conflict([fieldError('packageId', 'expired', 'prepaid.package.alreadyExpired')]);
+        await trx
+          .updateTable('prepaidPackage')
+          .set({ status: 'expired', expirationDate: sql`now()` })
+          .where('id', '=', id)
+          .execute();
+      });
+      return packages.get(id, { principal });
+    },
+  );
 
   app.post(
     `${BASE}/sales`,
-    { config: sellers, schema: { tags, summary: 'The sales history, paged, sorted and searched like every list' } },
+    {
+      config: sellers,
+      schema: { tags, summary: 'The sales history, paged, sorted and searched like every list', response: { 200: entityPageSchema(packageSchema) } },
+    },
     async (request) => {
       const principal = salesCaller(request);
       const req = listRequest(request);

@@ -197,7 +197,37 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<Dat
 
   app.get(
     '/portal/pricing-plans/',
-    { config: { signedIn: true }, schema: { tags: TAGS, summary: 'Id and name of every visible local pricing plan' } },
+    {
+      config: { signedIn: true },
+      schema: {
+        tags: TAGS,
+        summary: 'Id and name of every visible local pricing plan',
+        response: {
+          200: {
+            type: 'object',
+            required: ['pricingPlans', 'internationalPricingPlans'],
+            properties: {
+              pricingPlans: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: ['pricingPlanId', 'pricingPlanName'],
+                  properties: { pricingPlanId: { type: 'integer' }, pricingPlanName: { type: 'string' } },
+                },
+              },
+              internationalPricingPlans: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: ['internationalPricingPlanId', 'internationalPricingPlanName'],
+                  properties: { internationalPricingPlanId: { type: 'integer' }, internationalPricingPlanName: { type: 'string' } },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
     async (request) => {
       const principal = principalOf(request);
       const [local, international] = await Promise.all([

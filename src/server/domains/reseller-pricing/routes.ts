@@ -61,6 +61,68 @@ function effectivePrices(planId: number | null): RawBuilder<Row> {
     where (r.id is not null or (p.use_default_prices and n.withdrawn_at is null))`;
 }
 
+/** Response schemas: every figure is a number or null (a rate the plan leaves unpriced). */
+const rate = { type: 'number', nullable: true };
+const str = { type: 'string' };
+const int = { type: 'integer' };
+const object = (properties: Record<string, unknown>, required: string[] = Object.keys(properties)) => ({ type: 'object', required, properties });
+const itemsOf = (item: object) => object({ items: { type: 'array', items: item } });
+const rates = Object.fromEntries(RATE_FIELDS.map((f) => [f, rate]));
+const networkPriceRow = object({
+  country: str,
+  mcc: str,
+  mnc: str,
+  plmn: str,
+  network: { type: 'string', nullable: true },
+  source: { type: 'string', enum: ['rule', 'default'], description: "A roaming rule of the plan, or the plan's default prices" },
+  currency: str,
+  ...rates,
+});
+const countryPriceRow = object({ country: str, currency: str, networkCount: int, ...rates });
+const zonePriceRow = object({
+  zoneId: int,
+  zoneName: str,
+  countries: { type: 'array', items: str },
+  currency: { type: 'string', nullable: true, description: 'Null for a zone none of whose countries is priced' },
+  networkCount: int,
+  ...rates,
+});
+const resellerRef = object({ id: int, name: str, parentId: { type: 'integer', nullable: true }, pricingPlanId: { type: 'integer', nullable: true } });
+const overviewSchema = object({
+  reseller: resellerRef,
+  plan: {
+    ...object({
+      id: int,
+      name: str,
+      currency: str,
+      usdConvertRate: rate,
+      useDefaultPrices: { type: 'boolean' },
+      defaults: object({ data: rate, outgoingVoice: rate, incomingVoice: rate, moSms: rate, mtSms: rate }),
+    }),
+    nullable: true,
+  },
+  resellers: { type: 'array', items: resellerRef },
+  subResellers: { type: 'array', items: resellerRef },
+  assignablePlans: { type: 'array', items: object({ id: int, name: str, currency: str }) },
+});
+const marginRow = object({
+  country: str,
+  mcc: str,
+  mnc: str,
+  plmn: str,
+  network: { type: 'string', nullable: true },
+  callerCurrency: { type: 'string', nullable: true, description: 'Null where the parent pays nothing for the network' },
+  proposedCurrency: str,
+  ...Object.fromEntries(
+    MARGIN_FIELDS.flatMap((f) => {
+      const Cap = f[0].toUpperCase() + f.slice(1);
+      return [`caller${Cap}`, `proposed${Cap}`, `${f}Margin`, `${f}MarginPercent`].map((name) => [name, rate]);
+    }),
+  ),
+});
+const marginSchema = object({ resellerId: int, pricingPlanId: int, rows: { type: 'array', items: marginRow }, negativeCount: int });
+const assignmentSchema = object({ resellerId: int, pricingPlanId: { type: 'integer', nullable: true } });
+
 async function resellerRow(db: Kysely<Database>, id: number) {
   return db.selectFrom('reseller').select(['id', 'name', 'parentId', 'path', 'pricingPlanId']).where('id', '=', id).executeTakeFirst() as Promise<
     (PricedReseller & { path: string }) | undefined
@@ -158,6 +220,7 @@ export function registerResellerPricingRoutes(app: FastifyInstance, db: Kysely<D
         tags,
         querystring: resellerQuery,
         summary: "The reseller's pricing plan, currency and default prices (the caller's, or reseller_id of its subtree)",
+        response: { 200: overviewSchema },
       },
     },
     async (request) => {
@@ -203,7 +266,7 @@ export function registerResellerPricingRoutes(app: FastifyInstance, db: Kysely<D
 
   app.get(
     `${BASE}/networks`,
-    { config, schema: { tags, querystring: resellerQuery, summary: 'Price per network (reseller_id optional)' } },
+    { config, schema: { tags, querystring: resellerQuery, summary: 'Price per network (reseller_id optional)', response: { 200: itemsOf(networkPriceRow) } } },
     async (request) => {
       const { planId } = await planOf(request);
       const rows = await db
@@ -218,7 +281,15 @@ export function registerResellerPricingRoutes(app: FastifyInstance, db: Kysely<D
 
   app.get(
     `${BASE}/countries`,
-    { config, schema: { tags, querystring: resellerQuery, summary: 'Price per country: the highest rate among its priced networks (reseller_id optional)' } },
+    {
+      config,
+      schema: {
+        tags,
+        querystring: resellerQuery,
+        summary: 'Price per country: the highest rate among its priced networks (reseller_id optional)',
+        response: { 200: itemsOf(countryPriceRow) },
+      },
+    },
     async (request) => {
       const { planId } = await planOf(request);
       const { rows } = await sql<Row>`select e.country, e.currency, count(*)::int as network_count, ${maxRates()}
@@ -233,7 +304,15 @@ export function registerResellerPricingRoutes(app: FastifyInstance, db: Kysely<D
   ] as const) {
     app.get(
       `${BASE}/${path}`,
-      { config, schema: { tags, querystring: resellerQuery, summary: "Price per zone: the highest rate among the zone's countries (reseller_id optional)" } },
+      {
+        config,
+        schema: {
+          tags,
+          querystring: resellerQuery,
+          summary: "Price per zone: the highest rate among the zone's countries (reseller_id optional)",
+          response: { 200: itemsOf(zonePriceRow) },
+        },
+      },
       async (request) => {
         const { principal, reseller, planId } = await planOf(request);
         // Zones of the priced reseller and of those above it, as far as the caller's own subtree reaches.
@@ -264,6 +343,13 @@ export function registerResellerPricingRoutes(app: FastifyInstance, db: Kysely<D
         querystring: resellerQuery,
         body: priceListBody,
         summary: 'Price per network, paged, sorted and searched by country or network (reseller_id optional)',
+        response: {
+          200: {
+            ...itemsOf(networkPriceRow),
+            required: ['items', 'totalItemsCount', 'totalPageCount', 'currentPage'],
+            properties: { ...itemsOf(networkPriceRow).properties, totalItemsCount: int, totalPageCount: int, currentPage: int },
+          },
+        },
       },
     },
     async (request) => {
@@ -319,6 +405,7 @@ export function registerResellerPricingRoutes(app: FastifyInstance, db: Kysely<D
         tags,
         summary: 'Per-network margin of a proposed plan for a sub-reseller (nothing is saved)',
         body: { type: 'object', properties: { resellerId: { type: 'integer' }, pricingPlanId: { type: 'integer' } } },
+        response: { 200: marginSchema },
       },
     },
     async (request) => {
@@ -361,6 +448,7 @@ export function registerResellerPricingRoutes(app: FastifyInstance, db: Kysely<D
         tags,
         summary: 'Assign a plan of its parent to a reseller',
         body: { type: 'object', properties: { resellerId: { type: 'integer' }, pricingPlanId: { type: ['integer', 'null'] } } },
+        response: { 200: assignmentSchema },
       },
     },
     async (request) => {

@@ -92,9 +92,29 @@ async function termsTarget(db: Kysely<Database>, request: FastifyRequest, field:
 export default domainPlugin('resellers', async (app, { database }) => {
   const { db } = database;
 
-  app.get('/portal/reseller-info/list', { config: { signedIn: true }, schema: { tags, summary: 'Id and name of every visible reseller' } }, async (request) => {
-    return visibleResellers(db, principalOf(request)).select(['id', 'name', 'parentId']).orderBy('name').execute();
-  });
+  app.get(
+    '/portal/reseller-info/list',
+    {
+      config: { signedIn: true },
+      schema: {
+        tags,
+        summary: 'Id and name of every visible reseller',
+        response: {
+          200: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['id', 'name', 'parentId'],
+              properties: { id: { type: 'integer' }, name: { type: 'string' }, parentId: { type: 'integer', nullable: true } },
+            },
+          },
+        },
+      },
+    },
+    async (request) => {
+      return visibleResellers(db, principalOf(request)).select(['id', 'name', 'parentId']).orderBy('name').execute();
+    },
+  );
 
   const params = idParams('id', { min: INT_MIN });
   const config = { privilege: 'Resellers' };

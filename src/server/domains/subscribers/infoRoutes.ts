@@ -17,6 +17,19 @@ import type { Database } from '../../db/types';
 import { subtreePattern } from '../../http/tenancy';
 
 import { isQosAllowed, QOS_BLOCK, qosSpeedLimits } from '../service-classes';
+import {
+  chargesSchema,
+  dailyLimitSchema,
+  equipmentSchema,
+  messageSchema,
+  migrationSchema,
+  networkEventsSchema,
+  pageSchemaOf,
+  qosSpeedLimitsSchema,
+  simCardDetailSchema,
+  simCardSchema,
+  usageLogSchema,
+} from './schemas';
 
 export { QOS_BLOCK };
 
@@ -61,6 +74,7 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
         summary: 'Speeds a subscriber can be throttled to when its daily limit is reached',
         description:
           "The service classes the caller sees (its own subtree's, those of the resellers above it and the provider's): `id` is the speed id, `kbps` the downlink.",
+        response: { 200: qosSpeedLimitsSchema },
       },
     },
     async (request) => qosSpeedLimits(db, principalOf(request)),
@@ -68,7 +82,10 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
 
   app.get(
     '/portal/subscriber-info/daily-limit/:id',
-    { config, schema: { tags, summary: "Daily data limit, today's usage and whether the subscriber is blocked or throttled" } },
+    {
+      config,
+      schema: { tags, summary: "Daily data limit, today's usage and whether the subscriber is blocked or throttled", response: { 200: dailyLimitSchema } },
+    },
     async (request) => {
       const { sub } = await withPanel(request);
       return dailyLimitView(sub);
@@ -93,6 +110,7 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
           ['subscriberId', 'dailyLimitBytes'],
           { subscriberId: 'validation.subscriberId.required', dailyLimitBytes: 'validation.dailyLimit.required' },
         ),
+        response: { 200: dailyLimitSchema },
       },
     },
     async (request) => {
@@ -119,7 +137,7 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
     '/portal/subscriber-info/charges/:id',
     {
       config,
-      schema: { tags, summary: 'Charges and credits of the subscriber, newest first (body `{ page: { page, size } }`)' },
+      schema: { tags, summary: 'Charges and credits of the subscriber, newest first (body `{ page: { page, size } }`)', response: { 200: chargesSchema } },
     },
     async (request) => {
       const { page, size } = pageOf(bodyOf(request));
@@ -163,7 +181,11 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
     '/portal/subscriber-info/network-events/:imsi',
     {
       config,
-      schema: { tags, summary: 'Signalling events of an IMSI (real or sponsor), newest first (body `{ page: { page, size } }`)' },
+      schema: {
+        tags,
+        summary: 'Signalling events of an IMSI (real or sponsor), newest first (body `{ page: { page, size } }`)',
+        response: { 200: networkEventsSchema },
+      },
     },
     async (request) => {
       const { page, size } = pageOf(bodyOf(request));
@@ -211,6 +233,7 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
         tags,
         summary: `The subscriber's credit-control requests (CCR), newest first, at most ${USAGE_LOG_LIMIT}`,
         querystring: { type: 'object', properties: { size: { type: 'integer', minimum: 1, maximum: USAGE_LOG_LIMIT, default: USAGE_LOG_LIMIT } } },
+        response: { 200: usageLogSchema },
       },
     },
     async (request) => {
@@ -269,7 +292,14 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
 
   app.get(
     '/portal/summa/subscriber-migration/:id',
-    { config, schema: { tags, summary: 'Migration status to the external core platform: pending, success, error, or null when never migrated' } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Migration status to the external core platform: pending, success, error, or null when never migrated',
+        response: { 200: migrationSchema },
+      },
+    },
     async (request) => {
       const { sub } = await withPanel(request, 'MigrationStatus');
       return { subscriberId: sub.subscriberId, migrationStatus: sub.migrationStatus };
@@ -286,6 +316,7 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
         body: objectBody({ imei: { type: 'string', maxLength: 50, pattern: '^[0-9]{14,16}$', errorMessage: 'validation.imei.invalid' } }, ['imei'], {
           imei: 'validation.imei.invalid',
         }),
+        response: { 200: equipmentSchema },
       },
     },
     async (request) => {
@@ -342,6 +373,7 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
           status: { type: 'string', enum: ['inventory', 'active', 'suspended', 'retired'] },
           simType: { type: 'string', enum: ['physical', 'esim'] },
         }),
+        response: { 200: pageSchemaOf(simCardSchema) },
       },
     },
     async (request) => {
@@ -371,8 +403,10 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
     return row as Record<string, unknown>;
   };
 
-  app.get('/portal/sim-cards/:iccid', { config: simCardConfig, schema: { tags, summary: 'One SIM card; an eSIM with its activation code' } }, async (request) =>
-    simToWire(await simCard(request)),
+  app.get(
+    '/portal/sim-cards/:iccid',
+    { config: simCardConfig, schema: { tags, summary: 'One SIM card; an eSIM with its activation code', response: { 200: simCardDetailSchema } } },
+    async (request) => simToWire(await simCard(request)),
   );
 
   app.post(
@@ -385,6 +419,7 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
         body: objectBody({ email: { type: 'string', maxLength: 254, errorMessage: 'validation.email.required' } }, ['email'], {
           email: 'validation.email.required',
         }),
+        response: { 200: messageSchema },
       },
     },
     async (request) => {

@@ -10,6 +10,7 @@ import { money, pathId, pgCode, requirePanel, scopeToCaller, visibleSubscriber, 
 import { operationToWire, recordOperation, startNetworkOperation, type Actor, type NetworkOperation } from './network';
 import type { Database } from '../../db/types';
 import { subtreePattern } from '../../http/tenancy';
+import { billingOperationSchema, msisdnsSchema, operationSchema, roamingProfileViewSchema, usablePlansSchema } from './schemas';
 
 /** The operations of `POST /portal/subscriber-info/api/`, each with the detail panel (sub-privilege) it belongs to. */
 export const SUBSCRIBER_OPERATIONS = {
@@ -209,7 +210,11 @@ export function registerSubscriberOperationRoutes(app: FastifyInstance, db: Kyse
     '/portal/subscriber-info/:id/pricing-plans',
     {
       config,
-      schema: { tags, summary: 'The local plans the caller may put this subscriber on (what the pricing-plan operation accepts), by name' },
+      schema: {
+        tags,
+        summary: 'The local plans the caller may put this subscriber on (what the pricing-plan operation accepts), by name',
+        response: { 200: usablePlansSchema },
+      },
     },
     async (request) => {
       const principal = requirePanel(request, SUBSCRIBER_OPERATIONS['pricing-plan']);
@@ -252,6 +257,7 @@ export function registerSubscriberOperationRoutes(app: FastifyInstance, db: Kyse
           },
           errorMessage: { required: { operation: 'validation.operation.invalid', subscriberId: 'validation.subscriberId.required' } },
         },
+        response: { 200: billingOperationSchema, 202: operationSchema },
       },
     },
     async (request, reply) => {
@@ -309,7 +315,7 @@ export function registerSubscriberOperationRoutes(app: FastifyInstance, db: Kyse
 
   app.get(
     '/portal/subscriber-info/operations/:id',
-    { config, schema: { tags, summary: 'An operation and its outcome: pending, success or failed (with its error)' } },
+    { config, schema: { tags, summary: 'An operation and its outcome: pending, success or failed (with its error)', response: { 200: operationSchema } } },
     async (request) => {
       const principal = principalOf(request);
       let q = db
@@ -327,7 +333,7 @@ export function registerSubscriberOperationRoutes(app: FastifyInstance, db: Kyse
 
   app.get(
     '/portal/subscriber-info/:id/operations',
-    { config, schema: { tags, summary: "The subscriber's latest 50 operations, newest first" } },
+    { config, schema: { tags, summary: "The subscriber's latest 50 operations, newest first", response: { 200: { type: 'array', items: operationSchema } } } },
     async (request) => {
       const sub = await visibleSubscriber(db, principalOf(request), pathId(request));
       const rows = await db
@@ -367,7 +373,7 @@ export function registerSubscriberOperationRoutes(app: FastifyInstance, db: Kyse
 
   app.get(
     '/portal/subscribers/:id/roaming-profile',
-    { config, schema: { tags, summary: "The subscriber's roaming profile and the latest HSS update" } },
+    { config, schema: { tags, summary: "The subscriber's roaming profile and the latest HSS update", response: { 200: roamingProfileViewSchema } } },
     async (request) => {
       const { sub } = await withPanel(request, 'RoamingProfile');
       const profile =
@@ -519,10 +525,14 @@ export function registerSubscriberOperationRoutes(app: FastifyInstance, db: Kyse
     return rows.map((r) => ({ msisdn: r.msisdn as string, isDefault: r.msisdn === msisdn }));
   };
 
-  app.get('/portal/msisdn/:id', { config, schema: { tags, summary: "The subscriber's MSISDNs; one is the default" } }, async (request) => {
-    const { sub } = await withPanel(request, 'Msisdn');
-    return numbers(db, sub);
-  });
+  app.get(
+    '/portal/msisdn/:id',
+    { config, schema: { tags, summary: "The subscriber's MSISDNs; one is the default", response: { 200: msisdnsSchema } } },
+    async (request) => {
+      const { sub } = await withPanel(request, 'Msisdn');
+      return numbers(db, sub);
+    },
+  );
 
   app.post(
     '/portal/msisdn/:id/modify-default',

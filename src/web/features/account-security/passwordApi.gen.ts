@@ -19,7 +19,11 @@ const injectedRtkApi = api
     overrideExisting: false,
   });
 export { injectedRtkApi as enhancedApi };
-export type PutUserPasswordApiResponse = unknown;
+export type PutUserPasswordApiResponse = /** status 200 Default Response */ {
+  message: string;
+  /** This session's token of the new session version */
+  jwt: string;
+};
 export type PutUserPasswordApiArg = {
   currentPassword?: string;
   newPassword?: string;

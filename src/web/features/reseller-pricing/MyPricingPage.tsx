@@ -166,7 +166,7 @@ function ZoneTable({ kind, resellerId }: { kind: 'location-zones' | 'destination
   const destination = useGetResellerPricingDestinationZonesQuery(resellerId, { skip: kind !== 'destination-zones' });
   const result = kind === 'location-zones' ? location : destination;
   const rate = (z: ZonePrice, f: (typeof RATE_FIELDS)[number]) =>
-    z[f] === null ? intl.formatMessage({ id: 'format.none' }) : formatRate(intl.locale, z[f]!, z.currency);
+    z[f] === null ? intl.formatMessage({ id: 'format.none' }) : formatRate(intl.locale, z[f]!, z.currency ?? undefined);
   return (
     <div className="portal-my-pricing-zone" data-testid={`zones-${kind}`}>
       <AreaList intro="resellerPricing.zones.intro" none="resellerPricing.zones.none" result={result}>

@@ -63,20 +63,126 @@ const injectedRtkApi = api
     overrideExisting: false,
   });
 export { injectedRtkApi as enhancedApi };
-export type GetResellerPricingApiResponse = unknown;
+export type GetResellerPricingApiResponse = /** status 200 Default Response */ {
+  reseller: {
+    id: number;
+    name: string;
+    parentId: number | null;
+    pricingPlanId: number | null;
+  };
+  plan: {
+    id: number;
+    name: string;
+    currency: string;
+    usdConvertRate: number | null;
+    useDefaultPrices: boolean;
+    defaults: {
+      data: number | null;
+      outgoingVoice: number | null;
+      incomingVoice: number | null;
+      moSms: number | null;
+      mtSms: number | null;
+    };
+  } | null;
+  resellers: {
+    id: number;
+    name: string;
+    parentId: number | null;
+    pricingPlanId: number | null;
+  }[];
+  subResellers: {
+    id: number;
+    name: string;
+    parentId: number | null;
+    pricingPlanId: number | null;
+  }[];
+  assignablePlans: {
+    id: number;
+    name: string;
+    currency: string;
+  }[];
+};
 export type GetResellerPricingApiArg = number | undefined;
-export type GetResellerPricingCountriesApiResponse = unknown;
+export type GetResellerPricingCountriesApiResponse = /** status 200 Default Response */ {
+  items: {
+    country: string;
+    currency: string;
+    networkCount: number;
+    dataRate: number | null;
+    moCallRate: number | null;
+    mtCallRate: number | null;
+    moSmsRate: number | null;
+    mtSmsRate: number | null;
+  }[];
+};
 export type GetResellerPricingCountriesApiArg = number | undefined;
-export type GetResellerPricingLocationZonesApiResponse = unknown;
+export type GetResellerPricingLocationZonesApiResponse = /** status 200 Default Response */ {
+  items: {
+    zoneId: number;
+    zoneName: string;
+    countries: string[];
+    /** Null for a zone none of whose countries is priced */
+    currency: string | null;
+    networkCount: number;
+    dataRate: number | null;
+    moCallRate: number | null;
+    mtCallRate: number | null;
+    moSmsRate: number | null;
+    mtSmsRate: number | null;
+  }[];
+};
 export type GetResellerPricingLocationZonesApiArg = number | undefined;
-export type GetResellerPricingDestinationZonesApiResponse = unknown;
+export type GetResellerPricingDestinationZonesApiResponse = /** status 200 Default Response */ {
+  items: {
+    zoneId: number;
+    zoneName: string;
+    countries: string[];
+    /** Null for a zone none of whose countries is priced */
+    currency: string | null;
+    networkCount: number;
+    dataRate: number | null;
+    moCallRate: number | null;
+    mtCallRate: number | null;
+    moSmsRate: number | null;
+    mtSmsRate: number | null;
+  }[];
+};
 export type GetResellerPricingDestinationZonesApiArg = number | undefined;
-export type PostResellerPricingMarginPreviewApiResponse = unknown;
+export type PostResellerPricingMarginPreviewApiResponse = /** status 200 Default Response */ {
+  resellerId: number;
+  pricingPlanId: number;
+  rows: {
+    country: string;
+    mcc: string;
+    mnc: string;
+    plmn: string;
+    network: string | null;
+    /** Null where the parent pays nothing for the network */
+    callerCurrency: string | null;
+    proposedCurrency: string;
+    callerDataRate: number | null;
+    proposedDataRate: number | null;
+    dataRateMargin: number | null;
+    dataRateMarginPercent: number | null;
+    callerMoCallRate: number | null;
+    proposedMoCallRate: number | null;
+    moCallRateMargin: number | null;
+    moCallRateMarginPercent: number | null;
+    callerMoSmsRate: number | null;
+    proposedMoSmsRate: number | null;
+    moSmsRateMargin: number | null;
+    moSmsRateMarginPercent: number | null;
+  }[];
+  negativeCount: number;
+};
 export type PostResellerPricingMarginPreviewApiArg = {
   resellerId?: number;
   pricingPlanId?: number;
 };
-export type PutResellerPricingPlanApiResponse = unknown;
+export type PutResellerPricingPlanApiResponse = /** status 200 Default Response */ {
+  resellerId: number;
+  pricingPlanId: number | null;
+};
 export type PutResellerPricingPlanApiArg = {
   resellerId?: number;
   pricingPlanId?: number | null;

@@ -2,10 +2,9 @@
  * The reseller pricing calls: the summary of a reseller's plan, its prices per network (paged), per country and
  * per zone, the CSV download, and the margin preview of a plan proposed for a sub-reseller.
  */
-import type { CountryPrice, MarginPreview, NetworkPrice, ResellerPricingSummary, ZonePrice } from '@shared/resellerPricing';
+import type { NetworkPrice } from '@shared/resellerPricing';
 import type { ListRequest, Page } from '@shared/wire';
 import { api } from '@web/core/api';
-import { answering } from '@web/core/generatedApi';
 import { saveAttachment } from '@web/core/endpoints';
 import { enhancedApi } from './resellerPricingApi.gen';
 
@@ -15,27 +14,18 @@ type Scoped<T> = T & { resellerId?: number };
 const tagged = api.enhanceEndpoints({ addTagTypes: ['ResellerPricing'] });
 const PRICING = { type: 'ResellerPricing' as const, id: 'LIST' };
 
-export const resellerPricingApi = answering<{
-  getResellerPricing: ResellerPricingSummary;
-  getResellerPricingCountries: { items: CountryPrice[] };
-  getResellerPricingLocationZones: { items: ZonePrice[] };
-  getResellerPricingDestinationZones: { items: ZonePrice[] };
-  postResellerPricingMarginPreview: MarginPreview;
-  putResellerPricingPlan: { resellerId: number; pricingPlanId: number | null };
-}>()(
-  enhancedApi.enhanceEndpoints({
-    addTagTypes: ['ResellerPricing'],
-    endpoints: {
-      getResellerPricing: { providesTags: [PRICING] },
-      getResellerPricingCountries: { providesTags: [] },
-      getResellerPricingLocationZones: { providesTags: [] },
-      getResellerPricingDestinationZones: { providesTags: [] },
-      postResellerPricingMarginPreview: { invalidatesTags: [] },
-      /** Assigns one of the caller's plans to a sub-reseller (needs Resellers). */
-      putResellerPricingPlan: { invalidatesTags: [PRICING] },
-    },
-  }),
-);
+export const resellerPricingApi = enhancedApi.enhanceEndpoints({
+  addTagTypes: ['ResellerPricing'],
+  endpoints: {
+    getResellerPricing: { providesTags: [PRICING] },
+    getResellerPricingCountries: { providesTags: [] },
+    getResellerPricingLocationZones: { providesTags: [] },
+    getResellerPricingDestinationZones: { providesTags: [] },
+    postResellerPricingMarginPreview: { invalidatesTags: [] },
+    /** Assigns one of the caller's plans to a sub-reseller (needs Resellers). */
+    putResellerPricingPlan: { invalidatesTags: [PRICING] },
+  },
+});
 
 const handWritten = tagged.injectEndpoints({
   endpoints: (build) => ({

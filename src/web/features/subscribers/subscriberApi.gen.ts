@@ -154,15 +154,88 @@ const injectedRtkApi = api
     overrideExisting: false,
   });
 export { injectedRtkApi as enhancedApi };
-export type GetSubscriberInfoSponsorImsisByIdApiResponse = unknown;
+export type GetSubscriberInfoSponsorImsisByIdApiResponse = /** status 200 Default Response */ {
+  imsi: string;
+  sponsorId: number | null;
+  sponsorName: string | null;
+  pending: boolean;
+}[];
 export type GetSubscriberInfoSponsorImsisByIdApiArg = number;
-export type GetSubscriberInfoSimInfoByIdApiResponse = unknown;
+export type GetSubscriberInfoSimInfoByIdApiResponse = /** status 200 Default Response */ {
+  iccid: string;
+  simType: 'physical' | 'esim';
+  status: 'inventory' | 'active' | 'suspended' | 'retired';
+  statusDate: string;
+  profileType: string | null;
+  batch: string | null;
+  cost: number | null;
+  serviceProviderName: string | null;
+  activationCode: string | null;
+};
 export type GetSubscriberInfoSimInfoByIdApiArg = number;
-export type GetSubscriberInfoAuditLogsByIdApiResponse = unknown;
+export type GetSubscriberInfoAuditLogsByIdApiResponse = /** status 200 Default Response */ {
+  id: number;
+  at: string;
+  username: string;
+  action: string;
+  before: {
+    [key: string]: unknown;
+  } | null;
+  after: {
+    [key: string]: unknown;
+  } | null;
+}[];
 export type GetSubscriberInfoAuditLogsByIdApiArg = number;
-export type GetSubscriberInfoByIdPricingPlansApiResponse = unknown;
+export type GetSubscriberInfoByIdPricingPlansApiResponse = /** status 200 Default Response */ {
+  pricingPlanId: number;
+  pricingPlanName: string;
+}[];
 export type GetSubscriberInfoByIdPricingPlansApiArg = number;
-export type PostSubscriberInfoApiApiResponse = unknown;
+export type PostSubscriberInfoApiApiResponse =
+  | /** status 200 Default Response */ {
+      id: number;
+      subscriberId: number;
+      operation: string;
+      status: 'pending' | 'success' | 'failed';
+      /** What the operation was asked to do */
+      request: {
+        [key: string]: unknown;
+      };
+      username: string;
+      createdAt: string;
+      finishedAt: string | null;
+      error?: {
+        code: 'NETWORK_FAILED';
+        messageId: string | null;
+        message: string;
+        detail: string | null;
+      };
+      subscriber: {
+        subscriberId: number;
+        balance: number;
+        pricingPlanId: number | null;
+        status: string;
+      };
+    }
+  | /** status 202 Default Response */ {
+      id: number;
+      subscriberId: number;
+      operation: string;
+      status: 'pending' | 'success' | 'failed';
+      /** What the operation was asked to do */
+      request: {
+        [key: string]: unknown;
+      };
+      username: string;
+      createdAt: string;
+      finishedAt: string | null;
+      error?: {
+        code: 'NETWORK_FAILED';
+        messageId: string | null;
+        message: string;
+        detail: string | null;
+      };
+    };
 export type PostSubscriberInfoApiApiArg = {
   operation: 'charge-on-wallet' | 'charge-on-account' | 'pricing-plan' | 'credit' | 'suspend' | 'reactivate' | 'refresh-sim' | 'modify-msisdn';
   subscriberId: number;
@@ -174,13 +247,79 @@ export type PostSubscriberInfoApiApiArg = {
   /** Digits: ^[0-9]{8,15}$ (operation modify-msisdn) */
   msisdn?: unknown;
 };
-export type GetSubscriberInfoOperationsByIdApiResponse = unknown;
+export type GetSubscriberInfoOperationsByIdApiResponse = /** status 200 Default Response */ {
+  id: number;
+  subscriberId: number;
+  operation: string;
+  status: 'pending' | 'success' | 'failed';
+  /** What the operation was asked to do */
+  request: {
+    [key: string]: unknown;
+  };
+  username: string;
+  createdAt: string;
+  finishedAt: string | null;
+  error?: {
+    code: 'NETWORK_FAILED';
+    messageId: string | null;
+    message: string;
+    detail: string | null;
+  };
+};
 export type GetSubscriberInfoOperationsByIdApiArg = number;
-export type GetSubscriberInfoByIdOperationsApiResponse = unknown;
+export type GetSubscriberInfoByIdOperationsApiResponse = /** status 200 Default Response */ {
+  id: number;
+  subscriberId: number;
+  operation: string;
+  status: 'pending' | 'success' | 'failed';
+  /** What the operation was asked to do */
+  request: {
+    [key: string]: unknown;
+  };
+  username: string;
+  createdAt: string;
+  finishedAt: string | null;
+  error?: {
+    code: 'NETWORK_FAILED';
+    messageId: string | null;
+    message: string;
+    detail: string | null;
+  };
+}[];
 export type GetSubscriberInfoByIdOperationsApiArg = number;
 export type PostSubscriberInfoByIdCancelLocationApiResponse = unknown;
 export type PostSubscriberInfoByIdCancelLocationApiArg = number;
-export type GetSubscribersByIdRoamingProfileApiResponse = unknown;
+export type GetSubscribersByIdRoamingProfileApiResponse = /** status 200 Default Response */ {
+  subscriberId: number;
+  roamingProfileId: number | null;
+  roamingProfile: {
+    id: number;
+    name: string;
+    reference: string;
+    slots: number;
+    reviewState: string;
+  } | null;
+  multiImsi: boolean;
+  lastHssUpdate: {
+    id: number;
+    subscriberId: number;
+    operation: string;
+    status: 'pending' | 'success' | 'failed';
+    /** What the operation was asked to do */
+    request: {
+      [key: string]: unknown;
+    };
+    username: string;
+    createdAt: string;
+    finishedAt: string | null;
+    error?: {
+      code: 'NETWORK_FAILED';
+      messageId: string | null;
+      message: string;
+      detail: string | null;
+    };
+  } | null;
+};
 export type GetSubscribersByIdRoamingProfileApiArg = number;
 export type PutSubscribersByIdRoamingProfileHssApiResponse = unknown;
 export type PutSubscribersByIdRoamingProfileHssApiArg = {
@@ -198,7 +337,10 @@ export type PutSubscribersByIdByImsiPendingApiArg = {
   id: number;
   imsi: string;
 };
-export type GetMsisdnByIdApiResponse = unknown;
+export type GetMsisdnByIdApiResponse = /** status 200 Default Response */ {
+  msisdn: string;
+  isDefault: boolean;
+}[];
 export type GetMsisdnByIdApiArg = number;
 export type PostMsisdnByIdModifyDefaultApiResponse = unknown;
 export type PostMsisdnByIdModifyDefaultApiArg = {
@@ -215,22 +357,62 @@ export type PostSubscriberInfoByIdSmsApiArg = {
     text: string;
   };
 };
-export type GetResellerInfoApiQosSpeedLimitsApiResponse = unknown;
+export type GetResellerInfoApiQosSpeedLimitsApiResponse = /** status 200 Default Response */ {
+  /** The speed id */
+  id: string;
+  name: string;
+  /** The downlink */
+  kbps: number;
+}[];
 export type GetResellerInfoApiQosSpeedLimitsApiArg = void;
-export type GetSubscriberInfoDailyLimitByIdApiResponse = unknown;
+export type GetSubscriberInfoDailyLimitByIdApiResponse = /** status 200 Default Response */ {
+  subscriberId: number;
+  dailyLimitBytes: number | null;
+  /** `BLOCK` or a speed id; null without a limit */
+  qosThrottling: string | null;
+  usageTodayBytes: number;
+  reached: boolean;
+  /** Null while the limit is not reached */
+  effect: ('blocked' | 'throttled' | null) | null;
+};
 export type GetSubscriberInfoDailyLimitByIdApiArg = number;
-export type PostSubscriberInfoDailyLimitApiResponse = unknown;
+export type PostSubscriberInfoDailyLimitApiResponse = /** status 200 Default Response */ {
+  subscriberId: number;
+  dailyLimitBytes: number | null;
+  /** `BLOCK` or a speed id; null without a limit */
+  qosThrottling: string | null;
+  usageTodayBytes: number;
+  reached: boolean;
+  /** Null while the limit is not reached */
+  effect: ('blocked' | 'throttled' | null) | null;
+};
 export type PostSubscriberInfoDailyLimitApiArg = {
   subscriberId: number;
   dailyLimitBytes: number;
   qosThrottling?: string;
 };
-export type GetSubscriberInfoUsageLogsByIdApiResponse = unknown;
+export type GetSubscriberInfoUsageLogsByIdApiResponse = /** status 200 Default Response */ {
+  id: number;
+  at: string;
+  imsi: string;
+  requestType: string;
+  plmn: string | null;
+  apn: string | null;
+  bytesUp: number;
+  bytesDown: number;
+  resultCode: number;
+}[];
 export type GetSubscriberInfoUsageLogsByIdApiArg = {
   size?: number;
   id: number;
 };
-export type PostMiscEquipmentApiResponse = unknown;
+export type PostMiscEquipmentApiResponse = /** status 200 Default Response */ {
+  imei: string;
+  tac: string;
+  make: string;
+  model: string;
+  deviceType: string | null;
+};
 export type PostMiscEquipmentApiArg = {
   imei: string;
 };

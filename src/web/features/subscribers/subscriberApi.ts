@@ -78,8 +78,8 @@ export interface AuditEntry {
   at: string;
   username: string;
   action: string;
-  before: Record<string, unknown>;
-  after: Record<string, unknown>;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
 }
 export interface UsageRecord {
   id: number;
@@ -132,26 +132,12 @@ const info = (id: number | string) => [{ type: INFO, id: Number(id) }];
 const subscriberRow = (id: number | string) => ({ type: 'subscriber', id: String(id) });
 
 export const subscriberApi = answering<{
-  postSubscriberInfoApi: SubscriberOperation;
   postSubscriberInfoByIdCancelLocation: SubscriberOperation;
   postSubscribersByIdAllowedNetworks: SubscriberOperation;
   postSubscribersByIdPushPendingImsis: SubscriberOperation;
   putSubscribersByIdByImsiPending: SponsorImsi;
   putSubscribersByIdRoamingProfileHss: SubscriberOperation;
-  getSubscriberInfoOperationsById: SubscriberOperation;
-  getSubscriberInfoByIdOperations: SubscriberOperation[];
-  getSubscriberInfoByIdPricingPlans: { pricingPlanId: number; pricingPlanName: string }[];
-  getSubscriberInfoDailyLimitById: DailyLimit;
-  postSubscriberInfoDailyLimit: DailyLimit;
-  getResellerInfoApiQosSpeedLimits: QosSpeed[];
-  getSubscriberInfoSimInfoById: SimInfo;
-  getMsisdnById: MsisdnRow[];
   postMsisdnByIdModifyDefault: SubscriberOperation;
-  getSubscriberInfoSponsorImsisById: SponsorImsi[];
-  getSubscriberInfoAuditLogsById: AuditEntry[];
-  getSubscriberInfoUsageLogsById: UsageRecord[];
-  getSubscribersByIdRoamingProfile: RoamingProfileInfo;
-  postMiscEquipment: Equipment;
   postSubscriberInfoByIdSms: SubscriberOperation;
 }>()(
   enhancedApi.enhanceEndpoints({

@@ -72,10 +72,10 @@ export function AuditLogsPanel({ subscriber }: PanelProps) {
                   <td>{a.username}</td>
                   <td>{messageOr(intl, `subscriber.operation.${a.action}`, a.action)}</td>
                   <td>
-                    <AuditValues values={a.before} />
+                    <AuditValues values={a.before ?? {}} />
                   </td>
                   <td>
-                    <AuditValues values={a.after} />
+                    <AuditValues values={a.after ?? {}} />
                   </td>
                 </tr>
               ))}

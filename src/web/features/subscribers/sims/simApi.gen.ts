@@ -38,7 +38,25 @@ const injectedRtkApi = api
     overrideExisting: false,
   });
 export { injectedRtkApi as enhancedApi };
-export type GetSimCardsApiResponse = unknown;
+export type GetSimCardsApiResponse = /** status 200 Default Response */ {
+  items: {
+    iccid: string;
+    simType: 'physical' | 'esim';
+    status: 'inventory' | 'active' | 'suspended' | 'retired';
+    statusDate: string;
+    profileType: string | null;
+    batch: string | null;
+    cost: number | null;
+    serviceProviderName: string | null;
+    resellerId: number;
+    resellerName: string;
+    subscriberId: number | null;
+    subscriberName: string | null;
+  }[];
+  totalItemsCount: number;
+  totalPageCount: number;
+  currentPage: number;
+};
 export type GetSimCardsApiArg = {
   page?: number;
   size?: number;
@@ -46,9 +64,25 @@ export type GetSimCardsApiArg = {
   status?: 'inventory' | 'active' | 'suspended' | 'retired';
   simType?: 'physical' | 'esim';
 };
-export type GetSimCardsByIccidApiResponse = unknown;
+export type GetSimCardsByIccidApiResponse = /** status 200 Default Response */ {
+  iccid: string;
+  simType: 'physical' | 'esim';
+  status: 'inventory' | 'active' | 'suspended' | 'retired';
+  statusDate: string;
+  profileType: string | null;
+  batch: string | null;
+  cost: number | null;
+  serviceProviderName: string | null;
+  resellerId: number;
+  resellerName: string;
+  subscriberId: number | null;
+  subscriberName: string | null;
+  activationCode: string | null;
+};
 export type GetSimCardsByIccidApiArg = string;
-export type PostSimCardsByIccidApiResponse = unknown;
+export type PostSimCardsByIccidApiResponse = /** status 200 Default Response */ {
+  message: string;
+};
 export type PostSimCardsByIccidApiArg = {
   iccid: string;
   body: {

@@ -2,9 +2,7 @@
  * SIM cards: one card by its ICCID (with an eSIM's activation code), the paged list the caller may see, and
  * mailing an eSIM's activation QR code.
  */
-import { answering } from '@web/core/generatedApi';
 import { enhancedApi } from './simApi.gen';
-import type { Page } from '@shared/wire';
 
 export type SimType = 'physical' | 'esim';
 export type SimStatus = 'inventory' | 'active' | 'suspended' | 'retired';
@@ -31,15 +29,13 @@ export interface SimCard {
 
 const SIM = 'SimCard';
 
-export const simApi = answering<{ getSimCardsByIccid: SimCard; getSimCards: Page<SimCard>; postSimCardsByIccid: { message: string } }>()(
-  enhancedApi.enhanceEndpoints({
-    addTagTypes: [SIM],
-    endpoints: {
-      getSimCardsByIccid: { providesTags: (_r, _e, iccid) => [{ type: SIM, id: iccid }] },
-      getSimCards: { providesTags: [{ type: SIM, id: 'LIST' }] },
-      postSimCardsByIccid: { invalidatesTags: [] },
-    },
-  }),
-);
+export const simApi = enhancedApi.enhanceEndpoints({
+  addTagTypes: [SIM],
+  endpoints: {
+    getSimCardsByIccid: { providesTags: (_r, _e, iccid) => [{ type: SIM, id: iccid }] },
+    getSimCards: { providesTags: [{ type: SIM, id: 'LIST' }] },
+    postSimCardsByIccid: { invalidatesTags: [] },
+  },
+});
 
 export const { useGetSimCardsByIccidQuery, useGetSimCardsQuery, usePostSimCardsByIccidMutation } = simApi;
