@@ -42,6 +42,11 @@ export const API_DOMAINS: Record<string, string[]> = {
   'src/web/features/account-security/passwordApi.gen.ts': ['put /user/password'],
   'src/web/core/adminApi.gen.ts': ['get /admin/outbox', 'get /admin/join-requests'],
   'src/web/core/customFieldsApi.gen.ts': ['get /custom-fields/applicable/{entity}'],
+  'src/web/core/subscriberGroupsApi.gen.ts': [
+    'post /subscriber-groups/{id}/members',
+    'post /subscriber-groups/{id}/members/remove',
+    'post /subscriber-groups/{id}/members/paged',
+  ],
   'src/web/core/jobsApi.gen.ts': ['get /jobs', 'get /jobs/{id}', 'get /jobs/{id}/items', 'post /jobs/{id}/cancel', 'post /jobs/{id}/retry'],
   'src/web/core/packagesApi.gen.ts': [
     'get /pre-paid-packages/list/{subscriberId}',
@@ -141,7 +146,12 @@ export const API_DOMAINS: Record<string, string[]> = {
   ],
   'src/web/core/accessApi.gen.ts': ['post /join/recaptcha', 'post /join/request', 'put /user/password/reset'],
   'src/web/features/pricing/rulesApi.gen.ts': ['get /networks'],
-  'src/web/features/finance/financeApi.gen.ts': ['get /finance/trial-balance', 'get /finance/accounts/{code}/lines', 'get /finance/ledger-check', 'get /finance/overview'],
+  'src/web/features/finance/financeApi.gen.ts': [
+    'get /finance/trial-balance',
+    'get /finance/accounts/{code}/lines',
+    'get /finance/ledger-check',
+    'get /finance/overview',
+  ],
 };
 
 /** Calls that read but take their question as a POST body: generated as queries (cached, refetched), not mutations. */
