@@ -2954,7 +2954,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Every visible one of entity.subscribergroup.title, few fields each */
+    /** Every visible one of groups, few fields each */
     get: operations['getSubscriberGroups'];
     /** Changes the fields of a subscriber group the body sends */
     put: operations['putSubscriberGroups'];
@@ -3044,7 +3044,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** A page of entity.subscribergroup.title, sorted and searched */
+    /** A page of groups, sorted and searched */
     post: operations['postSubscriberGroupsPaged'];
     delete?: never;
     options?: never;
@@ -15071,7 +15071,9 @@ export interface operations {
           kind?: 'static' | 'search';
           name?: string;
           resellerId?: number | null;
-          searchBy?: string | null;
+          /** @enum {string|null} */
+          searchBy?:
+            'multi' | 'subscriberId' | 'imsi' | 'sponsorImsi' | 'iccid' | 'msisdn' | 'accountId' | 'accountName' | 'name' | 'resellerName' | 'network' | null;
           searchKey?: string | null;
           /** @description The version the row was read at: a row saved since answers 409 */
           version?: number;
@@ -15102,7 +15104,9 @@ export interface operations {
             name?: string;
             resellerId?: number;
             resellerName?: string;
-            searchBy?: string;
+            /** @enum {string} */
+            searchBy?:
+              'multi' | 'subscriberId' | 'imsi' | 'sponsorImsi' | 'iccid' | 'msisdn' | 'accountId' | 'accountName' | 'name' | 'resellerName' | 'network';
             searchKey?: string;
             /** @description Raised by every update; send it back with an update */
             version?: number;
@@ -15129,7 +15133,9 @@ export interface operations {
           kind: 'static' | 'search';
           name: string;
           resellerId?: number | null;
-          searchBy?: string | null;
+          /** @enum {string|null} */
+          searchBy?:
+            'multi' | 'subscriberId' | 'imsi' | 'sponsorImsi' | 'iccid' | 'msisdn' | 'accountId' | 'accountName' | 'name' | 'resellerName' | 'network' | null;
           searchKey?: string | null;
         };
       };
@@ -15158,7 +15164,9 @@ export interface operations {
             name?: string;
             resellerId?: number;
             resellerName?: string;
-            searchBy?: string;
+            /** @enum {string} */
+            searchBy?:
+              'multi' | 'subscriberId' | 'imsi' | 'sponsorImsi' | 'iccid' | 'msisdn' | 'accountId' | 'accountName' | 'name' | 'resellerName' | 'network';
             searchKey?: string;
             /** @description Raised by every update; send it back with an update */
             version?: number;
@@ -15201,7 +15209,9 @@ export interface operations {
             name?: string;
             resellerId?: number;
             resellerName?: string;
-            searchBy?: string;
+            /** @enum {string} */
+            searchBy?:
+              'multi' | 'subscriberId' | 'imsi' | 'sponsorImsi' | 'iccid' | 'msisdn' | 'accountId' | 'accountName' | 'name' | 'resellerName' | 'network';
             searchKey?: string;
             /** @description Raised by every update; send it back with an update */
             version?: number;
@@ -15438,7 +15448,9 @@ export interface operations {
               name?: string;
               resellerId?: number;
               resellerName?: string;
-              searchBy?: string;
+              /** @enum {string} */
+              searchBy?:
+                'multi' | 'subscriberId' | 'imsi' | 'sponsorImsi' | 'iccid' | 'msisdn' | 'accountId' | 'accountName' | 'name' | 'resellerName' | 'network';
               searchKey?: string;
               /** @description Raised by every update; send it back with an update */
               version?: number;

@@ -161,6 +161,7 @@ const READING_POSTS = new Set([
   'post /payments/paged',
   'post /accounts/{id}/payments/paged',
   'post /reseller-info/invoices/{resellerId}',
+  'post /subscriber-groups/{id}/members/paged',
 ]);
 
 /** The types of the whole document (its `paths`, `components` and `operations`), for the mock backend. */

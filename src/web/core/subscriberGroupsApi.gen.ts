@@ -23,13 +23,13 @@ const injectedRtkApi = api
         }),
         invalidatesTags: ['subscribers'],
       }),
-      postSubscriberGroupsByIdMembersPaged: build.mutation<PostSubscriberGroupsByIdMembersPagedApiResponse, PostSubscriberGroupsByIdMembersPagedApiArg>({
+      postSubscriberGroupsByIdMembersPaged: build.query<PostSubscriberGroupsByIdMembersPagedApiResponse, PostSubscriberGroupsByIdMembersPagedApiArg>({
         query: (queryArg) => ({
           url: `/subscriber-groups/${encodeURIComponent(String(queryArg.id))}/members/paged`,
           method: 'POST',
           body: queryArg.body,
         }),
-        invalidatesTags: ['subscribers'],
+        providesTags: ['subscribers'],
       }),
     }),
     overrideExisting: false,
@@ -107,5 +107,5 @@ export type ApiError = {
     message?: string;
   }[];
 };
-export const { usePostSubscriberGroupsByIdMembersMutation, usePostSubscriberGroupsByIdMembersRemoveMutation, usePostSubscriberGroupsByIdMembersPagedMutation } =
+export const { usePostSubscriberGroupsByIdMembersMutation, usePostSubscriberGroupsByIdMembersRemoveMutation, usePostSubscriberGroupsByIdMembersPagedQuery } =
   injectedRtkApi;

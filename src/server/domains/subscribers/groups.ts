@@ -84,7 +84,7 @@ export function subscriberGroupHooks(schemas: EntitySchema[]): EntityHooks {
       const searchKey = String(values.searchKey ?? existing?.searchKey ?? '').trim();
       const offered = searchFilters(subscriber, principal.isAdmin).some((f) => f.by === searchBy && f.by !== GROUP_FILTER);
       const errors = [
-        ...(offered || /^custom\.[a-z][a-zA-Z0-9_]{0,39}$/.test(searchBy) ? [] : [fieldError('searchBy', 'enum', 'subscriberGroup.searchBy.invalid')]),
+        ...(offered ? [] : [fieldError('searchBy', 'enum', 'subscriberGroup.searchBy.invalid')]),
         ...(searchKey ? [] : [fieldError('searchKey', 'required', 'subscriberGroup.searchKey.required')]),
       ];
       if (errors.length) throw invalid(errors);
