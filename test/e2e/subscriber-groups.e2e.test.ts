@@ -36,9 +36,9 @@ describe('subscriber groups in the browser', () => {
     await page.getByTestId('add-to-group-open').click();
 
     // The grid shows the group's two subscribers, and the picker says which group.
-    await expect.poll(async () => (await grid.locator('[row-id]').evaluateAll((rows) => [...new Set(rows.map((r) => r.getAttribute('row-id')))])).sort()).toEqual(
-      [...ids].sort(),
-    );
+    await expect
+      .poll(async () => (await grid.locator('[row-id]').evaluateAll((rows) => [...new Set(rows.map((r) => r.getAttribute('row-id')))])).sort())
+      .toEqual([...ids].sort());
     const groups = await callApi<Row[]>(page, 'GET', '/portal/subscriber-groups');
     const group = groups.find((g) => g.name === 'Forklifts')!;
     expect(await page.getByTestId('subscriber-group-filter').inputValue()).toBe(String(group.id));
