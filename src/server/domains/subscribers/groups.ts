@@ -57,13 +57,16 @@ function storedSearch(
 /**
  * The subscribers list's group filter: the key names a group the caller sees (else 400, naming `searchKey`); a
  * static group keeps the schema's filter (its membership rows), a saved search is replaced by the search it stores.
+ * A key that is not a number matches no subscriber (the schema's filter compares it with no id).
  */
 export function groupListHook(db: Kysely<Database>, schemas: EntitySchema[]): NonNullable<EntityHooks['beforeList']> {
   const groups = new EntityRepository(db, schemaOf(schemas, 'subscriberGroup'));
   const subscriber = schemaOf(schemas, 'subscriber');
   return async ({ req, principal, custom }) => {
     if (req.searchBy?.by !== GROUP_FILTER || !req.searchKey) return req;
-    const id = /^\d{1,10}$/.test(req.searchKey) ? Number(req.searchKey) : NaN;
+    // A key that is no id matches nothing, as any id filter's does; an id must name a group the caller sees.
+    if (!/^\d{1,15}$/.test(req.searchKey)) return req;
+    const id = Number(req.searchKey);
     const group = id <= 2147483647 ? await groups.get(id, { principal }) : undefined;
     if (!group) throw invalid([fieldError('searchKey', 'reference', 'subscriberGroup.unknown')]);
     return group.kind === 'search' ? storedSearch(subscriber, group, req, principal, custom) : req;
