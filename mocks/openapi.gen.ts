@@ -2998,6 +2998,111 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/subscriber-groups': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every visible one of groups, few fields each */
+    get: operations['getSubscriberGroups'];
+    /** Changes the fields of a subscriber group the body sends */
+    put: operations['putSubscriberGroups'];
+    /** Creates a subscriber group */
+    post: operations['postSubscriberGroups'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/subscriber-groups/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One subscriber group */
+    get: operations['getSubscriberGroupsById'];
+    put?: never;
+    post?: never;
+    /** Deletes a subscriber group */
+    delete: operations['deleteSubscriberGroupsById'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/subscriber-groups/{id}/members': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Adds subscribers to a static group; each id answers added, already (a member before) or notVisible */
+    post: operations['postSubscriberGroupsByIdMembers'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/subscriber-groups/{id}/members/paged': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A page of the group's subscribers the caller sees (a saved search's current answer), sorted like the subscribers list */
+    post: operations['postSubscriberGroupsByIdMembersPaged'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/subscriber-groups/{id}/members/remove': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Removes subscribers from a static group; each id answers removed, absent (no member) or notVisible */
+    post: operations['postSubscriberGroupsByIdMembersRemove'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/subscriber-groups/paged': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A page of groups, sorted and searched */
+    post: operations['postSubscriberGroupsPaged'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/subscriber-info/{id}': {
     parameters: {
       query?: never;
@@ -15699,6 +15804,453 @@ export interface operations {
       };
     };
   };
+  getSubscriberGroups: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id?: number;
+            /** @enum {string} */
+            kind?: 'static' | 'search';
+            name?: string;
+            resellerId?: number;
+          }[];
+        };
+      };
+    };
+  };
+  putSubscriberGroups: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          description?: string | null;
+          id: number;
+          /**
+           * @default static
+           * @enum {string}
+           */
+          kind?: 'static' | 'search';
+          name?: string;
+          resellerId?: number | null;
+          /** @enum {string|null} */
+          searchBy?:
+            'multi' | 'subscriberId' | 'imsi' | 'sponsorImsi' | 'iccid' | 'msisdn' | 'accountId' | 'accountName' | 'name' | 'resellerName' | 'network' | null;
+          searchKey?: string | null;
+          /** @description The version the row was read at: a row saved since answers 409 */
+          version?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            description?: string;
+            id?: number;
+            /** @enum {string} */
+            kind?: 'static' | 'search';
+            name?: string;
+            resellerId?: number;
+            resellerName?: string;
+            /** @enum {string} */
+            searchBy?:
+              'multi' | 'subscriberId' | 'imsi' | 'sponsorImsi' | 'iccid' | 'msisdn' | 'accountId' | 'accountName' | 'name' | 'resellerName' | 'network';
+            searchKey?: string;
+            /** @description Raised by every update; send it back with an update */
+            version?: number;
+          };
+        };
+      };
+    };
+  };
+  postSubscriberGroups: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          description?: string | null;
+          /**
+           * @default static
+           * @enum {string}
+           */
+          kind: 'static' | 'search';
+          name: string;
+          resellerId?: number | null;
+          /** @enum {string|null} */
+          searchBy?:
+            'multi' | 'subscriberId' | 'imsi' | 'sponsorImsi' | 'iccid' | 'msisdn' | 'accountId' | 'accountName' | 'name' | 'resellerName' | 'network' | null;
+          searchKey?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            description?: string;
+            id?: number;
+            /** @enum {string} */
+            kind?: 'static' | 'search';
+            name?: string;
+            resellerId?: number;
+            resellerName?: string;
+            /** @enum {string} */
+            searchBy?:
+              'multi' | 'subscriberId' | 'imsi' | 'sponsorImsi' | 'iccid' | 'msisdn' | 'accountId' | 'accountName' | 'name' | 'resellerName' | 'network';
+            searchKey?: string;
+            /** @description Raised by every update; send it back with an update */
+            version?: number;
+          };
+        };
+      };
+    };
+  };
+  getSubscriberGroupsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            description?: string;
+            id?: number;
+            /** @enum {string} */
+            kind?: 'static' | 'search';
+            name?: string;
+            resellerId?: number;
+            resellerName?: string;
+            /** @enum {string} */
+            searchBy?:
+              'multi' | 'subscriberId' | 'imsi' | 'sponsorImsi' | 'iccid' | 'msisdn' | 'accountId' | 'accountName' | 'name' | 'resellerName' | 'network';
+            searchKey?: string;
+            /** @description Raised by every update; send it back with an update */
+            version?: number;
+          };
+        };
+      };
+    };
+  };
+  deleteSubscriberGroupsById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  postSubscriberGroupsByIdMembers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          subscriberIds: number[];
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description One outcome per distinct id, in the order sent */
+            results: {
+              /** @enum {string} */
+              outcome: 'added' | 'already' | 'notVisible';
+              subscriberId: number;
+            }[];
+          };
+        };
+      };
+    };
+  };
+  postSubscriberGroupsByIdMembersPaged: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          page?: {
+            /** @description Key of the last row of the previous page: the page starts after it (keyset paging; `page` is then only echoed) */
+            after?: number | string;
+            page?: number;
+            size?: number;
+          } | null;
+          searchBy?: string | null;
+          searchKey?: string | null;
+          sortBy?: string | null;
+          /** @enum {string|null} */
+          sortDir?: 'asc' | 'desc' | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            currentPage?: number;
+            items?: {
+              accountName?: string;
+              iccid?: string;
+              imsi?: string;
+              name?: string;
+              status?: string;
+              subscriberId?: number;
+            }[];
+            totalIsEstimate?: boolean;
+            totalItemsCount?: number;
+            totalPageCount?: number;
+          };
+        };
+      };
+    };
+  };
+  postSubscriberGroupsByIdMembersRemove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          subscriberIds: number[];
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description One outcome per distinct id, in the order sent */
+            results: {
+              /** @enum {string} */
+              outcome: 'removed' | 'absent' | 'notVisible';
+              subscriberId: number;
+            }[];
+          };
+        };
+      };
+    };
+  };
+  postSubscriberGroupsPaged: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          page?: {
+            /** @description Key of the last row of the previous page: the page starts after it (keyset paging; `page` is then only echoed) */
+            after?: number | string;
+            page?: number;
+            size?: number;
+          } | null;
+          /** @description One of multi, name, description */
+          searchBy?: string | null;
+          searchKey?: string | null;
+          sortBy?: string | null;
+          /** @enum {string|null} */
+          sortDir?: 'asc' | 'desc' | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            currentPage?: number;
+            items?: {
+              description?: string;
+              id?: number;
+              /** @enum {string} */
+              kind?: 'static' | 'search';
+              name?: string;
+              resellerId?: number;
+              resellerName?: string;
+              /** @enum {string} */
+              searchBy?:
+                'multi' | 'subscriberId' | 'imsi' | 'sponsorImsi' | 'iccid' | 'msisdn' | 'accountId' | 'accountName' | 'name' | 'resellerName' | 'network';
+              searchKey?: string;
+              /** @description Raised by every update; send it back with an update */
+              version?: number;
+            }[];
+            /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+            totalIsEstimate?: boolean;
+            totalItemsCount?: number;
+            totalPageCount?: number;
+          };
+        };
+      };
+    };
+  };
   postSubscriberInfoById: {
     parameters: {
       query?: never;
@@ -16974,7 +17526,7 @@ export interface operations {
             page?: number;
             size?: number;
           } | null;
-          /** @description One of multi, subscriberId, imsi, sponsorImsi, iccid, msisdn, accountId, accountName, name, resellerName, resellerId, network */
+          /** @description One of multi, subscriberId, imsi, sponsorImsi, iccid, msisdn, accountId, accountName, name, resellerName, resellerId, network, groupId */
           searchBy?: string | null;
           searchKey?: string | null;
           sortBy?: string | null;
@@ -17059,7 +17611,7 @@ export interface operations {
             page?: number;
             size?: number;
           } | null;
-          /** @description One of multi, subscriberId, imsi, sponsorImsi, iccid, msisdn, accountId, accountName, name, resellerName, resellerId, network */
+          /** @description One of multi, subscriberId, imsi, sponsorImsi, iccid, msisdn, accountId, accountName, name, resellerName, resellerId, network, groupId */
           searchBy?: string | null;
           searchKey?: string | null;
           sortBy?: string | null;
@@ -17187,7 +17739,7 @@ export interface operations {
             page?: number;
             size?: number;
           } | null;
-          /** @description One of multi, subscriberId, imsi, sponsorImsi, iccid, msisdn, accountId, accountName, name, resellerName, resellerId, network */
+          /** @description One of multi, subscriberId, imsi, sponsorImsi, iccid, msisdn, accountId, accountName, name, resellerName, resellerId, network, groupId */
           searchBy?: string | null;
           searchKey?: string | null;
           sortBy?: string | null;

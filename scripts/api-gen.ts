@@ -42,6 +42,11 @@ export const API_DOMAINS: Record<string, string[]> = {
   'src/web/features/account-security/passwordApi.gen.ts': ['put /user/password'],
   'src/web/core/adminApi.gen.ts': ['get /admin/outbox', 'get /admin/join-requests'],
   'src/web/core/customFieldsApi.gen.ts': ['get /custom-fields/applicable/{entity}'],
+  'src/web/core/subscriberGroupsApi.gen.ts': [
+    'post /subscriber-groups/{id}/members',
+    'post /subscriber-groups/{id}/members/remove',
+    'post /subscriber-groups/{id}/members/paged',
+  ],
   'src/web/core/jobsApi.gen.ts': ['get /jobs', 'get /jobs/{id}', 'get /jobs/{id}/items', 'post /jobs/{id}/cancel', 'post /jobs/{id}/retry'],
   'src/web/core/packagesApi.gen.ts': [
     'get /pre-paid-packages/list/{subscriberId}',
@@ -159,6 +164,7 @@ const READING_POSTS = new Set([
   'post /reseller-info/invoices/{resellerId}',
   'post /networks/usage/paged',
   'post /networks/usage/countries',
+  'post /subscriber-groups/{id}/members/paged',
 ]);
 
 /** The types of the whole document (its `paths`, `components` and `operations`), for the mock backend. */

@@ -136,7 +136,10 @@ describe.each(engines)('bad input on %s', (engine) => {
     const sub = subs.json().items[0];
     const localPlan = await first('/portal/pricing-plans/local/paged', 'id');
     const ruleId = String((await admin.post(`/portal/pricing-plans/local/${localPlan}/rules/paged`, {})).json().items?.[0]?.id ?? 1);
+    const group = await admin.post('/portal/subscriber-groups', { name: 'Bad input group', kind: 'static' });
+    if (group.statusCode !== 201) throw new Error(group.body);
     known = [
+      { pattern: /subscriber-groups/, name: 'id', value: String(group.json().id) },
       { pattern: /subscriber|msisdn|summa|pre-paid-packages\/list/, name: 'id', value: String(sub.subscriberId) },
       { pattern: /./, name: 'subscriberId', value: String(sub.subscriberId) },
       { pattern: /./, name: 'imsi', value: sub.imsi },

@@ -777,6 +777,23 @@ export interface SubscriberCharge {
   username: string;
 }
 
+export interface SubscriberGroup {
+  description: string | null;
+  id: Generated<number>;
+  kind: Generated<string>;
+  name: string;
+  resellerId: number;
+  searchBy: string | null;
+  searchKey: string | null;
+  version: Generated<number>;
+}
+
+export interface SubscriberGroupMember {
+  addedAt: Generated<Timestamp>;
+  groupId: number;
+  subscriberId: number;
+}
+
 export interface SubscriberMsisdn {
   msisdn: string;
   subscriberId: number;
@@ -914,6 +931,8 @@ export interface DB {
   subscriber: Subscriber;
   subscriberAudit: SubscriberAudit;
   subscriberCharge: SubscriberCharge;
+  subscriberGroup: SubscriberGroup;
+  subscriberGroupMember: SubscriberGroupMember;
   subscriberMsisdn: SubscriberMsisdn;
   subscriberOperation: SubscriberOperation;
   subscriberUploadLine: SubscriberUploadLine;

@@ -9,6 +9,7 @@ import { resellerHooks } from '../domains/resellers/hooks';
 import { roamingProfileHooks } from '../domains/roaming-profiles/hooks';
 import { roleHooks } from '../domains/roles/hooks';
 import { serviceClassHooks, withServiceClass } from '../domains/service-classes/hooks';
+import { groupListHook, subscriberGroupHooks } from '../domains/subscribers/groups';
 import { subscriberHooks } from '../domains/subscribers/hooks';
 import { userHooks } from '../domains/users/hooks';
 import { zoneHooks } from '../domains/zones/hooks';
@@ -26,7 +27,8 @@ export default domainPlugin('entities', async (app, { database, schemas }) =>
     destinationZone: zoneHooks,
     pricingPlan: pricingPlanHooks,
     roamingProfile: roamingProfileHooks,
-    subscriber: withServiceClass(subscriberHooks, app, (id) => ({ subscriberIds: [id] })),
+    subscriber: { ...withServiceClass(subscriberHooks, app, (id) => ({ subscriberIds: [id] })), beforeList: groupListHook(database.db, schemas) },
+    subscriberGroup: subscriberGroupHooks(schemas),
     allowedList: allowedListHooks,
     prepaidTemplate: templateHooks,
     customField: customFieldHooks,

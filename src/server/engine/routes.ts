@@ -17,8 +17,9 @@ import {
   type ApiOperation,
   type ApiRoute,
   type EntitySchema,
+  type NormalisedListRequest,
 } from '@shared/schema';
-import { CUSTOM_PROPERTY, customEntityOf, customName, listValue } from '@shared/customFields';
+import { CUSTOM_PROPERTY, customEntityOf, customName, listValue, type CustomFieldDefinition } from '@shared/customFields';
 import { cellKinds, XLSX_CONTENT_TYPE } from '@shared/spreadsheet';
 import { bodySchema, cleanProperty } from '@shared/validation';
 import type { FieldError, ListRequest } from '@shared/wire';
@@ -126,6 +127,17 @@ export interface EntityHooks {
   afterPage?(rows: Body[], principal: Principal, db: Kysely<Database>): Promise<Body[]>;
   /** Narrows the `list` call's choices to those the caller may use where they are offered (e.g. roles it may grant). */
   afterList?(rows: Body[], principal: Principal, db: Kysely<Database>): Promise<Body[]>;
+  /**
+   * Turns a checked list request into the one the list runs, for a search the schema's filters cannot say alone
+   * (e.g. the subscribers of a group, which may be a stored search); throws an HttpError for a key naming nothing the
+   * caller may use. Paged, search and download calls go through it.
+   */
+  beforeList?(ctx: {
+    req: NormalisedListRequest;
+    principal: Principal;
+    db: Kysely<Database>;
+    custom: readonly CustomFieldDefinition[];
+  }): Promise<NormalisedListRequest>;
 }
 
 /** Handlers of the generic calls, shared by every schema. */
@@ -169,7 +181,9 @@ function handlersFor(
   const callerFields = async (principal: Principal) => (customEntity ? customFields.forPath(customEntity, principal.resellerPath) : []);
   const listRequest = async (request: FastifyRequest) => {
     const principal = principalOf(request);
-    return normaliseListRequest(schema, (request.body ?? {}) as ListRequest, principal.isAdmin, await callerFields(principal));
+    const custom = await callerFields(principal);
+    const req = normaliseListRequest(schema, (request.body ?? {}) as ListRequest, principal.isAdmin, custom);
+    return hooks.beforeList ? hooks.beforeList({ req, principal, db, custom }) : req;
   };
 
   const paged: Handler = async (request) =>

@@ -37,6 +37,8 @@ export const SCREEN_SPECS: readonly Extract<RouteSpec, { page: 'screen' }>[] = [
   // The subscriber list with its bulk actions and CSV update (the generic list inside).
   { path: '/subscribers', privilege: 'Subscribers', page: 'screen', screen: 'Subscribers' },
   { path: '/subscriber/:id', privilege: 'Subscribers', page: 'screen', screen: 'SubscriberDetail' },
+  // A group's form with its member count and a link to the subscribers list filtered by it.
+  { path: '/group/:id', privilege: 'Subscribers', page: 'screen', screen: 'SubscriberGroupDetail' },
   // The id is the ICCID, the key of GET /portal/sim-cards/{iccid}.
   { path: '/sim/:id', privilege: 'Subscribers', page: 'screen', screen: 'SimDetail' },
   { path: '/my-pricing', privilege: 'Pricing', page: 'screen', screen: 'MyPricing' },

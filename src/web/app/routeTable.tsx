@@ -26,6 +26,7 @@ const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   PackageSales: lazy(() => import('@web/features/packages/PackageSalesPage')),
   Subscribers: lazy(() => import('@web/features/subscribers/SubscribersPage')),
   SubscriberDetail: lazy(() => import('@web/features/subscribers/SubscriberDetailPage')),
+  SubscriberGroupDetail: lazy(() => import('@web/features/subscriber-groups/GroupDetailPage')),
   SimDetail: lazy(() => import('@web/features/subscribers/sims/SimDetailPage')),
   MyPricing: lazy(() => import('@web/features/reseller-pricing/MyPricingPage')),
   AssignSubscribers: lazy(() => import('@web/features/assign-subscribers/AssignSubscribersPage')),

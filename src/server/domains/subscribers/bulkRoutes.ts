@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import Papa from 'papaparse';
 import { ListRequestError, normaliseListRequest, type EntitySchema } from '@shared/schema';
+import type { EntityHooks } from '../../engine/routes';
 import type { FieldError } from '@shared/wire';
 import { EntityRepository } from '../../engine/repository';
 import { fieldError, forbidden, HttpError, invalid } from '../../http/errors';
@@ -163,7 +164,13 @@ export function csvJobKind(db: Kysely<Database>, app: Pick<FastifyInstance, 'cor
  * Bulk actions on subscribers as durable jobs: a preview (nothing written), the job itself, and a CSV upload
  * of changes in the columns of the subscriber export.
  */
-export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kysely<Database>, schema: EntitySchema) {
+export async function registerSubscriberBulkRoutes(
+  app: FastifyInstance,
+  db: Kysely<Database>,
+  schema: EntitySchema,
+  /** The list's own narrowing of a search (a group's subscribers), so a search selection names what the grid shows. */
+  beforeList?: EntityHooks['beforeList'],
+) {
   const tags = ['subscribers'];
   const repo = new EntityRepository(db, schema);
   const config = { privilege: 'Subscribers' };
@@ -188,6 +195,7 @@ export async function registerSubscriberBulkRoutes(app: FastifyInstance, db: Kys
         if (e instanceof ListRequestError) throw invalid([fieldError(`selection.search.${e.field}`, e.rule, e.messageId)]);
         throw e;
       }
+      if (beforeList) req = await beforeList({ req, principal, db, custom: customDefs });
       const rows = await db
         .selectFrom(repo.exportQuery(req, { principal }).as('q'))
         .select('q.subscriberId')

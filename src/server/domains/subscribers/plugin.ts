@@ -2,6 +2,7 @@ import { createMailer } from '../../adapters/mail';
 import { createMigrationPlatform } from '../../adapters/migration';
 import { domainPlugin } from '../plugin';
 import { registerSubscriberBulkRoutes } from './bulkRoutes';
+import { groupListHook, registerSubscriberGroupRoutes } from './groups';
 import { registerSubscriberImpactRoutes } from './impactRoutes';
 import { registerSubscriberInfoRoutes } from './infoRoutes';
 import { registerSubscriberOperationRoutes } from './operationRoutes';
@@ -19,6 +20,7 @@ export default domainPlugin('subscribers', async (app, { database, schemas, app:
   app.jobs.register(MIGRATION_JOB, migrationJobKind(app.migration));
   registerSubscriberRangeRoutes(app, db);
   const schema = schemas.find((s) => s.$id === 'subscriber');
-  if (schema) await registerSubscriberBulkRoutes(app, db, schema);
+  if (schema) await registerSubscriberBulkRoutes(app, db, schema, groupListHook(db, schemas));
   registerSubscriberImpactRoutes(app, db);
+  registerSubscriberGroupRoutes(app, db, schemas);
 });

@@ -18,6 +18,7 @@ import type { Job } from '@web/core/jobsApi';
 import { api } from '@web/core/api';
 import { BulkToolbar } from './bulk/BulkToolbar';
 import { CsvUpdateDialog } from './bulk/CsvUpdateDialog';
+import { GroupFilter } from './GroupFilter';
 import './bulk/subscriberBulk.css';
 
 const schema = findSchema('subscriber')!;
@@ -51,10 +52,15 @@ export default function SubscribersPage() {
   const busy = jobs.some((j) => !j.ended);
   const bulk: ListBulk = {
     toolbar: (selection) => <BulkToolbar selection={selection} onStarted={started} />,
-    actions: csvUpdate && (
-      <Button icon={<UploadIcon />} onClick={() => setCsvOpen(true)} data-testid="bulk-csv-open">
-        <FormattedMessage id="bulkCsv.open" />
-      </Button>
+    actions: (
+      <>
+        <GroupFilter />
+        {csvUpdate && (
+          <Button icon={<UploadIcon />} onClick={() => setCsvOpen(true)} data-testid="bulk-csv-open">
+            <FormattedMessage id="bulkCsv.open" />
+          </Button>
+        )}
+      </>
     ),
     status: jobs.length > 0 && (
       <Callout className="portal-bulk-jobs" intent={Intent.PRIMARY} icon={null} data-testid="bulk-jobs">

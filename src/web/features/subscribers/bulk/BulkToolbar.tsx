@@ -8,6 +8,7 @@ import { selectPrivileges } from '@web/core/authSlice';
 import { useAppSelector } from '@web/core/hooks';
 import type { ListSelection } from '@web/engine/EntityListPage';
 import { useIsAdmin } from '@web/core/useIsAdmin';
+import { AddToGroupDialog } from './AddToGroupDialog';
 import { BulkDialog } from './BulkDialog';
 import { BULK_ACTIONS, type BulkAction } from './bulkApi';
 
@@ -34,7 +35,8 @@ export function BulkToolbar({ selection, onStarted }: { selection: ListSelection
   const intl = useIntl();
   const actions = useBulkActions();
   const [open, setOpen] = useState<BulkAction | null>(null);
-  if (!actions.length) return null;
+  // Adding to a group takes the ticked rows (the Subscribers privilege is enough: groups are the caller's own).
+  const [grouping, setGrouping] = useState(false);
   return (
     <>
       <PopoverNext
@@ -49,6 +51,12 @@ export function BulkToolbar({ selection, onStarted }: { selection: ListSelection
                 data-testid={`bulk-${action}`}
               />
             ))}
+            <MenuItem
+              text={intl.formatMessage({ id: 'bulk.action.add-to-group' })}
+              disabled={!('ids' in selection.target)}
+              onClick={() => setGrouping(true)}
+              data-testid="bulk-add-to-group"
+            />
           </Menu>
         }
       >
@@ -56,6 +64,7 @@ export function BulkToolbar({ selection, onStarted }: { selection: ListSelection
           {intl.formatMessage({ id: 'bulk.actions' })}
         </Button>
       </PopoverNext>
+      {grouping && <AddToGroupDialog selection={selection} onClose={() => setGrouping(false)} />}
       {open && <BulkDialog action={open} selection={selection} onClose={() => setOpen(null)} onStarted={onStarted} />}
     </>
   );
