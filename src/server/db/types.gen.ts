@@ -676,6 +676,28 @@ export interface Role {
   version: Generated<number>;
 }
 
+export interface SalesRollupKey {
+  accountId: number;
+  amount: Numeric;
+  country: string;
+  packageId: number;
+  plmn: string;
+  resellerId: number;
+  slot: Timestamp;
+  vendorId: number;
+}
+
+export interface SalesSlot {
+  accountId: number;
+  amount: Generated<Numeric>;
+  country: string;
+  plmn: string;
+  resellerId: number;
+  sales: Generated<number>;
+  slot: Timestamp;
+  vendorId: number;
+}
+
 export interface ServiceClass {
   code: string;
   description: string | null;
@@ -816,6 +838,24 @@ export interface UsageRecord {
   subscriberId: number;
 }
 
+export interface UsageSlot {
+  accountId: number;
+  bytesDown: Generated<number>;
+  bytesUp: Generated<number>;
+  plmn: string;
+  records: Generated<number>;
+  resellerId: number;
+  slot: Timestamp;
+}
+
+export interface UsageSubscriberSlot {
+  accountId: number;
+  bytes: Generated<number>;
+  resellerId: number;
+  slot: Timestamp;
+  subscriberId: number;
+}
+
 export interface WebhookAttempt {
   attemptedAt: Generated<Timestamp>;
   deliveryId: number;
@@ -906,6 +946,8 @@ export interface DB {
   roamingProfileSponsorName: RoamingProfileSponsorName;
   roamingRule: RoamingRule;
   role: Role;
+  salesRollupKey: SalesRollupKey;
+  salesSlot: SalesSlot;
   serviceClass: ServiceClass;
   setting: Setting;
   simCard: SimCard;
@@ -918,6 +960,8 @@ export interface DB {
   subscriberOperation: SubscriberOperation;
   subscriberUploadLine: SubscriberUploadLine;
   usageRecord: UsageRecord;
+  usageSlot: UsageSlot;
+  usageSubscriberSlot: UsageSubscriberSlot;
   webhookAttempt: WebhookAttempt;
   webhookDelivery: WebhookDelivery;
   webhookEndpoint: WebhookEndpoint;
