@@ -153,7 +153,12 @@ export const API_DOMAINS: Record<string, string[]> = {
   ],
   'src/web/core/accessApi.gen.ts': ['post /join/recaptcha', 'post /join/request', 'put /user/password/reset'],
   'src/web/features/pricing/rulesApi.gen.ts': ['get /networks'],
-  'src/web/features/finance/financeApi.gen.ts': ['get /finance/trial-balance', 'get /finance/accounts/{code}/lines', 'get /finance/ledger-check', 'get /finance/overview'],
+  'src/web/features/finance/financeApi.gen.ts': [
+    'get /finance/trial-balance',
+    'get /finance/accounts/{code}/lines',
+    'get /finance/ledger-check',
+    'get /finance/overview',
+  ],
 };
 
 /** Calls that read but take their question as a POST body: generated as queries (cached, refetched), not mutations. */

@@ -43,7 +43,9 @@ describe.each(engines)('dashboard graphs on %s', (engine) => {
       select coalesce(sum(u.bytes_up), 0)::text as up, coalesce(sum(u.bytes_down), 0)::text as down
       from usage_record u join subscriber s on s.subscriber_id = u.subscriber_id join reseller r on r.id = s.reseller_id
       where u.at >= ${from}::timestamptz and u.at < ${to}::timestamptz
-        and r.path like ${`${scope.path ?? '/'}%`} and (${scope.accountId ?? null}::int is null or s.account_id = ${scope.accountId ?? null}::int)`.execute(ctx.db);
+        and r.path like ${`${scope.path ?? '/'}%`} and (${scope.accountId ?? null}::int is null or s.account_id = ${scope.accountId ?? null}::int)`.execute(
+      ctx.db,
+    );
     return { up: Number(rows[0].up), down: Number(rows[0].down) };
   };
   /** The ledger's package purchases (their debits) in [from, to) within a reseller path. */
@@ -128,7 +130,16 @@ describe.each(engines)('dashboard graphs on %s', (engine) => {
     const week = await ok('admin', '/portal/graphs/usage', { range: 'custom', from: '2026-03-26', to: '2026-04-02' }, 'Europe/Berlin');
     expect(week.bucket).toBe('day');
     const days = await rawByLocalDay(week.from, week.to, 'Europe/Berlin');
-    expect(week.points.map((p: Row) => p.local.slice(0, 10))).toEqual(['2026-03-26', '2026-03-27', '2026-03-28', '2026-03-29', '2026-03-30', '2026-03-31', '2026-04-01', '2026-04-02']);
+    expect(week.points.map((p: Row) => p.local.slice(0, 10))).toEqual([
+      '2026-03-26',
+      '2026-03-27',
+      '2026-03-28',
+      '2026-03-29',
+      '2026-03-30',
+      '2026-03-31',
+      '2026-04-01',
+      '2026-04-02',
+    ]);
     for (const p of week.points) expect(p.bytesUp + p.bytesDown, p.local).toBe(days[p.local.slice(0, 10)] ?? 0);
   });
 
@@ -156,7 +167,10 @@ describe.each(engines)('dashboard graphs on %s', (engine) => {
       expect(series.points.reduce((t: number, p: Row) => t + p.count, 0)).toBe(sales.count);
       for (const by of ['Country', 'Customer', 'Operator', 'Vendor']) {
         const items = (await ok('northwind', `/portal/graphs/salesTotalBy${by}`, body, zone)).items as Row[];
-        expect(items.reduce((t, x) => t + x.count, 0), by).toBe(sales.count);
+        expect(
+          items.reduce((t, x) => t + x.count, 0),
+          by,
+        ).toBe(sales.count);
         expect(items.reduce((t, x) => t + x.value, 0)).toBeCloseTo(sales.amount, 2);
       }
     }
@@ -180,7 +194,10 @@ describe.each(engines)('dashboard graphs on %s', (engine) => {
         const usage = await ok('admin', '/portal/graphs/usage', { range }, zone);
         expect(usage.bucket, range).toBe(bucket);
         const raw = await rawUsage(usage.from, usage.to, {});
-        expect(usage.points.reduce((t: number, p: Row) => t + p.bytesUp + p.bytesDown, 0), `${range} ${zone}`).toBe(raw.up + raw.down);
+        expect(
+          usage.points.reduce((t: number, p: Row) => t + p.bytesUp + p.bytesDown, 0),
+          `${range} ${zone}`,
+        ).toBe(raw.up + raw.down);
         expect(Date.parse(usage.to)).toBeGreaterThan(Date.now());
       }
     const day = await ok('admin', '/portal/graphs/usage', { range: 'last24Hours' }, 'Asia/Kathmandu');
@@ -195,7 +212,9 @@ describe.each(engines)('dashboard graphs on %s', (engine) => {
     const body = { range: 'custom', from: '2026-03-20', to: '2026-04-10' };
     const before = await ok('admin', '/portal/graphs/usage', body, 'Europe/Berlin');
     await addUsage('2026-03-27T00:00:00Z', 3, 5, 9);
-    await sql`update usage_record set bytes_down = bytes_down + 1000 where id in (select id from usage_record where at < '2026-03-30' order by id limit 50)`.execute(ctx.db);
+    await sql`update usage_record set bytes_down = bytes_down + 1000 where id in (select id from usage_record where at < '2026-03-30' order by id limit 50)`.execute(
+      ctx.db,
+    );
     await sql`delete from usage_record where id in (select id from usage_record where at < '2026-03-30' order by id desc limit 40)`.execute(ctx.db);
     await addSales('2026-03-28T00:00:00Z', 3, 10, 11);
     const after = await ok('admin', '/portal/graphs/usage', body, 'Europe/Berlin');
@@ -239,7 +258,9 @@ describe.each(engines)('dashboard graphs on %s', (engine) => {
     expect((await call('bluesky', '/portal/graphs/salesTotal', { ...body, accountId: harborAccount })).statusCode).toBe(404);
     expect((await call('harbor', '/portal/graphs/sales', { ...body, resellerId: reseller['Blue Sky Telecom'].id })).statusCode).toBe(404);
     const iotVendors = (await ok('northwind-iot', '/portal/graphs/salesTotalByCustomer', body)).items as Row[];
-    const iotAccounts = (await sql<{ id: number }>`select account_id as id from account where reseller_id = ${reseller['Northwind IoT'].id}`.execute(ctx.db)).rows.map((r) => String(r.id));
+    const iotAccounts = (
+      await sql<{ id: number }>`select account_id as id from account where reseller_id = ${reseller['Northwind IoT'].id}`.execute(ctx.db)
+    ).rows.map((r) => String(r.id));
     for (const item of iotVendors) expect(iotAccounts).toContain(item.key);
   });
 

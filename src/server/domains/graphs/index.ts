@@ -226,7 +226,7 @@ export function registerGraphRoutes(app: FastifyInstance, db: Kysely<Database>) 
 
   app.post(
     '/portal/graphs/usage',
-    ranged('Data used per hour, day or month of a time range (MB), in the caller\'s time zone', seriesSchema(usagePoint, Object.keys(usagePoint))),
+    ranged("Data used per hour, day or month of a time range (MB), in the caller's time zone", seriesSchema(usagePoint, Object.keys(usagePoint))),
     async (request) => {
       const { range, scope } = await question(db, request);
       return usageSeries(db, range, scope);
@@ -242,7 +242,9 @@ export function registerGraphRoutes(app: FastifyInstance, db: Kysely<Database>) 
   app.post('/portal/graphs/salesTotal', ranged('Package sales over a time range (US dollars) and how many packages', salesTotalSchema), async (request) => {
     const { range, scope } = await question(db, request);
     const { rows } = await sql<{ amount: string; sales: string }>`
-      select coalesce(sum(x.amount), 0)::text as amount, coalesce(sum(x.sales), 0)::text as sales from sales_slot x where ${scope} and ${inRange(range)}`.execute(db);
+      select coalesce(sum(x.amount), 0)::text as amount, coalesce(sum(x.sales), 0)::text as sales from sales_slot x where ${scope} and ${inRange(range)}`.execute(
+      db,
+    );
     return { ...rangeOf(range), currency: LEDGER_CURRENCY, value: Number(rows[0].amount), count: Number(rows[0].sales) };
   });
   const byKeyRoutes = [
@@ -336,14 +338,23 @@ export function registerGraphRoutes(app: FastifyInstance, db: Kysely<Database>) 
   const topConfig = { privilege: ['Subscribers', 'Dashboard'] };
   const topSummary = 'Subscribers with the most data in the last 24 hours (body `{ size? }`, 10 by default, at most 100)';
   const topBody = objectBody({ size: { type: 'integer', minimum: 1, maximum: 100, errorMessage: 'validation.pageSize.invalid' } });
-  app.post('/portal/subscriber-info/top24Hours', { config: topConfig, schema: { tags: ['subscribers'], summary: topSummary, headers, body: topBody, response: { 200: topSchema } } }, (request) =>
-    top(request),
+  app.post(
+    '/portal/subscriber-info/top24Hours',
+    { config: topConfig, schema: { tags: ['subscribers'], summary: topSummary, headers, body: topBody, response: { 200: topSchema } } },
+    (request) => top(request),
   );
   app.post(
     '/portal/subscriber-info/top24Hours/:resellerId',
     {
       config: topConfig,
-      schema: { tags: ['subscribers'], summary: `${topSummary}, within one reseller and its sub-resellers`, headers, params: idParams('resellerId', { min: INT_MIN }), body: topBody, response: { 200: topSchema } },
+      schema: {
+        tags: ['subscribers'],
+        summary: `${topSummary}, within one reseller and its sub-resellers`,
+        headers,
+        params: idParams('resellerId', { min: INT_MIN }),
+        body: topBody,
+        response: { 200: topSchema },
+      },
     },
     (request) => top(request, (request.params as { resellerId: number }).resellerId),
   );

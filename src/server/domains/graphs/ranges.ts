@@ -66,7 +66,12 @@ export interface RangeBody {
 /** The body properties of a ranged call (validated again here, so each refusal names its field). */
 export const rangeProperties = {
   range: { type: 'string', enum: [...RANGE_NAMES], errorMessage: 'graphs.range.invalid', description: 'The time range (last7Days by default)' },
-  from: { type: 'string', format: 'date', errorMessage: 'validation.date.invalid', description: 'A custom range: its first day (YYYY-MM-DD, in the time zone)' },
+  from: {
+    type: 'string',
+    format: 'date',
+    errorMessage: 'validation.date.invalid',
+    description: 'A custom range: its first day (YYYY-MM-DD, in the time zone)',
+  },
   to: { type: 'string', format: 'date', errorMessage: 'validation.date.invalid', description: 'A custom range: its last day, included' },
 };
 
@@ -145,7 +150,8 @@ export function bucketOf(column: RawBuilder<unknown>, r: ResolvedRange): RawBuil
 
 /** Every bucket's start of the range as a subquery of one column, `start`. */
 export function bucketSeries(r: ResolvedRange): RawBuilder<Date> {
-  if (r.bucket === 'hour') return sql<Date>`(select generate_series(${r.from}::timestamptz, ${r.to}::timestamptz - interval '1 second', interval '1 hour') as start)`;
+  if (r.bucket === 'hour')
+    return sql<Date>`(select generate_series(${r.from}::timestamptz, ${r.to}::timestamptz - interval '1 second', interval '1 hour') as start)`;
   const step = sql.lit(`1 ${r.bucket}`);
   return sql<Date>`(select distinct date_trunc(${r.bucket}, g) at time zone ${r.timeZone} as start from generate_series(
       date_trunc(${r.bucket}, ${r.from}::timestamptz at time zone ${r.timeZone}),
