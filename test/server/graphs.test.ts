@@ -230,6 +230,13 @@ describe.each(engines)('dashboard graphs on %s', (engine) => {
       from usage_record u join subscriber s on s.subscriber_id = u.subscriber_id group by 1, 2, 3, 4
       except select slot, reseller_id, account_id, plmn, bytes_up, bytes_down from usage_slot where records <> 0) d`.execute(ctx.db);
     expect(rows[0].diff).toBe('0');
+    const perSubscriber = await sql<{ diff: string }>`select count(*)::text as diff from (
+      (select u.subscriber_id, graph_slot(u.at) as slot, sum(u.bytes_up + u.bytes_down) as bytes from usage_record u group by 1, 2
+        except select subscriber_id, slot, bytes from usage_subscriber_slot)
+      union all
+      (select subscriber_id, slot, bytes from usage_subscriber_slot where bytes <> 0
+        except select u.subscriber_id, graph_slot(u.at), sum(u.bytes_up + u.bytes_down) from usage_record u group by 1, 2)) d`.execute(ctx.db);
+    expect(perSubscriber.rows[0].diff).toBe('0');
   });
 
   it("shows each tenant only its subtree's figures: a sub-reseller never its parent's, an account user its account", async () => {

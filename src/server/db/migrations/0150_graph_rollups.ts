@@ -13,14 +13,23 @@ import { sql, type Kysely } from 'kysely';
  *   per (slot, reseller, account, vendor, operator plmn, country). The vendor is the reseller whose template was sold;
  *   the operator is the network of the subscriber's latest usage record at the sale; the country is that network's,
  *   else the subscriber's.
- * Usage belongs to the reseller and account that held the SIM when the record was written.
+ * Usage belongs to the reseller and account that held the SIM when the record was written; a removed record is taken
+ * from the figures it was counted in.
  */
-const SIGNED = (table: string, sign: number) => `select ${sign} as sign, subscriber_id, at, plmn, bytes_up, bytes_down from ${table}`;
+/** New rows belong to the subscriber's reseller and account now. */
+const ADDED = (table: string) => `select 1 as sign, n.subscriber_id, n.at, n.plmn, n.bytes_up, n.bytes_down, s.reseller_id, s.account_id
+  from ${table} n join subscriber s on s.subscriber_id = n.subscriber_id`;
+/**
+ * Removed rows are taken from the owner they were counted for (the per-subscriber rollup's): the SIM may have moved
+ * since, or be gone (its records removed with it, after its row).
+ */
+const REMOVED = (table: string) => `select -1 as sign, o.subscriber_id, o.at, o.plmn, o.bytes_up, o.bytes_down, k.reseller_id, k.account_id
+  from ${table} o join usage_subscriber_slot k on k.subscriber_id = o.subscriber_id and k.slot = graph_slot(o.at)`;
 /** The trigger functions of the usage log's events and the signed rows each adds. */
 const USAGE_EVENTS = {
-  usage_rollup_inserted: SIGNED('new_rows', 1),
-  usage_rollup_deleted: SIGNED('old_rows', -1),
-  usage_rollup_updated: `${SIGNED('old_rows', -1)} union all ${SIGNED('new_rows', 1)}`,
+  usage_rollup_inserted: ADDED('new_rows'),
+  usage_rollup_deleted: REMOVED('old_rows'),
+  usage_rollup_updated: `${REMOVED('old_rows')} union all ${ADDED('new_rows')}`,
 };
 
 export async function up(db: Kysely<any>) {
@@ -68,15 +77,13 @@ export async function up(db: Kysely<any>) {
         with d as (${sql.raw(rows)}),
         bySlot as (
           insert into usage_slot as u (slot, reseller_id, account_id, plmn, bytes_up, bytes_down, records)
-          select graph_slot(d.at), s.reseller_id, s.account_id, coalesce(d.plmn, ''), sum(d.sign * d.bytes_up), sum(d.sign * d.bytes_down), sum(d.sign)
-          from d join subscriber s on s.subscriber_id = d.subscriber_id
-          group by 1, 2, 3, 4
+          select graph_slot(d.at), d.reseller_id, d.account_id, coalesce(d.plmn, ''), sum(d.sign * d.bytes_up), sum(d.sign * d.bytes_down), sum(d.sign)
+          from d group by 1, 2, 3, 4
           on conflict (reseller_id, slot, account_id, plmn) do update set
             bytes_up = u.bytes_up + excluded.bytes_up, bytes_down = u.bytes_down + excluded.bytes_down, records = u.records + excluded.records)
         insert into usage_subscriber_slot as u (subscriber_id, slot, reseller_id, account_id, bytes)
-        select d.subscriber_id, graph_slot(d.at), min(s.reseller_id), min(s.account_id), sum(d.sign * (d.bytes_up + d.bytes_down))
-        from d join subscriber s on s.subscriber_id = d.subscriber_id
-        group by 1, 2
+        select d.subscriber_id, graph_slot(d.at), min(d.reseller_id), min(d.account_id), sum(d.sign * (d.bytes_up + d.bytes_down))
+        from d group by 1, 2
         on conflict (subscriber_id, slot) do update set bytes = u.bytes + excluded.bytes;
         return null;
       end $$`.execute(db);
