@@ -106,6 +106,13 @@ try {
   await client.query(`insert into usage_slot (slot, reseller_id, account_id, plmn, bytes_up, bytes_down, records)
     select graph_slot(r.at), s.reseller_id, s.account_id, coalesce(r.plmn, ''), sum(r.bytes_up), sum(r.bytes_down), count(*)
     from usage_record r join subscriber s on s.subscriber_id = r.subscriber_id group by 1, 2, 3, 4`);
+  for (const [level, unit, source] of [
+    ['usage_hour', 'hour', 'usage_slot'],
+    ['usage_day', 'day', 'usage_hour'],
+  ])
+    await client.query(`insert into ${level} (slot, reseller_id, account_id, plmn, bytes_up, bytes_down, records)
+      select date_trunc('${unit}', slot at time zone 'UTC') at time zone 'UTC', reseller_id, account_id, plmn, sum(bytes_up), sum(bytes_down), sum(records)
+      from ${source} group by 1, 2, 3, 4`);
   await client.query(`insert into usage_subscriber_slot (subscriber_id, slot, reseller_id, account_id, bytes)
     select r.subscriber_id, graph_slot(r.at), min(s.reseller_id), min(s.account_id), sum(r.bytes_up + r.bytes_down)
     from usage_record r join subscriber s on s.subscriber_id = r.subscriber_id group by 1, 2`);
@@ -121,10 +128,21 @@ try {
   await client.query(`select sales_rollup_add(array_agg(id)) from prepaid_package where sale_kind = 'purchase'`);
   await client.query('commit');
   const t4 = performance.now();
-  for (const t of ['usage_record', 'usage_slot', 'usage_subscriber_slot', 'sales_slot', 'sales_rollup_key', 'prepaid_package', 'subscriber'])
+  for (const t of [
+    'usage_record',
+    'usage_slot',
+    'usage_hour',
+    'usage_day',
+    'usage_subscriber_slot',
+    'sales_slot',
+    'sales_rollup_key',
+    'prepaid_package',
+    'subscriber',
+  ])
     await client.query(`vacuum analyze ${t}`);
   const { rows: sizes } = await client.query<{ t: string; n: string }>(
-    `select 'usage_slot' as t, count(*)::text as n from usage_slot union all select 'usage_subscriber_slot', count(*)::text from usage_subscriber_slot
+    `select 'usage_slot' as t, count(*)::text as n from usage_slot union all select 'usage_hour', count(*)::text from usage_hour
+     union all select 'usage_day', count(*)::text from usage_day union all select 'usage_subscriber_slot', count(*)::text from usage_subscriber_slot
      union all select 'sales_slot', count(*)::text from sales_slot`,
   );
   await client.end();

@@ -237,6 +237,20 @@ describe.each(engines)('dashboard graphs on %s', (engine) => {
       (select subscriber_id, slot, bytes from usage_subscriber_slot where bytes <> 0
         except select u.subscriber_id, graph_slot(u.at), sum(u.bytes_up + u.bytes_down) from usage_record u group by 1, 2)) d`.execute(ctx.db);
     expect(perSubscriber.rows[0].diff).toBe('0');
+    for (const [table, unit] of [
+      ['usage_hour', 'hour'],
+      ['usage_day', 'day'],
+    ])
+      expect(
+        (
+          await sql<{ diff: string }>`select count(*)::text as diff from (
+            select date_trunc(${unit}, u.at at time zone 'UTC') at time zone 'UTC' as slot, s.reseller_id, s.account_id, coalesce(u.plmn, '') as plmn,
+              sum(u.bytes_up) as up, sum(u.bytes_down) as down
+            from usage_record u join subscriber s on s.subscriber_id = u.subscriber_id group by 1, 2, 3, 4
+            except select slot, reseller_id, account_id, plmn, bytes_up, bytes_down from ${sql.table(table)} where records <> 0) d`.execute(ctx.db)
+        ).rows[0].diff,
+        table,
+      ).toBe('0');
   });
 
   it("shows each tenant only its subtree's figures: a sub-reseller never its parent's, an account user its account", async () => {

@@ -7,7 +7,8 @@ import { sql, type Kysely } from 'kysely';
  *
  * Figures are kept per quarter hour (UTC instants): every time zone's hour and day boundaries fall on a quarter hour,
  * so a range in any zone is a whole number of slots and a rollup total equals the raw rows' sum exactly.
- * - usage_slot: bytes per (slot, reseller, account, network plmn; '' when the record names none).
+ * - usage_slot: bytes per (slot, reseller, account, network plmn; '' when the record names none), and the same by
+ *   UTC hour (usage_hour) and UTC day (usage_day).
  * - usage_subscriber_slot: bytes per (slot, subscriber), with the reseller and account, for the top subscribers.
  * - sales_slot: package sales (prepaid_package rows sold as a purchase; their price is the ledger's purchase debit)
  *   per (slot, reseller, account, vendor, operator plmn, country). The vendor is the reseller whose template was sold;
@@ -44,6 +45,21 @@ export async function up(db: Kysely<any>) {
     primary key (reseller_id, slot, account_id, plmn)
   )`.execute(db);
   await sql`create index usage_slot_account_idx on usage_slot (account_id, slot)`.execute(db);
+  // The same figures by UTC hour and by UTC day: a long range reads whole days and hours, and quarter hours only
+  // around its buckets' boundaries.
+  for (const level of ['usage_hour', 'usage_day']) {
+    await sql`create table ${sql.table(level)} (
+      slot timestamptz not null,
+      reseller_id integer not null,
+      account_id integer not null,
+      plmn text not null,
+      bytes_up bigint not null default 0,
+      bytes_down bigint not null default 0,
+      records integer not null default 0,
+      primary key (reseller_id, slot, account_id, plmn)
+    )`.execute(db);
+    await sql`create index ${sql.id(`${level}_account_idx`)} on ${sql.table(level)} (account_id, slot)`.execute(db);
+  }
   await sql`create table usage_subscriber_slot (
     subscriber_id integer not null,
     slot timestamptz not null,
@@ -78,6 +94,20 @@ export async function up(db: Kysely<any>) {
         bySlot as (
           insert into usage_slot as u (slot, reseller_id, account_id, plmn, bytes_up, bytes_down, records)
           select graph_slot(d.at), d.reseller_id, d.account_id, coalesce(d.plmn, ''), sum(d.sign * d.bytes_up), sum(d.sign * d.bytes_down), sum(d.sign)
+          from d group by 1, 2, 3, 4
+          on conflict (reseller_id, slot, account_id, plmn) do update set
+            bytes_up = u.bytes_up + excluded.bytes_up, bytes_down = u.bytes_down + excluded.bytes_down, records = u.records + excluded.records),
+        byHour as (
+          insert into usage_hour as u (slot, reseller_id, account_id, plmn, bytes_up, bytes_down, records)
+          select date_trunc('hour', d.at at time zone 'UTC') at time zone 'UTC', d.reseller_id, d.account_id, coalesce(d.plmn, ''),
+            sum(d.sign * d.bytes_up), sum(d.sign * d.bytes_down), sum(d.sign)
+          from d group by 1, 2, 3, 4
+          on conflict (reseller_id, slot, account_id, plmn) do update set
+            bytes_up = u.bytes_up + excluded.bytes_up, bytes_down = u.bytes_down + excluded.bytes_down, records = u.records + excluded.records),
+        byDay as (
+          insert into usage_day as u (slot, reseller_id, account_id, plmn, bytes_up, bytes_down, records)
+          select date_trunc('day', d.at at time zone 'UTC') at time zone 'UTC', d.reseller_id, d.account_id, coalesce(d.plmn, ''),
+            sum(d.sign * d.bytes_up), sum(d.sign * d.bytes_down), sum(d.sign)
           from d group by 1, 2, 3, 4
           on conflict (reseller_id, slot, account_id, plmn) do update set
             bytes_up = u.bytes_up + excluded.bytes_up, bytes_down = u.bytes_down + excluded.bytes_down, records = u.records + excluded.records)
@@ -168,6 +198,12 @@ export async function up(db: Kysely<any>) {
   await sql`insert into usage_slot (slot, reseller_id, account_id, plmn, bytes_up, bytes_down, records)
     select graph_slot(r.at), s.reseller_id, s.account_id, coalesce(r.plmn, ''), sum(r.bytes_up), sum(r.bytes_down), count(*)
     from usage_record r join subscriber s on s.subscriber_id = r.subscriber_id group by 1, 2, 3, 4`.execute(db);
+  await sql`insert into usage_hour (slot, reseller_id, account_id, plmn, bytes_up, bytes_down, records)
+    select date_trunc('hour', slot at time zone 'UTC') at time zone 'UTC', reseller_id, account_id, plmn, sum(bytes_up), sum(bytes_down), sum(records)
+    from usage_slot group by 1, 2, 3, 4`.execute(db);
+  await sql`insert into usage_day (slot, reseller_id, account_id, plmn, bytes_up, bytes_down, records)
+    select date_trunc('day', slot at time zone 'UTC') at time zone 'UTC', reseller_id, account_id, plmn, sum(bytes_up), sum(bytes_down), sum(records)
+    from usage_hour group by 1, 2, 3, 4`.execute(db);
   await sql`insert into usage_subscriber_slot (subscriber_id, slot, reseller_id, account_id, bytes)
     select r.subscriber_id, graph_slot(r.at), min(s.reseller_id), min(s.account_id), sum(r.bytes_up + r.bytes_down)
     from usage_record r join subscriber s on s.subscriber_id = r.subscriber_id group by 1, 2`.execute(db);
@@ -184,5 +220,6 @@ export async function down(db: Kysely<any>) {
   await sql`drop function if exists sales_rollup_inserted(), sales_rollup_deleted(), sales_rollup_updated(),
     sales_rollup_add(integer[]), sales_rollup_remove(integer[]),
     usage_rollup_inserted(), usage_rollup_deleted(), usage_rollup_updated(), graph_slot(timestamptz)`.execute(db);
-  for (const t of ['sales_rollup_key', 'sales_slot', 'usage_subscriber_slot', 'usage_slot']) await sql`drop table if exists ${sql.table(t)}`.execute(db);
+  for (const t of ['sales_rollup_key', 'sales_slot', 'usage_subscriber_slot', 'usage_day', 'usage_hour', 'usage_slot'])
+    await sql`drop table if exists ${sql.table(t)}`.execute(db);
 }

@@ -135,12 +135,34 @@ const startColumns = (r: ResolvedRange) =>
   sql`to_char(b.start at time zone 'UTC', ${ISO}) as start, to_char(b.start at time zone ${r.timeZone}, 'YYYY-MM-DD"T"HH24:MI') as local`;
 const rangeOf = (r: ResolvedRange) => ({ range: r.range, timeZone: r.timeZone, bucket: r.bucket, from: r.from, to: r.to });
 
+/**
+ * The usage rows of [from, to), each exactly once, read at the coarsest level that stays inside one bucket: whole UTC
+ * days without a boundary (a bucket's start or the range's end, `bounds`: a subquery of instants `t`), whole hours
+ * of the days around a boundary, and quarter hours only in the hours holding one. Columns: `slot` (the block's start),
+ * bytes_up, bytes_down, records.
+ */
+function usageRows(scope: RawBuilder<SqlBool>, from: RawBuilder<unknown>, to: RawBuilder<unknown>, bounds: RawBuilder<unknown>) {
+  return sql`(
+    with t as (select distinct t from ${bounds} b),
+    qwin as (select distinct date_trunc('hour', t at time zone 'UTC') at time zone 'UTC' as s from t),
+    hwin as (select distinct date_trunc('day', t at time zone 'UTC') at time zone 'UTC' as s from t)
+    select x.slot, x.bytes_up, x.bytes_down, x.records from usage_slot x join qwin w on x.slot >= w.s and x.slot < w.s + interval '1 hour'
+      where ${scope} and x.slot >= ${from} and x.slot < ${to}
+    union all
+    select x.slot, x.bytes_up, x.bytes_down, x.records from usage_hour x join hwin w on x.slot >= w.s and x.slot < w.s + interval '1 day'
+      where ${scope} and x.slot >= ${from} and x.slot < ${to} and x.slot not in (select s from qwin)
+    union all
+    select x.slot, x.bytes_up, x.bytes_down, x.records from usage_day x
+      where ${scope} and x.slot >= ${from} and x.slot < ${to} and x.slot not in (select s from hwin))`;
+}
+
 /** Usage per bucket of the range. */
 export async function usageSeries(db: Kysely<Database>, r: ResolvedRange, scope: RawBuilder<SqlBool>) {
   const { rows } = await sql<{ start: string; local: string; up: string; down: string; records: string }>`
     with v as (
       select ${bucketOf(sql`x.slot`, r)} as start, sum(x.bytes_up) as up, sum(x.bytes_down) as down, sum(x.records) as records
-      from usage_slot x where ${scope} and ${inRange(r)} group by 1)
+      from ${usageRows(scope, sql`${r.from}::timestamptz`, sql`${r.to}::timestamptz`, sql`(select start as t from ${bucketSeries(r)} s union all select ${r.to}::timestamptz)`)} x
+      group by 1)
     select ${startColumns(r)}, coalesce(v.up, 0)::text as up, coalesce(v.down, 0)::text as down, coalesce(v.records, 0)::text as records
     from ${bucketSeries(r)} b left join v on v.start = b.start order by b.start`.execute(db);
   return {
@@ -200,10 +222,14 @@ export async function salesByKey(db: Kysely<Database>, r: ResolvedRange, scope: 
 export async function trends(db: Kysely<Database>, scope: RawBuilder<SqlBool>) {
   const windows = sql`x.slot >= graph_slot(now()) - interval '6 days 23 hours 45 minutes'`;
   const last = sql`x.slot >= graph_slot(now()) - interval '23 hours 45 minutes'`;
+  const start = sql`graph_slot(now()) - interval '6 days 23 hours 45 minutes'`;
+  const split = sql`graph_slot(now()) - interval '23 hours 45 minutes'`;
+  const end = sql`graph_slot(now()) + interval '15 minutes'`;
+  const week = usageRows(scope, start, end, sql`(select unnest(array[${start}, ${split}, ${end}]) as t)`);
   const { rows } = await sql<{ ulast: string; uprev: string; slast: string; sprev: string }>`
     select
-      (select coalesce(sum(x.bytes_up + x.bytes_down) filter (where ${last}), 0)::text from usage_slot x where ${scope} and ${windows}) as ulast,
-      (select coalesce(sum(x.bytes_up + x.bytes_down) filter (where not ${last}), 0)::text from usage_slot x where ${scope} and ${windows}) as uprev,
+      (select coalesce(sum(x.bytes_up + x.bytes_down) filter (where ${last}), 0)::text from ${week} x) as ulast,
+      (select coalesce(sum(x.bytes_up + x.bytes_down) filter (where not ${last}), 0)::text from ${week} x) as uprev,
       (select coalesce(sum(x.amount) filter (where ${last}), 0)::text from sales_slot x where ${scope} and ${windows}) as slast,
       (select coalesce(sum(x.amount) filter (where not ${last}), 0)::text from sales_slot x where ${scope} and ${windows}) as sprev`.execute(db);
   /** The trend of exact figures (bytes or dollars), shown in `scale` (MB or dollars). */
