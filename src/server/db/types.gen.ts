@@ -825,6 +825,26 @@ export interface SubscriberUploadLine {
   subscriberId: number;
 }
 
+export interface UsageDay {
+  accountId: number;
+  bytesDown: Generated<number>;
+  bytesUp: Generated<number>;
+  plmn: string;
+  records: Generated<number>;
+  resellerId: number;
+  slot: Timestamp;
+}
+
+export interface UsageHour {
+  accountId: number;
+  bytesDown: Generated<number>;
+  bytesUp: Generated<number>;
+  plmn: string;
+  records: Generated<number>;
+  resellerId: number;
+  slot: Timestamp;
+}
+
 export interface UsageRecord {
   apn: string | null;
   at: Timestamp;
@@ -959,6 +979,8 @@ export interface DB {
   subscriberMsisdn: SubscriberMsisdn;
   subscriberOperation: SubscriberOperation;
   subscriberUploadLine: SubscriberUploadLine;
+  usageDay: UsageDay;
+  usageHour: UsageHour;
   usageRecord: UsageRecord;
   usageSlot: UsageSlot;
   usageSubscriberSlot: UsageSubscriberSlot;

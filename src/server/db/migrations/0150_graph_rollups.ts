@@ -45,6 +45,8 @@ export async function up(db: Kysely<any>) {
     primary key (reseller_id, slot, account_id, plmn)
   )`.execute(db);
   await sql`create index usage_slot_account_idx on usage_slot (account_id, slot)`.execute(db);
+  // The administrator's graphs read every reseller's figures of a span of time.
+  await sql`create index usage_slot_slot_idx on usage_slot (slot)`.execute(db);
   // The same figures by UTC hour and by UTC day: a long range reads whole days and hours, and quarter hours only
   // around its buckets' boundaries.
   for (const level of ['usage_hour', 'usage_day']) {
@@ -59,6 +61,7 @@ export async function up(db: Kysely<any>) {
       primary key (reseller_id, slot, account_id, plmn)
     )`.execute(db);
     await sql`create index ${sql.id(`${level}_account_idx`)} on ${sql.table(level)} (account_id, slot)`.execute(db);
+    await sql`create index ${sql.id(`${level}_slot_idx`)} on ${sql.table(level)} (slot)`.execute(db);
   }
   await sql`create table usage_subscriber_slot (
     subscriber_id integer not null,
@@ -82,6 +85,8 @@ export async function up(db: Kysely<any>) {
     primary key (reseller_id, slot, account_id, vendor_id, plmn, country)
   )`.execute(db);
   await sql`create index sales_slot_account_idx on sales_slot (account_id, slot)`.execute(db);
+  await sql`create index sales_slot_slot_idx on sales_slot (slot)`.execute(db);
+  await sql`create index usage_subscriber_slot_slot_idx on usage_subscriber_slot (slot)`.execute(db);
 
   await sql`create function graph_slot(at timestamptz) returns timestamptz language sql immutable as $$
     select to_timestamp(floor(extract(epoch from at) / 900) * 900) $$`.execute(db);
