@@ -146,11 +146,14 @@ function usageRows(scope: RawBuilder<SqlBool>, from: RawBuilder<unknown>, to: Ra
     with t as (select distinct t from ${bounds} b),
     qwin as (select distinct date_trunc('hour', t at time zone 'UTC') at time zone 'UTC' as s from t),
     hwin as (select distinct date_trunc('day', t at time zone 'UTC') at time zone 'UTC' as s from t)
-    select x.slot, x.bytes_up, x.bytes_down, x.records from usage_slot x join qwin w on x.slot >= w.s and x.slot < w.s + interval '1 hour'
-      where ${scope} and x.slot >= ${from} and x.slot < ${to}
+    select x.* from qwin w cross join lateral (
+      select x.slot, x.bytes_up, x.bytes_down, x.records from usage_slot x
+      where ${scope} and x.slot >= w.s and x.slot < w.s + interval '1 hour' and x.slot >= ${from} and x.slot < ${to}) x
     union all
-    select x.slot, x.bytes_up, x.bytes_down, x.records from usage_hour x join hwin w on x.slot >= w.s and x.slot < w.s + interval '1 day'
-      where ${scope} and x.slot >= ${from} and x.slot < ${to} and x.slot not in (select s from qwin)
+    select x.* from hwin w cross join lateral (
+      select x.slot, x.bytes_up, x.bytes_down, x.records from usage_hour x
+      where ${scope} and x.slot >= w.s and x.slot < w.s + interval '1 day' and x.slot >= ${from} and x.slot < ${to}
+        and x.slot not in (select s from qwin)) x
     union all
     select x.slot, x.bytes_up, x.bytes_down, x.records from usage_day x
       where ${scope} and x.slot >= ${from} and x.slot < ${to} and x.slot not in (select s from hwin))`;
