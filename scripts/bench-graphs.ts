@@ -9,6 +9,7 @@
  *
  *   npm run bench:graphs          postgres://postgres@127.0.0.1:5432/test unless TEST_DATABASE_URL or DATABASE_URL
  *   BENCH_GRAPHS_RECORDS=1000000 BENCH_REQUESTS=100 npm run bench:graphs
+ *   BENCH_EXPLAIN=1 npm run bench:graphs   also prints the plan of the administrator's usage over a year
  */
 import { cpus, loadavg } from 'node:os';
 import { Readable } from 'node:stream';
@@ -19,6 +20,8 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { buildApp } from '@server/app';
 import { ensureAdmin, seedDemo } from '@server/db/seed';
 import { copySubscribers } from './lib/copySubscribers';
+import { usageSeriesQuery } from '@server/domains/graphs';
+import { resolveRange } from '@server/domains/graphs/ranges';
 import { freshDatabase } from '../test/server/helpers';
 
 const SUBSCRIBERS = Number(process.env.BENCH_GRAPHS_SUBSCRIBERS ?? 100_000);
@@ -159,6 +162,16 @@ try {
     select s.subscriber_id, s.imsi, now() - random() * interval '1 hour', 'UPDATE', 1000, 10000 from subscriber s limit 10000`.execute(db);
   console.log(`A batch of 10,000 new usage records with its rollup upserts: ${(performance.now() - tb).toFixed(0)} ms`);
 
+  if (process.env.BENCH_EXPLAIN === '1') {
+    // The plan of the administrator's usage over a year, to read by hand.
+    const query = usageSeriesQuery(await resolveRange(db, { range: 'last12Months' }, ZONE), sql`true`).compile(db);
+    const { rows: plan } = await sql
+      .raw<{ 'QUERY PLAN': string }>(
+        `explain (analyze, buffers) ${query.sql.replace(/\$(\d+)/g, (_m, n) => `'${String(query.parameters[Number(n) - 1]).replace(/'/g, "''")}'`)}`,
+      )
+      .execute(db);
+    console.log(plan.map((r) => Object.values(r)[0]).join('\n'));
+  }
   const app = await buildApp({ database, jwtSecret: 'bench' });
   await app.ready();
   const login = async (userName: string, password: string) =>
