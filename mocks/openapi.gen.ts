@@ -962,6 +962,142 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/graphs/sales': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Package sales per hour, day or month of a time range (US dollars) */
+    post: operations['postGraphsSales'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/graphs/salesTotal': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Package sales over a time range (US dollars) and how many packages */
+    post: operations['postGraphsSalesTotal'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/graphs/salesTotalByCountry': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Package sales over a time range by country (ISO code; the network the subscriber last used, else its own), the largest first */
+    post: operations['postGraphsSalesTotalByCountry'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/graphs/salesTotalByCustomer': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Package sales over a time range by customer (account id and name), the largest first */
+    post: operations['postGraphsSalesTotalByCustomer'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/graphs/salesTotalByOperator': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Package sales over a time range by operator (PLMN and brand; the network the subscriber last used), the largest first */
+    post: operations['postGraphsSalesTotalByOperator'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/graphs/salesTotalByVendor': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Package sales over a time range by vendor (the reseller whose package template was sold), the largest first */
+    post: operations['postGraphsSalesTotalByVendor'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/graphs/trends': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Usage (MB) and sales (US dollars) of the last 24 hours against the daily average of the six days before */
+    post: operations['postGraphsTrends'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/graphs/usage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Data used per hour, day or month of a time range (MB), in the caller's time zone */
+    post: operations['postGraphsUsage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/jobs': {
     parameters: {
       query?: never;
@@ -7933,6 +8069,640 @@ export interface operations {
               debits: number;
             }[];
             resellerId: number;
+          };
+        };
+      };
+    };
+  };
+  postGraphsSales: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The IANA time zone the range is computed in (UTC by default) */
+        'x-time-zone'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description One account (one the caller sees) */
+          accountId?: number;
+          /**
+           * Format: date
+           * @description A custom range: its first day (YYYY-MM-DD, in the time zone)
+           */
+          from?: string;
+          /**
+           * @description The time range (last7Days by default)
+           * @enum {string}
+           */
+          range?: 'last24Hours' | 'last3Days' | 'day' | 'week' | 'last7Days' | 'last30Days' | 'last12Months' | 'month' | 'quarter' | 'year' | 'custom';
+          /** @description One reseller's subtree (one the caller sees) */
+          resellerId?: number;
+          /**
+           * Format: date
+           * @description A custom range: its last day, included
+           */
+          to?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            bucket: 'hour' | 'day' | 'month';
+            currency: string;
+            /**
+             * Format: date-time
+             * @description The first instant of the range (included)
+             */
+            from: string;
+            points: {
+              /** @description Packages sold */
+              count: number;
+              /** @description The bucket's start on the zone's wall clock (YYYY-MM-DDTHH:MM) */
+              local: string;
+              /**
+               * Format: date-time
+               * @description The bucket's first instant
+               */
+              start: string;
+              /** @description Sales in US dollars */
+              value: number;
+            }[];
+            range: string;
+            timeZone: string;
+            /**
+             * Format: date-time
+             * @description The end of the range (excluded)
+             */
+            to: string;
+          };
+        };
+      };
+    };
+  };
+  postGraphsSalesTotal: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The IANA time zone the range is computed in (UTC by default) */
+        'x-time-zone'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description One account (one the caller sees) */
+          accountId?: number;
+          /**
+           * Format: date
+           * @description A custom range: its first day (YYYY-MM-DD, in the time zone)
+           */
+          from?: string;
+          /**
+           * @description The time range (last7Days by default)
+           * @enum {string}
+           */
+          range?: 'last24Hours' | 'last3Days' | 'day' | 'week' | 'last7Days' | 'last30Days' | 'last12Months' | 'month' | 'quarter' | 'year' | 'custom';
+          /** @description One reseller's subtree (one the caller sees) */
+          resellerId?: number;
+          /**
+           * Format: date
+           * @description A custom range: its last day, included
+           */
+          to?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            bucket: 'hour' | 'day' | 'month';
+            /** @description Packages sold */
+            count: number;
+            currency: string;
+            /**
+             * Format: date-time
+             * @description The first instant of the range (included)
+             */
+            from: string;
+            range: string;
+            timeZone: string;
+            /**
+             * Format: date-time
+             * @description The end of the range (excluded)
+             */
+            to: string;
+            /** @description Sales in US dollars */
+            value: number;
+          };
+        };
+      };
+    };
+  };
+  postGraphsSalesTotalByCountry: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The IANA time zone the range is computed in (UTC by default) */
+        'x-time-zone'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description One account (one the caller sees) */
+          accountId?: number;
+          /**
+           * Format: date
+           * @description A custom range: its first day (YYYY-MM-DD, in the time zone)
+           */
+          from?: string;
+          /**
+           * @description The time range (last7Days by default)
+           * @enum {string}
+           */
+          range?: 'last24Hours' | 'last3Days' | 'day' | 'week' | 'last7Days' | 'last30Days' | 'last12Months' | 'month' | 'quarter' | 'year' | 'custom';
+          /** @description One reseller's subtree (one the caller sees) */
+          resellerId?: number;
+          /**
+           * Format: date
+           * @description A custom range: its last day, included
+           */
+          to?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            bucket: 'hour' | 'day' | 'month';
+            currency: string;
+            /**
+             * Format: date-time
+             * @description The first instant of the range (included)
+             */
+            from: string;
+            items: {
+              /** @description Packages sold */
+              count: number;
+              /** @description The key ('' when unknown) */
+              key: string;
+              /** @description Its name, when the key has one */
+              label: string | null;
+              /** @description Sales in US dollars */
+              value: number;
+            }[];
+            range: string;
+            timeZone: string;
+            /**
+             * Format: date-time
+             * @description The end of the range (excluded)
+             */
+            to: string;
+          };
+        };
+      };
+    };
+  };
+  postGraphsSalesTotalByCustomer: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The IANA time zone the range is computed in (UTC by default) */
+        'x-time-zone'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description One account (one the caller sees) */
+          accountId?: number;
+          /**
+           * Format: date
+           * @description A custom range: its first day (YYYY-MM-DD, in the time zone)
+           */
+          from?: string;
+          /**
+           * @description The time range (last7Days by default)
+           * @enum {string}
+           */
+          range?: 'last24Hours' | 'last3Days' | 'day' | 'week' | 'last7Days' | 'last30Days' | 'last12Months' | 'month' | 'quarter' | 'year' | 'custom';
+          /** @description One reseller's subtree (one the caller sees) */
+          resellerId?: number;
+          /**
+           * Format: date
+           * @description A custom range: its last day, included
+           */
+          to?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            bucket: 'hour' | 'day' | 'month';
+            currency: string;
+            /**
+             * Format: date-time
+             * @description The first instant of the range (included)
+             */
+            from: string;
+            items: {
+              /** @description Packages sold */
+              count: number;
+              /** @description The key ('' when unknown) */
+              key: string;
+              /** @description Its name, when the key has one */
+              label: string | null;
+              /** @description Sales in US dollars */
+              value: number;
+            }[];
+            range: string;
+            timeZone: string;
+            /**
+             * Format: date-time
+             * @description The end of the range (excluded)
+             */
+            to: string;
+          };
+        };
+      };
+    };
+  };
+  postGraphsSalesTotalByOperator: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The IANA time zone the range is computed in (UTC by default) */
+        'x-time-zone'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description One account (one the caller sees) */
+          accountId?: number;
+          /**
+           * Format: date
+           * @description A custom range: its first day (YYYY-MM-DD, in the time zone)
+           */
+          from?: string;
+          /**
+           * @description The time range (last7Days by default)
+           * @enum {string}
+           */
+          range?: 'last24Hours' | 'last3Days' | 'day' | 'week' | 'last7Days' | 'last30Days' | 'last12Months' | 'month' | 'quarter' | 'year' | 'custom';
+          /** @description One reseller's subtree (one the caller sees) */
+          resellerId?: number;
+          /**
+           * Format: date
+           * @description A custom range: its last day, included
+           */
+          to?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            bucket: 'hour' | 'day' | 'month';
+            currency: string;
+            /**
+             * Format: date-time
+             * @description The first instant of the range (included)
+             */
+            from: string;
+            items: {
+              /** @description Packages sold */
+              count: number;
+              /** @description The key ('' when unknown) */
+              key: string;
+              /** @description Its name, when the key has one */
+              label: string | null;
+              /** @description Sales in US dollars */
+              value: number;
+            }[];
+            range: string;
+            timeZone: string;
+            /**
+             * Format: date-time
+             * @description The end of the range (excluded)
+             */
+            to: string;
+          };
+        };
+      };
+    };
+  };
+  postGraphsSalesTotalByVendor: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The IANA time zone the range is computed in (UTC by default) */
+        'x-time-zone'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description One account (one the caller sees) */
+          accountId?: number;
+          /**
+           * Format: date
+           * @description A custom range: its first day (YYYY-MM-DD, in the time zone)
+           */
+          from?: string;
+          /**
+           * @description The time range (last7Days by default)
+           * @enum {string}
+           */
+          range?: 'last24Hours' | 'last3Days' | 'day' | 'week' | 'last7Days' | 'last30Days' | 'last12Months' | 'month' | 'quarter' | 'year' | 'custom';
+          /** @description One reseller's subtree (one the caller sees) */
+          resellerId?: number;
+          /**
+           * Format: date
+           * @description A custom range: its last day, included
+           */
+          to?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            bucket: 'hour' | 'day' | 'month';
+            currency: string;
+            /**
+             * Format: date-time
+             * @description The first instant of the range (included)
+             */
+            from: string;
+            items: {
+              /** @description Packages sold */
+              count: number;
+              /** @description The key ('' when unknown) */
+              key: string;
+              /** @description Its name, when the key has one */
+              label: string | null;
+              /** @description Sales in US dollars */
+              value: number;
+            }[];
+            range: string;
+            timeZone: string;
+            /**
+             * Format: date-time
+             * @description The end of the range (excluded)
+             */
+            to: string;
+          };
+        };
+      };
+    };
+  };
+  postGraphsTrends: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description One account (one the caller sees) */
+          accountId?: number;
+          /** @description One reseller's subtree (one the caller sees) */
+          resellerId?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            sales: {
+              /** @enum {string} */
+              direction: 'up' | 'down' | 'flat';
+              last24Hours: number;
+              /** @description The change against the average, in percent; null when the average is zero */
+              percent: number | null;
+              /** @description The daily average of the six days before */
+              previousDailyAverage: number;
+              unit: string;
+            };
+            usage: {
+              /** @enum {string} */
+              direction: 'up' | 'down' | 'flat';
+              last24Hours: number;
+              /** @description The change against the average, in percent; null when the average is zero */
+              percent: number | null;
+              /** @description The daily average of the six days before */
+              previousDailyAverage: number;
+              unit: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  postGraphsUsage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The IANA time zone the range is computed in (UTC by default) */
+        'x-time-zone'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description One account (one the caller sees) */
+          accountId?: number;
+          /**
+           * Format: date
+           * @description A custom range: its first day (YYYY-MM-DD, in the time zone)
+           */
+          from?: string;
+          /**
+           * @description The time range (last7Days by default)
+           * @enum {string}
+           */
+          range?: 'last24Hours' | 'last3Days' | 'day' | 'week' | 'last7Days' | 'last30Days' | 'last12Months' | 'month' | 'quarter' | 'year' | 'custom';
+          /** @description One reseller's subtree (one the caller sees) */
+          resellerId?: number;
+          /**
+           * Format: date
+           * @description A custom range: its last day, included
+           */
+          to?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            bucket: 'hour' | 'day' | 'month';
+            /**
+             * Format: date-time
+             * @description The first instant of the range (included)
+             */
+            from: string;
+            points: {
+              bytesDown: number;
+              bytesUp: number;
+              /** @description The bucket's start on the zone's wall clock (YYYY-MM-DDTHH:MM) */
+              local: string;
+              /** @description Usage records */
+              records: number;
+              /**
+               * Format: date-time
+               * @description The bucket's first instant
+               */
+              start: string;
+              /** @description Megabytes (2^20 bytes) up and down */
+              value: number;
+            }[];
+            range: string;
+            timeZone: string;
+            /**
+             * Format: date-time
+             * @description The end of the range (excluded)
+             */
+            to: string;
           };
         };
       };
@@ -17041,11 +17811,20 @@ export interface operations {
   postSubscriberInfoTop24Hours: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The IANA time zone the range is computed in (UTC by default) */
+        'x-time-zone'?: string;
+      };
       path?: never;
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': {
+          size?: number;
+        };
+      };
+    };
     responses: {
       /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
       '4XX': {
@@ -17061,20 +17840,49 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            accountId: number;
+            /** @description The subscriber's charges of the last 24 hours, in dollars */
+            chargeUsd: number;
+            dailyLimitBytes?: number | null;
+            imsi: string;
+            /** @description The subscriber's page in the portal */
+            link: string;
+            name: string | null;
+            resellerId: number;
+            resellerName: string;
+            subscriberId: number;
+            /** @description Megabytes since midnight in the caller's time zone */
+            todayMb: number;
+            /** @description Megabytes in the last 24 hours */
+            totalMb: number;
+            /** @description The network's usage counter of the day */
+            usageTodayBytes?: number;
+          }[];
+        };
       };
     };
   };
   postSubscriberInfoTop24HoursByResellerId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The IANA time zone the range is computed in (UTC by default) */
+        'x-time-zone'?: string;
+      };
       path: {
         resellerId: number;
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': {
+          size?: number;
+        };
+      };
+    };
     responses: {
       /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
       '4XX': {
@@ -17090,7 +17898,27 @@ export interface operations {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          'application/json': {
+            accountId: number;
+            /** @description The subscriber's charges of the last 24 hours, in dollars */
+            chargeUsd: number;
+            dailyLimitBytes?: number | null;
+            imsi: string;
+            /** @description The subscriber's page in the portal */
+            link: string;
+            name: string | null;
+            resellerId: number;
+            resellerName: string;
+            subscriberId: number;
+            /** @description Megabytes since midnight in the caller's time zone */
+            todayMb: number;
+            /** @description Megabytes in the last 24 hours */
+            totalMb: number;
+            /** @description The network's usage counter of the day */
+            usageTodayBytes?: number;
+          }[];
+        };
       };
     };
   };

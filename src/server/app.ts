@@ -18,6 +18,7 @@ import finance from './domains/finance/plugin';
 import type { ExchangeRateOptions } from './domains/exchange-rates/routes';
 import invoices, { type InvoiceOptions } from './domains/invoices/plugin';
 import labs from './domains/labs/plugin';
+import graphs from './domains/graphs/plugin';
 import ledger from './domains/ledger/plugin';
 import logo from './domains/logo/plugin';
 import networks from './domains/networks/plugin';
@@ -178,6 +179,7 @@ export async function buildApp(opts: AppOptions) {
     jobs: jobRoutes,
     prepaid,
     ledger,
+    graphs,
     payments,
     finance,
     pricing,

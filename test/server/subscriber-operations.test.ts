@@ -524,7 +524,7 @@ describe.each(engines)('subscriber operations on %s', (engine) => {
     it("ranks the top users of the last 24 hours within the caller's tenancy or one reseller subtree", async () => {
       const top = (await northwind.post('/portal/subscriber-info/top24Hours', { size: 20 })).json();
       expect(top).toHaveLength(20);
-      const usage = top.map((r: Row) => r.usageTodayBytes);
+      const usage = top.map((r: Row) => r.totalMb);
       expect(usage).toEqual([...usage].sort((a, b) => b - a));
       expect(new Set(top.map((r: Row) => r.resellerName)).has('Blue Sky Telecom')).toBe(false);
       const iot = (await admin.post('/portal/subscriber-info/top24Hours/2', {})).json();

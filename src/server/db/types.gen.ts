@@ -676,6 +676,28 @@ export interface Role {
   version: Generated<number>;
 }
 
+export interface SalesRollupKey {
+  accountId: number;
+  amount: Numeric;
+  country: string;
+  packageId: number;
+  plmn: string;
+  resellerId: number;
+  slot: Timestamp;
+  vendorId: number;
+}
+
+export interface SalesSlot {
+  accountId: number;
+  amount: Generated<Numeric>;
+  country: string;
+  plmn: string;
+  resellerId: number;
+  sales: Generated<number>;
+  slot: Timestamp;
+  vendorId: number;
+}
+
 export interface ServiceClass {
   code: string;
   description: string | null;
@@ -820,6 +842,26 @@ export interface SubscriberUploadLine {
   subscriberId: number;
 }
 
+export interface UsageDay {
+  accountId: number;
+  bytesDown: Generated<number>;
+  bytesUp: Generated<number>;
+  plmn: string;
+  records: Generated<number>;
+  resellerId: number;
+  slot: Timestamp;
+}
+
+export interface UsageHour {
+  accountId: number;
+  bytesDown: Generated<number>;
+  bytesUp: Generated<number>;
+  plmn: string;
+  records: Generated<number>;
+  resellerId: number;
+  slot: Timestamp;
+}
+
 export interface UsageRecord {
   apn: string | null;
   at: Timestamp;
@@ -830,6 +872,24 @@ export interface UsageRecord {
   plmn: string | null;
   requestType: string;
   resultCode: Generated<number>;
+  subscriberId: number;
+}
+
+export interface UsageSlot {
+  accountId: number;
+  bytesDown: Generated<number>;
+  bytesUp: Generated<number>;
+  plmn: string;
+  records: Generated<number>;
+  resellerId: number;
+  slot: Timestamp;
+}
+
+export interface UsageSubscriberSlot {
+  accountId: number;
+  bytes: Generated<number>;
+  resellerId: number;
+  slot: Timestamp;
   subscriberId: number;
 }
 
@@ -923,6 +983,8 @@ export interface DB {
   roamingProfileSponsorName: RoamingProfileSponsorName;
   roamingRule: RoamingRule;
   role: Role;
+  salesRollupKey: SalesRollupKey;
+  salesSlot: SalesSlot;
   serviceClass: ServiceClass;
   setting: Setting;
   simCard: SimCard;
@@ -936,7 +998,11 @@ export interface DB {
   subscriberMsisdn: SubscriberMsisdn;
   subscriberOperation: SubscriberOperation;
   subscriberUploadLine: SubscriberUploadLine;
+  usageDay: UsageDay;
+  usageHour: UsageHour;
   usageRecord: UsageRecord;
+  usageSlot: UsageSlot;
+  usageSubscriberSlot: UsageSubscriberSlot;
   webhookAttempt: WebhookAttempt;
   webhookDelivery: WebhookDelivery;
   webhookEndpoint: WebhookEndpoint;

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import QRCode from 'qrcode';
 import { isValidIccid, luhnValid } from '@shared/iccid';
 import type { Mailer } from '../../adapters/mail';
@@ -249,45 +249,6 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
         .execute();
       return rows.map((r) => ({ ...r, id: Number(r.id), at: toIso(r.at), bytesUp: Number(r.bytesUp), bytesDown: Number(r.bytesDown) }));
     },
-  );
-
-  /** The subscribers of the caller's tenancy (or of one reseller subtree in it) that used most data in the last 24 hours. */
-  async function top(request: FastifyRequest, resellerId?: number) {
-    const principal = principalOf(request);
-    const body = bodyOf(request);
-    const size = body.size ?? 10;
-    if (!Number.isInteger(size) || (size as number) < 1 || (size as number) > 100)
-      throw invalid([fieldError('size', 'maximum', 'validation.pageSize.invalid')]);
-    let q = db
-      .selectFrom('subscriber as s')
-      .innerJoin('reseller as r', 'r.id', 's.resellerId')
-      .select(['s.subscriberId', 's.name', 's.imsi', 's.accountId', 's.resellerId', 'r.name as resellerName', 's.usageTodayBytes', 's.dailyLimitBytes']);
-    q = scopeToCaller(q, principal);
-    if (resellerId !== undefined) {
-      let reseller = db.selectFrom('reseller as r').select('r.path').where('r.id', '=', resellerId);
-      if (!principal.isAdmin) reseller = reseller.where('r.path', 'like', subtreePattern(principal));
-      const found = await reseller.executeTakeFirst();
-      if (!found) throw notFound();
-      q = q.where('r.path', 'like', sql<string>`${found.path} || '%'`);
-    }
-    const rows = await q
-      .orderBy('s.usageTodayBytes', 'desc')
-      .orderBy('s.subscriberId')
-      .limit(size as number)
-      .execute();
-    return rows.map((r) => ({
-      ...r,
-      usageTodayBytes: Number(r.usageTodayBytes),
-      dailyLimitBytes: r.dailyLimitBytes === null ? null : Number(r.dailyLimitBytes),
-    }));
-  }
-  const topConfig = { privilege: ['Subscribers', 'Dashboard'] };
-  const topSummary = 'Subscribers with the most data in the last 24 hours (body `{ size? }`, 10 by default, at most 100)';
-  app.post('/portal/subscriber-info/top24Hours', { config: topConfig, schema: { tags, summary: topSummary } }, (request) => top(request));
-  app.post(
-    '/portal/subscriber-info/top24Hours/:resellerId',
-    { config: topConfig, schema: { tags, summary: `${topSummary}, within one reseller and its sub-resellers` } },
-    (request) => top(request, pathId(request, 'resellerId')),
   );
 
   app.get(
