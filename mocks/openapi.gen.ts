@@ -14335,7 +14335,7 @@ export interface operations {
             /** @description Every event type, with its URL or null */
             items: {
               /** @enum {string} */
-              eventType: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE';
+              eventType: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE' | 'PAYMENT';
               /** Format: date-time */
               updatedAt?: string | null;
               url: string | null;
@@ -14357,7 +14357,7 @@ export interface operations {
       content: {
         'application/json': {
           /** @enum {string} */
-          eventType: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE';
+          eventType: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE' | 'PAYMENT';
           /** @description The reseller (default: the caller's own) */
           resellerId?: number;
           url: string;
@@ -14386,7 +14386,7 @@ export interface operations {
             /** @description Every event type, with its URL or null */
             items: {
               /** @enum {string} */
-              eventType: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE';
+              eventType: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE' | 'PAYMENT';
               /** Format: date-time */
               updatedAt?: string | null;
               url: string | null;
@@ -14400,7 +14400,7 @@ export interface operations {
   deleteResellerInfoWebhookUrls: {
     parameters: {
       query: {
-        event_type: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE';
+        event_type: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE' | 'PAYMENT';
         /** @description The reseller (default: the caller's own) */
         reseller_id?: number;
       };
@@ -14431,7 +14431,7 @@ export interface operations {
             /** @description Every event type, with its URL or null */
             items: {
               /** @enum {string} */
-              eventType: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE';
+              eventType: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE' | 'PAYMENT';
               /** Format: date-time */
               updatedAt?: string | null;
               url: string | null;
@@ -14445,7 +14445,7 @@ export interface operations {
   postResellerInfoWebhookUrlsTest: {
     parameters: {
       query: {
-        event_type: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE';
+        event_type: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE' | 'PAYMENT';
         /** @description The reseller (default: the caller's own) */
         reseller_id?: number;
       };

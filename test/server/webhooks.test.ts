@@ -118,7 +118,14 @@ describe.each(engines)('webhooks on %s', (engine) => {
     const again = await northwind.post('/portal/reseller-info/webhook-urls', { eventType: 'VOIP', url: hook.url('/b') });
     expect(again.json().items.find((i: Row) => i.eventType === 'VOIP').url).toBe(hook.url('/b'));
     const read = (await northwind.get('/portal/reseller-info/webhook-urls')).json();
-    expect(read.items.map((i: Row) => i.eventType)).toEqual(['MOBILE_EVENT', 'ESIM_STATUS', 'LOCATION_UPDATE', 'VOIP', 'SUBSCRIPTION_STATUS_UPDATE']);
+    expect(read.items.map((i: Row) => i.eventType)).toEqual([
+      'MOBILE_EVENT',
+      'ESIM_STATUS',
+      'LOCATION_UPDATE',
+      'VOIP',
+      'SUBSCRIPTION_STATUS_UPDATE',
+      'PAYMENT',
+    ]);
     expect(read.items.filter((i: Row) => i.url).map((i: Row) => i.url)).toEqual([hook.url('/b')]);
     const gone = await northwind.delete(`/portal/reseller-info/webhook-urls?event_type=VOIP&reseller_id=${nw}`);
     expect(gone.statusCode, gone.body).toBe(200);
@@ -194,6 +201,38 @@ describe.each(engines)('webhooks on %s', (engine) => {
     const [delivery] = (await deliveriesOf(northwind, nw)).filter((d) => d.eventType === 'SUBSCRIPTION_STATUS_UPDATE');
     expect(delivery).toMatchObject({ status: 'delivered', attempts: 1, lastStatusCode: 200, url: hook.url('/status') });
     expect(delivery.attemptLog).toEqual([expect.objectContaining({ statusCode: 200, latencyMs: expect.any(Number) })]);
+  });
+
+  it('tells the paying reseller of a payment credited or declined, with its figures, and nothing while it is pending', async () => {
+    const bs = ids['Blue Sky Telecom'];
+    await bluesky.post('/portal/reseller-info/webhook-urls', { eventType: 'PAYMENT', url: hook.url('/payments') });
+    const card = (number: string) => ({
+      number,
+      holderName: 'Bella Blue',
+      holderIdNumber: '123456782',
+      expiryMonth: 12,
+      expiryYear: new Date().getUTCFullYear() + 2,
+    });
+    const paid = await bluesky.post('/portal/payments/submit', { method: 'CREDIT_CARD', amount: 12.5, card: card('4242424242424242') });
+    expect(paid.statusCode, paid.body).toBe(201);
+    const declined = await bluesky.post('/portal/payments/submit', { method: 'CREDIT_CARD', amount: 7, card: card('4000000000000002') });
+    expect(declined.statusCode, declined.body).toBe(402);
+    const events = () => hook.got.filter((r) => r.body.includes('"PAYMENT"')).map((r) => JSON.parse(r.body));
+    await until(async () => events().length >= 2 || undefined);
+    const byId = (id: number) => events().filter((e) => e.data.paymentId === id);
+    expect(byId(paid.json().id)).toHaveLength(1);
+    expect(byId(paid.json().id)[0]).toMatchObject({
+      type: 'PAYMENT',
+      resellerId: bs,
+      data: { resellerId: bs, method: 'CREDIT_CARD', status: 'confirmed', previousStatus: 'pending', creditedAmount: 12.5, currency: 'USD' },
+    });
+    expect(byId(declined.json().payment.id)[0].data).toMatchObject({ status: 'declined', failure: 'payment.failure' });
+    // A change that leaves the status alone is no event.
+    const before = events().length;
+    await ctx.db.updateTable('payment').set({ description: 'touched' }).where('id', '=', paid.json().id).execute();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(events()).toHaveLength(before);
+    await bluesky.delete(`/portal/reseller-info/webhook-urls?event_type=PAYMENT&reseller_id=${bs}`);
   });
 
   it('turns a location report of the network into a LOCATION_UPDATE', async () => {

@@ -22,7 +22,7 @@ declare module 'fastify' {
   }
 }
 
-export const WEBHOOK_EVENT_TYPES = ['MOBILE_EVENT', 'ESIM_STATUS', 'LOCATION_UPDATE', 'VOIP', 'SUBSCRIPTION_STATUS_UPDATE'] as const;
+export const WEBHOOK_EVENT_TYPES = ['MOBILE_EVENT', 'ESIM_STATUS', 'LOCATION_UPDATE', 'VOIP', 'SUBSCRIPTION_STATUS_UPDATE', 'PAYMENT'] as const;
 type EventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 const tags = ['resellers'];

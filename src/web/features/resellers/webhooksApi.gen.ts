@@ -87,7 +87,7 @@ export type GetResellerInfoWebhookUrlsApiResponse = /** status 200 Default Respo
   hasSecret: boolean;
   /** Every event type, with its URL or null */
   items: {
-    eventType: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE';
+    eventType: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE' | 'PAYMENT';
     url: string | null;
     updatedAt?: string | null;
   }[];
@@ -99,7 +99,7 @@ export type PostResellerInfoWebhookUrlsApiResponse = /** status 200 Default Resp
   hasSecret: boolean;
   /** Every event type, with its URL or null */
   items: {
-    eventType: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE';
+    eventType: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE' | 'PAYMENT';
     url: string | null;
     updatedAt?: string | null;
   }[];
@@ -107,7 +107,7 @@ export type PostResellerInfoWebhookUrlsApiResponse = /** status 200 Default Resp
 export type PostResellerInfoWebhookUrlsApiArg = {
   /** The reseller (default: the caller's own) */
   resellerId?: number;
-  eventType: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE';
+  eventType: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE' | 'PAYMENT';
   url: string;
 };
 export type DeleteResellerInfoWebhookUrlsApiResponse = /** status 200 Default Response */ {
@@ -116,7 +116,7 @@ export type DeleteResellerInfoWebhookUrlsApiResponse = /** status 200 Default Re
   hasSecret: boolean;
   /** Every event type, with its URL or null */
   items: {
-    eventType: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE';
+    eventType: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE' | 'PAYMENT';
     url: string | null;
     updatedAt?: string | null;
   }[];
@@ -124,7 +124,7 @@ export type DeleteResellerInfoWebhookUrlsApiResponse = /** status 200 Default Re
 export type DeleteResellerInfoWebhookUrlsApiArg = {
   /** The reseller (default: the caller's own) */
   resellerId?: number;
-  eventType: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE';
+  eventType: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE' | 'PAYMENT';
 };
 export type PostResellerInfoWebhookSecretApiResponse = /** status 200 Default Response */ {
   resellerId: number;
@@ -157,7 +157,7 @@ export type PostResellerInfoWebhookUrlsTestApiResponse = /** status 202 Default 
 export type PostResellerInfoWebhookUrlsTestApiArg = {
   /** The reseller (default: the caller's own) */
   resellerId?: number;
-  eventType: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE';
+  eventType: 'MOBILE_EVENT' | 'ESIM_STATUS' | 'LOCATION_UPDATE' | 'VOIP' | 'SUBSCRIPTION_STATUS_UPDATE' | 'PAYMENT';
 };
 export type GetResellerInfoWebhookDeliveriesApiResponse = /** status 200 Default Response */ {
   items: {
