@@ -12,7 +12,7 @@ describe('service classes and account settings in the browser', () => {
     await signIn(page, portal, 'admin', ADMIN_PASSWORD);
     await page.getByTestId('menu-serviceClass').click();
     await cells(page, 'name').first().waitFor();
-    expect(await cells(page, 'name').allInnerTexts()).toEqual(expect.arrayContaining(['Throttled 64 kbit/s', 'Throttled 1 Mbit/s']));
+    expect(await cells(page, 'name').allInnerTexts()).toEqual(expect.arrayContaining(['64 kbit/s', '1 Mbit/s']));
     await page.getByTestId('list-create').click();
     await page.locator('#root_name').waitFor();
     await page.locator('#root_name').fill('E2E lane');

@@ -39,7 +39,7 @@ describe.each(engines)('service classes on %s', (engine) => {
     expect(rows.every((r) => r.resellerId === -1)).toBe(true);
     for (const c of [admin, northwind, iot, harbor]) expect(await qos(c)).toEqual(SEEDED);
     const first = (await northwind.get('/portal/reseller-info/api/qos-speed-limits')).json()[0];
-    expect(first).toEqual({ id: '64kbps', name: 'Throttled 64 kbit/s', kbps: 64 });
+    expect(first).toEqual({ id: '64kbps', name: '64 kbit/s', kbps: 64 });
   });
 
   it('creates, reads, updates and deletes a class; names are unique per owner; others do not see it', async () => {

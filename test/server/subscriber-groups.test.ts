@@ -56,6 +56,18 @@ describe.each(engines)('subscriber groups on %s', (engine) => {
     expect((await northwind.get(`/portal/subscriber-groups/${row.id}`)).statusCode).toBe(404);
   });
 
+  it("lets an account user read its reseller's groups but neither shape them nor change their members", async () => {
+    const harbor = await ctx.as('harbor');
+    const made = await create(northwind, { name: 'Harbor cranes', kind: 'static' });
+    expect(made.statusCode, made.body).toBe(201);
+    const harborReseller = (await ctx.db.selectFrom('appUser').select('resellerId').where('username', '=', 'harbor').executeTakeFirstOrThrow()).resellerId;
+    if (harborReseller === ids['Northwind Mobile']) expect((await harbor.get(`/portal/subscriber-groups/${made.json().id}`)).statusCode).toBe(200);
+    expect((await create(harbor, { name: 'Mine', kind: 'static' })).statusCode).toBe(403);
+    const add = await harbor.post(`/portal/subscriber-groups/${made.json().id}/members`, { subscriberIds: [subs['Northwind Mobile'][0]] });
+    expect([403, 404]).toContain(add.statusCode);
+    expect(await ctx.db.selectFrom('subscriberGroupMember').select('subscriberId').where('groupId', '=', made.json().id).execute()).toEqual([]);
+  });
+
   it('adds members with an outcome per id; only subscribers the writer and the owner see join; removes them', async () => {
     const group = (await create(northwind, { name: 'Static members', kind: 'static' })).json();
     const [a, b] = subs['Northwind Mobile'];

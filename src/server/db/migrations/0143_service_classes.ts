@@ -31,7 +31,7 @@ export async function up(db: Kysely<any>) {
   await sql`create trigger service_class_version before update on service_class for each row execute function raise_row_version()`.execute(db);
   for (const c of PROVIDER_CLASSES)
     await sql`insert into service_class (id, code, name, description, downlink_kbps, uplink_kbps, reseller_id)
-      values (${c.id}, ${c.code}, ${`Throttled ${c.name}`}, ${`Data throttled to ${c.name} both ways`}, ${c.kbps}, ${c.kbps}, -1)`.execute(db);
+      values (${c.id}, ${c.code}, ${c.name}, ${`Data throttled to ${c.name} both ways`}, ${c.kbps}, ${c.kbps}, -1)`.execute(db);
   await sql`select setval(pg_get_serial_sequence('service_class', 'id'), (select max(id) from service_class))`.execute(db);
   for (const table of ['reseller', 'account', 'subscriber']) {
     await sql`alter table ${sql.id(table)} add column service_class_id integer references service_class (id)`.execute(db);

@@ -12,7 +12,7 @@ import type { ListRequest } from '@shared/wire';
 import type { Database } from '../../db/types';
 import { EntityRepository } from '../../engine/repository';
 import type { EntityHooks } from '../../engine/routes';
-import { fieldError, HttpError, invalid, notFound } from '../../http/errors';
+import { fieldError, forbidden, HttpError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { idParams, idSchema, listRequestSchema, objectBody } from '../../http/input';
 import type { Principal } from '../../http/principal';
@@ -81,6 +81,9 @@ export function subscriberGroupHooks(schemas: EntitySchema[]): EntityHooks {
   const subscriber = schemaOf(schemas, 'subscriber');
   return {
     async beforeWrite({ values, existing, principal }) {
+      // Groups belong to a reseller: its account users use them (each sees only its own account's members) but do
+      // not shape them for the reseller's other accounts.
+      if (principal.accountId !== null) throw forbidden();
       const kind = values.kind ?? existing?.kind ?? 'static';
       if (kind === 'static') return { ...values, searchBy: null, searchKey: null };
       const searchBy = (values.searchBy ?? existing?.searchBy ?? '') as string;
@@ -143,6 +146,7 @@ export function registerSubscriberGroupRoutes(app: FastifyInstance, db: Kysely<D
   async function groupFor(principal: Principal, id: number, trx: Kysely<Database> = db, forMembers = false) {
     const group = await groups.get(id, { principal }, trx);
     if (!group) throw notFound();
+    if (forMembers && principal.accountId !== null) throw forbidden();
     if (forMembers && group.kind !== 'static')
       throw new HttpError(409, 'CONFLICT', 'subscriberGroup.members.searchKind', [fieldError('kind', 'static', 'subscriberGroup.members.searchKind')]);
     return group;
