@@ -23,6 +23,8 @@ import { copySubscribers } from './lib/copySubscribers';
 import { usageSeriesQuery } from '@server/domains/graphs';
 import { resolveRange } from '@server/domains/graphs/ranges';
 import { freshDatabase } from '../test/server/helpers';
+import { random } from '@server/db/seedSubscribers';
+import { percentile } from './lib/percentile';
 
 const SUBSCRIBERS = Number(process.env.BENCH_GRAPHS_SUBSCRIBERS ?? 100_000);
 const RECORDS = Number(process.env.BENCH_GRAPHS_RECORDS ?? 5_000_000);
@@ -45,18 +47,6 @@ try {
 }
 process.env.TEST_DATABASE_URL = pgUrl;
 
-/** A small deterministic generator (mulberry32), so every run loads the same usage. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /** COPY lines of usage records: subscribers skewed (a few use most), instants over the year up to now. */
 function* usageLines(ids: number[], imsis: string[]) {
   const next = random(7);
@@ -73,10 +63,6 @@ function* usageLines(ids: number[], imsis: string[]) {
     }
   }
   if (lines.length) yield lines.join('');
-}
-
-function percentile(sorted: number[], p: number) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 const database = await freshDatabase('postgres');

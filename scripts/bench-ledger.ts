@@ -25,6 +25,8 @@ import { buildApp } from '@server/app';
 import { ensureAdmin } from '@server/db/seed';
 import { migratedDatabase } from '../test/server/helpers';
 import { JOURNAL_OF_EVERY_ENTRY } from '../src/server/db/migrations/0140_ledger_accounts';
+import { random } from '@server/db/seedSubscribers';
+import { percentile } from './lib/percentile';
 
 const ROWS = Number(process.env.BENCH_LEDGER_ROWS ?? 10_000_000);
 const RESELLERS = 1_000;
@@ -52,18 +54,6 @@ try {
   process.exit(1);
 }
 process.env.TEST_DATABASE_URL = pgUrl;
-
-/** A small deterministic generator (mulberry32), so every run loads the same ledger. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Cents as exact decimal text. */
 function money(cents: number): string {
@@ -147,10 +137,6 @@ function* ledgerLines(resellerIds: number[], counts: Int32Array) {
     }
   }
   if (lines.length) yield lines.join('');
-}
-
-function percentile(sorted: number[], p: number) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 const database = await migratedDatabase('postgres');
