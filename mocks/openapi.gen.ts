@@ -4674,6 +4674,8 @@ export interface operations {
               userId?: number | null;
               userName?: string | null;
             }[];
+            /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+            totalIsEstimate?: boolean;
             totalItemsCount: number;
             totalPageCount: number;
           };
@@ -4803,8 +4805,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               accountId?: number;
               address?: string;
               city?: string;
@@ -4827,8 +4829,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -4876,8 +4878,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               accountId?: number;
               address?: string;
               city?: string;
@@ -4900,8 +4902,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -5196,8 +5198,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               additionalLine?: string;
               city?: string;
               companyName?: string;
@@ -5217,8 +5219,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -5451,8 +5453,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               description?: string;
               id?: number;
               name?: string;
@@ -5461,8 +5463,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -6141,8 +6143,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               allowedListId?: number;
               name?: string;
               reference?: string;
@@ -6163,8 +6165,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -6531,8 +6533,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               description?: string;
               /** Format: email */
               email?: string;
@@ -6551,8 +6553,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -6785,8 +6787,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               description?: string;
               id?: number;
               name?: string;
@@ -6795,8 +6797,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -7167,8 +7169,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               choices?: string[];
               /** Format: date */
               earliest?: string;
@@ -7193,8 +7195,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -7296,6 +7298,8 @@ export interface operations {
               resellerId: number;
               resellerName?: string;
             }[];
+            /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+            totalIsEstimate?: boolean;
             totalItemsCount: number;
             totalPageCount: number;
           };
@@ -7549,8 +7553,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               accountCode?: string;
               accountName?: string;
               code?: string;
@@ -7563,8 +7567,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -7818,8 +7822,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               code?: string;
               description?: string;
               id?: number;
@@ -7832,8 +7836,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -9172,7 +9176,9 @@ export interface operations {
   getLedgerEntries: {
     parameters: {
       query?: {
+        page?: number;
         reseller_id?: number;
+        size?: number;
       };
       header?: never;
       path?: never;
@@ -9595,6 +9601,8 @@ export interface operations {
             }[];
             /** Format: date-time */
             to: string;
+            /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+            totalIsEstimate?: boolean;
             totalItemsCount: number;
             totalPageCount: number;
           };
@@ -9918,6 +9926,8 @@ export interface operations {
               userId?: number | null;
               userName?: string | null;
             }[];
+            /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+            totalIsEstimate?: boolean;
             totalItemsCount: number;
             totalPageCount: number;
           };
@@ -10285,6 +10295,8 @@ export interface operations {
               userId?: number | null;
               userName?: string | null;
             }[];
+            /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+            totalIsEstimate?: boolean;
             totalItemsCount: number;
             totalPageCount: number;
           };
@@ -11306,8 +11318,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               accountId?: number;
               accountName?: string;
               activateUponFirstUse?: boolean;
@@ -11352,8 +11364,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -11759,8 +11771,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               bitrate?: number;
               dataMb?: number;
               destinationZoneId?: number;
@@ -11785,8 +11797,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -12244,8 +12256,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               defaultPrice?: number;
               id?: number;
               name?: string;
@@ -12256,8 +12268,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -12815,8 +12827,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               currency?: string;
               defaultData?: number;
               defaultIncomingVoice?: number;
@@ -12834,8 +12846,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -13542,6 +13554,8 @@ export interface operations {
               /** @enum {string} */
               status: 'open' | 'paid';
             }[];
+            /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+            totalIsEstimate?: boolean;
             totalItemsCount: number;
             totalPageCount: number;
           };
@@ -13764,8 +13778,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               availableCredit?: number;
               balance?: number;
               cellPhone?: string;
@@ -13822,8 +13836,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -13967,8 +13981,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               availableCredit?: number;
               balance?: number;
               cellPhone?: string;
@@ -14025,8 +14039,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -14074,8 +14088,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               availableCredit?: number;
               balance?: number;
               cellPhone?: string;
@@ -14132,8 +14146,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -14926,6 +14940,8 @@ export interface operations {
                */
               source: 'rule' | 'default';
             }[];
+            /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+            totalIsEstimate?: boolean;
             totalItemsCount: number;
             totalPageCount: number;
           };
@@ -15565,8 +15581,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               allowedListIds?: number[];
               id?: number;
               name?: string;
@@ -15595,8 +15611,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -15861,8 +15877,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               id?: number;
               name?: string;
               privileges?: {
@@ -15876,8 +15892,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -16172,8 +16188,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               code?: string;
               description?: string;
               downlinkKbps?: number;
@@ -16188,8 +16204,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -16244,6 +16260,8 @@ export interface operations {
               subscriberId: number | null;
               subscriberName: string | null;
             }[];
+            /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+            totalIsEstimate?: boolean;
             totalItemsCount: number;
             totalPageCount: number;
           };
@@ -16554,8 +16572,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               country?: string;
               description?: string;
               id?: number;
@@ -16567,8 +16585,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -16893,8 +16911,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               accountName?: string;
               iccid?: string;
               imsi?: string;
@@ -16902,9 +16920,10 @@ export interface operations {
               status?: string;
               subscriberId?: number;
             }[];
+            /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -16996,8 +17015,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               description?: string;
               id?: number;
               /** @enum {string} */
@@ -17014,8 +17033,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -17470,6 +17489,8 @@ export interface operations {
               kind: 'credit' | 'wallet' | 'account';
               username: string;
             }[];
+            /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+            totalIsEstimate?: boolean;
             totalItemsCount: number;
             totalPageCount: number;
           };
@@ -17639,6 +17660,8 @@ export interface operations {
               result: string;
               subject: string | null;
             }[];
+            /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+            totalIsEstimate?: boolean;
             totalItemsCount: number;
             totalPageCount: number;
           };
@@ -18465,8 +18488,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               accountId?: number;
               accountName?: string;
               apn?: string;
@@ -18504,8 +18527,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -18593,8 +18616,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               accountId?: number;
               accountName?: string;
               apn?: string;
@@ -18632,8 +18655,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -19164,8 +19187,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               accountId?: number;
               accountName?: string;
               disabled?: boolean;
@@ -19185,8 +19208,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -19387,8 +19410,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               accountId?: number;
               accountName?: string;
               disabled?: boolean;
@@ -19408,8 +19431,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -19880,8 +19903,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               countries?: string[];
               countryCount?: number;
               id?: number;
@@ -19894,8 +19917,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -20144,8 +20167,8 @@ export interface operations {
         };
         content: {
           'application/json': {
-            currentPage?: number;
-            items?: {
+            currentPage: number;
+            items: {
               countries?: string[];
               countryCount?: number;
               id?: number;
@@ -20157,8 +20180,8 @@ export interface operations {
             }[];
             /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
             totalIsEstimate?: boolean;
-            totalItemsCount?: number;
-            totalPageCount?: number;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };

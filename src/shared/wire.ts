@@ -61,3 +61,8 @@ export function isApiError(value: unknown): value is ApiError {
 export function pageCount(total: number, size: number): number {
   return Math.max(1, Math.ceil(total / size));
 }
+
+/** The page envelope of `items`, page `page` (zero-based) of `size` rows out of `total`; `estimate` when the total is one. */
+export function pageAnswer<T>(items: T[], total: number, page: number, size: number, estimate = false): Page<T> {
+  return { items, totalItemsCount: total, totalPageCount: pageCount(total, size), currentPage: page, ...(estimate ? { totalIsEstimate: true } : {}) };
+}

@@ -17,7 +17,7 @@ import {
 } from '@shared/schema';
 import { countryCodesMatching } from '@shared/countries';
 import { CUSTOM_KEY_PATTERN, CUSTOM_PROPERTY, customComparison, customKeyOf, type CustomFieldDefinition } from '@shared/customFields';
-import type { Page } from '@shared/wire';
+import { pageAnswer, type Page } from '@shared/wire';
 import type { Principal } from '../http/principal';
 import { escapeLike, resellerVisibility, subtreePattern } from '../http/tenancy';
 
@@ -408,13 +408,14 @@ export class EntityRepository {
   async page(req: NormalisedListRequest, v: Visibility): Promise<Page<Row>> {
     const filtered = this.searched(this.listed(this.base(this.db, this.usedBy(req, v)), v), req);
     const offset = req.after === undefined ? req.page * req.size : 0;
-    const answer = (rows: Row[], total: number, estimate: boolean): Page<Row> => ({
-      items: rows.map((r) => this.toWire(r)),
-      totalItemsCount: total,
-      totalPageCount: Math.max(1, Math.ceil(total / req.size)),
-      currentPage: req.page,
-      ...(estimate ? { totalIsEstimate: true } : {}),
-    });
+    const answer = (rows: Row[], total: number, estimate: boolean): Page<Row> =>
+      pageAnswer(
+        rows.map((r) => this.toWire(r)),
+        total,
+        req.page,
+        req.size,
+        estimate,
+      );
     // The whole rows of a page's keys, in the list's order: names are joined for these rows only.
     const rowsOf = async (keys: AnyQuery) =>
       (await this.ordered(this.selectAll(this.base()), req)

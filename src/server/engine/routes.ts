@@ -25,7 +25,7 @@ import { bodySchema, cleanProperty } from '@shared/validation';
 import type { FieldError, ListRequest } from '@shared/wire';
 import { conflict, englishText, fieldError, forbidden, HttpError, invalid, notFound } from '../http/errors';
 import { principalOf } from '../http/guard';
-import { idParams, INT_MIN, listRequestSchema, parseInteger } from '../http/input';
+import { idParams, INT_MIN, listRequestSchema, pageSchema, parseInteger } from '../http/input';
 import type { Principal } from '../http/principal';
 import type { Engine } from '../db';
 import { downloadFormat, downloadQuery, queryBatches, sendCsv } from './csv';
@@ -353,17 +353,8 @@ export function entityRowSchema(schema: EntitySchema) {
 
 /** The response schema of a page of an entity's rows (the paged and search calls). */
 export function entityPageSchema(schema: EntitySchema) {
-  return {
-    type: 'object',
-    // The response is serialised by this schema, which drops any property it does not name.
-    properties: {
-      items: { type: 'array', items: entityRowSchema(schema) },
-      totalPageCount: { type: 'integer' },
-      totalItemsCount: { type: 'integer' },
-      currentPage: { type: 'integer' },
-      totalIsEstimate: { type: 'boolean', description: "Present (true) when totalItemsCount is the planner's estimate of a large list, not a count" },
-    },
-  };
+  // The response is serialised by this schema, which drops any property it does not name.
+  return pageSchema(entityRowSchema(schema));
 }
 
 function routeDocs(schema: EntitySchema, route: ApiRoute) {

@@ -208,3 +208,22 @@ export function objectBody(properties: Record<string, object>, required: string[
     },
   };
 }
+
+/**
+ * The response schema of a page of `item`s (the envelope `pageAnswer` in src/shared/wire.ts builds), with `more`
+ * properties beside the page (an account, the range asked) required too.
+ */
+export function pageSchema(item: object, more: Record<string, object> = {}) {
+  return {
+    type: 'object',
+    required: ['items', 'totalItemsCount', 'totalPageCount', 'currentPage', ...Object.keys(more)],
+    properties: {
+      items: { type: 'array', items: item },
+      totalItemsCount: { type: 'integer' },
+      totalPageCount: { type: 'integer' },
+      currentPage: { type: 'integer' },
+      totalIsEstimate: { type: 'boolean', description: "Present (true) when totalItemsCount is the planner's estimate of a large list, not a count" },
+      ...more,
+    },
+  };
+}

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { pageCount } from '@shared/wire';
+import { pageAnswer } from '@shared/wire';
 import { queryBatches, sendCsv } from '../engine/csv';
 import type { Engine } from '../db';
 import { notFound } from '../http/errors';
@@ -65,7 +65,7 @@ export function registerJobRoutes(app: FastifyInstance, db: Kysely<Database>, en
           .executeTakeFirstOrThrow(),
       ]);
       const total = Number(count.n);
-      return { items: items.map(wire), totalPageCount: pageCount(total, size), totalItemsCount: total, currentPage: page };
+      return pageAnswer(items.map(wire), total, page, size);
     },
   );
 
@@ -130,12 +130,12 @@ export function registerJobRoutes(app: FastifyInstance, db: Kysely<Database>, en
         items.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ]);
       const total = Number(count.n);
-      return {
-        items: rows.map(({ error, ...row }) => ({ ...row, message: error })),
-        totalPageCount: pageCount(total, size),
-        totalItemsCount: total,
-        currentPage: page,
-      };
+      return pageAnswer(
+        rows.map(({ error, ...row }) => ({ ...row, message: error })),
+        total,
+        page,
+        size,
+      );
     },
   );
 

@@ -575,6 +575,8 @@ export type GetPaymentsBankWiresPendingApiResponse = /** status 200 Default Resp
   totalItemsCount: number;
   totalPageCount: number;
   currentPage: number;
+  /** Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+  totalIsEstimate?: boolean;
 };
 export type GetPaymentsBankWiresPendingApiArg = {
   page?: number;
@@ -691,6 +693,8 @@ export type PostPaymentsPagedApiResponse = /** status 200 Default Response */ {
   totalItemsCount: number;
   totalPageCount: number;
   currentPage: number;
+  /** Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+  totalIsEstimate?: boolean;
 };
 export type PostPaymentsPagedApiArg = {
   /** The reseller (default: the caller's own) */
@@ -785,6 +789,8 @@ export type PostAccountsByIdPaymentsPagedApiResponse = /** status 200 Default Re
   totalItemsCount: number;
   totalPageCount: number;
   currentPage: number;
+  /** Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+  totalIsEstimate?: boolean;
 };
 export type PostAccountsByIdPaymentsPagedApiArg = {
   id: number;

@@ -62,7 +62,7 @@ export type PostSubscriberGroupsByIdMembersRemoveApiArg = {
   };
 };
 export type PostSubscriberGroupsByIdMembersPagedApiResponse = /** status 200 Default Response */ {
-  items?: {
+  items: {
     subscriberId?: number;
     name?: string;
     status?: string;
@@ -70,9 +70,10 @@ export type PostSubscriberGroupsByIdMembersPagedApiResponse = /** status 200 Def
     iccid?: string;
     accountName?: string;
   }[];
-  totalPageCount?: number;
-  totalItemsCount?: number;
-  currentPage?: number;
+  totalItemsCount: number;
+  totalPageCount: number;
+  currentPage: number;
+  /** Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
   totalIsEstimate?: boolean;
 };
 export type PostSubscriberGroupsByIdMembersPagedApiArg = {

@@ -1,17 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { pageCount } from '@shared/wire';
+import { pageAnswer } from '@shared/wire';
 import { listOutbox } from '../../adapters/mail';
 import { pageQuery } from '../../http/input';
 import type { AccessContext } from './context';
 
 const paging = pageQuery(200, 50);
-
-const envelope = <T>(items: T[], total: number, page: number, size: number) => ({
-  items,
-  totalPageCount: pageCount(total, size),
-  totalItemsCount: total,
-  currentPage: page,
-});
 
 /** Administrator's views of what the public calls produced: mail kept locally and join requests. */
 export function registerAccessAdminRoutes(app: FastifyInstance, ctx: AccessContext) {
@@ -21,7 +14,7 @@ export function registerAccessAdminRoutes(app: FastifyInstance, ctx: AccessConte
     async (request) => {
       const { page, size } = request.query as { page: number; size: number };
       const { items, total } = await listOutbox(ctx.db, page, size);
-      return envelope(items, total, page, size);
+      return pageAnswer(items, total, page, size);
     },
   );
 
@@ -43,7 +36,7 @@ export function registerAccessAdminRoutes(app: FastifyInstance, ctx: AccessConte
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .executeTakeFirstOrThrow(),
       ]);
-      return envelope(items, Number(count.n), page, size);
+      return pageAnswer(items, Number(count.n), page, size);
     },
   );
 }

@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { generateSecret, generateURI, verify } from 'otplib';
-import { pageCount } from '@shared/wire';
+import { pageAnswer } from '@shared/wire';
 import type { Database } from '../../db/types';
 import { fieldError, HttpError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
@@ -209,12 +209,12 @@ export async function createTwoFactor(db: Kysely<Database>, configuredKey?: stri
           q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
         ]);
         const total = Number(count.n);
-        return {
-          items: items.map((r) => ({ ...r, users: Number(r.users), enrolledUsers: Number(r.enrolledUsers) })),
-          totalPageCount: pageCount(total, size),
-          totalItemsCount: total,
-          currentPage: page,
-        };
+        return pageAnswer(
+          items.map((r) => ({ ...r, users: Number(r.users), enrolledUsers: Number(r.enrolledUsers) })),
+          total,
+          page,
+          size,
+        );
       },
     );
 

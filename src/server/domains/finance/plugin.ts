@@ -8,8 +8,9 @@ import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../../db/types';
 import { fieldError, invalid, notFound } from '../../http/errors';
-import { pageNumberSchema, pageSizeSchema } from '../../http/input';
+import { pageNumberSchema, pageSchema, pageSizeSchema } from '../../http/input';
 import { domainPlugin } from '../plugin';
+import { pageAnswer } from '@shared/wire';
 
 const tags = ['finance'];
 const config = { adminOnly: true };
@@ -83,17 +84,9 @@ const lineSchema = {
   },
 };
 
-const linesSchema = {
-  type: 'object',
-  required: ['account', 'items', 'totalItemsCount', 'totalPageCount', 'currentPage'],
-  properties: {
-    account: { type: 'object', required: ['code', 'name', 'type'], properties: { code: { type: 'string' }, name: { type: 'string' }, type: accountType } },
-    items: { type: 'array', items: lineSchema },
-    totalItemsCount: { type: 'integer' },
-    totalPageCount: { type: 'integer' },
-    currentPage: { type: 'integer' },
-  },
-};
+const linesSchema = pageSchema(lineSchema, {
+  account: { type: 'object', required: ['code', 'name', 'type'], properties: { code: { type: 'string' }, name: { type: 'string' }, type: accountType } },
+});
 
 const checkSchema = {
   type: 'object',
@@ -351,21 +344,16 @@ export default domainPlugin('finance', async (app, { database }) => {
         where l.account_code = ${code} ${range}
         order by l.created_at desc, l.id desc
         limit ${query.size} offset ${query.page * query.size}`.execute(db);
-      return {
-        account,
-        items: rows.map((r) => ({
-          ...r,
-          id: Number(r.id),
-          entryId: Number(r.entryId),
-          amount: Number(r.amount),
-          fee: Number(r.fee),
-          debit: Number(r.debit),
-          credit: Number(r.credit),
-        })),
-        totalItemsCount: total,
-        totalPageCount: Math.max(1, Math.ceil(total / query.size)),
-        currentPage: query.page,
-      };
+      const items = rows.map((r) => ({
+        ...r,
+        id: Number(r.id),
+        entryId: Number(r.entryId),
+        amount: Number(r.amount),
+        fee: Number(r.fee),
+        debit: Number(r.debit),
+        credit: Number(r.credit),
+      }));
+      return { ...pageAnswer(items, total, query.page, query.size), account };
     },
   );
 

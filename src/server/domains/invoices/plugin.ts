@@ -9,12 +9,13 @@ import { sql } from 'kysely';
 import { queryBatches, sendCsv } from '../../engine/csv';
 import { fieldError, forbidden, HttpError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
-import { idSchema, INT_MIN, listRequestSchema, objectBody } from '../../http/input';
+import { idSchema, INT_MIN, listRequestSchema, objectBody, pageSchema } from '../../http/input';
 import { resellerPathIds } from '../../http/principal';
 import { domainPlugin } from '../plugin';
 import { resellerInSubtree } from '../resellers/subtree';
 import { issueDue, issueInvoice, MONTH_PATTERN, pastPeriod, settleInvoices } from './issue';
 import { invoiceFileNumber, newInvoiceDocument, writeInvoice, type Movement } from './pdf';
+import { pageAnswer } from '@shared/wire';
 
 export interface InvoiceOptions {
   /** Issue last month's invoices when the server is ready and every `intervalMs` after (default: on, hourly). */
@@ -62,17 +63,6 @@ const invoiceSchema = {
     paidAt: { type: 'string', format: 'date-time', nullable: true },
     quickbooksCustomerId: { type: 'string', nullable: true },
     exportReference: { type: 'string', description: 'The customer name for the accounting export, copied at issue time' },
-  },
-};
-
-const pageSchema = {
-  type: 'object',
-  required: ['items', 'totalItemsCount', 'totalPageCount', 'currentPage'],
-  properties: {
-    items: { type: 'array', items: invoiceSchema },
-    totalItemsCount: { type: 'integer' },
-    totalPageCount: { type: 'integer' },
-    currentPage: { type: 'integer' },
   },
 };
 
@@ -184,7 +174,7 @@ export default domainPlugin('invoices', async (app, { database, app: options }) 
         summary: "A reseller's invoices, paged and sorted (sortBy number, month, closingBalance, issuedAt, dueDate, status; searchBy status or month)",
         params: resellerParams,
         body: listRequestSchema(SEARCHES),
-        response: { 200: pageSchema },
+        response: { 200: pageSchema(invoiceSchema) },
       },
     },
     async (request) => {
@@ -213,7 +203,7 @@ export default domainPlugin('invoices', async (app, { database, app: options }) 
         .limit(size)
         .offset(page * size)
         .execute();
-      return { items: rows.map(wire), totalItemsCount: total, totalPageCount: Math.max(1, Math.ceil(total / size)), currentPage: page };
+      return pageAnswer(rows.map(wire), total, page, size);
     },
   );
 

@@ -7,10 +7,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { sql, type Kysely } from 'kysely';
+import { pageAnswer } from '@shared/wire';
 import { EXACT_COUNT_LIMIT, plannedRows } from '../../engine/repository';
 import { conflict, fieldError, invalid } from '../../http/errors';
 import { principalOf } from '../../http/guard';
-import { idSchema, INT_MAX, INT_MIN, objectBody, queryId } from '../../http/input';
+import { idSchema, INT_MIN, objectBody, pageQuery, queryId } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import type { Database } from '../../db/types';
 import { resellerInSubtree } from '../resellers/subtree';
@@ -210,18 +211,14 @@ export function registerLedgerRoutes(app: FastifyInstance, db: Kysely<Database>)
       config,
       schema: {
         tags,
-        querystring: resellerQuery,
+        querystring: pageQuery(500, 50, resellerQuery.properties),
         summary:
           "A reseller's money movements, newest first (reseller_id, page, size); past 10,000 movements the total is the planner's estimate (totalIsEstimate)",
       },
     },
     async (request) => {
       const resellerId = await resellerOf(db, request, principalOf(request));
-      const query = request.query as { page?: string; size?: string };
-      const page = Number(query.page ?? 0);
-      const size = Number(query.size ?? 50);
-      if (!Number.isInteger(page) || page < 0 || page > INT_MAX) throw invalid([fieldError('page', 'minimum', 'validation.page.invalid')]);
-      if (!Number.isInteger(size) || size < 1 || size > 500) throw invalid([fieldError('size', 'maximum', 'validation.pageSize.invalid')]);
+      const { page, size } = request.query as { page: number; size: number };
       // The page and, unless a big ledger's estimate is at hand, the capped count in one statement.
       const known = estimates.get(resellerId);
       const pageQuery = db
@@ -242,13 +239,13 @@ export function registerLedgerRoutes(app: FastifyInstance, db: Kysely<Database>)
         ({ total, estimate } = await movementTotal(db, estimates, resellerId, counted));
       }
       for (const row of rows) delete (row as { counted?: unknown }).counted;
-      return {
-        items: rows.map((r) => ({ ...r, id: Number(r.id), amount: Number(r.amount), balanceAfter: Number(r.balanceAfter) })),
-        totalItemsCount: total,
-        totalPageCount: Math.max(1, Math.ceil(total / size)),
-        currentPage: page,
-        ...(estimate ? { totalIsEstimate: true } : {}),
-      };
+      return pageAnswer(
+        rows.map((r) => ({ ...r, id: Number(r.id), amount: Number(r.amount), balanceAfter: Number(r.balanceAfter) })),
+        total,
+        page,
+        size,
+        estimate,
+      );
     },
   );
 

@@ -1,23 +1,20 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { COUNTRY_CODES, countryNames } from '@shared/countries';
-import type { Page } from '@shared/wire';
+import type {} from '@shared/wire';
 import { forbidden } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { pageQuery, parseTime } from '../../http/input';
 import { refreshNetworks, type RefreshReport } from './catalogue';
 import type { Database } from '../../db/types';
 import { escapeLike, subtreePattern } from '../../http/tenancy';
+import { pageAnswer } from '@shared/wire';
 
 /** The portal's languages; each country carries its name in all of them. */
 const LANGUAGES = ['en', 'ru', 'de', 'he', 'zh-Hans', 'es'] as const;
 
 /** The catalogue's pages: up to 5000 networks at once (the allowed-list screens read whole countries). */
 const pages = pageQuery(5000, 100).properties;
-
-function envelope<T>(items: T[], total: number, page: number, size: number): Page<T> {
-  return { items, totalItemsCount: total, totalPageCount: Math.max(1, Math.ceil(total / size)), currentPage: page };
-}
 
 /** Reference data every signed-in user reads, the admin's catalogue refresh, and the signalling log. */
 export function registerNetworkRoutes(app: FastifyInstance, db: Kysely<Database>, onRefresh?: (report: RefreshReport) => Promise<void>) {
@@ -51,7 +48,7 @@ export function registerNetworkRoutes(app: FastifyInstance, db: Kysely<Database>
         .limit(q.size)
         .offset(q.page * q.size)
         .execute();
-      return envelope(items, Number(n), q.page, q.size);
+      return pageAnswer(items, Number(n), q.page, q.size);
     },
   );
 
@@ -155,7 +152,7 @@ export function registerNetworkRoutes(app: FastifyInstance, db: Kysely<Database>
         .offset(q.page * q.size)
         .execute();
       const items = rows.map((r) => ({ ...r, id: Number(r.id), createdAt: r.createdAt.toISOString() }));
-      return envelope(items, Number(n), q.page, q.size);
+      return pageAnswer(items, Number(n), q.page, q.size);
     },
   );
 }

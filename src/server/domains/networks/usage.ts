@@ -2,10 +2,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
-import { pageNumberSchema, pageSizeSchema, parseTime } from '../../http/input';
+import { pageNumberSchema, pageSchema, pageSizeSchema, parseTime } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import { escapeLike, resellerVisibility, subtreePattern } from '../../http/tenancy';
 import type { Database } from '../../db/types';
+import { pageAnswer } from '@shared/wire';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -139,17 +140,7 @@ export function registerNetworkUsageRoutes(app: FastifyInstance, db: Kysely<Data
           },
         },
         response: {
-          200: {
-            type: 'object',
-            required: ['items', 'totalItemsCount', 'totalPageCount', 'currentPage', 'from', 'to'],
-            properties: {
-              items: { type: 'array', items: usageRow },
-              totalItemsCount: { type: 'integer' },
-              totalPageCount: { type: 'integer' },
-              currentPage: { type: 'integer' },
-              ...rangeEcho,
-            },
-          },
+          200: pageSchema(usageRow, rangeEcho),
         },
       },
     },
@@ -188,25 +179,19 @@ export function registerNetworkUsageRoutes(app: FastifyInstance, db: Kysely<Data
         order by ${sql.raw(ORDER[q.sortBy])} ${direction} ${nulls}, n.plmn ${direction}
         limit ${q.size} offset ${q.page * q.size}`.execute(db);
       const total = Number(counted[0].n);
-      return {
-        items: rows.map((r) => ({
-          plmn: r.plmn,
-          mcc: r.mcc,
-          mnc: r.mnc,
-          country: r.country,
-          operator: r.operator,
-          brand: r.brand,
-          bands: r.bands,
-          technologies: technologiesOf(r.bands),
-          trafficBytes: Number(r.trafficBytes),
-          activeSims: Number(r.activeSims),
-        })),
-        totalItemsCount: total,
-        totalPageCount: Math.max(1, Math.ceil(total / q.size)),
-        currentPage: q.page,
-        from: from.toISOString(),
-        to: to.toISOString(),
-      };
+      const items = rows.map((r) => ({
+        plmn: r.plmn,
+        mcc: r.mcc,
+        mnc: r.mnc,
+        country: r.country,
+        operator: r.operator,
+        brand: r.brand,
+        bands: r.bands,
+        technologies: technologiesOf(r.bands),
+        trafficBytes: Number(r.trafficBytes),
+        activeSims: Number(r.activeSims),
+      }));
+      return { ...pageAnswer(items, total, q.page, q.size), from: from.toISOString(), to: to.toISOString() };
     },
   );
 

@@ -23,12 +23,12 @@ import {
   type PaymentMethod,
 } from '@shared/payments';
 import { ADMIN_RESELLER_ID } from '@shared/privileges';
-import { MAX_PAGE_SIZE } from '@shared/wire';
+import { MAX_PAGE_SIZE, pageAnswer } from '@shared/wire';
 import { createPaymentAdapters, type CardDetails, type PaymentAdapters } from '../../adapters/payments';
 import type { Database } from '../../db/types';
 import { conflict, englishText, fieldError, forbidden, HttpError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
-import { checkStorable, idParams, idSchema, INT_MIN, pageNumberSchema, pageSizeSchema } from '../../http/input';
+import { checkStorable, idParams, idSchema, INT_MIN, pageNumberSchema, pageSchema, pageSizeSchema } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import { LEDGER_CURRENCY } from '../ledger';
 import { domainPlugin } from '../plugin';
@@ -101,16 +101,6 @@ const paymentSchema = {
     invoiceUrl: { type: 'string', nullable: true, description: 'Where a crypto payment is paid' },
   },
 };
-const pageOf = (item: object) => ({
-  type: 'object',
-  required: ['items', 'totalItemsCount', 'totalPageCount', 'currentPage'],
-  properties: {
-    items: { type: 'array', items: item },
-    totalItemsCount: { type: 'integer' },
-    totalPageCount: { type: 'integer' },
-    currentPage: { type: 'integer' },
-  },
-});
 const cardSchema = {
   type: 'object',
   required: ['id', 'last4', 'brand', 'holderName', 'expiryMonth', 'expiryYear'],
@@ -1119,7 +1109,7 @@ export default domainPlugin('payments', async (app, { database, app: options }) 
           additionalProperties: false,
           errorMessage: { additionalProperties: 'validation.unknownField' },
         },
-        response: { 200: pageOf(paymentSchema) },
+        response: { 200: pageSchema(paymentSchema) },
       },
     },
     async (request) => {
@@ -1128,50 +1118,39 @@ export default domainPlugin('payments', async (app, { database, app: options }) 
       const { rows: count } = await sql<{ n: string }>`select count(*)::text as n from payment p ${where}`.execute(db);
       const { rows } = await sql<PaymentRow>`${SELECT_PAYMENT} ${where} order by p.id limit ${size} offset ${page * size}`.execute(db);
       const total = Number(count[0].n);
-      return { items: rows.map(view), totalItemsCount: total, totalPageCount: Math.max(1, Math.ceil(total / size)), currentPage: page };
+      return pageAnswer(rows.map(view), total, page, size);
     },
   );
 
-  app.post(
-    '/portal/payments/bank-wires/:id/confirm',
+  /** The administrator's decision on a pending bank wire: `settle` ends it, or says it was not pending. */
+  const decisions = [
     {
-      config: ADMIN,
-      schema: {
-        tags,
-        summary: 'Confirms a pending bank wire: credits it once',
-        params: idParams('id', { max: Number.MAX_SAFE_INTEGER }),
-        response: { 200: paymentSchema },
-      },
+      action: 'confirm',
+      summary: 'Confirms a pending bank wire: credits it once',
+      settle: (id: number, p: { reference: string | null }) => confirmPayment(db, id, { confirmationCode: `WIRE-${p.reference ?? id}` }),
     },
-    async (request) => {
-      const { id } = request.params as { id: number };
-      const p = await paymentById(db, id);
-      if (p.method !== 'BANK_WIRE') throw conflict([fieldError('id', 'method', 'payment.wire.only')]);
-      if (!(await confirmPayment(db, id, { confirmationCode: `WIRE-${p.reference ?? id}` })))
-        throw conflict([fieldError('id', 'status', 'payment.notPending')]);
-      return paymentById(db, id);
-    },
-  );
-
-  app.post(
-    '/portal/payments/bank-wires/:id/reject',
     {
-      config: ADMIN,
-      schema: {
-        tags,
-        summary: 'Rejects a pending bank wire: nothing is credited',
-        params: idParams('id', { max: Number.MAX_SAFE_INTEGER }),
-        response: { 200: paymentSchema },
+      action: 'reject',
+      summary: 'Rejects a pending bank wire: nothing is credited',
+      settle: (id: number) => endPayment(db, id, 'declined', 'payment.wire.rejected'),
+    },
+  ];
+  for (const { action, summary, settle } of decisions) {
+    app.post(
+      `/portal/payments/bank-wires/:id/${action}`,
+      {
+        config: ADMIN,
+        schema: { tags, summary, params: idParams('id', { max: Number.MAX_SAFE_INTEGER }), response: { 200: paymentSchema } },
       },
-    },
-    async (request) => {
-      const { id } = request.params as { id: number };
-      const p = await paymentById(db, id);
-      if (p.method !== 'BANK_WIRE') throw conflict([fieldError('id', 'method', 'payment.wire.only')]);
-      if (!(await endPayment(db, id, 'declined', 'payment.wire.rejected'))) throw conflict([fieldError('id', 'status', 'payment.notPending')]);
-      return paymentById(db, id);
-    },
-  );
+      async (request) => {
+        const { id } = request.params as { id: number };
+        const p = await paymentById(db, id);
+        if (p.method !== 'BANK_WIRE') throw conflict([fieldError('id', 'method', 'payment.wire.only')]);
+        if (!(await settle(id, p))) throw conflict([fieldError('id', 'status', 'payment.notPending')]);
+        return paymentById(db, id);
+      },
+    );
+  }
 
   app.get(
     '/portal/payments/bank-wires/:id/proof',
@@ -1215,7 +1194,7 @@ export default domainPlugin('payments', async (app, { database, app: options }) 
     const { rows } = await sql<PaymentRow>`${SELECT_PAYMENT} ${clause}
       order by ${sql.raw(column)} ${dir} nulls last, p.id ${dir} limit ${size} offset ${number * size}`.execute(db);
     const total = Number(count[0].n);
-    return { items: rows.map(view), totalItemsCount: total, totalPageCount: Math.max(1, Math.ceil(total / size)), currentPage: number };
+    return pageAnswer(rows.map(view), total, number, size);
   }
 
   app.post(
@@ -1227,7 +1206,7 @@ export default domainPlugin('payments', async (app, { database, app: options }) 
         summary:
           "A reseller's payments (resellerId, else the caller's; includeSubResellers for those below it), filtered by method, status, dates (from, to, UTC) and searchKey (reference, description, confirmation or id), sorted and paged",
         body: listBody(true),
-        response: { 200: pageOf(paymentSchema) },
+        response: { 200: pageSchema(paymentSchema) },
       },
     },
     async (request) => {
@@ -1266,7 +1245,7 @@ export default domainPlugin('payments', async (app, { database, app: options }) 
         tags,
         summary: "An account's payments, filtered, sorted and paged as the reseller's",
         body: listBody(false),
-        response: { 200: pageOf(paymentSchema) },
+        response: { 200: pageSchema(paymentSchema) },
       },
     },
     async (request) => {

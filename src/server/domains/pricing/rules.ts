@@ -8,6 +8,7 @@ import { SCHEMA_DIR } from '../../engine/schemas';
 import { createValidator } from '../../engine/validator';
 import { fieldError } from '../../http/errors';
 import type { Database } from '../../db/types';
+import { pageAnswer } from '@shared/wire';
 
 type Row = Record<string, unknown>;
 
@@ -152,12 +153,12 @@ export class RuleStore {
       .limit(req.size)
       .offset(req.page * req.size)
       .execute();
-    return {
-      items: rows.map((r) => this.kind.toWire(r)),
-      totalItemsCount: total,
-      totalPageCount: Math.max(1, Math.ceil(total / req.size)),
-      currentPage: req.page,
-    };
+    return pageAnswer(
+      rows.map((r) => this.kind.toWire(r)),
+      total,
+      req.page,
+      req.size,
+    );
   }
 
   async get(planId: number, id: number, db: SchemaDrivenDb = this.db): Promise<Row | undefined> {

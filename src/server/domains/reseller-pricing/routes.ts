@@ -17,11 +17,12 @@ import type { Engine } from '../../db';
 import { queryBatches, sendCsv } from '../../engine/csv';
 import { fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
-import { idSchema, INT_MIN, listRequestSchema, queryId } from '../../http/input';
+import { idSchema, INT_MIN, listRequestSchema, pageSchema, queryId } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import { exactText } from '../pricing/rules';
 import type { Database } from '../../db/types';
 import { subtreePattern } from '../../http/tenancy';
+import { pageAnswer } from '@shared/wire';
 
 type Row = Record<string, unknown>;
 
@@ -344,11 +345,7 @@ export function registerResellerPricingRoutes(app: FastifyInstance, db: Kysely<D
         body: priceListBody,
         summary: 'Price per network, paged, sorted and searched by country or network (reseller_id optional)',
         response: {
-          200: {
-            ...itemsOf(networkPriceRow),
-            required: ['items', 'totalItemsCount', 'totalPageCount', 'currentPage'],
-            properties: { ...itemsOf(networkPriceRow).properties, totalItemsCount: int, totalPageCount: int, currentPage: int },
-          },
+          200: pageSchema(networkPriceRow),
         },
       },
     },
@@ -367,7 +364,12 @@ export function registerResellerPricingRoutes(app: FastifyInstance, db: Kysely<D
           .executeTakeFirstOrThrow(),
       ]);
       const total = Number(count.n);
-      return { items: items.map((r) => numbers(r, PRICE_NUMBERS)), totalItemsCount: total, totalPageCount: Math.ceil(total / req.size), currentPage: req.page };
+      return pageAnswer(
+        items.map((r) => numbers(r, PRICE_NUMBERS)),
+        total,
+        req.page,
+        req.size,
+      );
     },
   );
 

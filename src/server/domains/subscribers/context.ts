@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Page } from '@shared/wire';
 import { fieldError, forbidden, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { INT_MAX } from '../../http/input';
@@ -105,10 +104,6 @@ export function pageOf(body: Body, max = 500, fallback = 50): { page: number; si
   if (!Number.isInteger(size) || (size as number) < 1 || (size as number) > max) errors.push(fieldError('page.size', 'range', 'validation.pageSize.invalid'));
   if (errors.length) throw invalid(errors);
   return { page: page as number, size: size as number };
-}
-
-export function envelope<T>(items: T[], total: number, page: number, size: number): Page<T> {
-  return { items, totalItemsCount: total, totalPageCount: Math.max(1, Math.ceil(total / size)), currentPage: page };
 }
 
 /** Decimal text from a numeric column as a JSON number: "12.50" is 12.5; at most 14 digits, so exact. */

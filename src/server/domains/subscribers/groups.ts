@@ -14,7 +14,7 @@ import { EntityRepository } from '../../engine/repository';
 import type { EntityHooks } from '../../engine/routes';
 import { fieldError, forbidden, HttpError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
-import { idParams, idSchema, listRequestSchema, objectBody } from '../../http/input';
+import { idParams, idSchema, listRequestSchema, objectBody, pageSchema } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import { customFieldsOf } from '../../engine/customFields';
 
@@ -249,29 +249,17 @@ export function registerSubscriberGroupRoutes(app: FastifyInstance, db: Kysely<D
         params: idParams(),
         body: listRequestSchema(),
         response: {
-          200: {
+          200: pageSchema({
             type: 'object',
             properties: {
-              items: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  properties: {
-                    subscriberId: { type: 'integer' },
-                    name: { type: 'string' },
-                    status: { type: 'string' },
-                    imsi: { type: 'string' },
-                    iccid: { type: 'string' },
-                    accountName: { type: 'string' },
-                  },
-                },
-              },
-              totalPageCount: { type: 'integer' },
-              totalItemsCount: { type: 'integer' },
-              currentPage: { type: 'integer' },
-              totalIsEstimate: { type: 'boolean' },
+              subscriberId: { type: 'integer' },
+              name: { type: 'string' },
+              status: { type: 'string' },
+              imsi: { type: 'string' },
+              iccid: { type: 'string' },
+              accountName: { type: 'string' },
             },
-          },
+          }),
         },
       },
     },

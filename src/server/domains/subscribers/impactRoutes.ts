@@ -5,10 +5,11 @@ import { fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { idParams, idSchema, objectBody, pageNumberSchema, pageSizeSchema } from '../../http/input';
 import type { Principal } from '../../http/principal';
-import { envelope, pageOf, pathId, scopeToCaller, toIso, type Body } from './context';
+import { pageOf, pathId, scopeToCaller, toIso, type Body } from './context';
 import type { Database } from '../../db/types';
 import { tableAs } from '../../db/dynamicTable';
 import { subtreePattern } from '../../http/tenancy';
+import { pageAnswer } from '@shared/wire';
 
 /** How far back an attachment counts. */
 export const IMPACT_DAYS = 30;
@@ -31,7 +32,7 @@ function stringList(body: Body, name: string, pattern: RegExp, messageId: string
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the candidates come from several differently joined queries
 async function impact(db: Kysely<Database>, candidates: SelectQueryBuilder<any, any, any>, plmns: string[], page: { page: number; size: number }) {
-  if (!plmns.length) return { plmns, total: 0, countries: [], subscribers: envelope([], 0, page.page, page.size) };
+  if (!plmns.length) return { plmns, total: 0, countries: [], subscribers: pageAnswer([], 0, page.page, page.size) };
   const since = sql`now() - make_interval(days => ${IMPACT_DAYS})`;
   const hits = sql`with nets as (select plmn, country, operator, brand from network where plmn in (${sql.join(plmns)})),
     cand as (${candidates}),
@@ -57,7 +58,7 @@ async function impact(db: Kysely<Database>, candidates: SelectQueryBuilder<any, 
     plmns,
     total: n,
     countries: countries.rows.map((r) => ({ country: r.country, count: Number(r.count) })),
-    subscribers: envelope(
+    subscribers: pageAnswer(
       rows.rows.map((r) => ({ ...r, lastSeenAt: toIso(r.lastSeenAt) })),
       n,
       page.page,

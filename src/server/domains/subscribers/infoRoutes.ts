@@ -7,10 +7,10 @@ import type { Engine } from '../../db';
 import { queryBatches, sendCsv } from '../../engine/csv';
 import { englishText, fieldError, HttpError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
-import { idSchema, objectBody, pageQuery } from '../../http/input';
+import { idSchema, objectBody, pageQuery, pageSchema } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import { isEmail } from '../access/context';
-import { bodyOf, envelope, money, pageOf, pathId, requirePanel, scopeToCaller, toIso, visibleSubscriber, type Subscriber } from './context';
+import { bodyOf, money, pageOf, pathId, requirePanel, scopeToCaller, toIso, visibleSubscriber, type Subscriber } from './context';
 import { changeSubscriber } from './operationRoutes';
 import { recordOperation } from './network';
 import type { Database } from '../../db/types';
@@ -24,12 +24,12 @@ import {
   messageSchema,
   migrationSchema,
   networkEventsSchema,
-  pageSchemaOf,
   qosSpeedLimitsSchema,
   simCardDetailSchema,
   simCardSchema,
   usageLogSchema,
 } from './schemas';
+import { pageAnswer } from '@shared/wire';
 
 export { QOS_BLOCK };
 
@@ -150,7 +150,7 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
         .limit(size)
         .offset(page * size)
         .execute();
-      return envelope(
+      return pageAnswer(
         rows.map((r) => ({ ...r, id: Number(r.id), amount: money(r.amount), createdAt: toIso(r.createdAt) })),
         Number(n),
         page,
@@ -200,7 +200,7 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
         .limit(size)
         .offset(page * size)
         .execute();
-      return envelope(
+      return pageAnswer(
         rows.map((r) => ({ ...r, id: Number(r.id), createdAt: toIso(r.createdAt) })),
         Number(n),
         page,
@@ -334,7 +334,7 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
           status: { type: 'string', enum: ['inventory', 'active', 'suspended', 'retired'] },
           simType: { type: 'string', enum: ['physical', 'esim'] },
         }),
-        response: { 200: pageSchemaOf(simCardSchema) },
+        response: { 200: pageSchema(simCardSchema) },
       },
     },
     async (request) => {
@@ -350,7 +350,7 @@ export function registerSubscriberInfoRoutes(app: FastifyInstance, db: Kysely<Da
         .limit(q.size)
         .offset(q.page * q.size)
         .execute();
-      return envelope(rows.map(simToWire), Number(n), q.page, q.size);
+      return pageAnswer(rows.map(simToWire), Number(n), q.page, q.size);
     },
   );
 

@@ -1,4 +1,5 @@
 /** Response schemas of the subscriber routes: what each answers, so the document describes it and Fastify serialises it. */
+import { pageSchema } from '../../http/input';
 
 const int = { type: 'integer' };
 const str = { type: 'string' };
@@ -10,8 +11,6 @@ const object = (properties: Record<string, unknown>, required: string[] = Object
 const arrayOf = (items: object) => ({ type: 'array', items });
 /** Any JSON object, kept as it is. */
 const freeObject = { type: 'object', additionalProperties: true };
-
-export const pageSchemaOf = (item: object) => object({ items: arrayOf(item), totalItemsCount: int, totalPageCount: int, currentPage: int });
 
 export const messageSchema = object({ message: str });
 
@@ -94,7 +93,7 @@ export const usageLogSchema = arrayOf(
   object({ id: int, at: time, imsi: str, requestType: str, plmn: orNull(str), apn: orNull(str), bytesUp: int, bytesDown: int, resultCode: int }),
 );
 
-export const networkEventsSchema = pageSchemaOf(
+export const networkEventsSchema = pageSchema(
   object({
     id: int,
     createdAt: time,
@@ -109,7 +108,7 @@ export const networkEventsSchema = pageSchemaOf(
   }),
 );
 
-export const chargesSchema = pageSchemaOf(
+export const chargesSchema = pageSchema(
   object({
     id: int,
     kind: { type: 'string', enum: ['credit', 'wallet', 'account'] },

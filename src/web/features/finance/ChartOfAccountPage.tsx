@@ -36,6 +36,24 @@ interface Period {
 }
 
 /** One account's journal lines in the period, newest first, paged on the server. */
+/** A table's head: one column header per message id, amounts (`number`) aligned as numbers. */
+function HeaderRow({ columns }: { columns: (string | { id: string; number: true })[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((column) => {
+          const { id, number } = typeof column === 'string' ? { id: column, number: false } : column;
+          return (
+            <th key={id} scope="col" className={number ? 'portal-finance-number' : undefined}>
+              <FormattedMessage id={id} />
+            </th>
+          );
+        })}
+      </tr>
+    </thead>
+  );
+}
+
 function Journal({ account, period, onClose }: { account: TrialAccount; period: Period; onClose: () => void }) {
   const intl = useIntl();
   const money = useMoney();
@@ -59,31 +77,17 @@ function Journal({ account, period, onClose }: { account: TrialAccount; period: 
       {data && data.items.length > 0 && (
         <>
           <HTMLTable className="portal-finance-table" striped compact>
-            <thead>
-              <tr>
-                <th scope="col">
-                  <FormattedMessage id="finance.journal.date" />
-                </th>
-                <th scope="col">
-                  <FormattedMessage id="finance.journal.entry" />
-                </th>
-                <th scope="col">
-                  <FormattedMessage id="finance.journal.reseller" />
-                </th>
-                <th scope="col">
-                  <FormattedMessage id="finance.journal.kind" />
-                </th>
-                <th scope="col">
-                  <FormattedMessage id="finance.journal.reference" />
-                </th>
-                <th scope="col" className="portal-finance-number">
-                  <FormattedMessage id="finance.debit" />
-                </th>
-                <th scope="col" className="portal-finance-number">
-                  <FormattedMessage id="finance.credit" />
-                </th>
-              </tr>
-            </thead>
+            <HeaderRow
+              columns={[
+                'finance.journal.date',
+                'finance.journal.entry',
+                'finance.journal.reseller',
+                'finance.journal.kind',
+                'finance.journal.reference',
+                { id: 'finance.debit', number: true },
+                { id: 'finance.credit', number: true },
+              ]}
+            />
             <tbody>
               {data.items.map((line) => (
                 <tr key={line.id} data-testid="finance-line">
@@ -235,28 +239,16 @@ export default function ChartOfAccountPage() {
               <FormattedMessage id="finance.period.toDate" />
             )}
           </caption>
-          <thead>
-            <tr>
-              <th scope="col">
-                <FormattedMessage id="finance.account.code" />
-              </th>
-              <th scope="col">
-                <FormattedMessage id="finance.account.name" />
-              </th>
-              <th scope="col">
-                <FormattedMessage id="finance.account.type" />
-              </th>
-              <th scope="col" className="portal-finance-number">
-                <FormattedMessage id="finance.debit" />
-              </th>
-              <th scope="col" className="portal-finance-number">
-                <FormattedMessage id="finance.credit" />
-              </th>
-              <th scope="col" className="portal-finance-number">
-                <FormattedMessage id="finance.balance" />
-              </th>
-            </tr>
-          </thead>
+          <HeaderRow
+            columns={[
+              'finance.account.code',
+              'finance.account.name',
+              'finance.account.type',
+              { id: 'finance.debit', number: true },
+              { id: 'finance.credit', number: true },
+              { id: 'finance.balance', number: true },
+            ]}
+          />
           <tbody>
             {data.accounts.map((account) => (
               <tr

@@ -74,11 +74,6 @@ export type GetFinanceTrialBalanceApiArg = {
   to?: string;
 };
 export type GetFinanceAccountsByCodeLinesApiResponse = /** status 200 Default Response */ {
-  account: {
-    code: string;
-    name: string;
-    type: 'asset' | 'liability' | 'equity' | 'revenue' | 'expense';
-  };
   items: {
     id: number;
     /** The ledger entry the line belongs to */
@@ -99,6 +94,13 @@ export type GetFinanceAccountsByCodeLinesApiResponse = /** status 200 Default Re
   totalItemsCount: number;
   totalPageCount: number;
   currentPage: number;
+  /** Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+  totalIsEstimate?: boolean;
+  account: {
+    code: string;
+    name: string;
+    type: 'asset' | 'liability' | 'equity' | 'revenue' | 'expense';
+  };
 };
 export type GetFinanceAccountsByCodeLinesApiArg = {
   /** The first day of the period (UTC), inclusive; none for everything up to `to` */

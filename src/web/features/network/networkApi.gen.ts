@@ -49,6 +49,8 @@ export type PostNetworksUsagePagedApiResponse = /** status 200 Default Response 
   totalItemsCount: number;
   totalPageCount: number;
   currentPage: number;
+  /** Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+  totalIsEstimate?: boolean;
   from: string;
   to: string;
 };

@@ -66,6 +66,8 @@ export type PostResellerInfoInvoicesByResellerIdApiResponse = /** status 200 Def
   totalItemsCount: number;
   totalPageCount: number;
   currentPage: number;
+  /** Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+  totalIsEstimate?: boolean;
 };
 export type PostResellerInfoInvoicesByResellerIdApiArg = {
   /** The reseller */

@@ -56,6 +56,8 @@ export type GetSimCardsApiResponse = /** status 200 Default Response */ {
   totalItemsCount: number;
   totalPageCount: number;
   currentPage: number;
+  /** Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+  totalIsEstimate?: boolean;
 };
 export type GetSimCardsApiArg = {
   page?: number;
