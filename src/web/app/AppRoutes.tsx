@@ -7,7 +7,7 @@ import { RequirePrivilege } from './RequirePrivilege';
 import { ComingSoonPage } from './ComingSoonPage';
 import { PLANNED_ROUTES } from './routePaths';
 import { APP_ROUTES } from './routeTable';
-import { Shell } from './Shell';
+import { LazyShell } from './LazyShell';
 
 export function AppRoutes() {
   return (
@@ -20,7 +20,7 @@ export function AppRoutes() {
       <Route
         element={
           <RequireAuth>
-            <Shell />
+            <LazyShell />
           </RequireAuth>
         }
       >

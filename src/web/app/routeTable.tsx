@@ -4,9 +4,9 @@
  */
 import { lazy, type ComponentType, type LazyExoticComponent, type ReactElement } from 'react';
 import { entityName } from '@web/core/schemas';
-import DashboardPage from '@web/app/dashboard/DashboardPage';
 import { ROUTE_SPECS, type RouteSpec } from './routePaths';
 
+const DashboardPage = lazy(() => import('@web/app/dashboard/DashboardPage'));
 const EntityListPage = lazy(() => import('@web/engine/EntityListPage'));
 const EntityDetailPage = lazy(() => import('@web/engine/EntityDetailPage'));
 

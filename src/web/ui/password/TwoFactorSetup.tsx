@@ -1,6 +1,5 @@
 /** Pieces of two-factor sign-in shared by the security dialog and the sign-in screen. */
 import { LabelledInput } from '../LabelledInput';
-import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { apiErrorOf, httpStatus, type QueryError } from '@web/core/apiErrors';
@@ -14,7 +13,10 @@ export function TwoFactorSetup({ enrolment }: { enrolment: TwoFactorEnrolment })
   useEffect(() => {
     let live = true;
     // Dark on white whatever the theme: authenticator cameras read that best.
-    QRCode.toDataURL(enrolment.otpauthUri, { margin: 2, width: 200, errorCorrectionLevel: 'M' }).then((url) => live && setImage(url));
+    // The QR code library is fetched when a code is shown, not with the sign-in page.
+    void import('qrcode')
+      .then((QRCode) => QRCode.toDataURL(enrolment.otpauthUri, { margin: 2, width: 200, errorCorrectionLevel: 'M' }))
+      .then((url) => live && setImage(url));
     return () => {
       live = false;
     };

@@ -1,0 +1,135 @@
+/**
+ * The web app as a browser meets it, against the built portal (`npm run build` first) started on a fresh embedded
+ * database with the demo data (BENCH_WEB_SUBSCRIBERS subscribers, default 20,000, as the demo):
+ *
+ * - what the sign-in page transfers: its JavaScript and CSS, compressed as served (Resource Timing: bodies, and
+ *   bodies with headers), with the number of files;
+ * - the subscribers grid: time from navigation to its first rows (a fresh page load, and the side menu's link);
+ * - Lighthouse (desktop preset, no throttling beyond the machine's own, Debian's Chromium, offline) on the sign-in
+ *   page, the dashboard and the subscribers grid: performance, accessibility and best practices.
+ *
+ *   npm run build && npm run bench:web
+ *   BENCH_WEB_RUNS=3 npm run bench:web      Lighthouse runs per page (the median score is printed)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import puppeteer, { type Page } from 'puppeteer-core';
+import { ADMIN_PASSWORD, openBrowser, startPortal } from '../test/e2e/harness';
+import { measureBrowserList } from './lib/browserList';
+import { percentile } from './lib/percentile';
+
+const SUBSCRIBERS = process.env.BENCH_WEB_SUBSCRIBERS ?? '20000';
+const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 1);
+const CHROMIUM = '/usr/bin/chromium';
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
+
+/** The sign-in page's JavaScript and CSS as transferred (compressed bodies, and with their headers). */
+async function signInTransfer(url: string) {
+  const browser = await openBrowser();
+  try {
+    await browser.page.goto(`${url}/#/login`, { waitUntil: 'networkidle' });
+    const files = await browser.page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .filter((e) => /\.(js|css)(\?|$)/.test(e.name))
+        .map((e) => ({ body: (e as PerformanceResourceTiming).encodedBodySize, transfer: (e as PerformanceResourceTiming).transferSize })),
+    );
+    const sum = (k: 'body' | 'transfer') => files.reduce((n, f) => n + f[k], 0);
+    return { files: files.length, bodyKb: sum('body') / 1000, transferKb: sum('transfer') / 1000 };
+  } finally {
+    await browser.close();
+  }
+}
+
+type Scores = Record<(typeof CATEGORIES)[number], number>;
+
+/** Lighthouse's scores (0 to 100) of one page, in a Chromium that may already hold a signed-in session. */
+async function audit(page: Page, url: string): Promise<Scores> {
+  const runs: Scores[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const result = await lighthouse(
+      url,
+      { output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES], disableStorageReset: true },
+      desktopConfig,
+      page,
+    );
+    if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+    const { categories, audits, runtimeError } = result.lhr;
+    if (runtimeError) console.log(`  ${url}: Lighthouse could not measure: ${runtimeError.code} ${runtimeError.message}`);
+    // What cost points in accessibility and best practices, so a run says what to fix.
+    for (const c of ['accessibility', 'best-practices'] as const)
+      for (const ref of categories[c]?.auditRefs ?? [])
+        if (ref.weight > 0 && audits[ref.id]?.score !== null && (audits[ref.id]?.score ?? 1) < 1) console.log(`  ${url}: ${c}: ${audits[ref.id].title}`);
+    runs.push(Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((categories[c]?.score ?? 0) * 100)])) as Scores);
+  }
+  return Object.fromEntries(
+    CATEGORIES.map((c) => [
+      c,
+      percentile(
+        runs.map((r) => r[c]),
+        50,
+      ),
+    ]),
+  ) as Scores;
+}
+
+async function lighthouseScores(url: string) {
+  const profile = mkdtempSync(join(tmpdir(), 'bench-web-'));
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: FLAGS, userDataDir: profile });
+  try {
+    const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+    const page = await browser.newPage();
+    const scores: Record<string, Scores> = {};
+    scores['sign-in page'] = await audit(page, `${url}/#/login`);
+    // Signed in with "Remember me", so the session outlives the tabs Lighthouse opens.
+    await page.goto(`${url}/#/login`);
+    await page.waitForSelector('#login-userName');
+    await page.type('#login-userName', 'admin');
+    await page.type('#login-password', ADMIN_PASSWORD);
+    await page.evaluate(() => (document.querySelector('input[type="checkbox"]') as HTMLInputElement | null)?.click());
+    await page.click('[data-testid="sign-in-submit"]');
+    await page.waitForSelector('[data-testid="dashboard-welcome"]');
+    scores.dashboard = await audit(page, `${url}/#/`);
+    scores['subscribers grid'] = await audit(page, `${url}/#/subscribers`);
+    await browser.disconnect();
+    return scores;
+  } finally {
+    chrome.kill();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+const portal = await startPortal({ DEMO_SUBSCRIBERS: SUBSCRIBERS, LOG_LEVEL: 'warn' });
+try {
+  console.log(
+    `bench:web on ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), load ${loadavg()[0].toFixed(2)}, ${SUBSCRIBERS} demo subscribers, embedded database`,
+  );
+  const transfer = await signInTransfer(portal.url);
+  console.log(
+    `sign-in page: ${transfer.files} JavaScript and CSS files, ${transfer.bodyKb.toFixed(1)} KB compressed (${transfer.transferKb.toFixed(1)} KB with headers); target at most 250 KB`,
+  );
+  const grid = await measureBrowserList(portal.url, ADMIN_PASSWORD);
+  if (grid)
+    console.log(
+      `subscribers grid: first rows ${grid['page load to first rows ms']} ms after a page load, ${grid['menu link to first rows ms']} ms after the menu link`,
+    );
+  const scores = await lighthouseScores(portal.url);
+  console.log(`Lighthouse (desktop, median of ${RUNS}): targets performance 95, accessibility 100, best practices 100`);
+  console.table(scores);
+} finally {
+  await portal.stop();
+}
