@@ -159,6 +159,7 @@ export const API_DOMAINS: Record<string, string[]> = {
   ],
   'src/web/core/accessApi.gen.ts': ['post /join/recaptcha', 'post /join/request', 'put /user/password/reset'],
   'src/web/features/pricing/rulesApi.gen.ts': ['get /networks'],
+  'src/web/features/dashboard/dashboardApi.gen.ts': ['post /graphs/countries', 'post /support/tickets', 'get /ledger/summary'],
   'src/web/features/finance/financeApi.gen.ts': [
     'get /finance/trial-balance',
     'get /finance/accounts/{code}/lines',
@@ -178,6 +179,7 @@ const READING_POSTS = new Set([
   'post /graphs/salesTotalByOperator',
   'post /graphs/salesTotalByVendor',
   'post /graphs/trends',
+  'post /graphs/countries',
   'post /subscriber-info/top24Hours',
   'post /subscriber-info/top24Hours/{resellerId}',
   'post /payments/submit/calculate-fee',
