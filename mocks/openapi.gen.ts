@@ -18545,7 +18545,7 @@ export interface operations {
             page?: number;
             size?: number;
           } | null;
-          /** @description One of multi, subscriberId, imsi, sponsorImsi, iccid, msisdn, accountId, accountName, name, resellerName, resellerId, network, groupId */
+          /** @description One of multi, subscriberId, imsi, sponsorImsi, iccid, msisdn, accountId, accountName, name, resellerName, resellerId, network, country, groupId */
           searchBy?: string | null;
           searchKey?: string | null;
           sortBy?: string | null;
@@ -18630,7 +18630,7 @@ export interface operations {
             page?: number;
             size?: number;
           } | null;
-          /** @description One of multi, subscriberId, imsi, sponsorImsi, iccid, msisdn, accountId, accountName, name, resellerName, resellerId, network, groupId */
+          /** @description One of multi, subscriberId, imsi, sponsorImsi, iccid, msisdn, accountId, accountName, name, resellerName, resellerId, network, country, groupId */
           searchBy?: string | null;
           searchKey?: string | null;
           sortBy?: string | null;
@@ -18758,7 +18758,7 @@ export interface operations {
             page?: number;
             size?: number;
           } | null;
-          /** @description One of multi, subscriberId, imsi, sponsorImsi, iccid, msisdn, accountId, accountName, name, resellerName, resellerId, network, groupId */
+          /** @description One of multi, subscriberId, imsi, sponsorImsi, iccid, msisdn, accountId, accountName, name, resellerName, resellerId, network, country, groupId */
           searchBy?: string | null;
           searchKey?: string | null;
           sortBy?: string | null;

@@ -38,6 +38,7 @@ export const API_DOMAINS: Record<string, string[]> = {
     'post /graphs/salesTotalByOperator',
     'post /graphs/salesTotalByVendor',
     'post /graphs/trends',
+    'post /graphs/balanceHistory',
     'post /subscriber-info/top24Hours',
     'post /subscriber-info/top24Hours/{resellerId}',
   ],
@@ -125,7 +126,6 @@ export const API_DOMAINS: Record<string, string[]> = {
     'post /reseller-info/credit-limits/{id}',
     'post /reseller-info/{id}/disputed-amount',
     'post /reseller-info/{id}/reset-usage-date',
-    'post /graphs/balanceHistory',
   ],
   'src/web/features/reseller-pricing/resellerPricingApi.gen.ts': [
     'get /reseller-pricing',
