@@ -11,6 +11,7 @@ import { hasPrivilege } from '@shared/privileges';
 import { useGetUserQuery, useGetUserUiPrivilegesQuery } from '@web/core/authApi';
 import { displayName } from '@web/core/userTypes';
 import { useIsAdmin } from '@web/core/useIsAdmin';
+import { Loading } from '@web/ui/Loading';
 import { BalanceSummary } from './BalanceSummary';
 import { BalanceHistoryChart, SalesByChart, SalesChart, UsageChart } from './ChartWidgets';
 import { MapWidget } from './MapWidget';
@@ -35,9 +36,8 @@ export default function DashboardPage({ balance, isRouted }: DashboardProps) {
   const isAdmin = useIsAdmin();
   const [range, setRange] = useDashboardRange();
   const body = rangeBody(range);
-  // Until the privileges are known every widget waits (a skeleton), rather than saying "no privilege" for a moment.
-  const graphs = isLoading || hasPrivilege(granted, 'Dashboard');
-  const top = isLoading || graphs || hasPrivilege(granted, 'Subscribers');
+  const graphs = hasPrivilege(granted, 'Dashboard');
+  const top = graphs || hasPrivilege(granted, 'Subscribers');
   const money = !isAdmin && (hasPrivilege(granted, 'PaymentMethods') || hasPrivilege(granted, 'PrePaidPackages'));
   const allowed = (s: Shortcut) => Boolean(s.path && isRouted(s.path) && (!s.privilege || hasPrivilege(granted, s.privilege)));
   return (
@@ -61,21 +61,28 @@ export default function DashboardPage({ balance, isRouted }: DashboardProps) {
         )}
         <Shortcuts allowed={allowed} />
       </div>
-      <Trends granted={graphs} />
-      <div className="portal-dashboard-grid">
-        <MapWidget body={body} granted={graphs} />
-        <UsageChart body={body} granted={graphs} />
-        <SalesChart body={body} granted={graphs} />
-        <SalesByChart body={body} granted={graphs} />
-        <TopSubscribers granted={top} />
-        {money && (
-          <div className="portal-dashboard-money">
-            {balance}
-            <BalanceSummary />
+      {/* Until the privileges are known the widgets wait, rather than ask, or say "no privilege" for a moment. */}
+      {isLoading ? (
+        <Loading />
+      ) : (
+        <>
+          <Trends granted={graphs} />
+          <div className="portal-dashboard-grid">
+            <MapWidget body={body} granted={graphs} />
+            <UsageChart body={body} granted={graphs} />
+            <SalesChart body={body} granted={graphs} />
+            <SalesByChart body={body} granted={graphs} />
+            <TopSubscribers granted={top} />
+            {money && (
+              <div className="portal-dashboard-money">
+                {balance}
+                <BalanceSummary />
+              </div>
+            )}
+            {money && <BalanceHistoryChart body={body} granted={graphs} />}
           </div>
-        )}
-        {money && <BalanceHistoryChart body={body} granted={graphs} />}
-      </div>
+        </>
+      )}
     </div>
   );
 }

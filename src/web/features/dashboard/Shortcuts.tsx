@@ -36,8 +36,8 @@ function ShortcutEditor({ chosen, onSave, onClose }: { chosen: string[]; onSave:
   const unused = SHORTCUTS.filter((s) => !ids.includes(s.id));
   const shortcut = (id: string) => SHORTCUTS.find((s) => s.id === id)!;
   return (
-    <Dialog isOpen onClose={onClose} title={intl.formatMessage({ id: 'dashboard.shortcuts.edit' })} data-testid="shortcut-editor">
-      <DialogBody>
+    <Dialog isOpen onClose={onClose} title={intl.formatMessage({ id: 'dashboard.shortcuts.edit' })}>
+      <DialogBody data-testid="shortcut-editor">
         <ol className="portal-shortcut-editor">
           {ids.map((id, i) => (
             <li key={id}>

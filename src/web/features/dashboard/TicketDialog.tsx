@@ -41,8 +41,8 @@ export function TicketDialog({ onClose }: { onClose: () => void }) {
   };
 
   return (
-    <Dialog isOpen onClose={onClose} title={intl.formatMessage({ id: 'support.ticket.title' })} data-testid="ticket-dialog">
-      <form onSubmit={submit} noValidate>
+    <Dialog isOpen onClose={onClose} title={intl.formatMessage({ id: 'support.ticket.title' })}>
+      <form onSubmit={submit} noValidate data-testid="ticket-dialog">
         <DialogBody>
           <FormGroup
             label={intl.formatMessage({ id: 'support.ticket.subject' })}
