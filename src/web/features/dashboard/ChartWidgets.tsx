@@ -68,38 +68,24 @@ function TimeSeries({
   );
 }
 
-export function UsageChart({ body, granted }: RangedProps) {
+/** Usage (MB, a line) or package sales (dollars, bars) per bucket of the range. */
+export function SeriesWidget({ id, body, granted }: RangedProps & { id: 'usage' | 'sales' }) {
   const figures = useFigures();
-  const q = usePostGraphsUsageQuery({ body: body! }, { skip: !body || !granted });
+  const arg = { body: body! };
+  const usage = usePostGraphsUsageQuery(arg, { skip: !body || !granted || id !== 'usage' });
+  const sales = usePostGraphsSalesQuery(arg, { skip: !body || !granted || id !== 'sales' });
+  const q = id === 'usage' ? usage : sales;
   return (
     <TimeSeries
-      id="usage"
-      kind="line"
+      id={id}
+      kind={id === 'usage' ? 'line' : 'bar'}
       points={q.data?.points}
       bucket={q.data?.bucket}
       loading={q.isFetching || (!q.data && !q.error)}
       error={q.error}
       granted={granted}
       onRefresh={() => void q.refetch()}
-      format={figures.mb}
-    />
-  );
-}
-
-export function SalesChart({ body, granted }: RangedProps) {
-  const figures = useFigures();
-  const q = usePostGraphsSalesQuery({ body: body! }, { skip: !body || !granted });
-  return (
-    <TimeSeries
-      id="sales"
-      kind="bar"
-      points={q.data?.points}
-      bucket={q.data?.bucket}
-      loading={q.isFetching || (!q.data && !q.error)}
-      error={q.error}
-      granted={granted}
-      onRefresh={() => void q.refetch()}
-      format={figures.shortMoney}
+      format={id === 'usage' ? figures.mb : figures.shortMoney}
     />
   );
 }

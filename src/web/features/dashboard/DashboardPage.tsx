@@ -13,7 +13,7 @@ import { displayName } from '@web/core/userTypes';
 import { useIsAdmin } from '@web/core/useIsAdmin';
 import { Loading } from '@web/ui/Loading';
 import { BalanceSummary } from './BalanceSummary';
-import { BalanceHistoryChart, SalesByChart, SalesChart, UsageChart } from './ChartWidgets';
+import { BalanceHistoryChart, SalesByChart, SeriesWidget } from './ChartWidgets';
 import { MapWidget } from './MapWidget';
 import { rangeBody, useDashboardRange } from './range';
 import { RangePicker } from './RangePicker';
@@ -69,8 +69,8 @@ export default function DashboardPage({ balance, isRouted }: DashboardProps) {
           <Trends granted={graphs} />
           <div className="portal-dashboard-grid">
             <MapWidget body={body} granted={graphs} />
-            <UsageChart body={body} granted={graphs} />
-            <SalesChart body={body} granted={graphs} />
+            <SeriesWidget id="usage" body={body} granted={graphs} />
+            <SeriesWidget id="sales" body={body} granted={graphs} />
             <SalesByChart body={body} granted={graphs} />
             <TopSubscribers granted={top} />
             {money && (

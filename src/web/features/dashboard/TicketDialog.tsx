@@ -1,6 +1,6 @@
 /** The support request form: a subject, a category and a message, sent to the administrator. */
 import { Button, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, Intent, TextArea } from '@blueprintjs/core';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { apiErrorOf } from '@web/core/apiErrors';
 import { fieldErrorsOf } from '@web/core/fieldErrors';
@@ -10,6 +10,21 @@ import { usePostSupportTicketsMutation } from './dashboardApi.gen';
 const CATEGORIES = ['technical', 'billing', 'sims', 'orders', 'other'] as const;
 const SUBJECT_MAX = 200;
 const MESSAGE_MAX = 5000;
+
+/** A labelled field of the form with its error under it. */
+function Field({ name, error, children }: { name: string; error: string | undefined; children: ReactNode }) {
+  const intl = useIntl();
+  return (
+    <FormGroup
+      label={intl.formatMessage({ id: `support.ticket.${name}` })}
+      labelFor={`ticket-${name}`}
+      intent={error ? Intent.DANGER : Intent.NONE}
+      helperText={error}
+    >
+      {children}
+    </FormGroup>
+  );
+}
 
 export function TicketDialog({ onClose }: { onClose: () => void }) {
   const intl = useIntl();
@@ -44,12 +59,7 @@ export function TicketDialog({ onClose }: { onClose: () => void }) {
     <Dialog isOpen onClose={onClose} title={intl.formatMessage({ id: 'support.ticket.title' })}>
       <form onSubmit={submit} noValidate data-testid="ticket-dialog">
         <DialogBody>
-          <FormGroup
-            label={intl.formatMessage({ id: 'support.ticket.subject' })}
-            labelFor="ticket-subject"
-            intent={errorOf('subject') ? Intent.DANGER : Intent.NONE}
-            helperText={errorOf('subject')}
-          >
+          <Field name="subject" error={errorOf('subject')}>
             <InputGroup
               id="ticket-subject"
               value={subject}
@@ -59,13 +69,8 @@ export function TicketDialog({ onClose }: { onClose: () => void }) {
               data-testid="ticket-subject"
               autoFocus
             />
-          </FormGroup>
-          <FormGroup
-            label={intl.formatMessage({ id: 'support.ticket.category' })}
-            labelFor="ticket-category"
-            intent={errorOf('category') ? Intent.DANGER : Intent.NONE}
-            helperText={errorOf('category')}
-          >
+          </Field>
+          <Field name="category" error={errorOf('category')}>
             <HTMLSelect
               id="ticket-category"
               value={category}
@@ -78,13 +83,8 @@ export function TicketDialog({ onClose }: { onClose: () => void }) {
                 </option>
               ))}
             </HTMLSelect>
-          </FormGroup>
-          <FormGroup
-            label={intl.formatMessage({ id: 'support.ticket.message' })}
-            labelFor="ticket-message"
-            intent={errorOf('message') ? Intent.DANGER : Intent.NONE}
-            helperText={errorOf('message')}
-          >
+          </Field>
+          <Field name="message" error={errorOf('message')}>
             <TextArea
               id="ticket-message"
               value={message}
@@ -95,7 +95,7 @@ export function TicketDialog({ onClose }: { onClose: () => void }) {
               intent={errorOf('message') ? Intent.DANGER : Intent.NONE}
               data-testid="ticket-message"
             />
-          </FormGroup>
+          </Field>
           {general && (
             <p className="bp6-text-danger" role="alert" data-testid="ticket-error">
               {general}

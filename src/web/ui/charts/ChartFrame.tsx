@@ -17,7 +17,7 @@ export interface ChartTable {
   /** Column headings, as shown. */
   columns: string[];
   /** The raw values of each row (CSV), and how each reads on screen (the table view); `shown` defaults to the raw value. */
-  rows: { values: CsvCell[]; shown?: string[] }[];
+  rows: { key?: string | number; values: CsvCell[]; shown?: ReactNode[] }[];
 }
 
 export interface ChartFrameProps {
@@ -30,6 +30,8 @@ export interface ChartFrameProps {
   empty?: EmptyReason;
   table?: ChartTable;
   onRefresh?: () => void;
+  /** The table is the widget's view (a list): always shown, no chart and no switch. */
+  tableOnly?: boolean;
   /** Controls beside the title (a metric switch). */
   actions?: ReactNode;
   children?: ReactNode;
@@ -55,7 +57,7 @@ function DataTable({ table, caption, hidden }: { table: ChartTable; caption: str
         </thead>
         <tbody>
           {table.rows.map((row, i) => (
-            <tr key={i}>
+            <tr key={row.key ?? i}>
               {row.values.map((v, j) => (
                 <td key={j}>{row.shown?.[j] ?? String(v ?? '')}</td>
               ))}
@@ -67,7 +69,7 @@ function DataTable({ table, caption, hidden }: { table: ChartTable; caption: str
   );
 }
 
-export function ChartFrame({ title, name, loading, empty, table, onRefresh, actions, children, className, testId }: ChartFrameProps) {
+export function ChartFrame({ title, name, loading, empty, table, tableOnly, onRefresh, actions, children, className, testId }: ChartFrameProps) {
   const intl = useIntl();
   const headingId = useId();
   const [asTable, setAsTable] = useState(false);
@@ -82,7 +84,7 @@ export function ChartFrame({ title, name, loading, empty, table, onRefresh, acti
         <div className="portal-chart-actions">
           {actions}
           <ButtonGroup variant="minimal">
-            {table && (
+            {table && !tableOnly && (
               <Button
                 icon={<GridViewIcon />}
                 active={asTable}
@@ -137,8 +139,8 @@ export function ChartFrame({ title, name, loading, empty, table, onRefresh, acti
           />
         ) : (
           <>
-            {!asTable && children}
-            {table && <DataTable table={table} caption={name} hidden={!asTable} />}
+            {!asTable && !tableOnly && children}
+            {table && <DataTable table={table} caption={name} hidden={!asTable && !tableOnly} />}
           </>
         )}
       </div>
