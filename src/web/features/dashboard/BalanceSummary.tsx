@@ -5,7 +5,7 @@
 import { Card, Classes, H4, H5, HTMLTable, Tag, Intent } from '@blueprintjs/core';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router-dom';
-import { useGetLedgerSummaryQuery } from './dashboardApi.gen';
+import { useGetLedgerSummaryQuery } from './dashboardApi';
 import { useFigures } from './format';
 
 export function BalanceSummary() {

@@ -8,7 +8,7 @@ import { useIntl } from 'react-intl';
 import { useNavigate } from 'react-router-dom';
 import { countryNames } from '@shared/countries';
 import { ChartFrame } from '@web/ui/charts/ChartFrame';
-import { usePostGraphsCountriesQuery } from './dashboardApi.gen';
+import { usePostGraphsCountriesQuery } from './dashboardApi';
 import { emptyReason, useFigures } from './format';
 import type { rangeBody } from './range';
 

@@ -5,7 +5,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { apiErrorOf } from '@web/core/apiErrors';
 import { fieldErrorsOf } from '@web/core/fieldErrors';
 import { showToast } from '@web/ui/toaster';
-import { usePostSupportTicketsMutation } from './dashboardApi.gen';
+import { usePostSupportTicketsMutation } from './dashboardApi';
 
 const CATEGORIES = ['technical', 'billing', 'sims', 'orders', 'other'] as const;
 const SUBJECT_MAX = 200;
