@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { browserSession, demoPassword, screenshotThemes, SHOTS, signIn } from './harness';
+import { browserSession, demoPassword, setDarkMode, SHOTS, signIn } from './harness';
 
 /** The dashboard's widgets that load data: each frame's `data-state` leaves `loading` once its figures are drawn. */
 const FRAMES = ['dashboard-map', 'dashboard-usage', 'dashboard-sales', 'dashboard-sales-by', 'dashboard-top', 'dashboard-balance-history'];
@@ -41,6 +41,13 @@ async function fullestCountry(page: Page) {
   });
 }
 
+/** The whole dashboard once its charts have finished moving to the new look (light, dark, Hebrew). */
+async function shoot(page: Page, name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForTimeout(1500);
+  await page.screenshot({ path: `${SHOTS}/dashboard-${name}.png`, fullPage: true });
+}
+
 describe('dashboard in the browser', () => {
   const session = browserSession();
 
@@ -74,7 +81,15 @@ describe('dashboard in the browser', () => {
     expect(await page.getByTestId('shortcut-openTicket').count()).toBe(1);
     expect(session.errors).toEqual([]);
 
-    await screenshotThemes(page, `${SHOTS}/dashboard`);
+    await shoot(page, 'light');
+    await setDarkMode(page, true);
+    await shoot(page, 'dark');
+    await setDarkMode(page, false);
+    await page.getByTestId('language-select').selectOption('he');
+    await page.waitForFunction(() => document.documentElement.dir === 'rtl');
+    await shoot(page, 'he');
+    await page.getByTestId('language-select').selectOption('en');
+    await page.waitForFunction(() => document.documentElement.dir === 'ltr');
 
     // Another range: in the address, asked of the server, and kept over a refresh.
     const asked = page.waitForRequest((r) => r.url().endsWith('/portal/graphs/countries') && (r.postData() ?? '').includes('last30Days'));
