@@ -9,6 +9,7 @@ import { accessHandlers } from './accessHandlers';
 import { customFieldHandlers } from './customFieldHandlers';
 import { createMockDatabase, type MockDatabase } from './data';
 import { entityHandlers } from './entityHandlers';
+import { graphHandlers } from './graphHandlers';
 import { labsHandlers } from './labsHandlers';
 import { logoHandlers } from './logoHandlers';
 import { packageHandlers } from './packageHandlers';
@@ -27,6 +28,7 @@ export function createHandlers(db: MockDatabase = createMockDatabase(), base = '
     ...subscriberHandlers(db, base),
     ...packageHandlers(db, base),
     ...paymentHandlers(db, base),
+    ...graphHandlers(db, base),
     ...resellerPricingHandlers(db, base),
     // Before the entity handlers: `/custom-fields/applicable/subscriber` is not the definition with id "applicable".
     ...customFieldHandlers(db, base),

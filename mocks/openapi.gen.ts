@@ -962,6 +962,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/graphs/countries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Active SIMs, usage (MB) and package sales (US dollars) per country over a time range, in the caller's time zone */
+    post: operations['postGraphsCountries'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/graphs/sales': {
     parameters: {
       query?: never;
@@ -1320,6 +1337,23 @@ export interface paths {
     };
     /** A reseller's money movements, newest first (reseller_id, page, size); past 10,000 movements the total is the planner's estimate (totalIsEstimate) */
     get: operations['getLedgerEntries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ledger/summary': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A reseller's balance, total deposit, open balance, latest invoices and latest movements (reseller_id, else the caller's) */
+    get: operations['getLedgerSummary'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3875,6 +3909,23 @@ export interface paths {
      * @description Body `{ rangeStart, rangeEnd }`: the caller's subscribers in the range become `pending` at once, then `success` or `error` one by one (`GET /portal/summa/subscriber-migration/{id}`); the answer carries the job to follow at `GET /portal/jobs/{id}` and the ids of the subscribers it migrates (`subscriberIds`).
      */
     post: operations['postSummaSubscriberMigrationRange'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/support/tickets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Sends a support request to the administrator (at most 5 an hour per user) */
+    post: operations['postSupportTickets'];
     delete?: never;
     options?: never;
     head?: never;
@@ -8078,6 +8129,86 @@ export interface operations {
       };
     };
   };
+  postGraphsCountries: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The IANA time zone the range is computed in */
+        'x-time-zone'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description One account (one the caller sees) */
+          accountId?: number;
+          /**
+           * Format: date
+           * @description A custom range: its first day (YYYY-MM-DD, in the time zone)
+           */
+          from?: string;
+          /**
+           * @description The time range (last7Days by default)
+           * @enum {string}
+           */
+          range?: 'last24Hours' | 'last3Days' | 'day' | 'week' | 'last7Days' | 'last30Days' | 'last12Months' | 'month' | 'quarter' | 'year' | 'custom';
+          /** @description One reseller's subtree (one the caller sees) */
+          resellerId?: number;
+          /**
+           * Format: date
+           * @description A custom range: its last day, included
+           */
+          to?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            currency: string;
+            /**
+             * Format: date-time
+             * @description The first instant of the range (included)
+             */
+            from: string;
+            items: {
+              /** @description Subscribers of the country (where last located) with usage in the range */
+              activeSims: number;
+              /** @description ISO 3166 alpha-2 code ('' when unknown) */
+              country: string;
+              /** @description Megabytes (2^20 bytes) used on the country's networks */
+              mb: number;
+              /** @description Package sales counted to the country, in US dollars */
+              sales: number;
+            }[];
+            range: string;
+            timeZone: string;
+            /**
+             * Format: date-time
+             * @description The end of the range (excluded)
+             */
+            to: string;
+          };
+        };
+      };
+    };
+  };
   postGraphsSales: {
     parameters: {
       query?: never;
@@ -9201,6 +9332,66 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+    };
+  };
+  getLedgerSummary: {
+    parameters: {
+      query?: {
+        reseller_id?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            balance: number;
+            currency: string;
+            /** @description The latest invoices (null for a caller who may not read invoices: an account user, or without the Resellers privilege) */
+            invoices:
+              | {
+                  closingBalance: number;
+                  /** Format: date-time */
+                  dueDate: string;
+                  id: number;
+                  /** @description YYYY-MM */
+                  month: string;
+                  number: number;
+                  status: string;
+                }[]
+              | null;
+            /** @description What the reseller's open invoices owe (0 or more) */
+            openBalance: number;
+            resellerId: number;
+            /** @description Payments credited, net of payments reversed */
+            totalDeposit: number;
+            transactions: {
+              amount: number;
+              /** Format: date-time */
+              createdAt: string;
+              id: number;
+              kind: string;
+              reference?: string | null;
+            }[];
+          };
+        };
       };
     };
   };
@@ -18377,7 +18568,7 @@ export interface operations {
             page?: number;
             size?: number;
           } | null;
-          /** @description One of multi, subscriberId, imsi, sponsorImsi, iccid, msisdn, accountId, accountName, name, resellerName, resellerId, network, groupId */
+          /** @description One of multi, subscriberId, imsi, sponsorImsi, iccid, msisdn, accountId, accountName, name, resellerName, resellerId, network, country, groupId */
           searchBy?: string | null;
           searchKey?: string | null;
           sortBy?: string | null;
@@ -18462,7 +18653,7 @@ export interface operations {
             page?: number;
             size?: number;
           } | null;
-          /** @description One of multi, subscriberId, imsi, sponsorImsi, iccid, msisdn, accountId, accountName, name, resellerName, resellerId, network, groupId */
+          /** @description One of multi, subscriberId, imsi, sponsorImsi, iccid, msisdn, accountId, accountName, name, resellerName, resellerId, network, country, groupId */
           searchBy?: string | null;
           searchKey?: string | null;
           sortBy?: string | null;
@@ -18590,7 +18781,7 @@ export interface operations {
             page?: number;
             size?: number;
           } | null;
-          /** @description One of multi, subscriberId, imsi, sponsorImsi, iccid, msisdn, accountId, accountName, name, resellerName, resellerId, network, groupId */
+          /** @description One of multi, subscriberId, imsi, sponsorImsi, iccid, msisdn, accountId, accountName, name, resellerName, resellerId, network, country, groupId */
           searchBy?: string | null;
           searchKey?: string | null;
           sortBy?: string | null;
@@ -18731,6 +18922,46 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+    };
+  };
+  postSupportTickets: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string} */
+          category: 'billing' | 'technical' | 'sims' | 'orders' | 'other';
+          message: string;
+          subject: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+          };
+        };
       };
     };
   };

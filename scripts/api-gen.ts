@@ -38,6 +38,7 @@ export const API_DOMAINS: Record<string, string[]> = {
     'post /graphs/salesTotalByOperator',
     'post /graphs/salesTotalByVendor',
     'post /graphs/trends',
+    'post /graphs/balanceHistory',
     'post /subscriber-info/top24Hours',
     'post /subscriber-info/top24Hours/{resellerId}',
   ],
@@ -125,7 +126,6 @@ export const API_DOMAINS: Record<string, string[]> = {
     'post /reseller-info/credit-limits/{id}',
     'post /reseller-info/{id}/disputed-amount',
     'post /reseller-info/{id}/reset-usage-date',
-    'post /graphs/balanceHistory',
   ],
   'src/web/features/reseller-pricing/resellerPricingApi.gen.ts': [
     'get /reseller-pricing',
@@ -159,6 +159,7 @@ export const API_DOMAINS: Record<string, string[]> = {
   ],
   'src/web/core/accessApi.gen.ts': ['post /join/recaptcha', 'post /join/request', 'put /user/password/reset'],
   'src/web/features/pricing/rulesApi.gen.ts': ['get /networks'],
+  'src/web/features/dashboard/dashboardApi.gen.ts': ['post /graphs/countries', 'post /support/tickets', 'get /ledger/summary'],
   'src/web/features/finance/financeApi.gen.ts': [
     'get /finance/trial-balance',
     'get /finance/accounts/{code}/lines',
@@ -178,6 +179,7 @@ const READING_POSTS = new Set([
   'post /graphs/salesTotalByOperator',
   'post /graphs/salesTotalByVendor',
   'post /graphs/trends',
+  'post /graphs/countries',
   'post /subscriber-info/top24Hours',
   'post /subscriber-info/top24Hours/{resellerId}',
   'post /payments/submit/calculate-fee',

@@ -19,6 +19,7 @@ import type { ExchangeRateOptions } from './domains/exchange-rates/routes';
 import invoices, { type InvoiceOptions } from './domains/invoices/plugin';
 import labs from './domains/labs/plugin';
 import graphs from './domains/graphs/plugin';
+import support from './domains/support/plugin';
 import ledger from './domains/ledger/plugin';
 import logo from './domains/logo/plugin';
 import networks from './domains/networks/plugin';
@@ -188,6 +189,7 @@ export async function buildApp(opts: AppOptions) {
     'reseller-settings': resellerSettings,
     webhooks,
     invoices,
+    support,
   };
   const domainOptions: DomainOptions = { database: opts.database, schemas, tokens, app: opts };
   for (const plugin of Object.values(domains)) await app.register(plugin, domainOptions);

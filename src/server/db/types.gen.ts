@@ -842,6 +842,17 @@ export interface SubscriberUploadLine {
   subscriberId: number;
 }
 
+export interface SupportTicket {
+  accountId: number | null;
+  category: string;
+  createdAt: Generated<Timestamp>;
+  id: Generated<number>;
+  message: string;
+  resellerId: number;
+  subject: string;
+  userId: number;
+}
+
 export interface UsageDay {
   accountId: number;
   bytesDown: Generated<number>;
@@ -998,6 +1009,7 @@ export interface DB {
   subscriberMsisdn: SubscriberMsisdn;
   subscriberOperation: SubscriberOperation;
   subscriberUploadLine: SubscriberUploadLine;
+  supportTicket: SupportTicket;
   usageDay: UsageDay;
   usageHour: UsageHour;
   usageRecord: UsageRecord;

@@ -76,8 +76,9 @@ describe('side menu', () => {
     expect(welcome.textContent).toContain('Welcome, Nora');
     expect(welcome.textContent).toContain('Reseller: Northwind Mobile');
     expect(screen.getByTestId('user-name').textContent).toBe('Nora');
-    // Only the shortcut whose screen exists and is granted is a link.
-    expect(screen.getByTestId('shortcut-createAccount').getAttribute('href')).toBe('/account/new');
+    // The default shortcuts: a screen not granted is disabled; 'Open ticket' opens the support form.
     expect(screen.getByTestId('shortcut-createPlan').hasAttribute('disabled')).toBe(true);
+    expect(screen.getByTestId('shortcut-addSubscribers').hasAttribute('disabled')).toBe(true);
+    expect(screen.getByTestId('shortcut-openTicket').hasAttribute('disabled')).toBe(false);
   });
 });

@@ -7,6 +7,14 @@ const injectedRtkApi = api
   })
   .injectEndpoints({
     endpoints: (build) => ({
+      postGraphsBalanceHistory: build.query<PostGraphsBalanceHistoryApiResponse, PostGraphsBalanceHistoryApiArg>({
+        query: (queryArg) => ({
+          url: `/graphs/balanceHistory`,
+          method: 'POST',
+          body: queryArg,
+        }),
+        providesTags: ['graphs'],
+      }),
       postGraphsUsage: build.query<PostGraphsUsageApiResponse, PostGraphsUsageApiArg>({
         query: (queryArg) => ({
           url: `/graphs/usage`,
@@ -121,6 +129,27 @@ const injectedRtkApi = api
     overrideExisting: false,
   });
 export { injectedRtkApi as enhancedApi };
+export type PostGraphsBalanceHistoryApiResponse = /** status 200 Default Response */ {
+  resellerId: number;
+  currency: string;
+  interval: 'day' | 'week' | 'month';
+  points: {
+    /** The first day of the period (UTC) */
+    date: string;
+    /** The balance at the end of the period */
+    balance: number;
+    /** The sum of the movements up in the period */
+    credits: number;
+    /** The sum of the movements down in the period (negative) */
+    debits: number;
+  }[];
+};
+export type PostGraphsBalanceHistoryApiArg = {
+  resellerId?: number;
+  from?: string;
+  to?: string;
+  interval?: 'day' | 'week' | 'month';
+};
 export type PostGraphsUsageApiResponse = /** status 200 Default Response */ {
   range: string;
   timeZone: string;
@@ -465,6 +494,7 @@ export type ApiError = {
   }[];
 };
 export const {
+  usePostGraphsBalanceHistoryQuery,
   usePostGraphsUsageQuery,
   usePostGraphsSalesQuery,
   usePostGraphsSalesTotalQuery,

@@ -12,13 +12,13 @@ export const resellersApi = enhancedApi.enhanceEndpoints({
     postResellerInfoCreditLimitsById: changesReseller,
     postResellerInfoByIdDisputedAmount: changesReseller,
     postResellerInfoByIdResetUsageDate: changesReseller,
-    // The history moves with the ledger, which other screens write: read afresh when the page opens.
-    postGraphsBalanceHistory: { providesTags: ['resellers'] },
   },
 });
 
+// The balance history is one of the graphs (src/web/core/graphsApi.gen.ts); the page reads it afresh when it opens.
+export { usePostGraphsBalanceHistoryQuery } from '@web/core/graphsApi.gen';
+
 export const {
-  usePostGraphsBalanceHistoryQuery,
   useGetResellerInfoCreditLimitsByIdQuery,
   usePostResellerInfoCreditLimitsByIdMutation,
   usePostResellerInfoByIdDisputedAmountMutation,

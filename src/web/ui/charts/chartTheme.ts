@@ -48,3 +48,14 @@ export function chartColours(dark: boolean) {
     tooltip: { backgroundColor: dark ? '#2f343c' : '#ffffff', borderColor: dark ? '#5f6b7c' : '#d3d8de', textStyle: { color: dark ? '#f6f7f9' : '#1c2127' } },
   };
 }
+
+/** Whether the page reads right to left (Hebrew): the root's `dir`, watched so a chart mirrors with the language. */
+export function useRightToLeft(): boolean {
+  const [rtl, setRtl] = useState(() => document.documentElement.dir === 'rtl');
+  useEffect(() => {
+    const observer = new MutationObserver(() => setRtl(document.documentElement.dir === 'rtl'));
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['dir'] });
+    return () => observer.disconnect();
+  }, []);
+  return rtl;
+}
