@@ -39,6 +39,14 @@ export const RESELLER_LEVELS: Levels = ['usage_slot', 'usage_reseller_hour', 'us
 export const SUBSCRIBER_LEVELS: Levels = ['usage_subscriber_slot', 'usage_subscriber_hour', 'usage_subscriber_day'];
 
 /**
+ * The rollup a caller's usage over time reads: per reseller alone unless the scope is one account (an account user,
+ * or `accountId` asked), whose figures only the account-split rollup holds.
+ */
+export function usageLevels(principal: Principal, body: ScopeBody): Levels {
+  return body.accountId !== undefined || (principal.accountId !== null && !principal.isAdmin) ? NETWORK_LEVELS : RESELLER_LEVELS;
+}
+
+/**
  * The rows of [from, to) of a rollup, each exactly once, read at the coarsest level that stays inside one bucket:
  * whole UTC days without a boundary (`bounds`: a subquery of instants `t`, the buckets' starts and the range's end),
  * whole hours of the days around a boundary, and quarter hours only in the hours holding one. Columns: `slot`,
@@ -276,7 +284,7 @@ export function registerUsageByRoutes(app: FastifyInstance, db: Kysely<Database>
     const range = await resolveRange(db, body, zone);
     const scope = await scopeOf(db, principal, body);
     const dimension = body.dimension ?? 'account';
-    const accountLevel = body.accountId !== undefined || (principal.accountId !== null && !principal.isAdmin);
+    const accountLevel = usageLevels(principal, body) === NETWORK_LEVELS;
     let sets: { members: RawBuilder<unknown> } | null = null;
     if (body.groupId !== undefined) {
       if (dimension !== 'subscriber') throw invalid([fieldError('groupId', 'dimension', 'graphs.usageBy.groupDimension')]);
