@@ -60,7 +60,7 @@ describe('the usage screen', () => {
   it('shows totals per dimension with a chart, sorts and switches on the server, and drills down to the subscribers', async () => {
     api.server.use(http.post('*/portal/graphs/usageBy', async ({ request }) => HttpResponse.json(answer((await request.json()) as Body))));
     const { user } = renderWithProviders(<AppRoutes />, { route: '/usage', preloadedState: signedIn(mockToken('admin')) });
-    const grid = await screen.findByTestId('usage-grid');
+    const grid = await screen.findByTestId('usage-grid', {}, { timeout: 10_000 });
     await waitFor(() => expect(within(grid).getAllByTestId('usage-row')).toHaveLength(2));
     expect(within(grid).getAllByTestId('usage-mb')[0].textContent).toBe('1,500.5');
     expect((await screen.findByTestId('usage-chart')).textContent).toContain('Harbor Logistics: 1500.5');
@@ -94,7 +94,7 @@ describe('the usage screen', () => {
       http.post('*/portal/graphs/usageBy/download', () => new HttpResponse('key,label\n', { headers: { 'content-type': 'text/csv' } })),
     );
     const { user } = renderWithProviders(<AppRoutes />, { route: '/usage?range=day', preloadedState: signedIn(mockToken('admin')) });
-    expect(await screen.findByText('No data was used in this time range.')).toBeTruthy();
+    expect(await screen.findByText('No data was used in this time range.', {}, { timeout: 10_000 })).toBeTruthy();
     await user.click(screen.getByTestId('usage-download'));
     await waitFor(() => expect(api.requests('/graphs/usageBy/download', 'POST')).toHaveLength(1));
     expect(api.requests('/graphs/usageBy/download', 'POST')[0].body).toEqual({ dimension: 'account', range: 'day', sortBy: 'mb', sortDir: 'desc' });
