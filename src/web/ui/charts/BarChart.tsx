@@ -37,6 +37,8 @@ export default function BarChart({ bars, label, formatValue, rtl = false, testId
     instance?.setOption(
       {
         backgroundColor: 'transparent',
+        // Drawn at once: a switch of language or theme redraws the whole chart.
+        animation: false,
         grid: { left: 8, right: 24, top: 8, bottom: 8, containLabel: true },
         tooltip: {
           trigger: 'item',
