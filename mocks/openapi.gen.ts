@@ -1115,6 +1115,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/graphs/usageBy': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Usage totals per subscriber, account, reseller, country, operator or group over a range, paged and sorted, with the largest for a chart */
+    post: operations['postGraphsUsageBy'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/graphs/usageBy/download': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Every usage total of a dimension over a range as CSV (key, label, MB, bytes up, bytes down, records, active SIMs), in the order asked */
+    post: operations['postGraphsUsageByDownload'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/jobs': {
     parameters: {
       query?: never;
@@ -8839,6 +8873,206 @@ export interface operations {
              */
             to: string;
           };
+        };
+      };
+    };
+  };
+  postGraphsUsageBy: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The IANA time zone the range is computed in (UTC by default) */
+        'x-time-zone'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description One account (one the caller sees) */
+          accountId?: number;
+          /**
+           * @description What the totals are per
+           * @enum {string}
+           */
+          dimension?: 'subscriber' | 'account' | 'reseller' | 'country' | 'operator' | 'group';
+          /**
+           * Format: date
+           * @description A custom range: its first day (YYYY-MM-DD, in the time zone)
+           */
+          from?: string;
+          /** @description Only this subscriber group's subscribers (one the caller sees; the subscriber dimension) */
+          groupId?: number;
+          /** @description The page, from 0 */
+          page?: number;
+          /**
+           * @description The time range (last7Days by default)
+           * @enum {string}
+           */
+          range?: 'last24Hours' | 'last3Days' | 'day' | 'week' | 'last7Days' | 'last30Days' | 'last12Months' | 'month' | 'quarter' | 'year' | 'custom';
+          /** @description One reseller's subtree (one the caller sees) */
+          resellerId?: number;
+          /** @description 25 by default */
+          size?: number;
+          /**
+           * @description mb by default
+           * @enum {string}
+           */
+          sortBy?: 'key' | 'label' | 'mb' | 'bytesUp' | 'bytesDown' | 'records' | 'activeSims';
+          /**
+           * @description desc by default
+           * @enum {string}
+           */
+          sortDir?: 'asc' | 'desc';
+          /**
+           * Format: date
+           * @description A custom range: its last day, included
+           */
+          to?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            bucket: 'hour' | 'day' | 'month';
+            currentPage: number;
+            /** @enum {string} */
+            dimension: 'subscriber' | 'account' | 'reseller' | 'country' | 'operator' | 'group';
+            /**
+             * Format: date-time
+             * @description The first instant of the range (included)
+             */
+            from: string;
+            /** @description The page of totals, in the order asked */
+            items: {
+              /** @description The group dimension: its subscribers with usage in the range */
+              activeSims?: number;
+              bytesDown: number;
+              bytesUp: number;
+              /** @description The subscriber, account, reseller or group id, the PLMN or the ISO country ('' when no network) */
+              key: string;
+              /** @description Its name, when the key has one (countries are named by the screen) */
+              label: string | null;
+              /** @description Megabytes (2^20 bytes) up and down */
+              mb: number;
+              /** @description Usage records */
+              records: number;
+            }[];
+            range: string;
+            timeZone: string;
+            /**
+             * Format: date-time
+             * @description The end of the range (excluded)
+             */
+            to: string;
+            /** @description The 10 largest totals, for a chart */
+            top: {
+              /** @description The group dimension: its subscribers with usage in the range */
+              activeSims?: number;
+              bytesDown: number;
+              bytesUp: number;
+              /** @description The subscriber, account, reseller or group id, the PLMN or the ISO country ('' when no network) */
+              key: string;
+              /** @description Its name, when the key has one (countries are named by the screen) */
+              label: string | null;
+              /** @description Megabytes (2^20 bytes) up and down */
+              mb: number;
+              /** @description Usage records */
+              records: number;
+            }[];
+            totalItemsCount: number;
+            totalPageCount: number;
+          };
+        };
+      };
+    };
+  };
+  postGraphsUsageByDownload: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The IANA time zone the range is computed in (UTC by default) */
+        'x-time-zone'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description One account (one the caller sees) */
+          accountId?: number;
+          /**
+           * @description What the totals are per
+           * @enum {string}
+           */
+          dimension?: 'subscriber' | 'account' | 'reseller' | 'country' | 'operator' | 'group';
+          /**
+           * Format: date
+           * @description A custom range: its first day (YYYY-MM-DD, in the time zone)
+           */
+          from?: string;
+          /** @description Only this subscriber group's subscribers (one the caller sees; the subscriber dimension) */
+          groupId?: number;
+          /**
+           * @description The time range (last7Days by default)
+           * @enum {string}
+           */
+          range?: 'last24Hours' | 'last3Days' | 'day' | 'week' | 'last7Days' | 'last30Days' | 'last12Months' | 'month' | 'quarter' | 'year' | 'custom';
+          /** @description One reseller's subtree (one the caller sees) */
+          resellerId?: number;
+          /**
+           * @description mb by default
+           * @enum {string}
+           */
+          sortBy?: 'key' | 'label' | 'mb' | 'bytesUp' | 'bytesDown' | 'records' | 'activeSims';
+          /**
+           * @description desc by default
+           * @enum {string}
+           */
+          sortDir?: 'asc' | 'desc';
+          /**
+           * Format: date
+           * @description A custom range: its last day, included
+           */
+          to?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description CSV, UTF-8 with a byte order mark */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
         };
       };
     };

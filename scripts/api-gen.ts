@@ -110,6 +110,7 @@ export const API_DOMAINS: Record<string, string[]> = {
   ],
   'src/web/features/subscribers/bulk/bulkApi.gen.ts': ['post /subscribers/bulk/preview', 'post /subscribers/bulk'],
   'src/web/features/services/servicesApi.gen.ts': ['get /resellers/{id}/settings', 'put /resellers/{id}/settings'],
+  'src/web/features/usage/usageApi.gen.ts': ['post /graphs/usageBy'],
   'src/web/features/network/networkApi.gen.ts': ['post /networks/usage/paged', 'post /networks/usage/countries', 'get /networks/{plmn}/profiles'],
   'src/web/features/resellers/webhooksApi.gen.ts': [
     'get /reseller-info/webhook-urls',
@@ -172,6 +173,7 @@ export const API_DOMAINS: Record<string, string[]> = {
 const READING_POSTS = new Set([
   'post /graphs/balanceHistory',
   'post /graphs/usage',
+  'post /graphs/usageBy',
   'post /graphs/sales',
   'post /graphs/salesTotal',
   'post /graphs/salesTotalByCountry',

@@ -21,6 +21,8 @@ import { buildApp } from '@server/app';
 import { ensureAdmin, seedDemo } from '@server/db/seed';
 import { copySubscribers } from './lib/copySubscribers';
 import { usageSeriesQuery } from '@server/domains/graphs';
+import { RESELLER_LEVELS } from '@server/domains/graphs/usageBy';
+import { buildUsageByRollups } from '@server/db/migrations/0166_usage_by_rollups';
 import { resolveRange } from '@server/domains/graphs/ranges';
 import { freshDatabase } from '../test/server/helpers';
 import { random } from '@server/db/seedSubscribers';
@@ -31,6 +33,8 @@ const RECORDS = Number(process.env.BENCH_GRAPHS_RECORDS ?? 5_000_000);
 const SALES = Number(process.env.BENCH_GRAPHS_SALES ?? 200_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
+/** The usage-by dimensions measured (BENCH_DIMENSIONS, comma-separated; every one by default). */
+const BENCH_DIMENSIONS = (process.env.BENCH_DIMENSIONS ?? 'account,reseller,country,operator,subscriber,group').split(',').filter(Boolean);
 const PASSWORD = 'Bench@2026pass';
 const ZONE = 'Europe/Berlin';
 const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -80,6 +84,7 @@ try {
   await client.connect();
   await client.query('begin');
   await client.query('alter table usage_record disable trigger usage_record_rollup_insert');
+  await client.query('alter table usage_record disable trigger usage_record_by_rollup_insert');
   await pipeline(
     Readable.from(
       usageLines(
@@ -90,6 +95,7 @@ try {
     client.query(copyFrom('copy usage_record (subscriber_id, imsi, at, request_type, plmn, bytes_up, bytes_down) from stdin')),
   );
   await client.query('alter table usage_record enable trigger usage_record_rollup_insert');
+  await client.query('alter table usage_record enable trigger usage_record_by_rollup_insert');
   const t2 = performance.now();
   // The rollups in one statement each, as the migration's backfill.
   await client.query(`insert into usage_slot (slot, reseller_id, account_id, plmn, bytes_up, bytes_down, records)
@@ -117,12 +123,19 @@ try {
   await client.query(`select sales_rollup_add(array_agg(id)) from prepaid_package where sale_kind = 'purchase'`);
   await client.query('commit');
   const t4 = performance.now();
+  // Migration 0166's rollups, from those: per subscriber by hour and day, per reseller by hour and day.
+  await buildUsageByRollups(db);
+  const t5 = performance.now();
   for (const t of [
     'usage_record',
     'usage_slot',
     'usage_hour',
     'usage_day',
     'usage_subscriber_slot',
+    'usage_subscriber_hour',
+    'usage_subscriber_day',
+    'usage_reseller_hour',
+    'usage_reseller_day',
     'sales_slot',
     'sales_rollup_key',
     'prepaid_package',
@@ -132,6 +145,7 @@ try {
   const { rows: sizes } = await client.query<{ t: string; n: string }>(
     `select 'usage_slot' as t, count(*)::text as n from usage_slot union all select 'usage_hour', count(*)::text from usage_hour
      union all select 'usage_day', count(*)::text from usage_day union all select 'usage_subscriber_slot', count(*)::text from usage_subscriber_slot
+     union all select 'usage_subscriber_day', count(*)::text from usage_subscriber_day union all select 'usage_reseller_day', count(*)::text from usage_reseller_day
      union all select 'sales_slot', count(*)::text from sales_slot`,
   );
   await client.end();
@@ -139,7 +153,7 @@ try {
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   console.log(
     `${SUBSCRIBERS.toLocaleString('en')} subscribers in ${s(t1 - t0)}; ${RECORDS.toLocaleString('en')} usage records through COPY in ${s(t2 - t1)}; ` +
-      `usage rollups in ${s(t3 - t2)}; ${SALES.toLocaleString('en')} sales and their rollup in ${s(t4 - t3)}; rollup rows: ${sizes.map((r) => `${r.t} ${Number(r.n).toLocaleString('en')}`).join(', ')}`,
+      `usage rollups in ${s(t3 - t2)} (and ${s(t5 - t4)} for those per subscriber and per reseller); ${SALES.toLocaleString('en')} sales and their rollup in ${s(t4 - t3)}; rollup rows: ${sizes.map((r) => `${r.t} ${Number(r.n).toLocaleString('en')}`).join(', ')}`,
   );
 
   // The incremental path: a batch of 10,000 new records through the trigger.
@@ -150,7 +164,7 @@ try {
 
   if (process.env.BENCH_EXPLAIN === '1') {
     // The plan of the administrator's usage over a year, to read by hand.
-    const query = usageSeriesQuery(await resolveRange(db, { range: 'last12Months' }, ZONE), sql`true`).compile(db);
+    const query = usageSeriesQuery(await resolveRange(db, { range: 'last12Months' }, ZONE), sql`true`, RESELLER_LEVELS).compile(db);
     const { rows: plan } = await sql
       .raw<{ 'QUERY PLAN': string }>(
         `explain (analyze, buffers) ${query.sql.replace(/\$(\d+)/g, (_m, n) => `'${String(query.parameters[Number(n) - 1]).replace(/'/g, "''")}'`)}`,
@@ -170,6 +184,9 @@ try {
     for (const url of ['usage', 'sales', 'salesTotal', 'salesTotalByCountry', 'salesTotalByCustomer', 'salesTotalByOperator', 'salesTotalByVendor'])
       calls.push([`/portal/graphs/${url}`, { range }]);
   calls.push(['/portal/graphs/trends', {}], ['/portal/subscriber-info/top24Hours', {}]);
+  // Usage by dimension (the Usage screen's first page).
+  for (const range of ['last30Days', 'last12Months'])
+    for (const dimension of BENCH_DIMENSIONS) calls.push(['/portal/graphs/usageBy', { dimension, range, page: 0, size: 25 }]);
   for (const [who, jwt] of callers)
     for (const [url, payload] of calls) {
       const headers = { authorization: `Bearer ${jwt}`, 'x-time-zone': ZONE };
@@ -193,7 +210,9 @@ try {
       const ms = (v: number) => Number(v.toFixed(1));
       table.push({
         caller: who,
-        call: `${url.replace('/portal/', '')} ${(payload as { range?: string }).range ?? ''}`.trim(),
+        call: `${url.replace('/portal/', '')} ${(payload as { dimension?: string }).dimension ?? ''} ${(payload as { range?: string }).range ?? ''}`
+          .replace(/\s+/g, ' ')
+          .trim(),
         'p50 ms': ms(percentile(times, 50)),
         'p95 ms': ms(percentile(times, 95)),
         'p99 ms': ms(percentile(times, 99)),

@@ -7,6 +7,7 @@ import type { EntitySchema } from '@shared/schema';
 import pkg from '../../package.json' with { type: 'json' };
 import type { Db } from './db';
 import { createTokens } from './domains/auth/tokens';
+import type { UsageSimulatorOptions } from './adapters/core-network/usageSimulator';
 import { ensureNetworks } from './domains/networks/catalogue';
 import type { AccessOptions } from './domains/access';
 import access from './domains/access/plugin';
@@ -84,6 +85,8 @@ export interface AppOptions {
   payments?: PaymentSettings;
   /** Monthly invoices: whether the server issues last month's by itself, how often, and PDF compression. */
   invoices?: InvoiceOptions;
+  /** Usage and location records written while the server runs (the demo's); off unless enabled. */
+  usageSimulator?: UsageSimulatorOptions;
 }
 
 declare module 'fastify' {

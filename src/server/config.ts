@@ -55,6 +55,12 @@ export interface Config {
   bitPaySandboxConfirmSeconds: number;
   /** How often confirmed crypto invoices are credited, in seconds (PAYMENT_SWEEP_SECONDS). */
   paymentSweepSeconds: number;
+  /** Usage and location records written while the server runs (USAGE_SIMULATOR on/off; on with the embedded demo database). */
+  usageSimulator: boolean;
+  /** Seconds between the simulator's batches (USAGE_SIMULATOR_SECONDS). */
+  usageSimulatorSeconds: number;
+  /** Subscribers per simulator batch (USAGE_SIMULATOR_BATCH). */
+  usageSimulatorBatch: number;
 }
 
 function parseTrustProxy(value: string | undefined): boolean | number | string {
@@ -103,5 +109,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripeSecretKey: env.STRIPE_SECRET_KEY || undefined,
     bitPaySandboxConfirmSeconds: Number(env.BITPAY_SANDBOX_CONFIRM_SECONDS ?? 30),
     paymentSweepSeconds: Number(env.PAYMENT_SWEEP_SECONDS ?? 15),
+    usageSimulator: env.USAGE_SIMULATOR ? ['on', 'true', '1'].includes(env.USAGE_SIMULATOR) : !databaseUrl,
+    usageSimulatorSeconds: Number(env.USAGE_SIMULATOR_SECONDS ?? 10),
+    usageSimulatorBatch: Number(env.USAGE_SIMULATOR_BATCH ?? 20),
   };
 }

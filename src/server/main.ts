@@ -35,6 +35,7 @@ const app = await buildApp({
     bitPaySandboxConfirmSeconds: config.bitPaySandboxConfirmSeconds,
     sweepMs: config.paymentSweepSeconds * 1000,
   },
+  usageSimulator: { enabled: config.usageSimulator, everySeconds: config.usageSimulatorSeconds, batch: config.usageSimulatorBatch },
   logger: { level: config.logLevel },
   access: {
     publicUrl: config.publicUrl,

@@ -87,6 +87,8 @@ function portalEnv(port: number, dataDir: string): Record<string, string | undef
     LOG_LEVEL: 'warn',
     DATABASE_URL: '',
     DEMO_SUBSCRIBERS: '2000',
+    // Figures stay still while a test reads them; a test that wants the simulator passes USAGE_SIMULATOR: 'on'.
+    USAGE_SIMULATOR: 'off',
   };
 }
 

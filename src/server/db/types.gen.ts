@@ -886,6 +886,22 @@ export interface UsageRecord {
   subscriberId: number;
 }
 
+export interface UsageResellerDay {
+  bytesDown: Generated<number>;
+  bytesUp: Generated<number>;
+  records: Generated<number>;
+  resellerId: number;
+  slot: Timestamp;
+}
+
+export interface UsageResellerHour {
+  bytesDown: Generated<number>;
+  bytesUp: Generated<number>;
+  records: Generated<number>;
+  resellerId: number;
+  slot: Timestamp;
+}
+
 export interface UsageSlot {
   accountId: number;
   bytesDown: Generated<number>;
@@ -896,9 +912,32 @@ export interface UsageSlot {
   slot: Timestamp;
 }
 
+export interface UsageSubscriberDay {
+  accountId: number;
+  bytesDown: Generated<number>;
+  bytesUp: Generated<number>;
+  records: Generated<number>;
+  resellerId: number;
+  slot: Timestamp;
+  subscriberId: number;
+}
+
+export interface UsageSubscriberHour {
+  accountId: number;
+  bytesDown: Generated<number>;
+  bytesUp: Generated<number>;
+  records: Generated<number>;
+  resellerId: number;
+  slot: Timestamp;
+  subscriberId: number;
+}
+
 export interface UsageSubscriberSlot {
   accountId: number;
   bytes: Generated<number>;
+  bytesDown: Generated<number>;
+  bytesUp: Generated<number>;
+  records: Generated<number>;
   resellerId: number;
   slot: Timestamp;
   subscriberId: number;
@@ -1013,7 +1052,11 @@ export interface DB {
   usageDay: UsageDay;
   usageHour: UsageHour;
   usageRecord: UsageRecord;
+  usageResellerDay: UsageResellerDay;
+  usageResellerHour: UsageResellerHour;
   usageSlot: UsageSlot;
+  usageSubscriberDay: UsageSubscriberDay;
+  usageSubscriberHour: UsageSubscriberHour;
   usageSubscriberSlot: UsageSubscriberSlot;
   webhookAttempt: WebhookAttempt;
   webhookDelivery: WebhookDelivery;

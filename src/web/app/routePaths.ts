@@ -59,6 +59,8 @@ export const SCREEN_SPECS: readonly Extract<RouteSpec, { page: 'screen' }>[] = [
   { path: '/services/:id', privilege: SIGNED_IN, page: 'screen', screen: 'Services' },
   // Networks with the caller's traffic on each: every signed-in user; the server counts only the caller's subscribers.
   { path: '/network', privilege: SIGNED_IN, page: 'screen', screen: 'Network' },
+  // Usage per subscriber, account, reseller, country, operator or group: the dashboard's figures broken down.
+  { path: '/usage', privilege: 'Dashboard', page: 'screen', screen: 'Usage' },
 ];
 
 /** `/account/{id}` in a schema becomes react-router's `/account/:id`. */

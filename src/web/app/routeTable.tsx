@@ -39,6 +39,7 @@ const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   AccountDetail: lazy(() => import('@web/features/accounts/AccountDetailPage')),
   Services: lazy(() => import('@web/features/services/ServicesPage')),
   Network: lazy(() => import('@web/features/network/NetworkPage')),
+  Usage: lazy(() => import('@web/features/usage/UsagePage')),
 };
 
 export interface AppRoute {

@@ -15,6 +15,7 @@ import { subtreePattern } from '../../http/tenancy';
 import { LEDGER_CURRENCY } from '../ledger';
 import { bucketOf, bucketSeries, rangeProperties, resolveRange, timeZoneOf, TIME_ZONE_HEADER, type RangeBody, type ResolvedRange } from './ranges';
 import { scopeOf, type ScopeBody } from './scope';
+import { NETWORK_LEVELS, rollupRows, usageLevels, withoutJit, type Levels } from './usageBy';
 
 /** A megabyte of the graphs: 2^20 bytes. */
 export const MB = 1_048_576;
@@ -126,8 +127,9 @@ async function question(db: Kysely<Database>, request: FastifyRequest) {
   const body = (request.body ?? {}) as GraphBody;
   const zone = await timeZoneOf(db, request);
   const range = await resolveRange(db, body, zone);
-  const scope = await scopeOf(db, principalOf(request), body);
-  return { range, scope };
+  const principal = principalOf(request);
+  const scope = await scopeOf(db, principal, body);
+  return { range, scope, levels: usageLevels(principal, body) };
 }
 
 const inRange = (r: ResolvedRange) => sql<SqlBool>`x.slot >= ${r.from}::timestamptz and x.slot < ${r.to}::timestamptz`;
@@ -135,55 +137,20 @@ const startColumns = (r: ResolvedRange) =>
   sql`to_char(b.start at time zone 'UTC', ${ISO}) as start, to_char(b.start at time zone ${r.timeZone}, 'YYYY-MM-DD"T"HH24:MI') as local`;
 const rangeOf = (r: ResolvedRange) => ({ range: r.range, timeZone: r.timeZone, bucket: r.bucket, from: r.from, to: r.to });
 
-/**
- * The usage rows of [from, to), each exactly once, read at the coarsest level that stays inside one bucket: whole UTC
- * days without a boundary (a bucket's start or the range's end, `bounds`: a subquery of instants `t`), whole hours
- * of the days around a boundary, and quarter hours only in the hours holding one. Columns: `slot` (the block's start),
- * bytes_up, bytes_down, records.
- */
-function usageRows(scope: RawBuilder<SqlBool>, from: RawBuilder<unknown>, to: RawBuilder<unknown>, bounds: RawBuilder<unknown>) {
-  return sql`(
-    with t as (select distinct t from ${bounds} b),
-    qwin as (select distinct date_trunc('hour', t at time zone 'UTC') at time zone 'UTC' as s from t),
-    hwin as (select distinct date_trunc('day', t at time zone 'UTC') at time zone 'UTC' as s from t)
-    select x.* from qwin w cross join lateral (
-      select x.slot, x.bytes_up, x.bytes_down, x.records from usage_slot x
-      where ${scope} and x.slot >= w.s and x.slot < w.s + interval '1 hour' and x.slot >= ${from} and x.slot < ${to}) x
-    union all
-    select x.* from hwin w cross join lateral (
-      select x.slot, x.bytes_up, x.bytes_down, x.records from usage_hour x
-      where ${scope} and x.slot >= w.s and x.slot < w.s + interval '1 day' and x.slot >= ${from} and x.slot < ${to}
-        and x.slot not in (select s from qwin)) x
-    union all
-    select x.slot, x.bytes_up, x.bytes_down, x.records from usage_day x
-      where ${scope} and x.slot >= ${from} and x.slot < ${to} and x.slot not in (select s from hwin))`;
-}
-
-/**
- * Runs a read with PostgreSQL's JIT compilation off: the planner's row estimates for the windowed reads are far above
- * the few thousand rows they read, and compiling the plan cost more than running it (hundreds of ms a call).
- */
-function withoutJit<T>(db: Kysely<Database>, read: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-  return db.transaction().execute(async (trx) => {
-    await sql`set local jit = off`.execute(trx);
-    return read(trx);
-  });
-}
-
-/** The statement of `usageSeries`. */
-export function usageSeriesQuery(r: ResolvedRange, scope: RawBuilder<SqlBool>) {
+/** The statement of `usageSeries`: `levels` the reseller-only rollups unless the scope names an account. */
+export function usageSeriesQuery(r: ResolvedRange, scope: RawBuilder<SqlBool>, levels: Levels = NETWORK_LEVELS) {
   return sql<{ start: string; local: string; up: string; down: string; records: string }>`
     with v as (
       select ${bucketOf(sql`x.slot`, r)} as start, sum(x.bytes_up) as up, sum(x.bytes_down) as down, sum(x.records) as records
-      from ${usageRows(scope, sql`${r.from}::timestamptz`, sql`${r.to}::timestamptz`, sql`(select start as t from ${bucketSeries(r)} s union all select ${r.to}::timestamptz)`)} x
+      from ${rollupRows(levels, scope, sql`${r.from}::timestamptz`, sql`${r.to}::timestamptz`, sql`(select start as t from ${bucketSeries(r)} s union all select ${r.to}::timestamptz)`)} x
       group by 1)
     select ${startColumns(r)}, coalesce(v.up, 0)::text as up, coalesce(v.down, 0)::text as down, coalesce(v.records, 0)::text as records
     from ${bucketSeries(r)} b left join v on v.start = b.start order by b.start`;
 }
 
 /** Usage per bucket of the range. */
-export async function usageSeries(db: Kysely<Database>, r: ResolvedRange, scope: RawBuilder<SqlBool>) {
-  const { rows } = await withoutJit(db, (trx) => usageSeriesQuery(r, scope).execute(trx));
+export async function usageSeries(db: Kysely<Database>, r: ResolvedRange, scope: RawBuilder<SqlBool>, levels: Levels = NETWORK_LEVELS) {
+  const { rows } = await withoutJit(db, (trx) => usageSeriesQuery(r, scope, levels).execute(trx));
   return {
     ...rangeOf(r),
     points: rows.map((p) => ({
@@ -238,13 +205,13 @@ export async function salesByKey(db: Kysely<Database>, r: ResolvedRange, scope: 
 }
 
 /** The last 24 hours (to the end of the current quarter hour) against the daily average of the six days before. */
-export async function trends(db: Kysely<Database>, scope: RawBuilder<SqlBool>) {
+export async function trends(db: Kysely<Database>, scope: RawBuilder<SqlBool>, levels: Levels = NETWORK_LEVELS) {
   const windows = sql`x.slot >= graph_slot(now()) - interval '6 days 23 hours 45 minutes'`;
   const last = sql`x.slot >= graph_slot(now()) - interval '23 hours 45 minutes'`;
   const start = sql`graph_slot(now()) - interval '6 days 23 hours 45 minutes'`;
   const split = sql`graph_slot(now()) - interval '23 hours 45 minutes'`;
   const end = sql`graph_slot(now()) + interval '15 minutes'`;
-  const week = usageRows(scope, start, end, sql`(select unnest(array[${start}, ${split}, ${end}]) as t)`);
+  const week = rollupRows(levels, scope, start, end, sql`(select unnest(array[${start}, ${split}, ${end}]) as t)`);
   const { rows } = await withoutJit(db, (trx) =>
     sql<{ ulast: string; uprev: string; slast: string; sprev: string }>`
     select
@@ -275,8 +242,8 @@ export function registerGraphRoutes(app: FastifyInstance, db: Kysely<Database>) 
     '/portal/graphs/usage',
     ranged("Data used per hour, day or month of a time range (MB), in the caller's time zone", seriesSchema(usagePoint, Object.keys(usagePoint))),
     async (request) => {
-      const { range, scope } = await question(db, request);
-      return usageSeries(db, range, scope);
+      const { range, scope, levels } = await question(db, request);
+      return usageSeries(db, range, scope, levels);
     },
   );
   const salesSeriesSchema = seriesSchema(salesPoint, ['value', 'count']);
@@ -326,7 +293,11 @@ export function registerGraphRoutes(app: FastifyInstance, db: Kysely<Database>) 
         },
       },
     },
-    async (request) => trends(db, await scopeOf(db, principalOf(request), (request.body ?? {}) as ScopeBody)),
+    async (request) => {
+      const body = (request.body ?? {}) as ScopeBody;
+      const principal = principalOf(request);
+      return trends(db, await scopeOf(db, principal, body), usageLevels(principal, body));
+    },
   );
 
   /** The subscribers of the caller's tenancy (or of one reseller subtree in it) that used most data in the last 24 hours. */

@@ -4,7 +4,7 @@
  * the user holds its privilege; until then it shows, disabled, so the dashboard reads the same for everyone.
  * 'Open ticket' opens the support request form.
  */
-import { AddIcon, ChatIcon, CreditCardIcon, MobilePhoneIcon, NewPersonIcon, PeopleIcon, ShopIcon, type SVGIconProps } from '@blueprintjs/icons';
+import { AddIcon, ChatIcon, CreditCardIcon, MobilePhoneIcon, NewPersonIcon, PeopleIcon, ShopIcon, TimelineBarChartIcon, type SVGIconProps } from '@blueprintjs/icons';
 import { useCallback, useMemo, type ComponentType } from 'react';
 import { usePreference } from '@web/engine/usePreference';
 
@@ -25,6 +25,8 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: 'subscribers', messageId: 'dashboard.shortcut.subscribers', icon: PeopleIcon, path: '/subscribers', privilege: 'Subscribers' },
   { id: 'packages', messageId: 'dashboard.shortcut.packages', icon: ShopIcon, path: '/packages', privilege: 'PrePaidPackages' },
   { id: 'payments', messageId: 'dashboard.shortcut.payments', icon: CreditCardIcon, path: '/payment-methods', privilege: 'PaymentMethods' },
+  // The dashboard's usage broken down per subscriber, account, reseller, country, operator or group.
+  { id: 'usage', messageId: 'dashboard.shortcut.usage', icon: TimelineBarChartIcon, path: '/usage', privilege: 'Dashboard' },
 ];
 
 export const DEFAULT_SHORTCUTS = ['createPlan', 'addSubscribers', 'openTicket'];

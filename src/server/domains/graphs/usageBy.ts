@@ -1,0 +1,386 @@
+/**
+ * Usage totals by dimension (docs/dashboard.md, "Usage by dimension"): per subscriber, account, reseller, country,
+ * operator (network) or subscriber group over a range in the caller's time zone, paged and sorted, with the largest
+ * few for a chart and a streamed CSV of them all. Read from the rollups (migrations 0150 and 0166) at the coarsest
+ * level the range's two ends allow, never from the raw usage log; scoped like every graph call.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { normaliseListRequest, type EntitySchema } from '@shared/schema';
+import type { Engine } from '../../db';
+import type { Database } from '../../db/types';
+import { queryBatches, sendCsv } from '../../engine/csv';
+import { customFieldsOf } from '../../engine/customFields';
+import { EntityRepository } from '../../engine/repository';
+import { fieldError, invalid, notFound } from '../../http/errors';
+import { principalOf } from '../../http/guard';
+import { idSchema, INT_MIN, objectBody, pageNumberSchema, pageSizeSchema } from '../../http/input';
+import type { Principal } from '../../http/principal';
+import { GROUP_FILTER, groupListHook } from '../subscribers/groups';
+import { rangeProperties, resolveRange, timeZoneOf, TIME_ZONE_HEADER, type RangeBody, type ResolvedRange } from './ranges';
+import { scopeOf, type ScopeBody } from './scope';
+
+export const USAGE_DIMENSIONS = ['subscriber', 'account', 'reseller', 'country', 'operator', 'group'] as const;
+export type UsageDimension = (typeof USAGE_DIMENSIONS)[number];
+export const USAGE_BY_SORTS = ['key', 'label', 'mb', 'bytesUp', 'bytesDown', 'records', 'activeSims'] as const;
+type Sort = (typeof USAGE_BY_SORTS)[number];
+/** The chart's items: the largest this many. */
+export const USAGE_BY_TOP = 10;
+/** The group dimension adds up at most this many groups (the caller's first by name). */
+export const MAX_USAGE_GROUPS = 200;
+const MB = 1_048_576;
+const mb = (bytes: number) => Math.round((bytes / MB) * 1000) / 1000;
+
+/** The three levels of one rollup: quarter hours, UTC hours, UTC days. */
+export type Levels = readonly [slot: string, hour: string, day: string];
+export const NETWORK_LEVELS: Levels = ['usage_slot', 'usage_hour', 'usage_day'];
+/** Per reseller alone (no account or network split): for callers not narrowed to an account. */
+export const RESELLER_LEVELS: Levels = ['usage_slot', 'usage_reseller_hour', 'usage_reseller_day'];
+export const SUBSCRIBER_LEVELS: Levels = ['usage_subscriber_slot', 'usage_subscriber_hour', 'usage_subscriber_day'];
+
+/**
+ * The rollup a caller's usage over time reads: per reseller alone unless the scope is one account (an account user,
+ * or `accountId` asked), whose figures only the account-split rollup holds.
+ */
+export function usageLevels(principal: Principal, body: ScopeBody): Levels {
+  return body.accountId !== undefined || (principal.accountId !== null && !principal.isAdmin) ? NETWORK_LEVELS : RESELLER_LEVELS;
+}
+
+/**
+ * The rows of [from, to) of a rollup, each exactly once, read at the coarsest level that stays inside one bucket:
+ * whole UTC days without a boundary (`bounds`: a subquery of instants `t`, the buckets' starts and the range's end),
+ * whole hours of the days around a boundary, and quarter hours only in the hours holding one. Columns: `slot`,
+ * bytes_up, bytes_down, records and `columns` (more of the rollup's, e.g. `x.plmn`).
+ */
+export function rollupRows(
+  levels: Levels,
+  scope: RawBuilder<SqlBool>,
+  from: RawBuilder<unknown>,
+  to: RawBuilder<unknown>,
+  bounds: RawBuilder<unknown>,
+  columns: RawBuilder<unknown> = sql``,
+) {
+  const [slot, hour, day] = levels.map((t) => sql.table(t));
+  const cols = sql`x.slot, x.bytes_up, x.bytes_down, x.records ${columns}`;
+  return sql`(
+    with t as (select distinct t from ${bounds} b),
+    qwin as (select distinct date_trunc('hour', t at time zone 'UTC') at time zone 'UTC' as s from t),
+    hwin as (select distinct date_trunc('day', t at time zone 'UTC') at time zone 'UTC' as s from t)
+    select x.* from qwin w cross join lateral (
+      select ${cols} from ${slot} x
+      where ${scope} and x.slot >= w.s and x.slot < w.s + interval '1 hour' and x.slot >= ${from} and x.slot < ${to}) x
+    union all
+    select x.* from hwin w cross join lateral (
+      select ${cols} from ${hour} x
+      where ${scope} and x.slot >= w.s and x.slot < w.s + interval '1 day' and x.slot >= ${from} and x.slot < ${to}
+        and x.slot not in (select s from qwin)) x
+    union all
+    select ${cols} from ${day} x
+      where ${scope} and x.slot >= ${from} and x.slot < ${to} and x.slot not in (select s from hwin))`;
+}
+
+/**
+ * Runs a read with PostgreSQL's JIT compilation off: the planner's row estimates for the windowed reads are far above
+ * the rows they read, and compiling the plan cost more than running it.
+ */
+export function withoutJit<T>(db: Kysely<Database>, read: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    await sql`set local jit = off`.execute(trx);
+    return read(trx);
+  });
+}
+
+const NETWORK_LABEL = sql`(select coalesce(n.brand, n.operator) from network n where n.plmn = k.key order by n.withdrawn_at nulls first limit 1)`;
+/** How each dimension reads: its rollup, its key column (text), a key mapped once more (country) and its label. */
+function dimensionOf(dimension: UsageDimension, accountLevel: boolean) {
+  switch (dimension) {
+    case 'subscriber':
+      return {
+        levels: SUBSCRIBER_LEVELS,
+        key: sql`x.subscriber_id::text`,
+        label: sql`(select coalesce(nullif(s.name, ''), s.imsi) from subscriber s where s.subscriber_id = k.key::int)`,
+      };
+    case 'account':
+      return { levels: NETWORK_LEVELS, key: sql`x.account_id::text`, label: sql`(select a.name from account a where a.account_id = k.key::int)` };
+    case 'reseller':
+      return {
+        levels: accountLevel ? NETWORK_LEVELS : RESELLER_LEVELS,
+        key: sql`x.reseller_id::text`,
+        label: sql`(select r.name from reseller r where r.id = k.key::int)`,
+      };
+    case 'operator':
+      return { levels: NETWORK_LEVELS, key: sql`x.plmn`, label: NETWORK_LABEL };
+    case 'country':
+      return {
+        levels: NETWORK_LEVELS,
+        key: sql`x.plmn`,
+        // The network's country; '' for records that named no network (or one the catalogue does not know).
+        remap: sql`coalesce((select n.country from network n where n.plmn = p.key order by n.withdrawn_at nulls first limit 1), '')`,
+        label: sql`null::text`,
+      };
+    case 'group':
+      return { levels: SUBSCRIBER_LEVELS, key: sql`g.id::text`, label: sql`(select g.name from subscriber_group g where g.id = k.key::int)` };
+  }
+}
+
+export interface UsageByBody extends RangeBody, ScopeBody {
+  dimension?: UsageDimension;
+  groupId?: number;
+  page?: number;
+  size?: number;
+  sortBy?: Sort;
+  sortDir?: 'asc' | 'desc';
+}
+
+interface Question {
+  range: ResolvedRange;
+  dimension: UsageDimension;
+  sortBy: Sort;
+  sortDir: 'asc' | 'desc';
+  page: number;
+  size: number;
+  totals: RawBuilder<unknown>;
+  label: RawBuilder<unknown>;
+}
+
+/** The order of a sort column over the totals `k`; ties by key, so pages never overlap. */
+function orderOf(q: Question) {
+  const dir = sql.raw(q.sortDir === 'asc' ? 'asc' : 'desc');
+  const column = {
+    key: sql`k.key`,
+    label: sql`k.label`,
+    mb: sql`k.up + k.down`,
+    bytesUp: sql`k.up`,
+    bytesDown: sql`k.down`,
+    records: sql`k.records`,
+    activeSims: sql`k.active`,
+  }[q.sortBy];
+  return sql`${column} ${dir} nulls last, k.key ${dir}`;
+}
+
+/** Totals per key of the range as a subquery of `key`, `up`, `down`, `records`, `active` (null when not counted). */
+function totalsQuery(
+  range: ResolvedRange,
+  dimension: UsageDimension,
+  scope: RawBuilder<SqlBool>,
+  accountLevel: boolean,
+  sets: { members: RawBuilder<unknown> } | null,
+) {
+  const d = dimensionOf(dimension, accountLevel);
+  const from = sql`${range.from}::timestamptz`;
+  const to = sql`${range.to}::timestamptz`;
+  const bounds = sql`(select unnest(array[${from}, ${to}]) as t)`;
+  if (dimension === 'group' && sets) {
+    // Each group's subscribers (a group of groups: `members` answers group id `g.id` and `subscriber_id`).
+    const perSubscriber = sql`(select m.id::text as key, x.subscriber_id, sum(x.bytes_up) as up, sum(x.bytes_down) as down, sum(x.records) as records
+      from ${rollupRows(d.levels, scope, from, to, bounds, sql`, x.subscriber_id`)} x join ${sets.members} m on m.subscriber_id = x.subscriber_id
+      group by 1, 2)`;
+    return sql`(select p.key, sum(p.up) as up, sum(p.down) as down, sum(p.records) as records, count(*) filter (where p.records <> 0 or p.up + p.down <> 0) as active
+      from ${perSubscriber} p group by 1 having sum(p.records) <> 0 or sum(p.up + p.down) <> 0)`;
+  }
+  const subscriberLevel = d.levels === SUBSCRIBER_LEVELS;
+  const rows = rollupRows(d.levels, scope, from, to, bounds, sql`, ${d.key} as key${subscriberLevel ? sql`, x.subscriber_id` : sql``}`);
+  const grouped = sql`(select x.key, sum(x.bytes_up) as up, sum(x.bytes_down) as down, sum(x.records) as records from ${rows} x
+    ${sets ? sql`where x.subscriber_id in (select m.subscriber_id from ${sets.members} m)` : sql``} group by 1)`;
+  const mapped = d.remap
+    ? sql`(select ${d.remap} as key, sum(p.up) as up, sum(p.down) as down, sum(p.records) as records from ${grouped} p group by 1)`
+    : grouped;
+  return sql`(select p.key, p.up, p.down, p.records, null::bigint as active from ${mapped} p where p.records <> 0 or p.up + p.down <> 0)`;
+}
+
+type ItemRow = { key: string; label: string | null; up: number | string; down: number | string; records: number | string; active: number | string | null };
+const toItem = (r: ItemRow) => {
+  const up = Number(r.up);
+  const down = Number(r.down);
+  return {
+    key: r.key,
+    label: r.label,
+    mb: mb(up + down),
+    bytesUp: up,
+    bytesDown: down,
+    records: Number(r.records),
+    ...(r.active === null ? {} : { activeSims: Number(r.active) }),
+  };
+};
+
+const tags = ['graphs'];
+const headers = {
+  type: 'object',
+  properties: { [TIME_ZONE_HEADER]: { type: 'string', description: 'The IANA time zone the range is computed in (UTC by default)' } },
+};
+const questionProperties = {
+  dimension: { type: 'string', enum: [...USAGE_DIMENSIONS], errorMessage: 'graphs.usageBy.dimension', description: 'What the totals are per' },
+  ...rangeProperties,
+  resellerId: { ...idSchema({ min: INT_MIN }), description: "One reseller's subtree (one the caller sees)" },
+  accountId: { ...idSchema(), description: 'One account (one the caller sees)' },
+  groupId: { ...idSchema(), description: "Only this subscriber group's subscribers (one the caller sees; the subscriber dimension)" },
+  sortBy: { type: 'string', enum: [...USAGE_BY_SORTS], errorMessage: 'validation.sortBy.invalid', description: 'mb by default' },
+  sortDir: { type: 'string', enum: ['asc', 'desc'], errorMessage: 'validation.sortDir.invalid', description: 'desc by default' },
+};
+const itemSchema = {
+  type: 'object',
+  required: ['key', 'label', 'mb', 'bytesUp', 'bytesDown', 'records'],
+  properties: {
+    key: { type: 'string', description: "The subscriber, account, reseller or group id, the PLMN or the ISO country ('' when no network)" },
+    label: { type: ['string', 'null'], description: 'Its name, when the key has one (countries are named by the screen)' },
+    mb: { type: 'number', description: 'Megabytes (2^20 bytes) up and down' },
+    bytesUp: { type: 'integer' },
+    bytesDown: { type: 'integer' },
+    records: { type: 'integer', description: 'Usage records' },
+    activeSims: { type: 'integer', description: 'The group dimension: its subscribers with usage in the range' },
+  },
+};
+const answerSchema = {
+  type: 'object',
+  required: ['range', 'timeZone', 'bucket', 'from', 'to', 'dimension', 'items', 'top', 'totalPageCount', 'totalItemsCount', 'currentPage'],
+  properties: {
+    range: { type: 'string' },
+    timeZone: { type: 'string' },
+    bucket: { type: 'string', enum: ['hour', 'day', 'month'] },
+    from: { type: 'string', format: 'date-time', description: 'The first instant of the range (included)' },
+    to: { type: 'string', format: 'date-time', description: 'The end of the range (excluded)' },
+    dimension: { type: 'string', enum: [...USAGE_DIMENSIONS] },
+    items: { type: 'array', items: itemSchema, description: 'The page of totals, in the order asked' },
+    top: { type: 'array', items: itemSchema, description: `The ${USAGE_BY_TOP} largest totals, for a chart` },
+    totalPageCount: { type: 'integer' },
+    totalItemsCount: { type: 'integer' },
+    currentPage: { type: 'integer' },
+  },
+};
+
+export function registerUsageByRoutes(app: FastifyInstance, db: Kysely<Database>, engine: Engine, schemas: EntitySchema[]) {
+  const subscriber = schemas.find((s) => s.$id === 'subscriber');
+  const groupSchema = schemas.find((s) => s.$id === 'subscriberGroup');
+  if (!subscriber || !groupSchema) throw new Error('usage by dimension needs the subscriber and group schemas');
+  const groups = new EntityRepository(db, groupSchema);
+  const subscribers = new EntityRepository(db, subscriber);
+  const hook = groupListHook(db, schemas);
+  const customFields = customFieldsOf(db);
+
+  /** The subscriber ids of one group the caller sees, as the subscribers list filtered by it answers them. */
+  async function groupMembers(principal: Principal, id: number) {
+    const custom = await customFields.forPath('subscriber', principal.resellerPath);
+    const req = await hook({
+      req: normaliseListRequest(subscriber!, { searchBy: GROUP_FILTER, searchKey: String(id) } as never, principal.isAdmin, custom),
+      principal,
+      db,
+      custom,
+    });
+    return db.selectFrom(subscribers.exportQuery(req, { principal }).clearOrderBy().as('q')).select('q.subscriberId');
+  }
+
+  /** Every group the caller sees (the first MAX_USAGE_GROUPS by name) with its members, as one subquery (id, subscriber_id). */
+  async function allGroupMembers(principal: Principal) {
+    const chosen = (await groups.list(['id', 'name'], { principal })).slice(0, MAX_USAGE_GROUPS).map((g) => Number(g.id));
+    if (!chosen.length) return sql`(select null::int as id, null::int as subscriber_id where false)`;
+    const parts = await Promise.all(chosen.map(async (id) => sql`select ${id}::int as id, m.subscriber_id from (${await groupMembers(principal, id)}) m`));
+    return sql`(${sql.join(parts, sql` union all `)})`;
+  }
+
+  async function question(request: FastifyRequest, paged: boolean): Promise<Question> {
+    const body = (request.body ?? {}) as UsageByBody;
+    const principal = principalOf(request);
+    const zone = await timeZoneOf(db, request);
+    const range = await resolveRange(db, body, zone);
+    const scope = await scopeOf(db, principal, body);
+    const dimension = body.dimension ?? 'account';
+    const accountLevel = usageLevels(principal, body) === NETWORK_LEVELS;
+    let sets: { members: RawBuilder<unknown> } | null = null;
+    if (body.groupId !== undefined) {
+      if (dimension !== 'subscriber') throw invalid([fieldError('groupId', 'dimension', 'graphs.usageBy.groupDimension')]);
+      if (!(await groups.get(body.groupId, { principal }))) throw notFound();
+      sets = { members: sql`(select q.subscriber_id from (${await groupMembers(principal, body.groupId)}) q)` };
+    } else if (dimension === 'group') sets = { members: await allGroupMembers(principal) };
+    if (sets && dimension === 'subscriber') {
+      const inner = sets.members;
+      sets = { members: sql`(select s.subscriber_id from ${inner} s)` };
+    }
+    return {
+      range,
+      dimension,
+      sortBy: body.sortBy ?? 'mb',
+      sortDir: body.sortDir ?? 'desc',
+      page: paged ? (body.page ?? 0) : 0,
+      size: paged ? (body.size ?? 25) : 0,
+      totals: totalsQuery(range, dimension, scope, accountLevel, sets),
+      label: dimensionOf(dimension, accountLevel).label,
+    };
+  }
+
+  const pageProperties = { page: { ...pageNumberSchema(), description: 'The page, from 0' }, size: { ...pageSizeSchema(200), description: '25 by default' } };
+  app.post(
+    '/portal/graphs/usageBy',
+    {
+      config: { privilege: ['Dashboard', 'Subscribers'] },
+      schema: {
+        tags,
+        summary: 'Usage totals per subscriber, account, reseller, country, operator or group over a range, paged and sorted, with the largest for a chart',
+        headers,
+        body: objectBody({ ...questionProperties, ...pageProperties }),
+        response: { 200: answerSchema },
+      },
+    },
+    async (request) => {
+      const q = await question(request, true);
+      const item = sql`json_build_object('key', k.key, 'label', k.label, 'up', k.up, 'down', k.down, 'records', k.records, 'active', k.active)`;
+      const { rows } = await withoutJit(db, (trx) =>
+        sql<{ total: string; items: ItemRow[] | null; top: ItemRow[] | null }>`
+          with totals as materialized (select t.*, ${q.sortBy === 'label' ? sql`(select ${q.label} from (select t.key) k)` : sql`null::text`} as label from ${q.totals} t)
+          select (select count(*) from totals)::text as total,
+            (select json_agg(${item} order by ${orderOf(q)}) from (
+              select k.key, ${q.label} as label, k.up, k.down, k.records, k.active
+              from (select * from totals k order by ${orderOf(q)} limit ${q.size} offset ${q.page * q.size}) k) k) as items,
+            (select json_agg(${item} order by k.up + k.down desc, k.key) from (
+              select k.key, ${q.label} as label, k.up, k.down, k.records, k.active
+              from (select * from totals k order by k.up + k.down desc, k.key limit ${USAGE_BY_TOP}) k) k) as top`.execute(trx),
+      );
+      const total = Number(rows[0].total);
+      return {
+        range: q.range.range,
+        timeZone: q.range.timeZone,
+        bucket: q.range.bucket,
+        from: q.range.from,
+        to: q.range.to,
+        dimension: q.dimension,
+        items: (rows[0].items ?? []).map(toItem),
+        top: (rows[0].top ?? []).map(toItem),
+        totalItemsCount: total,
+        totalPageCount: Math.max(1, Math.ceil(total / q.size)),
+        currentPage: q.page,
+      };
+    },
+  );
+
+  app.post(
+    '/portal/graphs/usageBy/download',
+    {
+      config: { privilege: ['Dashboard', 'Subscribers'] },
+      schema: {
+        tags,
+        summary: 'Every usage total of a dimension over a range as CSV (key, label, MB, bytes up, bytes down, records, active SIMs), in the order asked',
+        headers,
+        body: objectBody(questionProperties),
+        produces: ['text/csv'],
+        response: { 200: { type: 'string', description: 'CSV, UTF-8 with a byte order mark' } },
+      },
+    },
+    async (request, reply) => {
+      const q = await question(request, false);
+      const query = db
+        .selectFrom(sql`(select t.*, (select ${q.label} from (select t.key) k) as label from ${q.totals} t)`.as('k'))
+        .selectAll()
+        .orderBy(orderOf(q));
+      const day = q.range.from.slice(0, 10);
+      return sendCsv(
+        reply,
+        `usage-by-${q.dimension}-${day}.csv`,
+        ['key', 'label', 'mb', 'bytesUp', 'bytesDown', 'records', 'activeSims'],
+        queryBatches(db, engine, query as never),
+        (row) => {
+          const i = toItem(row as ItemRow);
+          return [i.key, i.label ?? '', i.mb, i.bytesUp, i.bytesDown, i.records, i.activeSims ?? ''];
+        },
+      );
+    },
+  );
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, browserSession, screenshotThemes, SHOTS, signIn } from './harness';
+
+/** The Usage screen: the demo's usage per account, switched to countries, then the subscribers behind a total. */
+describe('usage by dimension in the browser', () => {
+  const session = browserSession();
+
+  it('shows totals per account and per country, and drills down to the subscribers of a total', async () => {
+    const { page, portal } = session;
+    await signIn(page, portal, 'admin', ADMIN_PASSWORD);
+    // From the dashboard's shortcut.
+    await page.getByTestId('shortcut-usage').click();
+    await expect.poll(() => page.url()).toContain('#/usage');
+    const rows = page.getByTestId('usage-row');
+    await rows.first().waitFor();
+    await expect.poll(() => page.title()).toMatch(/^Usage · /);
+    // The largest first, a chart of them.
+    const mb = (await page.getByTestId('usage-mb').allInnerTexts()).map((t) => Number(t.replace(/,/g, '')));
+    expect(mb.length).toBeGreaterThan(1);
+    expect(mb).toEqual([...mb].sort((a, b) => b - a));
+    await expect.poll(async () => Number(await page.getByTestId('usage-chart').getAttribute('data-bars'))).toBeGreaterThan(1);
+
+    // Per country: countries named, the address keeps the choice.
+    await page.getByTestId('usage-dimension').getByText('Country', { exact: true }).click();
+    await expect.poll(() => page.url()).toContain('dimension=country');
+    await expect.poll(async () => (await rows.allInnerTexts()).join(' ')).toMatch(/Germany|Netherlands|France|Spain|United/);
+    await screenshotThemes(page, `${SHOTS}/usage`);
+
+    // Per account, then the subscribers of the largest: the subscribers list filtered by that account.
+    await page.getByTestId('usage-dimension').getByText('Account', { exact: true }).click();
+    await expect.poll(() => page.url()).toContain('dimension=account');
+    const key = await rows.first().getAttribute('data-key');
+    await rows.first().getByTestId('usage-drill').click();
+    await expect.poll(() => page.url()).toContain(`searchBy=accountId&searchKey=${key}`);
+    await page.getByTestId('grid-subscriber').waitFor();
+    expect(session.errors).toEqual([]);
+  });
+});
