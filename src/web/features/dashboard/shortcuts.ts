@@ -4,7 +4,17 @@
  * the user holds its privilege; until then it shows, disabled, so the dashboard reads the same for everyone.
  * 'Open ticket' opens the support request form.
  */
-import { AddIcon, ChatIcon, CreditCardIcon, MobilePhoneIcon, NewPersonIcon, PeopleIcon, ShopIcon, TimelineBarChartIcon, type SVGIconProps } from '@blueprintjs/icons';
+import {
+  AddIcon,
+  ChatIcon,
+  CreditCardIcon,
+  MobilePhoneIcon,
+  NewPersonIcon,
+  PeopleIcon,
+  ShopIcon,
+  TimelineBarChartIcon,
+  type SVGIconProps,
+} from '@blueprintjs/icons';
 import { useCallback, useMemo, type ComponentType } from 'react';
 import { usePreference } from '@web/engine/usePreference';
 
