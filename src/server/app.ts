@@ -22,6 +22,7 @@ import graphs from './domains/graphs/plugin';
 import ledger from './domains/ledger/plugin';
 import logo from './domains/logo/plugin';
 import networks from './domains/networks/plugin';
+import orders, { type OrderOptions } from './domains/orders/plugin';
 import type { DomainOptions, DomainPlugin } from './domains/plugin';
 import payments from './domains/payments/plugin';
 import prepaid from './domains/prepaid/plugin';
@@ -83,6 +84,8 @@ export interface AppOptions {
   payments?: PaymentSettings;
   /** Monthly invoices: whether the server issues last month's by itself, how often, and PDF compression. */
   invoices?: InvoiceOptions;
+  /** SIM orders: the key the SIMs' secret keys are encrypted with, and the SIM vendor (a simulator unless configured). */
+  orders?: OrderOptions;
 }
 
 declare module 'fastify' {
@@ -188,6 +191,7 @@ export async function buildApp(opts: AppOptions) {
     'reseller-settings': resellerSettings,
     webhooks,
     invoices,
+    orders,
   };
   const domainOptions: DomainOptions = { database: opts.database, schemas, tokens, app: opts };
   for (const plugin of Object.values(domains)) await app.register(plugin, domainOptions);

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { loadConfig } from './config';
 import { openDatabase } from './db';
@@ -35,6 +36,7 @@ const app = await buildApp({
     bitPaySandboxConfirmSeconds: config.bitPaySandboxConfirmSeconds,
     sweepMs: config.paymentSweepSeconds * 1000,
   },
+  orders: { keysKey: config.simKeysKey, keysKeyFile: join(config.dataDir, 'sim-keys.key'), vendor: { url: config.simVendorUrl } },
   logger: { level: config.logLevel },
   access: {
     publicUrl: config.publicUrl,
