@@ -3373,6 +3373,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/sim-orders/artwork': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Uploads a card's artwork (multipart: file, PNG, JPEG or PDF under 3.5 MB; resellerId optional); answers its id for the order */
+    post: operations['postSimOrdersArtwork'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/sim-orders/ef-config': {
     parameters: {
       query?: never;
@@ -18755,6 +18772,39 @@ export interface operations {
             providerId: number | null;
             sponsorId: number | null;
             sponsorName?: string | null;
+          };
+        };
+      };
+    };
+  };
+  postSimOrdersArtwork: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            fileName: string;
+            id: number;
+            size: number;
           };
         };
       };

@@ -59,6 +59,10 @@ export const SCREEN_SPECS: readonly Extract<RouteSpec, { page: 'screen' }>[] = [
   { path: '/services/:id', privilege: SIGNED_IN, page: 'screen', screen: 'Services' },
   // Networks with the caller's traffic on each: every signed-in user; the server counts only the caller's subscribers.
   { path: '/network', privilege: SIGNED_IN, page: 'screen', screen: 'Network' },
+  // The order wizard and table, the provider profiles and their requests, and one order's detail.
+  { path: '/orders', privilege: 'SimOrders', page: 'screen', screen: 'Orders' },
+  { path: '/orders/profiles', privilege: 'SimOrders', page: 'screen', screen: 'OrderProfiles' },
+  { path: '/orders/:uuid', privilege: 'SimOrders', page: 'screen', screen: 'OrderDetail' },
 ];
 
 /** `/account/{id}` in a schema becomes react-router's `/account/:id`. */

@@ -39,6 +39,9 @@ const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   AccountDetail: lazy(() => import('@web/features/accounts/AccountDetailPage')),
   Services: lazy(() => import('@web/features/services/ServicesPage')),
   Network: lazy(() => import('@web/features/network/NetworkPage')),
+  Orders: lazy(() => import('@web/features/orders/OrdersPage')),
+  OrderProfiles: lazy(() => import('@web/features/orders/OrderProfilesPage')),
+  OrderDetail: lazy(() => import('@web/features/orders/OrderDetailPage')),
 };
 
 export interface AppRoute {

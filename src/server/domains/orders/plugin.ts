@@ -30,6 +30,7 @@ import type { Principal } from '../../http/principal';
 import { resellerInSubtree } from '../resellers/subtree';
 import { holdCredit, resizeHold } from '../ledger/holds';
 import { domainPlugin } from '../plugin';
+import { registerArtworkRoute } from './artwork';
 import { decrypt, encrypt, loadKeysKey, type KeyOptions } from './keys';
 import { assertAllowed, OPEN_STATES, recordEvent, transition, TRANSITIONS } from './machine';
 import { registerProviderRoutes, visibleProfile } from './providers';
@@ -171,6 +172,7 @@ export default domainPlugin('orders', async (app, { database, app: appOptions })
   const keyOf = async () => (keysKey ??= await loadKeysKey(db, options));
 
   registerProviderRoutes(app, db);
+  await registerArtworkRoute(app, db);
 
   // The catalogue.
   app.get(
