@@ -493,6 +493,49 @@ describe.each(engines)('SIM orders on %s', (engine) => {
     expect(csv.body).not.toContain('For IoT');
   });
 
+  it('takes artwork under 3.5 MB as PNG, JPEG or PDF, and charges it on the order', async () => {
+    const token = await ctx.login('northwind');
+    const send = (bytes: Buffer, name?: string, type?: string) => {
+      const boundary = '----artwork';
+      const payload = Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name ?? 'card.png'}"\r\nContent-Type: ${type ?? 'image/png'}\r\n\r\n`,
+        ),
+        bytes,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      return ctx.app.inject({
+        method: 'POST',
+        url: `${O}/artwork`,
+        headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload,
+      });
+    };
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from('IHDR'), Buffer.alloc(17)]);
+    const big = await send(Buffer.concat([png, Buffer.alloc(3.5 * 1024 * 1024)]));
+    expect(big.statusCode).toBe(400);
+    expect(fields(big)).toEqual(['file:order.artwork.tooLarge']);
+    expect(big.json().fields[0].message).toBe('File size should be less than 3.5 MB!');
+    expect(fields(await send(Buffer.from('just text'), 'card.txt', 'text/plain'))).toEqual(['file:order.artwork.type']);
+    const saved = await send(png);
+    expect(saved.statusCode, saved.body).toBe(201);
+    const o = await submit(northwind, { artworkId: saved.json().id, amount: 1000 });
+    expect(o.artwork).toBe(true);
+    expect(o.price.artworkCharge).toBe(250);
+    expect(o.totalCost).toBe(2050);
+    expect(fields(await bluesky.post(`${O}/submit`, order({ artworkId: saved.json().id, providerProfileId: undefined, serviceProviderName: 'B' })))).toEqual([
+      'artworkId:order.artwork.unknown',
+    ]);
+    expect(
+      fields(
+        await northwind.post(
+          `${O}/submit`,
+          order({ artworkId: saved.json().id, simType: 'esim', simSize: 'esim', providerProfileId: undefined, serviceProviderName: 'E' }),
+        ),
+      ),
+    ).toEqual(['artworkId:order.artwork.esim']);
+  });
+
   it('pages, sorts, filters and exports the order table', async () => {
     const page = await ok(northwind.post(O, { sortBy: 'totalCost', sortDir: 'asc', page: { page: 0, size: 2 } }));
     expect(page.items).toHaveLength(2);
