@@ -138,16 +138,8 @@ export const ORDER_ROW_PROPERTIES = {
 };
 export const orderRowSchema = { type: 'object', required: Object.keys(ORDER_ROW_PROPERTIES), properties: ORDER_ROW_PROPERTIES };
 
-export const pageOf = (item: object) => ({
-  type: 'object',
-  required: ['items', 'totalItemsCount', 'totalPageCount', 'currentPage'],
-  properties: {
-    items: { type: 'array', items: item },
-    totalItemsCount: { type: 'integer' },
-    totalPageCount: { type: 'integer' },
-    currentPage: { type: 'integer' },
-  },
-});
+/** The page envelope, as every paged list answers it. */
+export { pageSchemaOf as pageOf } from '../subscribers/schemas';
 
 const eventSchema = {
   type: 'object',
