@@ -388,7 +388,7 @@ export default function OrderDetailPage() {
             <dd>{money(p.feeBelowMoq)}</dd>
             <dt>{intl.formatMessage({ id: 'orders.price.discount' })}</dt>
             <dd>
-              {money(-p.discount.value)} ({intl.formatNumber(p.discount.rate / 100, { style: 'percent', minimumFractionDigits: 2 })})
+              {money(p.discount.value ? -p.discount.value : 0)} ({intl.formatNumber(p.discount.rate / 100, { style: 'percent', minimumFractionDigits: 2 })})
               {p.discount.description ? ` · ${p.discount.description}` : ''}
             </dd>
             <dt>{intl.formatMessage({ id: 'orders.price.total' })}</dt>

@@ -571,7 +571,8 @@ export default function OrderWizard() {
                 <dd>{money(price.data.feeBelowMoq)}</dd>
                 <dt>{label('orders.price.discount')}</dt>
                 <dd>
-                  {money(-price.data.discount.value)} ({intl.formatNumber(price.data.discount.rate / 100, { style: 'percent', minimumFractionDigits: 2 })})
+                  {money(price.data.discount.value ? -price.data.discount.value : 0)} (
+                  {intl.formatNumber(price.data.discount.rate / 100, { style: 'percent', minimumFractionDigits: 2 })})
                 </dd>
                 <dt>{label('orders.price.total')}</dt>
                 <dd data-testid="order-total">

@@ -121,7 +121,13 @@ export default function OrdersPage() {
           </Link>
         </div>
       </header>
-      <Tabs id="orders-tabs" renderActiveTabPanelOnly selectedTabId={tab} onChange={(id) => setParams(new URLSearchParams({ tab: String(id) }))}>
+      <Tabs
+        id="orders-tabs"
+        animate={false}
+        renderActiveTabPanelOnly
+        selectedTabId={tab}
+        onChange={(id) => setParams(new URLSearchParams({ tab: String(id) }))}
+      >
         <Tab id="new" title={intl.formatMessage({ id: 'orders.tab.new' })} panel={<OrderWizard />} data-testid="orders-tab-new" />
         <Tab id="list" title={intl.formatMessage({ id: 'orders.tab.list' })} panel={<OrderTable />} data-testid="orders-tab-list" />
       </Tabs>
