@@ -296,6 +296,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/admin/order/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One order by its number */
+    get: operations['getAdminOrderById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/admin/outbox': {
     parameters: {
       query?: never;
@@ -3133,6 +3150,501 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/sim-order-settings/{resellerId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A reseller's order settings */
+    get: operations['getSimOrderSettingsByResellerId'];
+    /** Sets a reseller's order settings (the administrator, or a user with Resellers of the reseller or one above it) */
+    put: operations['putSimOrderSettingsByResellerId'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-orders': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Orders of the caller's reseller and those below it (resellerId narrows to one reseller's subtree), filtered by status, simType, dates (from, to) and searchKey (batch name, uuid, provider, first ICCID), sorted and paged */
+    post: operations['postSimOrders'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-orders/{uuid}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One order with its price, slots, reservation and timeline */
+    get: operations['getSimOrdersByUuid'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-orders/{uuid}/admin': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One order as the administrator sees it (with key downloads) */
+    get: operations['getSimOrdersByUuidAdmin'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-orders/{uuid}/admin/available-resources': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Ranges that could serve the order: IMSI ranges of its sponsors, ICCID ranges of its provider, MSISDN ranges of slot 1's sponsor */
+    get: operations['getSimOrdersByUuidAdminAvailableResources'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-orders/{uuid}/admin/discounts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Gives an order not yet placed a discount (replacing the volume discount); the hold follows the new total */
+    post: operations['postSimOrdersByUuidAdminDiscounts'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-orders/{uuid}/admin/discounts/calculate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The order's price with a discount (rate in percent, or value), nothing saved */
+    post: operations['postSimOrdersByUuidAdminDiscountsCalculate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-orders/{uuid}/admin/keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The SIMs' secret keys (the vendor's batch file, CSV); every download is recorded */
+    get: operations['getSimOrdersByUuidAdminKeys'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-orders/{uuid}/admin/order': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Places an allocated order with the SIM vendor; the batch file it answers (with the SIMs’ keys) is kept encrypted */
+    get: operations['getSimOrdersByUuidAdminOrder'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-orders/{uuid}/admin/resources': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Allocates a technically approved order: an IMSI range per slot from its sponsor (slot 1 required; the custom range when the order has one), an ICCID range, and MSISDNs when a range of slot 1’s sponsor has them */
+    post: operations['postSimOrdersByUuidAdminResources'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-orders/{uuid}/admin/technical-approval/{approved}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The technical review of a financially approved order (false denies with a reason and releases the hold) */
+    post: operations['postSimOrdersByUuidAdminTechnicalApprovalByApproved'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-orders/{uuid}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Cancels an order not yet placed with the vendor (releases its hold); a reason is required */
+    post: operations['postSimOrdersByUuidCancel'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-orders/{uuid}/deliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Marks a placed order delivered: its hold is charged on the ledger and its SIMs enter the reseller's inventory as one batch */
+    post: operations['postSimOrdersByUuidDeliver'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-orders/{uuid}/financial-approval/{approved}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The financial review of a submitted order (true approves, false denies with a reason and releases the hold); with four eyes, not by the order's submitter */
+    post: operations['postSimOrdersByUuidFinancialApprovalByApproved'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-orders/{uuid}/slots': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The order's slots: sponsor and allocated IMSI range of each */
+    get: operations['getSimOrdersByUuidSlots'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-orders/admin': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Every reseller's orders (the administrator's table), filtered, sorted and paged as the reseller's */
+    post: operations['postSimOrdersAdmin'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-orders/admin/resource-ranges': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every IMSI, ICCID and MSISDN range allocation takes from */
+    get: operations['getSimOrdersAdminResourceRanges'];
+    put?: never;
+    /** Adds a range to allocate from: IMSIs or MSISDNs of a sponsor, or ICCIDs (18 digits without the check digit) of a provider */
+    post: operations['postSimOrdersAdminResourceRanges'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-orders/artwork': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Uploads a card's artwork (multipart: file, PNG, JPEG or PDF under 3.5 MB; resellerId optional); answers its id for the order */
+    post: operations['postSimOrdersArtwork'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-orders/ef-config': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The EF configurations an order may name */
+    get: operations['getSimOrdersEfConfig'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-orders/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The order table as CSV, with the filters and sort of the list (every page) */
+    post: operations['postSimOrdersExport'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-orders/info/{simSize}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A card size: its prices, MOQ and artwork requirements */
+    get: operations['getSimOrdersInfoBySimSize'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-orders/price': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The price of an order (see docs/orders.md for the table) */
+    post: operations['postSimOrdersPrice'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-orders/submit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Submits an order for the caller's reseller or one below it (resellerId): priced by the table, its total held against the reseller's available credit */
+    post: operations['postSimOrdersSubmit'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-orders/types': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** SIM types and the card sizes each offers */
+    get: operations['getSimOrdersTypes'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-providers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The SIM providers (card vendors) orders are placed with */
+    get: operations['getSimProviders'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-providers/profiles': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Provider profiles the caller sees, filtered by sponsor_id, slot_count, reseller_id, sim_type, imsi_prefix (a prefix), provider_id and status */
+    get: operations['getSimProvidersProfiles'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-providers/profiles/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One provider profile the caller sees */
+    get: operations['getSimProvidersProfilesById'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-providers/profiles/{id}/review': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The administrator approves or denies a pending profile request (a denial needs a reason) */
+    post: operations['postSimProvidersProfilesByIdReview'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-providers/profiles/request': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A reseller's request for a provider profile (resellerId, else the caller's): pending until the administrator reviews it */
+    post: operations['postSimProvidersProfilesRequest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/sponsors': {
     parameters: {
       query?: never;
@@ -5645,6 +6157,139 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+    };
+  };
+  getAdminOrderById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description What the caller may do with the order now */
+            actions: string[];
+            amount: number;
+            artwork: boolean;
+            batchName: string;
+            comment?: string | null;
+            createdBy?: string | null;
+            currency: string;
+            customImsiFrom?: string | null;
+            customImsiTo?: string | null;
+            deliveredAt?: string | null;
+            deliveryAddress?: string | null;
+            deliveryEmail?: string | null;
+            efConfig?: string | null;
+            financialReview: string | null;
+            fourEyes?: boolean;
+            iccidRange: string | null;
+            id: number;
+            imsiRange: string | null;
+            /** @description Administrator only */
+            keyDownloads?: {
+              at?: string;
+              username?: string;
+            }[];
+            keysAvailable: boolean;
+            msisdnRange: string | null;
+            /** Format: date-time */
+            orderDate: string;
+            /** @enum {string} */
+            orderStatus:
+              | 'draft'
+              | 'submitted'
+              | 'financially_approved'
+              | 'financially_denied'
+              | 'technically_approved'
+              | 'technically_denied'
+              | 'resources_allocated'
+              | 'placed'
+              | 'delivered'
+              | 'cancelled';
+            price: {
+              additionalSlotCharge: number;
+              artworkCharge: number;
+              currency: string;
+              discount: {
+                description: string | null;
+                /** @description Percent */
+                rate: number;
+                value: number;
+              };
+              feeBelowMoq: number;
+              moq: number;
+              subtotal: number;
+              total: number;
+              totalUnitPrice: number;
+              unitPrice: number;
+            };
+            profile: string | null;
+            providerId?: number;
+            providerProfileId?: number | null;
+            provisionedOnTheFly?: boolean;
+            resellerId: number;
+            resellerName: string;
+            reservation: {
+              amount: number;
+              currency: string;
+              /** @enum {string|null} */
+              state: 'held' | 'released' | 'charged' | null;
+            };
+            resourceAllocation: boolean;
+            roamingProfile?: string | null;
+            roamingProfileId?: number | null;
+            serviceProviderName?: string | null;
+            simProvider: string;
+            simSize: string;
+            simType: string;
+            slots: {
+              imsiFrom: string | null;
+              imsiTo: string | null;
+              slot: number;
+              sponsorId: number;
+              sponsorName: string;
+            }[];
+            sponsors?: {
+              id?: number;
+              name?: string;
+            }[];
+            technicalReview: string | null;
+            timeline: {
+              action: string;
+              at: string;
+              fromStatus: string | null;
+              id: number;
+              reason: string | null;
+              toStatus: string | null;
+              username: string | null;
+            }[];
+            totalCost: number;
+            uuid: string;
+            vendor?: string | null;
+            vendorReference?: string | null;
+          };
+        };
       };
     };
   };
@@ -16776,6 +17421,2487 @@ export interface operations {
         content: {
           'application/json': {
             message: string;
+          };
+        };
+      };
+    };
+  };
+  getSimOrderSettingsByResellerId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        resellerId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Financial approval by a user other than the order's submitter */
+            fourEyes: boolean;
+            resellerId: number;
+          };
+        };
+      };
+    };
+  };
+  putSimOrderSettingsByResellerId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        resellerId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          fourEyes: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Financial approval by a user other than the order's submitter */
+            fourEyes: boolean;
+            resellerId: number;
+          };
+        };
+      };
+    };
+  };
+  postSimOrders: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: date */
+          from?: string | null;
+          page?: {
+            /** @description Key of the last row of the previous page: the page starts after it (keyset paging; `page` is then only echoed) */
+            after?: number | string;
+            page?: number;
+            size?: number;
+          } | null;
+          resellerId?: number | null;
+          searchBy?: string | null;
+          searchKey?: string | null;
+          /** @enum {string|null} */
+          simType?: 'physical' | 'esim' | null;
+          sortBy?: string | null;
+          /** @enum {string|null} */
+          sortDir?: 'asc' | 'desc' | null;
+          /** @enum {string|null} */
+          status?:
+            | 'draft'
+            | 'submitted'
+            | 'financially_approved'
+            | 'financially_denied'
+            | 'technically_approved'
+            | 'technically_denied'
+            | 'resources_allocated'
+            | 'placed'
+            | 'delivered'
+            | 'cancelled'
+            | null;
+          /** Format: date */
+          to?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            currentPage: number;
+            items: {
+              amount: number;
+              artwork: boolean;
+              batchName: string;
+              currency: string;
+              financialReview: string | null;
+              iccidRange: string | null;
+              id: number;
+              imsiRange: string | null;
+              msisdnRange: string | null;
+              /** Format: date-time */
+              orderDate: string;
+              /** @enum {string} */
+              orderStatus:
+                | 'draft'
+                | 'submitted'
+                | 'financially_approved'
+                | 'financially_denied'
+                | 'technically_approved'
+                | 'technically_denied'
+                | 'resources_allocated'
+                | 'placed'
+                | 'delivered'
+                | 'cancelled';
+              profile: string | null;
+              resellerId: number;
+              resellerName: string;
+              resourceAllocation: boolean;
+              simProvider: string;
+              simSize: string;
+              simType: string;
+              technicalReview: string | null;
+              totalCost: number;
+              uuid: string;
+            }[];
+            totalItemsCount: number;
+            totalPageCount: number;
+          };
+        };
+      };
+    };
+  };
+  getSimOrdersByUuid: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description What the caller may do with the order now */
+            actions: string[];
+            amount: number;
+            artwork: boolean;
+            batchName: string;
+            comment?: string | null;
+            createdBy?: string | null;
+            currency: string;
+            customImsiFrom?: string | null;
+            customImsiTo?: string | null;
+            deliveredAt?: string | null;
+            deliveryAddress?: string | null;
+            deliveryEmail?: string | null;
+            efConfig?: string | null;
+            financialReview: string | null;
+            fourEyes?: boolean;
+            iccidRange: string | null;
+            id: number;
+            imsiRange: string | null;
+            /** @description Administrator only */
+            keyDownloads?: {
+              at?: string;
+              username?: string;
+            }[];
+            keysAvailable: boolean;
+            msisdnRange: string | null;
+            /** Format: date-time */
+            orderDate: string;
+            /** @enum {string} */
+            orderStatus:
+              | 'draft'
+              | 'submitted'
+              | 'financially_approved'
+              | 'financially_denied'
+              | 'technically_approved'
+              | 'technically_denied'
+              | 'resources_allocated'
+              | 'placed'
+              | 'delivered'
+              | 'cancelled';
+            price: {
+              additionalSlotCharge: number;
+              artworkCharge: number;
+              currency: string;
+              discount: {
+                description: string | null;
+                /** @description Percent */
+                rate: number;
+                value: number;
+              };
+              feeBelowMoq: number;
+              moq: number;
+              subtotal: number;
+              total: number;
+              totalUnitPrice: number;
+              unitPrice: number;
+            };
+            profile: string | null;
+            providerId?: number;
+            providerProfileId?: number | null;
+            provisionedOnTheFly?: boolean;
+            resellerId: number;
+            resellerName: string;
+            reservation: {
+              amount: number;
+              currency: string;
+              /** @enum {string|null} */
+              state: 'held' | 'released' | 'charged' | null;
+            };
+            resourceAllocation: boolean;
+            roamingProfile?: string | null;
+            roamingProfileId?: number | null;
+            serviceProviderName?: string | null;
+            simProvider: string;
+            simSize: string;
+            simType: string;
+            slots: {
+              imsiFrom: string | null;
+              imsiTo: string | null;
+              slot: number;
+              sponsorId: number;
+              sponsorName: string;
+            }[];
+            sponsors?: {
+              id?: number;
+              name?: string;
+            }[];
+            technicalReview: string | null;
+            timeline: {
+              action: string;
+              at: string;
+              fromStatus: string | null;
+              id: number;
+              reason: string | null;
+              toStatus: string | null;
+              username: string | null;
+            }[];
+            totalCost: number;
+            uuid: string;
+            vendor?: string | null;
+            vendorReference?: string | null;
+          };
+        };
+      };
+    };
+  };
+  getSimOrdersByUuidAdmin: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description What the caller may do with the order now */
+            actions: string[];
+            amount: number;
+            artwork: boolean;
+            batchName: string;
+            comment?: string | null;
+            createdBy?: string | null;
+            currency: string;
+            customImsiFrom?: string | null;
+            customImsiTo?: string | null;
+            deliveredAt?: string | null;
+            deliveryAddress?: string | null;
+            deliveryEmail?: string | null;
+            efConfig?: string | null;
+            financialReview: string | null;
+            fourEyes?: boolean;
+            iccidRange: string | null;
+            id: number;
+            imsiRange: string | null;
+            /** @description Administrator only */
+            keyDownloads?: {
+              at?: string;
+              username?: string;
+            }[];
+            keysAvailable: boolean;
+            msisdnRange: string | null;
+            /** Format: date-time */
+            orderDate: string;
+            /** @enum {string} */
+            orderStatus:
+              | 'draft'
+              | 'submitted'
+              | 'financially_approved'
+              | 'financially_denied'
+              | 'technically_approved'
+              | 'technically_denied'
+              | 'resources_allocated'
+              | 'placed'
+              | 'delivered'
+              | 'cancelled';
+            price: {
+              additionalSlotCharge: number;
+              artworkCharge: number;
+              currency: string;
+              discount: {
+                description: string | null;
+                /** @description Percent */
+                rate: number;
+                value: number;
+              };
+              feeBelowMoq: number;
+              moq: number;
+              subtotal: number;
+              total: number;
+              totalUnitPrice: number;
+              unitPrice: number;
+            };
+            profile: string | null;
+            providerId?: number;
+            providerProfileId?: number | null;
+            provisionedOnTheFly?: boolean;
+            resellerId: number;
+            resellerName: string;
+            reservation: {
+              amount: number;
+              currency: string;
+              /** @enum {string|null} */
+              state: 'held' | 'released' | 'charged' | null;
+            };
+            resourceAllocation: boolean;
+            roamingProfile?: string | null;
+            roamingProfileId?: number | null;
+            serviceProviderName?: string | null;
+            simProvider: string;
+            simSize: string;
+            simType: string;
+            slots: {
+              imsiFrom: string | null;
+              imsiTo: string | null;
+              slot: number;
+              sponsorId: number;
+              sponsorName: string;
+            }[];
+            sponsors?: {
+              id?: number;
+              name?: string;
+            }[];
+            technicalReview: string | null;
+            timeline: {
+              action: string;
+              at: string;
+              fromStatus: string | null;
+              id: number;
+              reason: string | null;
+              toStatus: string | null;
+              username: string | null;
+            }[];
+            totalCost: number;
+            uuid: string;
+            vendor?: string | null;
+            vendorReference?: string | null;
+          };
+        };
+      };
+    };
+  };
+  getSimOrdersByUuidAdminAvailableResources: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            amount: number;
+            iccid: {
+              first: string;
+              free: number;
+              id: number;
+              kind: string;
+              last: string;
+              next: string;
+              providerId: number | null;
+              sponsorId: number | null;
+              sponsorName?: string | null;
+            }[];
+            imsi: {
+              first: string;
+              free: number;
+              id: number;
+              kind: string;
+              last: string;
+              next: string;
+              providerId: number | null;
+              sponsorId: number | null;
+              sponsorName?: string | null;
+            }[];
+            msisdn: {
+              first: string;
+              free: number;
+              id: number;
+              kind: string;
+              last: string;
+              next: string;
+              providerId: number | null;
+              sponsorId: number | null;
+              sponsorName?: string | null;
+            }[];
+          };
+        };
+      };
+    };
+  };
+  postSimOrdersByUuidAdminDiscounts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          description?: string;
+          rate?: number;
+          value?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description What the caller may do with the order now */
+            actions: string[];
+            amount: number;
+            artwork: boolean;
+            batchName: string;
+            comment?: string | null;
+            createdBy?: string | null;
+            currency: string;
+            customImsiFrom?: string | null;
+            customImsiTo?: string | null;
+            deliveredAt?: string | null;
+            deliveryAddress?: string | null;
+            deliveryEmail?: string | null;
+            efConfig?: string | null;
+            financialReview: string | null;
+            fourEyes?: boolean;
+            iccidRange: string | null;
+            id: number;
+            imsiRange: string | null;
+            /** @description Administrator only */
+            keyDownloads?: {
+              at?: string;
+              username?: string;
+            }[];
+            keysAvailable: boolean;
+            msisdnRange: string | null;
+            /** Format: date-time */
+            orderDate: string;
+            /** @enum {string} */
+            orderStatus:
+              | 'draft'
+              | 'submitted'
+              | 'financially_approved'
+              | 'financially_denied'
+              | 'technically_approved'
+              | 'technically_denied'
+              | 'resources_allocated'
+              | 'placed'
+              | 'delivered'
+              | 'cancelled';
+            price: {
+              additionalSlotCharge: number;
+              artworkCharge: number;
+              currency: string;
+              discount: {
+                description: string | null;
+                /** @description Percent */
+                rate: number;
+                value: number;
+              };
+              feeBelowMoq: number;
+              moq: number;
+              subtotal: number;
+              total: number;
+              totalUnitPrice: number;
+              unitPrice: number;
+            };
+            profile: string | null;
+            providerId?: number;
+            providerProfileId?: number | null;
+            provisionedOnTheFly?: boolean;
+            resellerId: number;
+            resellerName: string;
+            reservation: {
+              amount: number;
+              currency: string;
+              /** @enum {string|null} */
+              state: 'held' | 'released' | 'charged' | null;
+            };
+            resourceAllocation: boolean;
+            roamingProfile?: string | null;
+            roamingProfileId?: number | null;
+            serviceProviderName?: string | null;
+            simProvider: string;
+            simSize: string;
+            simType: string;
+            slots: {
+              imsiFrom: string | null;
+              imsiTo: string | null;
+              slot: number;
+              sponsorId: number;
+              sponsorName: string;
+            }[];
+            sponsors?: {
+              id?: number;
+              name?: string;
+            }[];
+            technicalReview: string | null;
+            timeline: {
+              action: string;
+              at: string;
+              fromStatus: string | null;
+              id: number;
+              reason: string | null;
+              toStatus: string | null;
+              username: string | null;
+            }[];
+            totalCost: number;
+            uuid: string;
+            vendor?: string | null;
+            vendorReference?: string | null;
+          };
+        };
+      };
+    };
+  };
+  postSimOrdersByUuidAdminDiscountsCalculate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          description?: string;
+          rate?: number;
+          value?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            additionalSlotCharge: number;
+            artworkCharge: number;
+            currency: string;
+            discount: {
+              description: string | null;
+              /** @description Percent */
+              rate: number;
+              value: number;
+            };
+            feeBelowMoq: number;
+            moq: number;
+            subtotal: number;
+            total: number;
+            totalUnitPrice: number;
+            unitPrice: number;
+          };
+        };
+      };
+    };
+  };
+  getSimOrdersByUuidAdminKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  getSimOrdersByUuidAdminOrder: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description What the caller may do with the order now */
+            actions: string[];
+            amount: number;
+            artwork: boolean;
+            batchName: string;
+            comment?: string | null;
+            createdBy?: string | null;
+            currency: string;
+            customImsiFrom?: string | null;
+            customImsiTo?: string | null;
+            deliveredAt?: string | null;
+            deliveryAddress?: string | null;
+            deliveryEmail?: string | null;
+            efConfig?: string | null;
+            financialReview: string | null;
+            fourEyes?: boolean;
+            iccidRange: string | null;
+            id: number;
+            imsiRange: string | null;
+            /** @description Administrator only */
+            keyDownloads?: {
+              at?: string;
+              username?: string;
+            }[];
+            keysAvailable: boolean;
+            msisdnRange: string | null;
+            /** Format: date-time */
+            orderDate: string;
+            /** @enum {string} */
+            orderStatus:
+              | 'draft'
+              | 'submitted'
+              | 'financially_approved'
+              | 'financially_denied'
+              | 'technically_approved'
+              | 'technically_denied'
+              | 'resources_allocated'
+              | 'placed'
+              | 'delivered'
+              | 'cancelled';
+            price: {
+              additionalSlotCharge: number;
+              artworkCharge: number;
+              currency: string;
+              discount: {
+                description: string | null;
+                /** @description Percent */
+                rate: number;
+                value: number;
+              };
+              feeBelowMoq: number;
+              moq: number;
+              subtotal: number;
+              total: number;
+              totalUnitPrice: number;
+              unitPrice: number;
+            };
+            profile: string | null;
+            providerId?: number;
+            providerProfileId?: number | null;
+            provisionedOnTheFly?: boolean;
+            resellerId: number;
+            resellerName: string;
+            reservation: {
+              amount: number;
+              currency: string;
+              /** @enum {string|null} */
+              state: 'held' | 'released' | 'charged' | null;
+            };
+            resourceAllocation: boolean;
+            roamingProfile?: string | null;
+            roamingProfileId?: number | null;
+            serviceProviderName?: string | null;
+            simProvider: string;
+            simSize: string;
+            simType: string;
+            slots: {
+              imsiFrom: string | null;
+              imsiTo: string | null;
+              slot: number;
+              sponsorId: number;
+              sponsorName: string;
+            }[];
+            sponsors?: {
+              id?: number;
+              name?: string;
+            }[];
+            technicalReview: string | null;
+            timeline: {
+              action: string;
+              at: string;
+              fromStatus: string | null;
+              id: number;
+              reason: string | null;
+              toStatus: string | null;
+              username: string | null;
+            }[];
+            totalCost: number;
+            uuid: string;
+            vendor?: string | null;
+            vendorReference?: string | null;
+          };
+        };
+      };
+    };
+  };
+  postSimOrdersByUuidAdminResources: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          slots: {
+            slot: number;
+            sponsorId: number;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description What the caller may do with the order now */
+            actions: string[];
+            amount: number;
+            artwork: boolean;
+            batchName: string;
+            comment?: string | null;
+            createdBy?: string | null;
+            currency: string;
+            customImsiFrom?: string | null;
+            customImsiTo?: string | null;
+            deliveredAt?: string | null;
+            deliveryAddress?: string | null;
+            deliveryEmail?: string | null;
+            efConfig?: string | null;
+            financialReview: string | null;
+            fourEyes?: boolean;
+            iccidRange: string | null;
+            id: number;
+            imsiRange: string | null;
+            /** @description Administrator only */
+            keyDownloads?: {
+              at?: string;
+              username?: string;
+            }[];
+            keysAvailable: boolean;
+            msisdnRange: string | null;
+            /** Format: date-time */
+            orderDate: string;
+            /** @enum {string} */
+            orderStatus:
+              | 'draft'
+              | 'submitted'
+              | 'financially_approved'
+              | 'financially_denied'
+              | 'technically_approved'
+              | 'technically_denied'
+              | 'resources_allocated'
+              | 'placed'
+              | 'delivered'
+              | 'cancelled';
+            price: {
+              additionalSlotCharge: number;
+              artworkCharge: number;
+              currency: string;
+              discount: {
+                description: string | null;
+                /** @description Percent */
+                rate: number;
+                value: number;
+              };
+              feeBelowMoq: number;
+              moq: number;
+              subtotal: number;
+              total: number;
+              totalUnitPrice: number;
+              unitPrice: number;
+            };
+            profile: string | null;
+            providerId?: number;
+            providerProfileId?: number | null;
+            provisionedOnTheFly?: boolean;
+            resellerId: number;
+            resellerName: string;
+            reservation: {
+              amount: number;
+              currency: string;
+              /** @enum {string|null} */
+              state: 'held' | 'released' | 'charged' | null;
+            };
+            resourceAllocation: boolean;
+            roamingProfile?: string | null;
+            roamingProfileId?: number | null;
+            serviceProviderName?: string | null;
+            simProvider: string;
+            simSize: string;
+            simType: string;
+            slots: {
+              imsiFrom: string | null;
+              imsiTo: string | null;
+              slot: number;
+              sponsorId: number;
+              sponsorName: string;
+            }[];
+            sponsors?: {
+              id?: number;
+              name?: string;
+            }[];
+            technicalReview: string | null;
+            timeline: {
+              action: string;
+              at: string;
+              fromStatus: string | null;
+              id: number;
+              reason: string | null;
+              toStatus: string | null;
+              username: string | null;
+            }[];
+            totalCost: number;
+            uuid: string;
+            vendor?: string | null;
+            vendorReference?: string | null;
+          };
+        };
+      };
+    };
+  };
+  postSimOrdersByUuidAdminTechnicalApprovalByApproved: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        approved: boolean;
+        uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description What the caller may do with the order now */
+            actions: string[];
+            amount: number;
+            artwork: boolean;
+            batchName: string;
+            comment?: string | null;
+            createdBy?: string | null;
+            currency: string;
+            customImsiFrom?: string | null;
+            customImsiTo?: string | null;
+            deliveredAt?: string | null;
+            deliveryAddress?: string | null;
+            deliveryEmail?: string | null;
+            efConfig?: string | null;
+            financialReview: string | null;
+            fourEyes?: boolean;
+            iccidRange: string | null;
+            id: number;
+            imsiRange: string | null;
+            /** @description Administrator only */
+            keyDownloads?: {
+              at?: string;
+              username?: string;
+            }[];
+            keysAvailable: boolean;
+            msisdnRange: string | null;
+            /** Format: date-time */
+            orderDate: string;
+            /** @enum {string} */
+            orderStatus:
+              | 'draft'
+              | 'submitted'
+              | 'financially_approved'
+              | 'financially_denied'
+              | 'technically_approved'
+              | 'technically_denied'
+              | 'resources_allocated'
+              | 'placed'
+              | 'delivered'
+              | 'cancelled';
+            price: {
+              additionalSlotCharge: number;
+              artworkCharge: number;
+              currency: string;
+              discount: {
+                description: string | null;
+                /** @description Percent */
+                rate: number;
+                value: number;
+              };
+              feeBelowMoq: number;
+              moq: number;
+              subtotal: number;
+              total: number;
+              totalUnitPrice: number;
+              unitPrice: number;
+            };
+            profile: string | null;
+            providerId?: number;
+            providerProfileId?: number | null;
+            provisionedOnTheFly?: boolean;
+            resellerId: number;
+            resellerName: string;
+            reservation: {
+              amount: number;
+              currency: string;
+              /** @enum {string|null} */
+              state: 'held' | 'released' | 'charged' | null;
+            };
+            resourceAllocation: boolean;
+            roamingProfile?: string | null;
+            roamingProfileId?: number | null;
+            serviceProviderName?: string | null;
+            simProvider: string;
+            simSize: string;
+            simType: string;
+            slots: {
+              imsiFrom: string | null;
+              imsiTo: string | null;
+              slot: number;
+              sponsorId: number;
+              sponsorName: string;
+            }[];
+            sponsors?: {
+              id?: number;
+              name?: string;
+            }[];
+            technicalReview: string | null;
+            timeline: {
+              action: string;
+              at: string;
+              fromStatus: string | null;
+              id: number;
+              reason: string | null;
+              toStatus: string | null;
+              username: string | null;
+            }[];
+            totalCost: number;
+            uuid: string;
+            vendor?: string | null;
+            vendorReference?: string | null;
+          };
+        };
+      };
+    };
+  };
+  postSimOrdersByUuidCancel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description What the caller may do with the order now */
+            actions: string[];
+            amount: number;
+            artwork: boolean;
+            batchName: string;
+            comment?: string | null;
+            createdBy?: string | null;
+            currency: string;
+            customImsiFrom?: string | null;
+            customImsiTo?: string | null;
+            deliveredAt?: string | null;
+            deliveryAddress?: string | null;
+            deliveryEmail?: string | null;
+            efConfig?: string | null;
+            financialReview: string | null;
+            fourEyes?: boolean;
+            iccidRange: string | null;
+            id: number;
+            imsiRange: string | null;
+            /** @description Administrator only */
+            keyDownloads?: {
+              at?: string;
+              username?: string;
+            }[];
+            keysAvailable: boolean;
+            msisdnRange: string | null;
+            /** Format: date-time */
+            orderDate: string;
+            /** @enum {string} */
+            orderStatus:
+              | 'draft'
+              | 'submitted'
+              | 'financially_approved'
+              | 'financially_denied'
+              | 'technically_approved'
+              | 'technically_denied'
+              | 'resources_allocated'
+              | 'placed'
+              | 'delivered'
+              | 'cancelled';
+            price: {
+              additionalSlotCharge: number;
+              artworkCharge: number;
+              currency: string;
+              discount: {
+                description: string | null;
+                /** @description Percent */
+                rate: number;
+                value: number;
+              };
+              feeBelowMoq: number;
+              moq: number;
+              subtotal: number;
+              total: number;
+              totalUnitPrice: number;
+              unitPrice: number;
+            };
+            profile: string | null;
+            providerId?: number;
+            providerProfileId?: number | null;
+            provisionedOnTheFly?: boolean;
+            resellerId: number;
+            resellerName: string;
+            reservation: {
+              amount: number;
+              currency: string;
+              /** @enum {string|null} */
+              state: 'held' | 'released' | 'charged' | null;
+            };
+            resourceAllocation: boolean;
+            roamingProfile?: string | null;
+            roamingProfileId?: number | null;
+            serviceProviderName?: string | null;
+            simProvider: string;
+            simSize: string;
+            simType: string;
+            slots: {
+              imsiFrom: string | null;
+              imsiTo: string | null;
+              slot: number;
+              sponsorId: number;
+              sponsorName: string;
+            }[];
+            sponsors?: {
+              id?: number;
+              name?: string;
+            }[];
+            technicalReview: string | null;
+            timeline: {
+              action: string;
+              at: string;
+              fromStatus: string | null;
+              id: number;
+              reason: string | null;
+              toStatus: string | null;
+              username: string | null;
+            }[];
+            totalCost: number;
+            uuid: string;
+            vendor?: string | null;
+            vendorReference?: string | null;
+          };
+        };
+      };
+    };
+  };
+  postSimOrdersByUuidDeliver: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description What the caller may do with the order now */
+            actions: string[];
+            amount: number;
+            artwork: boolean;
+            batchName: string;
+            comment?: string | null;
+            createdBy?: string | null;
+            currency: string;
+            customImsiFrom?: string | null;
+            customImsiTo?: string | null;
+            deliveredAt?: string | null;
+            deliveryAddress?: string | null;
+            deliveryEmail?: string | null;
+            efConfig?: string | null;
+            financialReview: string | null;
+            fourEyes?: boolean;
+            iccidRange: string | null;
+            id: number;
+            imsiRange: string | null;
+            /** @description Administrator only */
+            keyDownloads?: {
+              at?: string;
+              username?: string;
+            }[];
+            keysAvailable: boolean;
+            msisdnRange: string | null;
+            /** Format: date-time */
+            orderDate: string;
+            /** @enum {string} */
+            orderStatus:
+              | 'draft'
+              | 'submitted'
+              | 'financially_approved'
+              | 'financially_denied'
+              | 'technically_approved'
+              | 'technically_denied'
+              | 'resources_allocated'
+              | 'placed'
+              | 'delivered'
+              | 'cancelled';
+            price: {
+              additionalSlotCharge: number;
+              artworkCharge: number;
+              currency: string;
+              discount: {
+                description: string | null;
+                /** @description Percent */
+                rate: number;
+                value: number;
+              };
+              feeBelowMoq: number;
+              moq: number;
+              subtotal: number;
+              total: number;
+              totalUnitPrice: number;
+              unitPrice: number;
+            };
+            profile: string | null;
+            providerId?: number;
+            providerProfileId?: number | null;
+            provisionedOnTheFly?: boolean;
+            resellerId: number;
+            resellerName: string;
+            reservation: {
+              amount: number;
+              currency: string;
+              /** @enum {string|null} */
+              state: 'held' | 'released' | 'charged' | null;
+            };
+            resourceAllocation: boolean;
+            roamingProfile?: string | null;
+            roamingProfileId?: number | null;
+            serviceProviderName?: string | null;
+            simProvider: string;
+            simSize: string;
+            simType: string;
+            slots: {
+              imsiFrom: string | null;
+              imsiTo: string | null;
+              slot: number;
+              sponsorId: number;
+              sponsorName: string;
+            }[];
+            sponsors?: {
+              id?: number;
+              name?: string;
+            }[];
+            technicalReview: string | null;
+            timeline: {
+              action: string;
+              at: string;
+              fromStatus: string | null;
+              id: number;
+              reason: string | null;
+              toStatus: string | null;
+              username: string | null;
+            }[];
+            totalCost: number;
+            uuid: string;
+            vendor?: string | null;
+            vendorReference?: string | null;
+          };
+        };
+      };
+    };
+  };
+  postSimOrdersByUuidFinancialApprovalByApproved: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        approved: boolean;
+        uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description What the caller may do with the order now */
+            actions: string[];
+            amount: number;
+            artwork: boolean;
+            batchName: string;
+            comment?: string | null;
+            createdBy?: string | null;
+            currency: string;
+            customImsiFrom?: string | null;
+            customImsiTo?: string | null;
+            deliveredAt?: string | null;
+            deliveryAddress?: string | null;
+            deliveryEmail?: string | null;
+            efConfig?: string | null;
+            financialReview: string | null;
+            fourEyes?: boolean;
+            iccidRange: string | null;
+            id: number;
+            imsiRange: string | null;
+            /** @description Administrator only */
+            keyDownloads?: {
+              at?: string;
+              username?: string;
+            }[];
+            keysAvailable: boolean;
+            msisdnRange: string | null;
+            /** Format: date-time */
+            orderDate: string;
+            /** @enum {string} */
+            orderStatus:
+              | 'draft'
+              | 'submitted'
+              | 'financially_approved'
+              | 'financially_denied'
+              | 'technically_approved'
+              | 'technically_denied'
+              | 'resources_allocated'
+              | 'placed'
+              | 'delivered'
+              | 'cancelled';
+            price: {
+              additionalSlotCharge: number;
+              artworkCharge: number;
+              currency: string;
+              discount: {
+                description: string | null;
+                /** @description Percent */
+                rate: number;
+                value: number;
+              };
+              feeBelowMoq: number;
+              moq: number;
+              subtotal: number;
+              total: number;
+              totalUnitPrice: number;
+              unitPrice: number;
+            };
+            profile: string | null;
+            providerId?: number;
+            providerProfileId?: number | null;
+            provisionedOnTheFly?: boolean;
+            resellerId: number;
+            resellerName: string;
+            reservation: {
+              amount: number;
+              currency: string;
+              /** @enum {string|null} */
+              state: 'held' | 'released' | 'charged' | null;
+            };
+            resourceAllocation: boolean;
+            roamingProfile?: string | null;
+            roamingProfileId?: number | null;
+            serviceProviderName?: string | null;
+            simProvider: string;
+            simSize: string;
+            simType: string;
+            slots: {
+              imsiFrom: string | null;
+              imsiTo: string | null;
+              slot: number;
+              sponsorId: number;
+              sponsorName: string;
+            }[];
+            sponsors?: {
+              id?: number;
+              name?: string;
+            }[];
+            technicalReview: string | null;
+            timeline: {
+              action: string;
+              at: string;
+              fromStatus: string | null;
+              id: number;
+              reason: string | null;
+              toStatus: string | null;
+              username: string | null;
+            }[];
+            totalCost: number;
+            uuid: string;
+            vendor?: string | null;
+            vendorReference?: string | null;
+          };
+        };
+      };
+    };
+  };
+  getSimOrdersByUuidSlots: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        uuid: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            imsiFrom: string | null;
+            imsiTo: string | null;
+            slot: number;
+            sponsorId: number;
+            sponsorName: string;
+          }[];
+        };
+      };
+    };
+  };
+  postSimOrdersAdmin: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: date */
+          from?: string | null;
+          page?: {
+            /** @description Key of the last row of the previous page: the page starts after it (keyset paging; `page` is then only echoed) */
+            after?: number | string;
+            page?: number;
+            size?: number;
+          } | null;
+          resellerId?: number | null;
+          searchBy?: string | null;
+          searchKey?: string | null;
+          /** @enum {string|null} */
+          simType?: 'physical' | 'esim' | null;
+          sortBy?: string | null;
+          /** @enum {string|null} */
+          sortDir?: 'asc' | 'desc' | null;
+          /** @enum {string|null} */
+          status?:
+            | 'draft'
+            | 'submitted'
+            | 'financially_approved'
+            | 'financially_denied'
+            | 'technically_approved'
+            | 'technically_denied'
+            | 'resources_allocated'
+            | 'placed'
+            | 'delivered'
+            | 'cancelled'
+            | null;
+          /** Format: date */
+          to?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            currentPage: number;
+            items: {
+              amount: number;
+              artwork: boolean;
+              batchName: string;
+              currency: string;
+              financialReview: string | null;
+              iccidRange: string | null;
+              id: number;
+              imsiRange: string | null;
+              msisdnRange: string | null;
+              /** Format: date-time */
+              orderDate: string;
+              /** @enum {string} */
+              orderStatus:
+                | 'draft'
+                | 'submitted'
+                | 'financially_approved'
+                | 'financially_denied'
+                | 'technically_approved'
+                | 'technically_denied'
+                | 'resources_allocated'
+                | 'placed'
+                | 'delivered'
+                | 'cancelled';
+              profile: string | null;
+              resellerId: number;
+              resellerName: string;
+              resourceAllocation: boolean;
+              simProvider: string;
+              simSize: string;
+              simType: string;
+              technicalReview: string | null;
+              totalCost: number;
+              uuid: string;
+            }[];
+            totalItemsCount: number;
+            totalPageCount: number;
+          };
+        };
+      };
+    };
+  };
+  getSimOrdersAdminResourceRanges: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            first: string;
+            free: number;
+            id: number;
+            kind: string;
+            last: string;
+            next: string;
+            providerId: number | null;
+            sponsorId: number | null;
+            sponsorName?: string | null;
+          }[];
+        };
+      };
+    };
+  };
+  postSimOrdersAdminResourceRanges: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          first: string;
+          /** @enum {string} */
+          kind: 'imsi' | 'iccid' | 'msisdn';
+          last: string;
+          providerId?: number;
+          sponsorId?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            first: string;
+            free: number;
+            id: number;
+            kind: string;
+            last: string;
+            next: string;
+            providerId: number | null;
+            sponsorId: number | null;
+            sponsorName?: string | null;
+          };
+        };
+      };
+    };
+  };
+  postSimOrdersArtwork: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            fileName: string;
+            id: number;
+            size: number;
+          };
+        };
+      };
+    };
+  };
+  getSimOrdersEfConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            description: string;
+            id: string;
+          }[];
+        };
+      };
+    };
+  };
+  postSimOrdersExport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: date */
+          from?: string | null;
+          page?: {
+            /** @description Key of the last row of the previous page: the page starts after it (keyset paging; `page` is then only echoed) */
+            after?: number | string;
+            page?: number;
+            size?: number;
+          } | null;
+          resellerId?: number | null;
+          searchBy?: string | null;
+          searchKey?: string | null;
+          /** @enum {string|null} */
+          simType?: 'physical' | 'esim' | null;
+          sortBy?: string | null;
+          /** @enum {string|null} */
+          sortDir?: 'asc' | 'desc' | null;
+          /** @enum {string|null} */
+          status?:
+            | 'draft'
+            | 'submitted'
+            | 'financially_approved'
+            | 'financially_denied'
+            | 'technically_approved'
+            | 'technically_denied'
+            | 'resources_allocated'
+            | 'placed'
+            | 'delivered'
+            | 'cancelled'
+            | null;
+          /** Format: date */
+          to?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  getSimOrdersInfoBySimSize: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        simSize: 'triple' | 'mff2' | 'esim';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            artwork: {
+              allowed?: boolean;
+              colours?: string;
+              heightMm?: number;
+              maxBytes?: number;
+              minDpi?: number;
+              minHeightMm?: number;
+              widthMm?: number;
+            };
+            cardMm?: {
+              height?: number;
+              width?: number;
+            } | null;
+            moq: number;
+            simSize: string;
+            unitPrices: {
+              [key: string]: number;
+            };
+          };
+        };
+      };
+    };
+  };
+  postSimOrdersPrice: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description SIMs in the order, 1 to 100000 */
+          amount: number;
+          artwork?: boolean;
+          /** @enum {string} */
+          currency?: 'USD' | 'EUR';
+          /** @enum {string} */
+          simSize: 'triple' | 'mff2' | 'esim';
+          /** @enum {string} */
+          simType: 'physical' | 'esim';
+          slots?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            additionalSlotCharge: number;
+            artworkCharge: number;
+            currency: string;
+            discount: {
+              description: string | null;
+              /** @description Percent */
+              rate: number;
+              value: number;
+            };
+            feeBelowMoq: number;
+            moq: number;
+            subtotal: number;
+            total: number;
+            totalUnitPrice: number;
+            unitPrice: number;
+          };
+        };
+      };
+    };
+  };
+  postSimOrdersSubmit: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description SIMs in the order, 1 to 100000 */
+          amount: number;
+          artworkId?: number;
+          batchName?: string;
+          comment?: string;
+          /** @enum {string} */
+          currency?: 'USD' | 'EUR';
+          customImsiFrom?: string;
+          customImsiTo?: string;
+          deliveryAddressId?: number;
+          /** Format: email */
+          deliveryEmail?: string;
+          efConfig?: string;
+          providerId: number;
+          providerProfileId?: number;
+          provisionedOnTheFly?: boolean;
+          resellerId?: number;
+          roamingProfileId?: number;
+          serviceProviderName?: string;
+          /** @enum {string} */
+          simSize: 'triple' | 'mff2' | 'esim';
+          /** @enum {string} */
+          simType: 'physical' | 'esim';
+          /** @description The sponsor of each slot, slot 1 first */
+          sponsorIds: number[];
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description What the caller may do with the order now */
+            actions: string[];
+            amount: number;
+            artwork: boolean;
+            batchName: string;
+            comment?: string | null;
+            createdBy?: string | null;
+            currency: string;
+            customImsiFrom?: string | null;
+            customImsiTo?: string | null;
+            deliveredAt?: string | null;
+            deliveryAddress?: string | null;
+            deliveryEmail?: string | null;
+            efConfig?: string | null;
+            financialReview: string | null;
+            fourEyes?: boolean;
+            iccidRange: string | null;
+            id: number;
+            imsiRange: string | null;
+            /** @description Administrator only */
+            keyDownloads?: {
+              at?: string;
+              username?: string;
+            }[];
+            keysAvailable: boolean;
+            msisdnRange: string | null;
+            /** Format: date-time */
+            orderDate: string;
+            /** @enum {string} */
+            orderStatus:
+              | 'draft'
+              | 'submitted'
+              | 'financially_approved'
+              | 'financially_denied'
+              | 'technically_approved'
+              | 'technically_denied'
+              | 'resources_allocated'
+              | 'placed'
+              | 'delivered'
+              | 'cancelled';
+            price: {
+              additionalSlotCharge: number;
+              artworkCharge: number;
+              currency: string;
+              discount: {
+                description: string | null;
+                /** @description Percent */
+                rate: number;
+                value: number;
+              };
+              feeBelowMoq: number;
+              moq: number;
+              subtotal: number;
+              total: number;
+              totalUnitPrice: number;
+              unitPrice: number;
+            };
+            profile: string | null;
+            providerId?: number;
+            providerProfileId?: number | null;
+            provisionedOnTheFly?: boolean;
+            resellerId: number;
+            resellerName: string;
+            reservation: {
+              amount: number;
+              currency: string;
+              /** @enum {string|null} */
+              state: 'held' | 'released' | 'charged' | null;
+            };
+            resourceAllocation: boolean;
+            roamingProfile?: string | null;
+            roamingProfileId?: number | null;
+            serviceProviderName?: string | null;
+            simProvider: string;
+            simSize: string;
+            simType: string;
+            slots: {
+              imsiFrom: string | null;
+              imsiTo: string | null;
+              slot: number;
+              sponsorId: number;
+              sponsorName: string;
+            }[];
+            sponsors?: {
+              id?: number;
+              name?: string;
+            }[];
+            technicalReview: string | null;
+            timeline: {
+              action: string;
+              at: string;
+              fromStatus: string | null;
+              id: number;
+              reason: string | null;
+              toStatus: string | null;
+              username: string | null;
+            }[];
+            totalCost: number;
+            uuid: string;
+            vendor?: string | null;
+            vendorReference?: string | null;
+          };
+        };
+      };
+    };
+  };
+  getSimOrdersTypes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            simType: string;
+            sizes: string[];
+          }[];
+        };
+      };
+    };
+  };
+  getSimProviders: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            description?: string | null;
+            id: number;
+            name: string;
+            simTypes: string[];
+            vendor: string;
+          }[];
+        };
+      };
+    };
+  };
+  getSimProvidersProfiles: {
+    parameters: {
+      query?: {
+        imsi_prefix?: string;
+        provider_id?: number;
+        reseller_id?: number;
+        sim_type?: 'physical' | 'esim';
+        slot_count?: number;
+        sponsor_id?: number;
+        status?: 'pending' | 'approved' | 'denied';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            comment?: string | null;
+            createdAt?: string;
+            id: number;
+            imsiPrefix: string;
+            name: string;
+            providerId: number;
+            providerName: string;
+            resellerId: number | null;
+            resellerName?: string | null;
+            reviewedAt?: string | null;
+            reviewReason?: string | null;
+            simType: string;
+            slotCount: number;
+            sponsorId: number;
+            sponsorName: string;
+            /** @enum {string} */
+            status: 'pending' | 'approved' | 'denied';
+          }[];
+        };
+      };
+    };
+  };
+  getSimProvidersProfilesById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            comment?: string | null;
+            createdAt?: string;
+            id: number;
+            imsiPrefix: string;
+            name: string;
+            providerId: number;
+            providerName: string;
+            resellerId: number | null;
+            resellerName?: string | null;
+            reviewedAt?: string | null;
+            reviewReason?: string | null;
+            simType: string;
+            slotCount: number;
+            sponsorId: number;
+            sponsorName: string;
+            /** @enum {string} */
+            status: 'pending' | 'approved' | 'denied';
+          };
+        };
+      };
+    };
+  };
+  postSimProvidersProfilesByIdReview: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          approved: boolean;
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            comment?: string | null;
+            createdAt?: string;
+            id: number;
+            imsiPrefix: string;
+            name: string;
+            providerId: number;
+            providerName: string;
+            resellerId: number | null;
+            resellerName?: string | null;
+            reviewedAt?: string | null;
+            reviewReason?: string | null;
+            simType: string;
+            slotCount: number;
+            sponsorId: number;
+            sponsorName: string;
+            /** @enum {string} */
+            status: 'pending' | 'approved' | 'denied';
+          };
+        };
+      };
+    };
+  };
+  postSimProvidersProfilesRequest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          comment?: string;
+          imsiPrefix: string;
+          name: string;
+          providerId: number;
+          resellerId?: number;
+          /** @enum {string} */
+          simType: 'physical' | 'esim';
+          slotCount?: number;
+          sponsorId: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            comment?: string | null;
+            createdAt?: string;
+            id: number;
+            imsiPrefix: string;
+            name: string;
+            providerId: number;
+            providerName: string;
+            resellerId: number | null;
+            resellerName?: string | null;
+            reviewedAt?: string | null;
+            reviewReason?: string | null;
+            simType: string;
+            slotCount: number;
+            sponsorId: number;
+            sponsorName: string;
+            /** @enum {string} */
+            status: 'pending' | 'approved' | 'denied';
           };
         };
       };

@@ -24,6 +24,7 @@ import support from './domains/support/plugin';
 import ledger from './domains/ledger/plugin';
 import logo from './domains/logo/plugin';
 import networks from './domains/networks/plugin';
+import orders, { type OrderOptions } from './domains/orders/plugin';
 import type { DomainOptions, DomainPlugin } from './domains/plugin';
 import payments from './domains/payments/plugin';
 import prepaid from './domains/prepaid/plugin';
@@ -87,6 +88,8 @@ export interface AppOptions {
   invoices?: InvoiceOptions;
   /** Usage and location records written while the server runs (the demo's); off unless enabled. */
   usageSimulator?: UsageSimulatorOptions;
+  /** SIM orders: the key the SIMs' secret keys are encrypted with, and the SIM vendor (a simulator unless configured). */
+  orders?: OrderOptions;
 }
 
 declare module 'fastify' {
@@ -193,6 +196,7 @@ export async function buildApp(opts: AppOptions) {
     webhooks,
     invoices,
     support,
+    orders,
   };
   const domainOptions: DomainOptions = { database: opts.database, schemas, tokens, app: opts };
   for (const plugin of Object.values(domains)) await app.register(plugin, domainOptions);

@@ -13,6 +13,10 @@ export interface Config {
   jwtSecret?: string;
   jwtExpirySeconds: number;
   twoFactorKey?: string;
+  /** Encrypts the SIMs' secret keys of orders (SIM_KEYS_KEY); else a key file generated in the data folder. */
+  simKeysKey?: string;
+  /** The SIM vendor's gateway (SIM_VENDOR_URL); without it the local simulator produces the batch files. */
+  simVendorUrl?: string;
   logLevel: string;
   webRoot: string;
   /** Base of links in mails (password reset). */
@@ -84,6 +88,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: env.JWT_SECRET || undefined,
     jwtExpirySeconds: Number(env.JWT_EXPIRY_SECONDS ?? 3600),
     twoFactorKey: env.TWO_FACTOR_KEY || undefined,
+    simKeysKey: env.SIM_KEYS_KEY || undefined,
+    simVendorUrl: env.SIM_VENDOR_URL || undefined,
     logLevel: env.LOG_LEVEL ?? 'info',
     webRoot: resolve(env.WEB_ROOT ?? './dist/web'),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),

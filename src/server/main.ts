@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { loadConfig } from './config';
 import { openDatabase } from './db';
@@ -36,6 +37,7 @@ const app = await buildApp({
     sweepMs: config.paymentSweepSeconds * 1000,
   },
   usageSimulator: { enabled: config.usageSimulator, everySeconds: config.usageSimulatorSeconds, batch: config.usageSimulatorBatch },
+  orders: { keysKey: config.simKeysKey, keysKeyFile: join(config.dataDir, 'sim-keys.key'), vendor: { url: config.simVendorUrl } },
   logger: { level: config.logLevel },
   access: {
     publicUrl: config.publicUrl,

@@ -3,6 +3,7 @@ import { ADMIN_ONLY, ADMIN_RESELLER_ID, PRIVILEGE_CATALOGUE, type PrivilegeItem 
 import { generatePassword, hashPassword } from '../domains/auth/password';
 import { ensureNetworks } from '../domains/networks/catalogue';
 import { seedPricing } from './seedPricing';
+import { seedOrders } from './seedOrders';
 import { seedPrepaid } from './seedPrepaid';
 import { seedResellerPricing } from './seedResellerPricing';
 import { seedNetworkEvents } from './seedNetworkEvents';
@@ -230,6 +231,7 @@ export async function seedDemo(db: Kysely<Database>, opts: { subscribers?: numbe
     await seedZones(trx as unknown as Kysely<Database>, ids);
     await seedRoamingProfiles(trx as unknown as Kysely<Database>, ids);
     await seedPrepaid(trx as unknown as Kysely<Database>, ids);
+    await seedOrders(trx as unknown as Kysely<Database>, ids);
   });
   await seedSubscribers(db, opts.subscribers ?? 0);
   await seedUsage(db);

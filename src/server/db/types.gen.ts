@@ -123,6 +123,16 @@ export interface ContactType {
   version: Generated<number>;
 }
 
+export interface CreditHold {
+  amount: Numeric;
+  closedAt: Timestamp | null;
+  createdAt: Generated<Timestamp>;
+  id: Generated<number>;
+  reference: string;
+  resellerId: number;
+  state: Generated<string>;
+}
+
 export interface CustomField {
   choices: Json | null;
   earliest: string | null;
@@ -507,6 +517,24 @@ export interface PricingPlan {
   version: Generated<number>;
 }
 
+export interface ProviderProfile {
+  comment: string | null;
+  createdAt: Generated<Timestamp>;
+  id: Generated<number>;
+  imsiPrefix: string;
+  name: string;
+  providerId: number;
+  requestedBy: number | null;
+  resellerId: number | null;
+  reviewedAt: Timestamp | null;
+  reviewedBy: number | null;
+  reviewReason: string | null;
+  simType: string;
+  slotCount: Generated<number>;
+  sponsorId: number;
+  status: Generated<string>;
+}
+
 export interface Reseller {
   accentColorHex: string | null;
   cellPhone: string | null;
@@ -726,6 +754,130 @@ export interface SimCard {
   simType: string;
   status: string;
   statusDate: Generated<Timestamp>;
+}
+
+export interface SimOrder {
+  additionalSlotCharge: Numeric;
+  amount: number;
+  artworkCharge: Numeric;
+  artworkId: number | null;
+  batchName: string;
+  comment: string | null;
+  createdBy: number | null;
+  currency: string;
+  customImsiFrom: string | null;
+  customImsiTo: string | null;
+  deliveredAt: Timestamp | null;
+  deliveryAddressId: number | null;
+  deliveryEmail: string | null;
+  discountDescription: string | null;
+  discountRate: Generated<Numeric>;
+  discountValue: Generated<Numeric>;
+  efConfig: string | null;
+  feeBelowMoq: Numeric;
+  financialReview: string | null;
+  holdId: number | null;
+  iccidFrom: string | null;
+  iccidTo: string | null;
+  id: Generated<number>;
+  imsiFrom: string | null;
+  imsiTo: string | null;
+  moq: number;
+  msisdnFrom: string | null;
+  msisdnTo: string | null;
+  orderDate: Generated<Timestamp>;
+  providerId: number;
+  providerProfileId: number | null;
+  provisionedOnTheFly: Generated<boolean>;
+  resellerId: number;
+  resourceAllocation: Generated<boolean>;
+  roamingProfileId: number | null;
+  serviceProviderName: string | null;
+  simSize: string;
+  simType: string;
+  slots: Generated<number>;
+  sponsorIds: Generated<Json>;
+  status: Generated<string>;
+  technicalReview: string | null;
+  total: Numeric;
+  totalUnitPrice: Numeric;
+  unitPrice: Numeric;
+  uuid: Generated<string>;
+  vendor: string | null;
+  vendorReference: string | null;
+  version: Generated<number>;
+}
+
+export interface SimOrderArtwork {
+  content: Buffer;
+  createdAt: Generated<Timestamp>;
+  fileName: string;
+  id: Generated<number>;
+  mimeType: string;
+  resellerId: number;
+  size: number;
+  uploadedBy: number | null;
+}
+
+export interface SimOrderEvent {
+  action: string;
+  at: Generated<Timestamp>;
+  fromStatus: string | null;
+  id: Generated<number>;
+  orderId: number;
+  reason: string | null;
+  toStatus: string | null;
+  userId: number | null;
+  username: string | null;
+}
+
+export interface SimOrderKeyDownload {
+  at: Generated<Timestamp>;
+  id: Generated<number>;
+  orderId: number;
+  userId: number | null;
+  username: string;
+}
+
+export interface SimOrderKeys {
+  ciphertext: Buffer;
+  createdAt: Generated<Timestamp>;
+  iv: Buffer;
+  orderId: number;
+  tag: Buffer;
+}
+
+export interface SimOrderSetting {
+  fourEyes: Generated<boolean>;
+  resellerId: number;
+}
+
+export interface SimOrderSlot {
+  imsiFrom: string;
+  imsiTo: string;
+  orderId: number;
+  slot: number;
+  sponsorId: number;
+}
+
+export interface SimProvider {
+  createdAt: Generated<Timestamp>;
+  description: string | null;
+  id: Generated<number>;
+  name: string;
+  simTypes: Generated<string[]>;
+  vendor: Generated<string>;
+}
+
+export interface SimResourceRange {
+  createdAt: Generated<Timestamp>;
+  firstValue: number;
+  id: Generated<number>;
+  kind: string;
+  lastValue: number;
+  nextValue: number;
+  providerId: number | null;
+  sponsorId: number | null;
 }
 
 export interface Sponsor {
@@ -992,6 +1144,7 @@ export interface DB {
   attemptCounter: AttemptCounter;
   billingProduct: BillingProduct;
   contactType: ContactType;
+  creditHold: CreditHold;
   customField: CustomField;
   destinationZone: DestinationZone;
   equipmentTac: EquipmentTac;
@@ -1020,6 +1173,7 @@ export interface DB {
   prepaidPackage: PrepaidPackage;
   prepaidTemplate: PrepaidTemplate;
   pricingPlan: PricingPlan;
+  providerProfile: ProviderProfile;
   reseller: Reseller;
   resellerAddress: ResellerAddress;
   resellerContact: ResellerContact;
@@ -1038,6 +1192,15 @@ export interface DB {
   serviceClass: ServiceClass;
   setting: Setting;
   simCard: SimCard;
+  simOrder: SimOrder;
+  simOrderArtwork: SimOrderArtwork;
+  simOrderEvent: SimOrderEvent;
+  simOrderKeyDownload: SimOrderKeyDownload;
+  simOrderKeys: SimOrderKeys;
+  simOrderSetting: SimOrderSetting;
+  simOrderSlot: SimOrderSlot;
+  simProvider: SimProvider;
+  simResourceRange: SimResourceRange;
   sponsor: Sponsor;
   sponsorImsi: SponsorImsi;
   subscriber: Subscriber;

@@ -61,6 +61,10 @@ export const SCREEN_SPECS: readonly Extract<RouteSpec, { page: 'screen' }>[] = [
   { path: '/network', privilege: SIGNED_IN, page: 'screen', screen: 'Network' },
   // Usage per subscriber, account, reseller, country, operator or group: the dashboard's figures broken down.
   { path: '/usage', privilege: 'Dashboard', page: 'screen', screen: 'Usage' },
+  // The order wizard and table, the provider profiles and their requests, and one order's detail.
+  { path: '/orders', privilege: 'SimOrders', page: 'screen', screen: 'Orders' },
+  { path: '/orders/profiles', privilege: 'SimOrders', page: 'screen', screen: 'OrderProfiles' },
+  { path: '/orders/:uuid', privilege: 'SimOrders', page: 'screen', screen: 'OrderDetail' },
 ];
 
 /** `/account/{id}` in a schema becomes react-router's `/account/:id`. */

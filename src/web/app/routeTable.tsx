@@ -40,6 +40,9 @@ const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   Services: lazy(() => import('@web/features/services/ServicesPage')),
   Network: lazy(() => import('@web/features/network/NetworkPage')),
   Usage: lazy(() => import('@web/features/usage/UsagePage')),
+  Orders: lazy(() => import('@web/features/orders/OrdersPage')),
+  OrderProfiles: lazy(() => import('@web/features/orders/OrderProfilesPage')),
+  OrderDetail: lazy(() => import('@web/features/orders/OrderDetailPage')),
 };
 
 export interface AppRoute {

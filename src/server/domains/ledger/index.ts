@@ -60,9 +60,11 @@ export async function post(trx: Kysely<Database>, posting: Posting): Promise<{ i
   // which a plain `for update` would wait on across two postings, a deadlock.
   await sql`select id from reseller where id = ${posting.resellerId} for no key update`.execute(trx);
   const amount = String(posting.amount);
-  // A purchase may use the reseller's credit limit: it is refused only past it (available credit = limit + balance).
+  // A purchase may use the reseller's credit limit: it is refused only past it (available credit = limit + balance),
+  // less what is held for orders not yet charged (see holds.ts).
   const { rows } = await sql<{ after: string; short: boolean }>`
-    select b.after::text as after, b.after < -coalesce((select credit_limit from reseller_standing where reseller_id = ${posting.resellerId}), 0) as short from (
+    select b.after::text as after, b.after < -coalesce((select credit_limit from reseller_standing where reseller_id = ${posting.resellerId}), 0)
+        + (select coalesce(sum(amount), 0) from credit_hold where reseller_id = ${posting.resellerId} and state = 'held') as short from (
       select coalesce((select balance_after from ledger_entry where reseller_id = ${posting.resellerId} order by id desc limit 1), 0)
         + ${amount}::numeric(14, 2) as after) b`.execute(trx);
   if (posting.mustCover && rows[0].short) throw conflict([fieldError('balance', 'insufficientBalance', 'ledger.insufficientBalance')]);
