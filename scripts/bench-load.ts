@@ -54,7 +54,16 @@ async function measure(engine: 'pglite' | 'postgres') {
   // PGlite has one owner: the server opens the folder once the seeder has closed it.
   if (engine === 'pglite') await database.close();
   const portal = await startPortal(
-    { ADMIN_PASSWORD: PASSWORD, SEED_DEMO: '0', JWT_SECRET: 'bench', LOG_LEVEL: 'warn', ...(engine === 'postgres' ? { DATABASE_URL: database.url! } : {}) },
+    {
+      ADMIN_PASSWORD: PASSWORD,
+      SEED_DEMO: '0',
+      JWT_SECRET: 'bench',
+      LOG_LEVEL: 'warn',
+      // The server's own limits (the test harness raises them), unless set for the run.
+      DB_QUEUE_LIMIT: process.env.DB_QUEUE_LIMIT ?? '',
+      DB_QUEUE_WAIT_MS: process.env.DB_QUEUE_WAIT_MS ?? '',
+      ...(engine === 'postgres' ? { DATABASE_URL: database.url! } : {}),
+    },
     dataDir,
   );
   try {

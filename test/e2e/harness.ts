@@ -87,6 +87,9 @@ function portalEnv(port: number, dataDir: string): Record<string, string | undef
     LOG_LEVEL: 'warn',
     DATABASE_URL: '',
     DEMO_SUBSCRIBERS: '2000',
+    // A loaded test machine is slow: requests wait for the database longer than a server's defaults let them.
+    DB_QUEUE_LIMIT: '10000',
+    DB_QUEUE_WAIT_MS: '120000',
   };
 }
 

@@ -56,7 +56,7 @@ describe.each([false, true])('FairQueue (handed out on a turn of the event loop:
   });
 
   it("counts a request's waits together: its second statement has what the first left of the wait", async () => {
-    const queue = new FairQueue(1, { limit: 10, waitMs: 60 }, everyTurn);
+    const queue = new FairQueue(1, { limit: 10, waitMs: 400 }, everyTurn);
     const other = (ms: number) =>
       (async () => {
         const release = await queue.acquire();
@@ -64,12 +64,12 @@ describe.each([false, true])('FairQueue (handed out on a turn of the event loop:
         release();
       })();
     const outcome = asRequest(async () => {
-      const first = other(40); // background work holds the connection
+      const first = other(200); // background work holds the connection
       await sleep(0);
-      const release = await queue.acquire(); // waits about 40 ms of its 60
+      const release = await queue.acquire(); // waits about 200 ms of its 400
       release();
       await first;
-      void other(60);
+      void other(400);
       await sleep(0);
       return queue.acquire().then(
         (r) => (r(), 'served'),
