@@ -1,11 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DatabaseConnection, Dialect, Driver, Kysely, QueryCompiler, TransactionSettings } from 'kysely';
 
-/** How requests wait for a database connection: at most `limit` of them, each at most `waitMs` in all. */
+/** How requests wait for a database connection: at most `limit` of them, each until `waitMs` after its first wait. */
 export interface QueueSettings {
   /** Requests waiting at once; one more is refused at once. */
   limit: number;
-  /** A request's time waiting for connections, summed over its statements; past it the request is refused. */
+  /** How long after a request first waits for a connection its statements may still wait; past it the request is refused. */
   waitMs: number;
 }
 
@@ -26,7 +26,7 @@ export class DatabaseBusy extends Error {
   }
 }
 
-/** What a request's statements share: when it first waited, so its waits add up to one bound. */
+/** What a request's statements share: when it first waited, so one bound covers all its waits. */
 interface RequestScope {
   firstWait?: number;
 }
@@ -34,8 +34,8 @@ interface RequestScope {
 const scopes = new AsyncLocalStorage<RequestScope>();
 
 /**
- * Runs `fn` (and everything it starts) as one request: its statements wait at most the queue's `waitMs` in all and
- * are refused when the queue is full. Work outside a request (background jobs, timers) waits its turn without bound.
+ * Runs `fn` (and everything it starts) as one request: its statements wait until the queue's `waitMs` after its
+ * first wait, and are refused when the queue is full. Work outside a request (background jobs, timers) waits its turn without bound.
  */
 export function asRequest<T>(fn: () => T): T {
   return scopes.run({}, fn);
@@ -52,7 +52,7 @@ interface Waiter {
 
 /**
  * First come, first served access to `capacity` connections. Requests wait in one line of at most `limit` and
- * for at most `waitMs` in all; past either they get `DatabaseBusy` at once. A freed connection goes to the longest
+ * until `waitMs` after their first wait; past either they get `DatabaseBusy` at once. A freed connection goes to the longest
  * waiter on the next turn of the event loop, after the requests that arrived meanwhile have been read and have
  * taken their places in line.
  */
