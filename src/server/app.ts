@@ -6,6 +6,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { EntitySchema } from '@shared/schema';
 import pkg from '../../package.json' with { type: 'json' };
 import type { Db } from './db';
+import { asRequest } from './db/queue';
 import { createTokens } from './domains/auth/tokens';
 import type { UsageSimulatorOptions } from './adapters/core-network/usageSimulator';
 import { ensureNetworks } from './domains/networks/catalogue';
@@ -120,6 +121,8 @@ export async function buildApp(opts: AppOptions) {
   const tokens = await createTokens(db, { secret: opts.jwtSecret, expirySeconds: opts.jwtExpirySeconds ?? 3600 });
 
   registerErrorHandler(app);
+  // Each request's statements wait for the database in one bounded line (db/queue.ts); background work is not a request.
+  app.addHook('onRequest', (_request, _reply, done) => asRequest(done));
   registerInputGuard(app);
   registerIdParams(app);
   await app.register(fastifyHelmet, {

@@ -6,6 +6,10 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl?: string;
+  /** Requests that may wait for a database connection at once (DB_QUEUE_LIMIT); the engine's default otherwise. */
+  dbQueueLimit?: number;
+  /** How long a request may wait for database connections in all, in ms (DB_QUEUE_WAIT_MS); the engine's default otherwise. */
+  dbQueueWaitMs?: number;
   adminPassword?: string;
   seedDemo: boolean;
   /** Subscribers the demo seed creates. */
@@ -81,6 +85,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST ?? '0.0.0.0',
     dataDir: resolve(env.DATA_DIR ?? './data'),
     databaseUrl,
+    dbQueueLimit: env.DB_QUEUE_LIMIT ? Number(env.DB_QUEUE_LIMIT) : undefined,
+    dbQueueWaitMs: env.DB_QUEUE_WAIT_MS ? Number(env.DB_QUEUE_WAIT_MS) : undefined,
     adminPassword: env.ADMIN_PASSWORD || undefined,
     // Demo data fills the embedded database by default; PostgreSQL gets it only when asked.
     seedDemo: env.SEED_DEMO !== undefined ? env.SEED_DEMO === '1' || env.SEED_DEMO === 'true' : !databaseUrl,

@@ -10,7 +10,11 @@ const config = loadConfig();
 // Memory stays near what is live: a million-row download allocates fast, and by default the heap would grow to
 // several times its live size before a full collection (see docs/performance.md).
 if (config.heapGrowingPercent > 0) setFlagsFromString(`--heap-growing-percent=${config.heapGrowingPercent}`);
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const database = await openDatabase({
+  databaseUrl: config.databaseUrl,
+  dataDir: config.dataDir,
+  queue: { limit: config.dbQueueLimit, waitMs: config.dbQueueWaitMs },
+});
 const adminPassword = await ensureAdmin(database.db, config.adminPassword);
 const seedStart = performance.now();
 const demoUsers = config.seedDemo ? await seedDemo(database.db, { subscribers: config.demoSubscribers }) : [];

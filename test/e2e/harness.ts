@@ -89,6 +89,9 @@ function portalEnv(port: number, dataDir: string): Record<string, string | undef
     DEMO_SUBSCRIBERS: '2000',
     // Figures stay still while a test reads them; a test that wants the simulator passes USAGE_SIMULATOR: 'on'.
     USAGE_SIMULATOR: 'off',
+    // A loaded test machine is slow: requests wait for the database longer than a server's defaults let them.
+    DB_QUEUE_LIMIT: '10000',
+    DB_QUEUE_WAIT_MS: '120000',
   };
 }
 

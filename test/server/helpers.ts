@@ -8,6 +8,11 @@ import { ensureAdmin, seedDemo } from '@server/db/seed';
 export const ADMIN_PASSWORD = 'Admin@2026pass';
 /** Subscribers every test app starts with (the demo seed's numbering, spread over the demo accounts). */
 export const DEMO_TEST_SUBSCRIBERS = 240;
+/**
+ * The suites' requests may wait for the database far longer than a server's (QUEUE_DEFAULTS): on a shared, loaded
+ * machine a second is not long behind a job's chunk. test/server/overload.test.ts sets its own.
+ */
+export const TEST_QUEUE = { limit: 10_000, waitMs: 120_000 };
 
 /** The engines every server suite runs on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export const engines = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])] as const;
@@ -71,7 +76,7 @@ async function postgresDatabase(name: string, template?: string): Promise<Db & {
   const url = databaseUrl(name);
   let db: Db;
   try {
-    db = await openDatabase({ databaseUrl: url });
+    db = await openDatabase({ databaseUrl: url, queue: TEST_QUEUE });
   } catch (e) {
     await dropDatabase(name);
     throw e;
@@ -90,7 +95,7 @@ async function postgresDatabase(name: string, template?: string): Promise<Db & {
 async function fromSnapshot(engine: string, stage: Stage): Promise<{ database: Db & { url?: string }; demoPassword: string } | undefined> {
   const s = snapshots();
   if (engine === 'pglite' && s?.pglite) {
-    const database = await openDatabase({ dataDir: 'memory', loadDataDir: new Blob([await readFile(s.pglite[stage])]) });
+    const database = await openDatabase({ dataDir: 'memory', loadDataDir: new Blob([await readFile(s.pglite[stage])]), queue: TEST_QUEUE });
     return { database, demoPassword: s.pglite.demoPassword };
   }
   if (engine === 'postgres' && s?.postgres) {
@@ -111,7 +116,7 @@ export async function freshDatabase(engine: string): Promise<Db & { url?: string
 
 /** A database migrated anew, without snapshots. */
 export async function migratedDatabase(engine: string): Promise<Db & { url?: string }> {
-  if (engine === 'pglite') return openDatabase({ dataDir: 'memory' });
+  if (engine === 'pglite') return openDatabase({ dataDir: 'memory', queue: TEST_QUEUE });
   return postgresDatabase(`t_${randomBytes(8).toString('hex')}`);
 }
 

@@ -7,6 +7,7 @@ import { PGliteDialect } from './pglite-dialect';
 import type { Database } from './types';
 import { migrateToLatest } from './migrations';
 import { TableWritesPlugin } from './writes';
+import { FairQueue, QUEUE_DEFAULTS, queuedDialect, type QueueSettings } from './queue';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -26,6 +27,8 @@ export interface Db {
   watchWrites(tables: string[], changed: () => void): void;
   /** PGlite only: the whole data folder as an uncompressed tar, which `openDatabase({ loadDataDir })` opens again. */
   dumpDataDir?(): Promise<Blob>;
+  /** The line in front of the connections (see queue.ts). */
+  queue: FairQueue;
 }
 
 /** How long a lost notification connection waits before it connects again. */
@@ -107,15 +110,17 @@ class RememberingCamelCasePlugin extends CamelCasePlugin {
  * (or in memory when dataDir is "memory"), starting from the data folder `loadDataDir` when given (a tar from
  * `dumpDataDir`). Migrations run before it is handed out.
  */
-export async function openDatabase(opts: { databaseUrl?: string; dataDir?: string; loadDataDir?: Blob }): Promise<Db> {
+export async function openDatabase(opts: { databaseUrl?: string; dataDir?: string; loadDataDir?: Blob; queue?: Partial<QueueSettings> }): Promise<Db> {
   let dialect: Dialect;
   let engine: Engine;
   let listen: Db['listen'];
   let dumpDataDir: Db['dumpDataDir'];
+  let connections: number;
   if (opts.databaseUrl) {
     const url = opts.databaseUrl;
     listen = (channel, on) => listenPostgres(url, channel, on);
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: Number(process.env.PG_POOL_SIZE ?? 10) });
+    connections = Number(process.env.PG_POOL_SIZE ?? 10);
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: connections });
     dialect = new PostgresDialect({ pool });
     engine = 'postgres';
   } else {
@@ -129,6 +134,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
       client = await PGlite.create(dir, options);
     }
     dumpDataDir = () => client.dumpDataDir('none');
+    connections = 1;
     dialect = new PGliteDialect(client);
     engine = 'pglite';
     // One process owns the database: it hears every notification, delivered as its statement commits.
@@ -140,8 +146,15 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
       };
     };
   }
+  // Requests wait for a connection first come, first served, in a bounded line (see queue.ts). PGlite runs each
+  // statement on this thread, blocking it: its one connection is handed out on a turn of the event loop.
+  const queue = new FairQueue(connections, { ...QUEUE_DEFAULTS[engine], ...definedOnly(opts.queue) }, engine === 'pglite');
   const writes = new TableWritesPlugin();
-  const db = new Kysely<Database>({ dialect, plugins: [writes, new RememberingCamelCasePlugin()] });
+  const db = new Kysely<Database>({ dialect: queuedDialect(dialect, queue), plugins: [writes, new RememberingCamelCasePlugin()] });
   await migrateToLatest(db);
-  return { db, engine, close: () => db.destroy(), listen, watchWrites: (tables, changed) => writes.watch(tables, changed), dumpDataDir };
+  return { db, engine, close: () => db.destroy(), listen, watchWrites: (tables, changed) => writes.watch(tables, changed), dumpDataDir, queue };
+}
+
+function definedOnly<T extends object>(settings: T | undefined): Partial<T> {
+  return Object.fromEntries(Object.entries(settings ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ApiError, FieldError } from '@shared/wire';
+import { DatabaseBusy } from '../db/queue';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -113,6 +114,13 @@ const BAD_VALUE: Record<string, string> = {
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) return reply.status(error.statusCode).send(error.toJSON());
+    if (error instanceof DatabaseBusy) {
+      // Refused before any work: the client may send the same request again after Retry-After.
+      return reply
+        .status(503)
+        .header('retry-after', String(error.retryAfterSeconds))
+        .send({ statusCode: 503, code: 'BUSY', message: englishText('error.busy') } satisfies ApiError);
+    }
     if (error.validation) {
       // An entity form shows each error beside its field: a route may ask for top-level names (`rates`, not `rates[0].rate`).
       const topLevel = request.routeOptions.config?.topLevelFields === true && error.validationContext === 'body';

@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
@@ -11,9 +12,9 @@ import { principalOf } from '../../http/guard';
 import { INT_MAX, pathId } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import type { EntityHooks } from '../../engine/routes';
-import { applyRules, cellText, parseRules, RULE_FILE_MAX_BYTES, ruleChanges } from './csv';
+import { cellText, readRules, replaceRules, RULE_FILE_MAX_BYTES, RuleDiff } from './csv';
 import { exactText, INTERNATIONAL_RULES, knownNetworks, ROAMING_RULES, RULE_FIELDS, RuleStore, validateRule } from './rules';
-import { uploadedText } from '../../http/upload';
+import { uploadedFile } from '../../http/upload';
 import type { Database } from '../../db/types';
 import { tableAs } from '../../db/dynamicTable';
 
@@ -281,7 +282,6 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<Dat
 
   await app.register(async (scope) => {
     await scope.register(fastifyMultipart, { limits: { fileSize: RULE_FILE_MAX_BYTES - 1, files: 1, fields: 0 } });
-    const refuse = (rule: string, messageId: string) => invalid([fieldError('pricingPlanFile', rule, messageId)]);
 
     /**
      * Rule upload, multipart field pricingPlanFile. Without `confirm=true` it only checks: the answer lists every
@@ -302,14 +302,18 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<Dat
       },
       async (request) => {
         const { planId } = await planOf(request);
-        const parsed = parseRules((await uploadedText(request, 'pricingPlanFile')).text, await knownNetworks(db));
-        if (parsed.error) throw invalid([parsed.error]);
-        const summary = { total: parsed.total, valid: parsed.rows.length, rejected: parsed.rejected };
-        if ((request.query as { confirm?: boolean }).confirm !== true)
-          return { ...summary, applied: 0, changes: await ruleChanges(rules, planId, parsed.rows) };
-        // A file without one good row would only empty the plan.
-        if (!parsed.rows.length) throw refuse('rows', 'validation.rulesFile.noValidRows');
-        return { ...summary, applied: await applyRules(db, planId, parsed.rows) };
+        // The file goes to disk as it arrives, then is read from there a batch of rows at a time.
+        const upload = await uploadedFile(request, 'pricingPlanFile');
+        try {
+          const networks = await knownNetworks(db);
+          if ((request.query as { confirm?: boolean }).confirm === true) return await replaceRules(db, planId, createReadStream(upload.path), networks);
+          const diff = await RuleDiff.of(rules, planId);
+          const read = await readRules(createReadStream(upload.path), networks, (rows) => diff.add(rows));
+          if (read.error) throw invalid([read.error]);
+          return { ...read, applied: 0, changes: diff.result() };
+        } finally {
+          await upload.remove();
+        }
       },
     );
   });

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { asRequest, DatabaseBusy, FairQueue } from './queue';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A request's turn: it waits for the connection, notes its name when it has it, and holds it for `ms`. */
+function request(queue: FairQueue, name: string, served: string[], ms = 5) {
+  return asRequest(async () => {
+    const release = await queue.acquire();
+    served.push(name);
+    await sleep(ms);
+    release();
+  });
+}
+
+describe.each([false, true])('FairQueue (handed out on a turn of the event loop: %s)', (everyTurn) => {
+  it('serves waiting requests first come, first served', async () => {
+    const queue = new FairQueue(1, { limit: 100, waitMs: 5000 }, everyTurn);
+    const served: string[] = [];
+    const names = Array.from({ length: 20 }, (_, i) => `r${i}`);
+    await Promise.all(names.map((name) => request(queue, name, served, 1)));
+    expect(served).toEqual(names);
+  });
+
+  it('refuses at once past its limit, saying when to try again', async () => {
+    const queue = new FairQueue(1, { limit: 2, waitMs: 2500 }, everyTurn);
+    const served: string[] = [];
+    const holder = request(queue, 'holder', served, 50);
+    await sleep(0);
+    const waiting = [request(queue, 'a', served), request(queue, 'b', served)];
+    const started = performance.now();
+    const refused = await request(queue, 'c', served).catch((e) => e);
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(refused).toBeInstanceOf(DatabaseBusy);
+    expect(refused).toMatchObject({ reason: 'full', retryAfterSeconds: 3 });
+    expect(queue.counts.refusedFull).toBe(1);
+    await Promise.all([holder, ...waiting]);
+    expect(served).toEqual(['holder', 'a', 'b']);
+    expect(queue.waiting).toBe(0);
+  });
+
+  it('refuses a request that waited its time, and serves the next one in line', async () => {
+    const queue = new FairQueue(1, { limit: 10, waitMs: 40 }, everyTurn);
+    const served: string[] = [];
+    const holder = request(queue, 'holder', served, 100);
+    await sleep(0);
+    const started = performance.now();
+    const late = await request(queue, 'late', served).catch((e) => e);
+    const waited = performance.now() - started;
+    expect(late).toMatchObject({ reason: 'waited', retryAfterSeconds: 1 });
+    expect(waited).toBeGreaterThanOrEqual(35);
+    await holder;
+    queue.configure({ waitMs: 1000 });
+    await request(queue, 'next', served);
+    expect(served).toEqual(['holder', 'next']);
+  });
+
+  it("counts a request's waits together: its second statement has what the first left of the wait", async () => {
+    const queue = new FairQueue(1, { limit: 10, waitMs: 400 }, everyTurn);
+    const other = (ms: number) =>
+      (async () => {
+        const release = await queue.acquire();
+        await sleep(ms);
+        release();
+      })();
+    const outcome = asRequest(async () => {
+      const first = other(200); // background work holds the connection
+      await sleep(0);
+      const release = await queue.acquire(); // waits about 200 ms of its 400
+      release();
+      await first;
+      void other(400);
+      await sleep(0);
+      return queue.acquire().then(
+        (r) => (r(), 'served'),
+        (e: DatabaseBusy) => e.reason,
+      );
+    });
+    expect(await outcome).toBe('waited');
+  });
+
+  it('lets work outside a request wait without limit', async () => {
+    const queue = new FairQueue(1, { limit: 1, waitMs: 10 }, everyTurn);
+    const release = await queue.acquire();
+    const background = [queue.acquire(), queue.acquire(), queue.acquire()];
+    await sleep(30);
+    release();
+    for (const waiting of background) (await waiting)();
+    expect(queue.counts).toEqual({ refusedFull: 0, refusedWaited: 0 });
+  });
+
+  it('shares its connections: up to its capacity at once', async () => {
+    const queue = new FairQueue(3, { limit: 100, waitMs: 5000 }, everyTurn);
+    let busy = 0;
+    let most = 0;
+    await Promise.all(
+      Array.from({ length: 12 }, () =>
+        asRequest(async () => {
+          const release = await queue.acquire();
+          most = Math.max(most, ++busy);
+          await sleep(3);
+          busy--;
+          release();
+        }),
+      ),
+    );
+    expect(most).toBe(3);
+  });
+});
