@@ -17599,6 +17599,8 @@ export interface operations {
               totalCost: number;
               uuid: string;
             }[];
+            /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+            totalIsEstimate?: boolean;
             totalItemsCount: number;
             totalPageCount: number;
           };
@@ -19124,6 +19126,8 @@ export interface operations {
               totalCost: number;
               uuid: string;
             }[];
+            /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+            totalIsEstimate?: boolean;
             totalItemsCount: number;
             totalPageCount: number;
           };

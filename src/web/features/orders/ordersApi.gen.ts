@@ -533,6 +533,8 @@ export type PostSimOrdersApiResponse = /** status 200 Default Response */ {
   totalItemsCount: number;
   totalPageCount: number;
   currentPage: number;
+  /** Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+  totalIsEstimate?: boolean;
 };
 export type PostSimOrdersApiArg = {
   sortBy?: string | null;
@@ -602,6 +604,8 @@ export type PostSimOrdersAdminApiResponse = /** status 200 Default Response */ {
   totalItemsCount: number;
   totalPageCount: number;
   currentPage: number;
+  /** Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+  totalIsEstimate?: boolean;
 };
 export type PostSimOrdersAdminApiArg = {
   sortBy?: string | null;
