@@ -6,6 +6,10 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl?: string;
+  /** Read replicas of DATABASE_URL for paged lists (DATABASE_READ_URL, comma-separated); none: lists read the primary. */
+  databaseReadUrls: string[];
+  /** Server processes sharing the port (WORKERS); 1 runs the server in this process. PostgreSQL only when above 1. */
+  workers: number;
   adminPassword?: string;
   seedDemo: boolean;
   /** Subscribers the demo seed creates. */
@@ -71,6 +75,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST ?? '0.0.0.0',
     dataDir: resolve(env.DATA_DIR ?? './data'),
     databaseUrl,
+    databaseReadUrls: (env.DATABASE_READ_URL ?? '')
+      .split(',')
+      .map((u) => u.trim())
+      .filter(Boolean),
+    workers: Math.max(1, Math.floor(Number(env.WORKERS ?? 1)) || 1),
     adminPassword: env.ADMIN_PASSWORD || undefined,
     // Demo data fills the embedded database by default; PostgreSQL gets it only when asked.
     seedDemo: env.SEED_DEMO !== undefined ? env.SEED_DEMO === '1' || env.SEED_DEMO === 'true' : !databaseUrl,
