@@ -10,6 +10,10 @@ export interface Config {
   dbQueueLimit?: number;
   /** How long a request may wait for database connections in all, in ms (DB_QUEUE_WAIT_MS); the engine's default otherwise. */
   dbQueueWaitMs?: number;
+  /** Read replicas of DATABASE_URL for paged lists (DATABASE_READ_URL, comma-separated); none: lists read the primary. */
+  databaseReadUrls: string[];
+  /** Server processes sharing the port (WORKERS); 1 runs the server in this process. PostgreSQL only when above 1. */
+  workers: number;
   adminPassword?: string;
   seedDemo: boolean;
   /** Subscribers the demo seed creates. */
@@ -87,6 +91,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     dbQueueLimit: env.DB_QUEUE_LIMIT ? Number(env.DB_QUEUE_LIMIT) : undefined,
     dbQueueWaitMs: env.DB_QUEUE_WAIT_MS ? Number(env.DB_QUEUE_WAIT_MS) : undefined,
+    databaseReadUrls: (env.DATABASE_READ_URL ?? '')
+      .split(',')
+      .map((u) => u.trim())
+      .filter(Boolean),
+    workers: Math.max(1, Math.floor(Number(env.WORKERS ?? 1)) || 1),
     adminPassword: env.ADMIN_PASSWORD || undefined,
     // Demo data fills the embedded database by default; PostgreSQL gets it only when asked.
     seedDemo: env.SEED_DEMO !== undefined ? env.SEED_DEMO === '1' || env.SEED_DEMO === 'true' : !databaseUrl,

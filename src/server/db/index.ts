@@ -4,6 +4,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { CamelCasePlugin, Kysely, PostgresDialect, type Dialect } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect';
+import { replicaDialect } from './readReplicas';
 import type { Database } from './types';
 import { migrateToLatest } from './migrations';
 import { TableWritesPlugin } from './writes';
@@ -19,6 +20,11 @@ export interface Notifications {
 
 export interface Db {
   db: Kysely<Database>;
+  /**
+   * Where paged lists and selects read: the read replicas of DATABASE_READ_URL, or `db` itself without them. Never
+   * in a transaction, and never for what must see a write just made (a form after its save reads `db`).
+   */
+  read: Kysely<Database>;
   engine: Engine;
   close(): Promise<void>;
   /** Notifications of a channel (NOTIFY), from any connection to the database; resolves to a function that stops. */
@@ -110,7 +116,13 @@ class RememberingCamelCasePlugin extends CamelCasePlugin {
  * (or in memory when dataDir is "memory"), starting from the data folder `loadDataDir` when given (a tar from
  * `dumpDataDir`). Migrations run before it is handed out.
  */
-export async function openDatabase(opts: { databaseUrl?: string; dataDir?: string; loadDataDir?: Blob; queue?: Partial<QueueSettings> }): Promise<Db> {
+export async function openDatabase(opts: {
+  databaseUrl?: string;
+  dataDir?: string;
+  loadDataDir?: Blob;
+  readUrls?: string[];
+  queue?: Partial<QueueSettings>;
+}): Promise<Db> {
   let dialect: Dialect;
   let engine: Engine;
   let listen: Db['listen'];
@@ -152,7 +164,14 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
   const writes = new TableWritesPlugin();
   const db = new Kysely<Database>({ dialect: queuedDialect(dialect, queue), plugins: [writes, new RememberingCamelCasePlugin()] });
   await migrateToLatest(db);
-  return { db, engine, close: () => db.destroy(), listen, watchWrites: (tables, changed) => writes.watch(tables, changed), dumpDataDir, queue };
+  // Read replicas have pools of their own, in front of which the line does not stand.
+  const replicas = opts.databaseUrl && opts.readUrls?.length ? replicaDialect(opts.readUrls, Number(process.env.PG_POOL_SIZE ?? 10)) : undefined;
+  const read = replicas ? new Kysely<Database>({ dialect: replicas, plugins: [new RememberingCamelCasePlugin()] }) : db;
+  const close = async () => {
+    if (read !== db) await read.destroy();
+    await db.destroy();
+  };
+  return { db, read, engine, close, listen, watchWrites: (tables, changed) => writes.watch(tables, changed), dumpDataDir, queue };
 }
 
 function definedOnly<T extends object>(settings: T | undefined): Partial<T> {

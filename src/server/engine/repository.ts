@@ -106,12 +106,18 @@ export class EntityRepository {
    * figure shown as "about N" anyway. Totals up to the limit are exact and never kept.
    */
   private readonly estimates = new LRUCache<string, number>({ max: 1000, ttl: ESTIMATE_TTL_MS });
+  /**
+   * Where `page` and `list` read: the read replicas when given (`Db.read`), so a list may trail a write by the
+   * replicas' lag; everything else, a form's row after its save included, reads and writes the primary.
+   */
+  private readonly reads: SchemaDrivenDb;
 
   constructor(
     private readonly db: SchemaDrivenDb,
     private readonly schema: EntitySchema,
-    private readonly options: { exactCountLimit?: number } = {},
+    private readonly options: { exactCountLimit?: number; read?: SchemaDrivenDb } = {},
   ) {
+    this.reads = options.read ?? db;
     this.key = schema['x-entity'].key;
     this.keyColumn = this.column(this.key);
     this.table = schema['x-entity'].table;
@@ -337,7 +343,7 @@ export class EntityRepository {
     const known = this.estimates.get(cacheKey);
     if (known !== undefined) return { total: known, estimate: true };
     const limit = this.countLimit();
-    const capped = this.db
+    const capped = this.reads
       .selectFrom(
         filtered
           .select(sql.lit(1).as('one'))
@@ -382,7 +388,7 @@ export class EntityRepository {
   private fencedKeys(start: AnyQuery, req: NormalisedListRequest, cap?: number): AnyQuery {
     const found = start.select([this.ref(this.key).as('k'), this.ref(req.sortBy).as('s')]);
     const fenced = cap === undefined ? found.offset(0) : found.limit(cap);
-    return this.ordered(this.db.selectFrom(fenced.as('f')).select('f.k'), req, sql.ref('f.s'), sql.ref('f.k'));
+    return this.ordered(this.reads.selectFrom(fenced.as('f')).select('f.k'), req, sql.ref('f.s'), sql.ref('f.k'));
   }
 
   /**
@@ -391,7 +397,7 @@ export class EntityRepository {
    */
   private async afterRow(q: AnyQuery, req: NormalisedListRequest, v: Visibility): Promise<AnyQuery> {
     if (req.after === undefined) return q;
-    const row = await this.listed(this.base(), v).select(this.ref(req.sortBy).as('v')).where(this.ref(this.key), '=', req.after).executeTakeFirst();
+    const row = await this.listed(this.base(this.reads), v).select(this.ref(req.sortBy).as('v')).where(this.ref(this.key), '=', req.after).executeTakeFirst();
     if (!row) throw new ListRequestError('page.after', 'exists', 'validation.page.after');
     const op = req.sortDir === 'desc' ? '<' : '>';
     const col = this.ref(req.sortBy);
@@ -406,7 +412,7 @@ export class EntityRepository {
   }
 
   async page(req: NormalisedListRequest, v: Visibility): Promise<Page<Row>> {
-    const filtered = this.searched(this.listed(this.base(this.db, this.usedBy(req, v)), v), req);
+    const filtered = this.searched(this.listed(this.base(this.reads, this.usedBy(req, v)), v), req);
     const offset = req.after === undefined ? req.page * req.size : 0;
     const answer = (rows: Row[], total: number, estimate: boolean): Page<Row> =>
       pageAnswer(
@@ -418,8 +424,8 @@ export class EntityRepository {
       );
     // The whole rows of a page's keys, in the list's order: names are joined for these rows only.
     const rowsOf = async (keys: AnyQuery) =>
-      (await this.ordered(this.selectAll(this.base()), req)
-        .where(this.ref(this.key), 'in', this.db.selectFrom(keys.as('p')).select('p.k'))
+      (await this.ordered(this.selectAll(this.base(this.reads)), req)
+        .where(this.ref(this.key), 'in', this.reads.selectFrom(keys.as('p')).select('p.k'))
         .execute()) as Row[];
 
     // A search not known to match many: one statement counts its matches (up to the limit + 1), takes the page's
@@ -431,7 +437,7 @@ export class EntityRepository {
         .select(sql<number>`count(*) over ()`.as('n'))
         .limit(req.size)
         .offset(offset);
-      const rows = (await this.ordered(this.selectAll(this.base()), req)
+      const rows = (await this.ordered(this.selectAll(this.base(this.reads)), req)
         .innerJoin(counted.as('p'), (join: any) => join.onRef('p.k', '=', `${T}.${this.keyColumn}`))
         .select(sql.ref('p.n').as(COUNTED))
         .execute()) as Row[];
@@ -452,7 +458,7 @@ export class EntityRepository {
 
   /** Id and name pairs of every visible row, for selects (narrowed by `v.where`). */
   async list(fields: string[], v: Visibility): Promise<Row[]> {
-    const rows = await this.listed(this.base(), v)
+    const rows = await this.listed(this.base(this.reads), v)
       .select(fields.map((f) => this.ref(f).as(f)))
       .orderBy(this.ref(fields.includes('name') ? 'name' : this.key))
       .execute();

@@ -147,8 +147,9 @@ function handlersFor(
   schema: EntitySchema,
   hooks: EntityHooks,
   checkReferences: ReturnType<typeof createReferenceCheck>,
+  reads: Kysely<Database>,
 ): Record<ApiOperation, Handler> {
-  const repo = new EntityRepository(db, schema);
+  const repo = new EntityRepository(db, schema, { read: reads });
   const key = schema['x-entity'].key;
   const customEntity = customEntityOf(schema);
   const customFields = customFieldsOf(db);
@@ -402,17 +403,18 @@ function routeDocs(schema: EntitySchema, route: ApiRoute) {
   }
 }
 
-/** Registers every call named in each schema's `x-api`, guarded by the schema's privilege. */
+/** Registers every call named in each schema's `x-api`, guarded by the schema's privilege; lists read `read`. */
 export function registerEntityRoutes(
   app: FastifyInstance,
   db: Kysely<Database>,
   engine: Engine,
   schemas: EntitySchema[],
   hooks: Record<string, EntityHooks> = {},
+  read: Kysely<Database> = db,
 ) {
   const checkReferences = createReferenceCheck(db, schemas);
   for (const schema of schemas) {
-    const handlers = handlersFor(db, engine, schema, hooks[schema.$id] ?? {}, checkReferences);
+    const handlers = handlersFor(db, engine, schema, hooks[schema.$id] ?? {}, checkReferences, read);
     for (const route of apiRoutes(schema)) {
       const options: RouteOptions = {
         method: route.method,
