@@ -5,6 +5,7 @@ import { ensureNetworks } from '../domains/networks/catalogue';
 import { seedPricing } from './seedPricing';
 import { seedPrepaid } from './seedPrepaid';
 import { seedResellerPricing } from './seedResellerPricing';
+import { seedInventory } from './seedInventory';
 import { seedNetworkEvents } from './seedNetworkEvents';
 import { seedSubscribers } from './seedSubscribers';
 import { seedUsage } from './seedUsage';
@@ -232,6 +233,7 @@ export async function seedDemo(db: Kysely<Database>, opts: { subscribers?: numbe
     await seedPrepaid(trx as unknown as Kysely<Database>, ids);
   });
   await seedSubscribers(db, opts.subscribers ?? 0);
+  await seedInventory(db);
   await seedUsage(db);
   if (opts.networkEvents ?? true) await seedNetworkEvents(db);
   return users;

@@ -714,9 +714,26 @@ export interface Setting {
   value: string;
 }
 
+export interface SimBatch {
+  cost: Numeric | null;
+  createdAt: Generated<Timestamp>;
+  createdBy: number | null;
+  iccidEnd: string;
+  iccidStart: string;
+  id: Generated<number>;
+  name: string;
+  orderUuid: string | null;
+  profileType: string | null;
+  quantity: number;
+  resellerId: number;
+  serviceProviderName: string | null;
+  simType: string;
+}
+
 export interface SimCard {
   activationCode: string | null;
   batch: string | null;
+  batchId: number | null;
   cost: Numeric | null;
   createdAt: Generated<Timestamp>;
   iccid: string;
@@ -987,6 +1004,7 @@ export interface DB {
   salesSlot: SalesSlot;
   serviceClass: ServiceClass;
   setting: Setting;
+  simBatch: SimBatch;
   simCard: SimCard;
   sponsor: Sponsor;
   sponsorImsi: SponsorImsi;
