@@ -167,6 +167,15 @@ export interface ExchangeRate {
   source: string;
 }
 
+export interface ImeiChange {
+  at: Generated<Timestamp>;
+  iccid: string;
+  id: Generated<number>;
+  imei: string | null;
+  previousImei: string | null;
+  subscriberId: number;
+}
+
 export interface InternationalPlan {
   createdAt: Generated<Timestamp>;
   defaultPrice: Numeric | null;
@@ -323,6 +332,21 @@ export interface LocationZone {
   name: string;
   resellerId: number;
   version: Generated<number>;
+}
+
+export interface MsisdnPool {
+  country: string;
+  createdAt: Generated<Timestamp>;
+  msisdn: string;
+  resellerId: number;
+  supplierId: number;
+}
+
+export interface MsisdnSupplier {
+  country: string | null;
+  createdAt: Generated<Timestamp>;
+  id: Generated<number>;
+  name: string;
 }
 
 export interface Network {
@@ -963,6 +987,7 @@ export interface DB {
   destinationZone: DestinationZone;
   equipmentTac: EquipmentTac;
   exchangeRate: ExchangeRate;
+  imeiChange: ImeiChange;
   internationalPlan: InternationalPlan;
   internationalRule: InternationalRule;
   invoice: Invoice;
@@ -976,6 +1001,8 @@ export interface DB {
   ledgerEntry: LedgerEntry;
   ledgerLine: LedgerLine;
   locationZone: LocationZone;
+  msisdnPool: MsisdnPool;
+  msisdnSupplier: MsisdnSupplier;
   network: Network;
   networkEvent: NetworkEvent;
   outbox: Outbox;
