@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isValidIccid } from '@shared/iccid';
+import { isValidIccid, luhnDigit } from '@shared/iccid';
 import { addSimBatch, DEFAULT_ICCID_PREFIX } from '@server/domains/inventory/batches';
 import { engines, testApp } from './helpers';
 
@@ -29,6 +29,15 @@ describe.each(engines)('SIM inventory on %s', (engine) => {
   const accountOf = async (name: string) =>
     await ctx.db.selectFrom('account').select(['accountId', 'resellerId']).where('name', '=', name).executeTakeFirstOrThrow();
   afterAll(async () => ctx?.close());
+
+  it("computes the database's Luhn check digits as the shared code does", async () => {
+    const rows = await q(sql`select n::text as body, luhn_digit(n::text) as digit, iccid_valid(n::text || luhn_digit(n::text)) as valid
+      from (select (898822800000000000 + g * 7919)::bigint as n from generate_series(1, 500) g) x`);
+    expect(rows.every((r) => r.digit === luhnDigit(r.body) && r.valid)).toBe(true);
+    expect(await q(sql`select iccid_valid('8988228000000000013') as a, iccid_valid('12345') as b, iccid_valid('89882280000000000a2') as c`)).toEqual([
+      { a: false, b: false, c: false },
+    ]);
+  });
 
   describe('adding a batch of SIM cards', () => {
     it('gives every seeded card a batch, and the demo resellers cards in inventory', async () => {

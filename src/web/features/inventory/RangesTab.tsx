@@ -95,7 +95,7 @@ export function RangesTab({ onOpenBatch }: { onOpenBatch: (batchId: number) => v
         <HTMLTable compact striped className="portal-inventory-table">
           <thead>
             <tr>
-              {['batch', 'reseller', 'rangeStart', 'rangeEnd', 'usage', 'allocated', 'available', 'total'].map((c) => (
+              {['batch', 'reseller', 'rangeStart', 'rangeEnd', 'use', 'allocated', 'available', 'total'].map((c) => (
                 <th key={c}>
                   <FormattedMessage id={`inventory.range.${c}`} />
                 </th>
