@@ -34,6 +34,9 @@ describe('inventory in the browser', () => {
       localStorage.clear();
       sessionStorage.clear();
     });
+    // A fresh start of the app without the administrator's session.
+    await page.goto(`${portal.url}/#/login`);
+    await page.reload();
     await signIn(page, portal, 'northwind', demoPassword(portal));
     await page.goto(`${portal.url}/#/inventory`);
     const row = page.getByTestId('range-E2E-2026-01');
@@ -48,6 +51,7 @@ describe('inventory in the browser', () => {
     await page.getByTestId('grid-inventorySim').getByText(range.rangeStart).waitFor();
     await page.screenshot({ path: `${SHOTS}/inventory-batch-light.png`, fullPage: true });
     await page.getByTestId('inventory-tab-msisdn').click();
+    await page.getByTestId('msisdn-country').selectOption('SE');
     await page.getByTestId('inventory-msisdn').getByText('+46 70 174 06 05').waitFor();
     await screenshotThemes(page, `${SHOTS}/inventory-msisdn`);
     await page.getByTestId('inventory-tab-devices').click();

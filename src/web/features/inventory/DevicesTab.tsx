@@ -2,14 +2,14 @@
  * Devices seen in the network: each IMEI with its make and model (from the TAC), the SIM and subscriber it is in,
  * and when it was last seen; a device whose SIM moved between devices opens its IMEI changes.
  */
-import { Button, Callout, ControlGroup, Dialog, DialogBody, HTMLTable, InputGroup, Intent, NonIdealState } from '@blueprintjs/core';
+import { Button, Callout, ControlGroup, Dialog, DialogBody, HTMLTable, InputGroup, Intent } from '@blueprintjs/core';
 import { MobilePhoneIcon, SearchIcon } from '@blueprintjs/icons';
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router-dom';
 import { useGetInventoryDevicesByIdChangesQuery, usePostInventoryDevicesQuery } from '@web/core/inventoryApi';
 import { Loading } from '@web/ui/Loading';
-import { Pager } from '@web/ui/Pager';
+import { PagedTable } from './PagedTable';
 
 const SIZE = 50;
 
@@ -84,57 +84,46 @@ export function DevicesTab() {
           <Button type="submit" text={intl.formatMessage({ id: 'inventory.device.find' })} />
         </ControlGroup>
       </form>
-      {list.isError ? (
-        <Callout intent={Intent.DANGER} role="alert">
-          <FormattedMessage id="list.loadError" />
-        </Callout>
-      ) : !list.data ? (
-        <Loading />
-      ) : list.data.items.length === 0 ? (
-        <NonIdealState icon={<MobilePhoneIcon size={48} />} description={<FormattedMessage id="list.empty" />} />
-      ) : (
-        <>
-          <HTMLTable compact striped className="portal-inventory-table">
-            <thead>
-              <tr>
-                {['imei', 'device', 'iccid', 'subscriber', 'account', 'lastSeen', 'changes'].map((c) => (
-                  <th key={c}>
-                    <FormattedMessage id={`inventory.device.${c}`} />
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.items.map((d) => (
-                <tr key={d.subscriberId} data-testid={`device-${d.imei}`}>
-                  <td className="portal-mono" dir="ltr">
-                    {d.imei}
-                  </td>
-                  <td>{d.make ? `${d.make} ${d.model ?? ''}` : intl.formatMessage({ id: 'inventory.device.unknown' }, { tac: d.tac })}</td>
-                  <td className="portal-mono" dir="ltr">
-                    {d.iccid}
-                  </td>
-                  <td>
-                    <Link to={`/subscriber/${d.subscriberId}`}>{d.subscriberName ?? `#${d.subscriberId}`}</Link>
-                  </td>
-                  <td>{d.accountName}</td>
-                  <td>{d.lastSeenAt ? intl.formatDate(d.lastSeenAt, { dateStyle: 'medium', timeStyle: 'short' }) : '—'}</td>
-                  <td>
-                    {d.changes > 0 ? (
-                      <Button variant="minimal" size="small" onClick={() => setOpen(d.subscriberId)} data-testid="device-changes">
-                        {intl.formatNumber(d.changes)}
-                      </Button>
-                    ) : (
-                      '0'
-                    )}
-                  </td>
-                </tr>
+      <PagedTable result={list} icon={<MobilePhoneIcon size={48} />} onPage={setPage}>
+        <HTMLTable compact striped className="portal-inventory-table">
+          <thead>
+            <tr>
+              {['imei', 'device', 'iccid', 'subscriber', 'account', 'lastSeen', 'changes'].map((c) => (
+                <th key={c}>
+                  <FormattedMessage id={`inventory.device.${c}`} />
+                </th>
               ))}
-            </tbody>
-          </HTMLTable>
-          <Pager page={list.data.currentPage + 1} pages={Math.max(1, list.data.totalPageCount)} total={list.data.totalItemsCount} onPage={setPage} />
-        </>
-      )}
+            </tr>
+          </thead>
+          <tbody>
+            {(list.data?.items ?? []).map((d) => (
+              <tr key={d.subscriberId} data-testid={`device-${d.imei}`}>
+                <td className="portal-mono" dir="ltr">
+                  {d.imei}
+                </td>
+                <td>{d.make ? `${d.make} ${d.model ?? ''}` : intl.formatMessage({ id: 'inventory.device.unknown' }, { tac: d.tac })}</td>
+                <td className="portal-mono" dir="ltr">
+                  {d.iccid}
+                </td>
+                <td>
+                  <Link to={`/subscriber/${d.subscriberId}`}>{d.subscriberName ?? `#${d.subscriberId}`}</Link>
+                </td>
+                <td>{d.accountName}</td>
+                <td>{d.lastSeenAt ? intl.formatDate(d.lastSeenAt, { dateStyle: 'medium', timeStyle: 'short' }) : '—'}</td>
+                <td>
+                  {d.changes > 0 ? (
+                    <Button variant="minimal" size="small" onClick={() => setOpen(d.subscriberId)} data-testid="device-changes">
+                      {intl.formatNumber(d.changes)}
+                    </Button>
+                  ) : (
+                    '0'
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      </PagedTable>
       {open !== null && <ChangesDialog subscriberId={open} onClose={() => setOpen(null)} />}
     </div>
   );

@@ -1,12 +1,11 @@
 /** The MSISDN pool: the caller's numbers by country, supplier and whether a subscriber holds them. */
-import { Callout, FormGroup, HTMLSelect, HTMLTable, Intent, NonIdealState, Tag } from '@blueprintjs/core';
+import { FormGroup, HTMLSelect, HTMLTable, Intent, Tag } from '@blueprintjs/core';
 import { PhoneIcon } from '@blueprintjs/icons';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router-dom';
 import { useGetInventoryMsisdnCountriesQuery, useGetInventoryMsisdnSuppliersQuery, usePostInventoryMsisdnListQuery } from '@web/core/inventoryApi';
-import { Loading } from '@web/ui/Loading';
-import { Pager } from '@web/ui/Pager';
+import { PagedTable } from './PagedTable';
 import { formatMsisdn } from './phone';
 
 const SIZE = 50;
@@ -62,55 +61,44 @@ export function MsisdnTab() {
           </HTMLSelect>
         </FormGroup>
       </div>
-      {list.isError ? (
-        <Callout intent={Intent.DANGER} role="alert">
-          <FormattedMessage id="list.loadError" />
-        </Callout>
-      ) : !list.data ? (
-        <Loading />
-      ) : list.data.items.length === 0 ? (
-        <NonIdealState icon={<PhoneIcon size={48} />} description={<FormattedMessage id="list.empty" />} />
-      ) : (
-        <>
-          <HTMLTable compact striped className="portal-inventory-table">
-            <thead>
-              <tr>
-                {['number', 'country', 'supplier', 'reseller', 'state'].map((c) => (
-                  <th key={c}>
-                    <FormattedMessage id={`inventory.msisdn.column.${c}`} />
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.items.map((n) => (
-                <tr key={n.msisdn} data-testid={`msisdn-${n.msisdn}`}>
-                  <td className="portal-mono" dir="ltr">
-                    {formatMsisdn(n.msisdn)}
-                  </td>
-                  <td>{regionName.of(n.country) ?? n.country}</td>
-                  <td>{n.supplierName}</td>
-                  <td>{n.resellerName}</td>
-                  <td>
-                    {n.assigned && n.subscriberId ? (
-                      <Link to={`/subscriber/${n.subscriberId}`}>
-                        <Tag intent={Intent.PRIMARY} minimal>
-                          <FormattedMessage id="inventory.msisdn.assignedTo" values={{ id: n.subscriberId }} />
-                        </Tag>
-                      </Link>
-                    ) : (
-                      <Tag intent={Intent.SUCCESS} minimal>
-                        <FormattedMessage id="inventory.msisdn.free" />
-                      </Tag>
-                    )}
-                  </td>
-                </tr>
+      <PagedTable result={list} icon={<PhoneIcon size={48} />} onPage={setPage}>
+        <HTMLTable compact striped className="portal-inventory-table">
+          <thead>
+            <tr>
+              {['number', 'country', 'supplier', 'reseller', 'state'].map((c) => (
+                <th key={c}>
+                  <FormattedMessage id={`inventory.msisdn.column.${c}`} />
+                </th>
               ))}
-            </tbody>
-          </HTMLTable>
-          <Pager page={list.data.currentPage + 1} pages={Math.max(1, list.data.totalPageCount)} total={list.data.totalItemsCount} onPage={setPage} />
-        </>
-      )}
+            </tr>
+          </thead>
+          <tbody>
+            {(list.data?.items ?? []).map((n) => (
+              <tr key={n.msisdn} data-testid={`msisdn-${n.msisdn}`}>
+                <td className="portal-mono" dir="ltr">
+                  {formatMsisdn(n.msisdn)}
+                </td>
+                <td>{regionName.of(n.country) ?? n.country}</td>
+                <td>{n.supplierName}</td>
+                <td>{n.resellerName}</td>
+                <td>
+                  {n.assigned && n.subscriberId ? (
+                    <Link to={`/subscriber/${n.subscriberId}`}>
+                      <Tag intent={Intent.PRIMARY} minimal>
+                        <FormattedMessage id="inventory.msisdn.assignedTo" values={{ id: n.subscriberId }} />
+                      </Tag>
+                    </Link>
+                  ) : (
+                    <Tag intent={Intent.SUCCESS} minimal>
+                      <FormattedMessage id="inventory.msisdn.free" />
+                    </Tag>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      </PagedTable>
     </div>
   );
 }
