@@ -12,6 +12,7 @@ import { entityHandlers } from './entityHandlers';
 import { graphHandlers } from './graphHandlers';
 import { labsHandlers } from './labsHandlers';
 import { logoHandlers } from './logoHandlers';
+import { inventoryHandlers } from './inventoryHandlers';
 import { packageHandlers } from './packageHandlers';
 import { paymentHandlers } from './paymentHandlers';
 import { resellerPricingHandlers } from './resellerPricingHandlers';
@@ -27,6 +28,7 @@ export function createHandlers(db: MockDatabase = createMockDatabase(), base = '
     // Before the entity handlers: `/subscriber-info/daily-limit` is not the subscriber with id "daily-limit".
     ...subscriberHandlers(db, base),
     ...packageHandlers(db, base),
+    ...inventoryHandlers(db, base),
     ...paymentHandlers(db, base),
     ...graphHandlers(db, base),
     ...resellerPricingHandlers(db, base),
