@@ -159,7 +159,7 @@ function orderOf(q: Question) {
 }
 
 /** Totals per key of the range as a subquery of `key`, `up`, `down`, `records`, `active` (null when not counted). */
-function totalsQuery(
+export function totalsQuery(
   range: ResolvedRange,
   dimension: UsageDimension,
   scope: RawBuilder<SqlBool>,
