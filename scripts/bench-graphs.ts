@@ -14,14 +14,14 @@
 import { cpus, loadavg } from 'node:os';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { sql } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { buildApp } from '@server/app';
 import { ensureAdmin, seedDemo } from '@server/db/seed';
 import { copySubscribers } from './lib/copySubscribers';
 import { usageSeriesQuery } from '@server/domains/graphs';
-import { RESELLER_LEVELS } from '@server/domains/graphs/usageBy';
+import { RESELLER_LEVELS, totalsQuery } from '@server/domains/graphs/usageBy';
 import { buildUsageByRollups } from '@server/db/migrations/0166_usage_by_rollups';
 import { resolveRange } from '@server/domains/graphs/ranges';
 import { freshDatabase } from '../test/server/helpers';
@@ -163,14 +163,19 @@ try {
   console.log(`A batch of 10,000 new usage records with its rollup upserts: ${(performance.now() - tb).toFixed(0)} ms`);
 
   if (process.env.BENCH_EXPLAIN === '1') {
-    // The plan of the administrator's usage over a year, to read by hand.
-    const query = usageSeriesQuery(await resolveRange(db, { range: 'last12Months' }, ZONE), sql`true`, RESELLER_LEVELS).compile(db);
-    const { rows: plan } = await sql
-      .raw<{ 'QUERY PLAN': string }>(
-        `explain (analyze, buffers) ${query.sql.replace(/\$(\d+)/g, (_m, n) => `'${String(query.parameters[Number(n) - 1]).replace(/'/g, "''")}'`)}`,
-      )
-      .execute(db);
-    console.log(plan.map((r) => Object.values(r)[0]).join('\n'));
+    // The plans of the administrator's usage over a year and of the totals per account over 30 days, to read by hand.
+    const explain = async (query: CompiledQuery) => {
+      const { rows: plan } = await sql
+        .raw<{ 'QUERY PLAN': string }>(
+          `explain (analyze, buffers) ${query.sql.replace(/\$(\d+)/g, (_m, n) => `'${String(query.parameters[Number(n) - 1]).replace(/'/g, "''")}'`)}`,
+        )
+        .execute(db);
+      console.log(plan.map((r) => Object.values(r)[0]).join('\n'));
+    };
+    await explain(usageSeriesQuery(await resolveRange(db, { range: 'last12Months' }, ZONE), sql`true`, RESELLER_LEVELS).compile(db));
+    await explain(
+      sql`select count(*) from ${totalsQuery(await resolveRange(db, { range: 'last30Days' }, ZONE), 'account', sql`true`, false, null)} t`.compile(db),
+    );
   }
   const app = await buildApp({ database, jwtSecret: 'bench' });
   await app.ready();

@@ -49,7 +49,9 @@ export function usageLevels(principal: Principal, body: ScopeBody): Levels {
 /**
  * The rows of [from, to) of a rollup, each exactly once, read at the coarsest level that stays inside one bucket:
  * whole UTC days without a boundary (`bounds`: a subquery of instants `t`, the buckets' starts and the range's end),
- * whole hours of the days around a boundary, and quarter hours only in the hours holding one. Columns: `slot`,
+ * whole hours of the days around a boundary, and quarter hours only in the hours holding one. Each window's reads are
+ * bounded by the window alone (clipped to the range), so the planner reads them through the slot index window by
+ * window instead of reading the whole range at the finer levels and filtering. Columns: `slot`,
  * bytes_up, bytes_down, records and `columns` (more of the rollup's, e.g. `x.plmn`).
  */
 export function rollupRows(
@@ -68,11 +70,11 @@ export function rollupRows(
     hwin as (select distinct date_trunc('day', t at time zone 'UTC') at time zone 'UTC' as s from t)
     select x.* from qwin w cross join lateral (
       select ${cols} from ${slot} x
-      where ${scope} and x.slot >= w.s and x.slot < w.s + interval '1 hour' and x.slot >= ${from} and x.slot < ${to}) x
+      where ${scope} and x.slot >= greatest(w.s, ${from}) and x.slot < least(w.s + interval '1 hour', ${to})) x
     union all
     select x.* from hwin w cross join lateral (
       select ${cols} from ${hour} x
-      where ${scope} and x.slot >= w.s and x.slot < w.s + interval '1 day' and x.slot >= ${from} and x.slot < ${to}
+      where ${scope} and x.slot >= greatest(w.s, ${from}) and x.slot < least(w.s + interval '1 day', ${to})
         and x.slot not in (select s from qwin)) x
     union all
     select ${cols} from ${day} x
@@ -159,7 +161,7 @@ function orderOf(q: Question) {
 }
 
 /** Totals per key of the range as a subquery of `key`, `up`, `down`, `records`, `active` (null when not counted). */
-function totalsQuery(
+export function totalsQuery(
   range: ResolvedRange,
   dimension: UsageDimension,
   scope: RawBuilder<SqlBool>,
