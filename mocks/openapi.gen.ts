@@ -9775,7 +9775,6 @@ export interface operations {
              * @description The first instant of the range (included)
              */
             from: string;
-            /** @description The page of totals, in the order asked */
             items: {
               /** @description The group dimension: its subscribers with usage in the range */
               activeSims?: number;
@@ -9812,6 +9811,8 @@ export interface operations {
               /** @description Usage records */
               records: number;
             }[];
+            /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+            totalIsEstimate?: boolean;
             totalItemsCount: number;
             totalPageCount: number;
           };

@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { normaliseListRequest, type EntitySchema } from '@shared/schema';
+import { pageAnswer } from '@shared/wire';
 import type { Engine } from '../../db';
 import type { Database } from '../../db/types';
 import { queryBatches, sendCsv } from '../../engine/csv';
@@ -14,7 +15,7 @@ import { customFieldsOf } from '../../engine/customFields';
 import { EntityRepository } from '../../engine/repository';
 import { fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
-import { idSchema, INT_MIN, objectBody, pageNumberSchema, pageSizeSchema } from '../../http/input';
+import { idSchema, INT_MIN, objectBody, pageNumberSchema, pageSchema, pageSizeSchema } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import { GROUP_FILTER, groupListHook } from '../subscribers/groups';
 import { rangeProperties, resolveRange, timeZoneOf, TIME_ZONE_HEADER, type RangeBody, type ResolvedRange } from './ranges';
@@ -232,23 +233,15 @@ const itemSchema = {
     activeSims: { type: 'integer', description: 'The group dimension: its subscribers with usage in the range' },
   },
 };
-const answerSchema = {
-  type: 'object',
-  required: ['range', 'timeZone', 'bucket', 'from', 'to', 'dimension', 'items', 'top', 'totalPageCount', 'totalItemsCount', 'currentPage'],
-  properties: {
-    range: { type: 'string' },
-    timeZone: { type: 'string' },
-    bucket: { type: 'string', enum: ['hour', 'day', 'month'] },
-    from: { type: 'string', format: 'date-time', description: 'The first instant of the range (included)' },
-    to: { type: 'string', format: 'date-time', description: 'The end of the range (excluded)' },
-    dimension: { type: 'string', enum: [...USAGE_DIMENSIONS] },
-    items: { type: 'array', items: itemSchema, description: 'The page of totals, in the order asked' },
-    top: { type: 'array', items: itemSchema, description: `The ${USAGE_BY_TOP} largest totals, for a chart` },
-    totalPageCount: { type: 'integer' },
-    totalItemsCount: { type: 'integer' },
-    currentPage: { type: 'integer' },
-  },
-};
+const answerSchema = pageSchema(itemSchema, {
+  range: { type: 'string' },
+  timeZone: { type: 'string' },
+  bucket: { type: 'string', enum: ['hour', 'day', 'month'] },
+  from: { type: 'string', format: 'date-time', description: 'The first instant of the range (included)' },
+  to: { type: 'string', format: 'date-time', description: 'The end of the range (excluded)' },
+  dimension: { type: 'string', enum: [...USAGE_DIMENSIONS] },
+  top: { type: 'array', items: itemSchema, description: `The ${USAGE_BY_TOP} largest totals, for a chart` },
+});
 
 export function registerUsageByRoutes(app: FastifyInstance, db: Kysely<Database>, engine: Engine, schemas: EntitySchema[]) {
   const subscriber = schemas.find((s) => s.$id === 'subscriber');
@@ -338,17 +331,14 @@ export function registerUsageByRoutes(app: FastifyInstance, db: Kysely<Database>
       );
       const total = Number(rows[0].total);
       return {
+        ...pageAnswer((rows[0].items ?? []).map(toItem), total, q.page, q.size),
         range: q.range.range,
         timeZone: q.range.timeZone,
         bucket: q.range.bucket,
         from: q.range.from,
         to: q.range.to,
         dimension: q.dimension,
-        items: (rows[0].items ?? []).map(toItem),
         top: (rows[0].top ?? []).map(toItem),
-        totalItemsCount: total,
-        totalPageCount: Math.max(1, Math.ceil(total / q.size)),
-        currentPage: q.page,
       };
     },
   );

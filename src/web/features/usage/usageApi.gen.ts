@@ -23,15 +23,6 @@ const injectedRtkApi = api
   });
 export { injectedRtkApi as enhancedApi };
 export type PostGraphsUsageByApiResponse = /** status 200 Default Response */ {
-  range: string;
-  timeZone: string;
-  bucket: 'hour' | 'day' | 'month';
-  /** The first instant of the range (included) */
-  from: string;
-  /** The end of the range (excluded) */
-  to: string;
-  dimension: 'subscriber' | 'account' | 'reseller' | 'country' | 'operator' | 'group';
-  /** The page of totals, in the order asked */
   items: {
     /** The subscriber, account, reseller or group id, the PLMN or the ISO country ('' when no network) */
     key: string;
@@ -46,6 +37,19 @@ export type PostGraphsUsageByApiResponse = /** status 200 Default Response */ {
     /** The group dimension: its subscribers with usage in the range */
     activeSims?: number;
   }[];
+  totalItemsCount: number;
+  totalPageCount: number;
+  currentPage: number;
+  /** Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+  totalIsEstimate?: boolean;
+  range: string;
+  timeZone: string;
+  bucket: 'hour' | 'day' | 'month';
+  /** The first instant of the range (included) */
+  from: string;
+  /** The end of the range (excluded) */
+  to: string;
+  dimension: 'subscriber' | 'account' | 'reseller' | 'country' | 'operator' | 'group';
   /** The 10 largest totals, for a chart */
   top: {
     /** The subscriber, account, reseller or group id, the PLMN or the ISO country ('' when no network) */
@@ -61,9 +65,6 @@ export type PostGraphsUsageByApiResponse = /** status 200 Default Response */ {
     /** The group dimension: its subscribers with usage in the range */
     activeSims?: number;
   }[];
-  totalPageCount: number;
-  totalItemsCount: number;
-  currentPage: number;
 };
 export type PostGraphsUsageByApiArg = {
   /** The IANA time zone the range is computed in (UTC by default) */
