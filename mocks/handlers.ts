@@ -11,6 +11,7 @@ import { createMockDatabase, type MockDatabase } from './data';
 import { entityHandlers } from './entityHandlers';
 import { labsHandlers } from './labsHandlers';
 import { logoHandlers } from './logoHandlers';
+import { inventoryHandlers } from './inventoryHandlers';
 import { packageHandlers } from './packageHandlers';
 import { paymentHandlers } from './paymentHandlers';
 import { resellerPricingHandlers } from './resellerPricingHandlers';
@@ -26,6 +27,7 @@ export function createHandlers(db: MockDatabase = createMockDatabase(), base = '
     // Before the entity handlers: `/subscriber-info/daily-limit` is not the subscriber with id "daily-limit".
     ...subscriberHandlers(db, base),
     ...packageHandlers(db, base),
+    ...inventoryHandlers(db, base),
     ...paymentHandlers(db, base),
     ...resellerPricingHandlers(db, base),
     // Before the entity handlers: `/custom-fields/applicable/subscriber` is not the definition with id "applicable".

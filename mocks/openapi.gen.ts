@@ -1115,6 +1115,176 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/inventory/assign': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Assigns a range of inventory SIM cards (at most 100000) to an account: a subscriber each, in one transaction */
+    post: operations['postInventoryAssign'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/inventory/batches/sim-cards': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Adds a batch of SIM cards with consecutive ICCIDs to a reseller's inventory (the provider's next free range without iccidStart) */
+    post: operations['postInventoryBatchesSimCards'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/inventory/devices': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A page of the devices seen in the network, the SIM each is in and how often its SIM changed device */
+    post: operations['postInventoryDevices'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/inventory/devices/{id}/changes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The IMEI changes of a subscriber's SIM (the id is the subscriber's), newest first */
+    get: operations['getInventoryDevicesByIdChanges'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/inventory/msisdn-countries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The countries of the numbers the caller sees, with their counts */
+    get: operations['getInventoryMsisdnCountries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/inventory/msisdn-list': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A page of the pool: by country, supplier, assigned or free, and part of the number */
+    post: operations['postInventoryMsisdnList'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/inventory/msisdn-suppliers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The suppliers of the numbers the caller sees, with their counts */
+    get: operations['getInventoryMsisdnSuppliers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/inventory/ranges': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caller's inventory ranges (a batch each) with allocated, available and total cards, and each reseller's stock and rate of use */
+    get: operations['getInventoryRanges'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/inventory/sim-cards': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A page of the caller's SIM cards (of one batch with batch_id), sorted and searched like every list */
+    post: operations['postInventorySimCards'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/inventory/sim-cards/download': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The whole SIM card search as CSV (streamed) */
+    post: operations['postInventorySimCardsDownload'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/jobs': {
     parameters: {
       query?: never;
@@ -9350,6 +9520,504 @@ export interface operations {
             to: string;
           };
         };
+      };
+    };
+  };
+  postInventoryAssign: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          accountId: number;
+          iccidEnd: string;
+          iccidStart: string;
+          quantity: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            accountId: number;
+            assigned: number;
+            firstSubscriberId: number | null;
+            lastSubscriberId: number | null;
+          };
+        };
+      };
+    };
+  };
+  postInventoryBatchesSimCards: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          cost?: number | null;
+          iccidStart?: string | null;
+          name: string;
+          /** Format: uuid */
+          orderUuid?: string | null;
+          profileType?: string | null;
+          quantity: number;
+          resellerId: number;
+          serviceProviderName?: string | null;
+          /** @enum {string} */
+          simType: 'physical' | 'esim';
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            batchId: number;
+            iccidEnd: string;
+            iccidStart: string;
+            name: string;
+            quantity: number;
+          };
+        };
+      };
+    };
+  };
+  postInventoryDevices: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          page?: {
+            page?: number;
+            size?: number;
+          };
+          searchKey?: string | null;
+          /** @enum {string|null} */
+          sortBy?: 'imei' | 'make' | 'model' | 'lastSeenAt' | 'iccid' | 'subscriberId' | null;
+          /** @enum {string|null} */
+          sortDir?: 'asc' | 'desc' | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            currentPage: number;
+            items: {
+              accountName: string;
+              activationCode: string | null;
+              changes: number;
+              deviceType: string | null;
+              iccid: string;
+              imei: string;
+              imsi: string;
+              /** Format: date-time */
+              lastSeenAt: string | null;
+              make: string | null;
+              model: string | null;
+              resellerName: string;
+              simType: string | null;
+              subscriberId: number;
+              subscriberName: string | null;
+              tac: string;
+            }[];
+            totalItemsCount: number;
+            totalPageCount: number;
+          };
+        };
+      };
+    };
+  };
+  getInventoryDevicesByIdChanges: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: date-time */
+            at: string;
+            iccid: string;
+            id: number;
+            imei: string | null;
+            make: string | null;
+            model: string | null;
+            previousImei: string | null;
+          }[];
+        };
+      };
+    };
+  };
+  getInventoryMsisdnCountries: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            country: string;
+            free: number;
+            total: number;
+          }[];
+        };
+      };
+    };
+  };
+  postInventoryMsisdnList: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          assigned?: boolean | null;
+          country?: string | null;
+          page?: {
+            page?: number;
+            size?: number;
+          };
+          searchKey?: string | null;
+          /** @description Only numbers that may go to a subscriber of this reseller */
+          subscriberResellerId?: number | null;
+          supplierId?: number | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            currentPage: number;
+            items: {
+              assigned: boolean;
+              country: string;
+              msisdn: string;
+              resellerId: number;
+              resellerName: string;
+              subscriberId: number | null;
+              supplierId: number;
+              supplierName: string;
+            }[];
+            totalItemsCount: number;
+            totalPageCount: number;
+          };
+        };
+      };
+    };
+  };
+  getInventoryMsisdnSuppliers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            country: string | null;
+            free: number;
+            id: number;
+            name: string;
+            total: number;
+          }[];
+        };
+      };
+    };
+  };
+  getInventoryRanges: {
+    parameters: {
+      query?: {
+        reseller_id?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            ranges: {
+              allocated: number;
+              available: number;
+              batchId: number;
+              /** Format: date-time */
+              createdAt: string;
+              firstAvailable: string | null;
+              name: string;
+              rangeEnd: string;
+              rangeStart: string;
+              resellerId: number;
+              resellerName: string;
+              serviceProviderName: string | null;
+              simType: string;
+              total: number;
+            }[];
+            stock: {
+              available: number;
+              daysLeft: number | null;
+              low: boolean;
+              nextRange: string | null;
+              nextRangeDaysLeft: number | null;
+              perDay: number;
+              resellerId: number;
+              resellerName: string;
+            }[];
+          };
+        };
+      };
+    };
+  };
+  postInventorySimCards: {
+    parameters: {
+      query?: {
+        batch_id?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          page?: {
+            /** @description Key of the last row of the previous page: the page starts after it (keyset paging; `page` is then only echoed) */
+            after?: number | string;
+            page?: number;
+            size?: number;
+          } | null;
+          /** @description One of iccid, batch, status, simType, serviceProviderName, resellerName */
+          searchBy?: string | null;
+          searchKey?: string | null;
+          sortBy?: string | null;
+          /** @enum {string|null} */
+          sortDir?: 'asc' | 'desc' | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            currentPage?: number;
+            items?: {
+              batch?: string;
+              batchId?: number;
+              cost?: number;
+              iccid?: string;
+              profileType?: string;
+              resellerId?: number;
+              resellerName?: string;
+              serviceProviderName?: string;
+              /** @enum {string} */
+              simType?: 'physical' | 'esim';
+              /** @enum {string} */
+              status?: 'inventory' | 'active' | 'suspended' | 'retired';
+              /** Format: date-time */
+              statusDate?: string;
+            }[];
+            /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+            totalIsEstimate?: boolean;
+            totalItemsCount?: number;
+            totalPageCount?: number;
+          };
+        };
+      };
+    };
+  };
+  postInventorySimCardsDownload: {
+    parameters: {
+      query?: {
+        batch_id?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          page?: {
+            /** @description Key of the last row of the previous page: the page starts after it (keyset paging; `page` is then only echoed) */
+            after?: number | string;
+            page?: number;
+            size?: number;
+          } | null;
+          searchBy?: string | null;
+          searchKey?: string | null;
+          sortBy?: string | null;
+          /** @enum {string|null} */
+          sortDir?: 'asc' | 'desc' | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };

@@ -157,6 +157,16 @@ export const API_DOMAINS: Record<string, string[]> = {
     'post /accounts/{id}/payments/paged',
     'get /accounts/{id}/payments',
   ],
+  'src/web/core/inventoryApi.gen.ts': [
+    'post /inventory/batches/sim-cards',
+    'get /inventory/ranges',
+    'post /inventory/assign',
+    'get /inventory/msisdn-suppliers',
+    'get /inventory/msisdn-countries',
+    'post /inventory/msisdn-list',
+    'post /inventory/devices',
+    'get /inventory/devices/{id}/changes',
+  ],
   'src/web/core/accessApi.gen.ts': ['post /join/recaptcha', 'post /join/request', 'put /user/password/reset'],
   'src/web/features/pricing/rulesApi.gen.ts': ['get /networks'],
   'src/web/features/finance/financeApi.gen.ts': [
@@ -218,6 +228,8 @@ const READING_POSTS = new Set([
   'post /networks/usage/paged',
   'post /networks/usage/countries',
   'post /subscriber-groups/{id}/members/paged',
+  'post /inventory/msisdn-list',
+  'post /inventory/devices',
 ]);
 
 /** The types of the whole document (its `paths`, `components` and `operations`), for the mock backend. */

@@ -16,6 +16,7 @@ import auth from './domains/auth/plugin';
 import exchangeRates from './domains/exchange-rates/plugin';
 import finance from './domains/finance/plugin';
 import type { ExchangeRateOptions } from './domains/exchange-rates/routes';
+import inventory from './domains/inventory/plugin';
 import invoices, { type InvoiceOptions } from './domains/invoices/plugin';
 import labs from './domains/labs/plugin';
 import graphs from './domains/graphs/plugin';
@@ -191,6 +192,7 @@ export async function buildApp(opts: AppOptions) {
     'reseller-settings': resellerSettings,
     webhooks,
     invoices,
+    inventory,
     orders,
   };
   const domainOptions: DomainOptions = { database: opts.database, schemas, tokens, app: opts };

@@ -6,6 +6,7 @@ import { seedPricing } from './seedPricing';
 import { seedOrders } from './seedOrders';
 import { seedPrepaid } from './seedPrepaid';
 import { seedResellerPricing } from './seedResellerPricing';
+import { seedInventory } from './seedInventory';
 import { seedNetworkEvents } from './seedNetworkEvents';
 import { seedSubscribers } from './seedSubscribers';
 import { seedUsage } from './seedUsage';
@@ -234,6 +235,7 @@ export async function seedDemo(db: Kysely<Database>, opts: { subscribers?: numbe
     await seedOrders(trx as unknown as Kysely<Database>, ids);
   });
   await seedSubscribers(db, opts.subscribers ?? 0);
+  await seedInventory(db);
   await seedUsage(db);
   if (opts.networkEvents ?? true) await seedNetworkEvents(db);
   return users;

@@ -177,6 +177,15 @@ export interface ExchangeRate {
   source: string;
 }
 
+export interface ImeiChange {
+  at: Generated<Timestamp>;
+  iccid: string;
+  id: Generated<number>;
+  imei: string | null;
+  previousImei: string | null;
+  subscriberId: number;
+}
+
 export interface InternationalPlan {
   createdAt: Generated<Timestamp>;
   defaultPrice: Numeric | null;
@@ -333,6 +342,21 @@ export interface LocationZone {
   name: string;
   resellerId: number;
   version: Generated<number>;
+}
+
+export interface MsisdnPool {
+  country: string;
+  createdAt: Generated<Timestamp>;
+  msisdn: string;
+  resellerId: number;
+  supplierId: number;
+}
+
+export interface MsisdnSupplier {
+  country: string | null;
+  createdAt: Generated<Timestamp>;
+  id: Generated<number>;
+  name: string;
 }
 
 export interface Network {
@@ -742,9 +766,26 @@ export interface Setting {
   value: string;
 }
 
+export interface SimBatch {
+  cost: Numeric | null;
+  createdAt: Generated<Timestamp>;
+  createdBy: number | null;
+  iccidEnd: string;
+  iccidStart: string;
+  id: Generated<number>;
+  name: string;
+  orderUuid: string | null;
+  profileType: string | null;
+  quantity: number;
+  resellerId: number;
+  serviceProviderName: string | null;
+  simType: string;
+}
+
 export interface SimCard {
   activationCode: string | null;
   batch: string | null;
+  batchId: number | null;
   cost: Numeric | null;
   createdAt: Generated<Timestamp>;
   iccid: string;
@@ -1099,6 +1140,7 @@ export interface DB {
   destinationZone: DestinationZone;
   equipmentTac: EquipmentTac;
   exchangeRate: ExchangeRate;
+  imeiChange: ImeiChange;
   internationalPlan: InternationalPlan;
   internationalRule: InternationalRule;
   invoice: Invoice;
@@ -1112,6 +1154,8 @@ export interface DB {
   ledgerEntry: LedgerEntry;
   ledgerLine: LedgerLine;
   locationZone: LocationZone;
+  msisdnPool: MsisdnPool;
+  msisdnSupplier: MsisdnSupplier;
   network: Network;
   networkEvent: NetworkEvent;
   outbox: Outbox;
@@ -1141,6 +1185,7 @@ export interface DB {
   salesSlot: SalesSlot;
   serviceClass: ServiceClass;
   setting: Setting;
+  simBatch: SimBatch;
   simCard: SimCard;
   simOrder: SimOrder;
   simOrderArtwork: SimOrderArtwork;

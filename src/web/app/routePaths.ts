@@ -43,6 +43,8 @@ export const SCREEN_SPECS: readonly Extract<RouteSpec, { page: 'screen' }>[] = [
   { path: '/sim/:id', privilege: 'Subscribers', page: 'screen', screen: 'SimDetail' },
   { path: '/my-pricing', privilege: 'Pricing', page: 'screen', screen: 'MyPricing' },
   { path: '/assign-subscribers', privilege: 'MoveSubscribers', page: 'screen', screen: 'AssignSubscribers' },
+  // Ranges, batches and their cards, sponsors, the MSISDN pool (?tab=msisdn) and devices (?tab=devices) on tabs.
+  { path: '/inventory', privilege: 'Inventory', page: 'screen', screen: 'Inventory' },
   { path: '/labs', privilege: 'Labs', page: 'screen', screen: 'Labs' },
   // The reseller's form with its standing and the terms set from above it.
   { path: '/reseller/:id', privilege: 'Resellers', page: 'screen', screen: 'ResellerDetail' },

@@ -30,6 +30,7 @@ const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   SimDetail: lazy(() => import('@web/features/subscribers/sims/SimDetailPage')),
   MyPricing: lazy(() => import('@web/features/reseller-pricing/MyPricingPage')),
   AssignSubscribers: lazy(() => import('@web/features/assign-subscribers/AssignSubscribersPage')),
+  Inventory: lazy(() => import('@web/features/inventory/InventoryPage')),
   Labs: lazy(() => import('@web/features/labs/LabsPage')),
   ResellerDetail: lazy(() => import('@web/features/resellers/ResellerDetailPage')),
   PaymentMethods: lazy(() => import('@web/features/payments/PaymentMethodsPage')),

@@ -5,6 +5,7 @@ import { conflict, fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { idParams, idSchema, isId, objectBody } from '../../http/input';
 import type { Principal } from '../../http/principal';
+import { checkPoolNumber } from '../inventory/msisdn';
 import { auditSubscriber, auditSubscribers } from './audit';
 import { money, pathId, pgCode, requirePanel, scopeToCaller, visibleSubscriber, type Body, type Subscriber } from './context';
 import { operationToWire, recordOperation, startNetworkOperation, type Actor, type NetworkOperation } from './network';
@@ -289,6 +290,8 @@ export function registerSubscriberOperationRoutes(app: FastifyInstance, db: Kyse
         op = { name: operation, network: 'refreshSim', request: { iccid: sub.iccid } };
       } else {
         const msisdn = body.msisdn as string;
+        // A number of the MSISDN pool goes only to subscribers of its owner's subtree.
+        await checkPoolNumber(db, principal, sub.resellerId, msisdn);
         if (await db.selectFrom('subscriberMsisdn').select('msisdn').where('msisdn', '=', msisdn).executeTakeFirst()) {
           throw conflict([fieldError('msisdn', 'unique', 'validation.msisdn.inUse')]);
         }

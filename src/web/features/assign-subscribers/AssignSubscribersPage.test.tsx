@@ -191,8 +191,79 @@ describe('assign subscribers', () => {
     expect(api.requests('/portal/summa/subscriber-migration/range', 'POST')[0].body).toEqual({ rangeStart: '41', rangeEnd: '42' });
   });
 
-  it('says assigning from the inventory is not available yet', async () => {
-    render('?tab=inventory');
-    expect((await screen.findByTestId('assign-inventory')).textContent).toContain('not available yet');
+  it('assigns a range from the inventory: the range fills the first ICCID, the quantity the last, and a refusal shows under its field', async () => {
+    const first = '8988228000000000012';
+    const ranges = {
+      ranges: [
+        {
+          batchId: 4,
+          name: 'NW-2026-01',
+          resellerId: 10,
+          resellerName: 'Northwind',
+          simType: 'physical',
+          rangeStart: first,
+          rangeEnd: '8988228000000005003',
+          total: 500,
+          allocated: 0,
+          available: 500,
+          firstAvailable: first,
+          serviceProviderName: null,
+          createdAt: '2026-01-02T00:00:00.000Z',
+        },
+        {
+          batchId: 5,
+          name: 'Used up',
+          resellerId: 10,
+          resellerName: 'Northwind',
+          simType: 'esim',
+          rangeStart: '8988228000000010003',
+          rangeEnd: '8988228000000010011',
+          total: 2,
+          allocated: 2,
+          available: 0,
+          firstAvailable: null,
+          serviceProviderName: null,
+          createdAt: '2026-01-02T00:00:00.000Z',
+        },
+      ],
+      stock: [],
+    };
+    let answer = refused([
+      {
+        field: 'quantity',
+        rule: 'count',
+        messageId: 'inventory.assign.quantityMismatch',
+        message: 'The quantity must equal the number of SIM cards in the range',
+      },
+    ]);
+    api.server.use(
+      http.get('*/portal/inventory/ranges', () => HttpResponse.json(ranges)),
+      http.post('*/portal/inventory/assign', () => answer),
+    );
+    const { user } = render('?tab=inventory');
+    const form = await screen.findByTestId('assign-inventory');
+    await user.click(within(form).getByTestId('inventory-submit'));
+    expect(within(form).getByText('Please choose the target account')).toBeTruthy();
+    expect(api.requests('/portal/inventory/assign')).toHaveLength(0);
+
+    await waitFor(() => expect(within(screen.getByTestId('inventory-range')).getByText('NW-2026-01: 500 of 500 available')).toBeTruthy());
+    // A range without cards left is not offered.
+    expect(within(screen.getByTestId('inventory-range')).queryByText(/Used up/)).toBeNull();
+    await user.selectOptions(screen.getByTestId('inventory-range'), '4');
+    expect((screen.getByTestId('inventory-iccidStart') as HTMLInputElement).value).toBe(first);
+    await user.type(screen.getByTestId('inventory-quantity'), '120');
+    const end = (screen.getByTestId('inventory-iccidEnd') as HTMLInputElement).value;
+    expect(BigInt(end.slice(0, -1)) - BigInt(first.slice(0, -1))).toBe(119n);
+    await waitFor(() => expect(within(screen.getByTestId('inventory-account')).getByText('Beacon Fleet')).toBeTruthy());
+    const accountId = within(screen.getByTestId('inventory-account')).getByText('Beacon Fleet').getAttribute('value')!;
+    await user.selectOptions(screen.getByTestId('inventory-account'), accountId);
+    await user.click(within(form).getByTestId('inventory-submit'));
+    expect(await within(form).findByText('The quantity must equal the number of SIM cards in the range')).toBeTruthy();
+    expect(api.requests('/portal/inventory/assign', 'POST')[0].body).toEqual({ accountId: Number(accountId), iccidStart: first, iccidEnd: end, quantity: 120 });
+
+    answer = HttpResponse.json({ accountId: Number(accountId), assigned: 120, firstSubscriberId: 900, lastSubscriberId: 1019 });
+    await user.click(within(form).getByTestId('inventory-submit'));
+    expect((await screen.findByTestId('inventory-done')).textContent).toContain('120 SIM cards were assigned to the account.');
+    expect(screen.getByTestId('inventory-show').getAttribute('href')).toBe(`/subscribers?searchBy=accountId&searchKey=${accountId}&page=1`);
   });
 });

@@ -2,10 +2,10 @@
  * `/assign-subscribers` (privilege MoveSubscribers): range operations on subscribers, each on a tab shown to a
  * user who holds what the server asks for it: moving a range to another account (MoveSubscribers), giving a
  * range a roaming profile (Subscribers), and migrating a range to the external core platform (Subscribers and the
- * MigrationStatus panel). Assigning SIMs from the inventory waits for the inventory screen.
+ * MigrationStatus panel), and assigning a range of SIM cards from the inventory to an account (MoveSubscribers;
+ * the ranges offered are those the caller's inventory holds).
  */
-import { BoxIcon } from '@blueprintjs/icons';
-import { H2, NonIdealState, Tab, Tabs } from '@blueprintjs/core';
+import { H2, Tab, Tabs } from '@blueprintjs/core';
 import type { ReactElement } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSearchParams } from 'react-router-dom';
@@ -14,6 +14,7 @@ import { useGetUserUiPrivilegesQuery } from '@web/core/authApi';
 import { Loading } from '@web/ui/Loading';
 import { usePageTitle } from '@web/engine/pageTitle';
 import { useIsAdmin } from '@web/core/useIsAdmin';
+import { InventoryAssignForm } from './InventoryAssignForm';
 import { MigrationRangeForm } from './MigrationRangeForm';
 import { MoveRangeForm } from './MoveRangeForm';
 import { RoamingRangeForm } from './RoamingRangeForm';
@@ -25,18 +26,6 @@ interface TabSpec {
   panel: () => ReactElement;
 }
 
-function InventoryNotYet() {
-  return (
-    <div data-testid="assign-inventory">
-      <NonIdealState
-        icon={<BoxIcon size={48} />}
-        title={<FormattedMessage id="assign.inventory.title" />}
-        description={<FormattedMessage id="assign.inventory.notYet" />}
-      />
-    </div>
-  );
-}
-
 const TABS: readonly TabSpec[] = [
   { id: 'move', allowed: (g) => hasPrivilege(g, 'MoveSubscribers'), panel: () => <MoveRangeForm /> },
   { id: 'roaming', allowed: (g) => hasPrivilege(g, 'Subscribers'), panel: () => <RoamingRangeForm /> },
@@ -45,7 +34,7 @@ const TABS: readonly TabSpec[] = [
     allowed: (g) => hasPrivilege(g, 'Subscribers') && hasPrivilege(g, 'SubscriberDetails', 'MigrationStatus'),
     panel: () => <MigrationRangeForm />,
   },
-  { id: 'inventory', allowed: () => true, panel: () => <InventoryNotYet /> },
+  { id: 'inventory', allowed: (g) => hasPrivilege(g, 'MoveSubscribers'), panel: () => <InventoryAssignForm /> },
 ];
 
 export default function AssignSubscribersPage() {

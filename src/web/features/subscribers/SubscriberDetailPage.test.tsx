@@ -94,6 +94,21 @@ describe('subscriber detail page', () => {
     expect(within(screen.getByTestId('subscriber-header')).getByTestId('subscriber-status').textContent).toContain('Active');
   });
 
+  it('offers the free numbers of the MSISDN pool in the change-MSISDN dialog and sends the one picked', async () => {
+    const { user } = render('/subscriber/7');
+    await screen.findByTestId('subscriber-name');
+    await user.click(screen.getAllByTestId('action-change-msisdn')[0]);
+    const dialog = await screen.findByTestId('msisdn-dialog');
+    const pool = await within(dialog).findByTestId('pool-msisdn');
+    await user.selectOptions(pool, '46701740606');
+    expect((within(dialog).getByTestId('new-msisdn') as HTMLInputElement).value).toBe('46701740606');
+    await user.click(within(dialog).getByRole('button', { name: /change|save|apply/i }));
+    await waitFor(() => expect(api.requests('/portal/subscriber-info/api/', 'POST')).toHaveLength(1));
+    expect(api.requests('/portal/subscriber-info/api/', 'POST')[0].body).toEqual({ operation: 'modify-msisdn', subscriberId: 7, msisdn: '46701740606' });
+    const listed = api.requests('/portal/inventory/msisdn-list', 'POST')[0].body;
+    expect(listed).toMatchObject({ assigned: false, subscriberResellerId: 10 });
+  });
+
   it('checks the daily limit before sending it, then sets it with a throttle speed', async () => {
     const { user } = render('/subscriber/7');
     await screen.findByTestId('subscriber-name');

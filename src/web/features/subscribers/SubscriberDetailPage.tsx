@@ -316,7 +316,14 @@ function SubscriberView({ subscriber }: { subscriber: Subscriber }) {
       {dialog === 'dailyLimit' && <DailyLimitDialog subscriberId={id} current={limit.data} onClose={close} />}
       {dialog === 'pricingPlan' && <PricingPlanDialog subscriberId={id} currentPlanId={subscriber.pricingPlanId ?? null} onClose={close} />}
       {dialog === 'credit' && <CreditDialog subscriberId={id} onClose={close} />}
-      {dialog === 'msisdn' && <ChangeMsisdnDialog subscriberId={id} current={subscriber.msisdn ?? null} onClose={close} />}
+      {dialog === 'msisdn' && (
+        <ChangeMsisdnDialog
+          subscriberId={id}
+          resellerId={typeof subscriber.resellerId === 'number' ? subscriber.resellerId : undefined}
+          current={subscriber.msisdn ?? null}
+          onClose={close}
+        />
+      )}
       {dialog === 'simInfo' && <SimInfoDialog subscriberId={id} onClose={close} />}
       {dialog === 'pairDevice' && <PairDeviceDialog subscriberId={id} onClose={close} />}
       {sms && dialog === 'sms' && (

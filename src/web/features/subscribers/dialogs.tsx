@@ -20,6 +20,7 @@ import {
   useGetSubscriberInfoByIdPricingPlansQuery,
   type DailyLimit,
 } from './subscriberApi';
+import { useGetInventoryDevicesByIdChangesQuery, usePostInventoryMsisdnListQuery } from '@web/core/inventoryApi';
 import { messageOr } from '@web/core/messages';
 import type { PostSubscriberInfoDailyLimitApiArg } from './subscriberApi.gen';
 
@@ -321,7 +322,36 @@ export function CreditDialog({ subscriberId, onClose }: DialogProps) {
 
 const MSISDN = /^[0-9]{8,15}$/;
 
-export function ChangeMsisdnDialog({ subscriberId, current, onClose }: DialogProps & { current: string | null }) {
+/** Free numbers of the MSISDN pool that may go to a subscriber of the reseller, to pick instead of typing one. */
+function PoolNumbers({ resellerId, value, onPick }: { resellerId: number; value: string; onPick: (msisdn: string) => void }) {
+  const intl = useIntl();
+  const { data } = usePostInventoryMsisdnListQuery({ assigned: false, subscriberResellerId: resellerId, page: { page: 0, size: 100 } });
+  if (!data?.items.length) return null;
+  return (
+    <FormGroup
+      label={intl.formatMessage({ id: 'subscriber.msisdn.pool' })}
+      labelFor="pool-msisdn"
+      helperText={intl.formatMessage({ id: 'subscriber.msisdn.poolHint' })}
+    >
+      <HTMLSelect
+        id="pool-msisdn"
+        fill
+        value={data.items.some((n) => n.msisdn === value) ? value : ''}
+        onChange={(e) => onPick(e.currentTarget.value)}
+        data-testid="pool-msisdn"
+      >
+        <option value="">{intl.formatMessage({ id: 'subscriber.msisdn.poolChoose' })}</option>
+        {data.items.map((n) => (
+          <option key={n.msisdn} value={n.msisdn}>
+            {`+${n.msisdn} · ${n.country} · ${n.supplierName}`}
+          </option>
+        ))}
+      </HTMLSelect>
+    </FormGroup>
+  );
+}
+
+export function ChangeMsisdnDialog({ subscriberId, resellerId, current, onClose }: DialogProps & { resellerId?: number; current: string | null }) {
   const intl = useIntl();
   const [msisdn, setMsisdn] = useState('');
   const [touched, setTouched] = useState(false);
@@ -350,6 +380,16 @@ export function ChangeMsisdnDialog({ subscriberId, current, onClose }: DialogPro
       <p>
         <FormattedMessage id="subscriber.msisdn.current" values={{ msisdn: current ?? intl.formatMessage({ id: 'format.none' }) }} />
       </p>
+      {resellerId !== undefined && (
+        <PoolNumbers
+          resellerId={resellerId}
+          value={msisdn}
+          onPick={(v) => {
+            setMsisdn(v);
+            setTouched(true);
+          }}
+        />
+      )}
       <FormGroup
         label={intl.formatMessage({ id: 'subscriber.msisdn.new' })}
         labelFor="new-msisdn"
@@ -422,6 +462,32 @@ export function SimInfoDialog({ subscriberId, onClose }: DialogProps) {
 }
 
 /** The eSIM's activation code as a QR code to scan with the device, and sent by e-mail on request. */
+/** The devices the SIM has been in, newest first, as the network reported them. */
+function DeviceHistory({ subscriberId }: { subscriberId: number }) {
+  const intl = useIntl();
+  const { data } = useGetInventoryDevicesByIdChangesQuery(subscriberId);
+  if (!data?.length) return null;
+  return (
+    <div className="portal-device-history" data-testid="device-history">
+      <strong>{intl.formatMessage({ id: 'subscriber.pair.history' })}</strong>
+      <ul>
+        {data.slice(0, 5).map((c) => (
+          <li key={c.id}>
+            {intl.formatMessage(
+              { id: 'subscriber.pair.change' },
+              {
+                at: intl.formatDate(c.at, { dateStyle: 'medium' }),
+                device: c.make ? `${c.make} ${c.model ?? ''}`.trim() : intl.formatMessage({ id: 'format.none' }),
+                imei: c.imei ?? intl.formatMessage({ id: 'format.none' }),
+              },
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 export function PairDeviceDialog({ subscriberId, onClose }: DialogProps) {
   const intl = useIntl();
   const { data, error, isLoading } = useGetSubscriberInfoSimInfoByIdQuery(subscriberId);
@@ -429,6 +495,7 @@ export function PairDeviceDialog({ subscriberId, onClose }: DialogProps) {
   return (
     <Dialog isOpen onClose={onClose} title={intl.formatMessage({ id: 'subscriber.action.pairDevice' })}>
       <DialogBody data-testid="pair-device-dialog">
+        <DeviceHistory subscriberId={subscriberId} />
         {isLoading ? (
           <Loading />
         ) : error ? (
