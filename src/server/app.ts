@@ -200,8 +200,8 @@ export async function buildApp(opts: AppOptions) {
     webhooks,
     invoices,
     support,
-    orders,
     inventory,
+    orders,
   };
   const domainOptions: DomainOptions = { database: opts.database, schemas, tokens, app: opts };
   for (const plugin of Object.values(domains)) await app.register(plugin, domainOptions);

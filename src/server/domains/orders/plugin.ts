@@ -1015,7 +1015,7 @@ export default domainPlugin('orders', async (app, { database, app: appOptions })
       await db.transaction().execute(async (trx) => {
         const hold = o.holdId === null ? undefined : await trx.selectFrom('creditHold').select('amount').where('id', '=', o.holdId).executeTakeFirst();
         await transition(trx, o.id, 'deliver', principal, { set: { deliveredAt: new Date() } });
-        await addOrderSimsToInventory(trx, o, String(hold?.amount ?? '0'));
+        await addOrderSimsToInventory(trx, o, String(hold?.amount ?? '0'), principal.userId);
       });
       return detail(principal, { id: o.id });
     },

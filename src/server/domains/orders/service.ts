@@ -9,7 +9,7 @@ import type { SimOrder } from '../../db/types.gen';
 import { forbidden, notFound } from '../../http/errors';
 import type { Principal } from '../../http/principal';
 import { resellerVisibility } from '../../http/tenancy';
-import { iccidAt } from '../../adapters/sim-vendor';
+import { addSimBatch, type SimType } from '../inventory/batches';
 import { FINAL_STATES, OPEN_STATES, TRANSITIONS } from './machine';
 
 /** The columns of an order row with its provider, profile and reseller names. */
@@ -137,26 +137,28 @@ export async function ratePerUsd(db: Kysely<Database>, currency: string): Promis
 export const toUsd = (amount: number, rate: number) => (Math.round((amount / rate) * 100) / 100).toFixed(2);
 
 /**
- * Puts a delivered order's SIMs into the reseller's inventory as one batch (the order's batch name): one `sim_card`
- * row per SIM, in stock, each costing its share of the charged total.
+ * Puts a delivered order's SIMs into the reseller's inventory as one batch through the inventory domain
+ * (`addSimBatch`): its allocated ICCID range, in stock, each card costing its share of the charged total. The batch
+ * takes the order's batch name, or, when the reseller has a batch of that name already, the name with the order's
+ * short id.
  */
-export async function addOrderSimsToInventory(trx: Kysely<Database>, o: OrderRow, chargedUsd: string) {
-  const body = String(o.iccidFrom).slice(0, -1);
-  const cost = (Number(chargedUsd) / o.amount).toFixed(2);
-  const profileType = o.profileName ?? (o.slots > 1 ? `multi-IMSI (${o.slots})` : 'single IMSI');
-  for (let start = 0; start < o.amount; start += 1000) {
-    const values = [];
-    for (let i = start; i < Math.min(o.amount, start + 1000); i++)
-      values.push({
-        iccid: iccidAt(body, i),
-        resellerId: o.resellerId,
-        simType: o.simType,
-        status: 'inventory',
-        batch: o.batchName,
-        cost,
-        profileType,
-        serviceProviderName: o.serviceProviderName ?? o.providerName,
-      });
-    await trx.insertInto('simCard').values(values).execute();
-  }
+export async function addOrderSimsToInventory(trx: Kysely<Database>, o: OrderRow, chargedUsd: string, userId: number) {
+  const taken = await trx
+    .selectFrom('simBatch')
+    .select('id')
+    .where('resellerId', '=', o.resellerId)
+    .where(sql<boolean>`lower(name) = lower(${o.batchName})`)
+    .executeTakeFirst();
+  return addSimBatch(trx, {
+    resellerId: o.resellerId,
+    name: taken ? `${o.batchName.slice(0, 38)} (${o.uuid.slice(0, 8)})` : o.batchName,
+    iccidStart: o.iccidFrom,
+    quantity: o.amount,
+    simType: o.simType as SimType,
+    profileType: o.profileName ?? (o.slots > 1 ? `multi-IMSI (${o.slots})` : 'single IMSI'),
+    cost: (Number(chargedUsd) / o.amount).toFixed(2),
+    serviceProviderName: o.serviceProviderName ?? o.providerName,
+    orderUuid: o.uuid,
+    userId,
+  });
 }
