@@ -2,7 +2,7 @@
  * The reseller's money beside its balance: what it has paid in, what its open invoices owe, its latest invoices
  * (each a link to the reseller's invoices) and its latest movements.
  */
-import { Card, Classes, H4, H5, HTMLTable, Tag, Intent } from '@blueprintjs/core';
+import { Card, Classes, H3, H4, HTMLTable, Tag, Intent } from '@blueprintjs/core';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router-dom';
 import { useGetLedgerSummaryQuery } from './dashboardApi';
@@ -16,9 +16,9 @@ export function BalanceSummary() {
   const skeleton = !data ? Classes.SKELETON : undefined;
   return (
     <Card className="portal-balance-summary" data-testid="dashboard-balance-summary">
-      <H4>
+      <H3>
         <FormattedMessage id="dashboard.balance.summary" />
-      </H4>
+      </H3>
       <dl className={['portal-balance-figures', skeleton].filter(Boolean).join(' ')}>
         <dt>
           <FormattedMessage id="dashboard.balance.totalDeposit" />
@@ -33,9 +33,9 @@ export function BalanceSummary() {
       </dl>
       {data?.invoices && (
         <>
-          <H5>
+          <H4>
             <FormattedMessage id="dashboard.balance.invoices" />
-          </H5>
+          </H4>
           {data.invoices.length === 0 ? (
             <p className={Classes.TEXT_MUTED}>
               <FormattedMessage id="dashboard.balance.noInvoices" />
@@ -66,9 +66,9 @@ export function BalanceSummary() {
           )}
         </>
       )}
-      <H5>
+      <H4>
         <FormattedMessage id="dashboard.balance.transactions" />
-      </H5>
+      </H4>
       {data && data.transactions.length === 0 ? (
         <p className={Classes.TEXT_MUTED}>
           <FormattedMessage id="dashboard.balance.noTransactions" />

@@ -4,7 +4,7 @@
  * shortcuts. Each widget follows its own privilege and says so when the user lacks it; the range is kept in the
  * address and the user's preferences (docs/dashboard.md).
  */
-import { Card, H2, H4 } from '@blueprintjs/core';
+import { Card, H2, H3 } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { hasPrivilege } from '@shared/privileges';
@@ -51,9 +51,9 @@ export default function DashboardPage({ balance, isRouted }: DashboardProps) {
       <div className="portal-dashboard-intro">
         {profile && (
           <Card className="portal-welcome" data-testid="dashboard-welcome">
-            <H4>
+            <H3>
               <FormattedMessage id="dashboard.welcome" values={{ name: displayName(profile) }} />
-            </H4>
+            </H3>
             <p>
               <FormattedMessage id="dashboard.reseller" values={{ name: profile.resellerInfo.name }} />
             </p>

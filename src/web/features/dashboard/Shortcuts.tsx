@@ -1,5 +1,5 @@
 /** The quick shortcuts, with an editor to add, remove and reorder them, and the support request form they can open. */
-import { Button, Checkbox, Classes, Dialog, DialogBody, DialogFooter, H4 } from '@blueprintjs/core';
+import { Button, Checkbox, Classes, Dialog, DialogBody, DialogFooter, H3 } from '@blueprintjs/core';
 import { ChevronDownIcon, ChevronUpIcon, EditIcon } from '@blueprintjs/icons';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -105,9 +105,9 @@ export function Shortcuts({ allowed }: { allowed: (shortcut: Shortcut) => boolea
   return (
     <section className="portal-shortcuts" aria-labelledby="dashboard-shortcuts">
       <div className="portal-shortcuts-head">
-        <H4 id="dashboard-shortcuts">
+        <H3 id="dashboard-shortcuts">
           <FormattedMessage id="dashboard.shortcuts" />
-        </H4>
+        </H3>
         <Button
           variant="minimal"
           size="small"

@@ -1,5 +1,5 @@
 /** Usage and sales of the last 24 hours against the daily average of the six days before: the figure, an arrow and the change. */
-import { Card, Classes, H5, Intent, Tag } from '@blueprintjs/core';
+import { Card, Classes, H4, Intent, Tag } from '@blueprintjs/core';
 import { ArrowDownIcon, ArrowRightIcon, ArrowUpIcon, RefreshIcon } from '@blueprintjs/icons';
 import { Button } from '@blueprintjs/core';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -19,9 +19,9 @@ function TrendCard({ id, trend, format, loading }: { id: 'usage' | 'sales'; tren
       : intl.formatNumber(trend.percent / 100, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' });
   return (
     <Card className="portal-trend" data-testid={`dashboard-trend-${id}`} data-direction={trend?.direction}>
-      <H5 className="portal-trend-title">
+      <H4 className="portal-trend-title">
         <FormattedMessage id={`dashboard.trend.${id}`} />
-      </H5>
+      </H4>
       <div className={['portal-trend-figure', skeleton].filter(Boolean).join(' ')}>{trend ? format(trend.last24Hours) : '—'}</div>
       <div className={['portal-trend-change', skeleton].filter(Boolean).join(' ')}>
         <Tag

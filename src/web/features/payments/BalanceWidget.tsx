@@ -1,5 +1,5 @@
 /** The caller's balance with a way to add funds: the dashboard's widget and the head of the payments screen. */
-import { Button, Card, H4, Intent } from '@blueprintjs/core';
+import { Button, Card, H3, Intent } from '@blueprintjs/core';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useGetLedgerBalanceQuery } from '@web/core/packagesApi';
@@ -14,9 +14,9 @@ export function BalanceWidget({ canTopUp = true }: { canTopUp?: boolean }) {
   const money = (value: number) => intl.formatNumber(value, { style: 'currency', currency: data?.currency ?? 'USD' });
   return (
     <Card className="portal-balance-widget" data-testid="balance-widget">
-      <H4>
+      <H3>
         <FormattedMessage id="payments.balance.title" />
-      </H4>
+      </H3>
       {!data ? (
         <Loading />
       ) : (

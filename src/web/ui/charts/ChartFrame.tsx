@@ -3,7 +3,7 @@
  * view of the same data (shown on demand; always there, visually hidden, for screen readers), a loading skeleton and
  * an empty state that says why nothing is drawn.
  */
-import { Button, ButtonGroup, Card, Classes, H4, HTMLTable, NonIdealState } from '@blueprintjs/core';
+import { Button, ButtonGroup, Card, Classes, H3, HTMLTable, NonIdealState } from '@blueprintjs/core';
 import { DownloadIcon, GridViewIcon, LockIcon, RefreshIcon, TimelineBarChartIcon } from '@blueprintjs/icons';
 import { useId, useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -78,9 +78,9 @@ export function ChartFrame({ title, name, loading, empty, table, tableOnly, onRe
   return (
     <Card className={['portal-chart-frame', className].filter(Boolean).join(' ')} data-testid={testId} data-state={state} aria-labelledby={headingId}>
       <div className="portal-chart-head">
-        <H4 id={headingId} className="portal-chart-title">
+        <H3 id={headingId} className="portal-chart-title">
           {title}
-        </H4>
+        </H3>
         <div className="portal-chart-actions">
           {actions}
           <ButtonGroup variant="minimal">
