@@ -76,7 +76,13 @@ export function ChartFrame({ title, name, loading, empty, table, tableOnly, onRe
   const hasRows = Boolean(table && table.rows.length > 0);
   const state = loading ? 'loading' : empty ? `empty-${empty}` : 'ready';
   return (
-    <Card className={['portal-chart-frame', className].filter(Boolean).join(' ')} data-testid={testId} data-state={state} aria-labelledby={headingId}>
+    <Card
+      className={['portal-chart-frame', className].filter(Boolean).join(' ')}
+      data-testid={testId}
+      data-state={state}
+      role="region"
+      aria-labelledby={headingId}
+    >
       <div className="portal-chart-head">
         <H3 id={headingId} className="portal-chart-title">
           {title}
