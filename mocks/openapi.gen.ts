@@ -10844,12 +10844,14 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Credit limit plus balance */
+            /** @description Credit limit plus balance, less what is held */
             availableCredit: number;
             balance: number;
             /** @description A purchase is refused only past -creditLimit */
             creditLimit: number;
             currency: string;
+            /** @description Credit set aside for purchases charged later (SIM orders not yet delivered) */
+            held: number;
             resellerId: number;
           };
         };

@@ -222,7 +222,8 @@ export function packageHandlers(db: MockDatabase, base: string): HttpHandler[] {
       const row = (db.tables.ledgerBalance ?? []).find((b) => b.resellerId === resellerId);
       const balance = Number(row?.balance ?? 0);
       const creditLimit = Number(row?.creditLimit ?? 0);
-      return HttpResponse.json({ resellerId, balance, currency: 'USD', creditLimit, availableCredit: creditLimit + balance });
+      // The mock backend places no orders: nothing is held.
+      return HttpResponse.json({ resellerId, balance, currency: 'USD', creditLimit, held: 0, availableCredit: creditLimit + balance });
     }),
   ];
 }

@@ -164,6 +164,7 @@ describe.each(engines)('SIM orders on %s', (engine) => {
 
   it('submits an order, holding its total against the available credit, with its timeline', async () => {
     const before = await held(ids.northwind);
+    const balanceBefore = (await northwind.get('/portal/ledger/balance')).json();
     const o = await submit(northwind, { batchName: 'Fleet 1' });
     expect(o).toMatchObject({
       orderStatus: 'submitted',
@@ -179,6 +180,10 @@ describe.each(engines)('SIM orders on %s', (engine) => {
       'submit:draft>submitted:northwind',
     ]);
     expect(await held(ids.northwind)).toBe(before + 1800);
+    // The balance shows what is held, and the credit still available net of it.
+    const balanceAfter = (await northwind.get('/portal/ledger/balance')).json();
+    expect(balanceAfter.held).toBe(balanceBefore.held + 1800);
+    expect(balanceAfter.availableCredit).toBeCloseTo(balanceBefore.availableCredit - 1800, 2);
     // EUR totals are held in dollars at the stored rate.
     const eur = await submit(northwind, { currency: 'EUR', amount: 100 });
     expect(eur.totalCost).toBe(305);

@@ -255,7 +255,9 @@ export type GetLedgerBalanceApiResponse = /** status 200 Default Response */ {
   currency: string;
   /** A purchase is refused only past -creditLimit */
   creditLimit: number;
-  /** Credit limit plus balance */
+  /** Credit set aside for purchases charged later (SIM orders not yet delivered) */
+  held: number;
+  /** Credit limit plus balance, less what is held */
   availableCredit: number;
 };
 export type GetLedgerBalanceApiArg = number | undefined;

@@ -178,13 +178,14 @@ export function registerLedgerRoutes(app: FastifyInstance, db: Kysely<Database>)
         response: {
           200: {
             type: 'object',
-            required: ['resellerId', 'balance', 'currency', 'creditLimit', 'availableCredit'],
+            required: ['resellerId', 'balance', 'currency', 'creditLimit', 'held', 'availableCredit'],
             properties: {
               resellerId: { type: 'integer' },
               balance: { type: 'number' },
               currency: { type: 'string' },
               creditLimit: { type: 'number', description: 'A purchase is refused only past -creditLimit' },
-              availableCredit: { type: 'number', description: 'Credit limit plus balance' },
+              held: { type: 'number', description: 'Credit set aside for purchases charged later (SIM orders not yet delivered)' },
+              availableCredit: { type: 'number', description: 'Credit limit plus balance, less what is held' },
             },
           },
         },
@@ -197,12 +198,20 @@ export function registerLedgerRoutes(app: FastifyInstance, db: Kysely<Database>)
         .select(['creditLimit', 'availableCredit'])
         .where('resellerId', '=', resellerId)
         .executeTakeFirst();
+      const holds = await db
+        .selectFrom('creditHold')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<string>('amount'), sql<string>`0`).as('held'))
+        .where('resellerId', '=', resellerId)
+        .where('state', '=', 'held')
+        .executeTakeFirstOrThrow();
+      const held = Number(holds.held);
       return {
         resellerId,
         balance: Number(await balanceOf(db, resellerId)),
         currency: LEDGER_CURRENCY,
         creditLimit: Number(standing?.creditLimit ?? 0),
-        availableCredit: Number(standing?.availableCredit ?? 0),
+        held,
+        availableCredit: Math.round((Number(standing?.availableCredit ?? 0) - held) * 100) / 100,
       };
     },
   );
