@@ -74,7 +74,9 @@ export interface ResellerBalance {
   currency: string;
   /** The credit the reseller may run into: a purchase is refused only past -creditLimit. */
   creditLimit?: number;
-  /** Credit limit plus balance: what the reseller can still spend. */
+  /** Credit set aside for purchases charged later (SIM orders not yet delivered). */
+  held?: number;
+  /** Credit limit plus balance, less what is held: what the reseller can still spend. */
   availableCredit?: number;
 }
 

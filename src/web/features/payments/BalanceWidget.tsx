@@ -27,6 +27,14 @@ export function BalanceWidget({ canTopUp = true }: { canTopUp?: boolean }) {
           <dd className={data.balance < 0 ? 'portal-negative' : undefined} data-testid="balance-widget-balance">
             {money(data.balance)}
           </dd>
+          {(data.held ?? 0) > 0 && (
+            <>
+              <dt>
+                <FormattedMessage id="payments.balance.held" />
+              </dt>
+              <dd data-testid="balance-widget-held">{money(data.held ?? 0)}</dd>
+            </>
+          )}
           {data.availableCredit !== undefined && (
             <>
               <dt>
