@@ -5,6 +5,11 @@
  * whole range to an account through the API, in one transaction. Prints both times and checks the counts after:
  * the range's allocated and available cards, the account's subscribers and their audit entries, exactly.
  *
+ * Then BENCH_INVENTORY_ORDERS (default 100,000) SIM orders are written straight into the table (spread over the demo
+ * resellers, every state), and the order table is paged through the API by BENCH_CLIENTS (default 8) clients at a
+ * time: the reseller's default page, the administrator's, and a filtered and sorted one. Prints p50/p99 (target
+ * p99 under 20 ms).
+ *
  *   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:inventory
  */
 import { cpus, loadavg } from 'node:os';
@@ -13,12 +18,17 @@ import pg from 'pg';
 import { buildApp } from '@server/app';
 import { ensureAdmin, seedDemo } from '@server/db/seed';
 import { copySubscribers } from './lib/copySubscribers';
+import { percentile } from './lib/percentile';
 import { freshDatabase } from '../test/server/helpers';
 
 const SUBSCRIBERS = Number(process.env.BENCH_INVENTORY_SUBSCRIBERS ?? 100_000);
 const RANGE = Number(process.env.BENCH_INVENTORY_RANGE ?? 100_000);
 const PASSWORD = 'Bench@2026pass';
 const TARGET_MS = 10_000;
+const ORDERS = Number(process.env.BENCH_INVENTORY_ORDERS ?? 100_000);
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
+const PAGE_REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
+const PAGE_TARGET_MS = 20;
 const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 try {
@@ -112,6 +122,48 @@ try {
     }>`select count(distinct s.imsi)::int as n from subscriber s join sim_card c on c.iccid = s.iccid where c.batch_id = ${batch.batchId}`.execute(db)
   ).rows;
   check(`distinct IMSIs: ${imsis.n}`, imsis.n === RANGE);
+  // The order table at scale: orders written in one statement, then paged through the API.
+  await sql`
+    insert into sim_order (reseller_id, batch_name, status, sim_type, sim_size, amount, provider_id, currency, unit_price,
+      total_unit_price, additional_slot_charge, artwork_charge, fee_below_moq, moq, total, order_date)
+    select r.id, 'Bench order ' || g, (array['draft', 'submitted', 'financially_approved', 'technically_approved',
+        'resources_allocated', 'placed', 'delivered', 'cancelled'])[1 + g % 8],
+      case when g % 3 = 0 then 'esim' else 'physical' end, case when g % 3 = 0 then 'esim' else 'triple' end,
+      100 + g % 5000, p.id, 'USD', 1.8, 180 + g % 9000, 0, 0, 0, 500, 180 + g % 9000, now() - (g % 700) * interval '1 day'
+    from generate_series(1, ${ORDERS}) g
+    cross join lateral (select id from reseller where id > 0 order by id offset g % 3 limit 1) r
+    cross join lateral (select id from sim_provider order by id limit 1) p`.execute(db);
+  await sql`analyze sim_order`.execute(db);
+  console.log(`${ORDERS.toLocaleString('en')} orders in the table; ${CLIENTS} clients, ${PAGE_REQUESTS} requests a case`);
+  const pageCase = async (label: string, url: string, headers: Record<string, string>, payload: object) => {
+    const times: number[] = [];
+    let next = 0;
+    let wrong = 0;
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async () => {
+        while (next < PAGE_REQUESTS) {
+          const page = next++ % 20;
+          const started = performance.now();
+          const res = await app.inject({ method: 'POST', url, headers, payload: { ...payload, page: { page, size: 50 } } });
+          times.push(performance.now() - started);
+          if (res.statusCode !== 200) wrong++;
+        }
+      }),
+    );
+    times.sort((x, y) => x - y);
+    const p99 = percentile(times, 99);
+    console.log(`${label}: p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (target under ${PAGE_TARGET_MS} ms)`);
+    check(`${label}: every answer 200`, wrong === 0);
+  };
+  await pageCase("reseller's order table, default sort", '/portal/sim-orders', northwind, {});
+  await pageCase("administrator's order table, default sort", '/portal/sim-orders/admin', admin, {});
+  await pageCase('administrator, delivered eSIM orders by total', '/portal/sim-orders/admin', admin, {
+    status: 'delivered',
+    simType: 'esim',
+    sortBy: 'totalCost',
+    sortDir: 'desc',
+  });
+
   if (process.env.BENCH_KEEP) {
     // A second batch left in inventory, and the database kept, to look at the assignment's plan by hand.
     await app.inject({
