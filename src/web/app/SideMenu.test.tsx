@@ -63,7 +63,7 @@ describe('side menu', () => {
     expect((await screen.findByTestId('coming-soon')).textContent).toContain('This screen will come soon');
   });
 
-  it('refuses a specified screen that is not built yet to a user without its privilege', async () => {
+  it('refuses a specified screen to a user without its privilege', async () => {
     renderWithProviders(<AppRoutes />, { route: '/inventory', preloadedState: signedIn(mockToken('viewer')) });
     expect(await screen.findByTestId('no-privilege')).toBeTruthy();
     expect(screen.queryByTestId('coming-soon')).toBeNull();
