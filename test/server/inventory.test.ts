@@ -286,9 +286,14 @@ describe.each(engines)('SIM inventory on %s', (engine) => {
       const ok = await change(subscriber.subscriberId, number.msisdn);
       expect(ok.statusCode, ok.body).toBe(202);
       await ctx.app.coreNetwork.idle();
-      expect(
-        (await ctx.db.selectFrom('subscriber').select('msisdn').where('subscriberId', '=', subscriber.subscriberId).executeTakeFirstOrThrow()).msisdn,
-      ).toBe(number.msisdn);
+      // The network's answer is settled by the operation's own writer, which may still be at it.
+      await expect
+        .poll(
+          async () =>
+            (await ctx.db.selectFrom('subscriber').select('msisdn').where('subscriberId', '=', subscriber.subscriberId).executeTakeFirstOrThrow()).msisdn,
+          { timeout: 15_000 },
+        )
+        .toBe(number.msisdn);
       const listed = (await northwind.post('/portal/inventory/msisdn-list', { searchKey: number.msisdn })).json().items[0];
       expect(listed).toMatchObject({ assigned: true, subscriberId: subscriber.subscriberId });
       const again = await change(other.subscriberId, number.msisdn);
