@@ -42,12 +42,17 @@ export function createUsageSimulator(db: Kysely<Database>, log: FastifyBaseLogge
 
   async function tick(): Promise<number> {
     return db.transaction().execute(async (trx) => {
-      // A handful of active subscribers from a random point of the key (one index range, cheap at any size).
+      // A handful of active subscribers from a random point of the key, going round to the first keys when the point
+      // is near the last (two index ranges, the second read only when the first falls short: cheap at any size).
       const { rows } = await sql<{ subscriberId: number; imsi: string; apn: string | null; plmn: string | null }>`
         with b as (select min(subscriber_id) + floor(random() * (max(subscriber_id) - min(subscriber_id) + 1))::int as start from subscriber),
         picked as (
-          select s.subscriber_id, s.imsi, s.apn, s.network from subscriber s
-          where s.status = 'active' and s.subscriber_id >= (select start from b) order by s.subscriber_id limit ${batch})
+          (select s.subscriber_id, s.imsi, s.apn, s.network from subscriber s
+            where s.status = 'active' and s.subscriber_id >= (select start from b) order by s.subscriber_id limit ${batch})
+          union all
+          (select s.subscriber_id, s.imsi, s.apn, s.network from subscriber s
+            where s.status = 'active' and s.subscriber_id < (select start from b) order by s.subscriber_id limit ${batch})
+          limit ${batch})
         select p.subscriber_id as "subscriberId", p.imsi, p.apn, v.plmn
         from picked p left join (values ${serving}) as v(name, plmn) on v.name = p.network`.execute(trx);
       if (!rows.length) return 0;
