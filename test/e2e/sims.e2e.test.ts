@@ -39,7 +39,7 @@ describe('SIM card screen in the browser', () => {
 
   it("opens an eSIM subscriber's SIM card from its ICCID and SIM panel", async () => {
     await signIn(page, portal, 'admin', ADMIN_PASSWORD);
-    const cards = await callApi<{ items: SimRow[] }>(page, 'GET', '/portal/sim-cards?simType=esim&size=50');
+    const cards = await callApi<{ items: SimRow[] }>(page, 'GET', '/portal/sim-cards?simType=esim&status=active&size=50');
     esim = cards.items.find((c) => c.subscriberId !== null)!;
     expect(esim).toBeTruthy();
 
@@ -89,7 +89,7 @@ describe('SIM card screen in the browser', () => {
     await page.getByTestId('sim-find-table').waitFor();
     await page.getByTestId('sim-find-text').fill('12ab');
     await page.getByText('Type digits of the ICCID only').waitFor();
-    const others = await callApi<{ items: SimRow[] }>(page, 'GET', '/portal/sim-cards?simType=physical&size=3');
+    const others = await callApi<{ items: SimRow[] }>(page, 'GET', '/portal/sim-cards?simType=physical&status=active&size=3');
     const other = others.items[2];
     await page.getByTestId('sim-find-text').fill(other.iccid.slice(-7));
     await page.getByTestId('sim-find-text').press('Enter');
