@@ -1,9 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { CamelCasePlugin, Kysely, PostgresDialect, type Dialect } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect';
+import { PGliteThread } from './pgliteThread';
 import { replicaDialect } from './readReplicas';
 import type { Database } from './types';
 import { migrateToLatest } from './migrations';
@@ -136,16 +134,8 @@ export async function openDatabase(opts: {
     dialect = new PostgresDialect({ pool });
     engine = 'postgres';
   } else {
-    const dir = opts.dataDir ?? 'memory';
-    let client: PGlite;
-    // pg_trgm lets a "contains" search use an index, as it does on PostgreSQL.
-    const options = { extensions: { pg_trgm }, loadDataDir: opts.loadDataDir };
-    if (dir === 'memory') client = await PGlite.create(options);
-    else {
-      mkdirSync(dir, { recursive: true });
-      client = await PGlite.create(dir, options);
-    }
-    dumpDataDir = () => client.dumpDataDir('none');
+    const client = await PGliteThread.create(opts.dataDir ?? 'memory', opts.loadDataDir);
+    dumpDataDir = () => client.dumpDataDir();
     connections = 1;
     dialect = new PGliteDialect(client);
     engine = 'pglite';
@@ -158,9 +148,8 @@ export async function openDatabase(opts: {
       };
     };
   }
-  // Requests wait for a connection first come, first served, in a bounded line (see queue.ts). PGlite runs each
-  // statement on this thread, blocking it: its one connection is handed out on a turn of the event loop.
-  const queue = new FairQueue(connections, { ...QUEUE_DEFAULTS[engine], ...definedOnly(opts.queue) }, engine === 'pglite');
+  // Requests wait for a connection first come, first served, in a bounded line (see queue.ts).
+  const queue = new FairQueue(connections, { ...QUEUE_DEFAULTS[engine], ...definedOnly(opts.queue) });
   const writes = new TableWritesPlugin();
   const db = new Kysely<Database>({ dialect: queuedDialect(dialect, queue), plugins: [writes, new RememberingCamelCasePlugin()] });
   await migrateToLatest(db);

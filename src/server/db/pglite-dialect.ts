@@ -1,4 +1,3 @@
-import type { PGlite } from '@electric-sql/pglite';
 import {
   CompiledQuery,
   PostgresAdapter,
@@ -10,6 +9,7 @@ import {
   type Kysely,
   type QueryResult,
 } from 'kysely';
+import type { PGliteThread } from './pgliteThread';
 
 /**
  * Kysely over embedded PGlite. PGlite is a single connection: a transaction must own it until it ends,
@@ -17,7 +17,7 @@ import {
  * under a lock, the way a pool of size one would.
  */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly client: PGlite) {}
+  constructor(private readonly client: PGliteThread) {}
   createAdapter() {
     return new PostgresAdapter();
   }
@@ -36,7 +36,7 @@ class PGliteDriver implements Driver {
   private queue: Promise<void> = Promise.resolve();
   private readonly connection: DatabaseConnection;
 
-  constructor(private readonly client: PGlite) {
+  constructor(private readonly client: PGliteThread) {
     this.connection = {
       executeQuery: async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
         const result = await client.query<R>(query.sql, [...query.parameters]);

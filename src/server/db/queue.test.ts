@@ -13,9 +13,9 @@ function request(queue: FairQueue, name: string, served: string[], ms = 5) {
   });
 }
 
-describe.each([false, true])('FairQueue (handed out on a turn of the event loop: %s)', (everyTurn) => {
+describe('FairQueue', () => {
   it('serves waiting requests first come, first served', async () => {
-    const queue = new FairQueue(1, { limit: 100, waitMs: 5000 }, everyTurn);
+    const queue = new FairQueue(1, { limit: 100, waitMs: 5000 });
     const served: string[] = [];
     const names = Array.from({ length: 20 }, (_, i) => `r${i}`);
     await Promise.all(names.map((name) => request(queue, name, served, 1)));
@@ -23,7 +23,7 @@ describe.each([false, true])('FairQueue (handed out on a turn of the event loop:
   });
 
   it('refuses at once past its limit, saying when to try again', async () => {
-    const queue = new FairQueue(1, { limit: 2, waitMs: 2500 }, everyTurn);
+    const queue = new FairQueue(1, { limit: 2, waitMs: 2500 });
     const served: string[] = [];
     const holder = request(queue, 'holder', served, 50);
     await sleep(0);
@@ -40,7 +40,7 @@ describe.each([false, true])('FairQueue (handed out on a turn of the event loop:
   });
 
   it('refuses a request that waited its time, and serves the next one in line', async () => {
-    const queue = new FairQueue(1, { limit: 10, waitMs: 40 }, everyTurn);
+    const queue = new FairQueue(1, { limit: 10, waitMs: 40 });
     const served: string[] = [];
     const holder = request(queue, 'holder', served, 100);
     await sleep(0);
@@ -56,7 +56,7 @@ describe.each([false, true])('FairQueue (handed out on a turn of the event loop:
   });
 
   it("counts a request's waits together: its second statement has what the first left of the wait", async () => {
-    const queue = new FairQueue(1, { limit: 10, waitMs: 400 }, everyTurn);
+    const queue = new FairQueue(1, { limit: 10, waitMs: 400 });
     const other = (ms: number) =>
       (async () => {
         const release = await queue.acquire();
@@ -80,7 +80,7 @@ describe.each([false, true])('FairQueue (handed out on a turn of the event loop:
   });
 
   it('lets work outside a request wait without limit', async () => {
-    const queue = new FairQueue(1, { limit: 1, waitMs: 10 }, everyTurn);
+    const queue = new FairQueue(1, { limit: 1, waitMs: 10 });
     const release = await queue.acquire();
     const background = [queue.acquire(), queue.acquire(), queue.acquire()];
     await sleep(30);
@@ -90,7 +90,7 @@ describe.each([false, true])('FairQueue (handed out on a turn of the event loop:
   });
 
   it('shares its connections: up to its capacity at once', async () => {
-    const queue = new FairQueue(3, { limit: 100, waitMs: 5000 }, everyTurn);
+    const queue = new FairQueue(3, { limit: 100, waitMs: 5000 });
     let busy = 0;
     let most = 0;
     await Promise.all(

@@ -53,8 +53,7 @@ interface Waiter {
 /**
  * First come, first served access to `capacity` connections. Requests wait in one line of at most `limit` and
  * until `waitMs` after their first wait; past either they get `DatabaseBusy` at once. A freed connection goes to the longest
- * waiter on the next turn of the event loop, after the requests that arrived meanwhile have been read and have
- * taken their places in line.
+ * waiter.
  */
 export class FairQueue {
   private free: number;
@@ -66,15 +65,9 @@ export class FairQueue {
   private live = 0;
   readonly counts = { refusedFull: 0, refusedWaited: 0 };
 
-  /**
-   * `everyTurn`: a connection is handed out on a turn of the event loop even when it is free, so requests never run
-   * their statements in the callback that read them (PGlite: the statement would block the loop while other
-   * requests wait, unseen and unordered, in their sockets).
-   */
   constructor(
     readonly capacity: number,
     private settings: QueueSettings,
-    private readonly everyTurn = false,
   ) {
     this.free = capacity;
   }
@@ -96,7 +89,7 @@ export class FairQueue {
   /** Resolves to the function that gives the connection back, or rejects with `DatabaseBusy`. */
   acquire(): Promise<() => void> {
     const scope = scopes.getStore();
-    if (!this.everyTurn && this.free > 0 && this.live === 0) {
+    if (this.free > 0 && this.live === 0) {
       this.free--;
       return Promise.resolve(this.releaser());
     }
@@ -138,33 +131,8 @@ export class FairQueue {
     };
   }
 
-  private scheduled = false;
-  /** Until when the current turn may hand out connections at once, and when the last turn ended (`everyTurn`). */
-  private turnEnds = 0;
-  private turnEnded = 0;
-
-  /**
-   * Gives free connections to the longest waiters. With `everyTurn`, only on a turn of the event loop of its own,
-   * which lasts as long as the loop's other work since the last turn (between 5 and 100 ms): the database gets at
-   * least half of the thread under load, and the requests that arrive meanwhile are read between turns.
-   */
+  /** Gives free connections to the longest waiters. */
   private handOver() {
-    if (!this.everyTurn || performance.now() < this.turnEnds) {
-      this.grantWaiting();
-      return;
-    }
-    if (this.scheduled) return;
-    this.scheduled = true;
-    this.turnEnded = performance.now();
-    setImmediate(() => {
-      this.scheduled = false;
-      const now = performance.now();
-      this.turnEnds = now + Math.min(100, Math.max(5, now - this.turnEnded));
-      this.grantWaiting();
-    });
-  }
-
-  private grantWaiting() {
     while (this.free > 0) {
       const next = this.next();
       if (!next) return;
