@@ -14,10 +14,11 @@ const REFERENCES = [
  * subscribers' three keys and the audit entries' together, about 8 s of 13 s on two shared cores). The same rules
  * are now kept by triggers:
  *
- * - rows written must refer to rows that exist: a statement-level trigger over the rows a statement inserted looks
- *   the referred rows up in one join each and locks them as a foreign key does (FOR KEY SHARE), so a referred row
- *   deleted at the same time either waits or makes the insert fail; a row whose reference is changed by an UPDATE
- *   is checked alone (a row-level trigger firing only when the value changes);
+ * - rows written must refer to rows that exist: a statement-level trigger over the rows a statement inserted counts
+ *   the referred rows in one join each and locks them as a foreign key does (FOR KEY SHARE), so a referred row
+ *   deleted at the same time either waits or makes the insert fail; rows the transaction wrote itself need no lock
+ *   (no one else can delete them before it ends), which spares the 100,000 cards and subscribers of an assignment;
+ *   a row whose reference is changed by an UPDATE is checked alone (a row-level trigger firing only on a change);
  * - a referred row is not deleted, nor its key changed, while subscribers refer to it (NO ACTION), and its table
  *   is not emptied (TRUNCATE) unless the subscribers are emptied with it; deleting subscribers deletes their audit
  *   entries in the same statement (ON DELETE CASCADE), and emptying them empties the entries;
@@ -29,29 +30,39 @@ const REFERENCES = [
 export async function up(db: Kysely<any>) {
   // The subscriber's account, reseller and SIM card.
   for (const [name] of REFERENCES) await sql`alter table subscriber drop constraint ${sql.id(name)}`.execute(db);
-  await sql`create function subscriber_refers() returns trigger language plpgsql as $$
+  // The check of the rows a statement inserted or changed (its transition table, `added`): arguments are, four
+  // at a time, the column, the referred table, its key and the constraint's name. One join counts the referred rows;
+  // rows this transaction wrote (the cards a range assignment just updated, the subscribers it just inserted) are
+  // its own until it ends, and only the others are then locked and counted again.
+  await sql`create function refers_by_statement() returns trigger language plpgsql as $$
     declare
-      broken text;
+      mine xid := pg_current_xact_id()::xid;
+      wanted bigint;
+      found bigint;
+      others bigint;
+      counted text;
     begin
-      if (select count(distinct account_id) from added) >
-          (select count(*) from (select 1 from account p where p.account_id in (select account_id from added) for key share of p) l) then
-        broken := 'subscriber_account_id_fkey';
-      elsif (select count(distinct reseller_id) from added) >
-          (select count(*) from (select 1 from reseller p where p.id in (select reseller_id from added) for key share of p) l) then
-        broken := 'subscriber_reseller_id_fkey';
-      elsif (select count(distinct iccid) from added) >
-          (select count(*) from (select 1 from sim_card p where p.iccid in (select iccid from added) for key share of p) l) then
-        broken := 'subscriber_iccid_fkey';
-      end if;
-      if broken is not null then
-        raise exception using errcode = 'foreign_key_violation', constraint = broken,
-          message = format('insert or update on table "subscriber" violates foreign key constraint "%s"', broken);
-      end if;
+      for i in 0 .. tg_nargs - 1 by 4 loop
+        counted := format('select count(a.%1$I), count(p.%3$I), count(p.%3$I) filter (where p.xmin <> $1) from added a left join %2$I p on p.%3$I = a.%1$I',
+          tg_argv[i], tg_argv[i + 1], tg_argv[i + 2]);
+        execute counted into wanted, found, others using mine;
+        if others > 0 then
+          execute format('select count(*) from (select 1 from %2$I p where p.%3$I in (select a.%1$I from added a) and p.xmin <> $1 for key share of p) l',
+            tg_argv[i], tg_argv[i + 1], tg_argv[i + 2]) using mine;
+          execute counted into wanted, found, others using mine;
+        end if;
+        if found < wanted then
+          raise exception using errcode = 'foreign_key_violation', constraint = tg_argv[i + 3],
+            message = format('insert or update on table "%s" violates foreign key constraint "%s"', tg_table_name, tg_argv[i + 3]),
+            detail = format('%s of the rows refer to none in table "%s".', wanted - found, tg_argv[i + 1]);
+        end if;
+      end loop;
       return null;
     end
   $$`.execute(db);
+  const subscriberArgs = sql.raw(REFERENCES.map(([name, column, table, key]) => `'${column}', '${table}', '${key}', '${name}'`).join(', '));
   await sql`create trigger subscriber_refers_added after insert on subscriber referencing new table as added
-    for each statement execute function subscriber_refers()`.execute(db);
+    for each statement execute function refers_by_statement(${subscriberArgs})`.execute(db);
   await sql`create function subscriber_refers_changed() returns trigger language plpgsql as $$
     declare
       broken text;
@@ -103,27 +114,12 @@ export async function up(db: Kysely<any>) {
 
   // The audit entries' subscriber.
   await sql`alter table subscriber_audit drop constraint subscriber_audit_subscriber_id_fkey`.execute(db);
-  await sql`create function subscriber_audit_refers() returns trigger language plpgsql as $$
-    declare
-      wanted int;
-      found int;
-    begin
-      select count(distinct subscriber_id) into wanted from added;
-      select count(*) into found
-        from (select 1 from subscriber s where s.subscriber_id in (select subscriber_id from added) for key share of s) locked;
-      if found < wanted then
-        raise exception using errcode = 'foreign_key_violation', constraint = 'subscriber_audit_subscriber_id_fkey',
-          message = 'insert or update on table "subscriber_audit" violates foreign key constraint "subscriber_audit_subscriber_id_fkey"',
-          detail = format('%s of the subscribers referred to are not present in table "subscriber".', wanted - found);
-      end if;
-      return null;
-    end
-  $$`.execute(db);
   // Transition tables need one event a trigger.
+  const auditArgs = sql.raw(`'subscriber_id', 'subscriber', 'subscriber_id', 'subscriber_audit_subscriber_id_fkey'`);
   await sql`create trigger subscriber_audit_refers_added after insert on subscriber_audit referencing new table as added
-    for each statement execute function subscriber_audit_refers()`.execute(db);
+    for each statement execute function refers_by_statement(${auditArgs})`.execute(db);
   await sql`create trigger subscriber_audit_refers_changed after update on subscriber_audit referencing new table as added
-    for each statement execute function subscriber_audit_refers()`.execute(db);
+    for each statement execute function refers_by_statement(${auditArgs})`.execute(db);
 
   await sql`create function subscriber_audit_cascade() returns trigger language plpgsql as $$
     begin
@@ -163,13 +159,13 @@ export async function down(db: Kysely<any>) {
   }
   await sql`drop trigger subscriber_refers_changed on subscriber`.execute(db);
   await sql`drop trigger subscriber_refers_added on subscriber`.execute(db);
-  for (const f of ['subscriber_referred_removed', 'subscriber_refers_changed', 'subscriber_refers']) await sql`drop function ${sql.id(f)}()`.execute(db);
+  for (const f of ['subscriber_referred_removed', 'subscriber_refers_changed']) await sql`drop function ${sql.id(f)}()`.execute(db);
   await sql`drop trigger subscriber_audit_key_kept on subscriber`.execute(db);
   await sql`drop trigger subscriber_audit_truncate on subscriber`.execute(db);
   await sql`drop trigger subscriber_audit_cascade on subscriber`.execute(db);
   await sql`drop trigger subscriber_audit_refers_changed on subscriber_audit`.execute(db);
   await sql`drop trigger subscriber_audit_refers_added on subscriber_audit`.execute(db);
-  for (const f of ['subscriber_audit_key_kept', 'subscriber_audit_truncate', 'subscriber_audit_cascade', 'subscriber_audit_refers'])
+  for (const f of ['subscriber_audit_key_kept', 'subscriber_audit_truncate', 'subscriber_audit_cascade', 'refers_by_statement'])
     await sql`drop function ${sql.id(f)}()`.execute(db);
   await sql`delete from subscriber_audit a where not exists (select 1 from subscriber s where s.subscriber_id = a.subscriber_id)`.execute(db);
   await sql`alter table subscriber_audit add constraint subscriber_audit_subscriber_id_fkey foreign key (subscriber_id)

@@ -1,8 +1,9 @@
 /**
  * Assigning a range of SIM cards from inventory to an account: every card of the range becomes a subscriber of
  * the account in one statement (an UPDATE of the cards feeding an INSERT … SELECT of the subscribers and one of
- * their audit entries), inside one transaction, so a range is assigned whole or not at all. The audit entries'
- * reference to their subscribers is checked once for the statement, in one join (migration 0168).
+ * their audit entries), inside one transaction, so a range is assigned whole or not at all. What the statement's rows
+ * refer to (the subscribers' account, reseller and card, the audit entries' subscriber) is checked once for the
+ * statement, one join each, instead of once per row (migration 0168).
  */
 import { sql, type Kysely } from 'kysely';
 import { isValidIccid } from '@shared/iccid';
