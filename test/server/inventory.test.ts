@@ -265,17 +265,19 @@ describe.each(engines)('SIM inventory on %s', (engine) => {
       const [s] = await q(sql`select subscriber_id, account_id, reseller_id, iccid from subscriber order by subscriber_id limit 1`);
       const [free] = await q(sql`select iccid from sim_card where status = 'inventory' limit 1`);
       const fk = (name: string) => ['23503', expect.stringContaining(`"${name}"`)];
+      // A valid ICCID that no card has.
+      const unused = `898822899999999999${luhnDigit('898822899999999999')}`;
       const add = (accountId: number, resellerId: number, iccid: string) =>
         sql`insert into subscriber (imsi, iccid, account_id, reseller_id) values ('901289999999999', ${iccid}, ${accountId}, ${resellerId})`;
       expect(await refused(add(2_000_000_000, s.resellerId, free.iccid))).toEqual(fk('subscriber_account_id_fkey'));
       expect(await refused(add(s.accountId, 2_000_000_000, free.iccid))).toEqual(fk('subscriber_reseller_id_fkey'));
-      expect(await refused(add(s.accountId, s.resellerId, '8988228999999999990'))).toEqual(fk('subscriber_iccid_fkey'));
+      expect(await refused(add(s.accountId, s.resellerId, unused))).toEqual(fk('subscriber_iccid_fkey'));
       expect(await refused(sql`update subscriber set account_id = 2000000000 where subscriber_id = ${s.subscriberId}`)).toEqual(
         fk('subscriber_account_id_fkey'),
       );
       expect(await refused(sql`delete from account where account_id = ${s.accountId}`)).toEqual(['23503', expect.any(String)]);
       expect(await refused(sql`delete from sim_card where iccid = ${s.iccid}`)).toEqual(fk('subscriber_iccid_fkey'));
-      expect(await refused(sql`update sim_card set iccid = '8988228999999999990' where iccid = ${s.iccid}`)).toEqual(fk('subscriber_iccid_fkey'));
+      expect(await refused(sql`update sim_card set iccid = ${unused} where iccid = ${s.iccid}`)).toEqual(fk('subscriber_iccid_fkey'));
       expect(await refused(sql`insert into subscriber_audit (subscriber_id, username, action) values (2000000000, 'x', 'y')`)).toEqual(
         fk('subscriber_audit_subscriber_id_fkey'),
       );

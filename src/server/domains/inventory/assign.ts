@@ -32,6 +32,9 @@ export interface AssignRangeResult {
 
 /** The caller's cards as a condition on `sim_card c` joined to `reseller sr` (its owner): the caller's subtree. */
 const cardsOf = (principal: Principal) => (principal.isAdmin ? sql`true` : sql`sr.path like ${subtreePattern(principal)}`);
+/** The same on `sim_card c` alone: its owner among the subtree's resellers, listed once for the statement. */
+const ownCards = (principal: Principal) =>
+  principal.isAdmin ? sql`true` : sql`c.reseller_id = any(array(select id from reseller where path like ${subtreePattern(principal)}))`;
 
 /**
  * Checks the range, then assigns it. Errors: 400 for ICCIDs that are not ICCIDs, an end not after the start, a
@@ -78,8 +81,7 @@ export async function assignRange(trx: Kysely<Database>, principal: Principal, i
   const [done] = (
     await sql<{ n: number; first: number | null; last: number | null }>`with cards as (
         update sim_card c set status = 'active', status_date = now(), reseller_id = ${account.resellerId}
-        from reseller sr
-        where sr.id = c.reseller_id and ${inRange} and c.status = 'inventory' and ${cardsOf(principal)}
+        where ${inRange} and c.status = 'inventory' and ${ownCards(principal)}
         returning c.iccid
       ), subscribers as (
         insert into subscriber (status, imsi, iccid, account_id, reseller_id, pricing_plan_id)

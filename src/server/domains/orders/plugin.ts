@@ -476,21 +476,24 @@ export default domainPlugin('orders', async (app, { database, app: appOptions })
   }
 
   /**
-   * Keyset paging (`page.after`): the orders after the caller's order `after` in the list's order, as a condition
-   * the index of the order can serve ((column, id) compared as a row; empty values last).
+   * Keyset paging (`page.after`, the id or the uuid of the last row shown): the orders after that order of the caller
+   * in the list's order, as a condition the index of the order can serve ((column, id) compared as a row; empty
+   * values last).
    */
-  async function afterOrder(principal: Principal, q: Awaited<ReturnType<typeof listQuery>>, after: number) {
+  async function afterOrder(principal: Principal, q: Awaited<ReturnType<typeof listQuery>>, after: number | string) {
     const visible = orderVisibility(principal);
-    const { rows } = await sql<{ v: unknown }>`select ${sql.raw(q.column)} as v from sim_order o join reseller r on r.id = o.reseller_id
-      join sim_provider p on p.id = o.provider_id left join provider_profile pp on pp.id = o.provider_profile_id
-      where o.id = ${after} ${visible ? sql`and ${visible}` : sql``}`.execute(db);
+    const which = typeof after === 'number' ? sql`o.id = ${after}` : sql`o.uuid = ${after.toLowerCase()}`;
+    const { rows } = await sql<{ v: unknown; k: number }>`select ${sql.raw(q.column)} as v, o.id as k from sim_order o
+      join reseller r on r.id = o.reseller_id join sim_provider p on p.id = o.provider_id
+      left join provider_profile pp on pp.id = o.provider_profile_id
+      where ${which} ${visible ? sql`and ${visible}` : sql``}`.execute(db);
     if (!rows[0]) throw bad('page.after', 'exists', 'validation.page.after');
     const op = sql.raw(q.desc ? '<' : '>');
     const col = sql.raw(q.column);
-    const value = rows[0].v;
-    if (q.column === 'o.id') return sql`o.id ${op} ${after}`;
-    if (value === null) return sql`(${col} is null and o.id ${op} ${after})`;
-    const later = sql`(${col}, o.id) ${op} (${value}, ${after})`;
+    const { v: value, k: key } = rows[0];
+    if (q.column === 'o.id') return sql`o.id ${op} ${key}`;
+    if (value === null) return sql`(${col} is null and o.id ${op} ${key})`;
+    const later = sql`(${col}, o.id) ${op} (${value}, ${key})`;
     return q.nullable ? sql`(${later} or ${col} is null)` : later;
   }
 
@@ -502,7 +505,6 @@ export default domainPlugin('orders', async (app, { database, app: appOptions })
     const size = body.page?.size ?? 50;
     const number = body.page?.page ?? 0;
     const after = body.page?.after;
-    if (after !== undefined && (typeof after !== 'number' || !Number.isInteger(after))) throw bad('page.after', 'type', 'validation.page.after');
     const where = sql`where ${sql.join(q.filters, sql` and `)}`;
     const matching = sql`select 1 from sim_order o ${q.joins} ${where}`;
     const capped = sql`select count(*)::int from (${matching} limit ${EXACT_COUNT_LIMIT + 1}) c`;
