@@ -249,6 +249,52 @@ describe.each(engines)('SIM inventory on %s', (engine) => {
       expect(tooLarge.statusCode).toBe(400);
       expect(await q(sql`select count(*)::int as n from subscriber`)).toEqual(before);
     });
+
+    it("keeps the subscribers' references to their account, reseller and card, and the audit entries' to their subscriber", async () => {
+      // Each attempt in a transaction of its own, rolled back: the error is the foreign key's (23503, its name).
+      const refused = async (query: ReturnType<typeof sql>) => {
+        const error = await ctx.db
+          .transaction()
+          .execute(async (trx) => {
+            await query.execute(trx);
+            throw new Error('accepted');
+          })
+          .catch((e: { code?: string; message: string }) => e);
+        return [error.code, error.message];
+      };
+      const [s] = await q(sql`select subscriber_id, account_id, reseller_id, iccid from subscriber order by subscriber_id limit 1`);
+      const [free] = await q(sql`select iccid from sim_card where status = 'inventory' limit 1`);
+      const fk = (name: string) => ['23503', expect.stringContaining(`"${name}"`)];
+      // A valid ICCID that no card has.
+      const unused = `898822899999999999${luhnDigit('898822899999999999')}`;
+      const add = (accountId: number, resellerId: number, iccid: string) =>
+        sql`insert into subscriber (imsi, iccid, account_id, reseller_id) values ('901289999999999', ${iccid}, ${accountId}, ${resellerId})`;
+      expect(await refused(add(2_000_000_000, s.resellerId, free.iccid))).toEqual(fk('subscriber_account_id_fkey'));
+      expect(await refused(add(s.accountId, 2_000_000_000, free.iccid))).toEqual(fk('subscriber_reseller_id_fkey'));
+      expect(await refused(add(s.accountId, s.resellerId, unused))).toEqual(fk('subscriber_iccid_fkey'));
+      expect(await refused(sql`update subscriber set account_id = 2000000000 where subscriber_id = ${s.subscriberId}`)).toEqual(
+        fk('subscriber_account_id_fkey'),
+      );
+      expect(await refused(sql`delete from account where account_id = ${s.accountId}`)).toEqual(['23503', expect.any(String)]);
+      expect(await refused(sql`delete from sim_card where iccid = ${s.iccid}`)).toEqual(fk('subscriber_iccid_fkey'));
+      expect(await refused(sql`update sim_card set iccid = ${unused} where iccid = ${s.iccid}`)).toEqual(fk('subscriber_iccid_fkey'));
+      expect(await refused(sql`insert into subscriber_audit (subscriber_id, username, action) values (2000000000, 'x', 'y')`)).toEqual(
+        fk('subscriber_audit_subscriber_id_fkey'),
+      );
+      // Deleting a subscriber deletes its audit entries; a whole insert of good rows passes.
+      const left = await ctx.db
+        .transaction()
+        .execute(async (trx) => {
+          await add(s.accountId, s.resellerId, free.iccid).execute(trx);
+          const [mine] = (await sql<Row>`select subscriber_id from subscriber where iccid = ${free.iccid}`.execute(trx)).rows;
+          await sql`insert into subscriber_audit (subscriber_id, username, action) values (${mine.subscriberId}, 'x', 'y')`.execute(trx);
+          await sql`delete from subscriber where subscriber_id = ${mine.subscriberId}`.execute(trx);
+          const [audit] = (await sql<Row>`select count(*)::int as n from subscriber_audit where subscriber_id = ${mine.subscriberId}`.execute(trx)).rows;
+          throw Object.assign(new Error('rolled back'), { left: audit.n as number });
+        })
+        .catch((e: { left?: number; message: string }) => e.left ?? e.message);
+      expect(left).toBe(0);
+    });
   });
 
   describe('the MSISDN pool', () => {

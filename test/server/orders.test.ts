@@ -563,4 +563,25 @@ describe.each(engines)('SIM orders on %s', (engine) => {
     expect(lines[0]).toContain('batchName');
     expect(lines).toHaveLength(delivered.totalItemsCount + 1);
   });
+
+  it('pages the order table by the key of the last row (page.after) as by number, within what the caller sees', async () => {
+    for (const sort of [{}, { sortBy: 'totalCost', sortDir: 'desc' }, { sortBy: 'financialReview', sortDir: 'asc' }]) {
+      const whole = await ok(northwind.post(O, { ...sort, page: { page: 0, size: 100 } }));
+      expect(whole.items.length).toBeGreaterThan(3);
+      const first = await ok(northwind.post(O, { ...sort, page: { page: 0, size: 2 } }));
+      const next = await ok(northwind.post(O, { ...sort, page: { page: 1, size: 2, after: first.items[1].id } }));
+      const byNumber = await ok(northwind.post(O, { ...sort, page: { page: 1, size: 2 } }));
+      expect(next.items.map((r: Row) => r.id)).toEqual(byNumber.items.map((r: Row) => r.id));
+      expect(next.items.map((r: Row) => r.id)).toEqual(whole.items.slice(2, 4).map((r: Row) => r.id));
+    }
+    // Another reseller's order is no place to start from.
+    const theirs = await ok(bluesky.post(O, {}));
+    expect(fields(await northwind.post(O, { page: { page: 1, size: 2, after: theirs.items[0].id } }))).toEqual(['page.after:validation.page.after']);
+    expect(fields(await northwind.post(O, { page: { page: 1, size: 2, after: theirs.items[0].uuid } }))).toEqual(['page.after:validation.page.after']);
+    // The uuid, the table's key on the wire, starts a page as the id does.
+    const mine = await ok(northwind.post(O, { page: { page: 0, size: 2 } }));
+    const byUuid = await ok(northwind.post(O, { page: { page: 1, size: 2, after: mine.items[1].uuid } }));
+    const byId = await ok(northwind.post(O, { page: { page: 1, size: 2, after: mine.items[1].id } }));
+    expect(byUuid.items).toEqual(byId.items);
+  });
 });

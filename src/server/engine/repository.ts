@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import {
   childComparison,
@@ -20,6 +19,7 @@ import { CUSTOM_KEY_PATTERN, CUSTOM_PROPERTY, customComparison, customKeyOf, typ
 import { pageAnswer, type Page } from '@shared/wire';
 import type { Principal } from '../http/principal';
 import { escapeLike, resellerVisibility, subtreePattern } from '../http/tenancy';
+import { EXACT_COUNT_LIMIT, EstimatedTotals } from './estimates';
 
 type Row = Record<string, unknown>;
 /**
@@ -42,23 +42,7 @@ const T = 't';
 /** The column a counted page's rows carry their search's total in, taken off before they are answered. */
 const COUNTED = 'countedMatches';
 
-/**
- * Lists count matching rows exactly up to this many; beyond it the planner's estimate stands in and the page says
- * so (`totalIsEstimate`). An exact count of a million rows costs more than the page it describes.
- */
-export const EXACT_COUNT_LIMIT = 10_000;
-
-/** How long a repository keeps an estimated total (see `EntityRepository.estimates`). */
-const ESTIMATE_TTL_MS = 15_000;
-
-/** The rows the planner expects a query to answer (its EXPLAIN), or undefined when it does not say. */
-export async function plannedRows(query: { explain: (format: 'json') => Promise<unknown[]> }): Promise<number | undefined> {
-  // EXPLAIN answers one row with one column (its name differs by driver), JSON parsed or as text.
-  const [row] = (await query.explain('json')) as Record<string, unknown>[];
-  const plan = Object.values(row ?? {})[0] as string | { Plan?: Record<string, unknown> }[] | undefined;
-  const planned = Number((typeof plan === 'string' ? JSON.parse(plan) : plan)?.[0]?.Plan?.['Plan Rows']);
-  return Number.isFinite(planned) ? Math.round(planned) : undefined;
-}
+export { EXACT_COUNT_LIMIT, plannedRows } from './estimates';
 
 /** The SQL of one search comparison on a column (see `searchComparison`); undefined when it can match nothing. */
 export function searchMatch(eb: ExpressionBuilder<any, any>, column: Expression<unknown>, cmp: SearchComparison): Expression<SqlBool> | undefined {
@@ -101,11 +85,11 @@ export class EntityRepository {
   private readonly numeric: string[];
   private readonly structured: string[];
   /**
-   * Estimated totals, by the SQL and parameters of their search (the caller's tenancy included), for ESTIMATE_TTL_MS:
-   * turning the pages of a big list, or many users opening it, does not scan EXACT_COUNT_LIMIT rows each time for a
-   * figure shown as "about N" anyway. Totals up to the limit are exact and never kept.
+   * Estimated totals, by their search (the caller's tenancy included; see `estimateKey`), kept a short while: turning
+   * the pages of a big list, or many users opening it, does not scan EXACT_COUNT_LIMIT rows each time for a figure
+   * shown as "about N" anyway.
    */
-  private readonly estimates = new LRUCache<string, number>({ max: 1000, ttl: ESTIMATE_TTL_MS });
+  private readonly estimates = new EstimatedTotals();
   /**
    * Where `page` and `list` read: the read replicas when given (`Db.read`), so a list may trail a write by the
    * replicas' lag; everything else, a form's row after its save included, reads and writes the primary.
@@ -358,9 +342,7 @@ export class EntityRepository {
 
   /** The planner's estimate of a search known to match more than `atLeast` rows (never below that), kept a while. */
   private async estimate(filtered: AnyQuery, cacheKey: string, atLeast: number): Promise<number> {
-    const total = Math.max(atLeast, (await plannedRows(filtered.select(sql.lit(1).as('one')))) ?? 0);
-    this.estimates.set(cacheKey, total);
-    return total;
+    return this.estimates.estimate(cacheKey, atLeast, filtered.select(sql.lit(1).as('one')));
   }
 
   private countLimit() {

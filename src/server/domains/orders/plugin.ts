@@ -24,11 +24,12 @@ import { createSimVendor, batchFile, iccidAt, luhnDigit, type SimVendorSettings 
 import type { Database } from '../../db/types';
 import type { SimResourceRange } from '../../db/types.gen';
 import { queryBatches, sendCsv } from '../../engine/csv';
-import { EXACT_COUNT_LIMIT, plannedRows } from '../../engine/repository';
+import { EXACT_COUNT_LIMIT, EstimatedTotals } from '../../engine/estimates';
 import { conflict, fieldError, HttpError, invalid } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { idParams, INT_MIN, objectBody } from '../../http/input';
 import type { Principal } from '../../http/principal';
+import { subtreePattern } from '../../http/tenancy';
 import { resellerInSubtree } from '../resellers/subtree';
 import { holdCredit, resizeHold } from '../ledger/holds';
 import { domainPlugin } from '../plugin';
@@ -57,6 +58,8 @@ import {
 import {
   actionsFor,
   addOrderSimsToInventory,
+  ORDER_LIST_COLUMNS,
+  ORDER_LIST_FROM,
   ORDER_SELECT,
   orderVisibility,
   ratePerUsd,
@@ -66,6 +69,7 @@ import {
   storedPrice,
   toUsd,
   visibleOrder,
+  type OrderListRow,
   type OrderRow,
 } from './service';
 
@@ -126,13 +130,15 @@ const SORT_COLUMNS: Record<string, string> = {
   iccidRange: 'o.iccid_from',
   resellerName: 'r.name',
 };
+/** Sort columns that may be empty (ordered `nulls last`); the others are never null. */
+const NULLABLE_SORTS = new Set(['financialReview', 'technicalReview', 'artwork', 'profile', 'msisdnRange', 'imsiRange', 'iccidRange']);
 
 interface ListBody {
   sortBy?: string | null;
   sortDir?: 'asc' | 'desc' | null;
   searchBy?: string | null;
   searchKey?: string | null;
-  page?: { page?: number; size?: number } | null;
+  page?: { page?: number; size?: number; after?: number | string } | null;
   status?: string | null;
   simType?: string | null;
   resellerId?: number | null;
@@ -408,12 +414,19 @@ export default domainPlugin('orders', async (app, { database, app: appOptions })
 
   // Lists.
   async function listQuery(principal: Principal, body: ListBody) {
+    // Conditions on the order's own columns where they can be: the page's keys are then read from sim_order and its
+    // indexes alone, and the names are joined for the page's rows only. A reseller's subtree is the list of its
+    // resellers' ids, taken once per statement (an InitPlan), so a walk of the order's index filters on a column.
     const filters = [sql`true`];
-    const visible = orderVisibility(principal);
-    if (visible) filters.push(visible);
+    if (!principal.isAdmin)
+      filters.push(
+        principal.accountId !== null
+          ? sql`o.reseller_id = ${principal.resellerId}`
+          : sql`o.reseller_id = any(array(select id from reseller where path like ${subtreePattern(principal)}))`,
+      );
     if (body.resellerId != null) {
       await resellerInSubtree(db, principal, body.resellerId);
-      filters.push(sql`r.path like (select path from reseller where id = ${body.resellerId}) || '%'`);
+      filters.push(sql`o.reseller_id = any(array(select id from reseller where path like (select path from reseller where id = ${body.resellerId}) || '%'))`);
     }
     if (body.status) filters.push(sql`o.status = ${body.status}`);
     if (body.simType) filters.push(sql`o.sim_type = ${body.simType}`);
@@ -421,35 +434,94 @@ export default domainPlugin('orders', async (app, { database, app: appOptions })
     if (body.to) filters.push(sql`o.order_date < (${body.to}::date + 1) at time zone 'UTC'`);
     if (body.from && body.to && body.from > body.to) throw bad('to', 'order', 'validation.endDate.afterStart');
     const search = body.searchKey?.trim();
+    let searchesProvider = false;
     if (search) {
       const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       if (body.searchBy === 'uuid') filters.push(sql`o.uuid = ${search.toLowerCase()}`);
       else if (body.searchBy === 'batchName') filters.push(sql`o.batch_name ilike ${like}`);
       else if (body.searchBy && body.searchBy !== 'multi') throw bad('searchBy', 'enum', 'validation.searchBy.invalid');
-      else filters.push(sql`(o.batch_name ilike ${like} or o.uuid = ${search.toLowerCase()} or p.name ilike ${like} or o.iccid_from = ${search})`);
+      else {
+        searchesProvider = true;
+        filters.push(sql`(o.batch_name ilike ${like} or o.uuid = ${search.toLowerCase()} or p.name ilike ${like} or o.iccid_from = ${search})`);
+      }
     }
     if (body.sortBy && !SORT_COLUMNS[body.sortBy]) throw bad('sortBy', 'enum', 'validation.sortBy.invalid');
-    const column = SORT_COLUMNS[body.sortBy ?? 'id'];
-    const dir = body.sortDir === 'asc' ? sql`asc` : sql`desc`;
-    // The key itself is never null: ordered without `nulls last`, the table's index serves the default page.
-    const nulls = column === 'o.id' ? sql`` : sql`nulls last,`;
-    const order = column === 'o.id' ? sql`order by o.id ${dir}` : sql`order by ${sql.raw(column)} ${dir} ${nulls} o.id ${dir}`;
-    return { where: sql`where ${sql.join(filters, sql` and `)}`, order };
+    const sortBy = body.sortBy ?? 'id';
+    const column = SORT_COLUMNS[sortBy];
+    const desc = body.sortDir !== 'asc';
+    const dir = desc ? sql`desc` : sql`asc`;
+    // Columns that are never empty are ordered without `nulls last`, so an index on (column, id) serves both
+    // directions (migration 0167); the empty values of the others come last either way.
+    const nullable = NULLABLE_SORTS.has(sortBy);
+    const order = column === 'o.id' ? sql`order by o.id ${dir}` : sql`order by ${sql.raw(column)} ${dir} ${nullable ? sql`nulls last` : sql``}, o.id ${dir}`;
+    // The joins the keys need: the provider for the multi-field search or its sort, the others for their sorts.
+    const joins = [
+      searchesProvider || column.startsWith('p.') ? sql`join sim_provider p on p.id = o.provider_id` : sql``,
+      column.startsWith('pp.') ? sql`left join provider_profile pp on pp.id = o.provider_profile_id` : sql``,
+      column.startsWith('r.') ? sql`join reseller r on r.id = o.reseller_id` : sql``,
+    ];
+    // Everything that decides which orders match, never the order or the page: what an estimate is kept by.
+    const tenancy = principal.isAdmin ? null : [principal.resellerPath, principal.accountId];
+    const key = JSON.stringify([
+      tenancy,
+      body.resellerId ?? null,
+      body.status ?? null,
+      body.simType ?? null,
+      body.from ?? null,
+      body.to ?? null,
+      body.searchBy ?? null,
+      search ?? null,
+    ]);
+    return { filters, order, joins: sql.join(joins, sql` `), key, column, nullable, desc };
   }
 
+  /**
+   * Keyset paging (`page.after`, the id or the uuid of the last row shown): the orders after that order of the caller
+   * in the list's order, as a condition the index of the order can serve ((column, id) compared as a row; empty
+   * values last).
+   */
+  async function afterOrder(principal: Principal, q: Awaited<ReturnType<typeof listQuery>>, after: number | string) {
+    const visible = orderVisibility(principal);
+    const which = typeof after === 'number' ? sql`o.id = ${after}` : sql`o.uuid = ${after.toLowerCase()}`;
+    const { rows } = await sql<{ v: unknown; k: number }>`select ${sql.raw(q.column)} as v, o.id as k from sim_order o
+      join reseller r on r.id = o.reseller_id join sim_provider p on p.id = o.provider_id
+      left join provider_profile pp on pp.id = o.provider_profile_id
+      where ${which} ${visible ? sql`and ${visible}` : sql``}`.execute(db);
+    if (!rows[0]) throw bad('page.after', 'exists', 'validation.page.after');
+    const op = sql.raw(q.desc ? '<' : '>');
+    const col = sql.raw(q.column);
+    const { v: value, k: key } = rows[0];
+    if (q.column === 'o.id') return sql`o.id ${op} ${key}`;
+    if (value === null) return sql`(${col} is null and o.id ${op} ${key})`;
+    const later = sql`(${col}, o.id) ${op} (${value}, ${key})`;
+    return q.nullable ? sql`(${later} or ${col} is null)` : later;
+  }
+
+  /** Orders kept estimated totals of (see engine/estimates.ts), by `listQuery`'s key. */
+  const totals = new EstimatedTotals();
+
   async function list(principal: Principal, body: ListBody) {
-    const { where, order } = await listQuery(principal, body);
+    const q = await listQuery(principal, body);
     const size = body.page?.size ?? 50;
     const number = body.page?.page ?? 0;
-    const matching = sql`select 1 from sim_order o join reseller r on r.id = o.reseller_id
-      join sim_provider p on p.id = o.provider_id left join provider_profile pp on pp.id = o.provider_profile_id ${where}`;
-    // Counted up to EXACT_COUNT_LIMIT; past it the planner's estimate, marked as one, as the engine's lists do.
-    const { rows: count } = await sql<{ n: string }>`select count(*)::text as n from (${matching} limit ${EXACT_COUNT_LIMIT + 1}) c`.execute(db);
-    const { rows } = await sql<OrderRow>`${ORDER_SELECT} ${where} ${order} limit ${size} offset ${number * size}`.execute(db);
-    const counted = Number(count[0].n);
-    if (counted <= EXACT_COUNT_LIMIT) return pageAnswer(rows.map(rowView), counted, number, size);
-    const planned = await plannedRows({ explain: async () => (await sql`explain (format json) ${matching}`.execute(db)).rows });
-    return pageAnswer(rows.map(rowView), Math.max(counted, planned ?? 0), number, size, true);
+    const after = body.page?.after;
+    const where = sql`where ${sql.join(q.filters, sql` and `)}`;
+    const matching = sql`select 1 from sim_order o ${q.joins} ${where}`;
+    const capped = sql`select count(*)::int from (${matching} limit ${EXACT_COUNT_LIMIT + 1}) c`;
+    const paged = after === undefined ? where : sql`${where} and ${await afterOrder(principal, q, after)}`;
+    const keys = sql`select o.id from sim_order o ${q.joins} ${paged} ${q.order} limit ${size} offset ${after === undefined ? number * size : 0}`;
+    // One statement a page: the page's keys from sim_order (and the joins its search or sort needs), its rows with
+    // their names, and, unless an estimate of the list is kept, the count up to the limit (an InitPlan, run once).
+    const known = totals.get(q.key);
+    const { rows } = await sql<OrderListRow & { counted?: number }>`select ${ORDER_LIST_COLUMNS}
+      ${known === undefined ? sql`, (${capped}) as counted` : sql``}
+      ${ORDER_LIST_FROM} where o.id in (${keys}) ${q.order}`.execute(db);
+    const page = rows.map(rowView);
+    if (known !== undefined) return pageAnswer(page, known, number, size, true);
+    const counted = rows[0]?.counted ?? (await sql<{ n: number }>`${capped}`.execute(db)).rows[0].n;
+    if (counted <= EXACT_COUNT_LIMIT) return pageAnswer(page, counted, number, size);
+    const total = await totals.estimate(q.key, counted, { explain: async () => (await sql`explain (format json) ${matching}`.execute(db)).rows });
+    return pageAnswer(page, total, number, size, true);
   }
 
   const listRoute = (url: string, config: object, summary: string) =>
@@ -469,9 +541,9 @@ export default domainPlugin('orders', async (app, { database, app: appOptions })
     async (request, reply) => {
       const principal = principalOf(request);
       const body = (request.body ?? {}) as ListBody;
-      const { where, order } = await listQuery(principal, body);
+      const { filters, order } = await listQuery(principal, body);
       // Ordered by the list's sort, then paged by the engine's batches (see engine/csv.ts).
-      const query = db.selectFrom(sql<OrderRow>`(${ORDER_SELECT} ${where} ${order})`.as('x')).selectAll() as never;
+      const query = db.selectFrom(sql<OrderRow>`(${ORDER_SELECT} where ${sql.join(filters, sql` and `)} ${order})`.as('x')).selectAll() as never;
       const header = CSV_COLUMNS;
       return sendCsv(reply, 'sim-orders.csv', header, queryBatches(db, database.engine, query), (row) => {
         const view = rowView(row as OrderRow) as Record<string, unknown>;

@@ -18,6 +18,17 @@ export const ORDER_SELECT = sql`select o.*, r.name as reseller_name, r.path as r
   from sim_order o join reseller r on r.id = o.reseller_id join sim_provider p on p.id = o.provider_id
   left join provider_profile pp on pp.id = o.provider_profile_id`;
 
+/**
+ * The columns of the order table's rows (`rowView`) and what they are read from: the page's keys come first (see the
+ * list in plugin.ts), then these for the page's rows only.
+ */
+export const ORDER_LIST_COLUMNS = sql`o.id, o.uuid, o.reseller_id, r.name as reseller_name, o.batch_name, o.total, o.currency,
+  o.amount, p.name as provider_name, o.order_date, o.status, o.sim_type, o.sim_size, o.financial_review, o.technical_review,
+  o.resource_allocation, (o.artwork_id is not null) as has_artwork, pp.name as profile_name, o.service_provider_name,
+  o.msisdn_from, o.msisdn_to, o.imsi_from, o.imsi_to, o.iccid_from, o.iccid_to`;
+export const ORDER_LIST_FROM = sql`from sim_order o join reseller r on r.id = o.reseller_id join sim_provider p on p.id = o.provider_id
+  left join provider_profile pp on pp.id = o.provider_profile_id`;
+
 /** An order row of ORDER_SELECT (keys camel-cased by the database layer). */
 export type OrderRow = Omit<Selectable<SimOrder>, 'status' | 'currency' | 'sponsorIds'> & {
   status: OrderStatus;
@@ -51,8 +62,38 @@ export function resellerUser(principal: Principal) {
 
 const range = (from: string | null, to: string | null) => (from && to ? `${from}-${to}` : null);
 
+/** A row of ORDER_LIST_COLUMNS. */
+export type OrderListRow = Pick<
+  OrderRow,
+  | 'id'
+  | 'uuid'
+  | 'resellerId'
+  | 'resellerName'
+  | 'batchName'
+  | 'total'
+  | 'currency'
+  | 'amount'
+  | 'providerName'
+  | 'orderDate'
+  | 'status'
+  | 'simType'
+  | 'simSize'
+  | 'financialReview'
+  | 'technicalReview'
+  | 'resourceAllocation'
+  | 'hasArtwork'
+  | 'profileName'
+  | 'serviceProviderName'
+  | 'msisdnFrom'
+  | 'msisdnTo'
+  | 'imsiFrom'
+  | 'imsiTo'
+  | 'iccidFrom'
+  | 'iccidTo'
+>;
+
 /** A list row: the columns of the order table. */
-export function rowView(o: OrderRow) {
+export function rowView(o: OrderListRow) {
   return {
     id: o.id,
     uuid: o.uuid,
