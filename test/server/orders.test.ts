@@ -351,6 +351,9 @@ describe.each(engines)('SIM orders on %s', (engine) => {
     await ok(admin.put(`/portal/sim-order-settings/${ids.northwind}`, { fourEyes: true }));
     const o = await submit(northwind);
     expect(o.fourEyes).toBe(true);
+    // The submitter's page does not offer the approval it would be refused; the administrator's does.
+    expect((await ok(northwind.get(`${O}/${o.uuid}`))).actions).not.toContain('financialApproval');
+    expect((await ok(admin.get(`${O}/${o.uuid}`))).actions).toContain('financialApproval');
     const res = await northwind.post(`${O}/${o.uuid}/financial-approval/true`, {});
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ code: 'FOUR_EYES' });
@@ -359,6 +362,7 @@ describe.each(engines)('SIM orders on %s', (engine) => {
     expect((await ok(admin.post(`${O}/${o.uuid}/financial-approval/true`, {}))).orderStatus).toBe('financially_approved');
     await ok(northwind.put(`/portal/sim-order-settings/${ids.northwind}`, { fourEyes: false }));
     const own = await submit(northwind);
+    expect((await ok(northwind.get(`${O}/${own.uuid}`))).actions).toContain('financialApproval');
     expect((await ok(northwind.post(`${O}/${own.uuid}/financial-approval/true`, {}))).financialReview).toBe('approved');
   });
 

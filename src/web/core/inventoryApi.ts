@@ -49,6 +49,12 @@ const handWritten = tagged.injectEndpoints({
   }),
 });
 
+/** Assigning cards to an account makes a subscriber of each: the subscriber lists and pages read them anew. */
+const assigning = enhancedApi.enhanceEndpoints({
+  addTagTypes: ['subscriber'],
+  endpoints: { postInventoryAssign: { invalidatesTags: [INVENTORY, 'subscriber'] } },
+});
+
 export const {
   usePostInventoryBatchesSimCardsMutation,
   useGetInventoryRangesQuery,
@@ -58,5 +64,5 @@ export const {
   usePostInventoryMsisdnListQuery,
   usePostInventoryDevicesQuery,
   useGetInventoryDevicesByIdChangesQuery,
-} = enhancedApi;
+} = assigning;
 export const { useInventorySimCardsQuery, useDownloadInventorySimCardsMutation, useInventorySponsorsQuery } = handWritten;

@@ -609,7 +609,7 @@ export default domainPlugin('orders', async (app, { database, app: appOptions })
       fourEyes: setting,
       keysAvailable: !!keys && principal.isAdmin,
       ...(downloads ? { keyDownloads: downloads.map((d) => ({ username: d.username, at: new Date(d.at).toISOString() })) } : {}),
-      actions: actionsFor(o, principal),
+      actions: actionsFor(o, principal, setting),
     };
   }
 

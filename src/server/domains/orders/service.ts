@@ -149,11 +149,14 @@ export function repriced(o: OrderRow, discount: { description?: string; rate?: n
   });
 }
 
-/** What the caller may do with the order in its state. */
-export function actionsFor(o: OrderRow, principal: Principal): string[] {
+/**
+ * What the caller may do with the order in its state. Under four eyes (`fourEyes`, the reseller's setting) the
+ * financial review is not offered to the user who submitted the order, as the server would refuse it.
+ */
+export function actionsFor(o: OrderRow, principal: Principal, fourEyes = false): string[] {
   const out: string[] = [];
   const may = (action: keyof typeof TRANSITIONS) => TRANSITIONS[action].from.includes(o.status);
-  if (may('approveFinancial')) out.push('financialApproval');
+  if (may('approveFinancial') && !(fourEyes && o.createdBy === principal.userId)) out.push('financialApproval');
   if (principal.isAdmin) {
     if (may('approveTechnical')) out.push('technicalApproval');
     if (may('allocate')) out.push('allocate');

@@ -427,7 +427,9 @@ export default function OrderDetailPage() {
         </HTMLTable>
         <dl className="portal-order-summary">
           <dt>{intl.formatMessage({ id: 'entity.simOrder.field.iccidRange' })}</dt>
-          <dd className="portal-ltr">{text(order.iccidRange)}</dd>
+          <dd className="portal-ltr" data-testid="order-iccid-range">
+            {text(order.iccidRange)}
+          </dd>
           <dt>{intl.formatMessage({ id: 'entity.simOrder.field.msisdnRange' })}</dt>
           <dd className="portal-ltr">{text(order.msisdnRange)}</dd>
         </dl>

@@ -10,7 +10,26 @@ import { enhancedApi, type GetSimOrdersByUuidApiResponse, type GetSimProvidersPr
 export type OrderDetail = GetSimOrdersByUuidApiResponse;
 export type ProviderProfile = GetSimProvidersProfilesApiResponse[number];
 
-const handWritten = enhancedApi.injectEndpoints({
+/**
+ * An order holds the reseller's credit when submitted, releases it when denied or cancelled, resizes it with a
+ * discount and charges it at delivery, which also puts the cards into the inventory: those calls forget the
+ * balance (the dashboard's available credit) and, for delivery, the inventory, so the screens show them anew.
+ */
+const BALANCE = { type: 'ResellerBalance' as const, id: 'LIST' };
+const MOVES_CREDIT = { invalidatesTags: ['sim-orders' as const, BALANCE] };
+const tagged = enhancedApi.enhanceEndpoints({
+  addTagTypes: ['ResellerBalance', 'inventory'],
+  endpoints: {
+    postSimOrdersSubmit: MOVES_CREDIT,
+    postSimOrdersByUuidFinancialApprovalByApproved: MOVES_CREDIT,
+    postSimOrdersByUuidAdminTechnicalApprovalByApproved: MOVES_CREDIT,
+    postSimOrdersByUuidCancel: MOVES_CREDIT,
+    postSimOrdersByUuidAdminDiscounts: MOVES_CREDIT,
+    postSimOrdersByUuidDeliver: { invalidatesTags: [...MOVES_CREDIT.invalidatesTags, 'inventory'] },
+  },
+});
+
+const handWritten = tagged.injectEndpoints({
   endpoints: (build) => ({
     placeOrder: build.mutation<OrderDetail, string>({
       query: (uuid) => ({ url: `/sim-orders/${encodeURIComponent(uuid)}/admin/order` }),
@@ -53,5 +72,5 @@ export const {
   usePostSimOrdersByUuidAdminDiscountsCalculateMutation,
   usePostSimOrdersByUuidAdminDiscountsMutation,
   usePostSimOrdersByUuidDeliverMutation,
-} = enhancedApi;
+} = tagged;
 export const { usePlaceOrderMutation, useDownloadOrderKeysMutation, useExportOrdersMutation, useUploadArtworkMutation } = handWritten;
