@@ -53,8 +53,7 @@ await seedDemo(database.db, { subscribers: 0 });
 // The loader.
 {
   const started = performance.now();
-  const loader = process.env.BENCH_LOADER === 'before' ? (await import('./lib/copySubscribersBefore')).copySubscribers : copySubscribers;
-  const written = await loader(db, SUBSCRIBERS, database.url ?? pgUrl);
+  const written = await copySubscribers(db, SUBSCRIBERS, database.url ?? pgUrl);
   const s = (performance.now() - started) / 1000;
   report({
     figure: `loader, ${SUBSCRIBERS.toLocaleString('en')} subscribers (${written.toLocaleString('en')} rows)`,
