@@ -94,6 +94,6 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the subscriber export through C
       '6',
       'North',
     ]);
-    expect(cell('balance')).toBe('0.10');
+    expect(cell('balance')).toBe('-12.50');
   });
 });
