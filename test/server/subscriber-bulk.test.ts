@@ -2,7 +2,7 @@ import Papa from 'papaparse';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriberSeedContext, subscriberSeedRows } from '@server/db/seedSubscribers';
-import { bulkJobKind } from '@server/domains/subscribers/bulkRoutes';
+import { bulkJobKind, csvJobKind } from '@server/domains/subscribers/bulkRoutes';
 import type { Body } from '@server/domains/subscribers/context';
 import { englishText } from '@server/http/errors';
 import { JobRunner } from '@server/jobs/runner';
@@ -1020,6 +1020,57 @@ describe.each(engines)('subscriber ranges and bulk actions on %s', (engine) => {
         ['accountId:error.forbidden'],
         ['iccid:validation.csv.noSubscriber'],
       ]);
+    });
+  });
+
+  describe('CSV job chunks', () => {
+    it('applies a chunk of lines set-based exactly as line by line: values, audit entries, operation records', async () => {
+      const [chunked, single] = [nw.slice(1800, 1806), nw.slice(1810, 1816)];
+      const all = [...chunked, ...single];
+      await sql`update subscriber set name = 'Before', apn = null, group_name = 'Old', daily_limit_bytes = null where subscriber_id in (${sql.join(all)})`.execute(
+        ctx.db,
+      );
+      const changesOf = (i: number) => [
+        ...(i < 5 ? [{ action: 'daily-limit', params: { dailyLimitBytes: 1000000 * (1 + (i % 2)) } }] : []),
+        ...(i % 3 ? [{ action: 'group-name', params: { groupName: `Group ${i}` } }] : []),
+        ...(i < 4 ? [{ action: 'details', params: { name: `Line ${i}`, ...(i % 2 ? { apn: `apn${i}.example` } : {}) } }] : []),
+      ];
+      const userId = Number((await q(sql`select id from app_user where username = 'northwind'`))[0].id);
+      const auditsBefore = Number((await q(sql`select coalesce(max(id), 0) as n from subscriber_audit`))[0].n);
+      const [{ id: jobId }] = await q(
+        sql`insert into job (kind, user_id, reseller_id, status, total, params) values ('subscribers.csv', ${userId}, 1, 'done', 0, '{}') returning id`,
+      );
+      await ctx.db
+        .insertInto('subscriberUploadLine')
+        .values(all.map((id, n) => ({ jobId: Number(jobId), subscriberId: id, changes: JSON.stringify(changesOf(n % 6)) })))
+        .execute();
+      const kind = csvJobKind(ctx.db, ctx.app);
+      const job = { id: Number(jobId), kind: 'subscribers.csv', userId, resellerId: 1, params: {} };
+      const outcomes = await ctx.db.transaction().execute(async (trx) => {
+        const chunk = await kind.applyChunk!(trx, chunked.map(String), job, () => undefined);
+        const each = new Map();
+        for (const id of single) each.set(String(id), await kind.apply(trx, String(id), job, () => undefined));
+        return { chunk, each };
+      });
+      expect(chunked.map((id) => outcomes.chunk.get(String(id)))).toEqual(single.map((id) => outcomes.each.get(String(id))));
+      const state = async (ids: number[]) =>
+        Promise.all(
+          ids.map(async (id) => ({
+            subscriber: (await q(sql`select name, apn, group_name, daily_limit_bytes from subscriber where subscriber_id = ${id}`))[0],
+            audit: (await q(sql`select action, before, after from subscriber_audit where subscriber_id = ${id} and id > ${auditsBefore} order by action`)).map(
+              (a) => [a.action, typeof a.before === 'string' ? JSON.parse(a.before) : a.before, typeof a.after === 'string' ? JSON.parse(a.after) : a.after],
+            ),
+            operations: (
+              await q(
+                sql`select operation, status, request from subscriber_operation where subscriber_id = ${id} and request->>'bulk' = ${`job:${jobId}`} order by operation`,
+              )
+            ).map((o) => [o.operation, o.status, typeof o.request === 'string' ? JSON.parse(o.request) : o.request]),
+          })),
+        );
+      const [after, expected] = [await state(chunked), await state(single)];
+      expect(after).toEqual(expected);
+      expect(after[1].subscriber).toMatchObject({ name: 'Line 1', apn: 'apn1.example', groupName: 'Group 1' });
+      expect(after[1].audit.map((a) => a[0])).toEqual(['daily-limit', 'details', 'group-name']);
     });
   });
 

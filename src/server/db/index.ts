@@ -92,6 +92,12 @@ async function listenPostgres(url: string, channel: string, on: Notifications): 
 // to print, and the database keeps the exact value).
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
+/** The pool of each PostgreSQL database opened here, for what Kysely cannot say (COPY). */
+const pools = new WeakMap<Kysely<Database>, pg.Pool>();
+
+/** PostgreSQL only: the pool behind `db` (its connections, for COPY); undefined on PGlite. */
+export const poolOf = (db: Kysely<Database>): pg.Pool | undefined => pools.get(db);
+
 /**
  * Column names to camelCase, each converted once: every result row repeats the same few names, and converting
  * them anew per row cost a tenth of a million-row download. Keys of JSON values are remembered too, up to a bound.
@@ -126,11 +132,12 @@ export async function openDatabase(opts: {
   let listen: Db['listen'];
   let dumpDataDir: Db['dumpDataDir'];
   let connections: number;
+  let pool: pg.Pool | undefined;
   if (opts.databaseUrl) {
     const url = opts.databaseUrl;
     listen = (channel, on) => listenPostgres(url, channel, on);
     connections = Number(process.env.PG_POOL_SIZE ?? 10);
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: connections });
+    pool = new pg.Pool({ connectionString: opts.databaseUrl, max: connections });
     dialect = new PostgresDialect({ pool });
     engine = 'postgres';
   } else {
@@ -153,6 +160,7 @@ export async function openDatabase(opts: {
   const writes = new TableWritesPlugin();
   const db = new Kysely<Database>({ dialect: queuedDialect(dialect, queue), plugins: [writes, new RememberingCamelCasePlugin()] });
   await migrateToLatest(db);
+  if (pool) pools.set(db, pool);
   // Read replicas have pools of their own, in front of which the line does not stand.
   const replicas = opts.databaseUrl && opts.readUrls?.length ? replicaDialect(opts.readUrls, Number(process.env.PG_POOL_SIZE ?? 10)) : undefined;
   const read = replicas ? new Kysely<Database>({ dialect: replicas, plugins: [new RememberingCamelCasePlugin()] }) : db;

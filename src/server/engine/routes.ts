@@ -28,7 +28,7 @@ import { principalOf } from '../http/guard';
 import { idParams, INT_MIN, listRequestSchema, pageSchema, parseInteger } from '../http/input';
 import type { Principal } from '../http/principal';
 import type { Engine } from '../db';
-import { downloadFormat, downloadQuery, queryBatches, sendCsv } from './csv';
+import { copyBatches, downloadFormat, downloadQuery, queryBatches, sendCsv } from './csv';
 import { sendXlsx } from './xlsx';
 import { customFieldsOf } from './customFields';
 import { createReferenceCheck } from './references';
@@ -210,7 +210,8 @@ function handlersFor(
     const name = `${schema['x-entity'].name}-${day}`;
     if (downloadFormat(request) === 'xlsx')
       return sendXlsx(reply, `${name}.xlsx`, fields, cellKinds(schema, fields, defs), queryBatches(db, engine, query), values);
-    return sendCsv(reply, `${name}.csv`, fields, queryBatches(db, engine, query), values);
+    // On PostgreSQL the rows come through one COPY (see copyBatches), elsewhere batch by batch.
+    return sendCsv(reply, `${name}.csv`, fields, copyBatches(db, query) ?? queryBatches(db, engine, query), values);
   };
 
   /** The tenant whose custom fields a row takes: the row's reseller (a reseller row's own line of resellers). */

@@ -14,6 +14,9 @@ import type { JobKind, JobRecord } from '../../jobs/runner';
 import { CSV_COLUMNS, DETAIL_FIELDS } from '@shared/subscriberCsv';
 import { customName, customValueFromText } from '@shared/customFields';
 import { customFieldsOf } from '../../engine/customFields';
+import { applyValuesToMany, PER_ROW_ACTIONS } from './bulk/apply';
+import { groupBy } from './bulk/groupBy';
+import type { ItemOutcome } from '../../jobs/outcomes';
 import {
   applyAction,
   applyActionToMany,
@@ -112,6 +115,72 @@ const linesOf = async (db: Kysely<Database>, jobId: number, subscriberIds: reado
  */
 export function csvJobKind(db: Kysely<Database>, app: Pick<FastifyInstance, 'coreNetwork' | 'jobs'>): JobKind {
   return {
+    /**
+     * A chunk of lines at once, as `apply` does each: their first changes, then their second ones and so on, each
+     * round grouped by change (a name or group that differs per line goes by one UPDATE … FROM). A refusal rolls
+     * the chunk back (thrown), and the runner applies its lines one by one, each failing or passing on its own.
+     */
+    async applyChunk(trx, keys, job, afterCommit) {
+      const principal = await jobPrincipal(trx, job.userId);
+      const lines = await linesOf(trx, job.id, keys.map(Number));
+      // Network requests are handed on only once the whole chunk went through: a refusal throws them away with it.
+      const held: (() => void)[] = [];
+      const ctx: ApplyContext = {
+        db,
+        trx,
+        principal,
+        core: app.coreNetwork,
+        subject: `job:${job.id}`,
+        defer: (fn) => held.push(fn),
+        job: { id: job.id, runner: app.jobs },
+        resend: job.params.resend === true,
+      };
+      const resolvedCache = new Map<string, Promise<Resolved>>();
+      const resolve = (change: Change) => {
+        const cacheKey = JSON.stringify([change.action, change.params]);
+        if (!resolvedCache.has(cacheKey)) resolvedCache.set(cacheKey, resolveAction(trx, principal, change.action, change.params));
+        return resolvedCache.get(cacheKey)!;
+      };
+      const changed = new Set<number>();
+      const answers = new Map<number, number>();
+      const rounds = Math.max(0, ...lines.map((line) => line.changes.length));
+      for (let round = 0; round < rounds; round++) {
+        const items: { subscriberId: number; change: Change; resolved: Resolved }[] = [];
+        for (const line of lines) {
+          const change = line.changes[round];
+          if (change) items.push({ subscriberId: line.subscriberId, change, resolved: await resolve(change) });
+        }
+        const perRow = items.filter((i) => PER_ROW_ACTIONS.has(i.change.action));
+        const shared = groupBy(
+          items.filter((i) => !PER_ROW_ACTIONS.has(i.change.action)),
+          (i) => JSON.stringify([i.change.action, i.change.params]),
+        );
+        const applied = [...(perRow.length ? [await applyValuesToMany(ctx, perRow)] : [])];
+        for (const group of shared.values())
+          applied.push(
+            await applyActionToMany(
+              ctx,
+              group[0].resolved,
+              group.map((i) => i.subscriberId),
+            ),
+          );
+        for (const { refused, changed: ids, waiting } of applied) {
+          const [refusal] = refused.values();
+          if (refusal) throw refusal;
+          for (const id of ids) changed.add(id);
+          for (const id of waiting) answers.set(id, (answers.get(id) ?? 0) + 1);
+        }
+      }
+      for (const fn of held) afterCommit(fn);
+      const outcomes = new Map<string, ItemOutcome>();
+      for (const key of keys) {
+        const id = Number(key);
+        const waiting = answers.get(id);
+        if (waiting) outcomes.set(key, { status: 'waiting', answers: waiting });
+        else if (!changed.has(id)) outcomes.set(key, { status: 'skipped', messageId: UNCHANGED });
+      }
+      return outcomes;
+    },
     async apply(trx, key, job, afterCommit) {
       const principal = await jobPrincipal(trx, job.userId);
       const [line] = await linesOf(trx, job.id, [Number(key)]);

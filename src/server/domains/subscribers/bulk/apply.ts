@@ -244,3 +244,80 @@ async function changeCustomValues(
     targets.map((t) => ({ subscriberId: t.subscriberId, before: { custom: t.custom }, after: { custom: mergeCustom(t.custom, sent) } })),
   );
 }
+
+/** Actions whose values differ from subscriber to subscriber in an upload: applied with one statement per set of columns. */
+export const PER_ROW_ACTIONS = new Set(['details', 'group-name']);
+
+/**
+ * Applies `details` or `group-name` changes whose values differ per subscriber (an upload's lines), each checked
+ * as `applyActionToMany` checks it, the changing ones written by one UPDATE … FROM per set of columns, with an
+ * audit entry and an operation record (its own values) each. Answers as `applyActionToMany`.
+ */
+export async function applyValuesToMany(ctx: ApplyContext, items: readonly { subscriberId: number; resolved: Resolved }[]): Promise<Applied> {
+  const { trx, principal } = ctx;
+  const targets = await loadTargets(
+    trx,
+    principal,
+    items.map((i) => i.subscriberId),
+    true,
+  );
+  const refused = new Map<number, HttpError>();
+  const changing: { t: Target; r: Resolved; values: Record<string, unknown> }[] = [];
+  for (const { subscriberId, resolved: r } of items) {
+    const t = targets.get(subscriberId);
+    const reason = t ? reasonFor(r, t) : 'error.notFound';
+    if (reason === UNCHANGED) continue;
+    if (reason !== null) {
+      refused.set(subscriberId, t ? refusal(reason) : notFound());
+      continue;
+    }
+    const p = r.params;
+    const values =
+      r.action === 'group-name'
+        ? { groupName: typeof p.groupName === 'string' && p.groupName.trim() ? p.groupName.trim() : null }
+        : Object.fromEntries(DETAIL_FIELDS.filter((f) => p[f] !== undefined).map((f) => [f, p[f]]));
+    changing.push({ t: t!, r, values });
+  }
+  const actor = { userId: principal.userId, username: principal.username };
+  const byColumns = groupBy(changing, (c) => `${c.r.action}:${Object.keys(c.values).join(',')}`);
+  for (const group of byColumns.values()) {
+    const columns = Object.keys(group[0].values);
+    const snake = (c: string) => c.replace(/[A-Z]/g, (x) => `_${x.toLowerCase()}`);
+    for (let i = 0; i < group.length; i += 5000) {
+      const part = group.slice(i, i + 5000);
+      const rows = part.map((c) => ({ subscriber_id: c.t.subscriberId, ...Object.fromEntries(columns.map((k) => [snake(k), c.values[k]])) }));
+      await sql`update subscriber as s set ${sql.join(
+        columns.map((k) => sql`${sql.id(snake(k))} = v.${sql.id(snake(k))}`),
+        sql`, `,
+      )} from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(subscriber_id bigint, ${sql.join(
+        columns.map((k) => sql`${sql.id(snake(k))} text`),
+        sql`, `,
+      )}) where s.subscriber_id = v.subscriber_id`.execute(trx);
+    }
+    await auditSubscribers(
+      trx,
+      actor,
+      group[0].r.action,
+      group.map((c) => ({
+        subscriberId: c.t.subscriberId,
+        before: Object.fromEntries(columns.map((k) => [k, c.t[k as keyof Target]])),
+        after: c.values,
+      })),
+    );
+  }
+  const operations = changing.map((c) => ({
+    subscriberId: c.t.subscriberId,
+    operation: c.r.action,
+    status: 'success',
+    request: JSON.stringify({ ...c.r.params, bulk: ctx.subject }),
+    userId: principal.userId,
+    username: principal.username,
+    finishedAt: sql<Date>`now()`,
+  }));
+  for (let i = 0; i < operations.length; i += 1000)
+    await trx
+      .insertInto('subscriberOperation')
+      .values(operations.slice(i, i + 1000))
+      .execute();
+  return { refused, changed: changing.map((c) => c.t.subscriberId), waiting: new Set() };
+}
