@@ -4,6 +4,7 @@
  * code (drawn only once the privileges allow it), then its figures, then its charts' code.
  */
 import { authApi } from '@web/core/authApi';
+import { selectIsAdmin } from '@web/core/authSlice';
 import type { AppStore } from './store';
 import { loadShell } from './LazyShell';
 import { preloadRoute } from './routeTable';
@@ -17,10 +18,20 @@ export function hashPath(hash: string): string {
 /** With a stored session: the profile, the privileges, the frame's code and the current page's code, all at once. */
 export function preloadSignedIn(store: AppStore, hash: string): void {
   if (!store.getState().auth.token) return;
-  // Prefetched into the API's cache, where the frame's own queries find them (or find them on their way).
-  store.dispatch(authApi.util.prefetch('getUser', undefined, {}));
-  store.dispatch(authApi.util.prefetch('getUserUiPrivileges', undefined, {}));
+  // Into the API's cache, where the frame's own queries find them (or find them on their way).
+  const profile = store.dispatch(authApi.endpoints.getUser.initiate(undefined, { subscribe: false }));
+  const privileges = store.dispatch(authApi.endpoints.getUserUiPrivileges.initiate(undefined, { subscribe: false }));
   loadShell().catch(() => undefined);
   const path = hashPath(hash);
-  if (path !== '/login') preloadRoute(path);
+  if (path === '/login') return;
+  preloadRoute(path);
+  if (path === '/') {
+    // The dashboard's figures as soon as the privileges say which it may show, while its code may still be arriving.
+    const params = new URLSearchParams(hash.split('?')[1] ?? '');
+    Promise.all([profile.unwrap(), privileges.unwrap(), import('./dashboard/prefetch')])
+      .then(([user, granted, page]) =>
+        page.prefetchDashboardPage(store.dispatch, { granted, isAdmin: selectIsAdmin(store.getState()), preferences: user.preferences, params }),
+      )
+      .catch(() => undefined);
+  }
 }
