@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { precompressPlugin } from './src/web/build/precompressPlugin.ts';
+import { worldAtlasPlugin } from './src/web/build/worldAtlasPlugin.ts';
 import { formValidatorsPlugin } from './src/web/engine/form/validatorsPlugin.ts';
 
 const dir = (p: string) => fileURLToPath(new URL(p, import.meta.url));
@@ -18,8 +19,9 @@ export default defineConfig({
   root: dir('./src/web'),
   base: './',
   // The form validators are precompiled from schemas/: the Content-Security-Policy forbids compiling them in the browser.
-  // The build's files also come brotli- and gzip-compressed, for the server to serve as they are.
-  plugins: [react(), formValidatorsPlugin(dir('./schemas')), precompressPlugin()],
+  // The build's files also come brotli- and gzip-compressed, for the server to serve as they are; the world map's
+  // shapes are simplified as they are bundled.
+  plugins: [react(), formValidatorsPlugin(dir('./schemas')), worldAtlasPlugin(), precompressPlugin()],
   resolve: { alias },
   build: { outDir: dir('./dist/web'), emptyOutDir: true, chunkSizeWarningLimit: 1500 },
   server: { proxy: { '/portal': 'http://127.0.0.1:8080' } },

@@ -109,7 +109,8 @@ async function launchPortal(env: Record<string, string>, dataDir: string, printe
     output += d;
   });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90000;
+  // PORTAL_START_MS: a first start that seeds a large demo on a loaded machine may need longer.
+  const deadline = Date.now() + Number(process.env.PORTAL_START_MS ?? 90000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`portal exited: ${output}`);
     try {
@@ -117,7 +118,10 @@ async function launchPortal(env: Record<string, string>, dataDir: string, printe
     } catch {
       /* not listening yet */
     }
-    if (Date.now() > deadline) throw new Error(`portal did not start: ${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGTERM');
+      throw new Error(`portal did not start: ${output}`);
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
   async function terminate() {

@@ -15,6 +15,7 @@ import { Loading } from '@web/ui/Loading';
 import { BalanceSummary } from './BalanceSummary';
 import { BalanceHistoryChart, SalesByChart, SeriesWidget } from './ChartWidgets';
 import { MapWidget } from './MapWidget';
+import { seesMoney } from './prefetch';
 import { rangeBody, useDashboardRange } from './range';
 import { RangePicker } from './RangePicker';
 import { Shortcuts } from './Shortcuts';
@@ -38,7 +39,7 @@ export default function DashboardPage({ balance, isRouted }: DashboardProps) {
   const body = rangeBody(range);
   const graphs = hasPrivilege(granted, 'Dashboard');
   const top = graphs || hasPrivilege(granted, 'Subscribers');
-  const money = !isAdmin && (hasPrivilege(granted, 'PaymentMethods') || hasPrivilege(granted, 'PrePaidPackages'));
+  const money = seesMoney(granted, isAdmin);
   const allowed = (s: Shortcut) => Boolean(s.path && isRouted(s.path) && (!s.privilege || hasPrivilege(granted, s.privilege)));
   return (
     <div className="portal-page portal-dashboard">

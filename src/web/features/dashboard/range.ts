@@ -5,6 +5,7 @@
  */
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { parsePreferences } from '@web/core/preferences';
 import { usePreference } from '@web/engine/usePreference';
 
 export const RANGES = ['last24Hours', 'last3Days', 'day', 'week', 'last7Days', 'last30Days', 'last12Months', 'month', 'quarter', 'year', 'custom'] as const;
@@ -43,13 +44,20 @@ export function rangeBody(r: DashboardRange): { range: RangeName; from?: string;
   return r.from && r.to ? { range: 'custom', from: r.from, to: r.to } : undefined;
 }
 
+/** The range the address names, else the one last chosen (the preference's value), else the default. */
+export function dashboardRange(params: URLSearchParams, saved: string | undefined): DashboardRange {
+  return parse(params.get('range'), params.get('from'), params.get('to')) ?? fromPreference(saved) ?? { range: DEFAULT_RANGE };
+}
+
+/** The preference's value among the user's preferences (the profile's). */
+export function savedRange(preferences: string | undefined | null): string | undefined {
+  return parsePreferences(preferences)?.items.find((i) => i.type === PREFERENCE)?.value;
+}
+
 export function useDashboardRange(): [DashboardRange, (next: DashboardRange) => void] {
   const [params, setParams] = useSearchParams();
   const [saved, save] = usePreference(PREFERENCE);
-  const current = useMemo(
-    () => parse(params.get('range'), params.get('from'), params.get('to')) ?? fromPreference(saved) ?? { range: DEFAULT_RANGE },
-    [params, saved],
-  );
+  const current = useMemo(() => dashboardRange(params, saved), [params, saved]);
   const choose = useCallback(
     (next: DashboardRange) => {
       const p = new URLSearchParams(params);

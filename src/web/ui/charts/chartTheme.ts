@@ -13,7 +13,12 @@ export function useChart() {
   useEffect(() => {
     const instance = echarts.init(element.current!, undefined, { renderer: 'canvas' });
     chart.current = instance;
-    const resize = new ResizeObserver(() => instance.resize());
+    // The observer reports the element's size once as it starts watching: a resize to the same size would draw the
+    // whole chart a second time (ECharts redraws on every resize), so only a changed size redraws.
+    const resize = new ResizeObserver(([entry]) => {
+      const { width, height } = entry.contentRect;
+      if (Math.round(width) !== instance.getWidth() || Math.round(height) !== instance.getHeight()) instance.resize();
+    });
     resize.observe(element.current!);
     return () => {
       resize.disconnect();

@@ -1,0 +1,37 @@
+/**
+ * What a signed-in page load needs, asked for at once and side by side. Left to the components, each would wait for
+ * the one before it: the frame's code, then the profile and privileges (the frame asks for them), then the page's
+ * code (drawn only once the privileges allow it), then its figures, then its charts' code.
+ */
+import { authApi } from '@web/core/authApi';
+import { selectIsAdmin } from '@web/core/authSlice';
+import type { AppStore } from './store';
+import { loadShell } from './LazyShell';
+import { preloadRoute } from './routeTable';
+
+/** The router's path of a hash address (`#/subscribers?x=1` is `/subscribers`). */
+export function hashPath(hash: string): string {
+  const path = hash.replace(/^#/, '').split(/[?#]/)[0];
+  return path.startsWith('/') ? path : '/';
+}
+
+/** With a stored session: the profile, the privileges, the frame's code and the current page's code, all at once. */
+export function preloadSignedIn(store: AppStore, hash: string): void {
+  if (!store.getState().auth.token) return;
+  // Into the API's cache, where the frame's own queries find them (or find them on their way).
+  const profile = store.dispatch(authApi.endpoints.getUser.initiate(undefined, { subscribe: false }));
+  const privileges = store.dispatch(authApi.endpoints.getUserUiPrivileges.initiate(undefined, { subscribe: false }));
+  loadShell().catch(() => undefined);
+  const path = hashPath(hash);
+  if (path === '/login') return;
+  preloadRoute(path);
+  if (path === '/') {
+    // The dashboard's figures as soon as the privileges say which it may show, while its code may still be arriving.
+    const params = new URLSearchParams(hash.split('?')[1] ?? '');
+    Promise.all([profile.unwrap(), privileges.unwrap(), import('./dashboard/prefetch')])
+      .then(([user, granted, page]) =>
+        page.prefetchDashboardPage(store.dispatch, { granted, isAdmin: selectIsAdmin(store.getState()), preferences: user.preferences, params }),
+      )
+      .catch(() => undefined);
+  }
+}
