@@ -59,7 +59,13 @@ export function arrayQueriesOf(db: object): ArrayQueries | undefined {
  * PostgreSQL's text in UTC ("2026-11-26 13:09:48.123456+00"); any other form goes through pg's own parser.
  */
 export function isoTimestamp(text: string): string {
-  if (text.length >= 22 && text.length <= 29 && text.charCodeAt(10) === 32 && text.endsWith('+00') && /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?\+00$/.test(text)) {
+  if (
+    text.length >= 22 &&
+    text.length <= 29 &&
+    text.charCodeAt(10) === 32 &&
+    text.endsWith('+00') &&
+    /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?\+00$/.test(text)
+  ) {
     const fraction = text.length > 22 ? text.slice(20, -3) : '';
     return `${text.slice(0, 10)}T${text.slice(11, 19)}.${(fraction + '000').slice(0, 3)}Z`;
   }
@@ -70,7 +76,9 @@ const timestamptzParser = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ, 
 /** pg's parsers, but timestamps with time zone as ISO text: no Date made per value, as the wire carries text. */
 const arrayTypes = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === pg.types.builtins.TIMESTAMPTZ && format !== 'binary' ? isoTimestamp : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    oid === pg.types.builtins.TIMESTAMPTZ && format !== 'binary'
+      ? isoTimestamp
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
 /** How long a lost notification connection waits before it connects again. */

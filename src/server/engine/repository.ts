@@ -102,13 +102,31 @@ export function searchMatch(
   cmp: SearchComparison,
   value: ComparisonValue = (make) => make(cmp as SearchComparison & { value: string | number }),
 ): Expression<SqlBool> | undefined {
-  if (cmp.kind === 'equals') return eb(column, '=', value((c) => c.value));
-  if (cmp.kind === 'contains') return eb(column, 'ilike', value((c) => `%${escapeLike(String(c.value))}%`));
+  if (cmp.kind === 'equals')
+    return eb(
+      column,
+      '=',
+      value((c) => c.value),
+    );
+  if (cmp.kind === 'contains')
+    return eb(
+      column,
+      'ilike',
+      value((c) => `%${escapeLike(String(c.value))}%`),
+    );
   if (cmp.kind === 'affix') {
     const reversed = (c: { value: string | number }) => [...String(c.value)].reverse().join('');
     return eb.or([
-      eb(column, 'like', value((c) => `${escapeLike(String(c.value))}%`)),
-      eb(eb.fn('reverse', [column]), 'like', value((c) => `${escapeLike(reversed(c))}%`)),
+      eb(
+        column,
+        'like',
+        value((c) => `${escapeLike(String(c.value))}%`),
+      ),
+      eb(
+        eb.fn('reverse', [column]),
+        'like',
+        value((c) => `${escapeLike(reversed(c))}%`),
+      ),
     ]);
   }
   return undefined;
@@ -297,8 +315,17 @@ export class EntityRepository {
     }
     if (this.schema['x-entity'].scope === 'reseller' && !principal.isAdmin) {
       if (principal.accountId !== null) {
-        q = q.where(this.ref('resellerId'), '=', this.bind(principal.resellerId, (a) => a.v.principal.resellerId));
-        if (props.accountId) q = q.where(this.ref('accountId'), '=', this.bind(principal.accountId, (a) => a.v.principal.accountId));
+        q = q.where(
+          this.ref('resellerId'),
+          '=',
+          this.bind(principal.resellerId, (a) => a.v.principal.resellerId),
+        );
+        if (props.accountId)
+          q = q.where(
+            this.ref('accountId'),
+            '=',
+            this.bind(principal.accountId, (a) => a.v.principal.accountId),
+          );
       } else {
         const pattern = this.bind(subtreePattern(principal), (a) => subtreePattern(a.v.principal));
         q = q.where(this.ref('resellerId'), 'in', (eb: ExpressionBuilder<any, any>) => eb.selectFrom('reseller').select('id').where('path', 'like', pattern));
@@ -316,7 +343,12 @@ export class EntityRepository {
   /** Lists leave out rows flagged by `x-list.hiddenUnless` unless the request asks for them. */
   private listed(q: AnyQuery, v: Visibility): AnyQuery {
     if (this.showsHidden(v) === false) q = q.where(this.ref(this.schema['x-list'].hiddenUnless!.field), '=', false);
-    for (const [field, value] of Object.entries(v.where ?? {})) q = q.where(this.ref(field), '=', this.bind(value, (a) => a.v.where?.[field]));
+    for (const [field, value] of Object.entries(v.where ?? {}))
+      q = q.where(
+        this.ref(field),
+        '=',
+        this.bind(value, (a) => a.v.where?.[field]),
+      );
     return this.visible(q, v);
   }
 
@@ -328,7 +360,12 @@ export class EntityRepository {
       const child = req.searchBy!.child;
       if (child) {
         // The owners of matching child rows, found through the child table's own indexes.
-        const match = searchMatch(eb, sql.ref(`c.${child.column}`), childComparison(child, key), this.comparisonValue((k) => childComparison(child, k), key));
+        const match = searchMatch(
+          eb,
+          sql.ref(`c.${child.column}`),
+          childComparison(child, key),
+          this.comparisonValue((k) => childComparison(child, k), key),
+        );
         if (match)
           terms.push(
             eb(
@@ -353,7 +390,12 @@ export class EntityRepository {
           continue;
         }
         const prop = this.schema.properties[field];
-        const match = searchMatch(eb, this.ref(field), searchComparison(prop, key), this.comparisonValue((k) => searchComparison(prop, k), key));
+        const match = searchMatch(
+          eb,
+          this.ref(field),
+          searchComparison(prop, key),
+          this.comparisonValue((k) => searchComparison(prop, k), key),
+        );
         if (match) terms.push(match);
       }
       return terms.length ? eb.or(terms) : sql<SqlBool>`false`;
