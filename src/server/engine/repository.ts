@@ -77,6 +77,12 @@ export async function plannedRows(query: { explain: (format: 'json') => Promise<
   return Number.isFinite(planned) ? Math.round(planned) : undefined;
 }
 
+/** A statement's rows as the wire carries them, and a counted page's total (its first row's `COUNTED` column). */
+interface Answered {
+  rows: Row[];
+  counted?: unknown;
+}
+
 /** What a request brings to a list's statement: its values, read again for each run of a kept statement. */
 interface PageArgs {
   req: NormalisedListRequest;
@@ -557,9 +563,10 @@ export class EntityRepository {
 
   /**
    * Runs the statement `kind` of a page for a request of `shape`: built and compiled on its first use, its request
-   * values left as `Arg`s, then kept; each run reads them from `args` and answers rows with the names of `columns`.
+   * values left as `Arg`s, then kept; each run reads them from `args` and answers the wire's rows (`toWire`), their
+   * values named by `columns`.
    */
-  private async statement(kind: string, shape: string, args: PageArgs, build: () => AnyQuery, columns: readonly string[]): Promise<Row[]> {
+  private async statement(kind: string, shape: string, args: PageArgs, build: () => AnyQuery, columns: readonly string[]): Promise<Answered> {
     const id = `${kind} ${shape}`;
     let kept = this.statements.get(id);
     if (!kept) {
@@ -575,16 +582,37 @@ export class EntityRepository {
     }
     const parameters = kept.parameters.map((p) => (p instanceof Arg ? p.read(args) : p));
     const rows = await this.arrays!.run(kept.sql, parameters, kept.name);
-    const properties = columns.map((c) => c in this.schema.properties);
-    return rows.map((values) => {
-      const row: Row = {};
-      for (let i = 0; i < columns.length; i++) {
-        const value = values[i];
-        // Empty properties are left out of the wire's rows (as `toWire` does).
-        if (value !== null || !properties[i]) row[columns[i]] = value;
-      }
-      return row;
-    });
+    const counted = columns.indexOf(COUNTED);
+    return { rows: rows.map(this.rowMaker(columns)), counted: counted >= 0 && rows.length ? rows[0][counted] : undefined };
+  }
+
+  /** Row makers by their columns (see `rowMaker`). */
+  private readonly rowMakers = new Map<string, (values: unknown[]) => Row>();
+
+  /**
+   * A function making the wire's row (as `toWire` makes it) from a row of `columns` as an array: empty properties
+   * left out, numbers from their text, JSON structures parsed. Compiled once per list of columns, each property
+   * written by its name, as V8 writes object literals quickly.
+   */
+  private rowMaker(columns: readonly string[]): (values: unknown[]) => Row {
+    const id = columns.join(' ');
+    let make = this.rowMakers.get(id);
+    if (!make) {
+      const lines = columns.map((column, i) => {
+        const name = JSON.stringify(column);
+        if (column === COUNTED) return '';
+        if (!(column in this.schema.properties)) return `row[${name}] = v[${i}];`;
+        const convert = this.numeric.includes(column)
+          ? `typeof x === 'string' ? Number(x) : x`
+          : this.structured.includes(column)
+            ? `typeof x === 'string' ? JSON.parse(x) : x`
+            : 'x';
+        return `x = v[${i}]; if (x !== null) row[${name}] = ${convert};`;
+      });
+      make = new Function('v', `const row = {}; let x;\n${lines.join('\n')}\nreturn row;`) as (values: unknown[]) => Row;
+      this.rowMakers.set(id, make);
+    }
+    return make;
   }
 
   async page(req: NormalisedListRequest, v: Visibility): Promise<Page<Row>> {
@@ -592,8 +620,13 @@ export class EntityRepository {
     const shape = this.shapeOf(req, v);
     const args: PageArgs = { req, v, offset };
     // Each statement through Kysely, or kept and run without it when the request's shape allows (see `shapeOf`).
-    const run = async (kind: string, build: () => AnyQuery, columns: readonly string[]) =>
-      shape === undefined ? ((await build().execute()) as Row[]) : this.statement(kind, shape, args, build, columns);
+    const run = async (kind: string, build: () => AnyQuery, columns: readonly string[]): Promise<Answered> => {
+      if (shape !== undefined) return this.statement(kind, shape, args, build, columns);
+      const rows = (await build().execute()) as Row[];
+      const counted = rows[0]?.[COUNTED];
+      for (const row of rows) delete row[COUNTED];
+      return { rows: rows.map((r) => this.toWire(r)), counted };
+    };
     let built: AnyQuery | undefined;
     const filtered = () => {
       const q = () => this.searched(this.listed(this.base(this.reads, this.usedBy(req, v)), v), req);
@@ -601,14 +634,8 @@ export class EntityRepository {
     };
     const size = () => this.bind(req.size, (a) => a.req.size);
     const from = () => this.bind(offset, (a) => a.offset);
-    const answer = (rows: Row[], total: number, estimate: boolean): Page<Row> =>
-      pageAnswer(
-        rows.map((r) => this.toWire(r)),
-        total,
-        req.page,
-        req.size,
-        estimate,
-      );
+    // Rows as the wire carries them (`toWire`).
+    const answer = (rows: Row[], total: number, estimate: boolean): Page<Row> => pageAnswer(rows, total, req.page, req.size, estimate);
     // The whole rows of a page's keys, in the list's order: names are joined for these rows only.
     const rowsOf = (kind: string, keys: () => AnyQuery) =>
       run(
@@ -627,7 +654,7 @@ export class EntityRepository {
     const limit = this.countLimit();
     const estimateKey = this.estimateKey(req, v);
     if (req.after === undefined && !this.estimates.has(estimateKey)) {
-      const rows = await run(
+      const { rows, counted } = await run(
         'counted',
         () =>
           this.ordered(this.selectAll(this.base(this.reads)), req)
@@ -642,8 +669,7 @@ export class EntityRepository {
             .select(sql.ref('p.n').as(COUNTED)),
         [...this.selected, COUNTED],
       );
-      const n = rows.length ? Number(rows[0][COUNTED]) : undefined;
-      for (const row of rows) delete row[COUNTED];
+      const n = rows.length ? Number(counted) : undefined;
       if (n !== undefined && n <= limit) return answer(rows, n, false);
       // More than the limit: already counted that far, so only the planner's estimate is wanted (and then kept).
       if (n !== undefined) await this.estimate(filtered(), estimateKey, n);
@@ -653,7 +679,9 @@ export class EntityRepository {
     if (shape === undefined || this.estimates.has(estimateKey)) counted = await this.count(filtered(), estimateKey);
     else {
       // As `count`, its capped count kept as a statement.
-      const [{ n }] = await run('count', () => this.cappedCount(filtered()), ['n']);
+      const {
+        rows: [{ n }],
+      } = await run('count', () => this.cappedCount(filtered()), ['n']);
       const exact = Number(n ?? 0);
       counted = exact <= limit ? { total: exact, estimate: false } : { total: await this.estimate(filtered(), estimateKey, exact), estimate: true };
     }
@@ -662,9 +690,10 @@ export class EntityRepository {
     const start = await this.afterRow(filtered(), req, v);
     // Many matches: walking the index of the order finds a page of them soon. A counted few: see `fencedKeys`.
     return answer(
-      estimate
+      (estimate
         ? await rowsOf('estimated', () => this.ordered((shape === undefined ? start : filtered()).select(this.ref(this.key).as('k')), req))
-        : await rowsOf('few', () => this.fencedKeys(shape === undefined ? start : filtered(), req)),
+        : await rowsOf('few', () => this.fencedKeys(shape === undefined ? start : filtered(), req))
+      ).rows,
       total,
       estimate,
     );
