@@ -68,14 +68,19 @@ function cpuMs(pids: number[]): number {
   return ticks * 10;
 }
 
-/** The PostgreSQL server's processes on this machine (none when the database runs elsewhere). */
-function postgresPids(): number[] {
+/**
+ * The PostgreSQL server's processes on this machine that serve `database` (none when the database runs elsewhere): its
+ * backends, whose titles name their database ("postgres: [cluster:] user database host state"), so that other databases'
+ * work on the same server is not counted. The server's shared processes (writers, checkpointer) are left out.
+ */
+function postgresPids(database: string): number[] {
   return readdirSync('/proc')
     .filter((d) => /^\d+$/.test(d))
     .map(Number)
     .filter((pid) => {
       try {
-        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+        if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') return false;
+        return ` ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ')} `.includes(` ${database} `);
       } catch {
         return false;
       }
@@ -172,7 +177,8 @@ async function measure(engine: 'pglite' | 'postgres', database: Db & { url?: str
     const rows: Record<string, string | number>[] = [];
     const run = async (scenario: { name: string; body: object; oneClient?: boolean }) => {
       // What each request costs the machine's 2 cores: the server's CPU time and PostgreSQL's, over the run.
-      const pg = engine === 'postgres' ? postgresPids() : [];
+      const dbName = engine === 'postgres' ? new URL(database.url!).pathname.slice(1) : '';
+      const pg = engine === 'postgres' ? postgresPids(dbName) : [];
       const before = { server: cpuMs([portal.pid]), db: cpuMs(pg) };
       const run = await autocannon({
         url: `${address}/portal/subscribers/paged`,
@@ -184,7 +190,8 @@ async function measure(engine: 'pglite' | 'postgres', database: Db & { url?: str
       });
       const perRequest = (ms: number) => Number((ms / run.requests.total).toFixed(2));
       const serverCpu = perRequest(cpuMs([portal.pid]) - before.server);
-      const dbCpu = pg.length ? perRequest(cpuMs(pg) - before.db) : undefined;
+      // Backends the pool opened during the run count from their start.
+      const dbCpu = engine === 'postgres' ? perRequest(cpuMs([...new Set([...pg, ...postgresPids(dbName)])]) - before.db) : undefined;
       rows.push({
         engine,
         subscribers: count,
