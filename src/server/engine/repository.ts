@@ -676,7 +676,10 @@ export class EntityRepository {
     }
 
     let counted: { total: number; estimate: boolean };
-    if (shape === undefined || this.estimates.has(estimateKey)) counted = await this.count(filtered(), estimateKey);
+    // A kept estimate, as `count` answers it, without building the query `count` would take.
+    const known = shape === undefined ? undefined : this.estimates.get(estimateKey);
+    if (known !== undefined) counted = { total: known, estimate: true };
+    else if (shape === undefined) counted = await this.count(filtered(), estimateKey);
     else {
       // As `count`, its capped count kept as a statement.
       const {
@@ -687,12 +690,14 @@ export class EntityRepository {
     }
     const { total, estimate } = counted;
     if (!estimate && (total === 0 || (req.after === undefined && offset >= total))) return answer([], total, false);
-    const start = await this.afterRow(filtered(), req, v);
+    // Kept statements never page after a row (see `shapeOf`): their query is built only when first kept.
+    const start = shape === undefined ? await this.afterRow(filtered(), req, v) : undefined;
+    const matching = () => start ?? filtered();
     // Many matches: walking the index of the order finds a page of them soon. A counted few: see `fencedKeys`.
     return answer(
       (estimate
-        ? await rowsOf('estimated', () => this.ordered((shape === undefined ? start : filtered()).select(this.ref(this.key).as('k')), req))
-        : await rowsOf('few', () => this.fencedKeys(shape === undefined ? start : filtered(), req))
+        ? await rowsOf('estimated', () => this.ordered(matching().select(this.ref(this.key).as('k')), req))
+        : await rowsOf('few', () => this.fencedKeys(matching(), req))
       ).rows,
       total,
       estimate,
