@@ -9,6 +9,12 @@
  * PostgreSQL), the default list again, a search and a sort by a custom field. On PostgreSQL, a bulk suspend of BENCH_BULK (default 100,000) subscribers
  * selected by id: the time until its job is done and until every core-network answer is applied.
  *
+ * For each list case: the server's CPU time per request beside PostgreSQL's (and their ratio). For the default list
+ * (50 and 100 rows), the ICCID search, the multi-field search and a sorted, filtered page, also the latency at one
+ * client: the HTTP call against the same SQL (the statements the server runs for that page, captured from its own
+ * list code) run directly through pg, one at a time. BENCH_LISTS_ONLY=1 leaves out the export, the browser, the
+ * custom fields and the bulk suspend; BENCH_PGLITE_SUBSCRIBERS=0 leaves out PGlite.
+ *
  *   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:subscribers
  *   BENCH_SUBSCRIBERS=200000 BENCH_SECONDS=5 npm run bench:subscribers
  */
@@ -16,9 +22,14 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { sql, type Kysely } from 'kysely';
 import { buildApp } from '@server/app';
-import { openDatabase, type Db } from '@server/db';
+import { arrayQueriesOf, openDatabase, type Db } from '@server/db';
+import { EntityRepository } from '@server/engine/repository';
+import { loadSchemas } from '@server/engine/schemas';
+import { normaliseListRequest } from '@shared/schema';
+import type { ListRequest } from '@shared/wire';
 import { ensureAdmin, seedDemo } from '@server/db/seed';
 import { seedSubscribers } from '@server/db/seedSubscribers';
 import { copySubscribers } from './lib/copySubscribers';
@@ -35,6 +46,7 @@ const PASSWORD = 'Bench@2026pass';
 const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
 const WEB_ROOT = resolve(process.env.WEB_ROOT ?? 'dist/web');
 const BULK_SUBSCRIBERS = Number(process.env.BENCH_BULK ?? 100_000);
+const LISTS_ONLY = process.env.BENCH_LISTS_ONLY === '1';
 
 /** The resident memory of a process, from /proc (Linux), in bytes. */
 function residentBytes(pid: number): number {
@@ -56,14 +68,19 @@ function cpuMs(pids: number[]): number {
   return ticks * 10;
 }
 
-/** The PostgreSQL server's processes on this machine (none when the database runs elsewhere). */
-function postgresPids(): number[] {
+/**
+ * The PostgreSQL server's processes on this machine that serve `database` (none when the database runs elsewhere): its
+ * backends, whose titles name their database ("postgres: [cluster:] user database host state"), so that other databases'
+ * work on the same server is not counted. The server's shared processes (writers, checkpointer) are left out.
+ */
+function postgresPids(database: string): number[] {
   return readdirSync('/proc')
     .filter((d) => /^\d+$/.test(d))
     .map(Number)
     .filter((pid) => {
       try {
-        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+        if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') return false;
+        return ` ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ')} `.includes(` ${database} `);
       } catch {
         return false;
       }
@@ -111,15 +128,25 @@ async function measure(engine: 'pglite' | 'postgres', database: Db & { url?: str
     .offset(deepPage * 50 - 1)
     .limit(1)
     .executeTakeFirstOrThrow();
-  const scenarios = [
-    { name: 'default sort', body: page({}) },
+  const scenarios: { name: string; body: object; oneClient?: boolean }[] = [
+    { name: 'default sort', body: page({}), oneClient: true },
+    { name: 'default sort, 100 rows', body: { page: { page: 0, size: 100 } }, oneClient: true },
     { name: `page ${deepPage} (deep), by number`, body: { page: { page: deepPage, size: 50 } } },
     { name: `page ${deepPage} (deep), after the row before it`, body: { page: { page: deepPage, size: 50, after: Number(before.subscriberId) } } },
-    { name: 'ICCID search', body: page({ searchBy: 'iccid', searchKey: probe.iccid }) },
+    { name: 'ICCID search', body: page({ searchBy: 'iccid', searchKey: probe.iccid }), oneClient: true },
     { name: 'IMSI prefix search', body: page({ searchBy: 'imsi', searchKey: String(probe.imsi).slice(0, 12) }) },
-    { name: 'multi-field search', body: page({ searchBy: 'multi', searchKey: probe.name }) },
+    { name: 'multi-field search', body: page({ searchBy: 'multi', searchKey: probe.name }), oneClient: true },
     { name: 'account name filter', body: page({ searchBy: 'accountName', searchKey: probe.accountName }) },
+    {
+      name: 'sorted by name (desc), account filter',
+      body: page({ sortBy: 'name', sortDir: 'desc', searchBy: 'accountName', searchKey: probe.accountName }),
+      oneClient: true,
+    },
   ];
+  // The statements the server runs for each one-client case, once its estimate is kept, from the same list code.
+  const statements = new Map<string, { sql: string; parameters: unknown[]; name: string }[]>();
+  if (engine === 'postgres')
+    for (const scenario of scenarios) if (scenario.oneClient) statements.set(scenario.name, await pageStatements(database.db, scenario.body));
   if (engine === 'pglite') await database.close();
 
   const portal = await startPortal(
@@ -148,9 +175,10 @@ async function measure(engine: 'pglite' | 'postgres', database: Db & { url?: str
       body: JSON.stringify(scenarios[0].body),
     });
     const rows: Record<string, string | number>[] = [];
-    const run = async (scenario: { name: string; body: object }) => {
+    const run = async (scenario: { name: string; body: object; oneClient?: boolean }) => {
       // What each request costs the machine's 2 cores: the server's CPU time and PostgreSQL's, over the run.
-      const pg = engine === 'postgres' ? postgresPids() : [];
+      const dbName = engine === 'postgres' ? new URL(database.url!).pathname.slice(1) : '';
+      const pg = engine === 'postgres' ? postgresPids(dbName) : [];
       const before = { server: cpuMs([portal.pid]), db: cpuMs(pg) };
       const run = await autocannon({
         url: `${address}/portal/subscribers/paged`,
@@ -161,6 +189,9 @@ async function measure(engine: 'pglite' | 'postgres', database: Db & { url?: str
         body: JSON.stringify(scenario.body),
       });
       const perRequest = (ms: number) => Number((ms / run.requests.total).toFixed(2));
+      const serverCpu = perRequest(cpuMs([portal.pid]) - before.server);
+      // Backends the pool opened during the run count from their start.
+      const dbCpu = engine === 'postgres' ? perRequest(cpuMs([...new Set([...pg, ...postgresPids(dbName)])]) - before.db) : undefined;
       rows.push({
         engine,
         subscribers: count,
@@ -169,11 +200,36 @@ async function measure(engine: 'pglite' | 'postgres', database: Db & { url?: str
         'p50 ms': run.latency.p50,
         'p99 ms': run.latency.p99,
         errors: run.non2xx + run.errors,
-        'server CPU ms/req': perRequest(cpuMs([portal.pid]) - before.server),
-        'database CPU ms/req': pg.length ? perRequest(cpuMs(pg) - before.db) : '-',
+        'server CPU ms/req': serverCpu,
+        'database CPU ms/req': dbCpu ?? '-',
+        'server/database': dbCpu ? Number((serverCpu / dbCpu).toFixed(2)) : '-',
       });
+      const sqlRun = statements.get(scenario.name);
+      if (sqlRun) {
+        // One client: the HTTP call, then the same SQL straight through pg.
+        const http = await autocannon({
+          url: `${address}/portal/subscribers/paged`,
+          method: 'POST',
+          connections: 1,
+          duration: Math.max(2, Math.round(SECONDS / 2)),
+          headers,
+          body: JSON.stringify(scenario.body),
+        });
+        const raw = await rawLatency(database.url!, sqlRun, Math.max(2, Math.round(SECONDS / 2)));
+        oneClient.push({
+          subscribers: count,
+          scenario: scenario.name,
+          statements: sqlRun.length,
+          'SQL mean ms': raw.mean,
+          'SQL p50 ms': raw.p50,
+          'HTTP mean ms': Number(http.latency.average.toFixed(2)),
+          'HTTP p50 ms': http.latency.p50,
+          'HTTP/SQL (mean)': Number((http.latency.average / raw.mean).toFixed(2)),
+        });
+      }
     };
     for (const scenario of scenarios) await run(scenario);
+    if (LISTS_ONLY) return { rows };
     // The same default list once the administrator has five custom fields (values on every tenth subscriber where
     // the database can be written beside the server), then a search and a sort by one of them.
     await defineCustomFields(address, headers, engine === 'postgres' ? db : undefined);
@@ -271,6 +327,57 @@ async function measureBulkSuspend(database: Db, count: number) {
   return { subscribers: ids.length, 'job done s': done, 'all settled s': settled, 'failed items': Number(failed) };
 }
 
+/** The machine's load averages over 1, 5 and 15 minutes (Linux). */
+function loadAverage(): string {
+  return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+}
+
+/**
+ * The statements the server's list code runs for `body` as the administrator once the page's estimate is kept (its
+ * second page of the same search), captured from the runner the repository uses, with their parameters.
+ */
+async function pageStatements(db: Kysely<Database>, body: object) {
+  const schema = loadSchemas().find((s) => s.$id === 'subscriber')!;
+  const repo = new EntityRepository(db, schema);
+  const runner = arrayQueriesOf(db);
+  if (!runner) throw new Error('no array runner on this database');
+  const principal = { userId: 0, username: 'admin', resellerId: -1, resellerPath: '', accountId: null, isAdmin: true, privileges: [] };
+  const req = normaliseListRequest(schema, body as ListRequest, true, []);
+  await repo.page(req, { principal });
+  const seen: { sql: string; parameters: unknown[]; name: string }[] = [];
+  const run = runner.run;
+  runner.run = (sql, parameters, name) => {
+    seen.push({ sql, parameters: [...parameters], name });
+    return run.call(runner, sql, parameters, name);
+  };
+  try {
+    await repo.page(req, { principal });
+  } finally {
+    runner.run = run;
+  }
+  return seen;
+}
+
+/** Mean and median latency of running `statements` one after another (one client, named as the server names them). */
+async function rawLatency(url: string, statements: { sql: string; parameters: unknown[]; name: string }[], seconds: number) {
+  const client = new pg.Client({ connectionString: url, options: '-c plan_cache_mode=force_custom_plan' });
+  await client.connect();
+  const times: number[] = [];
+  try {
+    const until = performance.now() + seconds * 1000;
+    while (performance.now() < until) {
+      const started = performance.now();
+      for (const s of statements) await client.query({ name: s.name, text: s.sql, values: s.parameters, rowMode: 'array' });
+      times.push(performance.now() - started);
+    }
+  } finally {
+    await client.end();
+  }
+  times.sort((a, b) => a - b);
+  const mean = times.reduce((a, b) => a + b, 0) / times.length;
+  return { mean: Number(mean.toFixed(2)), p50: Number(times[Math.floor(times.length / 2)].toFixed(2)) };
+}
+
 async function setUp(engine: 'pglite' | 'postgres', dataDir: string): Promise<Db & { url?: string }> {
   if (engine === 'postgres') process.env.TEST_DATABASE_URL = pgUrl;
   const database = engine === 'pglite' ? await openDatabase({ dataDir }) : await freshDatabase(engine);
@@ -281,10 +388,11 @@ async function setUp(engine: 'pglite' | 'postgres', dataDir: string): Promise<Db
 
 const lists = [];
 const exports = [];
+const oneClient: object[] = [];
 const browsers: object[] = [];
 const bulks: object[] = [];
 
-{
+if (PGLITE_ROWS > 0) {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-pglite-'));
   const database = await setUp('pglite', dataDir);
   const started = performance.now();
@@ -292,7 +400,7 @@ const bulks: object[] = [];
   console.log(`[pglite] ${PGLITE_ROWS.toLocaleString('en')} subscribers seeded by the demo seeder in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   const { rows, exportRow } = await measure('pglite', database, PGLITE_ROWS, dataDir); // closes the database, removes the folder
   lists.push(...rows);
-  exports.push(exportRow);
+  if (exportRow) exports.push(exportRow);
 }
 
 if (pgUrl) {
@@ -306,15 +414,20 @@ if (pgUrl) {
   );
   const { rows, exportRow } = await measure('postgres', database, PG_ROWS, mkdtempSync(join(tmpdir(), 'bench-unused-')));
   lists.push(...rows);
-  exports.push(exportRow);
-  bulks.push(await measureBulkSuspend(database, Math.min(PG_ROWS, BULK_SUBSCRIBERS)));
+  if (exportRow) exports.push(exportRow);
+  if (!LISTS_ONLY && BULK_SUBSCRIBERS > 0) bulks.push(await measureBulkSuspend(database, Math.min(PG_ROWS, BULK_SUBSCRIBERS)));
   await database.close();
 } else {
   console.log('PostgreSQL skipped: set TEST_DATABASE_URL or DATABASE_URL to include it.');
 }
 
-console.log(`\nPOST /portal/subscribers/paged as the administrator, ${CONNECTIONS} connections, ${SECONDS} s per scenario`);
+console.log(`\nPOST /portal/subscribers/paged as the administrator, ${CONNECTIONS} connections, ${SECONDS} s per scenario (load average ${loadAverage()})`);
 console.table(lists);
+if (oneClient.length) {
+  console.log('\nOne client (PostgreSQL): the HTTP call against the same statements run directly through pg');
+  console.table(oneClient);
+}
+if (LISTS_ONLY) process.exit(0);
 console.log('\nPOST /portal/subscribers/list/download, every subscriber, streamed');
 console.table(exports);
 console.log('\nThe subscriber grid in Chromium, signed in as the administrator (pages of 50)');

@@ -35,6 +35,50 @@ export interface Db {
   queue: FairQueue;
 }
 
+/**
+ * Statements run without Kysely for the hottest reads (a list's page): the SQL compiled once per shape of request
+ * and kept, its rows as arrays in the order of its columns. `name` makes it a named prepared statement on
+ * PostgreSQL: each connection parses it once, and later runs send only its parameters. Connections are taken from
+ * the same line (queue.ts) as every other statement.
+ */
+export interface ArrayQueries {
+  run(sql: string, parameters: readonly unknown[], name: string): Promise<unknown[][]>;
+}
+
+const arrayQueries = new WeakMap<object, ArrayQueries>();
+
+/** The array runner of a database handle (`Db.db` or `Db.read`), if it has one (read replicas have none). */
+export function arrayQueriesOf(db: object): ArrayQueries | undefined {
+  return arrayQueries.get(db);
+}
+
+/**
+ * A timestamp with time zone as the ISO text `Date#toISOString` gives (what the wire carries), straight from
+ * PostgreSQL's text in UTC ("2026-11-26 13:09:48.123456+00"); any other form goes through pg's own parser.
+ */
+export function isoTimestamp(text: string): string {
+  if (
+    text.length >= 22 &&
+    text.length <= 29 &&
+    text.charCodeAt(10) === 32 &&
+    text.endsWith('+00') &&
+    /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?\+00$/.test(text)
+  ) {
+    const fraction = text.length > 22 ? text.slice(20, -3) : '';
+    return `${text.slice(0, 10)}T${text.slice(11, 19)}.${(fraction + '000').slice(0, 3)}Z`;
+  }
+  return (timestamptzParser(text) as Date).toISOString();
+}
+const timestamptzParser = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ, 'text');
+
+/** pg's parsers, but timestamps with time zone as ISO text: no Date made per value, as the wire carries text. */
+const arrayTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.TIMESTAMPTZ && format !== 'binary'
+      ? isoTimestamp
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
 /** How long a lost notification connection waits before it connects again. */
 const RELISTEN_MS = 2000;
 
@@ -133,12 +177,24 @@ export async function openDatabase(opts: {
   let dumpDataDir: Db['dumpDataDir'];
   let connections: number;
   let pool: pg.Pool | undefined;
+  let runArray: (sql: string, parameters: unknown[], name: string) => Promise<unknown[][]>;
   if (opts.databaseUrl) {
     const url = opts.databaseUrl;
     listen = (channel, on) => listenPostgres(url, channel, on);
     connections = Number(process.env.PG_POOL_SIZE ?? 10);
-    pool = new pg.Pool({ connectionString: opts.databaseUrl, max: connections });
+    // Named statements are planned for their parameters each time, as unnamed ones are: a generic plan cannot see
+    // that a search's `like 'prefix%'` may use an index, nor how many rows a key matches.
+    const lists = new pg.Pool({ connectionString: opts.databaseUrl, max: connections, options: '-c plan_cache_mode=force_custom_plan' });
+    pool = lists;
     dialect = new PostgresDialect({ pool });
+    runArray = async (text, values, name) => {
+      const client = await lists.connect();
+      try {
+        return (await client.query<unknown[]>({ name, text, values, rowMode: 'array', types: arrayTypes })).rows;
+      } finally {
+        client.release();
+      }
+    };
     engine = 'postgres';
   } else {
     const client = await PGliteThread.create(opts.dataDir ?? 'memory', opts.loadDataDir);
@@ -146,6 +202,8 @@ export async function openDatabase(opts: {
     connections = 1;
     dialect = new PGliteDialect(client);
     engine = 'pglite';
+    // The one connection is this process's turn in the line: nothing else runs on it meanwhile.
+    runArray = async (text, values) => (await client.query<unknown[]>(text, values, 'array')).rows;
     // One process owns the database: it hears every notification, delivered as its statement commits.
     listen = async (channel, on) => {
       const stop = await client.listen(channel, () => on.notify());
@@ -159,6 +217,16 @@ export async function openDatabase(opts: {
   const queue = new FairQueue(connections, { ...QUEUE_DEFAULTS[engine], ...definedOnly(opts.queue) });
   const writes = new TableWritesPlugin();
   const db = new Kysely<Database>({ dialect: queuedDialect(dialect, queue), plugins: [writes, new RememberingCamelCasePlugin()] });
+  arrayQueries.set(db, {
+    async run(text, parameters, name) {
+      const release = await queue.acquire();
+      try {
+        return await runArray(text, [...parameters], name);
+      } finally {
+        release();
+      }
+    },
+  });
   await migrateToLatest(db);
   if (pool) pools.set(db, pool);
   // Read replicas have pools of their own, in front of which the line does not stand.

@@ -15,7 +15,7 @@ export interface ThreadStart {
 }
 
 export type ThreadRequest =
-  | { id: number; op: 'query'; sql: string; params: unknown[] }
+  | { id: number; op: 'query'; sql: string; params: unknown[]; rowMode?: 'array' }
   | { id: number; op: 'listen'; channel: string }
   | { id: number; op: 'unlisten'; listener: number }
   | { id: number; op: 'dump' }
@@ -93,8 +93,9 @@ export class PGliteThread {
     });
   }
 
-  async query<R>(sql: string, params: unknown[]): Promise<{ rows: R[]; affectedRows?: number }> {
-    const reply = await this.send({ op: 'query', sql, params });
+  /** Rows as objects, or as arrays of the columns' values in order (`rowMode` "array"). */
+  async query<R>(sql: string, params: unknown[], rowMode?: 'array'): Promise<{ rows: R[]; affectedRows?: number }> {
+    const reply = await this.send({ op: 'query', sql, params, rowMode });
     return { rows: (reply.rows ?? []) as R[], affectedRows: reply.affectedRows };
   }
 

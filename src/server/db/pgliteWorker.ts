@@ -37,7 +37,7 @@ const listeners = new Map<number, () => Promise<void>>();
 async function answer(client: PGlite, request: ThreadRequest): Promise<ThreadReply> {
   switch (request.op) {
     case 'query': {
-      const result = await client.query(request.sql, request.params);
+      const result = await client.query(request.sql, request.params, request.rowMode ? { rowMode: request.rowMode } : undefined);
       return { id: request.id, ok: true, rows: result.rows, affectedRows: result.affectedRows };
     }
     case 'listen': {

@@ -19,6 +19,7 @@ import { CUSTOM_KEY_PATTERN, CUSTOM_PROPERTY, customComparison, customKeyOf, typ
 import { pageAnswer, type Page } from '@shared/wire';
 import type { Principal } from '../http/principal';
 import { escapeLike, resellerVisibility, subtreePattern } from '../http/tenancy';
+import { arrayQueriesOf, type ArrayQueries } from '../db';
 import { EXACT_COUNT_LIMIT, EstimatedTotals } from './estimates';
 
 type Row = Record<string, unknown>;
@@ -44,13 +45,79 @@ const COUNTED = 'countedMatches';
 
 export { EXACT_COUNT_LIMIT, plannedRows } from './estimates';
 
+/** Kept statements per repository at most (see `EntityRepository.statement`); shapes beyond are built each time. */
+const MAX_KEPT_STATEMENTS = 2000;
+
+/** The names of prepared statements, one per distinct SQL text, shared by every connection. */
+const statementNames = new Map<string, string>();
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    // Past the bound, unnamed: parsed on each run, as through Kysely.
+    if (statementNames.size >= 10 * MAX_KEPT_STATEMENTS) return '';
+    name = `list_${statementNames.size + 1}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/** A statement's rows as the wire carries them, and a counted page's total (its first row's `COUNTED` column). */
+interface Answered {
+  rows: Row[];
+  counted?: unknown;
+}
+
+/** What a request brings to a list's statement: its values, read again for each run of a kept statement. */
+interface PageArgs {
+  req: NormalisedListRequest;
+  v: Visibility;
+  offset: number;
+}
+
+/** A parameter of a kept statement: read from each request that runs it (see `EntityRepository.statement`). */
+class Arg {
+  constructor(readonly read: (a: PageArgs) => unknown) {}
+}
+
+/**
+ * The value of a search comparison that goes into the SQL, made by `make` from the comparison: by default the one
+ * at hand; a kept statement makes it from each request's own comparison instead.
+ */
+type ComparisonValue = (make: (cmp: SearchComparison & { value: string | number }) => unknown) => unknown;
+
 /** The SQL of one search comparison on a column (see `searchComparison`); undefined when it can match nothing. */
-export function searchMatch(eb: ExpressionBuilder<any, any>, column: Expression<unknown>, cmp: SearchComparison): Expression<SqlBool> | undefined {
-  if (cmp.kind === 'equals') return eb(column, '=', cmp.value);
-  if (cmp.kind === 'contains') return eb(column, 'ilike', `%${escapeLike(cmp.value)}%`);
+export function searchMatch(
+  eb: ExpressionBuilder<any, any>,
+  column: Expression<unknown>,
+  cmp: SearchComparison,
+  value: ComparisonValue = (make) => make(cmp as SearchComparison & { value: string | number }),
+): Expression<SqlBool> | undefined {
+  if (cmp.kind === 'equals')
+    return eb(
+      column,
+      '=',
+      value((c) => c.value),
+    );
+  if (cmp.kind === 'contains')
+    return eb(
+      column,
+      'ilike',
+      value((c) => `%${escapeLike(String(c.value))}%`),
+    );
   if (cmp.kind === 'affix') {
-    const reversed = [...cmp.value].reverse().join('');
-    return eb.or([eb(column, 'like', `${escapeLike(cmp.value)}%`), eb(eb.fn('reverse', [column]), 'like', `${escapeLike(reversed)}%`)]);
+    const reversed = (c: { value: string | number }) => [...String(c.value)].reverse().join('');
+    return eb.or([
+      eb(
+        column,
+        'like',
+        value((c) => `${escapeLike(String(c.value))}%`),
+      ),
+      eb(
+        eb.fn('reverse', [column]),
+        'like',
+        value((c) => `${escapeLike(reversed(c))}%`),
+      ),
+    ]);
   }
   return undefined;
 }
@@ -95,6 +162,17 @@ export class EntityRepository {
    * replicas' lag; everything else, a form's row after its save included, reads and writes the primary.
    */
   private readonly reads: SchemaDrivenDb;
+  /** Runs the kept statements of `page` where the read database can (see `statement`); none on read replicas. */
+  private readonly arrays: ArrayQueries | undefined;
+  /** The columns `selectAll` answers, in its order, and whether each is a property (absent from a row when null). */
+  private readonly selected: string[];
+  /**
+   * The statements of `page`, compiled once per shape of request (see `shapeOf`) with their parameters as `Arg`s:
+   * a page costs no query building, and PostgreSQL parses each statement once per connection.
+   */
+  private readonly statements = new Map<string, { sql: string; parameters: readonly unknown[]; name: string }>();
+  /** While a kept statement is built: values are taken as `Arg`s (see `bind`). Building is synchronous. */
+  private recording = false;
 
   constructor(
     private readonly db: SchemaDrivenDb,
@@ -120,6 +198,13 @@ export class EntityRepository {
     this.names = props.map(([name]) => name);
     this.numeric = props.filter(([, p]) => isNumeric(p)).map(([name]) => name);
     this.structured = props.filter(([, p]) => ['object', 'array'].includes(propertyType(p))).map(([name]) => name);
+    this.arrays = arrayQueriesOf(this.reads);
+    this.selected = [...this.ownSelected().map(([name]) => name), ...this.joins.map((j) => j.prop), ...(this.versioned ? [VERSION] : [])];
+  }
+
+  /** A request's value in a query: itself, or while a kept statement is built, an `Arg` reading it from each request. */
+  private bind<V>(value: V, read: (a: PageArgs) => V): V {
+    return this.recording ? (new Arg(read) as unknown as V) : value;
   }
 
   private column(prop: string): string {
@@ -173,10 +258,13 @@ export class EntityRepository {
     return used;
   }
 
+  private ownSelected() {
+    return Object.entries(this.schema.properties).filter(([, p]) => !p['x-join'] && !p.writeOnly && !p['x-apart']);
+  }
+
+  /** Every readable column, in the order of `selected`. */
   private selectAll(q: AnyQuery): AnyQuery {
-    const own = Object.entries(this.schema.properties)
-      .filter(([, p]) => !p['x-join'] && !p.writeOnly && !p['x-apart'])
-      .map(([name]) => this.ref(name).as(name));
+    const own = this.ownSelected().map(([name]) => this.ref(name).as(name));
     const joined = this.joins.map((j) => this.ref(j.prop).as(j.prop));
     const version = this.versioned ? [sql.ref(`${T}.${VERSION}`).as(VERSION)] : [];
     return q.select([...own, ...joined, ...version]);
@@ -217,12 +305,20 @@ export class EntityRepository {
     }
     if (this.schema['x-entity'].scope === 'reseller' && !principal.isAdmin) {
       if (principal.accountId !== null) {
-        q = q.where(this.ref('resellerId'), '=', principal.resellerId);
-        if (props.accountId) q = q.where(this.ref('accountId'), '=', principal.accountId);
-      } else {
-        q = q.where(this.ref('resellerId'), 'in', (eb: ExpressionBuilder<any, any>) =>
-          eb.selectFrom('reseller').select('id').where('path', 'like', subtreePattern(principal)),
+        q = q.where(
+          this.ref('resellerId'),
+          '=',
+          this.bind(principal.resellerId, (a) => a.v.principal.resellerId),
         );
+        if (props.accountId)
+          q = q.where(
+            this.ref('accountId'),
+            '=',
+            this.bind(principal.accountId, (a) => a.v.principal.accountId),
+          );
+      } else {
+        const pattern = this.bind(subtreePattern(principal), (a) => subtreePattern(a.v.principal));
+        q = q.where(this.ref('resellerId'), 'in', (eb: ExpressionBuilder<any, any>) => eb.selectFrom('reseller').select('id').where('path', 'like', pattern));
       }
     }
     return q;
@@ -237,7 +333,12 @@ export class EntityRepository {
   /** Lists leave out rows flagged by `x-list.hiddenUnless` unless the request asks for them. */
   private listed(q: AnyQuery, v: Visibility): AnyQuery {
     if (this.showsHidden(v) === false) q = q.where(this.ref(this.schema['x-list'].hiddenUnless!.field), '=', false);
-    for (const [field, value] of Object.entries(v.where ?? {})) q = q.where(this.ref(field), '=', value);
+    for (const [field, value] of Object.entries(v.where ?? {}))
+      q = q.where(
+        this.ref(field),
+        '=',
+        this.bind(value, (a) => a.v.where?.[field]),
+      );
     return this.visible(q, v);
   }
 
@@ -249,7 +350,12 @@ export class EntityRepository {
       const child = req.searchBy!.child;
       if (child) {
         // The owners of matching child rows, found through the child table's own indexes.
-        const match = searchMatch(eb, sql.ref(`c.${child.column}`), childComparison(child, key));
+        const match = searchMatch(
+          eb,
+          sql.ref(`c.${child.column}`),
+          childComparison(child, key),
+          this.comparisonValue((k) => childComparison(child, k), key),
+        );
         if (match)
           terms.push(
             eb(
@@ -273,11 +379,23 @@ export class EntityRepository {
           for (const code of countryCodesMatching(key)) terms.push(eb(this.ref(field), 'like', `%"${code}"%`));
           continue;
         }
-        const match = searchMatch(eb, this.ref(field), searchComparison(this.schema.properties[field], key));
+        const prop = this.schema.properties[field];
+        const match = searchMatch(
+          eb,
+          this.ref(field),
+          searchComparison(prop, key),
+          this.comparisonValue((k) => searchComparison(prop, k), key),
+        );
         if (match) terms.push(match);
       }
       return terms.length ? eb.or(terms) : sql<SqlBool>`false`;
     });
+  }
+
+  /** A search value as `searchMatch` takes it: while a kept statement is built, made from each request's own key. */
+  private comparisonValue(comparison: (key: string) => SearchComparison, key: string): ComparisonValue {
+    type Valued = SearchComparison & { value: string | number };
+    return (make) => this.bind(make(comparison(key) as Valued), (a) => make(comparison(a.req.searchKey!) as Valued));
   }
 
   /** Numeric columns come back as text from PostgreSQL; the wire carries JSON numbers. */
@@ -327,17 +445,21 @@ export class EntityRepository {
     const known = this.estimates.get(cacheKey);
     if (known !== undefined) return { total: known, estimate: true };
     const limit = this.countLimit();
-    const capped = this.reads
+    const exact = Number((await this.cappedCount(filtered).executeTakeFirst())?.n ?? 0);
+    if (exact <= limit) return { total: exact, estimate: false };
+    return { total: await this.estimate(filtered, cacheKey, exact), estimate: true };
+  }
+
+  /** The count of the matches of `filtered`, up to the count limit and one more. */
+  private cappedCount(filtered: AnyQuery): AnyQuery {
+    return this.reads
       .selectFrom(
         filtered
           .select(sql.lit(1).as('one'))
-          .limit(limit + 1)
+          .limit(this.countLimit() + 1)
           .as('c'),
       )
       .select((eb: ExpressionBuilder<any, any>) => eb.fn.countAll().as('n'));
-    const exact = Number((await capped.executeTakeFirst())?.n ?? 0);
-    if (exact <= limit) return { total: exact, estimate: false };
-    return { total: await this.estimate(filtered, cacheKey, exact), estimate: true };
   }
 
   /** The planner's estimate of a search known to match more than `atLeast` rows (never below that), kept a while. */
@@ -393,49 +515,175 @@ export class EntityRepository {
     });
   }
 
+  /**
+   * What decides the SQL of a page's statements beyond the schema: the order, the search and how each of its
+   * comparisons matches, the caller's kind of tenancy, the rows hidden unless asked for and the properties the rows
+   * must equal. Undefined where kept statements do not serve (see `statement`): on read replicas, for keyset paging,
+   * for searches whose SQL depends on the key's value (countries, custom fields) and for the tenancies of resellers
+   * themselves and of rows inherited from above.
+   */
+  private shapeOf(req: NormalisedListRequest, v: Visibility): string | undefined {
+    if (!this.arrays || req.after !== undefined) return undefined;
+    const { principal } = v;
+    const entity = this.schema['x-entity'];
+    if (entity.scope === 'tree' || (entity.scope === 'reseller' && entity.inherited && !principal.isAdmin)) return undefined;
+    let search: unknown[] | null = null;
+    if (req.searchBy && req.searchKey) {
+      const by = req.searchBy;
+      const key = req.searchKey;
+      const fields = filterFields(by);
+      if (by.custom || fields.some((f) => this.schema.properties[f]['x-format'] === 'countries')) return undefined;
+      search = [
+        JSON.stringify(by),
+        by.child ? childComparison(by.child, key).kind : null,
+        ...fields.map((f) => searchComparison(this.schema.properties[f], key).kind),
+      ];
+    }
+    const tenancy = principal.isAdmin ? 'all' : principal.accountId !== null ? 'account' : 'subtree';
+    return JSON.stringify([req.sortBy, req.sortDir, search, tenancy, this.showsHidden(v), Object.keys(v.where ?? {})]);
+  }
+
+  /**
+   * Runs the statement `kind` of a page for a request of `shape`: built and compiled on its first use, its request
+   * values left as `Arg`s, then kept; each run reads them from `args` and answers the wire's rows (`toWire`), their
+   * values named by `columns`.
+   */
+  private async statement(kind: string, shape: string, args: PageArgs, build: () => AnyQuery, columns: readonly string[]): Promise<Answered> {
+    const id = `${kind} ${shape}`;
+    let kept = this.statements.get(id);
+    if (!kept) {
+      this.recording = true;
+      let compiled;
+      try {
+        compiled = build().compile();
+      } finally {
+        this.recording = false;
+      }
+      kept = { sql: compiled.sql, parameters: compiled.parameters, name: statementName(compiled.sql) };
+      if (this.statements.size < MAX_KEPT_STATEMENTS) this.statements.set(id, kept);
+    }
+    const parameters = kept.parameters.map((p) => (p instanceof Arg ? p.read(args) : p));
+    const rows = await this.arrays!.run(kept.sql, parameters, kept.name);
+    const counted = columns.indexOf(COUNTED);
+    return { rows: rows.map(this.rowMaker(columns)), counted: counted >= 0 && rows.length ? rows[0][counted] : undefined };
+  }
+
+  /** Row makers by their columns (see `rowMaker`). */
+  private readonly rowMakers = new Map<string, (values: unknown[]) => Row>();
+
+  /**
+   * A function making the wire's row (as `toWire` makes it) from a row of `columns` as an array: empty properties
+   * left out, numbers from their text, JSON structures parsed. Compiled once per list of columns, each property
+   * written by its name, as V8 writes object literals quickly.
+   */
+  private rowMaker(columns: readonly string[]): (values: unknown[]) => Row {
+    const id = columns.join(' ');
+    let make = this.rowMakers.get(id);
+    if (!make) {
+      const lines = columns.map((column, i) => {
+        const name = JSON.stringify(column);
+        if (column === COUNTED) return '';
+        if (!(column in this.schema.properties)) return `row[${name}] = v[${i}];`;
+        const convert = this.numeric.includes(column)
+          ? `typeof x === 'string' ? Number(x) : x`
+          : this.structured.includes(column)
+            ? `typeof x === 'string' ? JSON.parse(x) : x`
+            : 'x';
+        return `x = v[${i}]; if (x !== null) row[${name}] = ${convert};`;
+      });
+      make = new Function('v', `const row = {}; let x;\n${lines.join('\n')}\nreturn row;`) as (values: unknown[]) => Row;
+      this.rowMakers.set(id, make);
+    }
+    return make;
+  }
+
   async page(req: NormalisedListRequest, v: Visibility): Promise<Page<Row>> {
-    const filtered = this.searched(this.listed(this.base(this.reads, this.usedBy(req, v)), v), req);
     const offset = req.after === undefined ? req.page * req.size : 0;
-    const answer = (rows: Row[], total: number, estimate: boolean): Page<Row> =>
-      pageAnswer(
-        rows.map((r) => this.toWire(r)),
-        total,
-        req.page,
-        req.size,
-        estimate,
-      );
+    const shape = this.shapeOf(req, v);
+    const args: PageArgs = { req, v, offset };
+    // Each statement through Kysely, or kept and run without it when the request's shape allows (see `shapeOf`).
+    const run = async (kind: string, build: () => AnyQuery, columns: readonly string[]): Promise<Answered> => {
+      if (shape !== undefined) return this.statement(kind, shape, args, build, columns);
+      const rows = (await build().execute()) as Row[];
+      const counted = rows[0]?.[COUNTED];
+      for (const row of rows) delete row[COUNTED];
+      return { rows: rows.map((r) => this.toWire(r)), counted };
+    };
+    let built: AnyQuery | undefined;
+    const filtered = () => {
+      const q = () => this.searched(this.listed(this.base(this.reads, this.usedBy(req, v)), v), req);
+      return this.recording ? q() : (built ??= q());
+    };
+    const size = () => this.bind(req.size, (a) => a.req.size);
+    const from = () => this.bind(offset, (a) => a.offset);
+    // Rows as the wire carries them (`toWire`).
+    const answer = (rows: Row[], total: number, estimate: boolean): Page<Row> => pageAnswer(rows, total, req.page, req.size, estimate);
     // The whole rows of a page's keys, in the list's order: names are joined for these rows only.
-    const rowsOf = async (keys: AnyQuery) =>
-      (await this.ordered(this.selectAll(this.base(this.reads)), req)
-        .where(this.ref(this.key), 'in', this.reads.selectFrom(keys.as('p')).select('p.k'))
-        .execute()) as Row[];
+    const rowsOf = (kind: string, keys: () => AnyQuery) =>
+      run(
+        kind,
+        () =>
+          this.ordered(this.selectAll(this.base(this.reads)), req).where(
+            this.ref(this.key),
+            'in',
+            this.reads.selectFrom(keys().limit(size()).offset(from()).as('p')).select('p.k'),
+          ),
+        this.selected,
+      );
 
     // A search not known to match many: one statement counts its matches (up to the limit + 1), takes the page's
     // keys from them and joins their rows, so the search's indexes are read once and the page costs one round trip.
     const limit = this.countLimit();
     const estimateKey = this.estimateKey(req, v);
     if (req.after === undefined && !this.estimates.has(estimateKey)) {
-      const counted = this.fencedKeys(filtered, req, limit + 1)
-        .select(sql<number>`count(*) over ()`.as('n'))
-        .limit(req.size)
-        .offset(offset);
-      const rows = (await this.ordered(this.selectAll(this.base(this.reads)), req)
-        .innerJoin(counted.as('p'), (join: any) => join.onRef('p.k', '=', `${T}.${this.keyColumn}`))
-        .select(sql.ref('p.n').as(COUNTED))
-        .execute()) as Row[];
-      const n = rows.length ? Number(rows[0][COUNTED]) : undefined;
-      for (const row of rows) delete row[COUNTED];
+      const { rows, counted } = await run(
+        'counted',
+        () =>
+          this.ordered(this.selectAll(this.base(this.reads)), req)
+            .innerJoin(
+              this.fencedKeys(filtered(), req, limit + 1)
+                .select(sql<number>`count(*) over ()`.as('n'))
+                .limit(size())
+                .offset(from())
+                .as('p'),
+              (join: any) => join.onRef('p.k', '=', `${T}.${this.keyColumn}`),
+            )
+            .select(sql.ref('p.n').as(COUNTED)),
+        [...this.selected, COUNTED],
+      );
+      const n = rows.length ? Number(counted) : undefined;
       if (n !== undefined && n <= limit) return answer(rows, n, false);
       // More than the limit: already counted that far, so only the planner's estimate is wanted (and then kept).
-      if (n !== undefined) await this.estimate(filtered, estimateKey, n);
+      if (n !== undefined) await this.estimate(filtered(), estimateKey, n);
     }
 
-    const { total, estimate } = await this.count(filtered, estimateKey);
+    let counted: { total: number; estimate: boolean };
+    // A kept estimate, as `count` answers it, without building the query `count` would take.
+    const known = shape === undefined ? undefined : this.estimates.get(estimateKey);
+    if (known !== undefined) counted = { total: known, estimate: true };
+    else if (shape === undefined) counted = await this.count(filtered(), estimateKey);
+    else {
+      // As `count`, its capped count kept as a statement.
+      const {
+        rows: [{ n }],
+      } = await run('count', () => this.cappedCount(filtered()), ['n']);
+      const exact = Number(n ?? 0);
+      counted = exact <= limit ? { total: exact, estimate: false } : { total: await this.estimate(filtered(), estimateKey, exact), estimate: true };
+    }
+    const { total, estimate } = counted;
     if (!estimate && (total === 0 || (req.after === undefined && offset >= total))) return answer([], total, false);
-    const start = await this.afterRow(filtered, req, v);
+    // Kept statements never page after a row (see `shapeOf`): their query is built only when first kept.
+    const start = shape === undefined ? await this.afterRow(filtered(), req, v) : undefined;
+    const matching = () => start ?? filtered();
     // Many matches: walking the index of the order finds a page of them soon. A counted few: see `fencedKeys`.
-    const keys = estimate ? this.ordered(start.select(this.ref(this.key).as('k')), req) : this.fencedKeys(start, req);
-    return answer(await rowsOf(keys.limit(req.size).offset(offset)), total, estimate);
+    return answer(
+      (estimate
+        ? await rowsOf('estimated', () => this.ordered(matching().select(this.ref(this.key).as('k')), req))
+        : await rowsOf('few', () => this.fencedKeys(matching(), req))
+      ).rows,
+      total,
+      estimate,
+    );
   }
 
   /** Id and name pairs of every visible row, for selects (narrowed by `v.where`). */
