@@ -2633,7 +2633,7 @@ export interface paths {
     /** A reseller's credit limit, the credit it uses and what is available */
     get: operations['getResellerInfoCreditLimitsById'];
     put?: never;
-    /** Sets a reseller's credit limit (from above it); not below the credit it uses */
+    /** Sets a reseller's credit limit (from above it); not below the credit it uses (rule usedCredit), nor below that plus what its open SIM orders hold (rule heldCredit) */
     post: operations['postResellerInfoCreditLimitsById'];
     delete?: never;
     options?: never;
@@ -15005,6 +15005,10 @@ export interface operations {
             deposit?: number;
             /** @description Debt in review */
             disputedAmount: number;
+            /** @description Credit set aside by open SIM orders (credit holds), not yet charged */
+            held: number;
+            /** @description The lowest credit limit the reseller may be given: credit in use plus held */
+            minimumCreditLimit: number;
             resellerId: number;
             subscriberCount?: number;
             /** @description Every positive movement */
@@ -15057,6 +15061,10 @@ export interface operations {
             deposit?: number;
             /** @description Debt in review */
             disputedAmount: number;
+            /** @description Credit set aside by open SIM orders (credit holds), not yet charged */
+            held: number;
+            /** @description The lowest credit limit the reseller may be given: credit in use plus held */
+            minimumCreditLimit: number;
             resellerId: number;
             subscriberCount?: number;
             /** @description Every positive movement */
@@ -15144,6 +15152,10 @@ export interface operations {
             deposit?: number;
             /** @description Debt in review */
             disputedAmount: number;
+            /** @description Credit set aside by open SIM orders (credit holds), not yet charged */
+            held: number;
+            /** @description The lowest credit limit the reseller may be given: credit in use plus held */
+            minimumCreditLimit: number;
             resellerId: number;
             subscriberCount?: number;
             /** @description Every positive movement */
@@ -15202,6 +15214,10 @@ export interface operations {
             deposit?: number;
             /** @description Debt in review */
             disputedAmount: number;
+            /** @description Credit set aside by open SIM orders (credit holds), not yet charged */
+            held: number;
+            /** @description The lowest credit limit the reseller may be given: credit in use plus held */
+            minimumCreditLimit: number;
             resellerId: number;
             subscriberCount?: number;
             /** @description Every positive movement */
