@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { priceOrder } from '@shared/orders';
+import { KEY_CHUNK_BYTES, loadKeysKey, storeKeyFile } from '@server/domains/orders/keys';
 import { engines, testApp } from './helpers';
 
 type Ctx = Awaited<ReturnType<typeof testApp>>;
@@ -455,9 +457,12 @@ describe.each(engines)('SIM orders on %s', (engine) => {
     const [iccid, imsi, , ki] = lines[1].split(',');
     expect(iccid).toBe(p.iccidRange.split('-')[0]);
     expect(imsi).toBe(p.imsiRange.split('-')[0]);
-    const stored = await ctx.db.selectFrom('simOrderKeys').select('ciphertext').where('orderId', '=', p.id).executeTakeFirstOrThrow();
-    expect(Buffer.from(stored.ciphertext).includes(Buffer.from(ki))).toBe(false);
-    expect(Buffer.from(stored.ciphertext).includes(Buffer.from('ICCID'))).toBe(false);
+    const stored = await ctx.db.selectFrom('simOrderKeyChunk').select('ciphertext').where('orderId', '=', p.id).execute();
+    expect(stored.length).toBeGreaterThan(0);
+    for (const chunk of stored) {
+      expect(Buffer.from(chunk.ciphertext).includes(Buffer.from(ki))).toBe(false);
+      expect(Buffer.from(chunk.ciphertext).includes(Buffer.from('ICCID'))).toBe(false);
+    }
     await admin.get(`${O}/${p.uuid}/admin/keys`);
     const detail = await ok(admin.get(`${O}/${p.uuid}/admin`));
     expect(detail.keyDownloads).toHaveLength(2);
@@ -467,6 +472,100 @@ describe.each(engines)('SIM orders on %s', (engine) => {
     expect((await northwind.get(`${O}/${p.uuid}/admin`)).statusCode).toBe(403);
     const early = await submit(northwind);
     expect(fields(await admin.get(`${O}/${early.uuid}/admin/keys`))).toEqual(['status:order.keys.none']);
+  });
+
+  it("streams a big order's key file chunk by chunk and refuses a damaged one without sending any of it", async () => {
+    const p = await placed({ amount: 500, batchName: 'Big keys' });
+    // The keys of 20,000 SIMs sealed as placing seals them: about 2 MB in 64 KiB chunks (docs/performance.md has the
+    // memory of the largest order's download).
+    const key = await loadKeysKey(ctx.db);
+    const lines = function* () {
+      yield 'ICCID,IMSI1,MSISDN,KI,OPC\n';
+      for (let i = 0; i < 20_000; i++) {
+        const n = String(i).padStart(6, '0');
+        yield `8988228000000${n}0,901280000${n},4670174${n},${n.repeat(5)}AB,CD${n.repeat(5)}\n`;
+      }
+    };
+    const whole = createHash('sha256');
+    let bytes = 0;
+    for (const line of lines()) {
+      whole.update(line);
+      bytes += Buffer.byteLength(line);
+    }
+    const chunks = await ctx.db.transaction().execute((trx) => storeKeyFile(trx, key, p.id, p.uuid, lines()));
+    expect(chunks).toBe(Math.ceil(bytes / KEY_CHUNK_BYTES));
+    const res = await admin.get(`${O}/${p.uuid}/admin/keys`);
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.length).toBe(bytes);
+    expect(createHash('sha256').update(res.rawPayload).digest('hex')).toBe(whole.digest('hex'));
+    const downloads = async () => (await ok(admin.get(`${O}/${p.uuid}/admin`))).keyDownloads.length;
+    expect(await downloads()).toBe(1);
+
+    // One flipped bit in a middle chunk: refused before a byte is sent, not counted as a download, and in the timeline.
+    const middle = Math.floor(chunks / 2);
+    const original = await ctx.db
+      .selectFrom('simOrderKeyChunk')
+      .select('ciphertext')
+      .where('orderId', '=', p.id)
+      .where('seq', '=', middle)
+      .executeTakeFirstOrThrow();
+    const flipped = Buffer.from(original.ciphertext);
+    flipped[100] ^= 1;
+    const setChunk = (seq: number, ciphertext: Buffer) =>
+      ctx.db.updateTable('simOrderKeyChunk').set({ ciphertext }).where('orderId', '=', p.id).where('seq', '=', seq).execute();
+    await setChunk(middle, flipped);
+    const damaged = await admin.get(`${O}/${p.uuid}/admin/keys`);
+    expect(damaged.statusCode).toBe(409);
+    expect(damaged.json()).toMatchObject({ code: 'KEYS_DAMAGED', fields: [{ field: 'keys', rule: 'integrity', messageId: 'order.keys.damaged' }] });
+    expect(damaged.headers['content-disposition']).toBeUndefined();
+    expect(damaged.body).not.toContain('ICCID');
+    expect(await downloads()).toBe(1);
+    expect((await ok(admin.get(`${O}/${p.uuid}/admin`))).timeline.at(-1)).toMatchObject({ action: 'keysRefused', username: 'admin' });
+    await setChunk(middle, Buffer.from(original.ciphertext));
+    expect((await admin.get(`${O}/${p.uuid}/admin/keys`)).statusCode).toBe(200);
+
+    // Chunks moved, cut off at the end, or taken from another order are refused too.
+    const [a, b] = await ctx.db
+      .selectFrom('simOrderKeyChunk')
+      .select(['seq', 'ciphertext', 'iv', 'tag'])
+      .where('orderId', '=', p.id)
+      .where('seq', 'in', [0, 1])
+      .orderBy('seq')
+      .execute();
+    const put = (seq: number, c: { ciphertext: Buffer; iv: Buffer; tag: Buffer }) =>
+      ctx.db
+        .updateTable('simOrderKeyChunk')
+        .set({ ciphertext: c.ciphertext, iv: c.iv, tag: c.tag })
+        .where('orderId', '=', p.id)
+        .where('seq', '=', seq)
+        .execute();
+    await put(0, b);
+    await put(1, a);
+    expect((await admin.get(`${O}/${p.uuid}/admin/keys`)).statusCode).toBe(409);
+    await put(0, a);
+    await put(1, b);
+    await ctx.db
+      .updateTable('simOrderKeys')
+      .set({ chunks: chunks - 1 })
+      .where('orderId', '=', p.id)
+      .execute();
+    await ctx.db
+      .deleteFrom('simOrderKeyChunk')
+      .where('orderId', '=', p.id)
+      .where('seq', '=', chunks - 1)
+      .execute();
+    expect((await admin.get(`${O}/${p.uuid}/admin/keys`)).statusCode).toBe(409);
+    const other = await placed({ amount: 500, batchName: 'Other keys' });
+    await ctx.db.deleteFrom('simOrderKeyChunk').where('orderId', '=', other.id).execute();
+    await sql`insert into sim_order_key_chunk (order_id, seq, iv, tag, ciphertext)
+      select ${other.id}, seq, iv, tag, ciphertext from sim_order_key_chunk where order_id = ${p.id}`.execute(ctx.db);
+    await ctx.db
+      .updateTable('simOrderKeys')
+      .set({ chunks: chunks - 1 })
+      .where('orderId', '=', other.id)
+      .execute();
+    expect((await admin.get(`${O}/${other.uuid}/admin/keys`)).statusCode).toBe(409);
+    expect(await downloads()).toBe(2);
   });
 
   it('keeps each reseller to its subtree: lists, details, keys and orders for a child', async () => {

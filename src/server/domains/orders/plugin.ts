@@ -20,7 +20,7 @@ import {
   type SimType,
 } from '@shared/orders';
 import { pageAnswer } from '@shared/wire';
-import { createSimVendor, batchFile, iccidAt, luhnDigit, type SimVendorSettings } from '../../adapters/sim-vendor';
+import { createSimVendor, batchFileLines, iccidAt, luhnDigit, type SimVendorSettings } from '../../adapters/sim-vendor';
 import type { Database } from '../../db/types';
 import type { SimResourceRange } from '../../db/types.gen';
 import { queryBatches, sendCsv } from '../../engine/csv';
@@ -33,7 +33,7 @@ import { resellerInSubtree } from '../resellers/subtree';
 import { holdCredit, resizeHold } from '../ledger/holds';
 import { domainPlugin } from '../plugin';
 import { registerArtworkRoute } from './artwork';
-import { decrypt, encrypt, loadKeysKey, type KeyOptions } from './keys';
+import { KeyFileDamaged, keyFileHead, keyFileStream, loadKeysKey, storeKeyFile, verifyKeyFile, type KeyOptions } from './keys';
 import { assertAllowed, OPEN_STATES, recordEvent, transition, TRANSITIONS } from './machine';
 import { registerProviderRoutes, visibleProfile } from './providers';
 import {
@@ -969,13 +969,10 @@ export default domainPlugin('orders', async (app, { database, app: appOptions })
         request.log.warn({ err: e, order: o.uuid }, 'the SIM vendor refused the order');
         throw refused('vendor', 'vendorFailed', 'order.vendor.failed');
       }
-      const sealed = encrypt(await keyOf(), batchFile(answer.sims, o.slots), o.uuid);
+      const key = await keyOf();
       await db.transaction().execute(async (trx) => {
         await transition(trx, o.id, 'place', principal, { set: { vendor: vendor.name, vendorReference: answer.reference } });
-        await trx
-          .insertInto('simOrderKeys')
-          .values({ orderId: o.id, ...sealed })
-          .execute();
+        await storeKeyFile(trx, key, o.id, o.uuid, batchFileLines(answer.sims, o.slots));
       });
       return detail(principal, { id: o.id });
     },
@@ -985,24 +982,40 @@ export default domainPlugin('orders', async (app, { database, app: appOptions })
     '/portal/sim-orders/:uuid/admin/keys',
     {
       config: ADMIN,
-      schema: { tags, summary: "The SIMs' secret keys (the vendor's batch file, CSV); every download is recorded", params: uuidParams() },
+      schema: {
+        tags,
+        summary:
+          "The SIMs' secret keys (the vendor's batch file, CSV), decrypted and streamed chunk by chunk once every chunk has been authenticated; every download is recorded, and a damaged file is refused (409 KEYS_DAMAGED) without sending any of it",
+        params: uuidParams(),
+      },
     },
     async (request, reply: FastifyReply) => {
       const principal = principalOf(request);
       const o = await visibleOrder(db, principal, { uuid: uuidOf(request) });
-      const sealed = await db.selectFrom('simOrderKeys').select(['iv', 'tag', 'ciphertext']).where('orderId', '=', o.id).executeTakeFirst();
-      if (!sealed) throw refused('status', 'keys', 'order.keys.none');
-      const text = decrypt(await keyOf(), sealed, o.uuid);
+      const head = await keyFileHead(db, o.id);
+      if (!head) throw refused('status', 'keys', 'order.keys.none');
+      const key = await keyOf();
+      try {
+        await verifyKeyFile(db, key, o.id, o.uuid, head);
+      } catch (e) {
+        if (!(e instanceof KeyFileDamaged)) throw e;
+        request.log.error({ order: o.uuid, user: principal.username, reason: e.message }, 'SIM key file failed its integrity check; nothing sent');
+        await recordEvent(db, o.id, principal, 'keysRefused');
+        throw new HttpError(409, 'KEYS_DAMAGED', 'order.keys.damaged', [fieldError('keys', 'integrity', 'order.keys.damaged')]);
+      }
       await db.transaction().execute(async (trx) => {
         await trx.insertInto('simOrderKeyDownload').values({ orderId: o.id, userId: principal.userId, username: principal.username }).execute();
         await recordEvent(trx, o.id, principal, 'keysDownloaded');
       });
       request.log.info({ order: o.uuid, user: principal.username }, 'SIM keys downloaded');
+      const body = keyFileStream(db, key, o.id, o.uuid, head);
+      // Changed between the check and the sending (it never is, short of tampering): the reply is cut off, unfinished.
+      body.on('error', (e) => request.log.error({ order: o.uuid, err: e }, 'SIM key file stream failed; the download was cut off'));
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="keys-${o.batchName.replace(/[^\w.-]/g, '_')}.csv"`)
         .header('cache-control', 'no-store')
-        .send(text);
+        .send(body);
     },
   );
 

@@ -41,7 +41,7 @@ const standingSchema = {
 };
 
 /** Cents of a decimal amount (numeric text or number), so sums compare exactly. */
-const cents = (value: string | number) => Math.round(Number(value) * 100);
+const cents = (value: string | number | null) => Math.round(Number(value ?? 0) * 100);
 
 /** The credit open SIM orders hold for the reseller (US dollars, exact decimal text). */
 async function heldBy(db: Kysely<Database>, resellerId: number) {
