@@ -133,6 +133,97 @@ describe.each(engines)('SIM orders on %s', (engine) => {
     expect(fields(await northwind.get('/portal/sim-providers/profiles?slot_count=9'))).toEqual(['slot_count:order.slots.invalid']);
   });
 
+  it('pages, sorts and filters the provider profiles and the profile requests on the server', async () => {
+    const P = '/portal/sim-providers/profiles/paged';
+    const names = (page: Row) => page.items.map((p: Row) => p.name);
+    const first = await ok(northwind.get(`${P}?size=2&sortBy=name`));
+    expect(first).toMatchObject({ currentPage: 0, totalItemsCount: 3, totalPageCount: 2 });
+    expect(names(first)).toEqual(['NL + UK dual IMSI', 'NL single IMSI']);
+    expect(names(await ok(northwind.get(`${P}?size=2&page=1&sortBy=name`)))).toEqual(['US eSIM']);
+    expect(names(await ok(northwind.get(`${P}?sortBy=slotCount&sortDir=desc`)))[0]).toBe('NL + UK dual IMSI');
+    // The filters of the specification, each narrowing the page and its count.
+    expect(names(await ok(northwind.get(`${P}?sim_type=esim`)))).toEqual(['US eSIM']);
+    expect(names(await ok(northwind.get(`${P}?slot_count=2&sponsor_id=${ids.nl}`)))).toEqual(['NL + UK dual IMSI']);
+    expect(await ok(northwind.get(`${P}?imsi_prefix=31026`))).toMatchObject({ totalItemsCount: 1 });
+    expect(names(await ok(northwind.get(`${P}?searchKey=helix`)))).toEqual(['US eSIM']);
+    // Requests: pending or denied, of the resellers the caller sees; reseller_id gives one reseller's.
+    const requests = await ok(northwind.get(`${P}?list=requests`));
+    expect(names(requests)).toContain('Northwind UK fleet');
+    expect(requests.items.every((p: Row) => p.status !== 'approved')).toBe(true);
+    expect(names(await ok(bluesky.get(`${P}?list=requests`)))).not.toContain('Northwind UK fleet');
+    expect((await ok(admin.get(`${P}?list=requests&reseller_id=${ids.northwind}`))).items.every((p: Row) => p.resellerId === ids.northwind)).toBe(true);
+    expect((await bluesky.get(`${P}?list=requests&reseller_id=${ids.northwind}`)).statusCode).toBe(404);
+    expect(fields(await northwind.get(`${P}?sortBy=secret`))).toEqual(['sortBy:validation.sortBy.invalid']);
+    expect(fields(await northwind.get(`${P}?size=0`))).toEqual(['size:validation.pageSize.invalid']);
+    expect(fields(await northwind.get(`${P}?list=all`))).toEqual(['list:validation.invalid']);
+  });
+
+  it("keeps the administrator's resource ranges: paged, added, changed and retired by the rules of a range", async () => {
+    const R = `${O}/admin/resource-ranges`;
+    const seeded = (await ok(admin.get(R))).find((r: Row) => r.kind === 'imsi' && r.sponsorId === ids.us);
+    // IMSIs of the sponsor past its seeded range.
+    const imsi = (n: number) => String(BigInt(seeded.last) + 1_000_000n + BigInt(n - 5_000_000));
+    for (const res of [await northwind.post(`${R}/paged`, {}), await northwind.put(`${R}/1`, { first: '1', last: '2' }), await northwind.post(`${R}/1/retire`)])
+      expect(res.statusCode).toBe(403);
+    // The rules, each naming its field.
+    expect(fields(await admin.post(R, { kind: 'imsi', sponsorId: ids.us, first: '12345', last: '12346' }))).toEqual([
+      'first:validation.imsi.invalid',
+      'last:validation.imsi.invalid',
+    ]);
+    expect(fields(await admin.post(R, { kind: 'imsi', sponsorId: ids.us, first: '999990000000001', last: '999990000000009' }))).toEqual([
+      'first:order.range.prefix',
+    ]);
+    expect(fields(await admin.post(R, { kind: 'imsi', first: imsi(9_000_000), last: imsi(9_000_009) }))).toEqual(['sponsorId:order.sponsor.unknown']);
+    expect(fields(await admin.post(R, { kind: 'msisdn', sponsorId: ids.us, first: '15550100000', last: '1555010999' }))).toEqual(['last:order.range.msisdn']);
+    expect(fields(await admin.post(R, { kind: 'iccid', first: '893112345800000010', last: '893112345800000000' }))).toEqual(['last:order.range.invalid']);
+    expect(fields(await admin.post(R, { kind: 'iccid', first: '89311234580000000a', last: '893112345800000000' }))).toEqual(['first:order.range.digits']);
+    // Overlapping the seeded range of the sponsor: 409.
+    const overlap = await admin.post(R, { kind: 'imsi', sponsorId: ids.us, first: seeded.last, last: String(BigInt(seeded.last) + 10n) });
+    expect(overlap.statusCode).toBe(409);
+    expect(fields(overlap)).toEqual(['first:order.range.overlap']);
+
+    const added = await admin.post(R, { kind: 'imsi', sponsorId: ids.us, first: imsi(5_000_000), last: imsi(5_000_999) });
+    expect(added.statusCode, added.body).toBe(201);
+    const range = added.json();
+    expect(range).toMatchObject({ kind: 'imsi', sponsorName: 'Orbit Home US', free: 1000, total: 1000, retired: false, next: imsi(5_000_000) });
+    // The page: filtered by kind and sponsor, searched by a number the range holds, sorted.
+    const page = await ok(admin.post(`${R}/paged`, { kind: 'imsi', sponsorId: ids.us, sortBy: 'first', sortDir: 'desc', page: { page: 0, size: 1 } }));
+    expect(page).toMatchObject({ totalItemsCount: 2, totalPageCount: 2 });
+    expect(page.items[0].id).toBe(range.id);
+    expect((await ok(admin.post(`${R}/paged`, { searchBy: 'number', searchKey: imsi(5_000_500) }))).items.map((r: Row) => r.id)).toEqual([range.id]);
+    expect(fields(await admin.post(`${R}/paged`, { searchBy: 'number', searchKey: 'abc' }))).toEqual(['searchKey:order.range.digits']);
+    expect(fields(await admin.post(`${R}/paged`, { sortBy: 'secret' }))).toEqual(['sortBy:validation.sortBy.invalid']);
+
+    // Changed while nothing is taken: both ends move. Once numbers are taken, the first stays and the last keeps them.
+    const moved = await ok(admin.put(`${R}/${range.id}`, { first: imsi(5_000_100), last: imsi(5_001_099) }));
+    expect(moved).toMatchObject({ first: imsi(5_000_100), next: imsi(5_000_100), free: 1000 });
+    await sql`update sim_resource_range set next_value = next_value + 10 where id = ${range.id}`.execute(ctx.db);
+    const firstTaken = await admin.put(`${R}/${range.id}`, { first: imsi(5_000_000), last: imsi(5_001_099) });
+    expect([firstTaken.statusCode, ...fields(firstTaken)]).toEqual([409, 'first:order.range.firstTaken']);
+    const belowTaken = await admin.put(`${R}/${range.id}`, { first: imsi(5_000_100), last: imsi(5_000_105) });
+    expect([belowTaken.statusCode, ...fields(belowTaken)]).toEqual([409, 'last:order.range.belowTaken']);
+    expect(await ok(admin.put(`${R}/${range.id}`, { first: imsi(5_000_100), last: imsi(5_000_109) }))).toMatchObject({ free: 0, total: 10 });
+    expect((await admin.put(`${R}/999999`, { first: imsi(5_000_000), last: imsi(5_000_001) })).statusCode).toBe(404);
+
+    // Retired: listed among the retired only, never changed again nor allocated from.
+    const retired = await ok(admin.post(`${R}/${range.id}/retire`));
+    expect(retired).toMatchObject({ retired: true });
+    expect(retired.retiredAt).toBeTruthy();
+    expect(fields(await admin.post(`${R}/${range.id}/retire`))).toEqual(['retired:order.range.retired']);
+    expect(fields(await admin.put(`${R}/${range.id}`, { first: imsi(5_000_100), last: imsi(5_000_200) }))).toEqual(['retired:order.range.retired']);
+    expect((await ok(admin.post(`${R}/paged`, { kind: 'imsi', sponsorId: ids.us }))).items.map((r: Row) => r.id)).not.toContain(range.id);
+    expect((await ok(admin.post(`${R}/paged`, { status: 'retired' }))).items.map((r: Row) => r.id)).toEqual([range.id]);
+    await ok(admin.post(`${R}/${seeded.id}/retire`));
+    const o = await submit(northwind, { sponsorIds: [ids.us], providerProfileId: undefined, serviceProviderName: 'US', amount: 100 });
+    await ok(admin.post(`${O}/${o.uuid}/financial-approval/true`, {}));
+    await ok(admin.post(`${O}/${o.uuid}/admin/technical-approval/true`, {}));
+    expect((await ok(admin.get(`${O}/${o.uuid}/admin/available-resources`))).imsi).toEqual([]);
+    expect(fields(await admin.post(`${O}/${o.uuid}/admin/resources`, { slots: [{ slot: 1, sponsorId: ids.us }] }))).toEqual([
+      'slots[0].sponsorId:order.resources.none',
+    ]);
+    await sql`update sim_resource_range set retired_at = null where id = ${seeded.id}`.execute(ctx.db);
+  });
+
   it('takes a profile request, which the administrator approves or denies with a reason', async () => {
     const body = { providerId: ids.orbit, name: 'Blue Sky US fleet', sponsorId: ids.us, simType: 'physical', imsiPrefix: '31026099' };
     const res = await bluesky.post('/portal/sim-providers/profiles/request', body);

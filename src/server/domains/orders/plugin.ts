@@ -5,7 +5,7 @@
  * cancellation. The order's states live in machine.ts; see docs/orders.md.
  */
 import type { FastifyReply } from 'fastify';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import {
   ARTWORK_MAX_BYTES,
   ARTWORK_MIN_DPI,
@@ -22,7 +22,6 @@ import {
 import { pageAnswer } from '@shared/wire';
 import { createSimVendor, batchFileLines, iccidAt, luhnDigit, type SimVendorSettings } from '../../adapters/sim-vendor';
 import type { Database } from '../../db/types';
-import type { SimResourceRange } from '../../db/types.gen';
 import { queryBatches, sendCsv } from '../../engine/csv';
 import { EXACT_COUNT_LIMIT, plannedRows } from '../../engine/repository';
 import { conflict, fieldError, HttpError, invalid } from '../../http/errors';
@@ -36,6 +35,7 @@ import { registerArtworkRoute } from './artwork';
 import { KeyFileDamaged, keyFileHead, keyFileStream, loadKeysKey, storeKeyFile, verifyKeyFile, type KeyOptions } from './keys';
 import { assertAllowed, OPEN_STATES, recordEvent, transition, TRANSITIONS } from './machine';
 import { registerProviderRoutes, visibleProfile } from './providers';
+import { RANGE_SELECT, rangeSchema, rangeView, registerRangeRoutes, type RangeRow } from './ranges';
 import {
   approvedParams,
   discountBody,
@@ -45,8 +45,6 @@ import {
   pageOf,
   priceBody,
   priceSchema,
-  rangeBody,
-  rangeSchema,
   reasonBody,
   resourcesBody,
   slotSchema,
@@ -174,6 +172,7 @@ export default domainPlugin('orders', async (app, { database, app: appOptions })
   const keyOf = async () => (keysKey ??= await loadKeysKey(db, options));
 
   registerProviderRoutes(app, db);
+  registerRangeRoutes(app, db);
   await registerArtworkRoute(app, db);
 
   // The catalogue.
@@ -692,22 +691,7 @@ export default domainPlugin('orders', async (app, { database, app: appOptions })
     },
   );
 
-  // Resources.
-  type RangeRow = Selectable<SimResourceRange> & { free: string; sponsorName: string | null };
-  const rangeView = (r: RangeRow) => ({
-    id: r.id,
-    kind: r.kind,
-    sponsorId: r.sponsorId,
-    sponsorName: r.sponsorName ?? null,
-    providerId: r.providerId,
-    first: String(r.firstValue),
-    last: String(r.lastValue),
-    next: String(r.nextValue),
-    free: Number(r.free),
-  });
-  const RANGE_SELECT = sql`select rr.*, (rr.last_value - rr.next_value + 1)::int8 as free, s.name as sponsor_name
-    from sim_resource_range rr left join sponsor s on s.id = rr.sponsor_id`;
-
+  // Resources (the ranges themselves: ranges.ts).
   app.get(
     '/portal/sim-orders/:uuid/admin/available-resources',
     {
@@ -734,65 +718,18 @@ export default domainPlugin('orders', async (app, { database, app: appOptions })
       const o = await visibleOrder(db, principalOf(request), { uuid: uuidOf(request) });
       const sponsors = o.sponsorIds;
       const { rows } = await sql<RangeRow>`${RANGE_SELECT}
-        where (rr.kind in ('imsi', 'msisdn') and rr.sponsor_id = any(${sql.val(sponsors)}::int[]))
-          or (rr.kind = 'iccid' and (rr.provider_id = ${o.providerId} or rr.provider_id is null))
+        where rr.retired_at is null and ((rr.kind in ('imsi', 'msisdn') and rr.sponsor_id = any(${sql.val(sponsors)}::int[]))
+          or (rr.kind = 'iccid' and (rr.provider_id = ${o.providerId} or rr.provider_id is null)))
         order by rr.kind, rr.id`.execute(db);
       const of = (kind: string) => rows.filter((r) => r.kind === kind).map(rangeView);
       return { amount: o.amount, imsi: of('imsi'), iccid: of('iccid'), msisdn: of('msisdn') };
     },
   );
 
-  app.get(
-    '/portal/sim-orders/admin/resource-ranges',
-    {
-      config: ADMIN,
-      schema: { tags, summary: 'Every IMSI, ICCID and MSISDN range allocation takes from', response: { 200: { type: 'array', items: rangeSchema } } },
-    },
-    async () => (await sql<RangeRow>`${RANGE_SELECT} order by rr.kind, rr.id`.execute(db)).rows.map(rangeView),
-  );
-
-  app.post(
-    '/portal/sim-orders/admin/resource-ranges',
-    {
-      config: ADMIN,
-      schema: {
-        tags,
-        summary: 'Adds a range to allocate from: IMSIs or MSISDNs of a sponsor, or ICCIDs (18 digits without the check digit) of a provider',
-        body: rangeBody,
-        response: { 201: rangeSchema },
-      },
-    },
-    async (request, reply) => {
-      const body = request.body as { kind: 'imsi' | 'iccid' | 'msisdn'; sponsorId?: number; providerId?: number; first: string; last: string };
-      if (BigInt(body.first) > BigInt(body.last)) throw bad('last', 'order', 'order.range.invalid');
-      if (body.kind === 'iccid' && (body.first.length !== 18 || body.last.length !== 18)) throw bad('first', 'length', 'order.range.iccid');
-      if (body.kind === 'imsi' && (body.first.length !== 15 || body.last.length !== 15)) throw bad('first', 'length', 'validation.imsi.invalid');
-      if (body.kind !== 'iccid' && body.sponsorId === undefined) throw bad('sponsorId', 'required', 'order.sponsor.unknown');
-      if (body.sponsorId !== undefined && !(await db.selectFrom('sponsor').select('id').where('id', '=', body.sponsorId).executeTakeFirst()))
-        throw bad('sponsorId', 'reference', 'order.sponsor.unknown');
-      if (body.providerId !== undefined && !(await db.selectFrom('simProvider').select('id').where('id', '=', body.providerId).executeTakeFirst()))
-        throw bad('providerId', 'reference', 'order.provider.unknown');
-      const { id } = await db
-        .insertInto('simResourceRange')
-        .values({
-          kind: body.kind,
-          sponsorId: body.kind === 'iccid' ? null : (body.sponsorId ?? null),
-          providerId: body.kind === 'iccid' ? (body.providerId ?? null) : null,
-          firstValue: sql<number>`${body.first}::bigint`,
-          lastValue: sql<number>`${body.last}::bigint`,
-          nextValue: sql<number>`${body.first}::bigint`,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const { rows } = await sql<RangeRow>`${RANGE_SELECT} where rr.id = ${id}`.execute(db);
-      return reply.status(201).send(rangeView(rows[0]));
-    },
-  );
-
   /** Takes `amount` numbers from the first range matching `where` with that many free; undefined when none has. */
   async function take(trx: Kysely<Database>, where: ReturnType<typeof sql>, amount: number) {
     const { rows } = await sql<{ id: number; nextValue: string }>`select id, next_value::text as next_value from sim_resource_range rr
-      where ${where} and rr.last_value - rr.next_value + 1 >= ${amount} order by rr.id limit 1 for update`.execute(trx);
+      where ${where} and rr.retired_at is null and rr.last_value - rr.next_value + 1 >= ${amount} order by rr.id limit 1 for update`.execute(trx);
     if (!rows[0]) return undefined;
     await sql`update sim_resource_range set next_value = next_value + ${amount} where id = ${rows[0].id}`.execute(trx);
     return rows[0].nextValue;
