@@ -43,6 +43,7 @@ const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   Usage: lazy(() => import('@web/features/usage/UsagePage')),
   Orders: lazy(() => import('@web/features/orders/OrdersPage')),
   OrderProfiles: lazy(() => import('@web/features/orders/OrderProfilesPage')),
+  OrderRanges: lazy(() => import('@web/features/orders/OrderRangesPage')),
   OrderDetail: lazy(() => import('@web/features/orders/OrderDetailPage')),
 };
 

@@ -5,10 +5,18 @@
  */
 import type { ListRequest } from '@shared/wire';
 import { saveAttachment } from '@web/core/endpoints';
-import { enhancedApi, type GetSimOrdersByUuidApiResponse, type GetSimProvidersProfilesApiResponse } from './ordersApi.gen';
+import {
+  enhancedApi,
+  type GetSimOrdersByUuidApiResponse,
+  type GetSimProvidersProfilesApiResponse,
+  type GetSimProvidersProfilesPagedApiArg,
+  type PostSimOrdersAdminResourceRangesPagedApiResponse,
+} from './ordersApi.gen';
 
 export type OrderDetail = GetSimOrdersByUuidApiResponse;
 export type ProviderProfile = GetSimProvidersProfilesApiResponse[number];
+export type ProfilePageArgs = GetSimProvidersProfilesPagedApiArg;
+export type ResourceRange = PostSimOrdersAdminResourceRangesPagedApiResponse['items'][number];
 
 const handWritten = enhancedApi.injectEndpoints({
   endpoints: (build) => ({
@@ -37,6 +45,11 @@ const handWritten = enhancedApi.injectEndpoints({
 export const {
   useGetSimProvidersQuery,
   useGetSimProvidersProfilesQuery,
+  useGetSimProvidersProfilesPagedQuery,
+  usePostSimOrdersAdminResourceRangesPagedQuery,
+  usePostSimOrdersAdminResourceRangesMutation,
+  usePutSimOrdersAdminResourceRangesByIdMutation,
+  usePostSimOrdersAdminResourceRangesByIdRetireMutation,
   usePostSimProvidersProfilesRequestMutation,
   usePostSimProvidersProfilesByIdReviewMutation,
   useGetSimOrdersTypesQuery,
