@@ -318,6 +318,7 @@ export default function OrderRangesPage() {
         >
           <InputGroup
             type="search"
+            className="portal-range-search"
             leftIcon={<SearchIcon />}
             aria-label={label('orders.ranges.search')}
             placeholder={label('orders.ranges.search')}

@@ -83,7 +83,7 @@ export const profileSchema: EntitySchema = {
   'x-api': {},
   'x-list': { defaultSort: { sortBy: 'name', sortDir: 'asc' }, pageSize: 10, search: [] },
   'x-columns': [
-    { field: 'name', flex: 2 },
+    { field: 'name', width: 210 },
     { field: 'providerName', width: 140 },
     { field: 'sponsorName', width: 150 },
     { field: 'slotCount', width: 90 },
@@ -91,7 +91,7 @@ export const profileSchema: EntitySchema = {
     { field: 'imsiPrefix', width: 130 },
     { field: 'resellerName', width: 160 },
     { field: 'status', width: 110 },
-    { field: 'reason', flex: 2, sortable: false },
+    { field: 'reason', flex: 1, sortable: false },
   ],
 };
 
