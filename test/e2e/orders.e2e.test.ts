@@ -78,7 +78,7 @@ describe('SIM orders in the browser', () => {
     await page.getByTestId('order-keys').click();
     expect((await download).suggestedFilename()).toBe('keys-Browser_batch.csv');
     await page.getByTestId('order-deliver').click();
-    await expect.poll(() => page.getByTestId('order-status').innerText()).toBe('Delivered');
+    await expect.poll(() => page.getByTestId('order-status').innerText(), { timeout: 15_000 }).toBe('Delivered');
     expect(await page.getByTestId('order-reservation').innerText()).toContain('charged');
     const timeline = await page.getByTestId('order-timeline').innerText();
     for (const step of [
