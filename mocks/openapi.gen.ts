@@ -2633,7 +2633,7 @@ export interface paths {
     /** A reseller's credit limit, the credit it uses and what is available */
     get: operations['getResellerInfoCreditLimitsById'];
     put?: never;
-    /** Sets a reseller's credit limit (from above it); not below the credit it uses */
+    /** Sets a reseller's credit limit (from above it); not below the credit it uses (rule usedCredit), nor below that plus what its open SIM orders hold (rule heldCredit) */
     post: operations['postResellerInfoCreditLimitsById'];
     delete?: never;
     options?: never;
@@ -3447,7 +3447,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The SIMs' secret keys (the vendor's batch file, CSV); every download is recorded */
+    /** The SIMs' secret keys (the vendor's batch file, CSV), decrypted and streamed chunk by chunk once every chunk has been authenticated; every download is recorded, and a damaged file is refused (409 KEYS_DAMAGED) without sending any of it */
     get: operations['getSimOrdersByUuidAdminKeys'];
     put?: never;
     post?: never;
@@ -3600,11 +3600,62 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Every IMSI, ICCID and MSISDN range allocation takes from */
+    /** Every IMSI, ICCID and MSISDN range allocation takes from, retired ones too */
     get: operations['getSimOrdersAdminResourceRanges'];
     put?: never;
-    /** Adds a range to allocate from: IMSIs or MSISDNs of a sponsor, or ICCIDs (18 digits without the check digit) of a provider */
+    /** Adds a range to allocate from: IMSIs (15 digits, starting with the sponsor’s IMSI prefix) or MSISDNs (8 to 15 digits) of a sponsor, or ICCIDs (18 digits without the check digit) of a provider or of any; never overlapping another range of its kind */
     post: operations['postSimOrdersAdminResourceRanges'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-orders/admin/resource-ranges/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Changes a range (its kind stays): the sponsor or provider, and its bounds by the same rules as adding; the first number only while nothing was taken, the last not below what was taken; a retired range not at all */
+    put: operations['putSimOrdersAdminResourceRangesById'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-orders/admin/resource-ranges/{id}/retire': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Retires a range: it stays listed with what it gave out, and allocation no longer takes from it */
+    post: operations['postSimOrdersAdminResourceRangesByIdRetire'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-orders/admin/resource-ranges/paged': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A page of the resource ranges, sorted and filtered (kind, sponsorId, providerId, status active or retired); searchKey finds the range holding a number (searchBy number) or a sponsor by name (sponsor) */
+    post: operations['postSimOrdersAdminResourceRangesPaged'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3792,6 +3843,23 @@ export interface paths {
     put?: never;
     /** The administrator approves or denies a pending profile request (a denial needs a reason) */
     post: operations['postSimProvidersProfilesByIdReview'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sim-providers/profiles/paged': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A page of the provider profiles (list=profiles: approved) or of the profile requests (list=requests: pending or denied) the caller sees, with the filters of the full list, searchKey (name, provider or sponsor), sorted (sortBy, sortDir) and paged (page from 0, size) */
+    get: operations['getSimProvidersProfilesPaged'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -15005,6 +15073,10 @@ export interface operations {
             deposit?: number;
             /** @description Debt in review */
             disputedAmount: number;
+            /** @description Credit set aside by open SIM orders (credit holds), not yet charged */
+            held: number;
+            /** @description The lowest credit limit the reseller may be given: credit in use plus held */
+            minimumCreditLimit: number;
             resellerId: number;
             subscriberCount?: number;
             /** @description Every positive movement */
@@ -15057,6 +15129,10 @@ export interface operations {
             deposit?: number;
             /** @description Debt in review */
             disputedAmount: number;
+            /** @description Credit set aside by open SIM orders (credit holds), not yet charged */
+            held: number;
+            /** @description The lowest credit limit the reseller may be given: credit in use plus held */
+            minimumCreditLimit: number;
             resellerId: number;
             subscriberCount?: number;
             /** @description Every positive movement */
@@ -15144,6 +15220,10 @@ export interface operations {
             deposit?: number;
             /** @description Debt in review */
             disputedAmount: number;
+            /** @description Credit set aside by open SIM orders (credit holds), not yet charged */
+            held: number;
+            /** @description The lowest credit limit the reseller may be given: credit in use plus held */
+            minimumCreditLimit: number;
             resellerId: number;
             subscriberCount?: number;
             /** @description Every positive movement */
@@ -15202,6 +15282,10 @@ export interface operations {
             deposit?: number;
             /** @description Debt in review */
             disputedAmount: number;
+            /** @description Credit set aside by open SIM orders (credit holds), not yet charged */
+            held: number;
+            /** @description The lowest credit limit the reseller may be given: credit in use plus held */
+            minimumCreditLimit: number;
             resellerId: number;
             subscriberCount?: number;
             /** @description Every positive movement */
@@ -18578,37 +18662,64 @@ export interface operations {
           'application/json': {
             amount: number;
             iccid: {
+              createdAt?: string;
               first: string;
+              /** @description Numbers not yet taken */
               free: number;
               id: number;
-              kind: string;
+              /** @enum {string} */
+              kind: 'imsi' | 'iccid' | 'msisdn';
               last: string;
+              /** @description The next number allocation takes (last + 1 when the range is used up) */
               next: string;
               providerId: number | null;
+              providerName?: string | null;
+              /** @description Retired: listed, never allocated from */
+              retired?: boolean;
+              retiredAt?: string | null;
               sponsorId: number | null;
               sponsorName?: string | null;
+              total?: number;
             }[];
             imsi: {
+              createdAt?: string;
               first: string;
+              /** @description Numbers not yet taken */
               free: number;
               id: number;
-              kind: string;
+              /** @enum {string} */
+              kind: 'imsi' | 'iccid' | 'msisdn';
               last: string;
+              /** @description The next number allocation takes (last + 1 when the range is used up) */
               next: string;
               providerId: number | null;
+              providerName?: string | null;
+              /** @description Retired: listed, never allocated from */
+              retired?: boolean;
+              retiredAt?: string | null;
               sponsorId: number | null;
               sponsorName?: string | null;
+              total?: number;
             }[];
             msisdn: {
+              createdAt?: string;
               first: string;
+              /** @description Numbers not yet taken */
               free: number;
               id: number;
-              kind: string;
+              /** @enum {string} */
+              kind: 'imsi' | 'iccid' | 'msisdn';
               last: string;
+              /** @description The next number allocation takes (last + 1 when the range is used up) */
               next: string;
               providerId: number | null;
+              providerName?: string | null;
+              /** @description Retired: listed, never allocated from */
+              retired?: boolean;
+              retiredAt?: string | null;
               sponsorId: number | null;
               sponsorName?: string | null;
+              total?: number;
             }[];
           };
         };
@@ -19835,15 +19946,24 @@ export interface operations {
         };
         content: {
           'application/json': {
+            createdAt?: string;
             first: string;
+            /** @description Numbers not yet taken */
             free: number;
             id: number;
-            kind: string;
+            /** @enum {string} */
+            kind: 'imsi' | 'iccid' | 'msisdn';
             last: string;
+            /** @description The next number allocation takes (last + 1 when the range is used up) */
             next: string;
             providerId: number | null;
+            providerName?: string | null;
+            /** @description Retired: listed, never allocated from */
+            retired?: boolean;
+            retiredAt?: string | null;
             sponsorId: number | null;
             sponsorName?: string | null;
+            total?: number;
           }[];
         };
       };
@@ -19885,15 +20005,213 @@ export interface operations {
         };
         content: {
           'application/json': {
+            createdAt?: string;
             first: string;
+            /** @description Numbers not yet taken */
             free: number;
             id: number;
-            kind: string;
+            /** @enum {string} */
+            kind: 'imsi' | 'iccid' | 'msisdn';
             last: string;
+            /** @description The next number allocation takes (last + 1 when the range is used up) */
             next: string;
             providerId: number | null;
+            providerName?: string | null;
+            /** @description Retired: listed, never allocated from */
+            retired?: boolean;
+            retiredAt?: string | null;
             sponsorId: number | null;
             sponsorName?: string | null;
+            total?: number;
+          };
+        };
+      };
+    };
+  };
+  putSimOrdersAdminResourceRangesById: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          first: string;
+          last: string;
+          providerId?: number | null;
+          sponsorId?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            createdAt?: string;
+            first: string;
+            /** @description Numbers not yet taken */
+            free: number;
+            id: number;
+            /** @enum {string} */
+            kind: 'imsi' | 'iccid' | 'msisdn';
+            last: string;
+            /** @description The next number allocation takes (last + 1 when the range is used up) */
+            next: string;
+            providerId: number | null;
+            providerName?: string | null;
+            /** @description Retired: listed, never allocated from */
+            retired?: boolean;
+            retiredAt?: string | null;
+            sponsorId: number | null;
+            sponsorName?: string | null;
+            total?: number;
+          };
+        };
+      };
+    };
+  };
+  postSimOrdersAdminResourceRangesByIdRetire: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            createdAt?: string;
+            first: string;
+            /** @description Numbers not yet taken */
+            free: number;
+            id: number;
+            /** @enum {string} */
+            kind: 'imsi' | 'iccid' | 'msisdn';
+            last: string;
+            /** @description The next number allocation takes (last + 1 when the range is used up) */
+            next: string;
+            providerId: number | null;
+            providerName?: string | null;
+            /** @description Retired: listed, never allocated from */
+            retired?: boolean;
+            retiredAt?: string | null;
+            sponsorId: number | null;
+            sponsorName?: string | null;
+            total?: number;
+          };
+        };
+      };
+    };
+  };
+  postSimOrdersAdminResourceRangesPaged: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string|null} */
+          kind?: 'imsi' | 'iccid' | 'msisdn' | null;
+          page?: {
+            /** @description Key of the last row of the previous page: the page starts after it (keyset paging; `page` is then only echoed) */
+            after?: number | string;
+            page?: number;
+            size?: number;
+          } | null;
+          providerId?: number | null;
+          searchBy?: string | null;
+          searchKey?: string | null;
+          sortBy?: string | null;
+          /** @enum {string|null} */
+          sortDir?: 'asc' | 'desc' | null;
+          sponsorId?: number | null;
+          /**
+           * @description Active (the default) or retired ranges; null for both
+           * @enum {string|null}
+           */
+          status?: 'active' | 'retired' | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            currentPage: number;
+            items: {
+              createdAt?: string;
+              first: string;
+              /** @description Numbers not yet taken */
+              free: number;
+              id: number;
+              /** @enum {string} */
+              kind: 'imsi' | 'iccid' | 'msisdn';
+              last: string;
+              /** @description The next number allocation takes (last + 1 when the range is used up) */
+              next: string;
+              providerId: number | null;
+              providerName?: string | null;
+              /** @description Retired: listed, never allocated from */
+              retired?: boolean;
+              retiredAt?: string | null;
+              sponsorId: number | null;
+              sponsorName?: string | null;
+              total?: number;
+            }[];
+            /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+            totalIsEstimate?: boolean;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };
@@ -20520,6 +20838,75 @@ export interface operations {
             sponsorName: string;
             /** @enum {string} */
             status: 'pending' | 'approved' | 'denied';
+          };
+        };
+      };
+    };
+  };
+  getSimProvidersProfilesPaged: {
+    parameters: {
+      query?: {
+        imsi_prefix?: string;
+        list?: 'profiles' | 'requests';
+        page?: number;
+        provider_id?: number;
+        reseller_id?: number;
+        searchKey?: string;
+        sim_type?: 'physical' | 'esim';
+        size?: number;
+        slot_count?: number;
+        sortBy?:
+          'id' | 'name' | 'providerName' | 'sponsorName' | 'slotCount' | 'simType' | 'imsiPrefix' | 'resellerName' | 'status' | 'createdAt' | 'reviewedAt';
+        sortDir?: 'asc' | 'desc';
+        sponsor_id?: number;
+        status?: 'pending' | 'approved' | 'denied';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invalid input (400), not signed in (401), no privilege (403), no such row (404) or a conflict (409) */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiError'];
+        };
+      };
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            currentPage: number;
+            items: {
+              comment?: string | null;
+              createdAt?: string;
+              id: number;
+              imsiPrefix: string;
+              name: string;
+              providerId: number;
+              providerName: string;
+              resellerId: number | null;
+              resellerName?: string | null;
+              reviewedAt?: string | null;
+              reviewReason?: string | null;
+              simType: string;
+              slotCount: number;
+              sponsorId: number;
+              sponsorName: string;
+              /** @enum {string} */
+              status: 'pending' | 'approved' | 'denied';
+            }[];
+            /** @description Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+            totalIsEstimate?: boolean;
+            totalItemsCount: number;
+            totalPageCount: number;
           };
         };
       };

@@ -180,6 +180,7 @@ export const API_DOMAINS: Record<string, string[]> = {
   'src/web/features/orders/ordersApi.gen.ts': [
     'get /sim-providers',
     'get /sim-providers/profiles',
+    'get /sim-providers/profiles/paged',
     'get /sim-providers/profiles/{id}',
     'post /sim-providers/profiles/request',
     'post /sim-providers/profiles/{id}/review',
@@ -202,6 +203,10 @@ export const API_DOMAINS: Record<string, string[]> = {
     'post /sim-orders/{uuid}/admin/discounts',
     'get /sim-orders/{uuid}/admin/order',
     'post /sim-orders/{uuid}/deliver',
+    'post /sim-orders/admin/resource-ranges/paged',
+    'post /sim-orders/admin/resource-ranges',
+    'put /sim-orders/admin/resource-ranges/{id}',
+    'post /sim-orders/admin/resource-ranges/{id}/retire',
     'get /sim-order-settings/{resellerId}',
     'put /sim-order-settings/{resellerId}',
   ],
@@ -211,6 +216,7 @@ export const API_DOMAINS: Record<string, string[]> = {
 const READING_POSTS = new Set([
   'post /sim-orders',
   'post /sim-orders/admin',
+  'post /sim-orders/admin/resource-ranges/paged',
   'post /sim-orders/price',
   'post /graphs/balanceHistory',
   'post /graphs/usage',

@@ -134,3 +134,43 @@ export function priceOrder(input: PriceInput): Price {
     total: money(subtotal - value),
   };
 }
+
+/** The kinds of number range SIM order allocation draws from. */
+export const RANGE_KINDS = ['imsi', 'iccid', 'msisdn'] as const;
+export type RangeKind = (typeof RANGE_KINDS)[number];
+
+export interface RangeInput {
+  kind: RangeKind;
+  first: string;
+  last: string;
+  sponsorId?: number | null;
+  /** The IMSI prefix of the chosen sponsor, when known. */
+  sponsorPrefix?: string | null;
+}
+
+export interface RangeRuleError {
+  field: 'first' | 'last' | 'sponsorId';
+  rule: string;
+  messageId: string;
+}
+
+/**
+ * The rules of a resource range the server applies and the form shows before sending: IMSIs are 15 digits starting
+ * with their sponsor's IMSI prefix, ICCIDs 18 digits (the check digit is added per card), MSISDNs 8 to 15 digits with
+ * both ends of one length; the first number is not above the last; IMSI and MSISDN ranges name their sponsor.
+ */
+export function rangeRuleErrors(r: RangeInput): RangeRuleError[] {
+  const errors: RangeRuleError[] = [];
+  const digits = { imsi: [15, 15], iccid: [18, 18], msisdn: [8, 15] }[r.kind];
+  const message = { imsi: 'validation.imsi.invalid', iccid: 'order.range.iccid', msisdn: 'order.range.msisdn' }[r.kind];
+  const fits = (v: string) => /^\d+$/.test(v) && v.length >= digits[0] && v.length <= digits[1];
+  if (!fits(r.first)) errors.push({ field: 'first', rule: 'length', messageId: message });
+  if (!fits(r.last) || (r.kind === 'msisdn' && fits(r.first) && r.first.length !== r.last.length))
+    errors.push({ field: 'last', rule: 'length', messageId: message });
+  if (!errors.length && BigInt(r.first) > BigInt(r.last)) errors.push({ field: 'last', rule: 'order', messageId: 'order.range.invalid' });
+  if (r.kind !== 'iccid' && (r.sponsorId === undefined || r.sponsorId === null))
+    errors.push({ field: 'sponsorId', rule: 'required', messageId: 'order.sponsor.unknown' });
+  if (r.kind === 'imsi' && r.sponsorPrefix && fits(r.first) && (!r.first.startsWith(r.sponsorPrefix) || !r.last.startsWith(r.sponsorPrefix)))
+    errors.push({ field: 'first', rule: 'prefix', messageId: 'order.range.prefix' });
+  return errors;
+}

@@ -78,7 +78,7 @@ describe('SIM orders in the browser', () => {
     await page.getByTestId('order-keys').click();
     expect((await download).suggestedFilename()).toBe('keys-Browser_batch.csv');
     await page.getByTestId('order-deliver').click();
-    await expect.poll(() => page.getByTestId('order-status').innerText()).toBe('Delivered');
+    await expect.poll(() => page.getByTestId('order-status').innerText(), { timeout: 15_000 }).toBe('Delivered');
     expect(await page.getByTestId('order-reservation').innerText()).toContain('charged');
     const timeline = await page.getByTestId('order-timeline').innerText();
     for (const step of [
@@ -92,9 +92,64 @@ describe('SIM orders in the browser', () => {
     ])
       expect(timeline).toContain(step);
     await screenshotThemes(page, `${SHOTS}/orders-detail`);
+    expect(errors).toEqual([]);
+  });
+
+  it("keeps the administrator's resource ranges and pages the provider profiles", async () => {
+    const { page, portal, errors } = session;
+    await page.goto(`${portal.url}/#/login`);
+    if (!(await page.getByTestId('sign-out').count())) await signIn(page, portal, 'admin', ADMIN_PASSWORD);
+    await page.goto(`${portal.url}/#/orders`);
+    await page.getByTestId('orders-ranges-link').click();
+    await page.getByTestId('order-ranges').waitFor();
+    const grid = page.getByTestId('grid-resourceRange');
+    await grid.getByText('893112345600000000').first().waitFor();
+    await screenshotThemes(page, `${SHOTS}/orders-ranges`);
+
+    // The form shows the rules as it goes, then the server's refusal under its field.
+    await page.getByTestId('range-add').click();
+    await page.locator('#range-kind').selectOption('iccid');
+    await page.locator('#range-first').fill('8931');
+    await page.locator('#range-first').blur();
+    await page.getByText('An ICCID range gives 18 digits, without the check digit').waitFor();
+    await page.locator('#range-first').fill('893112345600000500');
+    await page.locator('#range-last').fill('893112345600000900');
+    await page.getByTestId('range-save').click();
+    await page.getByText('The range overlaps another range of the same kind').waitFor();
+    await page.screenshot({ path: `${SHOTS}/orders-range-form.png`, fullPage: true });
+    await page.locator('#range-first').fill('893112345900000000');
+    await page.locator('#range-last').fill('893112345900000999');
+    await page.getByTestId('range-save').click();
+    await grid.getByText('893112345900000999').first().waitFor();
+
+    // Found by a number it holds, then retired: gone from the active ranges, listed among the retired.
+    await page.getByTestId('range-search').fill('893112345900000500');
+    await page.getByTestId('range-search').press('Enter');
+    await expect.poll(() => page.getByTestId('list-pager').innerText()).toContain('1');
+    await grid.getByText('893112345900000999').click();
+    await page.getByTestId('range-retire').click();
+    await page.locator('.bp6-alert').getByRole('button', { name: 'Retire' }).click();
+    await page.getByText('The range was retired.').waitFor();
+    await expect.poll(() => grid.getByText('893112345900000999').count()).toBe(0);
+    await page.getByTestId('range-filter-status').selectOption('retired');
+    await grid.getByText('893112345900000999').first().waitFor();
+    expect(await grid.innerText()).toContain('Retired');
+
+    // Profiles and requests: each its own page of the server's answer, filtered by SIM type.
     await page.goto(`${portal.url}/#/orders/profiles`);
     await page.getByTestId('order-profiles').waitFor();
-    await page.screenshot({ path: `${SHOTS}/orders-profiles.png`, fullPage: true });
+    const profiles = page.getByTestId('profile-list-profiles');
+    await profiles.getByText('NL single IMSI').waitFor();
+    await page.getByTestId('profile-list-requests').getByText('Northwind UK fleet').waitFor();
+    await page.getByTestId('profile-filter-simtype').selectOption('esim');
+    await expect.poll(() => profiles.getByText('NL single IMSI').count()).toBe(0);
+    await profiles.getByText('US eSIM').waitFor();
+    await page.getByTestId('profile-filter-simtype').selectOption('');
+    await profiles.getByText('NL single IMSI').waitFor();
+    await screenshotThemes(page, `${SHOTS}/orders-profiles`);
+    await page.getByTestId('profile-list-requests').getByText('Northwind UK fleet').click();
+    await page.getByTestId('profile-approve').waitFor();
+    await page.screenshot({ path: `${SHOTS}/orders-profile-review.png`, fullPage: true });
     expect(errors).toEqual([]);
   });
 });

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { priceOrder } from '@shared/orders';
+import { KEY_CHUNK_BYTES, loadKeysKey, storeKeyFile } from '@server/domains/orders/keys';
 import { engines, testApp } from './helpers';
 
 type Ctx = Awaited<ReturnType<typeof testApp>>;
@@ -129,6 +131,97 @@ describe.each(engines)('SIM orders on %s', (engine) => {
     expect((await bluesky.get(`/portal/sim-providers/profiles/${ids.pendingProfile}`)).statusCode).toBe(404);
     expect((await ok(bluesky.get('/portal/sim-providers/profiles'))).some((p: Row) => p.id === ids.pendingProfile)).toBe(false);
     expect(fields(await northwind.get('/portal/sim-providers/profiles?slot_count=9'))).toEqual(['slot_count:order.slots.invalid']);
+  });
+
+  it('pages, sorts and filters the provider profiles and the profile requests on the server', async () => {
+    const P = '/portal/sim-providers/profiles/paged';
+    const names = (page: Row) => page.items.map((p: Row) => p.name);
+    const first = await ok(northwind.get(`${P}?size=2&sortBy=name`));
+    expect(first).toMatchObject({ currentPage: 0, totalItemsCount: 3, totalPageCount: 2 });
+    expect(names(first)).toEqual(['NL + UK dual IMSI', 'NL single IMSI']);
+    expect(names(await ok(northwind.get(`${P}?size=2&page=1&sortBy=name`)))).toEqual(['US eSIM']);
+    expect(names(await ok(northwind.get(`${P}?sortBy=slotCount&sortDir=desc`)))[0]).toBe('NL + UK dual IMSI');
+    // The filters of the specification, each narrowing the page and its count.
+    expect(names(await ok(northwind.get(`${P}?sim_type=esim`)))).toEqual(['US eSIM']);
+    expect(names(await ok(northwind.get(`${P}?slot_count=2&sponsor_id=${ids.nl}`)))).toEqual(['NL + UK dual IMSI']);
+    expect(await ok(northwind.get(`${P}?imsi_prefix=31026`))).toMatchObject({ totalItemsCount: 1 });
+    expect(names(await ok(northwind.get(`${P}?searchKey=helix`)))).toEqual(['US eSIM']);
+    // Requests: pending or denied, of the resellers the caller sees; reseller_id gives one reseller's.
+    const requests = await ok(northwind.get(`${P}?list=requests`));
+    expect(names(requests)).toContain('Northwind UK fleet');
+    expect(requests.items.every((p: Row) => p.status !== 'approved')).toBe(true);
+    expect(names(await ok(bluesky.get(`${P}?list=requests`)))).not.toContain('Northwind UK fleet');
+    expect((await ok(admin.get(`${P}?list=requests&reseller_id=${ids.northwind}`))).items.every((p: Row) => p.resellerId === ids.northwind)).toBe(true);
+    expect((await bluesky.get(`${P}?list=requests&reseller_id=${ids.northwind}`)).statusCode).toBe(404);
+    expect(fields(await northwind.get(`${P}?sortBy=secret`))).toEqual(['sortBy:validation.sortBy.invalid']);
+    expect(fields(await northwind.get(`${P}?size=0`))).toEqual(['size:validation.pageSize.invalid']);
+    expect(fields(await northwind.get(`${P}?list=all`))).toEqual(['list:validation.invalid']);
+  });
+
+  it("keeps the administrator's resource ranges: paged, added, changed and retired by the rules of a range", async () => {
+    const R = `${O}/admin/resource-ranges`;
+    const seeded = (await ok(admin.get(R))).find((r: Row) => r.kind === 'imsi' && r.sponsorId === ids.us);
+    // IMSIs of the sponsor past its seeded range.
+    const imsi = (n: number) => String(BigInt(seeded.last) + 1_000_000n + BigInt(n - 5_000_000));
+    for (const res of [await northwind.post(`${R}/paged`, {}), await northwind.put(`${R}/1`, { first: '1', last: '2' }), await northwind.post(`${R}/1/retire`)])
+      expect(res.statusCode).toBe(403);
+    // The rules, each naming its field.
+    expect(fields(await admin.post(R, { kind: 'imsi', sponsorId: ids.us, first: '12345', last: '12346' }))).toEqual([
+      'first:validation.imsi.invalid',
+      'last:validation.imsi.invalid',
+    ]);
+    expect(fields(await admin.post(R, { kind: 'imsi', sponsorId: ids.us, first: '999990000000001', last: '999990000000009' }))).toEqual([
+      'first:order.range.prefix',
+    ]);
+    expect(fields(await admin.post(R, { kind: 'imsi', first: imsi(9_000_000), last: imsi(9_000_009) }))).toEqual(['sponsorId:order.sponsor.unknown']);
+    expect(fields(await admin.post(R, { kind: 'msisdn', sponsorId: ids.us, first: '15550100000', last: '1555010999' }))).toEqual(['last:order.range.msisdn']);
+    expect(fields(await admin.post(R, { kind: 'iccid', first: '893112345800000010', last: '893112345800000000' }))).toEqual(['last:order.range.invalid']);
+    expect(fields(await admin.post(R, { kind: 'iccid', first: '89311234580000000a', last: '893112345800000000' }))).toEqual(['first:order.range.digits']);
+    // Overlapping the seeded range of the sponsor: 409.
+    const overlap = await admin.post(R, { kind: 'imsi', sponsorId: ids.us, first: seeded.last, last: String(BigInt(seeded.last) + 10n) });
+    expect(overlap.statusCode).toBe(409);
+    expect(fields(overlap)).toEqual(['first:order.range.overlap']);
+
+    const added = await admin.post(R, { kind: 'imsi', sponsorId: ids.us, first: imsi(5_000_000), last: imsi(5_000_999) });
+    expect(added.statusCode, added.body).toBe(201);
+    const range = added.json();
+    expect(range).toMatchObject({ kind: 'imsi', sponsorName: 'Orbit Home US', free: 1000, total: 1000, retired: false, next: imsi(5_000_000) });
+    // The page: filtered by kind and sponsor, searched by a number the range holds, sorted.
+    const page = await ok(admin.post(`${R}/paged`, { kind: 'imsi', sponsorId: ids.us, sortBy: 'first', sortDir: 'desc', page: { page: 0, size: 1 } }));
+    expect(page).toMatchObject({ totalItemsCount: 2, totalPageCount: 2 });
+    expect(page.items[0].id).toBe(range.id);
+    expect((await ok(admin.post(`${R}/paged`, { searchBy: 'number', searchKey: imsi(5_000_500) }))).items.map((r: Row) => r.id)).toEqual([range.id]);
+    expect(fields(await admin.post(`${R}/paged`, { searchBy: 'number', searchKey: 'abc' }))).toEqual(['searchKey:order.range.digits']);
+    expect(fields(await admin.post(`${R}/paged`, { sortBy: 'secret' }))).toEqual(['sortBy:validation.sortBy.invalid']);
+
+    // Changed while nothing is taken: both ends move. Once numbers are taken, the first stays and the last keeps them.
+    const moved = await ok(admin.put(`${R}/${range.id}`, { first: imsi(5_000_100), last: imsi(5_001_099) }));
+    expect(moved).toMatchObject({ first: imsi(5_000_100), next: imsi(5_000_100), free: 1000 });
+    await sql`update sim_resource_range set next_value = next_value + 10 where id = ${range.id}`.execute(ctx.db);
+    const firstTaken = await admin.put(`${R}/${range.id}`, { first: imsi(5_000_000), last: imsi(5_001_099) });
+    expect([firstTaken.statusCode, ...fields(firstTaken)]).toEqual([409, 'first:order.range.firstTaken']);
+    const belowTaken = await admin.put(`${R}/${range.id}`, { first: imsi(5_000_100), last: imsi(5_000_105) });
+    expect([belowTaken.statusCode, ...fields(belowTaken)]).toEqual([409, 'last:order.range.belowTaken']);
+    expect(await ok(admin.put(`${R}/${range.id}`, { first: imsi(5_000_100), last: imsi(5_000_109) }))).toMatchObject({ free: 0, total: 10 });
+    expect((await admin.put(`${R}/999999`, { first: imsi(5_000_000), last: imsi(5_000_001) })).statusCode).toBe(404);
+
+    // Retired: listed among the retired only, never changed again nor allocated from.
+    const retired = await ok(admin.post(`${R}/${range.id}/retire`));
+    expect(retired).toMatchObject({ retired: true });
+    expect(retired.retiredAt).toBeTruthy();
+    expect(fields(await admin.post(`${R}/${range.id}/retire`))).toEqual(['retired:order.range.retired']);
+    expect(fields(await admin.put(`${R}/${range.id}`, { first: imsi(5_000_100), last: imsi(5_000_200) }))).toEqual(['retired:order.range.retired']);
+    expect((await ok(admin.post(`${R}/paged`, { kind: 'imsi', sponsorId: ids.us }))).items.map((r: Row) => r.id)).not.toContain(range.id);
+    expect((await ok(admin.post(`${R}/paged`, { status: 'retired' }))).items.map((r: Row) => r.id)).toEqual([range.id]);
+    await ok(admin.post(`${R}/${seeded.id}/retire`));
+    const o = await submit(northwind, { sponsorIds: [ids.us], providerProfileId: undefined, serviceProviderName: 'US', amount: 100 });
+    await ok(admin.post(`${O}/${o.uuid}/financial-approval/true`, {}));
+    await ok(admin.post(`${O}/${o.uuid}/admin/technical-approval/true`, {}));
+    expect((await ok(admin.get(`${O}/${o.uuid}/admin/available-resources`))).imsi).toEqual([]);
+    expect(fields(await admin.post(`${O}/${o.uuid}/admin/resources`, { slots: [{ slot: 1, sponsorId: ids.us }] }))).toEqual([
+      'slots[0].sponsorId:order.resources.none',
+    ]);
+    await sql`update sim_resource_range set retired_at = null where id = ${seeded.id}`.execute(ctx.db);
   });
 
   it('takes a profile request, which the administrator approves or denies with a reason', async () => {
@@ -459,9 +552,12 @@ describe.each(engines)('SIM orders on %s', (engine) => {
     const [iccid, imsi, , ki] = lines[1].split(',');
     expect(iccid).toBe(p.iccidRange.split('-')[0]);
     expect(imsi).toBe(p.imsiRange.split('-')[0]);
-    const stored = await ctx.db.selectFrom('simOrderKeys').select('ciphertext').where('orderId', '=', p.id).executeTakeFirstOrThrow();
-    expect(Buffer.from(stored.ciphertext).includes(Buffer.from(ki))).toBe(false);
-    expect(Buffer.from(stored.ciphertext).includes(Buffer.from('ICCID'))).toBe(false);
+    const stored = await ctx.db.selectFrom('simOrderKeyChunk').select('ciphertext').where('orderId', '=', p.id).execute();
+    expect(stored.length).toBeGreaterThan(0);
+    for (const chunk of stored) {
+      expect(Buffer.from(chunk.ciphertext).includes(Buffer.from(ki))).toBe(false);
+      expect(Buffer.from(chunk.ciphertext).includes(Buffer.from('ICCID'))).toBe(false);
+    }
     await admin.get(`${O}/${p.uuid}/admin/keys`);
     const detail = await ok(admin.get(`${O}/${p.uuid}/admin`));
     expect(detail.keyDownloads).toHaveLength(2);
@@ -471,6 +567,100 @@ describe.each(engines)('SIM orders on %s', (engine) => {
     expect((await northwind.get(`${O}/${p.uuid}/admin`)).statusCode).toBe(403);
     const early = await submit(northwind);
     expect(fields(await admin.get(`${O}/${early.uuid}/admin/keys`))).toEqual(['status:order.keys.none']);
+  });
+
+  it("streams a big order's key file chunk by chunk and refuses a damaged one without sending any of it", async () => {
+    const p = await placed({ amount: 500, batchName: 'Big keys' });
+    // The keys of 20,000 SIMs sealed as placing seals them: about 2 MB in 64 KiB chunks (docs/performance.md has the
+    // memory of the largest order's download).
+    const key = await loadKeysKey(ctx.db);
+    const lines = function* () {
+      yield 'ICCID,IMSI1,MSISDN,KI,OPC\n';
+      for (let i = 0; i < 20_000; i++) {
+        const n = String(i).padStart(6, '0');
+        yield `8988228000000${n}0,901280000${n},4670174${n},${n.repeat(5)}AB,CD${n.repeat(5)}\n`;
+      }
+    };
+    const whole = createHash('sha256');
+    let bytes = 0;
+    for (const line of lines()) {
+      whole.update(line);
+      bytes += Buffer.byteLength(line);
+    }
+    const chunks = await ctx.db.transaction().execute((trx) => storeKeyFile(trx, key, p.id, p.uuid, lines()));
+    expect(chunks).toBe(Math.ceil(bytes / KEY_CHUNK_BYTES));
+    const res = await admin.get(`${O}/${p.uuid}/admin/keys`);
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.length).toBe(bytes);
+    expect(createHash('sha256').update(res.rawPayload).digest('hex')).toBe(whole.digest('hex'));
+    const downloads = async () => (await ok(admin.get(`${O}/${p.uuid}/admin`))).keyDownloads.length;
+    expect(await downloads()).toBe(1);
+
+    // One flipped bit in a middle chunk: refused before a byte is sent, not counted as a download, and in the timeline.
+    const middle = Math.floor(chunks / 2);
+    const original = await ctx.db
+      .selectFrom('simOrderKeyChunk')
+      .select('ciphertext')
+      .where('orderId', '=', p.id)
+      .where('seq', '=', middle)
+      .executeTakeFirstOrThrow();
+    const flipped = Buffer.from(original.ciphertext);
+    flipped[100] ^= 1;
+    const setChunk = (seq: number, ciphertext: Buffer) =>
+      ctx.db.updateTable('simOrderKeyChunk').set({ ciphertext }).where('orderId', '=', p.id).where('seq', '=', seq).execute();
+    await setChunk(middle, flipped);
+    const damaged = await admin.get(`${O}/${p.uuid}/admin/keys`);
+    expect(damaged.statusCode).toBe(409);
+    expect(damaged.json()).toMatchObject({ code: 'KEYS_DAMAGED', fields: [{ field: 'keys', rule: 'integrity', messageId: 'order.keys.damaged' }] });
+    expect(damaged.headers['content-disposition']).toBeUndefined();
+    expect(damaged.body).not.toContain('ICCID');
+    expect(await downloads()).toBe(1);
+    expect((await ok(admin.get(`${O}/${p.uuid}/admin`))).timeline.at(-1)).toMatchObject({ action: 'keysRefused', username: 'admin' });
+    await setChunk(middle, Buffer.from(original.ciphertext));
+    expect((await admin.get(`${O}/${p.uuid}/admin/keys`)).statusCode).toBe(200);
+
+    // Chunks moved, cut off at the end, or taken from another order are refused too.
+    const [a, b] = await ctx.db
+      .selectFrom('simOrderKeyChunk')
+      .select(['seq', 'ciphertext', 'iv', 'tag'])
+      .where('orderId', '=', p.id)
+      .where('seq', 'in', [0, 1])
+      .orderBy('seq')
+      .execute();
+    const put = (seq: number, c: { ciphertext: Buffer; iv: Buffer; tag: Buffer }) =>
+      ctx.db
+        .updateTable('simOrderKeyChunk')
+        .set({ ciphertext: c.ciphertext, iv: c.iv, tag: c.tag })
+        .where('orderId', '=', p.id)
+        .where('seq', '=', seq)
+        .execute();
+    await put(0, b);
+    await put(1, a);
+    expect((await admin.get(`${O}/${p.uuid}/admin/keys`)).statusCode).toBe(409);
+    await put(0, a);
+    await put(1, b);
+    await ctx.db
+      .updateTable('simOrderKeys')
+      .set({ chunks: chunks - 1 })
+      .where('orderId', '=', p.id)
+      .execute();
+    await ctx.db
+      .deleteFrom('simOrderKeyChunk')
+      .where('orderId', '=', p.id)
+      .where('seq', '=', chunks - 1)
+      .execute();
+    expect((await admin.get(`${O}/${p.uuid}/admin/keys`)).statusCode).toBe(409);
+    const other = await placed({ amount: 500, batchName: 'Other keys' });
+    await ctx.db.deleteFrom('simOrderKeyChunk').where('orderId', '=', other.id).execute();
+    await sql`insert into sim_order_key_chunk (order_id, seq, iv, tag, ciphertext)
+      select ${other.id}, seq, iv, tag, ciphertext from sim_order_key_chunk where order_id = ${p.id}`.execute(ctx.db);
+    await ctx.db
+      .updateTable('simOrderKeys')
+      .set({ chunks: chunks - 1 })
+      .where('orderId', '=', other.id)
+      .execute();
+    expect((await admin.get(`${O}/${other.uuid}/admin/keys`)).statusCode).toBe(409);
+    expect(await downloads()).toBe(2);
   });
 
   it('keeps each reseller to its subtree: lists, details, keys and orders for a child', async () => {

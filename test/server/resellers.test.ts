@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { post } from '@server/domains/ledger';
+import { holdCredit, releaseHold } from '@server/domains/ledger/holds';
 import { engines, testApp } from './helpers';
 
 type Ctx = Awaited<ReturnType<typeof testApp>>;
@@ -137,6 +138,25 @@ describe.each(engines)('resellers on %s', (engine) => {
     const reset = await northwind.post(`/portal/reseller-info/${id}/reset-usage-date`);
     expect(reset.statusCode).toBe(200);
     expect(reset.json().usageResetAt).toBeTruthy();
+  });
+
+  it('refuses a credit limit below the credit in use plus what open orders hold, and names the rule', async () => {
+    const id = ids['Northwind IoT'];
+    // From the previous test: balance -250 under a limit of 300. An open order now holds 40 of the 50 left.
+    const holdId = await ctx.db.transaction().execute((trx) => holdCredit(trx, id, '40.00', 'sim-order:test-hold', 'total'));
+    expect(await standing(id)).toMatchObject({ creditLimit: 300, creditUsed: 250, held: 40, minimumCreditLimit: 290 });
+    const below = await northwind.post(`/portal/reseller-info/credit-limits/${id}`, { creditLimit: 289.99 });
+    expect(below.statusCode).toBe(409);
+    expect(below.json()).toMatchObject({ fields: [{ field: 'creditLimit', rule: 'heldCredit', messageId: 'entity.reseller.creditLimit.belowHeld' }] });
+    expect((await standing(id)).creditLimit).toBe(300);
+    // Below the credit in use alone, the older rule answers first.
+    expect(fieldsOf(await admin.post(`/portal/reseller-info/credit-limits/${id}`, { creditLimit: 100 }))).toEqual(['creditLimit:usedCredit']);
+    // Exactly what is used plus held is allowed; once the order lets its hold go, lower still.
+    expect((await northwind.post(`/portal/reseller-info/credit-limits/${id}`, { creditLimit: 290 })).json()).toMatchObject({ creditLimit: 290, held: 40 });
+    await ctx.db.transaction().execute((trx) => releaseHold(trx, holdId));
+    const lower = await northwind.post(`/portal/reseller-info/credit-limits/${id}`, { creditLimit: 250 });
+    expect(lower.json()).toMatchObject({ creditLimit: 250, held: 0, minimumCreditLimit: 250 });
+    await northwind.post(`/portal/reseller-info/credit-limits/${id}`, { creditLimit: 300 });
   });
 
   it("draws a reseller's balance history from the ledger: closing balance per day, credits and debits", async () => {

@@ -872,6 +872,14 @@ export interface SimOrderEvent {
   username: string | null;
 }
 
+export interface SimOrderKeyChunk {
+  ciphertext: Buffer;
+  iv: Buffer;
+  orderId: number;
+  seq: number;
+  tag: Buffer;
+}
+
 export interface SimOrderKeyDownload {
   at: Generated<Timestamp>;
   id: Generated<number>;
@@ -881,11 +889,12 @@ export interface SimOrderKeyDownload {
 }
 
 export interface SimOrderKeys {
-  ciphertext: Buffer;
+  chunks: number | null;
+  ciphertext: Buffer | null;
   createdAt: Generated<Timestamp>;
-  iv: Buffer;
+  iv: Buffer | null;
   orderId: number;
-  tag: Buffer;
+  tag: Buffer | null;
 }
 
 export interface SimOrderSetting {
@@ -918,6 +927,7 @@ export interface SimResourceRange {
   lastValue: number;
   nextValue: number;
   providerId: number | null;
+  retiredAt: Timestamp | null;
   sponsorId: number | null;
 }
 
@@ -1240,6 +1250,7 @@ export interface DB {
   simOrder: SimOrder;
   simOrderArtwork: SimOrderArtwork;
   simOrderEvent: SimOrderEvent;
+  simOrderKeyChunk: SimOrderKeyChunk;
   simOrderKeyDownload: SimOrderKeyDownload;
   simOrderKeys: SimOrderKeys;
   simOrderSetting: SimOrderSetting;

@@ -66,6 +66,8 @@ export const SCREEN_SPECS: readonly Extract<RouteSpec, { page: 'screen' }>[] = [
   // The order wizard and table, the provider profiles and their requests, and one order's detail.
   { path: '/orders', privilege: 'SimOrders', page: 'screen', screen: 'Orders' },
   { path: '/orders/profiles', privilege: 'SimOrders', page: 'screen', screen: 'OrderProfiles' },
+  // The administrator's resource ranges allocation draws from, under the orders area.
+  { path: '/orders/ranges', privilege: ADMIN_ONLY, page: 'screen', screen: 'OrderRanges' },
   { path: '/orders/:uuid', privilege: 'SimOrders', page: 'screen', screen: 'OrderDetail' },
 ];
 

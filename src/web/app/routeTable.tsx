@@ -49,6 +49,7 @@ const SCREEN_LOADERS: Record<string, Loader> = {
   Usage: () => import('@web/features/usage/UsagePage'),
   Orders: () => import('@web/features/orders/OrdersPage'),
   OrderProfiles: () => import('@web/features/orders/OrderProfilesPage'),
+  OrderRanges: () => import('@web/features/orders/OrderRangesPage'),
   OrderDetail: () => import('@web/features/orders/OrderDetailPage'),
 };
 

@@ -108,10 +108,14 @@ export function createSimVendor(settings: SimVendorSettings = {}): SimVendor {
   return settings.url ? gatewayVendor(settings.url, settings.timeoutMs ?? 240_000) : simulatorVendor();
 }
 
+/** The batch file's lines (each ending with a newline): a header, then one line per SIM. */
+export function* batchFileLines(sims: Iterable<VendorSim>, slots: number): Generator<string> {
+  const imsiHeads = Array.from({ length: slots }, (_, i) => `IMSI${i + 1}`);
+  yield `${['ICCID', ...imsiHeads, 'MSISDN', 'KI', 'OPC'].join(',')}\n`;
+  for (const s of sims) yield `${[s.iccid, ...s.imsis, s.msisdn ?? '', s.ki, s.opc].join(',')}\n`;
+}
+
 /** The batch file as CSV text: a header, then one line per SIM. */
 export function batchFile(sims: VendorSim[], slots: number): string {
-  const imsiHeads = Array.from({ length: slots }, (_, i) => `IMSI${i + 1}`);
-  const lines = [['ICCID', ...imsiHeads, 'MSISDN', 'KI', 'OPC'].join(',')];
-  for (const s of sims) lines.push([s.iccid, ...s.imsis, s.msisdn ?? '', s.ki, s.opc].join(','));
-  return `${lines.join('\n')}\n`;
+  return [...batchFileLines(sims, slots)].join('');
 }

@@ -5,7 +5,7 @@
  * cancellation. The order's states live in machine.ts; see docs/orders.md.
  */
 import type { FastifyReply } from 'fastify';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import {
   ARTWORK_MAX_BYTES,
   ARTWORK_MIN_DPI,
@@ -20,9 +20,8 @@ import {
   type SimType,
 } from '@shared/orders';
 import { pageAnswer } from '@shared/wire';
-import { createSimVendor, batchFile, iccidAt, luhnDigit, type SimVendorSettings } from '../../adapters/sim-vendor';
+import { createSimVendor, batchFileLines, iccidAt, luhnDigit, type SimVendorSettings } from '../../adapters/sim-vendor';
 import type { Database } from '../../db/types';
-import type { SimResourceRange } from '../../db/types.gen';
 import { queryBatches, sendCsv } from '../../engine/csv';
 import { EXACT_COUNT_LIMIT, EstimatedTotals } from '../../engine/estimates';
 import { conflict, fieldError, HttpError, invalid } from '../../http/errors';
@@ -34,9 +33,10 @@ import { resellerInSubtree } from '../resellers/subtree';
 import { holdCredit, resizeHold } from '../ledger/holds';
 import { domainPlugin } from '../plugin';
 import { registerArtworkRoute } from './artwork';
-import { decrypt, encrypt, loadKeysKey, type KeyOptions } from './keys';
+import { KeyFileDamaged, keyFileHead, keyFileStream, loadKeysKey, storeKeyFile, verifyKeyFile, type KeyOptions } from './keys';
 import { assertAllowed, OPEN_STATES, recordEvent, transition, TRANSITIONS } from './machine';
 import { registerProviderRoutes, visibleProfile } from './providers';
+import { RANGE_SELECT, rangeSchema, rangeView, registerRangeRoutes, type RangeRow } from './ranges';
 import {
   approvedParams,
   discountBody,
@@ -46,8 +46,6 @@ import {
   pageOf,
   priceBody,
   priceSchema,
-  rangeBody,
-  rangeSchema,
   reasonBody,
   resourcesBody,
   slotSchema,
@@ -180,6 +178,7 @@ export default domainPlugin('orders', async (app, { database, app: appOptions })
   const keyOf = async () => (keysKey ??= await loadKeysKey(db, options));
 
   registerProviderRoutes(app, db);
+  registerRangeRoutes(app, db);
   await registerArtworkRoute(app, db);
 
   // The catalogue.
@@ -764,22 +763,7 @@ export default domainPlugin('orders', async (app, { database, app: appOptions })
     },
   );
 
-  // Resources.
-  type RangeRow = Selectable<SimResourceRange> & { free: string; sponsorName: string | null };
-  const rangeView = (r: RangeRow) => ({
-    id: r.id,
-    kind: r.kind,
-    sponsorId: r.sponsorId,
-    sponsorName: r.sponsorName ?? null,
-    providerId: r.providerId,
-    first: String(r.firstValue),
-    last: String(r.lastValue),
-    next: String(r.nextValue),
-    free: Number(r.free),
-  });
-  const RANGE_SELECT = sql`select rr.*, (rr.last_value - rr.next_value + 1)::int8 as free, s.name as sponsor_name
-    from sim_resource_range rr left join sponsor s on s.id = rr.sponsor_id`;
-
+  // Resources (the ranges themselves: ranges.ts).
   app.get(
     '/portal/sim-orders/:uuid/admin/available-resources',
     {
@@ -806,65 +790,18 @@ export default domainPlugin('orders', async (app, { database, app: appOptions })
       const o = await visibleOrder(db, principalOf(request), { uuid: uuidOf(request) });
       const sponsors = o.sponsorIds;
       const { rows } = await sql<RangeRow>`${RANGE_SELECT}
-        where (rr.kind in ('imsi', 'msisdn') and rr.sponsor_id = any(${sql.val(sponsors)}::int[]))
-          or (rr.kind = 'iccid' and (rr.provider_id = ${o.providerId} or rr.provider_id is null))
+        where rr.retired_at is null and ((rr.kind in ('imsi', 'msisdn') and rr.sponsor_id = any(${sql.val(sponsors)}::int[]))
+          or (rr.kind = 'iccid' and (rr.provider_id = ${o.providerId} or rr.provider_id is null)))
         order by rr.kind, rr.id`.execute(db);
       const of = (kind: string) => rows.filter((r) => r.kind === kind).map(rangeView);
       return { amount: o.amount, imsi: of('imsi'), iccid: of('iccid'), msisdn: of('msisdn') };
     },
   );
 
-  app.get(
-    '/portal/sim-orders/admin/resource-ranges',
-    {
-      config: ADMIN,
-      schema: { tags, summary: 'Every IMSI, ICCID and MSISDN range allocation takes from', response: { 200: { type: 'array', items: rangeSchema } } },
-    },
-    async () => (await sql<RangeRow>`${RANGE_SELECT} order by rr.kind, rr.id`.execute(db)).rows.map(rangeView),
-  );
-
-  app.post(
-    '/portal/sim-orders/admin/resource-ranges',
-    {
-      config: ADMIN,
-      schema: {
-        tags,
-        summary: 'Adds a range to allocate from: IMSIs or MSISDNs of a sponsor, or ICCIDs (18 digits without the check digit) of a provider',
-        body: rangeBody,
-        response: { 201: rangeSchema },
-      },
-    },
-    async (request, reply) => {
-      const body = request.body as { kind: 'imsi' | 'iccid' | 'msisdn'; sponsorId?: number; providerId?: number; first: string; last: string };
-      if (BigInt(body.first) > BigInt(body.last)) throw bad('last', 'order', 'order.range.invalid');
-      if (body.kind === 'iccid' && (body.first.length !== 18 || body.last.length !== 18)) throw bad('first', 'length', 'order.range.iccid');
-      if (body.kind === 'imsi' && (body.first.length !== 15 || body.last.length !== 15)) throw bad('first', 'length', 'validation.imsi.invalid');
-      if (body.kind !== 'iccid' && body.sponsorId === undefined) throw bad('sponsorId', 'required', 'order.sponsor.unknown');
-      if (body.sponsorId !== undefined && !(await db.selectFrom('sponsor').select('id').where('id', '=', body.sponsorId).executeTakeFirst()))
-        throw bad('sponsorId', 'reference', 'order.sponsor.unknown');
-      if (body.providerId !== undefined && !(await db.selectFrom('simProvider').select('id').where('id', '=', body.providerId).executeTakeFirst()))
-        throw bad('providerId', 'reference', 'order.provider.unknown');
-      const { id } = await db
-        .insertInto('simResourceRange')
-        .values({
-          kind: body.kind,
-          sponsorId: body.kind === 'iccid' ? null : (body.sponsorId ?? null),
-          providerId: body.kind === 'iccid' ? (body.providerId ?? null) : null,
-          firstValue: sql<number>`${body.first}::bigint`,
-          lastValue: sql<number>`${body.last}::bigint`,
-          nextValue: sql<number>`${body.first}::bigint`,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const { rows } = await sql<RangeRow>`${RANGE_SELECT} where rr.id = ${id}`.execute(db);
-      return reply.status(201).send(rangeView(rows[0]));
-    },
-  );
-
   /** Takes `amount` numbers from the first range matching `where` with that many free; undefined when none has. */
   async function take(trx: Kysely<Database>, where: ReturnType<typeof sql>, amount: number) {
     const { rows } = await sql<{ id: number; nextValue: string }>`select id, next_value::text as next_value from sim_resource_range rr
-      where ${where} and rr.last_value - rr.next_value + 1 >= ${amount} order by rr.id limit 1 for update`.execute(trx);
+      where ${where} and rr.retired_at is null and rr.last_value - rr.next_value + 1 >= ${amount} order by rr.id limit 1 for update`.execute(trx);
     if (!rows[0]) return undefined;
     await sql`update sim_resource_range set next_value = next_value + ${amount} where id = ${rows[0].id}`.execute(trx);
     return rows[0].nextValue;
@@ -1041,13 +978,10 @@ export default domainPlugin('orders', async (app, { database, app: appOptions })
         request.log.warn({ err: e, order: o.uuid }, 'the SIM vendor refused the order');
         throw refused('vendor', 'vendorFailed', 'order.vendor.failed');
       }
-      const sealed = encrypt(await keyOf(), batchFile(answer.sims, o.slots), o.uuid);
+      const key = await keyOf();
       await db.transaction().execute(async (trx) => {
         await transition(trx, o.id, 'place', principal, { set: { vendor: vendor.name, vendorReference: answer.reference } });
-        await trx
-          .insertInto('simOrderKeys')
-          .values({ orderId: o.id, ...sealed })
-          .execute();
+        await storeKeyFile(trx, key, o.id, o.uuid, batchFileLines(answer.sims, o.slots));
       });
       return detail(principal, { id: o.id });
     },
@@ -1057,24 +991,40 @@ export default domainPlugin('orders', async (app, { database, app: appOptions })
     '/portal/sim-orders/:uuid/admin/keys',
     {
       config: ADMIN,
-      schema: { tags, summary: "The SIMs' secret keys (the vendor's batch file, CSV); every download is recorded", params: uuidParams() },
+      schema: {
+        tags,
+        summary:
+          "The SIMs' secret keys (the vendor's batch file, CSV), decrypted and streamed chunk by chunk once every chunk has been authenticated; every download is recorded, and a damaged file is refused (409 KEYS_DAMAGED) without sending any of it",
+        params: uuidParams(),
+      },
     },
     async (request, reply: FastifyReply) => {
       const principal = principalOf(request);
       const o = await visibleOrder(db, principal, { uuid: uuidOf(request) });
-      const sealed = await db.selectFrom('simOrderKeys').select(['iv', 'tag', 'ciphertext']).where('orderId', '=', o.id).executeTakeFirst();
-      if (!sealed) throw refused('status', 'keys', 'order.keys.none');
-      const text = decrypt(await keyOf(), sealed, o.uuid);
+      const head = await keyFileHead(db, o.id);
+      if (!head) throw refused('status', 'keys', 'order.keys.none');
+      const key = await keyOf();
+      try {
+        await verifyKeyFile(db, key, o.id, o.uuid, head);
+      } catch (e) {
+        if (!(e instanceof KeyFileDamaged)) throw e;
+        request.log.error({ order: o.uuid, user: principal.username, reason: e.message }, 'SIM key file failed its integrity check; nothing sent');
+        await recordEvent(db, o.id, principal, 'keysRefused');
+        throw new HttpError(409, 'KEYS_DAMAGED', 'order.keys.damaged', [fieldError('keys', 'integrity', 'order.keys.damaged')]);
+      }
       await db.transaction().execute(async (trx) => {
         await trx.insertInto('simOrderKeyDownload').values({ orderId: o.id, userId: principal.userId, username: principal.username }).execute();
         await recordEvent(trx, o.id, principal, 'keysDownloaded');
       });
       request.log.info({ order: o.uuid, user: principal.username }, 'SIM keys downloaded');
+      const body = keyFileStream(db, key, o.id, o.uuid, head);
+      // Changed between the check and the sending (it never is, short of tampering): the reply is cut off, unfinished.
+      body.on('error', (e) => request.log.error({ order: o.uuid, err: e }, 'SIM key file stream failed; the download was cut off'));
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="keys-${o.batchName.replace(/[^\w.-]/g, '_')}.csv"`)
         .header('cache-control', 'no-store')
-        .send(text);
+        .send(body);
     },
   );
 

@@ -3,13 +3,14 @@
  * (no reseller) and of the resellers they see; a reseller requests a profile of its own, which stays pending until the
  * administrator approves or denies it (a denial names its reason). Only approved profiles go into an order.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../../db/types';
 import type { ProviderProfile } from '../../db/types.gen';
 import { fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
-import { idParams, idSchema, INT_MIN, queryId } from '../../http/input';
+import { pageAnswer } from '@shared/wire';
+import { idParams, idSchema, INT_MIN, pageSchema, pageSizeSchema, pageNumberSchema, queryId, searchTextSchema } from '../../http/input';
 import type { Principal } from '../../http/principal';
 import { resellerVisibility } from '../../http/tenancy';
 import { resellerInSubtree } from '../resellers/subtree';
@@ -56,6 +57,60 @@ export async function visibleProfile(db: Kysely<Database>, principal: Principal,
   return rows[0];
 }
 
+/** The filters of the profile lists, as the specification names them, and `provider_id`, `status`. */
+const PROFILE_FILTERS = {
+  sponsor_id: idSchema(),
+  slot_count: { type: 'integer', minimum: 1, maximum: 4, 'x-rule': 'range', errorMessage: 'order.slots.invalid' },
+  reseller_id: idSchema({ min: INT_MIN }),
+  sim_type: simTypeSchema,
+  imsi_prefix: { type: 'string', maxLength: 15, pattern: '^\\d{1,15}$', errorMessage: 'validation.imsiPrefix.invalid' },
+  provider_id: idSchema(),
+  status: { type: 'string', maxLength: 10, enum: ['pending', 'approved', 'denied'], errorMessage: 'order.status.invalid' },
+};
+const profileQuery = (more: Record<string, object> = {}) => ({
+  type: 'object',
+  additionalProperties: false,
+  properties: { ...PROFILE_FILTERS, ...more },
+  errorMessage: { additionalProperties: 'validation.unknownField' },
+});
+
+/** The caller's visibility and the query's filters; `reseller_id` gives that reseller's choice (the catalogue's and its own). */
+async function profileFilters(db: Kysely<Database>, request: FastifyRequest) {
+  const principal = principalOf(request);
+  const q = request.query as { slot_count?: number; sim_type?: string; imsi_prefix?: string; status?: string };
+  const filters = [profileVisibility(principal)];
+  const sponsorId = queryId(request, 'sponsor_id');
+  const providerId = queryId(request, 'provider_id');
+  const resellerId = queryId(request, 'reseller_id', { min: INT_MIN });
+  if (sponsorId !== undefined) filters.push(sql`pp.sponsor_id = ${sponsorId}`);
+  if (providerId !== undefined) filters.push(sql`pp.provider_id = ${providerId}`);
+  if (q.slot_count !== undefined) filters.push(sql`pp.slot_count = ${q.slot_count}`);
+  if (q.sim_type) filters.push(sql`pp.sim_type = ${q.sim_type}`);
+  if (q.imsi_prefix) filters.push(sql`pp.imsi_prefix like ${`${q.imsi_prefix}%`}`);
+  if (q.status) filters.push(sql`pp.status = ${q.status}`);
+  // A reseller's choice: the catalogue's profiles and its own (those of resellers above it are not its own).
+  if (resellerId !== undefined) {
+    await resellerInSubtree(db, principal, resellerId);
+    filters.push(sql`(pp.reseller_id is null or pp.reseller_id = ${resellerId})`);
+  }
+  return filters;
+}
+
+/** Sortable columns of the paged profile lists. */
+const PROFILE_SORTS: Record<string, string> = {
+  id: 'pp.id',
+  name: 'pp.name',
+  providerName: 'p.name',
+  sponsorName: 's.name',
+  slotCount: 'pp.slot_count',
+  simType: 'pp.sim_type',
+  imsiPrefix: 'pp.imsi_prefix',
+  resellerName: 'r.name',
+  status: 'pp.status',
+  createdAt: 'pp.created_at',
+  reviewedAt: 'pp.reviewed_at',
+};
+
 export function registerProviderRoutes(app: FastifyInstance, db: Kysely<Database>) {
   app.get(
     '/portal/sim-providers',
@@ -92,43 +147,55 @@ export function registerProviderRoutes(app: FastifyInstance, db: Kysely<Database
       schema: {
         tags,
         summary: 'Provider profiles the caller sees, filtered by sponsor_id, slot_count, reseller_id, sim_type, imsi_prefix (a prefix), provider_id and status',
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            sponsor_id: idSchema(),
-            slot_count: { type: 'integer', minimum: 1, maximum: 4, 'x-rule': 'range', errorMessage: 'order.slots.invalid' },
-            reseller_id: idSchema({ min: INT_MIN }),
-            sim_type: simTypeSchema,
-            imsi_prefix: { type: 'string', maxLength: 15, pattern: '^\\d{1,15}$', errorMessage: 'validation.imsiPrefix.invalid' },
-            provider_id: idSchema(),
-            status: { type: 'string', maxLength: 10, enum: ['pending', 'approved', 'denied'], errorMessage: 'order.status.invalid' },
-          },
-          errorMessage: { additionalProperties: 'validation.unknownField' },
-        },
+        querystring: profileQuery(),
         response: { 200: { type: 'array', items: profileSchema } },
       },
     },
     async (request) => {
-      const principal = principalOf(request);
-      const q = request.query as { slot_count?: number; sim_type?: string; imsi_prefix?: string; status?: string };
-      const filters = [profileVisibility(principal)];
-      const sponsorId = queryId(request, 'sponsor_id');
-      const providerId = queryId(request, 'provider_id');
-      const resellerId = queryId(request, 'reseller_id', { min: INT_MIN });
-      if (sponsorId !== undefined) filters.push(sql`pp.sponsor_id = ${sponsorId}`);
-      if (providerId !== undefined) filters.push(sql`pp.provider_id = ${providerId}`);
-      if (q.slot_count !== undefined) filters.push(sql`pp.slot_count = ${q.slot_count}`);
-      if (q.sim_type) filters.push(sql`pp.sim_type = ${q.sim_type}`);
-      if (q.imsi_prefix) filters.push(sql`pp.imsi_prefix like ${`${q.imsi_prefix}%`}`);
-      if (q.status) filters.push(sql`pp.status = ${q.status}`);
-      // A reseller's choice: the catalogue's profiles and its own (those of resellers above it are not its own).
-      if (resellerId !== undefined) {
-        await resellerInSubtree(db, principal, resellerId);
-        filters.push(sql`(pp.reseller_id is null or pp.reseller_id = ${resellerId})`);
-      }
+      const filters = await profileFilters(db, request);
       const { rows } = await sql<ProfileRow>`${PROFILE_SELECT} where ${sql.join(filters, sql` and `)} order by pp.status, pp.name, pp.id`.execute(db);
       return rows.map(profileView);
+    },
+  );
+
+  app.get(
+    '/portal/sim-providers/profiles/paged',
+    {
+      config: ORDERS,
+      schema: {
+        tags,
+        summary:
+          'A page of the provider profiles (list=profiles: approved) or of the profile requests (list=requests: pending or denied) the caller sees, with the filters of the full list, searchKey (name, provider or sponsor), sorted (sortBy, sortDir) and paged (page from 0, size)',
+        querystring: profileQuery({
+          list: { type: 'string', maxLength: 10, enum: ['profiles', 'requests'], default: 'profiles', errorMessage: 'validation.invalid' },
+          searchKey: { ...searchTextSchema(), type: 'string' },
+          sortBy: { type: 'string', maxLength: 20, enum: Object.keys(PROFILE_SORTS), errorMessage: 'validation.sortBy.invalid' },
+          sortDir: { type: 'string', maxLength: 4, enum: ['asc', 'desc'], errorMessage: 'validation.sortDir.invalid' },
+          page: { ...pageNumberSchema(), default: 0 },
+          size: { ...pageSizeSchema(100), default: 25 },
+        }),
+        response: { 200: pageSchema(profileSchema) },
+      },
+    },
+    async (request) => {
+      const q = request.query as { list: 'profiles' | 'requests'; searchKey?: string; sortBy?: string; sortDir?: 'asc' | 'desc'; page: number; size: number };
+      const filters = await profileFilters(db, request);
+      filters.push(q.list === 'requests' ? sql`pp.status in ('pending', 'denied')` : sql`pp.status = 'approved'`);
+      const key = q.searchKey?.trim();
+      if (key) {
+        const like = `%${key.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        filters.push(sql`(pp.name ilike ${like} or p.name ilike ${like} or s.name ilike ${like})`);
+      }
+      const where = sql.join(filters, sql` and `);
+      // Requests waiting for review first, then by name, unless a column is chosen.
+      const order = q.sortBy
+        ? sql`${sql.raw(PROFILE_SORTS[q.sortBy])} ${q.sortDir === 'desc' ? sql`desc` : sql`asc`} nulls last, pp.id`
+        : sql`pp.status desc, pp.name, pp.id`;
+      const [{ rows: count }, { rows }] = await Promise.all([
+        sql<{ n: string }>`select count(*)::text as n from (${PROFILE_SELECT} where ${where}) c`.execute(db),
+        sql<ProfileRow>`${PROFILE_SELECT} where ${where} order by ${order} limit ${q.size} offset ${q.page * q.size}`.execute(db),
+      ]);
+      return pageAnswer(rows.map(profileView), Number(count[0].n), q.page, q.size);
     },
   );
 

@@ -270,30 +270,3 @@ export const discountBody = objectBody(
   },
   [],
 );
-
-export const rangeBody = objectBody(
-  {
-    kind: { type: 'string', maxLength: 10, enum: ['imsi', 'iccid', 'msisdn'], errorMessage: 'validation.invalid' },
-    sponsorId: idSchema(),
-    providerId: idSchema(),
-    first: { type: 'string', maxLength: 18, pattern: '^\\d{5,18}$', errorMessage: 'order.range.invalid' },
-    last: { type: 'string', maxLength: 18, pattern: '^\\d{5,18}$', errorMessage: 'order.range.invalid' },
-  },
-  ['kind', 'first', 'last'],
-);
-
-export const rangeSchema = {
-  type: 'object',
-  required: ['id', 'kind', 'sponsorId', 'providerId', 'first', 'last', 'next', 'free'],
-  properties: {
-    id: { type: 'integer' },
-    kind: text,
-    sponsorId: nullableInt,
-    sponsorName: nullableText,
-    providerId: nullableInt,
-    first: text,
-    last: text,
-    next: text,
-    free: { type: 'integer' },
-  },
-};

@@ -22,7 +22,7 @@ const amountSchema = (messageId: string) => ({
 
 const standingSchema = {
   type: 'object',
-  required: ['resellerId', 'currency', 'balance', 'creditLimit', 'creditUsed', 'availableCredit', 'disputedAmount'],
+  required: ['resellerId', 'currency', 'balance', 'creditLimit', 'creditUsed', 'availableCredit', 'held', 'minimumCreditLimit', 'disputedAmount'],
   properties: {
     resellerId: { type: 'integer' },
     currency: { type: 'string', description: 'The ledger currency' },
@@ -32,14 +32,27 @@ const standingSchema = {
     creditLimit: { type: 'number', description: 'How far below zero purchases may take the balance' },
     creditUsed: { type: 'number', description: 'How far below zero the balance is' },
     availableCredit: { type: 'number', description: 'Credit limit + balance' },
+    held: { type: 'number', description: 'Credit set aside by open SIM orders (credit holds), not yet charged' },
+    minimumCreditLimit: { type: 'number', description: 'The lowest credit limit the reseller may be given: credit in use plus held' },
     disputedAmount: { type: 'number', description: 'Debt in review' },
     subscriberCount: { type: 'integer' },
     usageResetAt: { type: 'string', format: 'date-time', nullable: true },
   },
 };
 
-/** A reseller's standing: its money figures, kept beside it (migration 0127). */
+/** Cents of a decimal amount (numeric text or number), so sums compare exactly. */
+const cents = (value: string | number | null) => Math.round(Number(value ?? 0) * 100);
+
+/** The credit open SIM orders hold for the reseller (US dollars, exact decimal text). */
+async function heldBy(db: Kysely<Database>, resellerId: number) {
+  const { rows } = await sql<{ held: string }>`select coalesce(sum(amount), 0)::numeric(14, 2)::text as held from credit_hold
+    where reseller_id = ${resellerId} and state = 'held'`.execute(db);
+  return rows[0].held;
+}
+
+/** A reseller's standing: its money figures, kept beside it (migration 0127), and what open orders hold. */
 async function standingOf(db: Kysely<Database>, resellerId: number) {
+  const held = await heldBy(db, resellerId);
   const row = await db
     .selectFrom('resellerStanding')
     .select([
@@ -65,6 +78,8 @@ async function standingOf(db: Kysely<Database>, resellerId: number) {
     creditLimit: Number(row.creditLimit),
     creditUsed: Number(row.creditUsed),
     availableCredit: Number(row.availableCredit),
+    held: Number(held),
+    minimumCreditLimit: (cents(row.creditUsed) + cents(held)) / 100,
     disputedAmount: Number(row.disputedAmount),
     subscriberCount: row.subscriberCount,
     usageResetAt: row.usageResetAt,
@@ -135,7 +150,8 @@ export default domainPlugin('resellers', async (app, { database }) => {
       config,
       schema: {
         tags,
-        summary: "Sets a reseller's credit limit (from above it); not below the credit it uses",
+        summary:
+          "Sets a reseller's credit limit (from above it); not below the credit it uses (rule usedCredit), nor below that plus what its open SIM orders hold (rule heldCredit)",
         params,
         body: objectBody({ creditLimit: amountSchema('entity.reseller.creditLimit.invalid') }, ['creditLimit']),
         response: { 200: standingSchema },
@@ -147,7 +163,11 @@ export default domainPlugin('resellers', async (app, { database }) => {
       await db.transaction().execute(async (trx) => {
         await sql`select id from reseller where id = ${id} for no key update`.execute(trx);
         const { creditUsed } = await trx.selectFrom('resellerStanding').select('creditUsed').where('resellerId', '=', id).executeTakeFirstOrThrow();
-        if (creditLimit < Number(creditUsed)) throw conflict([fieldError('creditLimit', 'usedCredit', 'entity.reseller.creditLimit.tooLow')]);
+        if (cents(creditLimit) < cents(creditUsed)) throw conflict([fieldError('creditLimit', 'usedCredit', 'entity.reseller.creditLimit.tooLow')]);
+        // Held credit is promised to orders the reseller has submitted: a limit that could not cover it would leave
+        // those orders unpaid at delivery, so the limit stays at or above the credit in use plus what is held.
+        if (cents(creditLimit) < cents(creditUsed) + cents(await heldBy(trx, id)))
+          throw conflict([fieldError('creditLimit', 'heldCredit', 'entity.reseller.creditLimit.belowHeld')]);
         await trx
           .updateTable('resellerStanding')
           .set({ creditLimit: creditLimit.toFixed(2) })

@@ -107,6 +107,7 @@ function OrderTable() {
 export default function OrdersPage() {
   const intl = useIntl();
   usePageTitle(intl.formatMessage({ id: 'orders.title' }));
+  const isAdmin = useIsAdmin();
   const [params, setParams] = useSearchParams();
   const tab = params.get('tab') === 'list' ? 'list' : 'new';
   return (
@@ -119,6 +120,11 @@ export default function OrdersPage() {
           <Link to="/orders/profiles" data-testid="orders-profiles-link">
             <FormattedMessage id="orders.profiles.title" />
           </Link>
+          {isAdmin && (
+            <Link to="/orders/ranges" data-testid="orders-ranges-link">
+              <FormattedMessage id="orders.ranges.title" />
+            </Link>
+          )}
         </div>
       </header>
       <Tabs

@@ -58,3 +58,78 @@ export const orderSchema: EntitySchema = {
     { field: 'iccidRange', width: 300 },
   ],
 };
+
+const column = (name: string) => `orders.profiles.column.${name}`;
+const profileText = (name: string, title = name): PropertySchema => ({ type: 'string', readOnly: true, title: column(title) });
+
+/** The rows of the provider profile and profile request lists, drawn by the engine's grid (sorting on the server). */
+export const profileSchema: EntitySchema = {
+  $id: 'providerProfile',
+  title: 'orders.profiles.title',
+  type: 'object',
+  properties: {
+    id: { type: 'integer', readOnly: true, title: column('name') },
+    name: profileText('name'),
+    providerName: profileText('providerName', 'provider'),
+    sponsorName: profileText('sponsorName', 'sponsor'),
+    slotCount: { type: 'integer', readOnly: true, title: column('slots') },
+    simType: profileText('simType'),
+    imsiPrefix: profileText('imsiPrefix'),
+    resellerName: profileText('resellerName', 'reseller'),
+    status: profileText('status'),
+    reason: profileText('reason'),
+  },
+  'x-entity': { name: 'providerProfile', domain: 'sim-providers', table: 'provider_profile', key: 'id', privilege: 'SimOrders', scope: 'none' },
+  'x-api': {},
+  'x-list': { defaultSort: { sortBy: 'name', sortDir: 'asc' }, pageSize: 10, search: [] },
+  'x-columns': [
+    { field: 'name', width: 210 },
+    { field: 'providerName', width: 140 },
+    { field: 'sponsorName', width: 150 },
+    { field: 'slotCount', width: 90 },
+    { field: 'simType', width: 110 },
+    { field: 'imsiPrefix', width: 130 },
+    { field: 'resellerName', width: 160 },
+    { field: 'status', width: 110 },
+    { field: 'reason', flex: 1, sortable: false },
+  ],
+};
+
+const rangeColumn = (name: string) => `orders.ranges.column.${name}`;
+const rangeText = (name: string): PropertySchema => ({ type: 'string', readOnly: true, title: rangeColumn(name) });
+
+/** The administrator's resource ranges, drawn by the engine's grid (sorting on the server). */
+export const rangeSchema: EntitySchema = {
+  $id: 'resourceRange',
+  title: 'orders.ranges.title',
+  type: 'object',
+  properties: {
+    id: { type: 'integer', readOnly: true, title: rangeColumn('id') },
+    kind: rangeText('kind'),
+    sponsorName: rangeText('sponsorName'),
+    providerName: rangeText('providerName'),
+    first: rangeText('first'),
+    last: rangeText('last'),
+    next: rangeText('next'),
+    free: { type: 'integer', readOnly: true, title: rangeColumn('free') },
+    total: { type: 'integer', readOnly: true, title: rangeColumn('total') },
+    state: rangeText('state'),
+    createdAt: { type: 'string', format: 'date-time', readOnly: true, title: rangeColumn('createdAt') },
+  },
+  'x-entity': { name: 'resourceRange', domain: 'sim-orders', table: 'sim_resource_range', key: 'id', privilege: 'SimOrders', scope: 'none' },
+  'x-api': {},
+  'x-list': { defaultSort: { sortBy: 'id', sortDir: 'asc' }, pageSize: 25, search: [] },
+  'x-columns': [
+    { field: 'id', width: 80 },
+    { field: 'kind', width: 100 },
+    { field: 'sponsorName', width: 150 },
+    { field: 'providerName', width: 140 },
+    { field: 'first', width: 200 },
+    { field: 'last', width: 200 },
+    { field: 'next', width: 200 },
+    { field: 'free', width: 120 },
+    { field: 'total', width: 120 },
+    { field: 'state', width: 110, sortable: false },
+    { field: 'createdAt', width: 170 },
+  ],
+};

@@ -26,6 +26,27 @@ const injectedRtkApi = api
         }),
         providesTags: ['sim-providers'],
       }),
+      getSimProvidersProfilesPaged: build.query<GetSimProvidersProfilesPagedApiResponse, GetSimProvidersProfilesPagedApiArg>({
+        query: (queryArg) => ({
+          url: `/sim-providers/profiles/paged`,
+          params: {
+            sponsor_id: queryArg.sponsorId,
+            slot_count: queryArg.slotCount,
+            reseller_id: queryArg.resellerId,
+            sim_type: queryArg.simType,
+            imsi_prefix: queryArg.imsiPrefix,
+            provider_id: queryArg.providerId,
+            status: queryArg.status,
+            list: queryArg.list,
+            searchKey: queryArg.searchKey,
+            sortBy: queryArg.sortBy,
+            sortDir: queryArg.sortDir,
+            page: queryArg.page,
+            size: queryArg.size,
+          },
+        }),
+        providesTags: ['sim-providers'],
+      }),
       getSimProvidersProfilesById: build.query<GetSimProvidersProfilesByIdApiResponse, GetSimProvidersProfilesByIdApiArg>({
         query: (queryArg) => ({
           url: `/sim-providers/profiles/${encodeURIComponent(String(queryArg))}`,
@@ -47,6 +68,40 @@ const injectedRtkApi = api
           body: queryArg.body,
         }),
         invalidatesTags: ['sim-providers'],
+      }),
+      postSimOrdersAdminResourceRanges: build.mutation<PostSimOrdersAdminResourceRangesApiResponse, PostSimOrdersAdminResourceRangesApiArg>({
+        query: (queryArg) => ({
+          url: `/sim-orders/admin/resource-ranges`,
+          method: 'POST',
+          body: queryArg,
+        }),
+        invalidatesTags: ['sim-orders'],
+      }),
+      postSimOrdersAdminResourceRangesPaged: build.query<PostSimOrdersAdminResourceRangesPagedApiResponse, PostSimOrdersAdminResourceRangesPagedApiArg>({
+        query: (queryArg) => ({
+          url: `/sim-orders/admin/resource-ranges/paged`,
+          method: 'POST',
+          body: queryArg,
+        }),
+        providesTags: ['sim-orders'],
+      }),
+      putSimOrdersAdminResourceRangesById: build.mutation<PutSimOrdersAdminResourceRangesByIdApiResponse, PutSimOrdersAdminResourceRangesByIdApiArg>({
+        query: (queryArg) => ({
+          url: `/sim-orders/admin/resource-ranges/${encodeURIComponent(String(queryArg.id))}`,
+          method: 'PUT',
+          body: queryArg.body,
+        }),
+        invalidatesTags: ['sim-orders'],
+      }),
+      postSimOrdersAdminResourceRangesByIdRetire: build.mutation<
+        PostSimOrdersAdminResourceRangesByIdRetireApiResponse,
+        PostSimOrdersAdminResourceRangesByIdRetireApiArg
+      >({
+        query: (queryArg) => ({
+          url: `/sim-orders/admin/resource-ranges/${encodeURIComponent(String(queryArg))}/retire`,
+          method: 'POST',
+        }),
+        invalidatesTags: ['sim-orders'],
       }),
       getSimOrdersTypes: build.query<GetSimOrdersTypesApiResponse, GetSimOrdersTypesApiArg>({
         query: () => ({ url: `/sim-orders/types` }),
@@ -244,6 +299,46 @@ export type GetSimProvidersProfilesApiArg = {
   providerId?: number;
   status?: 'pending' | 'approved' | 'denied';
 };
+export type GetSimProvidersProfilesPagedApiResponse = /** status 200 Default Response */ {
+  items: {
+    id: number;
+    providerId: number;
+    providerName: string;
+    name: string;
+    sponsorId: number;
+    sponsorName: string;
+    slotCount: number;
+    simType: string;
+    imsiPrefix: string;
+    resellerId: number | null;
+    resellerName?: string | null;
+    status: 'pending' | 'approved' | 'denied';
+    comment?: string | null;
+    reviewReason?: string | null;
+    reviewedAt?: string | null;
+    createdAt?: string;
+  }[];
+  totalItemsCount: number;
+  totalPageCount: number;
+  currentPage: number;
+  /** Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+  totalIsEstimate?: boolean;
+};
+export type GetSimProvidersProfilesPagedApiArg = {
+  sponsorId?: number;
+  slotCount?: number;
+  resellerId?: number;
+  simType?: 'physical' | 'esim';
+  imsiPrefix?: string;
+  providerId?: number;
+  status?: 'pending' | 'approved' | 'denied';
+  list?: 'profiles' | 'requests';
+  searchKey?: string;
+  sortBy?: 'id' | 'name' | 'providerName' | 'sponsorName' | 'slotCount' | 'simType' | 'imsiPrefix' | 'resellerName' | 'status' | 'createdAt' | 'reviewedAt';
+  sortDir?: 'asc' | 'desc';
+  page?: number;
+  size?: number;
+};
 export type GetSimProvidersProfilesByIdApiResponse = /** status 200 Default Response */ {
   id: number;
   providerId: number;
@@ -316,6 +411,123 @@ export type PostSimProvidersProfilesByIdReviewApiArg = {
     reason?: string;
   };
 };
+export type PostSimOrdersAdminResourceRangesApiResponse = /** status 201 Default Response */ {
+  id: number;
+  kind: 'imsi' | 'iccid' | 'msisdn';
+  sponsorId: number | null;
+  sponsorName?: string | null;
+  providerId: number | null;
+  providerName?: string | null;
+  first: string;
+  last: string;
+  /** The next number allocation takes (last + 1 when the range is used up) */
+  next: string;
+  /** Numbers not yet taken */
+  free: number;
+  total?: number;
+  /** Retired: listed, never allocated from */
+  retired?: boolean;
+  retiredAt?: string | null;
+  createdAt?: string;
+};
+export type PostSimOrdersAdminResourceRangesApiArg = {
+  kind: 'imsi' | 'iccid' | 'msisdn';
+  sponsorId?: number;
+  providerId?: number;
+  first: string;
+  last: string;
+};
+export type PostSimOrdersAdminResourceRangesPagedApiResponse = /** status 200 Default Response */ {
+  items: {
+    id: number;
+    kind: 'imsi' | 'iccid' | 'msisdn';
+    sponsorId: number | null;
+    sponsorName?: string | null;
+    providerId: number | null;
+    providerName?: string | null;
+    first: string;
+    last: string;
+    /** The next number allocation takes (last + 1 when the range is used up) */
+    next: string;
+    /** Numbers not yet taken */
+    free: number;
+    total?: number;
+    /** Retired: listed, never allocated from */
+    retired?: boolean;
+    retiredAt?: string | null;
+    createdAt?: string;
+  }[];
+  totalItemsCount: number;
+  totalPageCount: number;
+  currentPage: number;
+  /** Present (true) when totalItemsCount is the planner's estimate of a large list, not a count */
+  totalIsEstimate?: boolean;
+};
+export type PostSimOrdersAdminResourceRangesPagedApiArg = {
+  sortBy?: string | null;
+  sortDir?: ('asc' | 'desc' | null) | null;
+  searchBy?: string | null;
+  searchKey?: string | null;
+  page?: {
+    page?: number;
+    size?: number;
+    /** Key of the last row of the previous page: the page starts after it (keyset paging; `page` is then only echoed) */
+    after?: number | string;
+  } | null;
+  kind?: ('imsi' | 'iccid' | 'msisdn' | null) | null;
+  sponsorId?: number | null;
+  providerId?: number | null;
+  /** Active (the default) or retired ranges; null for both */
+  status?: ('active' | 'retired' | null) | null;
+};
+export type PutSimOrdersAdminResourceRangesByIdApiResponse = /** status 200 Default Response */ {
+  id: number;
+  kind: 'imsi' | 'iccid' | 'msisdn';
+  sponsorId: number | null;
+  sponsorName?: string | null;
+  providerId: number | null;
+  providerName?: string | null;
+  first: string;
+  last: string;
+  /** The next number allocation takes (last + 1 when the range is used up) */
+  next: string;
+  /** Numbers not yet taken */
+  free: number;
+  total?: number;
+  /** Retired: listed, never allocated from */
+  retired?: boolean;
+  retiredAt?: string | null;
+  createdAt?: string;
+};
+export type PutSimOrdersAdminResourceRangesByIdApiArg = {
+  id: number;
+  body: {
+    sponsorId?: number;
+    providerId?: number | null;
+    first: string;
+    last: string;
+  };
+};
+export type PostSimOrdersAdminResourceRangesByIdRetireApiResponse = /** status 200 Default Response */ {
+  id: number;
+  kind: 'imsi' | 'iccid' | 'msisdn';
+  sponsorId: number | null;
+  sponsorName?: string | null;
+  providerId: number | null;
+  providerName?: string | null;
+  first: string;
+  last: string;
+  /** The next number allocation takes (last + 1 when the range is used up) */
+  next: string;
+  /** Numbers not yet taken */
+  free: number;
+  total?: number;
+  /** Retired: listed, never allocated from */
+  retired?: boolean;
+  retiredAt?: string | null;
+  createdAt?: string;
+};
+export type PostSimOrdersAdminResourceRangesByIdRetireApiArg = number;
 export type GetSimOrdersTypesApiResponse = /** status 200 Default Response */ {
   simType: string;
   sizes: string[];
@@ -1172,36 +1384,60 @@ export type GetSimOrdersByUuidAdminAvailableResourcesApiResponse = /** status 20
   amount: number;
   imsi: {
     id: number;
-    kind: string;
+    kind: 'imsi' | 'iccid' | 'msisdn';
     sponsorId: number | null;
     sponsorName?: string | null;
     providerId: number | null;
+    providerName?: string | null;
     first: string;
     last: string;
+    /** The next number allocation takes (last + 1 when the range is used up) */
     next: string;
+    /** Numbers not yet taken */
     free: number;
+    total?: number;
+    /** Retired: listed, never allocated from */
+    retired?: boolean;
+    retiredAt?: string | null;
+    createdAt?: string;
   }[];
   iccid: {
     id: number;
-    kind: string;
+    kind: 'imsi' | 'iccid' | 'msisdn';
     sponsorId: number | null;
     sponsorName?: string | null;
     providerId: number | null;
+    providerName?: string | null;
     first: string;
     last: string;
+    /** The next number allocation takes (last + 1 when the range is used up) */
     next: string;
+    /** Numbers not yet taken */
     free: number;
+    total?: number;
+    /** Retired: listed, never allocated from */
+    retired?: boolean;
+    retiredAt?: string | null;
+    createdAt?: string;
   }[];
   msisdn: {
     id: number;
-    kind: string;
+    kind: 'imsi' | 'iccid' | 'msisdn';
     sponsorId: number | null;
     sponsorName?: string | null;
     providerId: number | null;
+    providerName?: string | null;
     first: string;
     last: string;
+    /** The next number allocation takes (last + 1 when the range is used up) */
     next: string;
+    /** Numbers not yet taken */
     free: number;
+    total?: number;
+    /** Retired: listed, never allocated from */
+    retired?: boolean;
+    retiredAt?: string | null;
+    createdAt?: string;
   }[];
 };
 export type GetSimOrdersByUuidAdminAvailableResourcesApiArg = string;
@@ -1686,9 +1922,14 @@ export type ApiError = {
 export const {
   useGetSimProvidersQuery,
   useGetSimProvidersProfilesQuery,
+  useGetSimProvidersProfilesPagedQuery,
   useGetSimProvidersProfilesByIdQuery,
   usePostSimProvidersProfilesRequestMutation,
   usePostSimProvidersProfilesByIdReviewMutation,
+  usePostSimOrdersAdminResourceRangesMutation,
+  usePostSimOrdersAdminResourceRangesPagedQuery,
+  usePutSimOrdersAdminResourceRangesByIdMutation,
+  usePostSimOrdersAdminResourceRangesByIdRetireMutation,
   useGetSimOrdersTypesQuery,
   useGetSimOrdersInfoBySimSizeQuery,
   useGetSimOrdersEfConfigQuery,

@@ -5,10 +5,18 @@
  */
 import type { ListRequest } from '@shared/wire';
 import { saveAttachment } from '@web/core/endpoints';
-import { enhancedApi, type GetSimOrdersByUuidApiResponse, type GetSimProvidersProfilesApiResponse } from './ordersApi.gen';
+import {
+  enhancedApi,
+  type GetSimOrdersByUuidApiResponse,
+  type GetSimProvidersProfilesApiResponse,
+  type GetSimProvidersProfilesPagedApiArg,
+  type PostSimOrdersAdminResourceRangesPagedApiResponse,
+} from './ordersApi.gen';
 
 export type OrderDetail = GetSimOrdersByUuidApiResponse;
 export type ProviderProfile = GetSimProvidersProfilesApiResponse[number];
+export type ProfilePageArgs = GetSimProvidersProfilesPagedApiArg;
+export type ResourceRange = PostSimOrdersAdminResourceRangesPagedApiResponse['items'][number];
 
 /**
  * An order holds the reseller's credit when submitted, releases it when denied or cancelled, resizes it with a
@@ -56,6 +64,11 @@ const handWritten = tagged.injectEndpoints({
 export const {
   useGetSimProvidersQuery,
   useGetSimProvidersProfilesQuery,
+  useGetSimProvidersProfilesPagedQuery,
+  usePostSimOrdersAdminResourceRangesPagedQuery,
+  usePostSimOrdersAdminResourceRangesMutation,
+  usePutSimOrdersAdminResourceRangesByIdMutation,
+  usePostSimOrdersAdminResourceRangesByIdRetireMutation,
   usePostSimProvidersProfilesRequestMutation,
   usePostSimProvidersProfilesByIdReviewMutation,
   useGetSimOrdersTypesQuery,

@@ -1,7 +1,8 @@
 /**
  * A reseller's standing under its form: balance and credit as the ledger has them, and the terms only those above
  * the reseller set (credit limit, debt in review, the start of its usage period). The server refuses the terms to
- * the reseller itself and to a limit below the credit in use; the panel offers them only where they would pass.
+ * the reseller itself and a limit below the credit in use plus what open orders hold; the panel shows that floor under
+ * the limit and the server's refusal in its place.
  */
 import { Alert, Button, ControlGroup, FormGroup, H3, HTMLTable, Intent } from '@blueprintjs/core';
 import { HistoryIcon, IdNumberIcon, MapMarkerIcon, PeopleIcon } from '@blueprintjs/icons';
@@ -52,7 +53,14 @@ function BalanceHistory({ id, currency }: { id: number; currency: string }) {
   );
 }
 
-function AmountForm(props: { id: string; label: string; value: number; invalidMessage: string; onSave: (amount: number) => Promise<QueryError | undefined> }) {
+function AmountForm(props: {
+  id: string;
+  label: string;
+  value: number;
+  invalidMessage: string;
+  hint?: string;
+  onSave: (amount: number) => Promise<QueryError | undefined>;
+}) {
   const intl = useIntl();
   const [text, setText] = useState(() => formatAmount(props.value, intl.locale));
   const [error, setError] = useState<string>();
@@ -70,7 +78,7 @@ function AmountForm(props: { id: string; label: string; value: number; invalidMe
   };
   return (
     <form onSubmit={submit} data-testid={`${props.id}-form`}>
-      <FormGroup label={props.label} labelFor={props.id} intent={error ? Intent.DANGER : Intent.NONE} helperText={error}>
+      <FormGroup label={props.label} labelFor={props.id} intent={error ? Intent.DANGER : Intent.NONE} helperText={error ?? props.hint}>
         <ControlGroup>
           <AmountInput id={props.id} value={text} onValueChange={setText} intent={error ? Intent.DANGER : Intent.NONE} />
           <Button type="submit" loading={saving} data-testid={`${props.id}-save`}>
@@ -90,6 +98,7 @@ function Figures({ standing }: { standing: ResellerStanding }) {
     ['entity.reseller.field.availableCredit', money(standing.availableCredit)],
     ['entity.reseller.field.creditLimit', money(standing.creditLimit)],
     ['resellers.standing.creditUsed', money(standing.creditUsed)],
+    ['resellers.standing.held', money(standing.held)],
     ['entity.reseller.field.disputedAmount', money(standing.disputedAmount)],
     ['entity.reseller.field.deposit', money(standing.deposit)],
     ['entity.reseller.field.totalCredit', money(standing.totalCredit)],
@@ -164,6 +173,10 @@ export function ResellerStandingPanel({ id }: { id: number }) {
                 label={intl.formatMessage({ id: 'entity.reseller.field.creditLimit' })}
                 value={standing.creditLimit}
                 invalidMessage="entity.reseller.creditLimit.invalid"
+                hint={intl.formatMessage(
+                  { id: 'resellers.standing.minimumCreditLimit' },
+                  { amount: intl.formatNumber(standing.minimumCreditLimit, { style: 'currency', currency: standing.currency }) },
+                )}
                 onSave={async (creditLimit) => (await setLimit({ id, body: { creditLimit } })).error}
               />
               <AmountForm

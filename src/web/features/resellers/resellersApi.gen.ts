@@ -56,6 +56,10 @@ export type GetResellerInfoCreditLimitsByIdApiResponse = /** status 200 Default 
   creditUsed: number;
   /** Credit limit + balance */
   availableCredit: number;
+  /** Credit set aside by open SIM orders (credit holds), not yet charged */
+  held: number;
+  /** The lowest credit limit the reseller may be given: credit in use plus held */
+  minimumCreditLimit: number;
   /** Debt in review */
   disputedAmount: number;
   subscriberCount?: number;
@@ -78,6 +82,10 @@ export type PostResellerInfoCreditLimitsByIdApiResponse = /** status 200 Default
   creditUsed: number;
   /** Credit limit + balance */
   availableCredit: number;
+  /** Credit set aside by open SIM orders (credit holds), not yet charged */
+  held: number;
+  /** The lowest credit limit the reseller may be given: credit in use plus held */
+  minimumCreditLimit: number;
   /** Debt in review */
   disputedAmount: number;
   subscriberCount?: number;
@@ -105,6 +113,10 @@ export type PostResellerInfoByIdDisputedAmountApiResponse = /** status 200 Defau
   creditUsed: number;
   /** Credit limit + balance */
   availableCredit: number;
+  /** Credit set aside by open SIM orders (credit holds), not yet charged */
+  held: number;
+  /** The lowest credit limit the reseller may be given: credit in use plus held */
+  minimumCreditLimit: number;
   /** Debt in review */
   disputedAmount: number;
   subscriberCount?: number;
@@ -132,6 +144,10 @@ export type PostResellerInfoByIdResetUsageDateApiResponse = /** status 200 Defau
   creditUsed: number;
   /** Credit limit + balance */
   availableCredit: number;
+  /** Credit set aside by open SIM orders (credit holds), not yet charged */
+  held: number;
+  /** The lowest credit limit the reseller may be given: credit in use plus held */
+  minimumCreditLimit: number;
   /** Debt in review */
   disputedAmount: number;
   subscriberCount?: number;
