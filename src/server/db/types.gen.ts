@@ -728,6 +728,39 @@ export interface Role {
   version: Generated<number>;
 }
 
+export interface SalesDay {
+  accountId: number;
+  amount: Generated<Numeric>;
+  country: string;
+  plmn: string;
+  resellerId: number;
+  sales: Generated<number>;
+  slot: Timestamp;
+  vendorId: number;
+}
+
+export interface SalesHour {
+  accountId: number;
+  amount: Generated<Numeric>;
+  country: string;
+  plmn: string;
+  resellerId: number;
+  sales: Generated<number>;
+  slot: Timestamp;
+  vendorId: number;
+}
+
+export interface SalesMonth {
+  accountId: number;
+  amount: Generated<Numeric>;
+  country: string;
+  plmn: string;
+  resellerId: number;
+  sales: Generated<number>;
+  slot: Timestamp;
+  vendorId: number;
+}
+
 export interface SalesRollupKey {
   accountId: number;
   amount: Numeric;
@@ -1066,6 +1099,16 @@ export interface UsageHour {
   slot: Timestamp;
 }
 
+export interface UsageMonth {
+  accountId: number;
+  bytesDown: Generated<number>;
+  bytesUp: Generated<number>;
+  plmn: string;
+  records: Generated<number>;
+  resellerId: number;
+  slot: Timestamp;
+}
+
 export interface UsageRecord {
   apn: string | null;
   at: Timestamp;
@@ -1095,6 +1138,14 @@ export interface UsageResellerHour {
   slot: Timestamp;
 }
 
+export interface UsageResellerMonth {
+  bytesDown: Generated<number>;
+  bytesUp: Generated<number>;
+  records: Generated<number>;
+  resellerId: number;
+  slot: Timestamp;
+}
+
 export interface UsageSlot {
   accountId: number;
   bytesDown: Generated<number>;
@@ -1116,6 +1167,16 @@ export interface UsageSubscriberDay {
 }
 
 export interface UsageSubscriberHour {
+  accountId: number;
+  bytesDown: Generated<number>;
+  bytesUp: Generated<number>;
+  records: Generated<number>;
+  resellerId: number;
+  slot: Timestamp;
+  subscriberId: number;
+}
+
+export interface UsageSubscriberMonth {
   accountId: number;
   bytesDown: Generated<number>;
   bytesUp: Generated<number>;
@@ -1231,6 +1292,9 @@ export interface DB {
   roamingProfileSponsorName: RoamingProfileSponsorName;
   roamingRule: RoamingRule;
   role: Role;
+  salesDay: SalesDay;
+  salesHour: SalesHour;
+  salesMonth: SalesMonth;
   salesRollupKey: SalesRollupKey;
   salesSlot: SalesSlot;
   serviceClass: ServiceClass;
@@ -1259,12 +1323,15 @@ export interface DB {
   supportTicket: SupportTicket;
   usageDay: UsageDay;
   usageHour: UsageHour;
+  usageMonth: UsageMonth;
   usageRecord: UsageRecord;
   usageResellerDay: UsageResellerDay;
   usageResellerHour: UsageResellerHour;
+  usageResellerMonth: UsageResellerMonth;
   usageSlot: UsageSlot;
   usageSubscriberDay: UsageSubscriberDay;
   usageSubscriberHour: UsageSubscriberHour;
+  usageSubscriberMonth: UsageSubscriberMonth;
   usageSubscriberSlot: UsageSubscriberSlot;
   webhookAttempt: WebhookAttempt;
   webhookDelivery: WebhookDelivery;

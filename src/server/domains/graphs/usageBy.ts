@@ -32,12 +32,17 @@ export const MAX_USAGE_GROUPS = 200;
 const MB = 1_048_576;
 const mb = (bytes: number) => Math.round((bytes / MB) * 1000) / 1000;
 
-/** The three levels of one rollup: quarter hours, UTC hours, UTC days. */
-export type Levels = readonly [slot: string, hour: string, day: string];
-export const NETWORK_LEVELS: Levels = ['usage_slot', 'usage_hour', 'usage_day'];
+/** The four levels of one rollup: quarter hours, UTC hours, UTC days, UTC months. */
+export type Levels = readonly [slot: string, hour: string, day: string, month: string];
+export const NETWORK_LEVELS: Levels = ['usage_slot', 'usage_hour', 'usage_day', 'usage_month'];
 /** Per reseller alone (no account or network split): for callers not narrowed to an account. */
-export const RESELLER_LEVELS: Levels = ['usage_slot', 'usage_reseller_hour', 'usage_reseller_day'];
-export const SUBSCRIBER_LEVELS: Levels = ['usage_subscriber_slot', 'usage_subscriber_hour', 'usage_subscriber_day'];
+export const RESELLER_LEVELS: Levels = ['usage_slot', 'usage_reseller_hour', 'usage_reseller_day', 'usage_reseller_month'];
+export const SUBSCRIBER_LEVELS: Levels = ['usage_subscriber_slot', 'usage_subscriber_hour', 'usage_subscriber_day', 'usage_subscriber_month'];
+/** The package sales (migrations 0150 and 0170). */
+export const SALES_LEVELS: Levels = ['sales_slot', 'sales_hour', 'sales_day', 'sales_month'];
+/** The figures every usage rollup row has. */
+export const USAGE_FIGURES = sql`x.bytes_up, x.bytes_down, x.records`;
+export const SALES_FIGURES = sql`x.amount, x.sales`;
 
 /**
  * The rollup a caller's usage over time reads: per reseller alone unless the scope is one account (an account user,
@@ -47,13 +52,21 @@ export function usageLevels(principal: Principal, body: ScopeBody): Levels {
   return body.accountId !== undefined || (principal.accountId !== null && !principal.isAdmin) ? NETWORK_LEVELS : RESELLER_LEVELS;
 }
 
+/** A level's windows: the UTC hours, days or months (`unit`) holding one of the instants `t`, as [s, e). */
+const windows = (unit: 'hour' | 'day' | 'month') =>
+  sql`(select s at time zone 'UTC' as s, (s + ${sql.lit(`1 ${unit}`)}::interval) at time zone 'UTC' as e
+    from (select distinct date_trunc(${sql.lit(unit)}, t at time zone 'UTC') as s from t) q)`;
+
 /**
  * The rows of [from, to) of a rollup, each exactly once, read at the coarsest level that stays inside one bucket:
- * whole UTC days without a boundary (`bounds`: a subquery of instants `t`, the buckets' starts and the range's end),
- * whole hours of the days around a boundary, and quarter hours only in the hours holding one. Each window's reads are
- * bounded by the window alone (clipped to the range), so the planner reads them through the slot index window by
- * window instead of reading the whole range at the finer levels and filtering. Columns: `slot`,
- * bytes_up, bytes_down, records and `columns` (more of the rollup's, e.g. `x.plmn`).
+ * whole UTC months without a boundary (`bounds`: a subquery of instants `t`, the buckets' starts and the range's end),
+ * whole days of the months holding one, whole hours of the days holding one, and quarter hours only in the hours
+ * holding one. A month or a day of a zone off UTC always holds a boundary of a monthly or daily bucket in that zone,
+ * so such a series reads its middle by days or hours; a total (two boundaries, the range's ends) reads every whole
+ * UTC month between them. Each window's reads are bounded by the window alone (clipped to the range), so the planner
+ * reads them through the slot index window by window instead of reading the whole range at the finer levels and
+ * filtering. Columns: `slot`, `figures` (the usage's bytes and records by default) and `columns` (more of the
+ * rollup's, e.g. `, x.plmn`).
  */
 export function rollupRows(
   levels: Levels,
@@ -62,24 +75,26 @@ export function rollupRows(
   to: RawBuilder<unknown>,
   bounds: RawBuilder<unknown>,
   columns: RawBuilder<unknown> = sql``,
+  figures: RawBuilder<unknown> = USAGE_FIGURES,
 ) {
-  const [slot, hour, day] = levels.map((t) => sql.table(t));
-  const cols = sql`x.slot, x.bytes_up, x.bytes_down, x.records ${columns}`;
+  const [slot, hour, day, month] = levels.map((t) => sql.table(t));
+  const cols = sql`x.slot, ${figures} ${columns}`;
+  const within = sql`x.slot >= greatest(w.s, ${from}) and x.slot < least(w.e, ${to})`;
   return sql`(
     with t as (select distinct t from ${bounds} b),
-    qwin as (select distinct date_trunc('hour', t at time zone 'UTC') at time zone 'UTC' as s from t),
-    hwin as (select distinct date_trunc('day', t at time zone 'UTC') at time zone 'UTC' as s from t)
-    select x.* from qwin w cross join lateral (
-      select ${cols} from ${slot} x
-      where ${scope} and x.slot >= greatest(w.s, ${from}) and x.slot < least(w.s + interval '1 hour', ${to})) x
+    qwin as materialized ${windows('hour')},
+    hwin as materialized ${windows('day')},
+    dwin as materialized ${windows('month')}
+    select x.* from qwin w cross join lateral (select ${cols} from ${slot} x where ${scope} and ${within}) x
     union all
     select x.* from hwin w cross join lateral (
-      select ${cols} from ${hour} x
-      where ${scope} and x.slot >= greatest(w.s, ${from}) and x.slot < least(w.s + interval '1 day', ${to})
-        and x.slot not in (select s from qwin)) x
+      select ${cols} from ${hour} x where ${scope} and ${within} and x.slot not in (select s from qwin)) x
     union all
-    select ${cols} from ${day} x
-      where ${scope} and x.slot >= ${from} and x.slot < ${to} and x.slot not in (select s from hwin))`;
+    select x.* from dwin w cross join lateral (
+      select ${cols} from ${day} x where ${scope} and ${within} and x.slot not in (select s from hwin)) x
+    union all
+    select ${cols} from ${month} x
+      where ${scope} and x.slot >= ${from} and x.slot < ${to} and x.slot not in (select s from dwin))`;
 }
 
 /**
