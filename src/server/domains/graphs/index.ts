@@ -132,8 +132,12 @@ async function question(db: Kysely<Database>, request: FastifyRequest) {
   return { range, scope, levels: usageLevels(principal, body) };
 }
 
-/** The instants a range's buckets start at, and its end: the boundaries no rollup row read may straddle. */
-const bucketBounds = (r: ResolvedRange) => sql`(select start as t from ${bucketSeries(r)} s union all select ${r.to}::timestamptz)`;
+/**
+ * The instants a range's buckets start at, its start and its end: the boundaries no rollup row read may straddle (a
+ * custom range's first month bucket starts before the range, at the zone's first of the month).
+ */
+const bucketBounds = (r: ResolvedRange) =>
+  sql`(select start as t from ${bucketSeries(r)} s union all select unnest(array[${r.from}::timestamptz, ${r.to}::timestamptz]))`;
 /** The range's two ends alone, for a total over it. */
 const endBounds = (r: ResolvedRange) => sql`(select unnest(array[${r.from}::timestamptz, ${r.to}::timestamptz]) as t)`;
 /** The package sales rows of a range, each once, at the coarsest levels its `bounds` allow (see `rollupRows`). */
@@ -268,7 +272,9 @@ export function registerGraphRoutes(app: FastifyInstance, db: Kysely<Database>) 
     const { range, scope } = await question(db, request);
     const { rows } = await withoutJit(db, (trx) =>
       sql<{ amount: string; sales: string }>`
-      select coalesce(sum(x.amount), 0)::text as amount, coalesce(sum(x.sales), 0)::text as sales from ${salesRows(range, scope, endBounds(range))} x`.execute(trx),
+      select coalesce(sum(x.amount), 0)::text as amount, coalesce(sum(x.sales), 0)::text as sales from ${salesRows(range, scope, endBounds(range))} x`.execute(
+        trx,
+      ),
     );
     return { ...rangeOf(range), currency: LEDGER_CURRENCY, value: Number(rows[0].amount), count: Number(rows[0].sales) };
   });
@@ -329,18 +335,18 @@ export function registerGraphRoutes(app: FastifyInstance, db: Kysely<Database>) 
     const end = sql`graph_slot(now()) + interval '15 minutes'`;
     const { rows } = await withoutJit(db, (trx) =>
       sql<{
-      subscriberId: number;
-      name: string | null;
-      imsi: string;
-      accountId: number;
-      resellerId: number;
-      resellerName: string;
-      bytes: string;
-      today: string;
-      charge: string;
-      usageTodayBytes: string;
-      dailyLimitBytes: string | null;
-    }>`
+        subscriberId: number;
+        name: string | null;
+        imsi: string;
+        accountId: number;
+        resellerId: number;
+        resellerName: string;
+        bytes: string;
+        today: string;
+        charge: string;
+        usageTodayBytes: string;
+        dailyLimitBytes: string | null;
+      }>`
       with w as (select graph_slot(now()) - interval '23 hours 45 minutes' as since, (date_trunc('day', now() at time zone ${zone}) at time zone ${zone}) as midnight),
       t as (
         select x.subscriber_id, sum(x.bytes_up + x.bytes_down) as bytes from ${rollupRows(SUBSCRIBER_LEVELS, scope, since, end, sql`(select unnest(array[${since}, ${end}]) as t)`, sql`, x.subscriber_id`)} x
