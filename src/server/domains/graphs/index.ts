@@ -1,9 +1,10 @@
 /**
  * The dashboard's graphs (docs/dashboard.md): usage and package sales over a time range in the caller's time zone,
  * sales totals by country, customer, operator and vendor, the trends of the last 24 hours against the six days
- * before, and the top subscribers of the last 24 hours. Every figure is read from the rollups of migration 0150
- * (quarter-hour slots kept by triggers), never from the raw usage log or the packages, and is scoped to the caller's
- * subtree (an account user: its account).
+ * before, and the top subscribers of the last 24 hours. Every figure is read from the rollups of migrations 0150,
+ * 0166 and 0170 (quarter hours, UTC hours, days and months, kept by triggers) at the coarsest level the range's
+ * boundaries allow (`rollupRows`), never from the raw usage log or the packages, and is scoped to the caller's subtree
+ * (an account user: its account).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
