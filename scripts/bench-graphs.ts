@@ -9,7 +9,8 @@
  *     triggers on: every rollup level of those days is built by the triggers themselves;
  *   - the days of the year before them generated as what their records roll up to, never as records: per subscriber
  *     and active day its records, bytes and network (skewed: a few subscribers use most), copied into a staging table
- *     and rolled up from it in SQL the way the triggers add them (per subscriber by day and month; per reseller,
+ *     and rolled up from it in SQL the way the triggers add them, in time order as the triggers write them (per
+ *     subscriber by day and month; per reseller,
  *     account and network by hour, day and month; per reseller by hour, day and month). The quarter-hour rows and
  *     the per-subscriber hours of those days are not generated: a range reads them only in the hours and days
  *     holding its two ends, and the named ranges' ends fall in the raw days;
@@ -193,20 +194,20 @@ try {
     'usage_subscriber_day',
     'usage_subscriber_day',
     `insert into usage_subscriber_day (subscriber_id, slot, reseller_id, account_id, bytes_up, bytes_down, records)
-     select subscriber_id, ${utc('day')}, min(reseller_id), min(account_id), sum(bytes_up), sum(bytes_down), sum(records) from bench_usage_day group by 1, 2`,
+     select subscriber_id, ${utc('day')}, min(reseller_id), min(account_id), sum(bytes_up), sum(bytes_down), sum(records) from bench_usage_day group by 1, 2 order by 2`,
   );
   await bulk(
     'usage_subscriber_month',
     'usage_subscriber_month',
     `insert into usage_subscriber_month (subscriber_id, slot, reseller_id, account_id, bytes_up, bytes_down, records)
      select subscriber_id, ${utc("date_trunc('month', day)")}, min(reseller_id), min(account_id), sum(bytes_up), sum(bytes_down), sum(records)
-     from bench_usage_day group by 1, 2`,
+     from bench_usage_day group by 1, 2 order by 2`,
   );
   await q(
     'usage_hour',
     `insert into usage_hour (slot, reseller_id, account_id, plmn, bytes_up, bytes_down, records)
      select ${utc("day + hour * interval '1 hour'")}, reseller_id, account_id, coalesce(plmn, ''), sum(bytes_up), sum(bytes_down), sum(records)
-     from bench_usage_day group by 1, 2, 3, 4`,
+     from bench_usage_day group by 1, 2, 3, 4 order by 1`,
   );
   await client.query('drop table bench_usage_day');
   for (const [table, unit, source] of [

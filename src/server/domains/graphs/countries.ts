@@ -15,7 +15,7 @@ import { idSchema, INT_MIN, objectBody } from '../../http/input';
 import { LEDGER_CURRENCY } from '../ledger';
 import { rangeProperties, resolveRange, timeZoneOf, TIME_ZONE_HEADER, type RangeBody, type ResolvedRange } from './ranges';
 import { scopeOf, type ScopeBody } from './scope';
-import { NETWORK_LEVELS, rollupRows, SALES_FIGURES, SALES_LEVELS, SUBSCRIBER_LEVELS } from './usageBy';
+import { graphRead, NETWORK_LEVELS, rollupRows, SALES_FIGURES, SALES_LEVELS, SUBSCRIBER_LEVELS } from './usageBy';
 
 const MB = 1_048_576;
 
@@ -99,11 +99,7 @@ export function registerCountryRoutes(app: FastifyInstance, db: Kysely<Database>
       const zone = await timeZoneOf(db, request);
       const range = await resolveRange(db, body, zone);
       const scope = await scopeOf(db, principalOf(request), body);
-      const items = await db.transaction().execute(async (trx) => {
-        // As the other windowed reads: the planner's estimates are far above the rows read; compiling costs more.
-        await sql`set local jit = off`.execute(trx);
-        return countryFigures(trx, range, scope);
-      });
+      const items = await graphRead(db, (trx) => countryFigures(trx, range, scope));
       return { range: range.range, timeZone: range.timeZone, from: range.from, to: range.to, currency: LEDGER_CURRENCY, items };
     },
   );

@@ -16,7 +16,7 @@ import { subtreePattern } from '../../http/tenancy';
 import { LEDGER_CURRENCY } from '../ledger';
 import { bucketOf, bucketSeries, rangeProperties, resolveRange, timeZoneOf, TIME_ZONE_HEADER, type RangeBody, type ResolvedRange } from './ranges';
 import { scopeOf, type ScopeBody } from './scope';
-import { NETWORK_LEVELS, rollupRows, SALES_FIGURES, SALES_LEVELS, SUBSCRIBER_LEVELS, usageLevels, withoutJit, type Levels } from './usageBy';
+import { NETWORK_LEVELS, rollupRows, SALES_FIGURES, SALES_LEVELS, SUBSCRIBER_LEVELS, usageLevels, graphRead, type Levels } from './usageBy';
 
 /** A megabyte of the graphs: 2^20 bytes. */
 export const MB = 1_048_576;
@@ -161,7 +161,7 @@ export function usageSeriesQuery(r: ResolvedRange, scope: RawBuilder<SqlBool>, l
 
 /** Usage per bucket of the range. */
 export async function usageSeries(db: Kysely<Database>, r: ResolvedRange, scope: RawBuilder<SqlBool>, levels: Levels = NETWORK_LEVELS) {
-  const { rows } = await withoutJit(db, (trx) => usageSeriesQuery(r, scope, levels).execute(trx));
+  const { rows } = await graphRead(db, (trx) => usageSeriesQuery(r, scope, levels).execute(trx));
   return {
     ...rangeOf(r),
     points: rows.map((p) => ({
@@ -177,7 +177,7 @@ export async function usageSeries(db: Kysely<Database>, r: ResolvedRange, scope:
 
 /** Package sales per bucket of the range. */
 export async function salesSeries(db: Kysely<Database>, r: ResolvedRange, scope: RawBuilder<SqlBool>) {
-  const { rows } = await withoutJit(db, (trx) =>
+  const { rows } = await graphRead(db, (trx) =>
     sql<{ start: string; local: string; amount: string; sales: string }>`
     with v as (
       select ${bucketOf(sql`x.slot`, r)} as start, sum(x.amount) as amount, sum(x.sales) as sales
@@ -204,7 +204,7 @@ const BY = {
 } as const;
 
 export async function salesByKey(db: Kysely<Database>, r: ResolvedRange, scope: RawBuilder<SqlBool>, by: keyof typeof BY) {
-  const { rows } = await withoutJit(db, (trx) =>
+  const { rows } = await graphRead(db, (trx) =>
     sql<{ key: string; label: string | null; amount: string; sales: string }>`
     select k.key, ${BY[by].label} as label, k.amount::text as amount, k.sales::text as sales from (
       select x.key, sum(x.amount) as amount, sum(x.sales) as sales
@@ -228,7 +228,7 @@ export async function trends(db: Kysely<Database>, scope: RawBuilder<SqlBool>, l
   const bounds = sql`(select unnest(array[${start}, ${split}, ${end}]) as t)`;
   const week = rollupRows(levels, scope, start, end, bounds);
   const sold = rollupRows(SALES_LEVELS, scope, start, end, bounds, sql``, SALES_FIGURES);
-  const { rows } = await withoutJit(db, (trx) =>
+  const { rows } = await graphRead(db, (trx) =>
     sql<{ ulast: string; uprev: string; slast: string; sprev: string }>`
     select
       (select coalesce(sum(x.bytes_up + x.bytes_down) filter (where ${last}), 0)::text from ${week} x) as ulast,
@@ -271,7 +271,7 @@ export function registerGraphRoutes(app: FastifyInstance, db: Kysely<Database>) 
   });
   app.post('/portal/graphs/salesTotal', ranged('Package sales over a time range (US dollars) and how many packages', salesTotalSchema), async (request) => {
     const { range, scope } = await question(db, request);
-    const { rows } = await withoutJit(db, (trx) =>
+    const { rows } = await graphRead(db, (trx) =>
       sql<{ amount: string; sales: string }>`
       select coalesce(sum(x.amount), 0)::text as amount, coalesce(sum(x.sales), 0)::text as sales from ${salesRows(range, scope, endBounds(range))} x`.execute(
         trx,
@@ -334,7 +334,7 @@ export function registerGraphRoutes(app: FastifyInstance, db: Kysely<Database>) 
     }
     const since = sql`graph_slot(now()) - interval '23 hours 45 minutes'`;
     const end = sql`graph_slot(now()) + interval '15 minutes'`;
-    const { rows } = await withoutJit(db, (trx) =>
+    const { rows } = await graphRead(db, (trx) =>
       sql<{
         subscriberId: number;
         name: string | null;

@@ -79,31 +79,37 @@ export function rollupRows(
 ) {
   const [slot, hour, day, month] = levels.map((t) => sql.table(t));
   const cols = sql`x.slot, ${figures} ${columns}`;
-  const within = sql`x.slot >= greatest(w.s, ${from}) and x.slot < least(w.e, ${to})`;
+  // The period holding `to` is always read a level finer, so each level's reads also stop at its start: the index
+  // range then leaves out that period's rows (the current month's, for a range to now) instead of filtering them.
+  const below = (unit: string) => sql`least(${to}, date_trunc(${sql.lit(unit)}, ${to} at time zone 'UTC') at time zone 'UTC')`;
+  const within = (unit: string) => sql`x.slot >= greatest(w.s, ${from}) and x.slot < least(w.e, ${below(unit)})`;
   return sql`(
     with t as (select distinct t from ${bounds} b),
     qwin as materialized ${windows('hour')},
     hwin as materialized ${windows('day')},
     dwin as materialized ${windows('month')}
-    select x.* from qwin w cross join lateral (select ${cols} from ${slot} x where ${scope} and ${within}) x
+    select x.* from qwin w cross join lateral (select ${cols} from ${slot} x where ${scope} and x.slot >= greatest(w.s, ${from}) and x.slot < least(w.e, ${to})) x
     union all
     select x.* from hwin w cross join lateral (
-      select ${cols} from ${hour} x where ${scope} and ${within} and x.slot not in (select s from qwin)) x
+      select ${cols} from ${hour} x where ${scope} and ${within('hour')} and x.slot not in (select s from qwin)) x
     union all
     select x.* from dwin w cross join lateral (
-      select ${cols} from ${day} x where ${scope} and ${within} and x.slot not in (select s from hwin)) x
+      select ${cols} from ${day} x where ${scope} and ${within('day')} and x.slot not in (select s from hwin)) x
     union all
     select ${cols} from ${month} x
-      where ${scope} and x.slot >= ${from} and x.slot < ${to} and x.slot not in (select s from dwin))`;
+      where ${scope} and x.slot >= ${from} and x.slot < ${below('month')} and x.slot not in (select s from dwin))`;
 }
 
 /**
- * Runs a read with PostgreSQL's JIT compilation off: the planner's row estimates for the windowed reads are far above
- * the rows they read, and compiling the plan cost more than running it.
+ * Runs a graph read with PostgreSQL's JIT compilation off (the planner's row estimates for the windowed reads are far
+ * above the rows they read, and compiling the plan cost more than running it) and room to group a range's keys in
+ * memory (totals per subscriber or the map's active SIMs group hundreds of thousands of keys; the default 4 MB
+ * spilled them to disk).
  */
-export function withoutJit<T>(db: Kysely<Database>, read: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+export function graphRead<T>(db: Kysely<Database>, read: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
   return db.transaction().execute(async (trx) => {
     await sql`set local jit = off`.execute(trx);
+    await sql`set local work_mem = '64MB'`.execute(trx);
     return read(trx);
   });
 }
@@ -333,7 +339,7 @@ export function registerUsageByRoutes(app: FastifyInstance, db: Kysely<Database>
     async (request) => {
       const q = await question(request, true);
       const item = sql`json_build_object('key', k.key, 'label', k.label, 'up', k.up, 'down', k.down, 'records', k.records, 'active', k.active)`;
-      const { rows } = await withoutJit(db, (trx) =>
+      const { rows } = await graphRead(db, (trx) =>
         sql<{ total: string; items: ItemRow[] | null; top: ItemRow[] | null }>`
           with totals as materialized (select t.*, ${q.sortBy === 'label' ? sql`(select ${q.label} from (select t.key) k)` : sql`null::text`} as label from ${q.totals} t)
           select (select count(*) from totals)::text as total,
