@@ -81,7 +81,7 @@ export function rollupRows(
   const cols = sql`x.slot, ${figures} ${columns}`;
   // The period holding `to` is always read a level finer, so each level's reads also stop at its start: the index
   // range then leaves out that period's rows (the current month's, for a range to now) instead of filtering them.
-  const below = (unit: string) => sql`least(${to}, date_trunc(${sql.lit(unit)}, ${to} at time zone 'UTC') at time zone 'UTC')`;
+  const below = (unit: string) => sql`least(${to}, date_trunc(${sql.lit(unit)}, (${to}) at time zone 'UTC') at time zone 'UTC')`;
   const within = (unit: string) => sql`x.slot >= greatest(w.s, ${from}) and x.slot < least(w.e, ${below(unit)})`;
   return sql`(
     with t as (select distinct t from ${bounds} b),
