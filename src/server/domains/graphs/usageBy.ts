@@ -52,10 +52,15 @@ export function usageLevels(principal: Principal, body: ScopeBody): Levels {
   return body.accountId !== undefined || (principal.accountId !== null && !principal.isAdmin) ? NETWORK_LEVELS : RESELLER_LEVELS;
 }
 
-/** A level's windows: the UTC hours, days or months (`unit`) holding one of the instants `t`, as [s, e). */
+/**
+ * A level's windows: the UTC hours, days or months (`unit`) one of the instants `t` falls inside, as [s, e). An
+ * instant at a period's very start splits nothing: a zone's whole hours are whole UTC hours, and UTC's days and
+ * months whole UTC days and months.
+ */
 const windows = (unit: 'hour' | 'day' | 'month') =>
   sql`(select s at time zone 'UTC' as s, (s + ${sql.lit(`1 ${unit}`)}::interval) at time zone 'UTC' as e
-    from (select distinct date_trunc(${sql.lit(unit)}, t at time zone 'UTC') as s from t) q)`;
+    from (select distinct date_trunc(${sql.lit(unit)}, t at time zone 'UTC') as s from t
+      where date_trunc(${sql.lit(unit)}, t at time zone 'UTC') <> t at time zone 'UTC') q)`;
 
 /**
  * The rows of [from, to) of a rollup, each exactly once, read at the coarsest level that stays inside one bucket:
