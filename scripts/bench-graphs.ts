@@ -1,15 +1,30 @@
 /**
- * The dashboard's graph calls at scale, on PostgreSQL only. In a database of its own (migrated, dropped at the end):
- * the demo resellers and accounts, BENCH_GRAPHS_SUBSCRIBERS subscribers (default 100,000) copied in, and
- * BENCH_GRAPHS_RECORDS usage records (default 5,000,000) over the last year through COPY with the rollup triggers
- * off, the rollups then built in one statement each (as migration 0150's backfill); BENCH_GRAPHS_SALES package sales
- * (default 200,000) likewise. Then ANALYZE, and through the real server (buildApp, `inject`, BENCH_CLIENTS requests
- * at a time, default 8) as the administrator and as a reseller, each graph call over several ranges in
- * Europe/Berlin. Prints p50/p95/p99 in ms.
+ * The dashboard's graph calls at the specification's scale, on PostgreSQL only (docs/performance.md, "Dashboard graphs
+ * at a million subscribers"). In a database of its own (migrated, dropped at the end):
+ *
+ * - the demo resellers and accounts and BENCH_GRAPHS_SUBSCRIBERS subscribers (default 1,000,000) through COPY;
+ * - a year of usage of BENCH_GRAPHS_RECORDS hourly records a subscriber on average (default 100: 100 million for a
+ *   million subscribers), in two parts:
+ *   - the last BENCH_GRAPHS_RAW_DAYS UTC days (default 2, to now) as raw `usage_record` rows through COPY, the rollup
+ *     triggers on: every rollup level of those days is built by the triggers themselves;
+ *   - the days of the year before them generated as what their records roll up to, never as records: per subscriber
+ *     and active day its records, bytes and network (skewed: a few subscribers use most), copied into a staging table
+ *     and rolled up from it in SQL the way the triggers add them, in time order as the triggers write them (per
+ *     subscriber by day and month; per reseller,
+ *     account and network by hour, day and month; per reseller by hour, day and month). The quarter-hour rows and
+ *     the per-subscriber hours of those days are not generated: a range reads them only in the hours and days
+ *     holding its two ends, and the named ranges' ends fall in the raw days;
+ * - BENCH_GRAPHS_SALES package sales over the year (default: one a subscriber), the sales rollups then built from them.
+ *
+ * Then, through the real server (buildApp, `inject`, BENCH_CLIENTS requests at a time, default 8; BENCH_REQUESTS a
+ * call, default 48) as the administrator in Europe/Berlin, every graph call over every range (the last 24 hours, 7 and
+ * 30 days, 12 months, and a custom 92 days and 6 months ending a week ago, whose ends fall in generated days), with
+ * the load average. Prints p50/p95/p99 in ms per call and range.
  *
  *   npm run bench:graphs          postgres://postgres@127.0.0.1:5432/test unless TEST_DATABASE_URL or DATABASE_URL
- *   BENCH_GRAPHS_RECORDS=1000000 BENCH_REQUESTS=100 npm run bench:graphs
- *   BENCH_EXPLAIN=1 npm run bench:graphs   also prints the plan of the administrator's usage over a year
+ *   BENCH_GRAPHS_SUBSCRIBERS=50000 BENCH_REQUESTS=16 npm run bench:graphs   a quick run
+ *   BENCH_RANGES=last30Days,last12Months BENCH_CALLS=usage,usageBy:subscriber   only those
+ *   BENCH_EXPLAIN=1 npm run bench:graphs   also prints the plan of the totals per subscriber over 12 months
  */
 import { cpus, loadavg } from 'node:os';
 import { Readable } from 'node:stream';
@@ -20,26 +35,25 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { buildApp } from '@server/app';
 import { ensureAdmin, seedDemo } from '@server/db/seed';
 import { copySubscribers } from './lib/copySubscribers';
-import { usageSeriesQuery } from '@server/domains/graphs';
-import { RESELLER_LEVELS, totalsQuery } from '@server/domains/graphs/usageBy';
-import { buildUsageByRollups } from '@server/db/migrations/0166_usage_by_rollups';
+import { totalsQuery } from '@server/domains/graphs/usageBy';
 import { resolveRange } from '@server/domains/graphs/ranges';
 import { freshDatabase } from '../test/server/helpers';
 import { random } from '@server/db/seedSubscribers';
 import { percentile } from './lib/percentile';
 
-const SUBSCRIBERS = Number(process.env.BENCH_GRAPHS_SUBSCRIBERS ?? 100_000);
-const RECORDS = Number(process.env.BENCH_GRAPHS_RECORDS ?? 5_000_000);
-const SALES = Number(process.env.BENCH_GRAPHS_SALES ?? 200_000);
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
+const SUBSCRIBERS = Number(process.env.BENCH_GRAPHS_SUBSCRIBERS ?? 1_000_000);
+const PER_SUBSCRIBER = Number(process.env.BENCH_GRAPHS_RECORDS ?? 100);
+const RAW_DAYS = Number(process.env.BENCH_GRAPHS_RAW_DAYS ?? 2);
+const SALES = Number(process.env.BENCH_GRAPHS_SALES ?? SUBSCRIBERS);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 48);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
-/** The usage-by dimensions measured (BENCH_DIMENSIONS, comma-separated; every one by default). */
-const BENCH_DIMENSIONS = (process.env.BENCH_DIMENSIONS ?? 'account,reseller,country,operator,subscriber,group').split(',').filter(Boolean);
-const PASSWORD = 'Bench@2026pass';
 const ZONE = 'Europe/Berlin';
+const PASSWORD = 'Bench@2026pass';
 const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const YEAR_S = 365 * 86_400;
 const PLMNS = ['26201', '26202', '310260', '23410', '20404', '20801', '22201', '21401', '\\N'];
+const DAY_MS = 86_400_000;
+/** Records of an active day: 1 to 8 hourly records, 4.5 on average. */
+const PER_ACTIVE_DAY = 4.5;
 
 try {
   const probe = new pg.Client({ connectionString: pgUrl, connectionTimeoutMillis: 5000 });
@@ -51,17 +65,68 @@ try {
 }
 process.env.TEST_DATABASE_URL = pgUrl;
 
-/** COPY lines of usage records: subscribers skewed (a few use most), instants over the year up to now. */
-function* usageLines(ids: number[], imsis: string[]) {
+type Sub = { id: number; imsi: string; reseller: number; account: number };
+/** Subscribers' shares of the usage: skewed, a few use most (weight w², normalised below). */
+function weights(n: number) {
+  const next = random(3);
+  return Array.from({ length: n }, () => 0.2 + 1.8 * next() ** 2);
+}
+
+const rawStart = () => {
+  const d = new Date();
+  d.setUTCHours(0, 0, 0, 0);
+  return d.getTime() - (RAW_DAYS - 1) * DAY_MS;
+};
+
+/**
+ * COPY lines of the staging table: per subscriber and active day of the generated days (a year back to the raw
+ * window), the day's records, bytes up and down, network and its hour. About PER_SUBSCRIBER × (generated days / 365)
+ * records a subscriber, spread over its active days.
+ */
+function* stagingLines(subs: Sub[], w: number[]) {
   const next = random(7);
-  const now = Date.now() / 1000;
+  const end = rawStart();
+  const start = end - (365 - RAW_DAYS) * DAY_MS;
+  const days = (end - start) / DAY_MS;
+  const mean = w.reduce((a, b) => a + b, 0) / w.length;
   let lines: string[] = [];
-  for (let i = 0; i < RECORDS; i++) {
-    const k = Math.floor(next() ** 2 * ids.length);
-    const at = new Date((now - next() * YEAR_S) * 1000).toISOString();
-    const plmn = PLMNS[Math.floor(next() * PLMNS.length)];
-    lines.push(`${ids[k]}\t${imsis[k]}\t${at}\tUPDATE\t${plmn}\t${Math.floor(next() * 500_000)}\t${Math.floor(next() * 5_000_000)}\n`);
-    if (lines.length === 10_000) {
+  for (let i = 0; i < subs.length; i++) {
+    const s = subs[i];
+    const records = (PER_SUBSCRIBER * (days / 365) * w[i]) / mean;
+    const active = Math.max(1, Math.round(records / PER_ACTIVE_DAY));
+    const home = PLMNS[i % PLMNS.length];
+    for (let k = 0; k < active; k++) {
+      const day = new Date(start + Math.floor(next() * days) * DAY_MS).toISOString().slice(0, 10);
+      const n = 1 + Math.floor(next() * 8);
+      const plmn = next() < 0.8 ? home : PLMNS[Math.floor(next() * PLMNS.length)];
+      const up = n * Math.floor(next() * 500_000);
+      const down = n * Math.floor(next() * 5_000_000);
+      lines.push(`${s.id}\t${s.reseller}\t${s.account}\t${day}\t${Math.floor(next() * 24)}\t${plmn}\t${up}\t${down}\t${n}\n`);
+    }
+    if (lines.length >= 10_000) {
+      yield lines.join('');
+      lines = [];
+    }
+  }
+  if (lines.length) yield lines.join('');
+}
+
+/** COPY lines of the raw records of the last RAW_DAYS days, to now: each subscriber's share, one hourly record each. */
+function* rawLines(subs: Sub[], w: number[]) {
+  const next = random(11);
+  const start = rawStart();
+  const span = Date.now() - start;
+  const mean = w.reduce((a, b) => a + b, 0) / w.length;
+  let lines: string[] = [];
+  for (let i = 0; i < subs.length; i++) {
+    const expected = (PER_SUBSCRIBER * (span / DAY_MS / 365) * w[i]) / mean;
+    const count = Math.floor(expected) + (next() < expected % 1 ? 1 : 0);
+    for (let k = 0; k < count; k++) {
+      const at = new Date(start + Math.floor(next() * span)).toISOString();
+      const plmn = next() < 0.8 ? PLMNS[i % PLMNS.length] : PLMNS[Math.floor(next() * PLMNS.length)];
+      lines.push(`${subs[i].id}\t${subs[i].imsi}\t${at}\tUPDATE\t${plmn}\t${Math.floor(next() * 500_000)}\t${Math.floor(next() * 5_000_000)}\n`);
+    }
+    if (lines.length >= 10_000) {
       yield lines.join('');
       lines = [];
     }
@@ -72,160 +137,245 @@ function* usageLines(ids: number[], imsis: string[]) {
 const database = await freshDatabase('postgres');
 const db = database.db;
 let client: pg.Client | undefined;
+const s = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
+const n = (v: number | string) => Number(v).toLocaleString('en');
 try {
   await ensureAdmin(db, PASSWORD);
   await seedDemo(db, { subscribers: 0, networkEvents: false });
+  const load: string[] = [];
   const t0 = performance.now();
   await copySubscribers(db, SUBSCRIBERS, database.url ?? pgUrl);
-  const { rows: subs } = await sql<{ id: number; imsi: string }>`select subscriber_id as id, imsi from subscriber order by subscriber_id`.execute(db);
-  const t1 = performance.now();
+  const { rows: subs } = await sql<Sub>`select subscriber_id as id, imsi, reseller_id as reseller, account_id as account
+    from subscriber order by subscriber_id`.execute(db);
+  const w = weights(subs.length);
+  load.push(`${n(subs.length)} subscribers ${s(performance.now() - t0)}`);
 
   client = new pg.Client({ connectionString: database.url });
   await client.connect();
-  await client.query('begin');
-  await client.query('alter table usage_record disable trigger usage_record_rollup_insert');
-  await client.query('alter table usage_record disable trigger usage_record_by_rollup_insert');
+  const { rows: schemaRow } = await client.query<{ schema: string }>(`select current_schema() as schema`);
+  await client.query(`set search_path = ${schemaRow[0].schema}, public`);
+  await client.query(`set maintenance_work_mem = '512MB'`);
+  await client.query(`set work_mem = '256MB'`);
+  const q = async (label: string, text: string) => {
+    const t = performance.now();
+    const r = await client!.query(text);
+    load.push(`${label} ${s(performance.now() - t)}${r.rowCount !== null && r.command === 'INSERT' ? ` (${n(r.rowCount)} rows)` : ''}`);
+    return r;
+  };
+
+  // The generated days: the staging table, then each rollup from it as the triggers would add it.
+  let t = performance.now();
+  await client.query(`create unlogged table bench_usage_day (subscriber_id integer, reseller_id integer, account_id integer, day date,
+    hour integer, plmn text, bytes_up bigint, bytes_down bigint, records integer)`);
   await pipeline(
-    Readable.from(
-      usageLines(
-        subs.map((s) => s.id),
-        subs.map((s) => s.imsi),
-      ),
-    ),
+    Readable.from(stagingLines(subs, w)),
+    client.query(copyFrom('copy bench_usage_day (subscriber_id, reseller_id, account_id, day, hour, plmn, bytes_up, bytes_down, records) from stdin')),
+  );
+  const { rows: staged } = await client.query<{ n: string; r: string }>(`select count(*)::text as n, sum(records)::text as r from bench_usage_day`);
+  load.push(`generated subscriber-days through COPY ${s(performance.now() - t)} (${n(staged[0].n)} subscriber-days standing for ${n(staged[0].r)} records)`);
+  /** Loads a big rollup with its indexes dropped, then builds them anew (as a restore does). */
+  const bulk = async (table: string, label: string, insert: string) => {
+    const { rows: indexes } = await client!.query<{ name: string; def: string; pk: boolean }>(
+      `select i.relname as name, pg_get_indexdef(i.oid) as def, x.indisprimary as pk
+       from pg_index x join pg_class i on i.oid = x.indexrelid where x.indrelid = $1::regclass`,
+      [table],
+    );
+    for (const i of indexes) await client!.query(i.pk ? `alter table ${table} drop constraint ${i.name}` : `drop index ${i.name}`);
+    await q(label, insert);
+    const ti = performance.now();
+    for (const i of indexes) {
+      await client!.query(i.def);
+      if (i.pk) await client!.query(`alter table ${table} add constraint ${i.name} primary key using index ${i.name}`);
+    }
+    load.push(`${table} indexes ${s(performance.now() - ti)}`);
+  };
+  const utc = (expr: string) => `(${expr})::timestamp at time zone 'UTC'`;
+  await bulk(
+    'usage_subscriber_day',
+    'usage_subscriber_day',
+    `insert into usage_subscriber_day (subscriber_id, slot, reseller_id, account_id, bytes_up, bytes_down, records)
+     select subscriber_id, ${utc('day')}, min(reseller_id), min(account_id), sum(bytes_up), sum(bytes_down), sum(records) from bench_usage_day group by 1, 2 order by 2`,
+  );
+  await bulk(
+    'usage_subscriber_month',
+    'usage_subscriber_month',
+    `insert into usage_subscriber_month (subscriber_id, slot, reseller_id, account_id, bytes_up, bytes_down, records)
+     select subscriber_id, ${utc("date_trunc('month', day)")}, min(reseller_id), min(account_id), sum(bytes_up), sum(bytes_down), sum(records)
+     from bench_usage_day group by 1, 2 order by 2`,
+  );
+  await q(
+    'usage_hour',
+    `insert into usage_hour (slot, reseller_id, account_id, plmn, bytes_up, bytes_down, records)
+     select ${utc("day + hour * interval '1 hour'")}, reseller_id, account_id, coalesce(plmn, ''), sum(bytes_up), sum(bytes_down), sum(records)
+     from bench_usage_day group by 1, 2, 3, 4 order by 1`,
+  );
+  await client.query('drop table bench_usage_day');
+  for (const [table, unit, source] of [
+    ['usage_day', 'day', 'usage_hour'],
+    ['usage_month', 'month', 'usage_day'],
+  ])
+    await q(
+      table,
+      `insert into ${table} (slot, reseller_id, account_id, plmn, bytes_up, bytes_down, records)
+       select date_trunc('${unit}', slot at time zone 'UTC') at time zone 'UTC', reseller_id, account_id, plmn, sum(bytes_up), sum(bytes_down), sum(records)
+       from ${source} group by 1, 2, 3, 4`,
+    );
+  for (const [table, source] of [
+    ['usage_reseller_hour', 'usage_hour'],
+    ['usage_reseller_day', 'usage_day'],
+    ['usage_reseller_month', 'usage_month'],
+  ])
+    await q(
+      table,
+      `insert into ${table} (reseller_id, slot, bytes_up, bytes_down, records) select reseller_id, slot, sum(bytes_up), sum(bytes_down), sum(records)
+       from ${source} group by 1, 2`,
+    );
+
+  // The raw days: records through COPY, every rollup level added by the triggers.
+  t = performance.now();
+  await pipeline(
+    Readable.from(rawLines(subs, w)),
     client.query(copyFrom('copy usage_record (subscriber_id, imsi, at, request_type, plmn, bytes_up, bytes_down) from stdin')),
   );
-  await client.query('alter table usage_record enable trigger usage_record_rollup_insert');
-  await client.query('alter table usage_record enable trigger usage_record_by_rollup_insert');
-  const t2 = performance.now();
-  // The rollups in one statement each, as the migration's backfill.
-  await client.query(`insert into usage_slot (slot, reseller_id, account_id, plmn, bytes_up, bytes_down, records)
-    select graph_slot(r.at), s.reseller_id, s.account_id, coalesce(r.plmn, ''), sum(r.bytes_up), sum(r.bytes_down), count(*)
-    from usage_record r join subscriber s on s.subscriber_id = r.subscriber_id group by 1, 2, 3, 4`);
-  for (const [level, unit, source] of [
-    ['usage_hour', 'hour', 'usage_slot'],
-    ['usage_day', 'day', 'usage_hour'],
-  ])
-    await client.query(`insert into ${level} (slot, reseller_id, account_id, plmn, bytes_up, bytes_down, records)
-      select date_trunc('${unit}', slot at time zone 'UTC') at time zone 'UTC', reseller_id, account_id, plmn, sum(bytes_up), sum(bytes_down), sum(records)
-      from ${source} group by 1, 2, 3, 4`);
-  await client.query(`insert into usage_subscriber_slot (subscriber_id, slot, reseller_id, account_id, bytes)
-    select r.subscriber_id, graph_slot(r.at), min(s.reseller_id), min(s.account_id), sum(r.bytes_up + r.bytes_down)
-    from usage_record r join subscriber s on s.subscriber_id = r.subscriber_id group by 1, 2`);
-  const t3 = performance.now();
+  const { rows: rawCount } = await client.query<{ n: string }>(`select count(*)::text as n from usage_record`);
+  load.push(`${n(rawCount[0].n)} raw usage records of the last ${RAW_DAYS} days through COPY with the rollup triggers ${s(performance.now() - t)}`);
+
+  // Package sales over the year, their rollups built from them afterwards (the sales triggers' own function).
   await client.query('alter table prepaid_package disable trigger prepaid_package_sales_insert');
-  await client.query(`insert into prepaid_package (template_id, subscriber_id, reseller_id, account_id, location_zone_id, period_days, price,
+  await q(
+    `${n(SALES)} package sales`,
+    `insert into prepaid_package (template_id, subscriber_id, reseller_id, account_id, location_zone_id, period_days, price,
       sale_kind, sold_by, status, payment_date, purchase_date)
     select t.id, s.subscriber_id, s.reseller_id, s.account_id, t.location_zone_id, t.period_days, t.price, 'purchase', 'bench', 'active', at, at
     from (select g, now() - random() * interval '365 days' as at, 1 + floor(random() * ${subs.length})::int as k from generate_series(1, ${SALES}) g) x
     join (select row_number() over (order by subscriber_id) as k, * from subscriber) s on s.k = x.k
-    cross join lateral (select * from prepaid_template order by id offset (x.g % (select count(*) from prepaid_template)) limit 1) t`);
+    join (select row_number() over (order by id) - 1 as k, * from prepaid_template) t on t.k = x.g % (select count(*) from prepaid_template)`,
+  );
   await client.query('alter table prepaid_package enable trigger prepaid_package_sales_insert');
-  await client.query(`select sales_rollup_add(array_agg(id)) from prepaid_package where sale_kind = 'purchase'`);
-  await client.query('commit');
-  const t4 = performance.now();
-  // Migration 0166's rollups, from those: per subscriber by hour and day, per reseller by hour and day.
-  await buildUsageByRollups(db);
-  const t5 = performance.now();
-  for (const t of [
+  await q('the sales rollups', `select sales_rollup_add(array_agg(id)) from prepaid_package where sale_kind = 'purchase'`);
+
+  t = performance.now();
+  const tables = [
     'usage_record',
     'usage_slot',
     'usage_hour',
     'usage_day',
+    'usage_month',
     'usage_subscriber_slot',
     'usage_subscriber_hour',
     'usage_subscriber_day',
+    'usage_subscriber_month',
     'usage_reseller_hour',
     'usage_reseller_day',
+    'usage_reseller_month',
     'sales_slot',
+    'sales_hour',
+    'sales_day',
+    'sales_month',
     'sales_rollup_key',
     'prepaid_package',
     'subscriber',
-  ])
-    await client.query(`vacuum analyze ${t}`);
-  const { rows: sizes } = await client.query<{ t: string; n: string }>(
-    `select 'usage_slot' as t, count(*)::text as n from usage_slot union all select 'usage_hour', count(*)::text from usage_hour
-     union all select 'usage_day', count(*)::text from usage_day union all select 'usage_subscriber_slot', count(*)::text from usage_subscriber_slot
-     union all select 'usage_subscriber_day', count(*)::text from usage_subscriber_day union all select 'usage_reseller_day', count(*)::text from usage_reseller_day
-     union all select 'sales_slot', count(*)::text from sales_slot`,
+  ];
+  for (const table of tables) await client.query(`vacuum analyze ${table}`);
+  load.push(`vacuum analyze ${s(performance.now() - t)}`);
+  const { rows: sizes } = await client.query<{ t: string; n: string; size: string }>(
+    tables
+      .filter((x) => x.includes('_'))
+      .map((x) => `select '${x}' as t, count(*)::text as n, pg_size_pretty(pg_total_relation_size('${x}')) as size from ${x}`)
+      .join(' union all '),
   );
   await client.end();
   client = undefined;
-  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   console.log(
-    `${SUBSCRIBERS.toLocaleString('en')} subscribers in ${s(t1 - t0)}; ${RECORDS.toLocaleString('en')} usage records through COPY in ${s(t2 - t1)}; ` +
-      `usage rollups in ${s(t3 - t2)} (and ${s(t5 - t4)} for those per subscriber and per reseller); ${SALES.toLocaleString('en')} sales and their rollup in ${s(t4 - t3)}; rollup rows: ${sizes.map((r) => `${r.t} ${Number(r.n).toLocaleString('en')}`).join(', ')}`,
+    `Load (${cpus().length} cores, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}): ${s(performance.now() - t0)} in all`,
   );
+  for (const line of load) console.log(`  ${line}`);
+  console.log(`Rows: ${sizes.map((r) => `${r.t} ${n(r.n)} (${r.size})`).join(', ')}`);
 
-  // The incremental path: a batch of 10,000 new records through the trigger.
+  // The incremental path: a batch of 10,000 new records through every trigger.
   const tb = performance.now();
   await sql`insert into usage_record (subscriber_id, imsi, at, request_type, bytes_up, bytes_down)
     select s.subscriber_id, s.imsi, now() - random() * interval '1 hour', 'UPDATE', 1000, 10000 from subscriber s limit 10000`.execute(db);
   console.log(`A batch of 10,000 new usage records with its rollup upserts: ${(performance.now() - tb).toFixed(0)} ms`);
 
   if (process.env.BENCH_EXPLAIN === '1') {
-    // The plans of the administrator's usage over a year and of the totals per account over 30 days, to read by hand.
     const explain = async (query: CompiledQuery) => {
       const { rows: plan } = await sql
         .raw<{ 'QUERY PLAN': string }>(
-          `explain (analyze, buffers) ${query.sql.replace(/\$(\d+)/g, (_m, n) => `'${String(query.parameters[Number(n) - 1]).replace(/'/g, "''")}'`)}`,
+          `explain (analyze, buffers) ${query.sql.replace(/\$(\d+)/g, (_m, i) => `'${String(query.parameters[Number(i) - 1]).replace(/'/g, "''")}'`)}`,
         )
         .execute(db);
       console.log(plan.map((r) => Object.values(r)[0]).join('\n'));
     };
-    await explain(usageSeriesQuery(await resolveRange(db, { range: 'last12Months' }, ZONE), sql`true`, RESELLER_LEVELS).compile(db));
     await explain(
-      sql`select count(*) from ${totalsQuery(await resolveRange(db, { range: 'last30Days' }, ZONE), 'account', sql`true`, false, null)} t`.compile(db),
+      sql`select count(*) from ${totalsQuery(await resolveRange(db, { range: 'last12Months' }, ZONE), 'subscriber', sql`true`, false, null)} t`.compile(db),
     );
   }
+
   const app = await buildApp({ database, jwtSecret: 'bench' });
   await app.ready();
-  const login = async (userName: string, password: string) =>
-    (await app.inject({ method: 'POST', url: '/portal/auth', payload: { userName, password } })).json().jwt as string;
-  const callers = [['administrator', await login('admin', PASSWORD)]] as [string, string][];
+  const jwt = (await app.inject({ method: 'POST', url: '/portal/auth', payload: { userName: 'admin', password: PASSWORD } })).json().jwt as string;
+  const day = (offset: number) => new Date(Date.now() - offset * DAY_MS).toISOString().slice(0, 10);
+  const RANGES: Record<string, { body: object; history: object }> = {
+    last24Hours: { body: { range: 'last24Hours' }, history: { from: day(1), to: day(0) } },
+    last7Days: { body: { range: 'last7Days' }, history: { from: day(6), to: day(0) } },
+    last30Days: { body: { range: 'last30Days' }, history: { from: day(29), to: day(0) } },
+    last12Months: { body: { range: 'last12Months' }, history: { from: day(364), to: day(0), interval: 'month' } },
+    custom92Days: { body: { range: 'custom', from: day(98), to: day(7) }, history: { from: day(98), to: day(7) } },
+    custom6Months: { body: { range: 'custom', from: day(190), to: day(7) }, history: { from: day(190), to: day(7), interval: 'month' } },
+  };
+  const wanted = (process.env.BENCH_RANGES ?? Object.keys(RANGES).join(',')).split(',');
+  const ranged = ['usage', 'sales', 'salesTotal', 'salesTotalByCountry', 'salesTotalByCustomer', 'salesTotalByOperator', 'salesTotalByVendor', 'countries'];
+  const dimensions = ['account', 'reseller', 'country', 'operator', 'group', 'subscriber'];
+  const calls: { name: string; range: string; url: string; payload: object }[] = [];
+  for (const range of wanted) {
+    const r = RANGES[range];
+    for (const url of ranged) calls.push({ name: url, range, url: `/portal/graphs/${url}`, payload: r.body });
+    calls.push({ name: 'balanceHistory', range, url: '/portal/graphs/balanceHistory', payload: r.history });
+    for (const dimension of dimensions)
+      calls.push({ name: `usageBy:${dimension}`, range, url: '/portal/graphs/usageBy', payload: { ...r.body, dimension, page: 0, size: 25 } });
+  }
+  calls.push({ name: 'trends', range: '-', url: '/portal/graphs/trends', payload: {} });
+  calls.push({ name: 'top24Hours', range: '-', url: '/portal/subscriber-info/top24Hours', payload: {} });
+  const only = process.env.BENCH_CALLS?.split(',');
   const table: Record<string, string | number>[] = [];
-  const loadBefore = loadavg()[0].toFixed(1);
-  const calls: [string, object][] = [];
-  for (const range of ['last24Hours', 'last30Days', 'last12Months'])
-    for (const url of ['usage', 'sales', 'salesTotal', 'salesTotalByCountry', 'salesTotalByCustomer', 'salesTotalByOperator', 'salesTotalByVendor'])
-      calls.push([`/portal/graphs/${url}`, { range }]);
-  calls.push(['/portal/graphs/trends', {}], ['/portal/subscriber-info/top24Hours', {}]);
-  // Usage by dimension (the Usage screen's first page).
-  for (const range of ['last30Days', 'last12Months'])
-    for (const dimension of BENCH_DIMENSIONS) calls.push(['/portal/graphs/usageBy', { dimension, range, page: 0, size: 25 }]);
-  for (const [who, jwt] of callers)
-    for (const [url, payload] of calls) {
-      const headers = { authorization: `Bearer ${jwt}`, 'x-time-zone': ZONE };
-      const send = () => app.inject({ method: 'POST', url, payload, headers });
-      const first = await send();
-      if (first.statusCode !== 200) throw new Error(`${url}: ${first.statusCode} ${first.body}`);
-      for (let i = 0; i < 5; i++) await send();
-      const times: number[] = [];
-      let left = REQUESTS;
-      await Promise.all(
-        Array.from({ length: CLIENTS }, async () => {
-          while (left-- > 0) {
-            const t = performance.now();
-            const res = await send();
-            times.push(performance.now() - t);
-            if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode}`);
-          }
-        }),
-      );
-      times.sort((a, b) => a - b);
-      const ms = (v: number) => Number(v.toFixed(1));
-      table.push({
-        caller: who,
-        call: `${url.replace('/portal/', '')} ${(payload as { dimension?: string }).dimension ?? ''} ${(payload as { range?: string }).range ?? ''}`
-          .replace(/\s+/g, ' ')
-          .trim(),
-        'p50 ms': ms(percentile(times, 50)),
-        'p95 ms': ms(percentile(times, 95)),
-        'p99 ms': ms(percentile(times, 99)),
-      });
-    }
+  const headers = { authorization: `Bearer ${jwt}`, 'x-time-zone': ZONE };
+  const tr = performance.now();
+  for (const c of calls.filter((x) => !only || only.includes(x.name))) {
+    const send = () => app.inject({ method: 'POST', url: c.url, payload: c.payload, headers });
+    const first = await send();
+    if (first.statusCode !== 200) throw new Error(`${c.url}: ${first.statusCode} ${first.body}`);
+    await send();
+    const times: number[] = [];
+    let left = REQUESTS;
+    const before = loadavg()[0];
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async () => {
+        while (left-- > 0) {
+          const start = performance.now();
+          const res = await send();
+          times.push(performance.now() - start);
+          if (res.statusCode !== 200) throw new Error(`${c.url}: ${res.statusCode}`);
+        }
+      }),
+    );
+    times.sort((a, b) => a - b);
+    const ms = (v: number) => Number(v.toFixed(0));
+    const row = { call: c.name, range: c.range, 'p50 ms': ms(percentile(times, 50)), 'p95 ms': ms(percentile(times, 95)), 'p99 ms': ms(percentile(times, 99)) };
+    table.push({ ...row, load: `${before.toFixed(1)}–${loadavg()[0].toFixed(1)}` });
+    console.log(JSON.stringify(table[table.length - 1]));
+  }
   await app.close();
-  console.log(`\nThrough the server (buildApp, inject, ${CLIENTS} at a time, ${REQUESTS} requests per call, X-Time-Zone ${ZONE})`);
-  console.log(`${cpus().length} cores; load average (1 min) ${loadBefore} before the requests, ${loadavg()[0].toFixed(1)} after`);
+  console.log(
+    `\nThrough the server (buildApp, inject, ${CLIENTS} at a time, ${REQUESTS} requests per call, X-Time-Zone ${ZONE}, the administrator) in ${s(performance.now() - tr)}`,
+  );
+  console.log(
+    `${cpus().length} cores; load average (1 min) per call in the last column; now ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   console.table(table);
 } finally {
   await client?.end().catch(() => undefined);

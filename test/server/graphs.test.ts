@@ -240,6 +240,7 @@ describe.each(engines)('dashboard graphs on %s', (engine) => {
     for (const [table, unit] of [
       ['usage_hour', 'hour'],
       ['usage_day', 'day'],
+      ['usage_month', 'month'],
     ])
       expect(
         (
@@ -251,6 +252,73 @@ describe.each(engines)('dashboard graphs on %s', (engine) => {
         ).rows[0].diff,
         table,
       ).toBe('0');
+    // The month levels per reseller and per subscriber, and the sales' hours, days and months, equal a rebuild of theirs.
+    const month = (column: string) => `date_trunc('month', ${column} at time zone 'UTC') at time zone 'UTC'`;
+    const checks: [string, string][] = [
+      [
+        'usage_reseller_month',
+        `select ${month('u.at')} as slot, s.reseller_id, sum(u.bytes_up) as up, sum(u.bytes_down) as down, count(*) as n
+          from usage_record u join subscriber s on s.subscriber_id = u.subscriber_id group by 1, 2
+          except select slot, reseller_id, bytes_up, bytes_down, records from usage_reseller_month where records <> 0`,
+      ],
+      [
+        'usage_subscriber_month',
+        `select ${month('u.at')} as slot, u.subscriber_id, sum(u.bytes_up) as up, sum(u.bytes_down) as down, count(*) as n
+          from usage_record u group by 1, 2
+          except select slot, subscriber_id, bytes_up, bytes_down, records from usage_subscriber_month where records <> 0`,
+      ],
+      ...(['hour', 'day', 'month'] as const).map((unit): [string, string] => [
+        `sales_${unit}`,
+        `(select date_trunc('${unit}', slot at time zone 'UTC') at time zone 'UTC', reseller_id, account_id, vendor_id, plmn, country, sum(amount), sum(sales)
+            from sales_slot group by 1, 2, 3, 4, 5, 6 having sum(sales) <> 0
+            except select slot, reseller_id, account_id, vendor_id, plmn, country, amount, sales from sales_${unit} where sales <> 0)
+          union all
+          (select slot, reseller_id, account_id, vendor_id, plmn, country, amount, sales from sales_${unit} where sales <> 0
+            except select date_trunc('${unit}', slot at time zone 'UTC') at time zone 'UTC', reseller_id, account_id, vendor_id, plmn, country, sum(amount), sum(sales)
+            from sales_slot group by 1, 2, 3, 4, 5, 6)`,
+      ]),
+    ];
+    for (const [table, query] of checks)
+      expect((await sql<{ diff: string }>`select count(*)::text as diff from (${sql.raw(query)}) d`.execute(ctx.db)).rows[0].diff, table).toBe('0');
+    expect(Number((await sql<{ n: string }>`select count(*)::text as n from sales_month where sales <> 0`.execute(ctx.db)).rows[0].n)).toBeGreaterThan(0);
+  });
+
+  it("reads whole UTC months for long ranges and stays exact at the zone's month and day boundaries", async () => {
+    // Ranges holding whole UTC months (read from the month rollups) with edges inside months, in zones east and west of
+    // UTC, at a quarter-hour offset and in UTC itself (whose monthly buckets are whole UTC months).
+    const ranges = [
+      ['UTC', '2026-03-01', '2026-11-30'],
+      ['Europe/Berlin', '2026-03-15', '2026-11-30'],
+      ['America/New_York', '2026-01-01', '2026-12-31'],
+      ['Pacific/Chatham', '2026-03-28', '2026-11-02'],
+      ['Asia/Kathmandu', '2026-02-01', '2026-10-31'],
+    ];
+    for (const [zone, from, to] of ranges) {
+      const body = { range: 'custom', from, to };
+      const usage = await ok('admin', '/portal/graphs/usage', body, zone);
+      expect(usage.bucket).toBe('month');
+      // Each month of the zone equals the raw records of its local month.
+      const byMonth = await sql<{ month: string; bytes: string }>`
+        select to_char(u.at at time zone ${zone}, 'YYYY-MM') as month, sum(u.bytes_up + u.bytes_down)::text as bytes
+        from usage_record u where u.at >= ${usage.from}::timestamptz and u.at < ${usage.to}::timestamptz group by 1`.execute(ctx.db);
+      const raw = Object.fromEntries(byMonth.rows.map((r) => [r.month, Number(r.bytes)]));
+      const answered = Object.fromEntries(
+        (usage.points as Row[]).filter((p) => p.bytesUp + p.bytesDown > 0).map((p) => [p.local.slice(0, 7), p.bytesUp + p.bytesDown]),
+      );
+      expect(answered, `${zone} ${from}..${to}`).toEqual(raw);
+      const north = await ok('northwind', '/portal/graphs/usage', { ...body, accountId: harborAccount }, zone);
+      const harbor = await rawUsage(north.from, north.to, { accountId: harborAccount });
+      expect(north.points.reduce((t: number, p: Row) => t + p.bytesUp, 0)).toBe(harbor.up);
+      const sales = await rawSales(usage.from, usage.to);
+      const total = await ok('admin', '/portal/graphs/salesTotal', body, zone);
+      expect([total.value, total.count], `${zone} ${from}..${to}`).toEqual([expect.closeTo(sales.amount, 2), sales.count]);
+      const series = await ok('admin', '/portal/graphs/sales', body, zone);
+      expect(series.points.reduce((t: number, p: Row) => t + p.count, 0)).toBe(sales.count);
+      const countries = (await ok('admin', '/portal/graphs/countries', body, zone)).items as Row[];
+      const all = await rawUsage(usage.from, usage.to, {});
+      expect(countries.reduce((t, c) => t + c.mb, 0)).toBeCloseTo((all.up + all.down) / MB, 1);
+      expect(countries.reduce((t, c) => t + c.sales, 0)).toBeCloseTo(sales.amount, 2);
+    }
   });
 
   it("shows each tenant only its subtree's figures: a sub-reseller never its parent's, an account user its account", async () => {

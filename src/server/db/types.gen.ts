@@ -728,6 +728,39 @@ export interface Role {
   version: Generated<number>;
 }
 
+export interface SalesDay {
+  accountId: number;
+  amount: Generated<Numeric>;
+  country: string;
+  plmn: string;
+  resellerId: number;
+  sales: Generated<number>;
+  slot: Timestamp;
+  vendorId: number;
+}
+
+export interface SalesHour {
+  accountId: number;
+  amount: Generated<Numeric>;
+  country: string;
+  plmn: string;
+  resellerId: number;
+  sales: Generated<number>;
+  slot: Timestamp;
+  vendorId: number;
+}
+
+export interface SalesMonth {
+  accountId: number;
+  amount: Generated<Numeric>;
+  country: string;
+  plmn: string;
+  resellerId: number;
+  sales: Generated<number>;
+  slot: Timestamp;
+  vendorId: number;
+}
+
 export interface SalesRollupKey {
   accountId: number;
   amount: Numeric;
@@ -1076,6 +1109,16 @@ export interface UsageHour {
   slot: Timestamp;
 }
 
+export interface UsageMonth {
+  accountId: number;
+  bytesDown: Generated<number>;
+  bytesUp: Generated<number>;
+  plmn: string;
+  records: Generated<number>;
+  resellerId: number;
+  slot: Timestamp;
+}
+
 export interface UsageRecord {
   apn: string | null;
   at: Timestamp;
@@ -1105,6 +1148,14 @@ export interface UsageResellerHour {
   slot: Timestamp;
 }
 
+export interface UsageResellerMonth {
+  bytesDown: Generated<number>;
+  bytesUp: Generated<number>;
+  records: Generated<number>;
+  resellerId: number;
+  slot: Timestamp;
+}
+
 export interface UsageSlot {
   accountId: number;
   bytesDown: Generated<number>;
@@ -1126,6 +1177,16 @@ export interface UsageSubscriberDay {
 }
 
 export interface UsageSubscriberHour {
+  accountId: number;
+  bytesDown: Generated<number>;
+  bytesUp: Generated<number>;
+  records: Generated<number>;
+  resellerId: number;
+  slot: Timestamp;
+  subscriberId: number;
+}
+
+export interface UsageSubscriberMonth {
   accountId: number;
   bytesDown: Generated<number>;
   bytesUp: Generated<number>;
@@ -1241,6 +1302,9 @@ export interface DB {
   roamingProfileSponsorName: RoamingProfileSponsorName;
   roamingRule: RoamingRule;
   role: Role;
+  salesDay: SalesDay;
+  salesHour: SalesHour;
+  salesMonth: SalesMonth;
   salesRollupKey: SalesRollupKey;
   salesSlot: SalesSlot;
   serviceClass: ServiceClass;
@@ -1270,12 +1334,15 @@ export interface DB {
   supportTicket: SupportTicket;
   usageDay: UsageDay;
   usageHour: UsageHour;
+  usageMonth: UsageMonth;
   usageRecord: UsageRecord;
   usageResellerDay: UsageResellerDay;
   usageResellerHour: UsageResellerHour;
+  usageResellerMonth: UsageResellerMonth;
   usageSlot: UsageSlot;
   usageSubscriberDay: UsageSubscriberDay;
   usageSubscriberHour: UsageSubscriberHour;
+  usageSubscriberMonth: UsageSubscriberMonth;
   usageSubscriberSlot: UsageSubscriberSlot;
   webhookAttempt: WebhookAttempt;
   webhookDelivery: WebhookDelivery;

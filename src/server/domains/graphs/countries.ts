@@ -1,6 +1,6 @@
 /**
  * The dashboard's world map: per country, the SIMs active in a range, the data they used and the package sales, read
- * from the rollups of migration 0150 (never the raw usage log) and scoped like every graph call (docs/dashboard.md).
+ * from the rollups of migrations 0150, 0166 and 0170 (never the raw usage log) and scoped like every graph call (docs/dashboard.md).
  *
  * - `mb`: the usage of the range by the country of the network it was used on (usage_slot's PLMN → network.country);
  * - `activeSims`: the subscribers with usage in the range (usage_subscriber_slot), by the subscriber's country (where
@@ -15,44 +15,27 @@ import { idSchema, INT_MIN, objectBody } from '../../http/input';
 import { LEDGER_CURRENCY } from '../ledger';
 import { rangeProperties, resolveRange, timeZoneOf, TIME_ZONE_HEADER, type RangeBody, type ResolvedRange } from './ranges';
 import { scopeOf, type ScopeBody } from './scope';
+import { graphRead, NETWORK_LEVELS, rollupRows, SALES_FIGURES, SALES_LEVELS, SUBSCRIBER_LEVELS } from './usageBy';
 
 const MB = 1_048_576;
 
-/**
- * The usage rows of [from, to) with their network, each exactly once: whole UTC days inside the range, whole hours in
- * the days holding an end, quarter hours in the hours holding one (both ends fall on quarter hours).
- */
-function usageByNetwork(scope: RawBuilder<SqlBool>, r: ResolvedRange) {
-  const from = sql`${r.from}::timestamptz`;
-  const to = sql`${r.to}::timestamptz`;
-  return sql`(
-    with t as (select unnest(array[${from}, ${to}]) as t),
-    qwin as (select distinct date_trunc('hour', t at time zone 'UTC') at time zone 'UTC' as s from t),
-    hwin as (select distinct date_trunc('day', t at time zone 'UTC') at time zone 'UTC' as s from t)
-    select x.plmn, x.bytes_up + x.bytes_down as bytes from qwin w join usage_slot x
-      on ${scope} and x.slot >= w.s and x.slot < w.s + interval '1 hour' and x.slot >= ${from} and x.slot < ${to}
-    union all
-    select x.plmn, x.bytes_up + x.bytes_down from hwin w join usage_hour x
-      on ${scope} and x.slot >= w.s and x.slot < w.s + interval '1 day' and x.slot >= ${from} and x.slot < ${to}
-        and x.slot not in (select s from qwin)
-    union all
-    select x.plmn, x.bytes_up + x.bytes_down from usage_day x
-      where ${scope} and x.slot >= ${from} and x.slot < ${to} and x.slot not in (select s from hwin))`;
-}
-
 /** Per country (ISO code; '' when unknown): active SIMs, MB and sales over the range, the most active first. */
 export async function countryFigures(db: Kysely<Database>, r: ResolvedRange, scope: RawBuilder<SqlBool>) {
-  const inRange = sql<SqlBool>`x.slot >= ${r.from}::timestamptz and x.slot < ${r.to}::timestamptz`;
+  const from = sql`${r.from}::timestamptz`;
+  const to = sql`${r.to}::timestamptz`;
+  // Each rollup's rows of [from, to) at the coarsest levels the two ends allow (see `rollupRows`).
+  const ends = sql`(select unnest(array[${from}, ${to}]) as t)`;
+  const usageRows = (levels: typeof NETWORK_LEVELS, columns: RawBuilder<unknown>) => rollupRows(levels, scope, from, to, ends, columns);
   const { rows } = await sql<{ country: string; sims: string; bytes: string; amount: string }>`
     with usage as (
       select coalesce((select n.country from network n where n.plmn = u.plmn order by n.withdrawn_at nulls first limit 1), '') as country,
-        sum(u.bytes) as bytes
-      from ${usageByNetwork(scope, r)} u group by u.plmn),
+        sum(u.bytes_up + u.bytes_down) as bytes
+      from ${usageRows(NETWORK_LEVELS, sql`, x.plmn`)} u group by u.plmn),
     active as (
       select coalesce(s.country, '') as country, count(*) as sims
-      from (select distinct x.subscriber_id from usage_subscriber_slot x where ${scope} and ${inRange} and x.bytes <> 0) a
+      from (select distinct x.subscriber_id from ${usageRows(SUBSCRIBER_LEVELS, sql`, x.subscriber_id`)} x where x.bytes_up + x.bytes_down <> 0) a
       join subscriber s on s.subscriber_id = a.subscriber_id group by 1),
-    sold as (select x.country, sum(x.amount) as amount from sales_slot x where ${scope} and ${inRange} group by 1),
+    sold as (select x.country, sum(x.amount) as amount from ${rollupRows(SALES_LEVELS, scope, from, to, ends, sql`, x.country`, SALES_FIGURES)} x group by 1),
     countries as (select country from usage union select country from active union select country from sold)
     select c.country,
       coalesce((select a.sims from active a where a.country = c.country), 0)::text as sims,
@@ -116,11 +99,7 @@ export function registerCountryRoutes(app: FastifyInstance, db: Kysely<Database>
       const zone = await timeZoneOf(db, request);
       const range = await resolveRange(db, body, zone);
       const scope = await scopeOf(db, principalOf(request), body);
-      const items = await db.transaction().execute(async (trx) => {
-        // As the other windowed reads: the planner's estimates are far above the rows read; compiling costs more.
-        await sql`set local jit = off`.execute(trx);
-        return countryFigures(trx, range, scope);
-      });
+      const items = await graphRead(db, (trx) => countryFigures(trx, range, scope));
       return { range: range.range, timeZone: range.timeZone, from: range.from, to: range.to, currency: LEDGER_CURRENCY, items };
     },
   );

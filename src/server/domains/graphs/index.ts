@@ -1,9 +1,10 @@
 /**
  * The dashboard's graphs (docs/dashboard.md): usage and package sales over a time range in the caller's time zone,
  * sales totals by country, customer, operator and vendor, the trends of the last 24 hours against the six days
- * before, and the top subscribers of the last 24 hours. Every figure is read from the rollups of migration 0150
- * (quarter-hour slots kept by triggers), never from the raw usage log or the packages, and is scoped to the caller's
- * subtree (an account user: its account).
+ * before, and the top subscribers of the last 24 hours. Every figure is read from the rollups of migrations 0150,
+ * 0166 and 0170 (quarter hours, UTC hours, days and months, kept by triggers) at the coarsest level the range's
+ * boundaries allow (`rollupRows`), never from the raw usage log or the packages, and is scoped to the caller's subtree
+ * (an account user: its account).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
@@ -15,7 +16,7 @@ import { subtreePattern } from '../../http/tenancy';
 import { LEDGER_CURRENCY } from '../ledger';
 import { bucketOf, bucketSeries, rangeProperties, resolveRange, timeZoneOf, TIME_ZONE_HEADER, type RangeBody, type ResolvedRange } from './ranges';
 import { scopeOf, type ScopeBody } from './scope';
-import { NETWORK_LEVELS, rollupRows, usageLevels, withoutJit, type Levels } from './usageBy';
+import { NETWORK_LEVELS, rollupRows, SALES_FIGURES, SALES_LEVELS, SUBSCRIBER_LEVELS, usageLevels, graphRead, type Levels } from './usageBy';
 
 /** A megabyte of the graphs: 2^20 bytes. */
 export const MB = 1_048_576;
@@ -132,7 +133,17 @@ async function question(db: Kysely<Database>, request: FastifyRequest) {
   return { range, scope, levels: usageLevels(principal, body) };
 }
 
-const inRange = (r: ResolvedRange) => sql<SqlBool>`x.slot >= ${r.from}::timestamptz and x.slot < ${r.to}::timestamptz`;
+/**
+ * The instants a range's buckets start at, its start and its end: the boundaries no rollup row read may straddle (a
+ * custom range's first month bucket starts before the range, at the zone's first of the month).
+ */
+const bucketBounds = (r: ResolvedRange) =>
+  sql`(select start as t from ${bucketSeries(r)} s union all select unnest(array[${r.from}::timestamptz, ${r.to}::timestamptz]))`;
+/** The range's two ends alone, for a total over it. */
+const endBounds = (r: ResolvedRange) => sql`(select unnest(array[${r.from}::timestamptz, ${r.to}::timestamptz]) as t)`;
+/** The package sales rows of a range, each once, at the coarsest levels its `bounds` allow (see `rollupRows`). */
+const salesRows = (r: ResolvedRange, scope: RawBuilder<SqlBool>, bounds: RawBuilder<unknown>, columns: RawBuilder<unknown> = sql``) =>
+  rollupRows(SALES_LEVELS, scope, sql`${r.from}::timestamptz`, sql`${r.to}::timestamptz`, bounds, columns, SALES_FIGURES);
 const startColumns = (r: ResolvedRange) =>
   sql`to_char(b.start at time zone 'UTC', ${ISO}) as start, to_char(b.start at time zone ${r.timeZone}, 'YYYY-MM-DD"T"HH24:MI') as local`;
 const rangeOf = (r: ResolvedRange) => ({ range: r.range, timeZone: r.timeZone, bucket: r.bucket, from: r.from, to: r.to });
@@ -142,7 +153,7 @@ export function usageSeriesQuery(r: ResolvedRange, scope: RawBuilder<SqlBool>, l
   return sql<{ start: string; local: string; up: string; down: string; records: string }>`
     with v as (
       select ${bucketOf(sql`x.slot`, r)} as start, sum(x.bytes_up) as up, sum(x.bytes_down) as down, sum(x.records) as records
-      from ${rollupRows(levels, scope, sql`${r.from}::timestamptz`, sql`${r.to}::timestamptz`, sql`(select start as t from ${bucketSeries(r)} s union all select ${r.to}::timestamptz)`)} x
+      from ${rollupRows(levels, scope, sql`${r.from}::timestamptz`, sql`${r.to}::timestamptz`, bucketBounds(r))} x
       group by 1)
     select ${startColumns(r)}, coalesce(v.up, 0)::text as up, coalesce(v.down, 0)::text as down, coalesce(v.records, 0)::text as records
     from ${bucketSeries(r)} b left join v on v.start = b.start order by b.start`;
@@ -150,7 +161,7 @@ export function usageSeriesQuery(r: ResolvedRange, scope: RawBuilder<SqlBool>, l
 
 /** Usage per bucket of the range. */
 export async function usageSeries(db: Kysely<Database>, r: ResolvedRange, scope: RawBuilder<SqlBool>, levels: Levels = NETWORK_LEVELS) {
-  const { rows } = await withoutJit(db, (trx) => usageSeriesQuery(r, scope, levels).execute(trx));
+  const { rows } = await graphRead(db, (trx) => usageSeriesQuery(r, scope, levels).execute(trx));
   return {
     ...rangeOf(r),
     points: rows.map((p) => ({
@@ -166,12 +177,14 @@ export async function usageSeries(db: Kysely<Database>, r: ResolvedRange, scope:
 
 /** Package sales per bucket of the range. */
 export async function salesSeries(db: Kysely<Database>, r: ResolvedRange, scope: RawBuilder<SqlBool>) {
-  const { rows } = await sql<{ start: string; local: string; amount: string; sales: string }>`
+  const { rows } = await graphRead(db, (trx) =>
+    sql<{ start: string; local: string; amount: string; sales: string }>`
     with v as (
       select ${bucketOf(sql`x.slot`, r)} as start, sum(x.amount) as amount, sum(x.sales) as sales
-      from sales_slot x where ${scope} and ${inRange(r)} group by 1)
+      from ${salesRows(r, scope, bucketBounds(r))} x group by 1)
     select ${startColumns(r)}, coalesce(v.amount, 0)::text as amount, coalesce(v.sales, 0)::text as sales
-    from ${bucketSeries(r)} b left join v on v.start = b.start order by b.start`.execute(db);
+    from ${bucketSeries(r)} b left join v on v.start = b.start order by b.start`.execute(trx),
+  );
   return {
     ...rangeOf(r),
     currency: LEDGER_CURRENCY,
@@ -191,12 +204,14 @@ const BY = {
 } as const;
 
 export async function salesByKey(db: Kysely<Database>, r: ResolvedRange, scope: RawBuilder<SqlBool>, by: keyof typeof BY) {
-  const { rows } = await sql<{ key: string; label: string | null; amount: string; sales: string }>`
+  const { rows } = await graphRead(db, (trx) =>
+    sql<{ key: string; label: string | null; amount: string; sales: string }>`
     select k.key, ${BY[by].label} as label, k.amount::text as amount, k.sales::text as sales from (
-      select ${BY[by].key} as key, sum(x.amount) as amount, sum(x.sales) as sales
-      from sales_slot x where ${scope} and ${inRange(r)} group by 1 having sum(x.sales) <> 0 or sum(x.amount) <> 0
+      select x.key, sum(x.amount) as amount, sum(x.sales) as sales
+      from ${salesRows(r, scope, endBounds(r), sql`, ${BY[by].key} as key`)} x group by 1 having sum(x.sales) <> 0 or sum(x.amount) <> 0
       order by 2 desc, 1 limit ${MAX_KEYS}) k
-    order by k.amount desc, k.key`.execute(db);
+    order by k.amount desc, k.key`.execute(trx),
+  );
   return {
     ...rangeOf(r),
     currency: LEDGER_CURRENCY,
@@ -206,19 +221,20 @@ export async function salesByKey(db: Kysely<Database>, r: ResolvedRange, scope: 
 
 /** The last 24 hours (to the end of the current quarter hour) against the daily average of the six days before. */
 export async function trends(db: Kysely<Database>, scope: RawBuilder<SqlBool>, levels: Levels = NETWORK_LEVELS) {
-  const windows = sql`x.slot >= graph_slot(now()) - interval '6 days 23 hours 45 minutes'`;
   const last = sql`x.slot >= graph_slot(now()) - interval '23 hours 45 minutes'`;
   const start = sql`graph_slot(now()) - interval '6 days 23 hours 45 minutes'`;
   const split = sql`graph_slot(now()) - interval '23 hours 45 minutes'`;
   const end = sql`graph_slot(now()) + interval '15 minutes'`;
-  const week = rollupRows(levels, scope, start, end, sql`(select unnest(array[${start}, ${split}, ${end}]) as t)`);
-  const { rows } = await withoutJit(db, (trx) =>
+  const bounds = sql`(select unnest(array[${start}, ${split}, ${end}]) as t)`;
+  const week = rollupRows(levels, scope, start, end, bounds);
+  const sold = rollupRows(SALES_LEVELS, scope, start, end, bounds, sql``, SALES_FIGURES);
+  const { rows } = await graphRead(db, (trx) =>
     sql<{ ulast: string; uprev: string; slast: string; sprev: string }>`
     select
       (select coalesce(sum(x.bytes_up + x.bytes_down) filter (where ${last}), 0)::text from ${week} x) as ulast,
       (select coalesce(sum(x.bytes_up + x.bytes_down) filter (where not ${last}), 0)::text from ${week} x) as uprev,
-      (select coalesce(sum(x.amount) filter (where ${last}), 0)::text from sales_slot x where ${scope} and ${windows}) as slast,
-      (select coalesce(sum(x.amount) filter (where not ${last}), 0)::text from sales_slot x where ${scope} and ${windows}) as sprev`.execute(trx),
+      (select coalesce(sum(x.amount) filter (where ${last}), 0)::text from ${sold} x) as slast,
+      (select coalesce(sum(x.amount) filter (where not ${last}), 0)::text from ${sold} x) as sprev`.execute(trx),
   );
   /** The trend of exact figures (bytes or dollars), shown in `scale` (MB or dollars). */
   const trend = (lastValue: number, previous: number, scale: (n: number) => number) => {
@@ -255,9 +271,11 @@ export function registerGraphRoutes(app: FastifyInstance, db: Kysely<Database>) 
   });
   app.post('/portal/graphs/salesTotal', ranged('Package sales over a time range (US dollars) and how many packages', salesTotalSchema), async (request) => {
     const { range, scope } = await question(db, request);
-    const { rows } = await sql<{ amount: string; sales: string }>`
-      select coalesce(sum(x.amount), 0)::text as amount, coalesce(sum(x.sales), 0)::text as sales from sales_slot x where ${scope} and ${inRange(range)}`.execute(
-      db,
+    const { rows } = await graphRead(db, (trx) =>
+      sql<{ amount: string; sales: string }>`
+      select coalesce(sum(x.amount), 0)::text as amount, coalesce(sum(x.sales), 0)::text as sales from ${salesRows(range, scope, endBounds(range))} x`.execute(
+        trx,
+      ),
     );
     return { ...rangeOf(range), currency: LEDGER_CURRENCY, value: Number(rows[0].amount), count: Number(rows[0].sales) };
   });
@@ -314,30 +332,34 @@ export function registerGraphRoutes(app: FastifyInstance, db: Kysely<Database>) 
       if (!found) throw notFound();
       scope = sql<SqlBool>`${scope} and x.reseller_id in (select r.id from reseller r where r.path like ${subtreePattern({ resellerPath: found.path })})`;
     }
-    const { rows } = await sql<{
-      subscriberId: number;
-      name: string | null;
-      imsi: string;
-      accountId: number;
-      resellerId: number;
-      resellerName: string;
-      bytes: string;
-      today: string;
-      charge: string;
-      usageTodayBytes: string;
-      dailyLimitBytes: string | null;
-    }>`
+    const since = sql`graph_slot(now()) - interval '23 hours 45 minutes'`;
+    const end = sql`graph_slot(now()) + interval '15 minutes'`;
+    const { rows } = await graphRead(db, (trx) =>
+      sql<{
+        subscriberId: number;
+        name: string | null;
+        imsi: string;
+        accountId: number;
+        resellerId: number;
+        resellerName: string;
+        bytes: string;
+        today: string;
+        charge: string;
+        usageTodayBytes: string;
+        dailyLimitBytes: string | null;
+      }>`
       with w as (select graph_slot(now()) - interval '23 hours 45 minutes' as since, (date_trunc('day', now() at time zone ${zone}) at time zone ${zone}) as midnight),
       t as (
-        select x.subscriber_id, sum(x.bytes) as bytes from usage_subscriber_slot x, w where ${scope} and x.slot >= w.since
-        group by 1 having sum(x.bytes) > 0 order by 2 desc, 1 limit ${size})
+        select x.subscriber_id, sum(x.bytes_up + x.bytes_down) as bytes from ${rollupRows(SUBSCRIBER_LEVELS, scope, since, end, sql`(select unnest(array[${since}, ${end}]) as t)`, sql`, x.subscriber_id`)} x
+        group by 1 having sum(x.bytes_up + x.bytes_down) > 0 order by 2 desc, 1 limit ${size})
       select s.subscriber_id as "subscriberId", s.name, s.imsi, s.account_id as "accountId", s.reseller_id as "resellerId", r.name as "resellerName",
         t.bytes::text as bytes,
         (select coalesce(sum(u.bytes), 0) from usage_subscriber_slot u where u.subscriber_id = t.subscriber_id and u.slot >= w.midnight)::text as today,
         (select coalesce(sum(c.amount), 0) from subscriber_charge c where c.subscriber_id = t.subscriber_id and c.created_at >= w.since)::text as charge,
         s.usage_today_bytes::text as "usageTodayBytes", s.daily_limit_bytes::text as "dailyLimitBytes"
       from t cross join w join subscriber s on s.subscriber_id = t.subscriber_id join reseller r on r.id = s.reseller_id
-      order by t.bytes desc, t.subscriber_id`.execute(db);
+      order by t.bytes desc, t.subscriber_id`.execute(trx),
+    );
     return rows.map((r) => ({
       subscriberId: r.subscriberId,
       name: r.name,

@@ -32,12 +32,17 @@ export const MAX_USAGE_GROUPS = 200;
 const MB = 1_048_576;
 const mb = (bytes: number) => Math.round((bytes / MB) * 1000) / 1000;
 
-/** The three levels of one rollup: quarter hours, UTC hours, UTC days. */
-export type Levels = readonly [slot: string, hour: string, day: string];
-export const NETWORK_LEVELS: Levels = ['usage_slot', 'usage_hour', 'usage_day'];
+/** The four levels of one rollup: quarter hours, UTC hours, UTC days, UTC months. */
+export type Levels = readonly [slot: string, hour: string, day: string, month: string];
+export const NETWORK_LEVELS: Levels = ['usage_slot', 'usage_hour', 'usage_day', 'usage_month'];
 /** Per reseller alone (no account or network split): for callers not narrowed to an account. */
-export const RESELLER_LEVELS: Levels = ['usage_slot', 'usage_reseller_hour', 'usage_reseller_day'];
-export const SUBSCRIBER_LEVELS: Levels = ['usage_subscriber_slot', 'usage_subscriber_hour', 'usage_subscriber_day'];
+export const RESELLER_LEVELS: Levels = ['usage_slot', 'usage_reseller_hour', 'usage_reseller_day', 'usage_reseller_month'];
+export const SUBSCRIBER_LEVELS: Levels = ['usage_subscriber_slot', 'usage_subscriber_hour', 'usage_subscriber_day', 'usage_subscriber_month'];
+/** The package sales (migrations 0150 and 0170). */
+export const SALES_LEVELS: Levels = ['sales_slot', 'sales_hour', 'sales_day', 'sales_month'];
+/** The figures every usage rollup row has. */
+export const USAGE_FIGURES = sql`x.bytes_up, x.bytes_down, x.records`;
+export const SALES_FIGURES = sql`x.amount, x.sales`;
 
 /**
  * The rollup a caller's usage over time reads: per reseller alone unless the scope is one account (an account user,
@@ -48,12 +53,25 @@ export function usageLevels(principal: Principal, body: ScopeBody): Levels {
 }
 
 /**
+ * A level's windows: the UTC hours, days or months (`unit`) one of the instants `t` falls inside, as [s, e). An
+ * instant at a period's very start splits nothing: a zone's whole hours are whole UTC hours, and UTC's days and
+ * months whole UTC days and months.
+ */
+const windows = (unit: 'hour' | 'day' | 'month') =>
+  sql`(select s at time zone 'UTC' as s, (s + ${sql.lit(`1 ${unit}`)}::interval) at time zone 'UTC' as e
+    from (select distinct date_trunc(${sql.lit(unit)}, t at time zone 'UTC') as s from t
+      where date_trunc(${sql.lit(unit)}, t at time zone 'UTC') <> t at time zone 'UTC') q)`;
+
+/**
  * The rows of [from, to) of a rollup, each exactly once, read at the coarsest level that stays inside one bucket:
- * whole UTC days without a boundary (`bounds`: a subquery of instants `t`, the buckets' starts and the range's end),
- * whole hours of the days around a boundary, and quarter hours only in the hours holding one. Each window's reads are
- * bounded by the window alone (clipped to the range), so the planner reads them through the slot index window by
- * window instead of reading the whole range at the finer levels and filtering. Columns: `slot`,
- * bytes_up, bytes_down, records and `columns` (more of the rollup's, e.g. `x.plmn`).
+ * whole UTC months without a boundary (`bounds`: a subquery of instants `t`, the buckets' starts and the range's end),
+ * whole days of the months holding one, whole hours of the days holding one, and quarter hours only in the hours
+ * holding one. A month or a day of a zone off UTC always holds a boundary of a monthly or daily bucket in that zone,
+ * so such a series reads its middle by days or hours; a total (two boundaries, the range's ends) reads every whole
+ * UTC month between them. Each window's reads are bounded by the window alone (clipped to the range), so the planner
+ * reads them through the slot index window by window instead of reading the whole range at the finer levels and
+ * filtering. Columns: `slot`, `figures` (the usage's bytes and records by default) and `columns` (more of the
+ * rollup's, e.g. `, x.plmn`).
  */
 export function rollupRows(
   levels: Levels,
@@ -62,33 +80,41 @@ export function rollupRows(
   to: RawBuilder<unknown>,
   bounds: RawBuilder<unknown>,
   columns: RawBuilder<unknown> = sql``,
+  figures: RawBuilder<unknown> = USAGE_FIGURES,
 ) {
-  const [slot, hour, day] = levels.map((t) => sql.table(t));
-  const cols = sql`x.slot, x.bytes_up, x.bytes_down, x.records ${columns}`;
+  const [slot, hour, day, month] = levels.map((t) => sql.table(t));
+  const cols = sql`x.slot, ${figures} ${columns}`;
+  // The period holding `to` is always read a level finer, so each level's reads also stop at its start: the index
+  // range then leaves out that period's rows (the current month's, for a range to now) instead of filtering them.
+  const below = (unit: string) => sql`least(${to}, date_trunc(${sql.lit(unit)}, (${to}) at time zone 'UTC') at time zone 'UTC')`;
+  const within = (unit: string) => sql`x.slot >= greatest(w.s, ${from}) and x.slot < least(w.e, ${below(unit)})`;
   return sql`(
     with t as (select distinct t from ${bounds} b),
-    qwin as (select distinct date_trunc('hour', t at time zone 'UTC') at time zone 'UTC' as s from t),
-    hwin as (select distinct date_trunc('day', t at time zone 'UTC') at time zone 'UTC' as s from t)
-    select x.* from qwin w cross join lateral (
-      select ${cols} from ${slot} x
-      where ${scope} and x.slot >= greatest(w.s, ${from}) and x.slot < least(w.s + interval '1 hour', ${to})) x
+    qwin as materialized ${windows('hour')},
+    hwin as materialized ${windows('day')},
+    dwin as materialized ${windows('month')}
+    select x.* from qwin w cross join lateral (select ${cols} from ${slot} x where ${scope} and x.slot >= greatest(w.s, ${from}) and x.slot < least(w.e, ${to})) x
     union all
     select x.* from hwin w cross join lateral (
-      select ${cols} from ${hour} x
-      where ${scope} and x.slot >= greatest(w.s, ${from}) and x.slot < least(w.s + interval '1 day', ${to})
-        and x.slot not in (select s from qwin)) x
+      select ${cols} from ${hour} x where ${scope} and ${within('hour')} and x.slot not in (select s from qwin)) x
     union all
-    select ${cols} from ${day} x
-      where ${scope} and x.slot >= ${from} and x.slot < ${to} and x.slot not in (select s from hwin))`;
+    select x.* from dwin w cross join lateral (
+      select ${cols} from ${day} x where ${scope} and ${within('day')} and x.slot not in (select s from hwin)) x
+    union all
+    select ${cols} from ${month} x
+      where ${scope} and x.slot >= ${from} and x.slot < ${below('month')} and x.slot not in (select s from dwin))`;
 }
 
 /**
- * Runs a read with PostgreSQL's JIT compilation off: the planner's row estimates for the windowed reads are far above
- * the rows they read, and compiling the plan cost more than running it.
+ * Runs a graph read with PostgreSQL's JIT compilation off (the planner's row estimates for the windowed reads are far
+ * above the rows they read, and compiling the plan cost more than running it) and room to group a range's keys in
+ * memory (totals per subscriber or the map's active SIMs group hundreds of thousands of keys; the default 4 MB
+ * spilled them to disk).
  */
-export function withoutJit<T>(db: Kysely<Database>, read: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+export function graphRead<T>(db: Kysely<Database>, read: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
   return db.transaction().execute(async (trx) => {
     await sql`set local jit = off`.execute(trx);
+    await sql`set local work_mem = '64MB'`.execute(trx);
     return read(trx);
   });
 }
@@ -318,7 +344,7 @@ export function registerUsageByRoutes(app: FastifyInstance, db: Kysely<Database>
     async (request) => {
       const q = await question(request, true);
       const item = sql`json_build_object('key', k.key, 'label', k.label, 'up', k.up, 'down', k.down, 'records', k.records, 'active', k.active)`;
-      const { rows } = await withoutJit(db, (trx) =>
+      const { rows } = await graphRead(db, (trx) =>
         sql<{ total: string; items: ItemRow[] | null; top: ItemRow[] | null }>`
           with totals as materialized (select t.*, ${q.sortBy === 'label' ? sql`(select ${q.label} from (select t.key) k)` : sql`null::text`} as label from ${q.totals} t)
           select (select count(*) from totals)::text as total,
