@@ -571,7 +571,11 @@ export default function OrderWizard() {
             </dd>
             <dt>{label('orders.wizard.step.imsiRange')}</dt>
             <dd data-testid="summary-imsi-range">
-              {state.customImsiFrom && state.customImsiTo ? <bdi dir="ltr">{`${state.customImsiFrom} – ${state.customImsiTo}`}</bdi> : label('orders.wizard.none')}
+              {state.customImsiFrom && state.customImsiTo ? (
+                <bdi dir="ltr">{`${state.customImsiFrom} – ${state.customImsiTo}`}</bdi>
+              ) : (
+                label('orders.wizard.none')
+              )}
             </dd>
             <dt>{label('orders.field.provider')}</dt>
             <dd data-testid="summary-provider">
