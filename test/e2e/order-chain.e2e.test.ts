@@ -236,7 +236,7 @@ describe('the SIM order chain in the browser', () => {
     for (const iccid of [iccids[0], iccids[ASSIGNED - 1]]) {
       await page.goto(`${portal.url}/#/subscribers?searchBy=iccid&searchKey=${iccid}&page=1`);
       await poll(() => grid.locator('[role="gridcell"][col-id="accountName"]').allInnerTexts()).toEqual(['Alpine Sensors']);
-      expect(await grid.locator('[role="gridcell"][col-id="imsi"]').allInnerTexts()).toEqual([imsiOf.get(iccid)]);
+      await poll(() => grid.locator('[role="gridcell"][col-id="imsi"]').allInnerTexts()).toEqual([imsiOf.get(iccid)]);
     }
 
     // The inventory counts follow.
