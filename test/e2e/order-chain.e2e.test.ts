@@ -79,6 +79,7 @@ describe('the SIM order chain in the browser', () => {
     await page.getByTestId('order-provider').selectOption({ label: 'Orbit Cards' });
     await poll(() => page.getByTestId('order-profile').locator('option').count()).toBeGreaterThan(1);
     await page.getByTestId('order-profile').selectOption({ index: 1 });
+    const profileName = (await page.getByTestId('order-profile').locator('option:checked').innerText()).replace(/ \(.*\)$/, '');
     await page.getByTestId('wizard-next').click();
     await page.getByTestId('order-amount').fill(String(AMOUNT));
     await page.getByTestId('order-batch').fill(BATCH);
@@ -88,6 +89,14 @@ describe('the SIM order chain in the browser', () => {
     await page.getByTestId('wizard-next').click();
     // The summary is priced by the server: 500 plastic cards at the MOQ, 1.80 each, no fee.
     await poll(() => page.getByTestId('order-total').innerText()).toBe('$900.00');
+    // It repeats every choice: the roaming profile, the provider profile, the batch name and the delivery.
+    const summary = async (id: string) => page.getByTestId(`summary-${id}`).innerText();
+    expect(await summary('roaming')).toBe('Europe IoT');
+    expect(await summary('provider')).toBe('Orbit Cards');
+    expect(await summary('profile')).toBe(profileName);
+    expect(await summary('batch')).toBe(BATCH);
+    expect(await summary('delivery')).toBe('ops@northwind.example');
+    expect(await summary('amount')).toBe('500 · USD');
     await page.screenshot({ path: `${SHOTS}/order-chain-summary-light.png`, fullPage: true });
     await page.getByTestId('wizard-submit').click();
     await page.getByTestId('order-detail').waitFor();
@@ -169,6 +178,8 @@ describe('the SIM order chain in the browser', () => {
     await page.reload();
     await poll(() => status(page)).toBe('Delivered');
     await screenshotThemes(page, `${SHOTS}/order-chain-detail`);
+    // The fee's label keeps its number isolated, so it reads in order in Hebrew too.
+    expect(await page.getByTestId('order-fee-below-moq').locator('bdi').innerText()).toBe('500');
 
     // The reseller: no keys for it, on the page or from the server.
     await switchUser(page, 'northwind', northwindPassword);
@@ -219,10 +230,13 @@ describe('the SIM order chain in the browser', () => {
     const grid = page.getByTestId('grid-subscriber');
     await poll(async () => new Set(await grid.locator('[role="gridcell"][col-id="accountName"]').allInnerTexts())).toEqual(new Set(['Alpine Sensors']));
     await page.screenshot({ path: `${SHOTS}/order-chain-subscribers-light.png`, fullPage: true });
-    // Each assigned card, found by its ICCID, belongs to Alpine Sensors.
+    // Each assigned card, found by its ICCID, belongs to Alpine Sensors, and its subscriber has the IMSI the
+    // allocation gave the card, as the keys file lists it.
+    const imsiOf = new Map(lines.slice(1).map((l) => [l.split(',')[0], l.split(',')[1]]));
     for (const iccid of [iccids[0], iccids[ASSIGNED - 1]]) {
       await page.goto(`${portal.url}/#/subscribers?searchBy=iccid&searchKey=${iccid}&page=1`);
       await poll(() => grid.locator('[role="gridcell"][col-id="accountName"]').allInnerTexts()).toEqual(['Alpine Sensors']);
+      await poll(() => grid.locator('[role="gridcell"][col-id="imsi"]').allInnerTexts()).toEqual([imsiOf.get(iccid)]);
     }
 
     // The inventory counts follow.

@@ -295,6 +295,65 @@ describe.each(engines)('SIM inventory on %s', (engine) => {
         .catch((e: { left?: number; message: string }) => e.left ?? e.message);
       expect(left).toBe(0);
     });
+
+    it("gives subscribers their cards' own IMSI and MSISDN, the sequence's IMSI only to cards without one, and refuses ones in use", async () => {
+      const reseller = ids['Northwind Mobile'];
+      const account = await accountOf('Harbor Logistics');
+      const batch = (name: string, more: Row) =>
+        ctx.db.transaction().execute((trx) => addSimBatch(trx, { resellerId: reseller, name, quantity: 10, simType: 'physical', userId: null, ...more }));
+      const carried = await batch('Carried resources', { imsiStart: '204049990000000', msisdnStart: '31699000000' });
+      const cards = await q(sql`select iccid, imsi, msisdn from sim_card where batch_id = ${carried.batchId} order by iccid`);
+      expect(cards.map((c) => [c.imsi, c.msisdn])).toEqual(Array.from({ length: 10 }, (_, i) => [`20404999000000${i}`, `3169900000${i}`]));
+      // A batch over IMSIs or MSISDNs other cards have, or with a first one that is none, is refused.
+      const clash = await batch('Clash', { imsiStart: '204049990000005' }).catch((e) => e);
+      expect([clash.statusCode, clash.fields?.map((f: Row) => f.field)]).toEqual([409, ['imsiStart']]);
+      const clashMsisdn = await batch('Clash', { msisdnStart: '31699000009' }).catch((e) => e);
+      expect([clashMsisdn.statusCode, clashMsisdn.fields?.map((f: Row) => f.field)]).toEqual([409, ['msisdnStart']]);
+      const overflow = await batch('Overflow', { imsiStart: '999999999999995' }).catch((e) => e);
+      expect([overflow.statusCode, overflow.fields?.map((f: Row) => f.field)]).toEqual([400, ['imsiStart']]);
+
+      const assign = (first: number, last: number) =>
+        northwind.post('/portal/inventory/assign', {
+          accountId: account.accountId,
+          iccidStart: cards[first].iccid,
+          iccidEnd: cards[last].iccid,
+          quantity: last - first + 1,
+        });
+      const done = await assign(0, 3);
+      expect(done.statusCode, done.body).toBe(200);
+      const made =
+        await q(sql`select s.subscriber_id, s.imsi, s.msisdn, (select array_agg(m.msisdn) from subscriber_msisdn m where m.subscriber_id = s.subscriber_id) as numbers
+        from subscriber s where s.iccid = any(${cards.slice(0, 4).map((c) => c.iccid)}) order by s.iccid`);
+      expect(made.map((r) => [r.imsi, r.msisdn, r.numbers])).toEqual(cards.slice(0, 4).map((c) => [c.imsi, c.msisdn, [c.msisdn]]));
+      const [audit] = await q(sql`select after from subscriber_audit where subscriber_id = ${made[0].subscriberId} and action = 'assign-from-inventory'`);
+      expect(audit.after).toMatchObject({ imsi: cards[0].imsi, msisdn: cards[0].msisdn });
+
+      // A subscriber already has the IMSI (or the MSISDN) of a card: 409 naming the field, nothing assigned.
+      const before = await q(sql`select count(*)::int as n from subscriber`);
+      await sql`update subscriber set imsi = ${cards[5].imsi} where subscriber_id = ${made[0].subscriberId}`.execute(ctx.db);
+      const imsiUsed = await assign(4, 6);
+      expect([imsiUsed.statusCode, fields(imsiUsed)]).toEqual([409, [{ field: 'imsi', rule: 'unique' }]]);
+      await sql`update subscriber set imsi = ${cards[0].imsi} where subscriber_id = ${made[0].subscriberId}`.execute(ctx.db);
+      await sql`update subscriber_msisdn set msisdn = ${cards[6].msisdn} where msisdn = ${cards[0].msisdn}`.execute(ctx.db);
+      const msisdnUsed = await assign(4, 6);
+      expect([msisdnUsed.statusCode, fields(msisdnUsed)]).toEqual([409, [{ field: 'msisdn', rule: 'unique' }]]);
+      await sql`update subscriber_msisdn set msisdn = ${cards[0].msisdn} where msisdn = ${cards[6].msisdn}`.execute(ctx.db);
+      expect(await q(sql`select count(*)::int as n from subscriber`)).toEqual(before);
+      expect(await q(sql`select count(*)::int as n from sim_card where batch_id = ${carried.batchId} and status = 'inventory'`)).toEqual([{ n: 6 }]);
+
+      // Cards without resources of their own: the inventory's home network and no number.
+      const bare = await batch('No resources', {});
+      const [b] = await q(sql`select iccid_start, iccid_end from sim_batch where id = ${bare.batchId}`);
+      const plain = await northwind.post('/portal/inventory/assign', {
+        accountId: account.accountId,
+        iccidStart: b.iccidStart,
+        iccidEnd: b.iccidEnd,
+        quantity: 10,
+      });
+      expect(plain.statusCode, plain.body).toBe(200);
+      const own = await q(sql`select s.imsi, s.msisdn from subscriber s join sim_card c using (iccid) where c.batch_id = ${bare.batchId}`);
+      expect(own.every((r) => /^90128\d{10}$/.test(r.imsi) && r.msisdn === null)).toBe(true);
+    });
   });
 
   describe('the MSISDN pool', () => {

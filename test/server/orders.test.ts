@@ -437,6 +437,41 @@ describe.each(engines)('SIM orders on %s', (engine) => {
     expect(cards[0]).toMatchObject({ status: 'inventory', resellerId: ids.northwind });
     expect(Number(cards[0].cost)).toBe(1.8);
     expect(cards.map((c) => c.iccid)).toContain(p.iccidRange.split('-')[0]);
+
+    // Each card keeps the IMSI and MSISDN the allocation gave it, as the keys file lists them, and assigning the
+    // cards to an account makes them the subscribers'.
+    const keys = (await admin.get(`${O}/${p.uuid}/admin/keys`)).body.trim().split('\n').slice(1);
+    const listed = keys.map((l) => l.split(',')).map(([iccid, imsi, msisdn]) => ({ iccid, imsi, msisdn }));
+    expect(listed).toHaveLength(600);
+    expect(listed[0].imsi).toBe(p.imsiRange.split('-')[0]);
+    expect(listed[0].msisdn).toBe(p.msisdnRange.split('-')[0]);
+    const kept = await ctx.db.selectFrom('simCard').select(['iccid', 'imsi', 'msisdn']).where('batch', '=', 'Delivered batch').orderBy('iccid').execute();
+    expect(kept).toEqual(listed);
+    const account = await ctx.db
+      .selectFrom('account')
+      .select('accountId')
+      .where('resellerId', '=', ids.northwind)
+      .where('inventoryAccount', '=', false)
+      .orderBy('accountId')
+      .executeTakeFirstOrThrow();
+    const assigned = await northwind.post('/portal/inventory/assign', {
+      accountId: account.accountId,
+      iccidStart: listed[0].iccid,
+      iccidEnd: listed[49].iccid,
+      quantity: 50,
+    });
+    expect(assigned.statusCode, assigned.body).toBe(200);
+    const subscribers = await ctx.db
+      .selectFrom('subscriber')
+      .select(['iccid', 'imsi', 'msisdn'])
+      .where(
+        'iccid',
+        'in',
+        listed.slice(0, 50).map((c) => c.iccid),
+      )
+      .orderBy('iccid')
+      .execute();
+    expect(subscribers).toEqual(listed.slice(0, 50));
   });
 
   it('keeps four eyes on financial approval when the reseller asks for it', async () => {

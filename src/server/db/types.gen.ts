@@ -822,6 +822,8 @@ export interface SimCard {
   cost: Numeric | null;
   createdAt: Generated<Timestamp>;
   iccid: string;
+  imsi: string | null;
+  msisdn: string | null;
   profileType: string | null;
   resellerId: number;
   serviceProviderName: string | null;

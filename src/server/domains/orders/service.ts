@@ -182,7 +182,8 @@ export const toUsd = (amount: number, rate: number) => (Math.round((amount / rat
 
 /**
  * Puts a delivered order's SIMs into the reseller's inventory as one batch through the inventory domain
- * (`addSimBatch`): its allocated ICCID range, in stock, each card costing its share of the charged total. The batch
+ * (`addSimBatch`): its allocated ICCID range, in stock, each card costing its share of the charged total and carrying
+ * its allocated IMSI (slot 1's, the subscriber's IMSI) and MSISDN, as the keys file lists them. The batch
  * takes the order's batch name, or, when the reseller has a batch of that name already, the name with the order's
  * short id.
  */
@@ -202,6 +203,8 @@ export async function addOrderSimsToInventory(trx: Kysely<Database>, o: OrderRow
     profileType: o.profileName ?? (o.slots > 1 ? `multi-IMSI (${o.slots})` : 'single IMSI'),
     cost: (Number(chargedUsd) / o.amount).toFixed(2),
     serviceProviderName: o.serviceProviderName ?? o.providerName,
+    imsiStart: o.imsiFrom,
+    msisdnStart: o.msisdnFrom,
     orderUuid: o.uuid,
     userId,
   });

@@ -384,7 +384,9 @@ export default function OrderDetailPage() {
             <dd>{money(p.additionalSlotCharge)}</dd>
             <dt>{intl.formatMessage({ id: 'orders.price.artworkCharge' })}</dt>
             <dd>{money(p.artworkCharge)}</dd>
-            <dt>{intl.formatMessage({ id: 'orders.price.feeBelowMoq' }, { moq: p.moq })}</dt>
+            <dt data-testid="order-fee-below-moq">
+              <FormattedMessage id="orders.price.feeBelowMoq" values={{ moq: <bdi>{intl.formatNumber(p.moq)}</bdi> }} />
+            </dt>
             <dd>{money(p.feeBelowMoq)}</dd>
             <dt>{intl.formatMessage({ id: 'orders.price.discount' })}</dt>
             <dd>

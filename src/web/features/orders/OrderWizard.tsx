@@ -549,14 +549,78 @@ export default function OrderWizard() {
       {current === 'summary' && (
         <Step title="summary">
           <dl className="portal-order-summary" data-testid="order-summary">
+            <dt>{label('orders.field.resellerName')}</dt>
+            <dd data-testid="summary-reseller">
+              {state.resellerId === undefined ? label('orders.wizard.ownReseller') : <bdi>{resellers.find((r) => r.id === state.resellerId)?.name}</bdi>}
+            </dd>
             <dt>{label('orders.field.simType')}</dt>
             <dd>
               {label(`orders.simType.${state.simType}`)} · {label(`orders.simSize.${state.simSize}`)}
             </dd>
-            <dt>{label('orders.field.amount')}</dt>
-            <dd>{intl.formatNumber(state.amount)}</dd>
             <dt>{label('orders.field.sponsors')}</dt>
-            <dd>{state.sponsorIds.map((id) => (sponsors as { id: number; name: string }[]).find((s) => s.id === id)?.name).join(', ')}</dd>
+            <dd data-testid="summary-sponsors">
+              <bdi>{state.sponsorIds.map((id) => (sponsors as { id: number; name: string }[]).find((s) => s.id === id)?.name).join(', ')}</bdi>
+            </dd>
+            <dt>{label('orders.field.roamingProfile')}</dt>
+            <dd data-testid="summary-roaming">
+              {state.roamingProfileId === undefined ? (
+                label('orders.wizard.none')
+              ) : (
+                <bdi>{roamingProfiles.find((p) => p.id === state.roamingProfileId)?.name}</bdi>
+              )}
+            </dd>
+            <dt>{label('orders.wizard.step.imsiRange')}</dt>
+            <dd data-testid="summary-imsi-range">
+              {state.customImsiFrom && state.customImsiTo ? (
+                <bdi dir="ltr">{`${state.customImsiFrom} – ${state.customImsiTo}`}</bdi>
+              ) : (
+                label('orders.wizard.none')
+              )}
+            </dd>
+            <dt>{label('orders.field.provider')}</dt>
+            <dd data-testid="summary-provider">
+              <bdi>{providers.find((p) => p.id === state.providerId)?.name}</bdi>
+            </dd>
+            {state.profileMode === 'profile' ? (
+              <>
+                <dt>{label('orders.field.profile')}</dt>
+                <dd data-testid="summary-profile">
+                  <bdi>{profiles.find((p) => p.id === state.providerProfileId)?.name}</bdi>
+                </dd>
+              </>
+            ) : (
+              <>
+                <dt>{label('orders.field.serviceProviderName')}</dt>
+                <dd data-testid="summary-profile">
+                  <bdi>{state.serviceProviderName.trim()}</bdi>
+                </dd>
+              </>
+            )}
+            <dt>{label('orders.field.efConfig')}</dt>
+            <dd>{state.efConfig ?? label('orders.wizard.none')}</dd>
+            <dt>{label('orders.field.amount')}</dt>
+            <dd data-testid="summary-amount">
+              {intl.formatNumber(state.amount)} · {state.currency}
+            </dd>
+            <dt>{label('orders.field.batchName')}</dt>
+            <dd data-testid="summary-batch">{state.batchName.trim() ? <bdi>{state.batchName.trim()}</bdi> : label('orders.wizard.summary.batchDefault')}</dd>
+            <dt>{label(state.deliveryMode === 'email' ? 'orders.field.deliveryEmail' : 'orders.field.deliveryAddress')}</dt>
+            <dd data-testid="summary-delivery">
+              <bdi>
+                {state.deliveryMode === 'email'
+                  ? state.deliveryEmail
+                  : (() => {
+                      const a = ownAddresses.find((x) => x.id === state.deliveryAddressId);
+                      return a ? [a.companyName, a.street, a.city].filter(Boolean).join(', ') : '';
+                    })()}
+              </bdi>
+            </dd>
+            {physical && (
+              <>
+                <dt>{label('orders.wizard.step.artwork')}</dt>
+                <dd data-testid="summary-artwork">{state.artwork ? <bdi>{state.artwork.fileName}</bdi> : label('orders.wizard.none')}</dd>
+              </>
+            )}
             {price.data && (
               <>
                 <dt>{label('orders.price.unitPrice')}</dt>
@@ -567,7 +631,9 @@ export default function OrderWizard() {
                 <dd>{money(price.data.additionalSlotCharge)}</dd>
                 <dt>{label('orders.price.artworkCharge')}</dt>
                 <dd>{money(price.data.artworkCharge)}</dd>
-                <dt>{intl.formatMessage({ id: 'orders.price.feeBelowMoq' }, { moq: price.data.moq })}</dt>
+                <dt>
+                  <FormattedMessage id="orders.price.feeBelowMoq" values={{ moq: <bdi>{intl.formatNumber(price.data.moq)}</bdi> }} />
+                </dt>
                 <dd>{money(price.data.feeBelowMoq)}</dd>
                 <dt>{label('orders.price.discount')}</dt>
                 <dd>
