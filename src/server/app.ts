@@ -136,6 +136,9 @@ export async function buildApp(opts: AppOptions) {
       },
     },
   });
+  // A call to the API that finds the database's line full is refused before anything is read or checked: under a
+  // flood of retries the refusals must cost little, or they take the thread from the requests in line.
+  app.addHook('onRequest', (request, _reply, done) => done(request.url.startsWith('/portal/') ? opts.database.queue.refuseIfFull() : undefined));
   await app.register(
     fastifySwagger,
     swaggerOptions({ title: 'Connectivity portal API', version: pkg.version }, opts.access?.publicUrl?.replace(/\/+$/, '') || '/'),

@@ -55,30 +55,6 @@ describe('FairQueue', () => {
     expect(served).toEqual(['holder', 'next']);
   });
 
-  it("counts a request's waits together: its second statement has what the first left of the wait", async () => {
-    const queue = new FairQueue(1, { limit: 10, waitMs: 400 });
-    const other = (ms: number) =>
-      (async () => {
-        const release = await queue.acquire();
-        await sleep(ms);
-        release();
-      })();
-    const outcome = asRequest(async () => {
-      const first = other(200); // background work holds the connection
-      await sleep(0);
-      const release = await queue.acquire(); // waits about 200 ms of its 400
-      release();
-      await first;
-      void other(400);
-      await sleep(0);
-      return queue.acquire().then(
-        (r) => (r(), 'served'),
-        (e: DatabaseBusy) => e.reason,
-      );
-    });
-    expect(await outcome).toBe('waited');
-  });
-
   it('lets work outside a request wait without limit', async () => {
     const queue = new FairQueue(1, { limit: 1, waitMs: 10 });
     const release = await queue.acquire();
@@ -105,5 +81,27 @@ describe('FairQueue', () => {
       ),
     );
     expect(most).toBe(3);
+  });
+
+  it('serves the next statement of a request under way before requests not yet started, past the line and its wait', async () => {
+    const queue = new FairQueue(1, { limit: 3, waitMs: 100 });
+    const served: string[] = [];
+    // A request of three statements, each holding the connection 40 ms: 120 ms in all, past the wait of 100 ms.
+    const long = asRequest(async () => {
+      for (const step of ['long 1', 'long 2', 'long 3']) {
+        const release = await queue.acquire();
+        served.push(step);
+        await sleep(40);
+        release();
+      }
+    });
+    await sleep(0);
+    // Three newer requests fill the line while it runs; the first of them waits its 100 ms and is refused.
+    const newer = ['a', 'b', 'c'].map((name) => request(queue, name, served).catch((e: unknown) => e));
+    await long;
+    expect(served).toEqual(['long 1', 'long 2', 'long 3']);
+    const outcomes = await Promise.all(newer);
+    expect(outcomes.every((o) => o instanceof DatabaseBusy)).toBe(true);
+    expect(queue.counts.refusedFull).toBe(0);
   });
 });

@@ -29,6 +29,8 @@ export class DatabaseBusy extends Error {
 /** What a request's statements share: when it first waited, so one bound covers all its waits. */
 interface RequestScope {
   firstWait?: number;
+  /** It has had a connection: its next statements go ahead of requests not yet started, without either bound. */
+  started?: boolean;
 }
 
 const scopes = new AsyncLocalStorage<RequestScope>();
@@ -59,6 +61,8 @@ export class FairQueue {
   private free: number;
   private readonly line: Waiter[] = [];
   private head = 0;
+  /** Statements of requests under way (see `acquire`), served before the line; short, one a request at most. */
+  private readonly started: Waiter[] = [];
   /** Requests in line (background work waits too but is not counted against the limit). */
   private waitingRequests = 0;
   /** Everything in line, requests and background work. */
@@ -77,6 +81,13 @@ export class FairQueue {
     return this.waitingRequests;
   }
 
+  /** A refusal when the line is full now (counted as one), for a request to be answered before it starts. */
+  refuseIfFull(): DatabaseBusy | undefined {
+    if (this.waitingRequests < this.settings.limit) return undefined;
+    this.counts.refusedFull++;
+    return new DatabaseBusy('full', this.retryAfter);
+  }
+
   /** Changes the limit or the wait (for requests that start waiting from now on). */
   configure(settings: Partial<QueueSettings>) {
     this.settings = { ...this.settings, ...settings };
@@ -91,8 +102,12 @@ export class FairQueue {
     const scope = scopes.getStore();
     if (this.free > 0 && this.live === 0) {
       this.free--;
+      if (scope) scope.started = true;
       return Promise.resolve(this.releaser());
     }
+    // A request under way finishes before new ones start: refusing it now would waste what it has done, and making it
+    // queue again behind every newer request would make requests of several statements time out one by one.
+    if (scope?.started) return this.wait(this.started, undefined, Infinity);
     if (scope && this.waitingRequests >= this.settings.limit) {
       this.counts.refusedFull++;
       return Promise.reject(new DatabaseBusy('full', this.retryAfter));
@@ -103,8 +118,20 @@ export class FairQueue {
       this.counts.refusedWaited++;
       return Promise.reject(new DatabaseBusy('waited', this.retryAfter));
     }
+    return this.wait(this.line, scope, left);
+  }
+
+  private wait(line: Waiter[], scope: RequestScope | undefined, left: number): Promise<() => void> {
     return new Promise((grant, refuse) => {
-      const waiter: Waiter = { grant, refuse, limited: !!scope, settled: false };
+      const waiter: Waiter = {
+        grant: (release) => {
+          if (scope) scope.started = true;
+          grant(release);
+        },
+        refuse,
+        limited: !!scope,
+        settled: false,
+      };
       if (scope) {
         this.waitingRequests++;
         waiter.timer = setTimeout(() => {
@@ -115,7 +142,7 @@ export class FairQueue {
           refuse(new DatabaseBusy('waited', this.retryAfter));
         }, left);
       }
-      this.line.push(waiter);
+      line.push(waiter);
       this.live++;
       if (this.free > 0) this.handOver();
     });
@@ -127,7 +154,9 @@ export class FairQueue {
       if (released) return;
       released = true;
       this.free++;
-      this.handOver();
+      // Handed on once the code that released it has run on: a request under way that asks again at once (its next
+      // statement) is then in line ahead of the requests not yet started.
+      setImmediate(() => this.handOver());
     };
   }
 
@@ -143,6 +172,12 @@ export class FairQueue {
 
   /** The longest waiter still waiting, out of the line. */
   private next(): Waiter | undefined {
+    const resumed = this.started.shift();
+    if (resumed) {
+      resumed.settled = true;
+      this.live--;
+      return resumed;
+    }
     while (this.head < this.line.length) {
       const waiter = this.line[this.head];
       this.line[this.head++] = undefined as unknown as Waiter;
