@@ -481,7 +481,13 @@ export default domainPlugin('orders', async (app, { database, app: appOptions })
    */
   async function afterOrder(principal: Principal, q: Awaited<ReturnType<typeof listQuery>>, after: number | string) {
     const visible = orderVisibility(principal);
-    const which = typeof after === 'number' ? sql`o.id = ${after}` : sql`o.uuid = ${after.toLowerCase()}`;
+    // An id out of the key's range, or text that is no uuid, names no order.
+    const isId = typeof after === 'number';
+    if (
+      isId ? !Number.isSafeInteger(after) || after < 1 || after > 2_147_483_647 : !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(after)
+    )
+      throw bad('page.after', 'exists', 'validation.page.after');
+    const which = isId ? sql`o.id = ${after}` : sql`o.uuid = ${after.toLowerCase()}`;
     const { rows } = await sql<{ v: unknown; k: number }>`select ${sql.raw(q.column)} as v, o.id as k from sim_order o
       join reseller r on r.id = o.reseller_id join sim_provider p on p.id = o.provider_id
       left join provider_profile pp on pp.id = o.provider_profile_id
@@ -506,7 +512,7 @@ export default domainPlugin('orders', async (app, { database, app: appOptions })
     const after = body.page?.after;
     const where = sql`where ${sql.join(q.filters, sql` and `)}`;
     const matching = sql`select 1 from sim_order o ${q.joins} ${where}`;
-    const capped = sql`select count(*)::int from (${matching} limit ${EXACT_COUNT_LIMIT + 1}) c`;
+    const capped = sql`select count(*)::int as n from (${matching} limit ${EXACT_COUNT_LIMIT + 1}) c`;
     const paged = after === undefined ? where : sql`${where} and ${await afterOrder(principal, q, after)}`;
     const keys = sql`select o.id from sim_order o ${q.joins} ${paged} ${q.order} limit ${size} offset ${after === undefined ? number * size : 0}`;
     // One statement a page: the page's keys from sim_order (and the joins its search or sort needs), its rows with
