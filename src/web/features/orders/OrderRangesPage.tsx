@@ -183,7 +183,7 @@ function RangeDialog({ range, onClose }: { range?: ResourceRange; onClose: () =>
         )}
         {readOnly && (
           <Callout intent={Intent.WARNING}>
-            <FormattedMessage id="orders.range.retired" />
+            <FormattedMessage id="orders.ranges.retiredNote" />
           </Callout>
         )}
       </DialogBody>
