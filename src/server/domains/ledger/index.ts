@@ -5,10 +5,9 @@
  * one after the other and each sees the other's balance.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { LRUCache } from 'lru-cache';
 import { sql, type Kysely } from 'kysely';
 import { pageAnswer } from '@shared/wire';
-import { EXACT_COUNT_LIMIT, plannedRows } from '../../engine/repository';
+import { EXACT_COUNT_LIMIT, EstimatedTotals } from '../../engine/estimates';
 import { conflict, fieldError, invalid } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { idSchema, INT_MIN, objectBody, pageQuery, queryId } from '../../http/input';
@@ -90,9 +89,6 @@ export async function post(trx: Kysely<Database>, posting: Posting): Promise<{ i
 /** How the ledger's movement list counts; its limit is the engine's lists' (a test may lower it). */
 export const movementListing = { countLimit: () => EXACT_COUNT_LIMIT };
 
-/** Estimated totals of big ledgers by reseller, kept a while as the engine keeps a big list's (see EntityRepository). */
-const estimateCache = () => new LRUCache<number, number>({ max: 1000, ttl: 15_000 });
-
 /**
  * How many of a reseller's movements there are, counted up to the lists' count limit (an index-only walk of at most
  * that many keys): counting a million movements exactly costs more than the page it describes.
@@ -113,15 +109,13 @@ function cappedCount(db: Kysely<Database>, resellerId: number) {
  */
 async function movementTotal(
   db: Kysely<Database>,
-  estimates: LRUCache<number, number>,
+  estimates: EstimatedTotals,
   resellerId: number,
   counted: number,
 ): Promise<{ total: number; estimate: boolean }> {
   if (counted <= movementListing.countLimit()) return { total: counted, estimate: false };
-  const planned = await plannedRows(db.selectFrom('ledgerEntry').where('resellerId', '=', resellerId).select(sql.lit(1).as('one')));
-  const total = Math.max(counted, planned ?? 0);
-  estimates.set(resellerId, total);
-  return { total, estimate: true };
+  const movements = db.selectFrom('ledgerEntry').where('resellerId', '=', resellerId).select(sql.lit(1).as('one'));
+  return { total: await estimates.estimate(String(resellerId), counted, movements), estimate: true };
 }
 
 /** The reseller a ledger call names (`reseller_id`, the caller's own by default), if the caller may see it. */
@@ -165,7 +159,8 @@ const READERS = ['PrePaidPackages', 'Resellers', 'PaymentMethods'];
 export function registerLedgerRoutes(app: FastifyInstance, db: Kysely<Database>) {
   const config = { privilege: READERS };
   const tags = ['ledger'];
-  const estimates = estimateCache();
+  // Estimated totals of big ledgers by reseller, kept as the engine's lists keep theirs.
+  const estimates = new EstimatedTotals();
 
   app.get(
     '/portal/ledger/balance',
@@ -231,7 +226,7 @@ export function registerLedgerRoutes(app: FastifyInstance, db: Kysely<Database>)
       const resellerId = await resellerOf(db, request, principalOf(request));
       const { page, size } = request.query as { page: number; size: number };
       // The page and, unless a big ledger's estimate is at hand, the capped count in one statement.
-      const known = estimates.get(resellerId);
+      const known = estimates.get(String(resellerId));
       const pageQuery = db
         .selectFrom('ledgerEntry')
         .select(['id', 'resellerId', 'amount', 'currency', 'kind', 'reference', 'createdAt', 'balanceAfter'])
