@@ -84,9 +84,8 @@ export class PGliteThread {
     return this.exited;
   }
 
-  private send(request: Unnumbered<ThreadRequest>): Promise<ThreadReply & { ok: true }> {
+  private send(request: Unnumbered<ThreadRequest>, id = this.next++): Promise<ThreadReply & { ok: true }> {
     if (this.exited) return Promise.reject(new Error('the database is closed'));
-    const id = this.next++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage({ ...request, id });
@@ -101,9 +100,10 @@ export class PGliteThread {
 
   /** Calls `on` at each notification of `channel`; resolves to the function that stops listening. */
   async listen(channel: string, on: () => void): Promise<() => Promise<void>> {
-    const id = this.next;
+    // The worker names the listener by the number of the request that started it.
+    const id = this.next++;
     this.listeners.set(id, on);
-    await this.send({ op: 'listen', channel });
+    await this.send({ op: 'listen', channel }, id);
     return async () => {
       this.listeners.delete(id);
       if (!this.exited) await this.send({ op: 'unlisten', listener: id });

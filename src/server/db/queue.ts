@@ -108,10 +108,8 @@ export class FairQueue {
     // A request under way finishes before new ones start: refusing it now would waste what it has done, and making it
     // queue again behind every newer request would make requests of several statements time out one by one.
     if (scope?.started) return this.wait(this.started, undefined, Infinity);
-    if (scope && this.waitingRequests >= this.settings.limit) {
-      this.counts.refusedFull++;
-      return Promise.reject(new DatabaseBusy('full', this.retryAfter));
-    }
+    const full = scope && this.refuseIfFull();
+    if (full) return Promise.reject(full);
     const now = performance.now();
     const left = scope ? (scope.firstWait ??= now) + this.settings.waitMs - now : Infinity;
     if (left <= 0) {
