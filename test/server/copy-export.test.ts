@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyBatches, queryBatches } from '@server/engine/csv';
+import { copyBatches, copyCsvLines, queryBatches } from '@server/engine/csv';
+import { csvLine } from '@shared/csv';
+import { listValue } from '@shared/customFields';
 import { customFieldsOf } from '@server/engine/customFields';
 import { EntityRepository } from '@server/engine/repository';
 import { loadSchemas } from '@server/engine/schemas';
@@ -95,5 +97,23 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the subscriber export through C
       'North',
     ]);
     expect(cell('balance')).toBe('-12.50');
+  });
+
+  it('writes in the database the same CSV lines as csvLine writes from the rows, awkward values and custom fields included', async () => {
+    const principal = await jobPrincipal(ctx.db, Number((await sql<{ id: number }>`select id from app_user where username = 'admin'`.execute(ctx.db)).rows[0].id));
+    const custom = await customFieldsOf(ctx.db).forPath('subscriber', principal.resellerPath);
+    const repo = new EntityRepository(ctx.db, schema);
+    const fields = [...repo.exportFields().filter((f) => f !== 'custom'), ...custom.map((d) => `custom.${d.key}`), 'custom.absent', 'noSuchColumn'];
+    for (const body of [{}, { sortBy: 'name', sortDir: 'desc' }, { searchBy: 'multi', searchKey: 'Tab\there' }]) {
+      const query = repo.exportQuery(normaliseListRequest(schema, body as never, true, custom), { principal });
+      const written = await copyCsvLines(ctx.db, query, fields);
+      expect(written, 'every subscriber column has a type the database writes').toBeDefined();
+      let text = '';
+      for await (const part of written!) text += part;
+      let expected = '';
+      for await (const rows of queryBatches(ctx.db, 'postgres', query, 97)) expected += rows.map((row) => csvLine(fields.map((f) => listValue(row, f)))).join('');
+      expect(text.length, JSON.stringify(body)).toBeGreaterThan(0);
+      expect(text, JSON.stringify(body)).toBe(expected);
+    }
   });
 });

@@ -13,6 +13,7 @@ import { to as copyTo } from 'pg-copy-streams';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DOWNLOAD_FORMATS, type DownloadFormat } from '@shared/spreadsheet';
 import { csvLine } from '@shared/csv';
+import { CUSTOM_PROPERTY, customKeyOf } from '@shared/customFields';
 import { poolOf, type Engine } from '../db';
 import type { Database } from '../db/types';
 
@@ -137,6 +138,85 @@ export function copyBatches(db: Kysely<Database>, query: SelectQueryBuilder<any,
   })();
 }
 
+/** Types whose text PostgreSQL writes as `csvCell` writes the value node-pg reads (int8 is read as a number). */
+const PLAIN_TYPES = new Set([16, 20, 21, 23, 26, 1700, 2950]);
+const TEXT_TYPES = new Set([25, 1042, 1043]);
+const TIMESTAMPTZ = 1184;
+const JSONB = 3802;
+/**
+ * What `csvCell` does to text `t` (an expression cheap to repeat), in SQL: the formula guard (an apostrophe first),
+ * then quotes around a cell holding `"`, `,` or a line break, or starting or ending with padding. A guarded cell
+ * starts with the apostrophe, so only padding that is never guarded can start one: a space, a form feed or a
+ * vertical tab (a tab or carriage return first is always guarded, a line feed is quoted anyway).
+ */
+const textCell = (t: string) => {
+  const guarded = `case when left(${t}, 1) in ('=', '+', '-', '@', E'\\t', E'\\r') and ${t} !~ '^-?[0-9]+([.][0-9]+)?$' then '''' || ${t} else ${t} end`;
+  const quoted = `strpos(${t}, '"') > 0 or strpos(${t}, ',') > 0 or strpos(${t}, E'\\n') > 0 or strpos(${t}, E'\\r') > 0
+    or left(${t}, 1) in (' ', E'\\f', E'\\v') or right(${t}, 1) in (' ', E'\\t', E'\\r', E'\\n', E'\\f', E'\\v')`;
+  return `case when ${quoted} then '"' || replace(${guarded}, '"', '""') || '"' else ${guarded} end`;
+};
+
+/**
+ * PostgreSQL only: the CSV lines of a query (without the header), written by the database itself in one
+ * `COPY (…) TO STDOUT`, each as `csvLine` writes the row's `fields` (wire names; `custom.<key>` for a custom field).
+ * Node only takes COPY's own escapes off: no value is parsed, no row object made. Undefined where that could not be
+ * exact: on PGlite, for a parameter without a text form, or a column of a type not written here (floating point,
+ * say, whose text differs from JavaScript's).
+ */
+export async function copyCsvLines(
+  db: Kysely<Database>,
+  query: SelectQueryBuilder<any, any, Row>,
+  fields: readonly string[],
+): Promise<AsyncIterable<string> | undefined> {
+  const pool = poolOf(db);
+  const compiled = query.compile();
+  const text = pool && withLiterals(compiled.sql, compiled.parameters);
+  if (!pool || !text) return undefined;
+  const { fields: columns } = await pool.query(`select * from (${text}) as q limit 0`);
+  const byName = new Map(columns.map((c) => [Object.keys(rowNames.row({ [c.name]: null }))[0], c]));
+  const cells: string[] = [];
+  for (const field of fields) {
+    const key = customKeyOf(field);
+    const column = byName.get(key === undefined ? field : CUSTOM_PROPERTY);
+    if (!column) {
+      cells.push(`''`);
+      continue;
+    }
+    const ref = `q.${pg.Client.prototype.escapeIdentifier(column.name)}`;
+    if (key !== undefined) {
+      if (column.dataTypeID !== JSONB) return undefined;
+      // A custom value is a JSON scalar (text, number, date or choice). Its text as `->>` gives it goes through the
+      // text cell: a number's text (never an exponent in jsonb) or a boolean's is left as it is there.
+      cells.push(`coalesce(${textCell(`(${ref} ->> ${pg.Client.prototype.escapeLiteral(key)})`)}, '')`);
+    } else if (PLAIN_TYPES.has(column.dataTypeID)) cells.push(`coalesce(${ref}::text, '')`);
+    else if (TEXT_TYPES.has(column.dataTypeID)) cells.push(`coalesce(${textCell(`${ref}::text`)}, '')`);
+    else if (column.dataTypeID === TIMESTAMPTZ) cells.push(`coalesce(to_char(${ref} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), '')`);
+    else return undefined;
+  }
+  const copy = `copy (select ${cells.length ? cells.join(` || ',' || `) : `''`} from (${text}) as q) to stdout`;
+  return (async function* () {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    let finished = false;
+    try {
+      const stream = client.query(copyTo(copy));
+      stream.on('error', (e) => (broken = e));
+      const decoder = new StringDecoder('utf8');
+      let rest = '';
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        const lines = (rest + decoder.write(chunk)).split('\n');
+        rest = lines.pop()!;
+        if (lines.length) yield `${lines.map(unescapeCopy).join('\r\n')}\r\n`;
+      }
+      if (broken) throw broken;
+      finished = true;
+    } finally {
+      // As in copyBatches: a COPY failed or left unread closes its connection.
+      client.release(finished ? undefined : (broken ?? true));
+    }
+  })();
+}
+
 /**
  * The `format` query of a download route: `csv` (the default) or `xlsx`. Other query parameters of a list (its
  * filters, `include_inventory`) stay allowed.
@@ -168,12 +248,20 @@ const BOM = '\uFEFF';
  */
 export function sendCsv(reply: FastifyReply, filename: string, header: readonly string[], batches: AsyncIterable<Row[]>, toValues: (row: Row) => unknown[]) {
   async function* lines() {
-    yield BOM + csvLine(header);
     for await (const rows of batches) yield rows.map((row) => csvLine(toValues(row))).join('');
+  }
+  return sendCsvLines(reply, filename, header, lines());
+}
+
+/** Sends a CSV attachment: the header line, then `lines` (already written) while the client keeps up. */
+export function sendCsvLines(reply: FastifyReply, filename: string, header: readonly string[], lines: AsyncIterable<string>) {
+  async function* all() {
+    yield BOM + csvLine(header);
+    yield* lines;
   }
   return reply
     .header('content-type', 'text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"`)
     .header('cache-control', 'no-store')
-    .send(Readable.from(lines()));
+    .send(Readable.from(all()));
 }
