@@ -14,7 +14,8 @@
  *     account and network by hour, day and month; per reseller by hour, day and month). The quarter-hour rows and
  *     the per-subscriber hours of those days are not generated: a range reads them only in the hours and days
  *     holding its two ends, and the named ranges' ends fall in the raw days;
- * - BENCH_GRAPHS_SALES package sales over the year (default: one a subscriber), the sales rollups then built from them.
+ * - BENCH_GRAPHS_SALES package sales over the year (default: one a subscriber), the sales rollups (every level, the
+ *   per-reseller ones included) then built from them by the sales rollup's own function.
  *
  * Then, through the real server (buildApp, `inject`, BENCH_CLIENTS requests at a time, default 8; BENCH_REQUESTS a
  * call, default 48) as the administrator in Europe/Berlin, every graph call over every range (the last 24 hours, 7 and
@@ -272,6 +273,9 @@ try {
     'sales_hour',
     'sales_day',
     'sales_month',
+    'sales_reseller_hour',
+    'sales_reseller_day',
+    'sales_reseller_month',
     'sales_rollup_key',
     'prepaid_package',
     'subscriber',

@@ -48,14 +48,23 @@ describe.each(engines)('dashboard graphs on %s', (engine) => {
     );
     return { up: Number(rows[0].up), down: Number(rows[0].down) };
   };
-  /** The ledger's package purchases (their debits) in [from, to) within a reseller path. */
-  const rawSales = async (from: string, to: string, path = '/') => {
-    const { rows } = await sql<{ amount: string; n: string }>`
-      select coalesce(-sum(l.amount), 0)::text as amount, count(*)::text as n
+  /**
+   * The ledger's package purchases (their debits, in cents) in [from, to) within a reseller path (or one account), each
+   * with the instant it was paid (ms).
+   */
+  const rawSaleRows = async (from: string, to: string, scope: { path?: string; accountId?: number } = {}) => {
+    const { rows } = await sql<{ at: string; cents: string }>`
+      select (extract(epoch from coalesce(p.payment_date, p.purchase_date)) * 1000)::bigint::text as at, (-l.amount * 100)::bigint::text as cents
       from ledger_entry l join prepaid_package p on p.ledger_entry_id = l.id join reseller r on r.id = l.reseller_id
       where l.kind = 'purchase' and coalesce(p.payment_date, p.purchase_date) >= ${from}::timestamptz
-        and coalesce(p.payment_date, p.purchase_date) < ${to}::timestamptz and r.path like ${`${path}%`}`.execute(ctx.db);
-    return { amount: Number(rows[0].amount), count: Number(rows[0].n) };
+        and coalesce(p.payment_date, p.purchase_date) < ${to}::timestamptz and r.path like ${`${scope.path ?? '/'}%`}
+        and (${scope.accountId ?? null}::int is null or p.account_id = ${scope.accountId ?? null}::int)`.execute(ctx.db);
+    return rows.map((r) => ({ at: Number(r.at), cents: Number(r.cents) }));
+  };
+  /** The same purchases' total in dollars and their number. */
+  const rawSales = async (from: string, to: string, scope: { path?: string; accountId?: number } = {}) => {
+    const rows = await rawSaleRows(from, to, scope);
+    return { amount: rows.reduce((t, r) => t + r.cents, 0) / 100, count: rows.length };
   };
   /** The raw usage per local day (YYYY-MM-DD) in `zone` within [from, to), for all subscribers. */
   const rawByLocalDay = async (from: string, to: string, zone: string) => {
@@ -107,6 +116,7 @@ describe.each(engines)('dashboard graphs on %s', (engine) => {
     await addUsage('2026-10-29T00:00:00Z', 6, 12, 2);
     await addUsage(new Date(Date.now() - 8 * 86_400_000).toISOString(), 8, 12, 3);
     await addSales('2026-03-26T00:00:00Z', 8, 25, 4);
+    await addSales('2026-10-29T00:00:00Z', 6, 25, 6);
     await addSales(new Date(Date.now() - 8 * 86_400_000).toISOString(), 8, 25, 5);
   });
   afterAll(async () => ctx?.close());
@@ -160,11 +170,12 @@ describe.each(engines)('dashboard graphs on %s', (engine) => {
       expect(rows[0].f).toBe(`${a} 00:00`);
 
       const total = await ok('northwind', '/portal/graphs/salesTotal', body, zone);
-      const sales = await rawSales(total.from, total.to, reseller['Northwind Mobile'].path);
+      const sales = await rawSales(total.from, total.to, { path: reseller['Northwind Mobile'].path });
       expect(total.value).toBeCloseTo(sales.amount, 2);
       expect(total.count).toBe(sales.count);
       const series = await ok('northwind', '/portal/graphs/sales', body, zone);
       expect(series.points.reduce((t: number, p: Row) => t + p.count, 0)).toBe(sales.count);
+      expect(series.points.reduce((t: number, p: Row) => t + p.value, 0)).toBeCloseTo(sales.amount, 2);
       for (const by of ['Country', 'Customer', 'Operator', 'Vendor']) {
         const items = (await ok('northwind', `/portal/graphs/salesTotalBy${by}`, body, zone)).items as Row[];
         expect(
@@ -217,13 +228,40 @@ describe.each(engines)('dashboard graphs on %s', (engine) => {
     );
     await sql`delete from usage_record where id in (select id from usage_record where at < '2026-03-30' order by id desc limit 40)`.execute(ctx.db);
     await addSales('2026-03-28T00:00:00Z', 3, 10, 11);
+    // Sales corrected (price and ledger debit), paid later, moved to another reseller's subscriber, or removed, a batch
+    // of each in one statement: each is taken from the figures it was counted in and added where it now belongs.
+    const march = (
+      await sql<{ id: number }>`select id from prepaid_package where payment_date >= '2026-03-26' and payment_date < '2026-04-05' order by id`.execute(ctx.db)
+    ).rows.map((r) => r.id);
+    const [corrected, later, moved, removed] = [0, 1, 2, 3].map((k) => march.slice(5 * k, 5 * k + 5));
+    expect(removed).toHaveLength(5);
+    await sql`update prepaid_package set price = price + 1.25 where id = any(${corrected})`.execute(ctx.db);
+    await sql`update ledger_entry set amount = amount - 1.25 where id in (select ledger_entry_id from prepaid_package where id = any(${corrected}))`.execute(
+      ctx.db,
+    );
+    await sql`update prepaid_package set payment_date = payment_date + interval '1 day 7 hours 20 minutes' where id = any(${later})`.execute(ctx.db);
+    const blue = (
+      await sql<Row>`select subscriber_id, reseller_id, account_id from subscriber where reseller_id = ${reseller['Blue Sky Telecom'].id}
+        order by subscriber_id limit 1`.execute(ctx.db)
+    ).rows[0];
+    await sql`update prepaid_package set subscriber_id = ${blue.subscriberId}, reseller_id = ${blue.resellerId}, account_id = ${blue.accountId}
+      where id = any(${moved})`.execute(ctx.db);
+    await sql`update ledger_entry set reseller_id = ${blue.resellerId} where id in (select ledger_entry_id from prepaid_package where id = any(${moved}))`.execute(
+      ctx.db,
+    );
+    await sql`delete from prepaid_package where id = any(${removed})`.execute(ctx.db);
     const after = await ok('admin', '/portal/graphs/usage', body, 'Europe/Berlin');
     const raw = await rawUsage(after.from, after.to, {});
     const total = (a: Row) => a.points.reduce((t: number, p: Row) => t + p.bytesUp + p.bytesDown, 0);
     expect(total(after)).toBe(raw.up + raw.down);
     expect(total(after)).toBeGreaterThan(total(before));
     const sales = await ok('admin', '/portal/graphs/salesTotal', body, 'Europe/Berlin');
-    expect(sales.count).toBe((await rawSales(sales.from, sales.to)).count);
+    const rawTotal = await rawSales(sales.from, sales.to);
+    expect([sales.value, sales.count]).toEqual([expect.closeTo(rawTotal.amount, 2), rawTotal.count]);
+    const blueTotal = await ok('bluesky', '/portal/graphs/salesTotal', body, 'Europe/Berlin');
+    const blueRaw = await rawSales(blueTotal.from, blueTotal.to, { path: reseller['Blue Sky Telecom'].path });
+    expect([blueTotal.value, blueTotal.count]).toEqual([expect.closeTo(blueRaw.amount, 2), blueRaw.count]);
+    expect(blueRaw.count).toBeGreaterThanOrEqual(moved.length);
     // The rollup equals a rebuild from the raw log.
     const { rows } = await sql<{ diff: string }>`select count(*)::text as diff from (
       select graph_slot(u.at) as slot, s.reseller_id, s.account_id, coalesce(u.plmn, '') as plmn, sum(u.bytes_up) as up, sum(u.bytes_down) as down
@@ -281,6 +319,95 @@ describe.each(engines)('dashboard graphs on %s', (engine) => {
     for (const [table, query] of checks)
       expect((await sql<{ diff: string }>`select count(*)::text as diff from (${sql.raw(query)}) d`.execute(ctx.db)).rows[0].diff, table).toBe('0');
     expect(Number((await sql<{ n: string }>`select count(*)::text as n from sales_month where sales <> 0`.execute(ctx.db)).rows[0].n)).toBeGreaterThan(0);
+    // The sales' quarter hours per reseller equal the packages sold, and every per-reseller level a rebuild from them.
+    const differing = async (a: string, b: string) =>
+      (
+        await sql<{
+          n: string;
+        }>`select count(*)::text as n from ((${sql.raw(a)} except ${sql.raw(b)}) union all (${sql.raw(b)} except ${sql.raw(a)})) d`.execute(ctx.db)
+      ).rows[0].n;
+    expect(
+      await differing(
+        `select graph_slot(coalesce(payment_date, purchase_date)), reseller_id, sum(price), count(*) from prepaid_package where sale_kind = 'purchase' group by 1, 2`,
+        `select slot, reseller_id, sum(amount), sum(sales) from sales_slot group by 1, 2 having sum(sales) <> 0 or sum(amount) <> 0`,
+      ),
+      'sales_slot',
+    ).toBe('0');
+    for (const unit of ['hour', 'day', 'month']) {
+      expect(
+        await differing(
+          `select reseller_id, date_trunc('${unit}', slot at time zone 'UTC') at time zone 'UTC', sum(amount), sum(sales) from sales_slot group by 1, 2
+            having sum(sales) <> 0 or sum(amount) <> 0`,
+          `select reseller_id, slot, amount, sales from sales_reseller_${unit} where sales <> 0 or amount <> 0`,
+        ),
+        `sales_reseller_${unit}`,
+      ).toBe('0');
+      expect(
+        Number((await sql<{ n: string }>`select count(*)::text as n from ${sql.table(`sales_reseller_${unit}`)} where sales <> 0`.execute(ctx.db)).rows[0].n),
+      ).toBeGreaterThan(0);
+    }
+  });
+
+  it('answers each bucket of the sales series, the sales total and trend as the ledger, per scope and zone, DST days included', async () => {
+    // The administrator, a reseller and a sub-reseller read the per-reseller sales rollups; an account (asked, or an
+    // account user) the account-split ones.
+    const iot = reseller['Northwind IoT'];
+    const north = reseller['Northwind Mobile'].path;
+    const scopes: [string, Row, { path?: string; accountId?: number }][] = [
+      ['admin', {}, {}],
+      ['northwind', {}, { path: north }],
+      ['admin', { resellerId: iot.id }, { path: iot.path }],
+      ['northwind', { accountId: harborAccount }, { accountId: harborAccount }],
+      ['harbor', {}, { accountId: harborAccount }],
+      ['bluesky', {}, { path: reseller['Blue Sky Telecom'].path }],
+    ];
+    const ranges: [Row, string, number?][] = [
+      [{ range: 'custom', from: '2026-03-29', to: '2026-03-29' }, 'Europe/Berlin', 23],
+      [{ range: 'custom', from: '2026-11-01', to: '2026-11-01' }, 'America/New_York', 25],
+      [{ range: 'custom', from: '2026-03-25', to: '2026-04-03' }, 'Asia/Kathmandu'],
+      [{ range: 'custom', from: '2026-02-01', to: '2026-11-30' }, 'Europe/Berlin'],
+      [{ range: 'last12Months' }, 'Australia/Adelaide'],
+      [{ range: 'last30Days' }, 'UTC'],
+    ];
+    for (const [user, extra, scope] of scopes) {
+      let counted = 0;
+      for (const [body, zone, hours] of ranges) {
+        const label = `${user} ${JSON.stringify(extra)} ${JSON.stringify(body)} ${zone}`;
+        const series = await ok(user, '/portal/graphs/sales', { ...body, ...extra }, zone);
+        if (hours) expect(series.points, label).toHaveLength(hours);
+        // Each purchase in the last bucket starting at or before it.
+        const starts = (series.points as Row[]).map((p) => Date.parse(p.start));
+        const expected = starts.map(() => [0, 0]);
+        const raw = await rawSaleRows(series.from, series.to, scope);
+        for (const r of raw) {
+          let i = starts.length - 1;
+          while (i > 0 && starts[i] > r.at) i -= 1;
+          expected[i][0] += r.cents;
+          expected[i][1] += 1;
+        }
+        expect(
+          (series.points as Row[]).map((p) => [Math.round(p.value * 100), p.count]),
+          label,
+        ).toEqual(expected);
+        const total = await ok(user, '/portal/graphs/salesTotal', { ...body, ...extra }, zone);
+        expect([Math.round(total.value * 100), total.count], label).toEqual([raw.reduce((t, r) => t + r.cents, 0), raw.length]);
+        counted += raw.length;
+      }
+      expect(counted, `${user} ${JSON.stringify(extra)}`).toBeGreaterThan(0);
+      // The trend's sales: the last 24 hours and the daily average of the six days before.
+      const trend = (await ok(user, '/portal/graphs/trends', extra)).sales as Row;
+      const { rows } = await sql<{ split: string; start: string; end: string }>`
+        select (extract(epoch from graph_slot(now()) - interval '23 hours 45 minutes') * 1000)::bigint::text as split,
+          (extract(epoch from graph_slot(now()) - interval '6 days 23 hours 45 minutes') * 1000)::bigint::text as start,
+          (extract(epoch from graph_slot(now()) + interval '15 minutes') * 1000)::bigint::text as end`.execute(ctx.db);
+      const [start, split, end] = [rows[0].start, rows[0].split, rows[0].end].map((t) => new Date(Number(t)).toISOString());
+      const last = (await rawSales(split, end, scope)).amount;
+      const previous = (await rawSales(start, split, scope)).amount;
+      expect(trend.last24Hours, `${user} ${JSON.stringify(extra)} trend`).toBeCloseTo(last, 2);
+      // The average is shown rounded to the cent.
+      expect(Math.abs(trend.previousDailyAverage - previous / 6), `${user} ${JSON.stringify(extra)} trend`).toBeLessThanOrEqual(0.00501);
+      expect(previous).toBeGreaterThan(0);
+    }
   });
 
   it("reads whole UTC months for long ranges and stays exact at the zone's month and day boundaries", async () => {

@@ -761,6 +761,27 @@ export interface SalesMonth {
   vendorId: number;
 }
 
+export interface SalesResellerDay {
+  amount: Generated<Numeric>;
+  resellerId: number;
+  sales: Generated<number>;
+  slot: Timestamp;
+}
+
+export interface SalesResellerHour {
+  amount: Generated<Numeric>;
+  resellerId: number;
+  sales: Generated<number>;
+  slot: Timestamp;
+}
+
+export interface SalesResellerMonth {
+  amount: Generated<Numeric>;
+  resellerId: number;
+  sales: Generated<number>;
+  slot: Timestamp;
+}
+
 export interface SalesRollupKey {
   accountId: number;
   amount: Numeric;
@@ -1307,6 +1328,9 @@ export interface DB {
   salesDay: SalesDay;
   salesHour: SalesHour;
   salesMonth: SalesMonth;
+  salesResellerDay: SalesResellerDay;
+  salesResellerHour: SalesResellerHour;
+  salesResellerMonth: SalesResellerMonth;
   salesRollupKey: SalesRollupKey;
   salesSlot: SalesSlot;
   serviceClass: ServiceClass;

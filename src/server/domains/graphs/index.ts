@@ -2,7 +2,7 @@
  * The dashboard's graphs (docs/dashboard.md): usage and package sales over a time range in the caller's time zone,
  * sales totals by country, customer, operator and vendor, the trends of the last 24 hours against the six days
  * before, and the top subscribers of the last 24 hours. Every figure is read from the rollups of migrations 0150,
- * 0166 and 0170 (quarter hours, UTC hours, days and months, kept by triggers) at the coarsest level the range's
+ * 0166, 0170 and 0175 (quarter hours, UTC hours, days and months, kept by triggers) at the coarsest level the range's
  * boundaries allow (`rollupRows`), never from the raw usage log or the packages, and is scoped to the caller's subtree
  * (an account user: its account).
  */
@@ -16,7 +16,7 @@ import { subtreePattern } from '../../http/tenancy';
 import { LEDGER_CURRENCY } from '../ledger';
 import { bucketOf, bucketSeries, rangeProperties, resolveRange, timeZoneOf, TIME_ZONE_HEADER, type RangeBody, type ResolvedRange } from './ranges';
 import { scopeOf, type ScopeBody } from './scope';
-import { NETWORK_LEVELS, rollupRows, SALES_FIGURES, SALES_LEVELS, SUBSCRIBER_LEVELS, usageLevels, graphRead, type Levels } from './usageBy';
+import { NETWORK_LEVELS, rollupRows, SALES_FIGURES, SALES_LEVELS, salesLevels, SUBSCRIBER_LEVELS, usageLevels, graphRead, type Levels } from './usageBy';
 
 /** A megabyte of the graphs: 2^20 bytes. */
 export const MB = 1_048_576;
@@ -123,14 +123,17 @@ const topSchema = {
 
 type GraphBody = RangeBody & ScopeBody;
 
-/** The caller's range and scope for a ranged call. */
+/**
+ * The caller's range and scope for a ranged call, and the rollups its usage and sales over time read (per reseller
+ * alone unless the scope is one account).
+ */
 async function question(db: Kysely<Database>, request: FastifyRequest) {
   const body = (request.body ?? {}) as GraphBody;
   const zone = await timeZoneOf(db, request);
   const range = await resolveRange(db, body, zone);
   const principal = principalOf(request);
   const scope = await scopeOf(db, principal, body);
-  return { range, scope, levels: usageLevels(principal, body) };
+  return { range, scope, levels: usageLevels(principal, body), sales: salesLevels(principal, body) };
 }
 
 /**
@@ -141,9 +144,12 @@ const bucketBounds = (r: ResolvedRange) =>
   sql`(select start as t from ${bucketSeries(r)} s union all select unnest(array[${r.from}::timestamptz, ${r.to}::timestamptz]))`;
 /** The range's two ends alone, for a total over it. */
 const endBounds = (r: ResolvedRange) => sql`(select unnest(array[${r.from}::timestamptz, ${r.to}::timestamptz]) as t)`;
-/** The package sales rows of a range, each once, at the coarsest levels its `bounds` allow (see `rollupRows`). */
-const salesRows = (r: ResolvedRange, scope: RawBuilder<SqlBool>, bounds: RawBuilder<unknown>, columns: RawBuilder<unknown> = sql``) =>
-  rollupRows(SALES_LEVELS, scope, sql`${r.from}::timestamptz`, sql`${r.to}::timestamptz`, bounds, columns, SALES_FIGURES);
+/**
+ * The package sales rows of a range, each once, at the coarsest levels its `bounds` allow (see `rollupRows`), from
+ * `levels`: the per-reseller rollups unless the scope names an account or the rows need a key of the detailed ones.
+ */
+const salesRows = (levels: Levels, r: ResolvedRange, scope: RawBuilder<SqlBool>, bounds: RawBuilder<unknown>, columns: RawBuilder<unknown> = sql``) =>
+  rollupRows(levels, scope, sql`${r.from}::timestamptz`, sql`${r.to}::timestamptz`, bounds, columns, SALES_FIGURES);
 const startColumns = (r: ResolvedRange) =>
   sql`to_char(b.start at time zone 'UTC', ${ISO}) as start, to_char(b.start at time zone ${r.timeZone}, 'YYYY-MM-DD"T"HH24:MI') as local`;
 const rangeOf = (r: ResolvedRange) => ({ range: r.range, timeZone: r.timeZone, bucket: r.bucket, from: r.from, to: r.to });
@@ -176,12 +182,12 @@ export async function usageSeries(db: Kysely<Database>, r: ResolvedRange, scope:
 }
 
 /** Package sales per bucket of the range. */
-export async function salesSeries(db: Kysely<Database>, r: ResolvedRange, scope: RawBuilder<SqlBool>) {
+export async function salesSeries(db: Kysely<Database>, r: ResolvedRange, scope: RawBuilder<SqlBool>, levels: Levels = SALES_LEVELS) {
   const { rows } = await graphRead(db, (trx) =>
     sql<{ start: string; local: string; amount: string; sales: string }>`
     with v as (
       select ${bucketOf(sql`x.slot`, r)} as start, sum(x.amount) as amount, sum(x.sales) as sales
-      from ${salesRows(r, scope, bucketBounds(r))} x group by 1)
+      from ${salesRows(levels, r, scope, bucketBounds(r))} x group by 1)
     select ${startColumns(r)}, coalesce(v.amount, 0)::text as amount, coalesce(v.sales, 0)::text as sales
     from ${bucketSeries(r)} b left join v on v.start = b.start order by b.start`.execute(trx),
   );
@@ -208,7 +214,7 @@ export async function salesByKey(db: Kysely<Database>, r: ResolvedRange, scope: 
     sql<{ key: string; label: string | null; amount: string; sales: string }>`
     select k.key, ${BY[by].label} as label, k.amount::text as amount, k.sales::text as sales from (
       select x.key, sum(x.amount) as amount, sum(x.sales) as sales
-      from ${salesRows(r, scope, endBounds(r), sql`, ${BY[by].key} as key`)} x group by 1 having sum(x.sales) <> 0 or sum(x.amount) <> 0
+      from ${salesRows(SALES_LEVELS, r, scope, endBounds(r), sql`, ${BY[by].key} as key`)} x group by 1 having sum(x.sales) <> 0 or sum(x.amount) <> 0
       order by 2 desc, 1 limit ${MAX_KEYS}) k
     order by k.amount desc, k.key`.execute(trx),
   );
@@ -219,15 +225,18 @@ export async function salesByKey(db: Kysely<Database>, r: ResolvedRange, scope: 
   };
 }
 
-/** The last 24 hours (to the end of the current quarter hour) against the daily average of the six days before. */
-export async function trends(db: Kysely<Database>, scope: RawBuilder<SqlBool>, levels: Levels = NETWORK_LEVELS) {
+/**
+ * The last 24 hours (to the end of the current quarter hour) against the daily average of the six days before, from
+ * the usage rollup `levels` and the sales rollup `sales`.
+ */
+export async function trends(db: Kysely<Database>, scope: RawBuilder<SqlBool>, levels: Levels = NETWORK_LEVELS, sales: Levels = SALES_LEVELS) {
   const last = sql`x.slot >= graph_slot(now()) - interval '23 hours 45 minutes'`;
   const start = sql`graph_slot(now()) - interval '6 days 23 hours 45 minutes'`;
   const split = sql`graph_slot(now()) - interval '23 hours 45 minutes'`;
   const end = sql`graph_slot(now()) + interval '15 minutes'`;
   const bounds = sql`(select unnest(array[${start}, ${split}, ${end}]) as t)`;
   const week = rollupRows(levels, scope, start, end, bounds);
-  const sold = rollupRows(SALES_LEVELS, scope, start, end, bounds, sql``, SALES_FIGURES);
+  const sold = rollupRows(sales, scope, start, end, bounds, sql``, SALES_FIGURES);
   const { rows } = await graphRead(db, (trx) =>
     sql<{ ulast: string; uprev: string; slast: string; sprev: string }>`
     select
@@ -266,14 +275,14 @@ export function registerGraphRoutes(app: FastifyInstance, db: Kysely<Database>) 
   (salesSeriesSchema.properties as Record<string, object>).currency = { type: 'string' };
   salesSeriesSchema.required.push('currency');
   app.post('/portal/graphs/sales', ranged('Package sales per hour, day or month of a time range (US dollars)', salesSeriesSchema), async (request) => {
-    const { range, scope } = await question(db, request);
-    return salesSeries(db, range, scope);
+    const { range, scope, sales } = await question(db, request);
+    return salesSeries(db, range, scope, sales);
   });
   app.post('/portal/graphs/salesTotal', ranged('Package sales over a time range (US dollars) and how many packages', salesTotalSchema), async (request) => {
-    const { range, scope } = await question(db, request);
+    const { range, scope, sales } = await question(db, request);
     const { rows } = await graphRead(db, (trx) =>
       sql<{ amount: string; sales: string }>`
-      select coalesce(sum(x.amount), 0)::text as amount, coalesce(sum(x.sales), 0)::text as sales from ${salesRows(range, scope, endBounds(range))} x`.execute(
+      select coalesce(sum(x.amount), 0)::text as amount, coalesce(sum(x.sales), 0)::text as sales from ${salesRows(sales, range, scope, endBounds(range))} x`.execute(
         trx,
       ),
     );
@@ -314,7 +323,7 @@ export function registerGraphRoutes(app: FastifyInstance, db: Kysely<Database>) 
     async (request) => {
       const body = (request.body ?? {}) as ScopeBody;
       const principal = principalOf(request);
-      return trends(db, await scopeOf(db, principal, body), usageLevels(principal, body));
+      return trends(db, await scopeOf(db, principal, body), usageLevels(principal, body), salesLevels(principal, body));
     },
   );
 

@@ -40,16 +40,25 @@ export const RESELLER_LEVELS: Levels = ['usage_slot', 'usage_reseller_hour', 'us
 export const SUBSCRIBER_LEVELS: Levels = ['usage_subscriber_slot', 'usage_subscriber_hour', 'usage_subscriber_day', 'usage_subscriber_month'];
 /** The package sales (migrations 0150 and 0170). */
 export const SALES_LEVELS: Levels = ['sales_slot', 'sales_hour', 'sales_day', 'sales_month'];
+/** The package sales per reseller alone (migration 0175; the quarter hours are `sales_slot`'s). */
+export const SALES_RESELLER_LEVELS: Levels = ['sales_slot', 'sales_reseller_hour', 'sales_reseller_day', 'sales_reseller_month'];
 /** The figures every usage rollup row has. */
 export const USAGE_FIGURES = sql`x.bytes_up, x.bytes_down, x.records`;
 export const SALES_FIGURES = sql`x.amount, x.sales`;
 
-/**
- * The rollup a caller's usage over time reads: per reseller alone unless the scope is one account (an account user,
- * or `accountId` asked), whose figures only the account-split rollup holds.
- */
+/** Whether a caller's scope is one account (an account user, or `accountId` asked): only the account-split rollups hold its figures. */
+export function accountScoped(principal: Principal, body: ScopeBody): boolean {
+  return body.accountId !== undefined || (principal.accountId !== null && !principal.isAdmin);
+}
+
+/** The rollup a caller's usage over time reads: per reseller alone unless the scope is one account. */
 export function usageLevels(principal: Principal, body: ScopeBody): Levels {
-  return body.accountId !== undefined || (principal.accountId !== null && !principal.isAdmin) ? NETWORK_LEVELS : RESELLER_LEVELS;
+  return accountScoped(principal, body) ? NETWORK_LEVELS : RESELLER_LEVELS;
+}
+
+/** The rollup a caller's sales over time (not by key) read: per reseller alone unless the scope is one account. */
+export function salesLevels(principal: Principal, body: ScopeBody): Levels {
+  return accountScoped(principal, body) ? SALES_LEVELS : SALES_RESELLER_LEVELS;
 }
 
 /**
@@ -305,7 +314,7 @@ export function registerUsageByRoutes(app: FastifyInstance, db: Kysely<Database>
     const range = await resolveRange(db, body, zone);
     const scope = await scopeOf(db, principal, body);
     const dimension = body.dimension ?? 'account';
-    const accountLevel = usageLevels(principal, body) === NETWORK_LEVELS;
+    const accountLevel = accountScoped(principal, body);
     let sets: { members: RawBuilder<unknown> } | null = null;
     if (body.groupId !== undefined) {
       if (dimension !== 'subscriber') throw invalid([fieldError('groupId', 'dimension', 'graphs.usageBy.groupDimension')]);
