@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyBatches, copyCsvLines, queryBatches } from '@server/engine/csv';
+import { copyBatches, copyCsv, crlf, queryBatches } from '@server/engine/csv';
+import Papa from 'papaparse';
 import { csvLine } from '@shared/csv';
 import { listValue } from '@shared/customFields';
 import { customFieldsOf } from '@server/engine/customFields';
@@ -99,21 +100,40 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the subscriber export through C
     expect(cell('balance')).toBe('-12.50');
   });
 
-  it('writes in the database the same CSV lines as csvLine writes from the rows, awkward values and custom fields included', async () => {
-    const principal = await jobPrincipal(ctx.db, Number((await sql<{ id: number }>`select id from app_user where username = 'admin'`.execute(ctx.db)).rows[0].id));
+  it('writes in the database a CSV that reads as the rows written by csvLine: awkward text, the guard and custom fields', async () => {
+    const principal = await jobPrincipal(
+      ctx.db,
+      Number((await sql<{ id: number }>`select id from app_user where username = 'admin'`.execute(ctx.db)).rows[0].id),
+    );
     const custom = await customFieldsOf(ctx.db).forPath('subscriber', principal.resellerPath);
     const repo = new EntityRepository(ctx.db, schema);
     const fields = [...repo.exportFields().filter((f) => f !== 'custom'), ...custom.map((d) => `custom.${d.key}`), 'custom.absent', 'noSuchColumn'];
+    const cells = (text: string) => Papa.parse<string[]>(text, { skipEmptyLines: true }).data;
     for (const body of [{}, { sortBy: 'name', sortDir: 'desc' }, { searchBy: 'multi', searchKey: 'Tab\there' }]) {
       const query = repo.exportQuery(normaliseListRequest(schema, body as never, true, custom), { principal });
-      const written = await copyCsvLines(ctx.db, query, fields);
+      const written = await copyCsv(ctx.db, query, fields);
       expect(written, 'every subscriber column has a type the database writes').toBeDefined();
       let text = '';
-      for await (const part of written!) text += part;
-      let expected = '';
-      for await (const rows of queryBatches(ctx.db, 'postgres', query, 97)) expected += rows.map((row) => csvLine(fields.map((f) => listValue(row, f)))).join('');
-      expect(text.length, JSON.stringify(body)).toBeGreaterThan(0);
-      expect(text, JSON.stringify(body)).toBe(expected);
+      for await (const part of written!) text += part.toString('utf8');
+      let expected = csvLine(fields);
+      for await (const rows of queryBatches(ctx.db, 'postgres', query, 97))
+        expected += rows.map((row) => csvLine(fields.map((f) => listValue(row, f)))).join('');
+      const read = cells(text);
+      expect(read.length, JSON.stringify(body)).toBeGreaterThan(1);
+      expect(read, JSON.stringify(body)).toEqual(cells(expected));
     }
+    // The guard and the quotes as a spreadsheet meets them.
+    const query = repo.exportQuery(normaliseListRequest(schema, { searchBy: 'subscriberId', searchKey: String(ids[4]) } as never, true, custom), { principal });
+    let text = '';
+    for await (const part of (await copyCsv(ctx.db, query, ['name', 'custom.note', 'balance']))!) text += part.toString('utf8');
+    expect(text).toBe(`name,custom.note,balance\r\n'=HYPERLINK('x'),'=HYPERLINK('x'),-12.50\r\n`);
+  });
+});
+
+describe('line ends of a CSV written by the database', () => {
+  it('ends lines with CR LF and leaves line feeds inside quoted values, across chunks', () => {
+    const ends = crlf();
+    const parts = ['a,"two\nli', 'nes",b\n"say ""hi""', '\n",c\nd,e\n'].map((p) => ends(Buffer.from(p)).toString());
+    expect(parts.join('')).toBe('a,"two\nlines",b\r\n"say ""hi""\n",c\r\nd,e\r\n');
   });
 });

@@ -142,32 +142,54 @@ export function copyBatches(db: Kysely<Database>, query: SelectQueryBuilder<any,
 const PLAIN_TYPES = new Set([16, 20, 21, 23, 26, 1700, 2950]);
 const TEXT_TYPES = new Set([25, 1042, 1043]);
 const TIMESTAMPTZ = 1184;
-const JSONB = 3802;
-/**
- * What `csvCell` does to text `t` (an expression cheap to repeat), in SQL: the formula guard (an apostrophe first),
- * then quotes around a cell holding `"`, `,` or a line break, or starting or ending with padding. A guarded cell
- * starts with the apostrophe, so only padding that is never guarded can start one: a space, a form feed or a
- * vertical tab (a tab or carriage return first is always guarded, a line feed is quoted anyway).
- */
-const textCell = (t: string) => {
-  const guarded = `case when left(${t}, 1) in ('=', '+', '-', '@', E'\\t', E'\\r') and ${t} !~ '^-?[0-9]+([.][0-9]+)?$' then '''' || ${t} else ${t} end`;
-  const quoted = `strpos(${t}, '"') > 0 or strpos(${t}, ',') > 0 or strpos(${t}, E'\\n') > 0 or strpos(${t}, E'\\r') > 0
-    or left(${t}, 1) in (' ', E'\\f', E'\\v') or right(${t}, 1) in (' ', E'\\t', E'\\r', E'\\n', E'\\f', E'\\v')`;
-  return `case when ${quoted} then '"' || replace(${guarded}, '"', '""') || '"' else ${guarded} end`;
-};
+/** `=`, `+`, `-`, `@`, tab, carriage return: a first character a spreadsheet runs as a formula. */
+const FORMULA_STARTS = '61, 43, 45, 64, 9, 13';
+/** `csvCell`'s formula guard on text `t` in SQL (an apostrophe first, unless the text is a number); '' as null. */
+const guardedText = (t: string) =>
+  `nullif(case when ascii(${t}) in (${FORMULA_STARTS}) and ${t} !~ '^-?[0-9]+([.][0-9]+)?$' then '''' || ${t} else ${t} end, '')`;
 
 /**
- * PostgreSQL only: the CSV lines of a query (without the header), written by the database itself in one
- * `COPY (…) TO STDOUT`, each as `csvLine` writes the row's `fields` (wire names; `custom.<key>` for a custom field).
- * Node only takes COPY's own escapes off: no value is parsed, no row object made. Undefined where that could not be
- * exact: on PGlite, for a parameter without a text form, or a column of a type not written here (floating point,
- * say, whose text differs from JavaScript's).
+ * Turns the line feeds that end CSV lines into CR LF, chunk after chunk: a line feed inside a quoted value stays as it
+ * is (a doubled quote inside one turns the state twice, so it stays quoted).
  */
-export async function copyCsvLines(
+export function crlf(): (chunk: Buffer) => Buffer {
+  let quoted = false;
+  return (chunk) => {
+    const ends: number[] = [];
+    for (let i = 0; i < chunk.length; i++) {
+      const byte = chunk[i];
+      if (byte === 34) quoted = !quoted;
+      else if (byte === 10 && !quoted) ends.push(i);
+    }
+    if (!ends.length) return chunk;
+    const out = Buffer.allocUnsafe(chunk.length + ends.length);
+    let from = 0;
+    let at = 0;
+    for (const end of ends) {
+      at += chunk.copy(out, at, from, end);
+      out[at++] = 13;
+      from = end;
+    }
+    chunk.copy(out, at, from);
+    return out;
+  };
+}
+
+/**
+ * PostgreSQL only: a list's CSV, header line included, written by the database in one
+ * `COPY (…) TO STDOUT (FORMAT csv, HEADER)` of the list's query, one column per exported field (wire names;
+ * `custom.<key>` for a custom field) holding what `csvCell` writes: numbers, booleans and ids as their text,
+ * timestamps as ISO 8601 in UTC with milliseconds, text and custom values through the formula guard. COPY quotes
+ * what holds a quote, a comma or a line break. Node only ends each line with CR LF, as `csvLine` does (`crlf`). Undefined
+ * where that could not be the same file: on PGlite, for a parameter without a text form, or a column of a type not
+ * written here (floating point, whose text differs from JavaScript's). One difference is left: `csvLine` also quotes
+ * text that starts or ends with padding, COPY does not; both read back the same.
+ */
+export async function copyCsv(
   db: Kysely<Database>,
   query: SelectQueryBuilder<any, any, Row>,
   fields: readonly string[],
-): Promise<AsyncIterable<string> | undefined> {
+): Promise<AsyncIterable<Buffer> | undefined> {
   const pool = poolOf(db);
   const compiled = query.compile();
   const text = pool && withLiterals(compiled.sql, compiled.parameters);
@@ -178,22 +200,19 @@ export async function copyCsvLines(
   for (const field of fields) {
     const key = customKeyOf(field);
     const column = byName.get(key === undefined ? field : CUSTOM_PROPERTY);
-    if (!column) {
-      cells.push(`''`);
-      continue;
-    }
-    const ref = `q.${pg.Client.prototype.escapeIdentifier(column.name)}`;
-    if (key !== undefined) {
-      if (column.dataTypeID !== JSONB) return undefined;
-      // A custom value is a JSON scalar (text, number, date or choice). Its text as `->>` gives it goes through the
-      // text cell: a number's text (never an exponent in jsonb) or a boolean's is left as it is there.
-      cells.push(`coalesce(${textCell(`(${ref} ->> ${pg.Client.prototype.escapeLiteral(key)})`)}, '')`);
-    } else if (PLAIN_TYPES.has(column.dataTypeID)) cells.push(`coalesce(${ref}::text, '')`);
-    else if (TEXT_TYPES.has(column.dataTypeID)) cells.push(`coalesce(${textCell(`${ref}::text`)}, '')`);
-    else if (column.dataTypeID === TIMESTAMPTZ) cells.push(`coalesce(to_char(${ref} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), '')`);
+    const ref = column && `q.${pg.Client.prototype.escapeIdentifier(column.name)}`;
+    let cell: string;
+    if (!column || !ref) cell = 'null';
+    // A custom value is a JSON scalar (text, number, date or choice): a number's text (never an exponent in jsonb)
+    // or a boolean's passes the guard unchanged.
+    else if (key !== undefined) cell = guardedText(`(${ref} ->> ${pg.Client.prototype.escapeLiteral(key)})`);
+    else if (PLAIN_TYPES.has(column.dataTypeID)) cell = `${ref}::text`;
+    else if (TEXT_TYPES.has(column.dataTypeID)) cell = guardedText(`${ref}::text`);
+    else if (column.dataTypeID === TIMESTAMPTZ) cell = `to_char(${ref} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
     else return undefined;
+    cells.push(`${cell} as ${pg.Client.prototype.escapeIdentifier(field)}`);
   }
-  const copy = `copy (select ${cells.length ? cells.join(` || ',' || `) : `''`} from (${text}) as q) to stdout`;
+  const copy = `copy (select ${cells.join(', ')} from (${text}) as q) to stdout with (format csv, header)`;
   return (async function* () {
     const client = await pool.connect();
     let broken: Error | undefined;
@@ -201,13 +220,8 @@ export async function copyCsvLines(
     try {
       const stream = client.query(copyTo(copy));
       stream.on('error', (e) => (broken = e));
-      const decoder = new StringDecoder('utf8');
-      let rest = '';
-      for await (const chunk of stream as AsyncIterable<Buffer>) {
-        const lines = (rest + decoder.write(chunk)).split('\n');
-        rest = lines.pop()!;
-        if (lines.length) yield `${lines.map(unescapeCopy).join('\r\n')}\r\n`;
-      }
+      const ends = crlf();
+      for await (const chunk of stream as AsyncIterable<Buffer>) yield ends(chunk);
       if (broken) throw broken;
       finished = true;
     } finally {
@@ -248,16 +262,17 @@ const BOM = '\uFEFF';
  */
 export function sendCsv(reply: FastifyReply, filename: string, header: readonly string[], batches: AsyncIterable<Row[]>, toValues: (row: Row) => unknown[]) {
   async function* lines() {
+    yield csvLine(header);
     for await (const rows of batches) yield rows.map((row) => csvLine(toValues(row))).join('');
   }
-  return sendCsvLines(reply, filename, header, lines());
+  return sendCsvFile(reply, filename, lines());
 }
 
-/** Sends a CSV attachment: the header line, then `lines` (already written) while the client keeps up. */
-export function sendCsvLines(reply: FastifyReply, filename: string, header: readonly string[], lines: AsyncIterable<string>) {
+/** Sends a CSV attachment of `file` (its header line first) while the client keeps up. */
+export function sendCsvFile(reply: FastifyReply, filename: string, file: AsyncIterable<string | Buffer>) {
   async function* all() {
-    yield BOM + csvLine(header);
-    yield* lines;
+    yield BOM;
+    yield* file;
   }
   return reply
     .header('content-type', 'text/csv; charset=utf-8')

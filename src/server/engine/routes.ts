@@ -28,7 +28,7 @@ import { principalOf } from '../http/guard';
 import { idParams, INT_MIN, listRequestSchema, pageSchema, parseInteger } from '../http/input';
 import type { Principal } from '../http/principal';
 import type { Engine } from '../db';
-import { copyBatches, copyCsvLines, downloadFormat, downloadQuery, queryBatches, sendCsv, sendCsvLines } from './csv';
+import { copyBatches, copyCsv, downloadFormat, downloadQuery, queryBatches, sendCsv, sendCsvFile } from './csv';
 import { sendXlsx } from './xlsx';
 import { customFieldsOf } from './customFields';
 import { createReferenceCheck } from './references';
@@ -210,10 +210,10 @@ function handlersFor(
     const name = `${schema['x-entity'].name}-${day}`;
     if (downloadFormat(request) === 'xlsx')
       return sendXlsx(reply, `${name}.xlsx`, fields, cellKinds(schema, fields, defs), queryBatches(db, engine, query), values);
-    // On PostgreSQL the database writes the lines in one COPY (see copyCsvLines), else its rows come through one COPY
+    // On PostgreSQL the database writes the file in one COPY (see copyCsv), else its rows come through one COPY
     // (copyBatches); elsewhere batch by batch.
-    const written = await copyCsvLines(db, query, fields);
-    if (written) return sendCsvLines(reply, `${name}.csv`, fields, written);
+    const written = await copyCsv(db, query, fields);
+    if (written) return sendCsvFile(reply, `${name}.csv`, written);
     return sendCsv(reply, `${name}.csv`, fields, copyBatches(db, query) ?? queryBatches(db, engine, query), values);
   };
 
