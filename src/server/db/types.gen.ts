@@ -41,6 +41,14 @@ export interface Account {
   version: Generated<number>;
 }
 
+export interface ActiveDay {
+  accountId: number;
+  country: string;
+  day: Timestamp;
+  resellerId: number;
+  sims: number;
+}
+
 export interface AddressType {
   description: string | null;
   id: Generated<number>;
@@ -1015,6 +1023,14 @@ export interface Subscriber {
   version: Generated<number>;
 }
 
+export interface SubscriberActivity {
+  accountId: number;
+  country: Generated<string>;
+  lastAt: Timestamp;
+  resellerId: number;
+  subscriberId: number;
+}
+
 export interface SubscriberAudit {
   action: string;
   after: Json | null;
@@ -1250,6 +1266,7 @@ export interface WebhookSecret {
 
 export interface DB {
   account: Account;
+  activeDay: ActiveDay;
   addressType: AddressType;
   allowedList: AllowedList;
   allowedListNetwork: AllowedListNetwork;
@@ -1326,6 +1343,7 @@ export interface DB {
   sponsor: Sponsor;
   sponsorImsi: SponsorImsi;
   subscriber: Subscriber;
+  subscriberActivity: SubscriberActivity;
   subscriberAudit: SubscriberAudit;
   subscriberCharge: SubscriberCharge;
   subscriberGroup: SubscriberGroup;
