@@ -57,14 +57,14 @@ function activeSims(r: ResolvedRange, scope: RawBuilder<SqlBool>, from: RawBuild
     union all select * from (${past}) e where ${reachesPast})`;
 }
 
-/** Per country (ISO code; '' when unknown): active SIMs, MB and sales over the range, the most active first. */
-export async function countryFigures(db: Kysely<Database>, r: ResolvedRange, scope: RawBuilder<SqlBool>) {
+/** The map's statement: per country (ISO code; '' when unknown) active SIMs, bytes and sales over the range, the most active first. */
+export function countriesQuery(r: ResolvedRange, scope: RawBuilder<SqlBool>) {
   const from = sql`${r.from}::timestamptz`;
   const to = sql`${r.to}::timestamptz`;
   // Each rollup's rows of [from, to) at the coarsest levels the two ends allow (see `rollupRows`).
   const ends = sql`(select unnest(array[${from}, ${to}]) as t)`;
   const usageRows = (levels: typeof NETWORK_LEVELS, columns: RawBuilder<unknown>) => rollupRows(levels, scope, from, to, ends, columns);
-  const { rows } = await sql<{ country: string; sims: string; bytes: string; amount: string }>`
+  return sql<{ country: string; sims: string; bytes: string; amount: string }>`
     with usage as (
       select coalesce((select n.country from network n where n.plmn = u.plmn order by n.withdrawn_at nulls first limit 1), '') as country,
         sum(u.bytes_up + u.bytes_down) as bytes
@@ -76,7 +76,12 @@ export async function countryFigures(db: Kysely<Database>, r: ResolvedRange, sco
       coalesce((select a.sims from active a where a.country = c.country), 0)::text as sims,
       coalesce((select sum(u.bytes) from usage u where u.country = c.country), 0)::text as bytes,
       coalesce((select s.amount from sold s where s.country = c.country), 0)::text as amount
-    from countries c order by 2::bigint desc, 3::numeric desc, 1`.execute(db);
+    from countries c order by 2::bigint desc, 3::numeric desc, 1`;
+}
+
+/** Per country (ISO code; '' when unknown): active SIMs, MB and sales over the range, the most active first. */
+export async function countryFigures(db: Kysely<Database>, r: ResolvedRange, scope: RawBuilder<SqlBool>) {
+  const { rows } = await countriesQuery(r, scope).execute(db);
   return rows
     .map((c) => ({
       country: c.country,
