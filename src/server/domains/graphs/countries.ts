@@ -19,7 +19,6 @@ import { scopeOf, type ScopeBody } from './scope';
 import { graphRead, NETWORK_LEVELS, rollupRows, SALES_FIGURES, SALES_LEVELS, SUBSCRIBER_LEVELS } from './usageBy';
 
 const MB = 1_048_576;
-
 const DAY_MS = 86_400_000;
 const instant = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
 
@@ -52,9 +51,10 @@ function activeSims(r: ResolvedRange, scope: RawBuilder<SqlBool>, from: RawBuild
   const used = rollupRows(SUBSCRIBER_LEVELS, later, from, to, ends, sql`, x.subscriber_id`);
   const past = sql`${counted(from, to)}
     union all ${counted(to, null, 1, sql`and x.subscriber_id in (select u.subscriber_id from ${used} u where u.bytes_up + u.bytes_down <> 0)`)}`;
-  const reachesPast = sql`(select exists (select 1 from subscriber_activity x where ${scope} and x.last_at >= ${to}))`;
-  return sql`(select * from (${present}) p where not ${reachesPast}
-    union all select * from (${past}) e where ${reachesPast})`;
+  // Whether usage of the scope follows the range.
+  const followed = sql`(select exists (select 1 from subscriber_activity x where ${scope} and x.last_at >= ${to}))`;
+  return sql`(select * from (${present}) p where not ${followed}
+    union all select * from (${past}) e where ${followed})`;
 }
 
 /** The map's statement: per country (ISO code; '' when unknown) active SIMs, bytes and sales over the range, the most active first. */
