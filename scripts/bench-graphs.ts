@@ -14,6 +14,8 @@
  *     account and network by hour, day and month; per reseller by hour, day and month). The quarter-hour rows and
  *     the per-subscriber hours of those days are not generated: a range reads them only in the hours and days
  *     holding its two ends, and the named ranges' ends fall in the raw days;
+ *   - each subscriber's latest quarter hour with usage and their histogram by day (`subscriber_activity`,
+ *     `active_day`) built from the per-subscriber rollups, before the raw days move them forward;
  * - BENCH_GRAPHS_SALES package sales over the year (default: one a subscriber), the sales rollups (every level, the
  *   per-reseller ones included) then built from them by the sales rollup's own function.
  *
@@ -25,7 +27,8 @@
  *   npm run bench:graphs          postgres://postgres@127.0.0.1:5432/test unless TEST_DATABASE_URL or DATABASE_URL
  *   BENCH_GRAPHS_SUBSCRIBERS=50000 BENCH_REQUESTS=16 npm run bench:graphs   a quick run
  *   BENCH_RANGES=last30Days,last12Months BENCH_CALLS=usage,usageBy:subscriber   only those
- *   BENCH_EXPLAIN=1 npm run bench:graphs   also prints the plan of the totals per subscriber over 12 months
+ *   BENCH_EXPLAIN=1 npm run bench:graphs   also prints the plans of the totals per subscriber over 12 months and of the
+ *                                          map's countries over 12 months and the custom 92 days
  */
 import { cpus, loadavg } from 'node:os';
 import { Readable } from 'node:stream';
@@ -34,9 +37,11 @@ import { sql, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { buildApp } from '@server/app';
+import { buildSubscriberActivity } from '@server/db/migrations/0176_subscriber_activity';
 import { ensureAdmin, seedDemo } from '@server/db/seed';
 import { copySubscribers } from './lib/copySubscribers';
 import { totalsQuery } from '@server/domains/graphs/usageBy';
+import { countriesQuery } from '@server/domains/graphs/countries';
 import { resolveRange } from '@server/domains/graphs/ranges';
 import { freshDatabase } from '../test/server/helpers';
 import { random } from '@server/db/seedSubscribers';
@@ -232,6 +237,15 @@ try {
        from ${source} group by 1, 2`,
     );
 
+  // Each subscriber's latest quarter hour with usage and the histogram of those by day (migration 0176), built from
+  // the per-subscriber rollups with their own triggers off (the generated days have no hours: their latest is the
+  // day's start); the raw days then move them forward through the usage triggers.
+  await client.query('alter table subscriber_activity disable trigger user');
+  t = performance.now();
+  await buildSubscriberActivity(db);
+  load.push(`subscriber_activity and active_day ${s(performance.now() - t)}`);
+  await client.query('alter table subscriber_activity enable trigger user');
+
   // The raw days: records through COPY, every rollup level added by the triggers.
   t = performance.now();
   await pipeline(
@@ -277,6 +291,8 @@ try {
     'sales_reseller_day',
     'sales_reseller_month',
     'sales_rollup_key',
+    'subscriber_activity',
+    'active_day',
     'prepaid_package',
     'subscriber',
   ];
@@ -316,6 +332,12 @@ try {
     await explain(
       sql`select count(*) from ${totalsQuery(await resolveRange(db, { range: 'last12Months' }, ZONE), 'subscriber', sql`true`, false, null)} t`.compile(db),
     );
+    const custom = {
+      range: 'custom',
+      from: new Date(Date.now() - 98 * DAY_MS).toISOString().slice(0, 10),
+      to: new Date(Date.now() - 7 * DAY_MS).toISOString().slice(0, 10),
+    };
+    for (const body of [{ range: 'last12Months' }, custom]) await explain(countriesQuery(await resolveRange(db, body, ZONE), sql`true`).compile(db));
   }
 
   const app = await buildApp({ database, jwtSecret: 'bench' });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { engines, testApp } from './helpers';
 
 type Ctx = Awaited<ReturnType<typeof testApp>>;
@@ -19,6 +19,47 @@ describe.each(engines)('dashboard calls on %s', (engine) => {
     return res.json() as { from: string; to: string; items: { country: string; activeSims: number; mb: number; sales: number }[] };
   };
 
+  /**
+   * The raw usage log's subscribers with bytes in [from, to) per their country now, those of `tenant` now (a condition
+   * on the subscriber `s` and its reseller `r`).
+   */
+  const activeRaw = async (from: string, to: string, tenant: RawBuilder<SqlBool>) => {
+    const { rows } = await sql<{ country: string; n: number }>`
+      select coalesce(s.country, '') as country, count(distinct s.subscriber_id)::int as n
+      from usage_record u join subscriber s on s.subscriber_id = u.subscriber_id join reseller r on r.id = s.reseller_id
+      where u.at >= ${from}::timestamptz and u.at < ${to}::timestamptz and ${tenant} and u.bytes_up + u.bytes_down > 0 group by 1`.execute(ctx.db);
+    return Object.fromEntries(rows.map((r) => [r.country, r.n]));
+  };
+  /** Whether a subscriber of `tenant` has bytes at or after `to`: the map then cannot read the histogram alone. */
+  const usedAfter = async (to: string, tenant: RawBuilder<SqlBool>) => {
+    const { rows } = await sql<{ used: boolean }>`select exists (select 1 from usage_record u join subscriber s on s.subscriber_id = u.subscriber_id
+      join reseller r on r.id = s.reseller_id where u.at >= ${to}::timestamptz and u.bytes_up + u.bytes_down > 0 and ${tenant}) as used`.execute(ctx.db);
+    return rows[0].used;
+  };
+  /** The map's active SIMs per country equal the raw log's; answers whether the range ends before some of the tenant's usage. */
+  const expectActive = async (user: string, body: Row, zone: string, tenant: RawBuilder<SqlBool>) => {
+    const answer = await countries(user, body, zone);
+    const got = Object.fromEntries(answer.items.filter((i) => i.activeSims !== 0).map((i) => [i.country, i.activeSims]));
+    expect(got, `${user} ${JSON.stringify(body)} ${zone}`).toEqual(await activeRaw(answer.from, answer.to, tenant));
+    return usedAfter(answer.to, tenant);
+  };
+  /** `subscriber_activity` equals a rebuild from the usage log and the subscribers, and `active_day` one from it. */
+  const expectKept = async () => {
+    const rebuilt = await sql<Row>`select s.subscriber_id, s.reseller_id, s.account_id, coalesce(s.country, '')::text as country,
+        to_timestamp(floor(extract(epoch from max(u.at)) / 900) * 900)::text as last_at
+      from usage_record u join subscriber s on s.subscriber_id = u.subscriber_id where u.bytes_up + u.bytes_down <> 0 group by 1, 2, 3, 4 order by 1`.execute(
+      ctx.db,
+    );
+    const kept = await sql<Row>`select subscriber_id, reseller_id, account_id, country, last_at::text as last_at from subscriber_activity order by 1`.execute(
+      ctx.db,
+    );
+    expect(kept.rows).toEqual(rebuilt.rows);
+    const days = await sql<Row>`select reseller_id, account_id, country, (last_at at time zone 'UTC')::date::text as day, count(*)::int as sims
+      from subscriber_activity group by 1, 2, 3, 4 order by 1, 2, 3, 4`.execute(ctx.db);
+    const histogram = await sql<Row>`select reseller_id, account_id, country, day::text as day, sims from active_day order by 1, 2, 3, 4`.execute(ctx.db);
+    expect(histogram.rows).toEqual(days.rows);
+  };
+
   /** The raw usage log per network country, active subscribers per subscriber country, and sales per sale country, in [from, to) under `path`. */
   const raw = async (from: string, to: string, path: string) => {
     const usage = await sql<{ country: string; bytes: string }>`
@@ -26,12 +67,7 @@ describe.each(engines)('dashboard calls on %s', (engine) => {
       from usage_record u join subscriber s on s.subscriber_id = u.subscriber_id join reseller r on r.id = s.reseller_id
       left join lateral (select n.country from network n where n.plmn = u.plmn order by n.withdrawn_at nulls first limit 1) n on true
       where u.at >= ${from}::timestamptz and u.at < ${to}::timestamptz and r.path like ${`${path}%`} group by 1`.execute(ctx.db);
-    const active = await sql<{ country: string; n: string }>`
-      select coalesce(s.country, '') as country, count(distinct s.subscriber_id)::text as n
-      from usage_record u join subscriber s on s.subscriber_id = u.subscriber_id join reseller r on r.id = s.reseller_id
-      where u.at >= ${from}::timestamptz and u.at < ${to}::timestamptz and r.path like ${`${path}%`} and u.bytes_up + u.bytes_down > 0 group by 1`.execute(
-      ctx.db,
-    );
+    const active = await activeRaw(from, to, sql<SqlBool>`r.path like ${`${path}%`}`);
     const sales = await sql<{ country: string; amount: string }>`
       select k.country, sum(-l.amount)::text as amount
       from ledger_entry l join prepaid_package p on p.ledger_entry_id = l.id join reseller r on r.id = l.reseller_id
@@ -41,7 +77,7 @@ describe.each(engines)('dashboard calls on %s', (engine) => {
     const out: Record<string, { activeSims: number; bytes: number; sales: number }> = {};
     const at = (c: string) => (out[c] ??= { activeSims: 0, bytes: 0, sales: 0 });
     for (const r of usage.rows) at(r.country).bytes = Number(r.bytes);
-    for (const r of active.rows) at(r.country).activeSims = Number(r.n);
+    for (const [country, n] of Object.entries(active)) at(country).activeSims = n;
     for (const r of sales.rows) at(r.country).sales = Number(r.amount);
     return out;
   };
@@ -130,6 +166,206 @@ describe.each(engines)('dashboard calls on %s', (engine) => {
     // A sub-reseller may not ask for its parent's subtree.
     const parent = await post('northwind-iot', '/portal/graphs/countries', { range: 'last7Days', resellerId: reseller['Northwind Mobile'].id });
     expect(parent.statusCode).toBe(404);
+  });
+
+  const ago = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+  const under = (name: string) => sql<SqlBool>`r.path like ${`${reseller[name].path}%`}`;
+  /** A usage record of `bytes` for a subscriber at an instant; answers its id. */
+  const record = async (subscriberId: number, at: string, bytes = 1000) =>
+    (
+      await sql<{ id: string }>`insert into usage_record (subscriber_id, imsi, at, request_type, bytes_up, bytes_down)
+        select subscriber_id, imsi, ${at}::timestamptz, 'UPDATE', ${bytes}, 0 from subscriber where subscriber_id = ${subscriberId} returning id`.execute(
+        ctx.db,
+      )
+    ).rows[0].id;
+  /** Subscribers (ids, in order) of `where` with bytes in the last `days` days. */
+  const usedLately = async (days: number, where: RawBuilder<SqlBool> = sql`true`) =>
+    (
+      await sql<{ id: number }>`select s.subscriber_id as id from subscriber s join reseller r on r.id = s.reseller_id where ${where}
+        and exists (select 1 from usage_record u where u.subscriber_id = s.subscriber_id and u.bytes_up + u.bytes_down > 0
+          and u.at >= now() - make_interval(days => ${days})) order by 1`.execute(ctx.db)
+    ).rows.map((r) => r.id);
+
+  it('counts active SIMs from the histogram for ranges to the present and from the rollups past them, as the raw log per tenant', async () => {
+    await expectKept();
+    const [account] = (
+      await sql<{ id: number }>`select s.account_id as id from subscriber s where exists (select 1 from usage_record u where u.subscriber_id = s.subscriber_id)
+        group by 1 order by count(*) desc, 1 limit 1`.execute(ctx.db)
+    ).rows;
+    const tenants: [string, Row, RawBuilder<SqlBool>][] = [
+      ['admin', {}, sql<SqlBool>`true`],
+      ['northwind', {}, under('Northwind Mobile')],
+      ['bluesky', {}, under('Blue Sky Telecom')],
+      ['admin', { accountId: account.id }, sql<SqlBool>`s.account_id = ${account.id}`],
+    ];
+    const ranges: [Row, string][] = [
+      [{ range: 'last24Hours' }, 'America/New_York'],
+      [{ range: 'last7Days' }, 'Europe/Berlin'],
+      [{ range: 'last12Months' }, 'Asia/Kathmandu'],
+      [{ range: 'month' }, 'Australia/Adelaide'],
+      [{ range: 'custom', from: ago(9), to: ago(2) }, 'Pacific/Chatham'],
+      [{ range: 'custom', from: ago(3), to: ago(0) }, 'America/Los_Angeles'],
+    ];
+    /** Per tenant, per range: whether usage follows the range (the rollups' reading) or not (the histogram's). */
+    const readings = async () => {
+      const seen: boolean[][] = [];
+      for (const [user, scope, tenant] of tenants) {
+        const row: boolean[] = [];
+        for (const [body, zone] of ranges) row.push(await expectActive(user, { ...body, ...scope }, zone, tenant));
+        seen.push(row);
+      }
+      return seen;
+    };
+    const first = await readings();
+    // Only the range ending two days ago is followed by usage.
+    expect(first[0]).toEqual([false, false, false, false, true, false]);
+    // One Northwind subscriber's record dated tomorrow: the administrator's and Northwind's ranges all read the rollups.
+    const [northwind] = await usedLately(10, under('Northwind Mobile'));
+    const tomorrow = await record(northwind, new Date(Date.now() + 86_400_000).toISOString());
+    await expectKept();
+    const second = await readings();
+    expect(second[0]).toEqual(ranges.map(() => true));
+    expect(second[1]).toEqual(ranges.map(() => true));
+    expect(second[2]).toEqual(first[2]);
+    // Removed again: its subscriber's latest quarter hour is the one before, and the histogram answers again.
+    await sql`delete from usage_record where id = ${tomorrow}`.execute(ctx.db);
+    await expectKept();
+    expect(await readings()).toEqual(first);
+  });
+
+  it('counts a DST change day in its zone, from the histogram and from the rollups', async () => {
+    // Two small accounts made quiet (their subscribers' records removed), four subscribers each.
+    const quiet = (
+      await sql<{ accountId: number; subs: number[] }>`select a.account_id, (array_agg(s.subscriber_id order by s.subscriber_id))[1:4] as subs
+        from account a join subscriber s on s.account_id = a.account_id group by 1 having count(*) >= 4 order by count(*), 1 limit 2`.execute(ctx.db)
+    ).rows;
+    await sql`delete from usage_record u using subscriber s
+      where s.subscriber_id = u.subscriber_id and s.account_id in (${quiet[0].accountId}, ${quiet[1].accountId})`.execute(ctx.db);
+    expect(quiet).toHaveLength(2);
+    // Berlin's 30 March 2025 is [2025-03-29T23:00Z, 2025-03-30T22:00Z) (23 hours); New York's 2 November 2025
+    // [2025-11-02T04:00Z, 2025-11-03T05:00Z) (25 hours). Per subscriber: its records (instant, bytes).
+    const days: { zone: string; day: string; records: [string, number][][] }[] = [
+      {
+        zone: 'Europe/Berlin',
+        day: '2025-03-30',
+        records: [
+          [
+            ['2025-03-29T22:45:00Z', 1000],
+            ['2025-03-30T10:00:00Z', 0],
+          ],
+          [['2025-03-29T23:30:00Z', 1000]],
+          [['2025-03-30T21:50:00Z', 1000]],
+          [
+            ['2025-03-29T23:10:00Z', 1000],
+            ['2025-03-30T12:00:00Z', 500],
+          ],
+        ],
+      },
+      {
+        zone: 'America/New_York',
+        day: '2025-11-02',
+        records: [[['2025-11-02T03:30:00Z', 1000]], [['2025-11-02T04:00:00Z', 1000]], [['2025-11-03T04:30:00Z', 1000]], [['2025-11-03T04:59:00Z', 1000]]],
+      },
+    ];
+    for (const [i, d] of days.entries())
+      for (const [k, records] of d.records.entries()) for (const [at, bytes] of records) await record(quiet[i].subs[k], at, bytes);
+    await expectKept();
+    const check = async (i: number) => {
+      const body = { range: 'custom', from: days[i].day, to: days[i].day };
+      const accountId = quiet[i].accountId;
+      const alone = await expectActive('admin', { ...body, accountId }, days[i].zone, sql<SqlBool>`s.account_id = ${accountId}`);
+      expect(await expectActive('admin', body, days[i].zone, sql<SqlBool>`true`)).toBe(true);
+      return alone;
+    };
+    // Nothing of either account follows its day: the account's count is the histogram's.
+    expect(await check(0)).toBe(false);
+    expect(await check(1)).toBe(false);
+    const answer = await countries('admin', { range: 'custom', from: days[1].day, to: days[1].day, accountId: quiet[1].accountId }, days[1].zone);
+    expect(answer.items.reduce((t, c) => t + c.activeSims, 0)).toBe(3);
+    // Records after the day: one for a subscriber with none in the day, one for a subscriber with some. The rollups answer.
+    const after = [await record(quiet[1].subs[0], '2025-11-03T05:00:00Z'), await record(quiet[1].subs[3], '2025-11-03T06:00:00Z')];
+    await expectKept();
+    expect(await check(1)).toBe(true);
+    const again = await countries('admin', { range: 'custom', from: days[1].day, to: days[1].day, accountId: quiet[1].accountId }, days[1].zone);
+    expect(again.items).toEqual(answer.items);
+    await sql`delete from usage_record where id in (${sql.join(after)})`.execute(ctx.db);
+    await expectKept();
+    expect(await check(1)).toBe(false);
+  });
+
+  it('counts a subscriber in its reseller, account and country of now: moved, then moved back', async () => {
+    const [id] = await usedLately(5, under('Northwind Mobile'));
+    const [before] = (await sql<Row>`select account_id, reseller_id, country from subscriber where subscriber_id = ${id}`.execute(ctx.db)).rows;
+    const [target] = (
+      await sql<Row>`select a.account_id, a.reseller_id from account a join reseller r on r.id = a.reseller_id
+        where ${under('Blue Sky Telecom')} order by 1 limit 1`.execute(ctx.db)
+    ).rows;
+    const tenants: [string, Row, RawBuilder<SqlBool>][] = [
+      ['admin', {}, sql<SqlBool>`true`],
+      ['northwind', {}, under('Northwind Mobile')],
+      ['bluesky', {}, under('Blue Sky Telecom')],
+      ['admin', { accountId: before.accountId }, sql<SqlBool>`s.account_id = ${before.accountId}`],
+      ['admin', { accountId: target.accountId }, sql<SqlBool>`s.account_id = ${target.accountId}`],
+    ];
+    const check = async () => {
+      await expectKept();
+      for (const [user, scope, tenant] of tenants)
+        for (const [body, zone] of [
+          [{ range: 'last7Days' }, 'Europe/Berlin'],
+          [{ range: 'custom', from: ago(8), to: ago(1) }, 'UTC'],
+        ] as const)
+          await expectActive(user, { ...body, ...scope }, zone, tenant);
+    };
+    await sql`update subscriber set account_id = ${target.accountId}, reseller_id = ${target.resellerId}, country = 'FR' where subscriber_id = ${id}`.execute(
+      ctx.db,
+    );
+    await check();
+    const bluesky = await countries('bluesky', { range: 'last7Days' });
+    expect(bluesky.items.find((c) => c.country === 'FR')?.activeSims).toBe(1);
+    const northwind = await countries('northwind', { range: 'last7Days' });
+    expect(northwind.items.find((c) => c.country === 'FR')?.activeSims ?? 0).toBe(0);
+    await sql`update subscriber set account_id = ${before.accountId}, reseller_id = ${before.resellerId}, country = ${before.country}
+      where subscriber_id = ${id}`.execute(ctx.db);
+    await check();
+  });
+
+  it('keeps the counts when usage records are changed or removed and when a subscriber is removed', async () => {
+    // Subscribers without package sales (the first forty have some).
+    const [a, b, c] = await usedLately(3, sql<SqlBool>`s.subscriber_id > (select subscriber_id from subscriber order by 1 offset 39 limit 1)`);
+    expect(c).toBeDefined();
+    const latest = async (id: number) =>
+      (
+        await sql<{ id: string }>`select id from usage_record where subscriber_id = ${id} and bytes_up + bytes_down > 0 order by at desc limit 1`.execute(
+          ctx.db,
+        )
+      ).rows[0].id;
+    const check = async () => {
+      await expectKept();
+      for (const [body, zone] of [
+        [{ range: 'last24Hours' }, 'America/New_York'],
+        [{ range: 'last7Days' }, 'Europe/Berlin'],
+        [{ range: 'custom', from: ago(9), to: ago(2) }, 'UTC'],
+      ] as const)
+        await expectActive('admin', body, zone, sql<SqlBool>`true`);
+    };
+    // A subscriber's latest record with bytes removed, another's emptied, an early one of it moved to now.
+    await sql`delete from usage_record where id = ${await latest(a)}`.execute(ctx.db);
+    await check();
+    await sql`update usage_record set bytes_up = 0, bytes_down = 0 where id = ${await latest(b)}`.execute(ctx.db);
+    await check();
+    await sql`update usage_record set at = now() - interval '1 minute' where id = (select id from usage_record where subscriber_id = ${b}
+      and bytes_up + bytes_down > 0 order by at limit 1)`.execute(ctx.db);
+    await check();
+    // Older records of two subscribers in one statement, then every record of one of them.
+    await sql`delete from usage_record where subscriber_id in (${b}, ${c}) and at < now() - interval '5 days'`.execute(ctx.db);
+    await check();
+    await sql`delete from usage_record where subscriber_id = ${c}`.execute(ctx.db);
+    await check();
+    // A subscriber removed (its records with it).
+    await sql`delete from subscriber where subscriber_id = ${a}`.execute(ctx.db);
+    await check();
+    const left = await sql<{ n: number }>`select count(*)::int as n from subscriber_activity where subscriber_id in (${a}, ${c})`.execute(ctx.db);
+    expect(left.rows[0].n).toBe(0);
   });
 
   it('refuses bad ranges and zones by field', async () => {

@@ -41,6 +41,14 @@ export interface Account {
   version: Generated<number>;
 }
 
+export interface ActiveDay {
+  accountId: number;
+  country: string;
+  day: Timestamp;
+  resellerId: number;
+  sims: number;
+}
+
 export interface AddressType {
   description: string | null;
   id: Generated<number>;
@@ -1036,6 +1044,14 @@ export interface Subscriber {
   version: Generated<number>;
 }
 
+export interface SubscriberActivity {
+  accountId: number;
+  country: Generated<string>;
+  lastAt: Timestamp;
+  resellerId: number;
+  subscriberId: number;
+}
+
 export interface SubscriberAudit {
   action: string;
   after: Json | null;
@@ -1271,6 +1287,7 @@ export interface WebhookSecret {
 
 export interface DB {
   account: Account;
+  activeDay: ActiveDay;
   addressType: AddressType;
   allowedList: AllowedList;
   allowedListNetwork: AllowedListNetwork;
@@ -1350,6 +1367,7 @@ export interface DB {
   sponsor: Sponsor;
   sponsorImsi: SponsorImsi;
   subscriber: Subscriber;
+  subscriberActivity: SubscriberActivity;
   subscriberAudit: SubscriberAudit;
   subscriberCharge: SubscriberCharge;
   subscriberGroup: SubscriberGroup;

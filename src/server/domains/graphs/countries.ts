@@ -1,10 +1,11 @@
 /**
  * The dashboard's world map: per country, the SIMs active in a range, the data they used and the package sales, read
- * from the rollups of migrations 0150, 0166 and 0170 (never the raw usage log) and scoped like every graph call (docs/dashboard.md).
+ * from the rollups of migrations 0150, 0166, 0170 and 0176 (never the raw usage log) and scoped like every graph call
+ * (docs/dashboard.md).
  *
  * - `mb`: the usage of the range by the country of the network it was used on (usage_slot's PLMN → network.country);
- * - `activeSims`: the subscribers with usage in the range (usage_subscriber_slot), by the subscriber's country (where
- *   it was last located), so a click on a country lists the same subscribers the figure counts;
+ * - `activeSims`: the subscribers with usage in the range, by the subscriber's country (where it was last located)
+ *   and under its reseller and account now, so a click on a country lists the same subscribers the figure counts;
  * - `sales`: the package sales of the range by their country (sales_slot), in US dollars.
  */
 import type { FastifyInstance } from 'fastify';
@@ -18,30 +19,69 @@ import { scopeOf, type ScopeBody } from './scope';
 import { graphRead, NETWORK_LEVELS, rollupRows, SALES_FIGURES, SALES_LEVELS, SUBSCRIBER_LEVELS } from './usageBy';
 
 const MB = 1_048_576;
+const DAY_MS = 86_400_000;
+const instant = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
 
-/** Per country (ISO code; '' when unknown): active SIMs, MB and sales over the range, the most active first. */
-export async function countryFigures(db: Kysely<Database>, r: ResolvedRange, scope: RawBuilder<SqlBool>) {
+/**
+ * The subscribers with usage in [from, to) under the scope (their reseller and account now), per their country now,
+ * as a subquery of `country` and `sims` rows to add up, read from `subscriber_activity` and `active_day` (migration
+ * 0176). A subscriber used data in the range exactly when its latest quarter hour with bytes (`last_at`) is at or after
+ * `from` and before `to`, or is at or after `to` and it used data in the range too. So:
+ *
+ * - when no subscriber of the scope has `last_at` at or after `to` (a range reaching the present), the range's active
+ *   SIMs are those with `last_at` at or after `from`: the histogram's whole UTC days from `from`'s day on, corrected by
+ *   the subscribers of `from`'s own day before `from` (or, when `from` lies in that day's second half, the days after
+ *   it plus that day's subscribers from `from`), so a count reads at most half a day of subscribers;
+ * - otherwise (a range ending in the past, or records dated after it) those with `last_at` in [from, to), and those
+ *   with `last_at` at or after `to` that have a per-subscriber rollup row with bytes in the range.
+ *
+ * Which one is read is decided in the same statement (a one-time filter: the other branch is never run).
+ */
+function activeSims(r: ResolvedRange, scope: RawBuilder<SqlBool>, from: RawBuilder<unknown>, to: RawBuilder<unknown>, ends: RawBuilder<unknown>) {
+  const counted = (since: RawBuilder<unknown>, until: RawBuilder<unknown> | null, sign: 1 | -1 = 1, also: RawBuilder<unknown> = sql``) =>
+    sql`select x.country, ${sql.lit(sign)} * count(*) as sims from subscriber_activity x
+      where ${scope} and x.last_at >= ${since} ${until ? sql`and x.last_at < ${until}` : sql``} ${also} group by 1`;
+  const start = Date.parse(r.from);
+  const midnight = start - (start % DAY_MS);
+  const early = start - midnight <= DAY_MS / 2;
+  const firstDay = new Date(early ? midnight : midnight + DAY_MS).toISOString().slice(0, 10);
+  const present = sql`select x.country, x.sims from active_day x where ${scope} and x.day >= ${firstDay}::date
+    union all ${early ? counted(instant(midnight), from, -1) : counted(from, instant(midnight + DAY_MS))}`;
+  const later = sql<SqlBool>`x.subscriber_id in (select x.subscriber_id from subscriber_activity x where ${scope} and x.last_at >= ${to})`;
+  const used = rollupRows(SUBSCRIBER_LEVELS, later, from, to, ends, sql`, x.subscriber_id`);
+  const past = sql`${counted(from, to)}
+    union all ${counted(to, null, 1, sql`and x.subscriber_id in (select u.subscriber_id from ${used} u where u.bytes_up + u.bytes_down <> 0)`)}`;
+  // Whether usage of the scope follows the range.
+  const followed = sql`(select exists (select 1 from subscriber_activity x where ${scope} and x.last_at >= ${to}))`;
+  return sql`(select * from (${present}) p where not ${followed}
+    union all select * from (${past}) e where ${followed})`;
+}
+
+/** The map's statement: per country (ISO code; '' when unknown) active SIMs, bytes and sales over the range, the most active first. */
+export function countriesQuery(r: ResolvedRange, scope: RawBuilder<SqlBool>) {
   const from = sql`${r.from}::timestamptz`;
   const to = sql`${r.to}::timestamptz`;
   // Each rollup's rows of [from, to) at the coarsest levels the two ends allow (see `rollupRows`).
   const ends = sql`(select unnest(array[${from}, ${to}]) as t)`;
   const usageRows = (levels: typeof NETWORK_LEVELS, columns: RawBuilder<unknown>) => rollupRows(levels, scope, from, to, ends, columns);
-  const { rows } = await sql<{ country: string; sims: string; bytes: string; amount: string }>`
+  return sql<{ country: string; sims: string; bytes: string; amount: string }>`
     with usage as (
       select coalesce((select n.country from network n where n.plmn = u.plmn order by n.withdrawn_at nulls first limit 1), '') as country,
         sum(u.bytes_up + u.bytes_down) as bytes
       from ${usageRows(NETWORK_LEVELS, sql`, x.plmn`)} u group by u.plmn),
-    active as (
-      select coalesce(s.country, '') as country, count(*) as sims
-      from (select distinct x.subscriber_id from ${usageRows(SUBSCRIBER_LEVELS, sql`, x.subscriber_id`)} x where x.bytes_up + x.bytes_down <> 0) a
-      join subscriber s on s.subscriber_id = a.subscriber_id group by 1),
+    active as (select a.country, sum(a.sims) as sims from ${activeSims(r, scope, from, to, ends)} a group by 1),
     sold as (select x.country, sum(x.amount) as amount from ${rollupRows(SALES_LEVELS, scope, from, to, ends, sql`, x.country`, SALES_FIGURES)} x group by 1),
     countries as (select country from usage union select country from active union select country from sold)
     select c.country,
       coalesce((select a.sims from active a where a.country = c.country), 0)::text as sims,
       coalesce((select sum(u.bytes) from usage u where u.country = c.country), 0)::text as bytes,
       coalesce((select s.amount from sold s where s.country = c.country), 0)::text as amount
-    from countries c order by 2::bigint desc, 3::numeric desc, 1`.execute(db);
+    from countries c order by 2::bigint desc, 3::numeric desc, 1`;
+}
+
+/** Per country (ISO code; '' when unknown): active SIMs, MB and sales over the range, the most active first. */
+export async function countryFigures(db: Kysely<Database>, r: ResolvedRange, scope: RawBuilder<SqlBool>) {
+  const { rows } = await countriesQuery(r, scope).execute(db);
   return rows
     .map((c) => ({
       country: c.country,
