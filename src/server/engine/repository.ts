@@ -89,13 +89,14 @@ function jsonValue(prop: PropertySchema, type: string, c: string): { json: strin
   const kind = types.length === 1 ? types[0] : undefined;
   if (['smallint', 'integer', 'bigint'].includes(type) && (kind === 'integer' || kind === 'number'))
     // JavaScript's numbers hold every integer up to 2^53 exactly.
-    return { json: `${c}::text`, exact: type === 'bigint' ? `abs(${c}) <= ${Number.MAX_SAFE_INTEGER}` : undefined };
+    return { json: `${c}::text`, exact: type === 'bigint' ? `${c} between ${-Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}` : undefined };
   if (type === 'numeric' && kind === 'number')
-    // As JavaScript writes a number read from its text: no trailing zeros, and up to 15 digits written as they are
-    // (more may come back rounded), without an exponent (written below 1e-6). NaN and infinities are not exact.
+    // As JavaScript writes a number read from its text: no trailing zeros, and up to 15 digits as they are (more may
+    // come back rounded), without an exponent (it writes one below 1e-6). Exact: at most 15 digits by the value's
+    // scale, cents up to 1e13 (NaN and infinities are not).
     return {
       json: `to_json(trim_scale(${c}))::text`,
-      exact: `abs(${c}) < 1e15 and (${c} = 0 or abs(${c}) >= 1e-6) and length(trim_scale(${c})::text) <= 15`,
+      exact: `abs(${c}) < 1e13 and scale(${c}) <= 2 or abs(${c}) < 1e9 and scale(${c}) <= 6`,
     };
   if (type === 'boolean' && kind === 'boolean') return { json: `${c}::text` };
   if (['text', 'character varying', 'character'].includes(type) && kind === 'string') return { json: `to_json(${c})::text` };
@@ -108,7 +109,7 @@ function jsonValue(prop: PropertySchema, type: string, c: string): { json: strin
   }
   if (['jsonb', 'json', 'text'].includes(type) && (kind === 'object' || kind === 'array'))
     // The structure's own text: PostgreSQL writes jsonb with spaces, and it may hold what the schema leaves out.
-    return { json: `${c}::text`, exact: `${c}::text in ('{}', '[]')` };
+    return { json: `${c}::text`, exact: `${type === 'json' ? `${c}::text` : c} in ('{}', '[]')` };
   return undefined;
 }
 
