@@ -36,5 +36,6 @@ describe('the embedded database in DATA_DIR', () => {
     );
     expect(again).toBe(accounts);
     await second.close();
-  });
+    // Migrating and seeding the demo on disk takes 15 to 25 s on two shared cores: the default 30 s is too near.
+  }, 120_000);
 });
