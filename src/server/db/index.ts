@@ -37,7 +37,7 @@ export interface Db {
 
 /**
  * Statements run without Kysely for the hottest reads (a list's page): the SQL compiled once per shape of request
- * and kept, its rows as arrays in the order of its columns. `name` makes it a named prepared statement on
+ * and kept, its rows as arrays in the order of its columns (a page's rows come as one JSON text). `name` makes it a named prepared statement on
  * PostgreSQL: each connection parses it once, and later runs send only its parameters. Connections are taken from
  * the same line (queue.ts) as every other statement.
  */
@@ -51,33 +51,6 @@ const arrayQueries = new WeakMap<object, ArrayQueries>();
 export function arrayQueriesOf(db: object): ArrayQueries | undefined {
   return arrayQueries.get(db);
 }
-
-/**
- * A timestamp with time zone as the ISO text `Date#toISOString` gives (what the wire carries), straight from
- * PostgreSQL's text in UTC ("2026-11-26 13:09:48.123456+00"); any other form goes through pg's own parser.
- */
-export function isoTimestamp(text: string): string {
-  if (
-    text.length >= 22 &&
-    text.length <= 29 &&
-    text.charCodeAt(10) === 32 &&
-    text.endsWith('+00') &&
-    /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?\+00$/.test(text)
-  ) {
-    const fraction = text.length > 22 ? text.slice(20, -3) : '';
-    return `${text.slice(0, 10)}T${text.slice(11, 19)}.${(fraction + '000').slice(0, 3)}Z`;
-  }
-  return (timestamptzParser(text) as Date).toISOString();
-}
-const timestamptzParser = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ, 'text');
-
-/** pg's parsers, but timestamps with time zone as ISO text: no Date made per value, as the wire carries text. */
-const arrayTypes = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === pg.types.builtins.TIMESTAMPTZ && format !== 'binary'
-      ? isoTimestamp
-      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
-};
 
 /** How long a lost notification connection waits before it connects again. */
 const RELISTEN_MS = 2000;
@@ -190,7 +163,7 @@ export async function openDatabase(opts: {
     runArray = async (text, values, name) => {
       const client = await lists.connect();
       try {
-        return (await client.query<unknown[]>({ name, text, values, rowMode: 'array', types: arrayTypes })).rows;
+        return (await client.query<unknown[]>({ name, text, values, rowMode: 'array' })).rows;
       } finally {
         client.release();
       }

@@ -11,6 +11,7 @@ import {
   type SearchComparison,
   type EntitySchema,
   type NormalisedListRequest,
+  type PropertySchema,
   type UniqueRule,
   VERSION,
 } from '@shared/schema';
@@ -61,10 +62,64 @@ function statementName(text: string): string {
   return name;
 }
 
-/** A statement's rows as the wire carries them, and a counted page's total (its first row's `COUNTED` column). */
+/**
+ * A page's rows: as objects (`toWire`), or as the JSON text PostgreSQL wrote for them (see `jsonStatement`) and
+ * whether that text is what the route's response schema would write.
+ */
+type Items = Row[] | { json: string; exact: boolean };
+
+/** A statement's rows, how many, and a counted page's total (its first row's `COUNTED` column). */
 interface Answered {
-  rows: Row[];
+  items: Items;
+  length: number;
   counted?: unknown;
+}
+
+/** SQL text of a string literal. */
+const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
+
+/**
+ * How PostgreSQL writes the value of column `c`, of SQL type `type`, as the wire's JSON for a property `prop`: `json`,
+ * null when the value is, and `exact` when that text is not always what the route's response schema
+ * (fast-json-stringify) writes for the value as the rows as objects carry it (`toWire`): beyond it, the rows are
+ * parsed and written again (see `parsed`). Undefined for the types it has no writing for.
+ */
+function jsonValue(prop: PropertySchema, type: string, c: string): { json: string; exact?: string } | undefined {
+  const types = Array.isArray(prop.type) ? prop.type.filter((t) => t !== ('null' as typeof t)) : [prop.type];
+  const kind = types.length === 1 ? types[0] : undefined;
+  if (['smallint', 'integer', 'bigint'].includes(type) && (kind === 'integer' || kind === 'number'))
+    // JavaScript's numbers hold every integer up to 2^53 exactly.
+    return { json: `${c}::text`, exact: type === 'bigint' ? `${c} between ${-Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}` : undefined };
+  if (type === 'numeric' && kind === 'number')
+    // As JavaScript writes a number read from its text: no trailing zeros, and up to 15 digits as they are (more may
+    // come back rounded), without an exponent (it writes one below 1e-6). Exact: at most 15 digits by the value's
+    // scale, cents up to 1e13 (NaN and infinities are not).
+    return {
+      json: `to_json(trim_scale(${c}))::text`,
+      exact: `abs(${c}) < 1e13 and scale(${c}) <= 2 or abs(${c}) < 1e9 and scale(${c}) <= 6`,
+    };
+  if (type === 'boolean' && kind === 'boolean') return { json: `${c}::text` };
+  if (['text', 'character varying', 'character'].includes(type) && kind === 'string') return { json: `to_json(${c})::text` };
+  if (type === 'timestamp with time zone' && kind === 'string' && prop.format === 'date-time') {
+    // ISO text in UTC to the millisecond (`toISOString`, the microseconds cut off as pg's parser does). Years
+    // `toISOString` writes otherwise (with a sign and six digits) come as milliseconds since 1970 for `parsed`.
+    const fourDigits = `${c} >= '0001-01-01 00:00:00+00' and ${c} < '10000-01-01 00:00:00+00'`;
+    const iso = `'"' || to_char(${c} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"'`;
+    return { json: `case when ${fourDigits} then ${iso} else floor(extract(epoch from ${c}) * 1000)::text end`, exact: fourDigits };
+  }
+  if (['jsonb', 'json', 'text'].includes(type) && (kind === 'object' || kind === 'array'))
+    // The structure's own text: PostgreSQL writes jsonb with spaces, and it may hold what the schema leaves out.
+    return { json: `${c}::text`, exact: `${type === 'json' ? `${c}::text` : c} in ('{}', '[]')` };
+  return undefined;
+}
+
+/**
+ * The page envelope (`pageAnswer`) as JSON text around `items`, the JSON text of its rows, as the route's response
+ * schema (`pageSchema`) writes it: the same properties in the same order.
+ */
+function pageJson(items: string, total: number, page: number, size: number, estimate: boolean): string {
+  const empty = '{"items":[]';
+  return `{"items":${items}${JSON.stringify(pageAnswer([], total, page, size, estimate)).slice(empty.length)}`;
 }
 
 /** What a request brings to a list's statement: its values, read again for each run of a kept statement. */
@@ -173,6 +228,14 @@ export class EntityRepository {
   private readonly statements = new Map<string, { sql: string; parameters: readonly unknown[]; name: string }>();
   /** While a kept statement is built: values are taken as `Arg`s (see `bind`). Building is synchronous. */
   private recording = false;
+  /**
+   * Whether kept statements serve the lists: every column of `selected` has a JSON writing for its SQL type (see
+   * `jsonValue`), the types asked of the database once (`columnTypes`). Else every statement is built per request.
+   */
+  private keeps?: Promise<boolean>;
+  private columnTypes: string[] = [];
+  /** The properties of `selected` whose JSON may carry a timestamp as milliseconds (see `jsonValue`). */
+  private readonly instants: string[];
 
   constructor(
     private readonly db: SchemaDrivenDb,
@@ -200,6 +263,12 @@ export class EntityRepository {
     this.structured = props.filter(([, p]) => ['object', 'array'].includes(propertyType(p))).map(([name]) => name);
     this.arrays = arrayQueriesOf(this.reads);
     this.selected = [...this.ownSelected().map(([name]) => name), ...this.joins.map((j) => j.prop), ...(this.versioned ? [VERSION] : [])];
+    this.instants = this.selected.filter((name) => this.rowProperty(name).format === 'date-time');
+  }
+
+  /** The response schema's property of a column of `selected` (see `entityRowSchema`). */
+  private rowProperty(name: string): PropertySchema {
+    return name === VERSION ? { type: 'integer' } : this.schema.properties[name];
   }
 
   /** A request's value in a query: itself, or while a kept statement is built, an `Arg` reading it from each request. */
@@ -545,10 +614,10 @@ export class EntityRepository {
 
   /**
    * Runs the statement `kind` of a page for a request of `shape`: built and compiled on its first use, its request
-   * values left as `Arg`s, then kept; each run reads them from `args` and answers the wire's rows (`toWire`), their
-   * values named by `columns`.
+   * values left as `Arg`s, then kept; each run reads them from `args`. A statement of rows (`items`, its columns)
+   * answers them as PostgreSQL writes them for the wire (see `jsonStatement`).
    */
-  private async statement(kind: string, shape: string, args: PageArgs, build: () => AnyQuery, columns: readonly string[]): Promise<Answered> {
+  private async statement(kind: string, shape: string, args: PageArgs, build: () => AnyQuery, items?: readonly string[]): Promise<unknown[][]> {
     const id = `${kind} ${shape}`;
     let kept = this.statements.get(id);
     if (!kept) {
@@ -559,55 +628,92 @@ export class EntityRepository {
       } finally {
         this.recording = false;
       }
-      kept = { sql: compiled.sql, parameters: compiled.parameters, name: statementName(compiled.sql) };
+      const text = items ? this.jsonStatement(compiled.sql, items) : compiled.sql;
+      kept = { sql: text, parameters: compiled.parameters, name: statementName(text) };
       if (this.statements.size < MAX_KEPT_STATEMENTS) this.statements.set(id, kept);
     }
     const parameters = kept.parameters.map((p) => (p instanceof Arg ? p.read(args) : p));
-    const rows = await this.arrays!.run(kept.sql, parameters, kept.name);
-    const counted = columns.indexOf(COUNTED);
-    return { rows: rows.map(this.rowMaker(columns)), counted: counted >= 0 && rows.length ? rows[0][counted] : undefined };
+    return this.arrays!.run(kept.sql, parameters, kept.name);
   }
 
-  /** Row makers by their columns (see `rowMaker`). */
-  private readonly rowMakers = new Map<string, (values: unknown[]) => Row>();
+  /** Whether kept statements serve the lists (see `keeps`), asked of the database on the first page. */
+  private keepsStatements(): Promise<boolean> {
+    this.keeps ??= this.writable().catch((e: unknown) => {
+      this.keeps = undefined;
+      throw e;
+    });
+    return this.keeps;
+  }
+
+  /** The SQL types of the columns of `selected` (`pg_typeof` over no row), and whether `jsonValue` writes each. */
+  private async writable(): Promise<boolean> {
+    const columns = this.selectAll(this.base(this.reads)).limit(0).as('x');
+    const types = (await this.reads
+      .selectFrom(sql`(select 1)`.as('one'))
+      .leftJoin(columns, (join: any) => join.onTrue())
+      .select(this.selected.map((name, i) => sql<string>`pg_typeof(${sql.ref(`x.${name}`)})::text`.as(`t${i}`)))
+      .executeTakeFirstOrThrow()) as Record<string, string>;
+    this.columnTypes = this.selected.map((_, i) => types[`t${i}`]);
+    // concat_ws takes up to 100 arguments.
+    return this.selected.length < 100 && this.selected.every((name, i) => jsonValue(this.rowProperty(name), this.columnTypes[i], 'c') !== undefined);
+  }
 
   /**
-   * A function making the wire's row (as `toWire` makes it) from a row of `columns` as an array: empty properties
-   * left out, numbers from their text, JSON structures parsed. Compiled once per list of columns, each property
-   * written by its name, as V8 writes object literals quickly.
+   * A kept statement of a page's rows (`columns`, in order) wrapped so that PostgreSQL answers one row: the rows as
+   * the wire's JSON array (each row's properties in the schema's order, as the route's response schema writes them,
+   * empty ones left out), their number, whether every value is written exactly as that schema would (else see
+   * `parsed`), and a counted page's total. The aggregate takes the rows in the order the statement answers them:
+   * nothing else happens at its level (no join), which PostgreSQL's documentation of aggregates over an ordered
+   * subquery asks for.
    */
-  private rowMaker(columns: readonly string[]): (values: unknown[]) => Row {
-    const id = columns.join(' ');
-    let make = this.rowMakers.get(id);
-    if (!make) {
-      const lines = columns.map((column, i) => {
-        const name = JSON.stringify(column);
-        if (column === COUNTED) return '';
-        if (!(column in this.schema.properties)) return `row[${name}] = v[${i}];`;
-        const convert = this.numeric.includes(column)
-          ? `typeof x === 'string' ? Number(x) : x`
-          : this.structured.includes(column)
-            ? `typeof x === 'string' ? JSON.parse(x) : x`
-            : 'x';
-        return `x = v[${i}]; if (x !== null) row[${name}] = ${convert};`;
-      });
-      make = new Function('v', `const row = {}; let x;\n${lines.join('\n')}\nreturn row;`) as (values: unknown[]) => Row;
-      this.rowMakers.set(id, make);
-    }
-    return make;
+  private jsonStatement(statement: string, columns: readonly string[]): string {
+    const at = (name: string) => `p.c${columns.indexOf(name)}`;
+    const values = [...Object.keys(this.schema.properties), VERSION]
+      .filter((name) => this.selected.includes(name))
+      .map((name) => ({ name, ...jsonValue(this.rowProperty(name), this.columnTypes[this.selected.indexOf(name)], at(name))! }));
+    const row = `'{' || concat_ws(',', ${values.map((v) => `${literal(`${JSON.stringify(v.name)}:`)} || ${v.json}`).join(', ')}) || '}'`;
+    const exact = values.flatMap((v) => (v.exact ? [`(${v.exact})`] : [])).join(' and ') || 'true';
+    const counted = columns.includes(COUNTED) ? `max(${at(COUNTED)})` : 'null';
+    const names = columns.map((_, i) => `c${i}`).join(', ');
+    return `select '[' || coalesce(string_agg(${row}, ','), '') || ']', count(*), coalesce(bool_and(${exact}), true), ${counted} from (${statement}) as p(${names})`;
   }
 
+  /** The rows of their JSON text (see `jsonStatement`) as `toWire` makes them: timestamps given as milliseconds as ISO text. */
+  private parsed(json: string): Row[] {
+    const rows = JSON.parse(json) as Row[];
+    for (const row of rows) for (const name of this.instants) if (typeof row[name] === 'number') row[name] = new Date(row[name]).toISOString();
+    return rows;
+  }
+
+  /** A page of the rows a list request asks for, as objects. */
   async page(req: NormalisedListRequest, v: Visibility): Promise<Page<Row>> {
+    return (await this.answer(req, v, false)) as Page<Row>;
+  }
+
+  /**
+   * A page as the wire carries it, for a route that answers `entityPageSchema` of this repository's schema: the JSON
+   * text of the page when PostgreSQL wrote its rows exactly as that schema writes them (see `jsonStatement`), to be
+   * sent as it is; else the page as objects, for the route's schema to write.
+   */
+  async pageBody(req: NormalisedListRequest, v: Visibility): Promise<Page<Row> | string> {
+    return this.answer(req, v, true);
+  }
+
+  private async answer(req: NormalisedListRequest, v: Visibility, text: boolean): Promise<Page<Row> | string> {
     const offset = req.after === undefined ? req.page * req.size : 0;
-    const shape = this.shapeOf(req, v);
+    let shape = this.shapeOf(req, v);
+    if (shape !== undefined && !(await this.keepsStatements())) shape = undefined;
     const args: PageArgs = { req, v, offset };
-    // Each statement through Kysely, or kept and run without it when the request's shape allows (see `shapeOf`).
+    // Each statement of rows through Kysely, or kept and run without it when the request's shape allows (see `shapeOf`).
     const run = async (kind: string, build: () => AnyQuery, columns: readonly string[]): Promise<Answered> => {
-      if (shape !== undefined) return this.statement(kind, shape, args, build, columns);
+      if (shape !== undefined) {
+        const [[json, n, exact, counted]] = await this.statement(kind, shape, args, build, columns);
+        return { items: { json: json as string, exact: exact as boolean }, length: Number(n), counted };
+      }
       const rows = (await build().execute()) as Row[];
       const counted = rows[0]?.[COUNTED];
       for (const row of rows) delete row[COUNTED];
-      return { rows: rows.map((r) => this.toWire(r)), counted };
+      return { items: rows.map((r) => this.toWire(r)), length: rows.length, counted };
     };
     let built: AnyQuery | undefined;
     const filtered = () => {
@@ -616,8 +722,12 @@ export class EntityRepository {
     };
     const size = () => this.bind(req.size, (a) => a.req.size);
     const from = () => this.bind(offset, (a) => a.offset);
-    // Rows as the wire carries them (`toWire`).
-    const answer = (rows: Row[], total: number, estimate: boolean): Page<Row> => pageAnswer(rows, total, req.page, req.size, estimate);
+    // The JSON text PostgreSQL wrote, sent as it is where asked and exact; else rows as objects.
+    const answer = (items: Items, total: number, estimate: boolean): Page<Row> | string => {
+      if (Array.isArray(items)) return pageAnswer(items, total, req.page, req.size, estimate);
+      if (text && items.exact) return pageJson(items.json, total, req.page, req.size, estimate);
+      return pageAnswer(this.parsed(items.json), total, req.page, req.size, estimate);
+    };
     // The whole rows of a page's keys, in the list's order: names are joined for these rows only.
     const rowsOf = (kind: string, keys: () => AnyQuery) =>
       run(
@@ -636,7 +746,7 @@ export class EntityRepository {
     const limit = this.countLimit();
     const estimateKey = this.estimateKey(req, v);
     if (req.after === undefined && !this.estimates.has(estimateKey)) {
-      const { rows, counted } = await run(
+      const { items, length, counted } = await run(
         'counted',
         () =>
           this.ordered(this.selectAll(this.base(this.reads)), req)
@@ -651,8 +761,8 @@ export class EntityRepository {
             .select(sql.ref('p.n').as(COUNTED)),
         [...this.selected, COUNTED],
       );
-      const n = rows.length ? Number(counted) : undefined;
-      if (n !== undefined && n <= limit) return answer(rows, n, false);
+      const n = length ? Number(counted) : undefined;
+      if (n !== undefined && n <= limit) return answer(items, n, false);
       // More than the limit: already counted that far, so only the planner's estimate is wanted (and then kept).
       if (n !== undefined) await this.estimate(filtered(), estimateKey, n);
     }
@@ -664,9 +774,7 @@ export class EntityRepository {
     else if (shape === undefined) counted = await this.count(filtered(), estimateKey);
     else {
       // As `count`, its capped count kept as a statement.
-      const {
-        rows: [{ n }],
-      } = await run('count', () => this.cappedCount(filtered()), ['n']);
+      const [[n]] = await this.statement('count', shape, args, () => this.cappedCount(filtered()));
       const exact = Number(n ?? 0);
       counted = exact <= limit ? { total: exact, estimate: false } : { total: await this.estimate(filtered(), estimateKey, exact), estimate: true };
     }
@@ -680,7 +788,7 @@ export class EntityRepository {
       (estimate
         ? await rowsOf('estimated', () => this.ordered(matching().select(this.ref(this.key).as('k')), req))
         : await rowsOf('few', () => this.fencedKeys(matching(), req))
-      ).rows,
+      ).items,
       total,
       estimate,
     );

@@ -187,10 +187,12 @@ function handlersFor(
     return hooks.beforeList ? hooks.beforeList({ req, principal, db, custom }) : req;
   };
 
-  const paged: Handler = async (request) =>
+  const paged: Handler = async (request, reply) =>
     listing(async () => {
-      const page = await repo.page(await listRequest(request), visibility(request));
-      return hooks.afterPage ? { ...page, items: await hooks.afterPage(page.items, principalOf(request), db) } : page;
+      const req = await listRequest(request);
+      if (!hooks.afterPage) return pageReply(reply, await repo.pageBody(req, visibility(request)));
+      const page = await repo.page(req, visibility(request));
+      return { ...page, items: await hooks.afterPage(page.items, principalOf(request), db) };
     });
 
   /**
@@ -354,6 +356,15 @@ export function entityRowSchema(schema: EntitySchema) {
       ...(isVersioned(schema) ? { [VERSION]: { type: 'integer', description: 'Raised by every update; send it back with an update' } } : {}),
     },
   };
+}
+
+/**
+ * Answers a page as `EntityRepository.pageBody` gives it, on a route whose response is `entityPageSchema`: its JSON
+ * text as it is (a string sent as JSON skips the response schema's serialiser), or the page for that schema to write.
+ */
+export function pageReply<T>(reply: FastifyReply, body: T | string): T | string {
+  if (typeof body === 'string') void reply.type('application/json; charset=utf-8');
+  return body;
 }
 
 /** The response schema of a page of an entity's rows (the paged and search calls). */

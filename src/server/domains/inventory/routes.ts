@@ -12,7 +12,7 @@ import type { Engine } from '../../db';
 import type { Database } from '../../db/types';
 import { queryBatches, sendCsv } from '../../engine/csv';
 import { EntityRepository } from '../../engine/repository';
-import { entityPageSchema } from '../../engine/routes';
+import { entityPageSchema, pageReply } from '../../engine/routes';
 import { fieldError, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { idSchema, INT_MIN, listRequestSchema, objectBody, queryId } from '../../http/input';
@@ -155,7 +155,7 @@ export function registerInventoryRoutes(app: FastifyInstance, db: Kysely<Databas
         response: { 200: entityPageSchema(inventorySimSchema) },
       },
     },
-    async (request) => sims.page(listRequest(request), visibility(request)),
+    async (request, reply) => pageReply(reply, await sims.pageBody(listRequest(request), visibility(request))),
   );
 
   app.post(

@@ -11,7 +11,7 @@ import type { ListRequest } from '@shared/wire';
 import type { Engine } from '../../db';
 import { queryBatches, sendCsv } from '../../engine/csv';
 import { EntityRepository } from '../../engine/repository';
-import { entityPageSchema, entityRowSchema } from '../../engine/routes';
+import { entityPageSchema, entityRowSchema, pageReply } from '../../engine/routes';
 import { conflict, fieldError, forbidden, invalid, notFound } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { idSchema, INT_MIN, objectBody, pathId, queryId } from '../../http/input';
@@ -330,11 +330,11 @@ export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<Database>
       config: sellers,
       schema: { tags, summary: 'The sales history, paged, sorted and searched like every list', response: { 200: entityPageSchema(packageSchema) } },
     },
-    async (request) => {
+    async (request, reply) => {
       const principal = salesCaller(request);
       const req = listRequest(request);
       await expireDue(db);
-      return packages.page(req, { principal });
+      return pageReply(reply, await packages.pageBody(req, { principal }));
     },
   );
 
