@@ -55,7 +55,7 @@ describe('allowed lists and roaming profiles in the browser', () => {
 
   it('switches between the tabs and the address follows', async () => {
     await page.getByRole('link', { name: 'Profiles' }).click();
-    await expect.poll(() => names('grid-allowedList').allInnerTexts()).toContain('Europe standard');
+    await expect.poll(() => names('grid-allowedList').allInnerTexts(), { timeout: 15_000 }).toContain('Europe standard');
     await page.getByRole('tab', { name: 'Roaming profiles' }).click();
     await expect.poll(hashOf).toBe('#/profiles?tab=1');
     await expect.poll(() => names('grid-roamingProfile').allInnerTexts()).toEqual(expect.arrayContaining(['Europe IoT', 'Americas']));
