@@ -94,6 +94,34 @@ const rowNames = new RowNames();
 const COPY_ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
 const unescapeCopy = (text: string) => (text.includes('\\') ? text.replace(/\\(.)/g, (_, c: string) => COPY_ESCAPES[c] ?? c) : text);
 
+/** A query's text for COPY (its parameters written in) and the pool to run it on; undefined on PGlite, or without a text form. */
+function copySource(db: Kysely<Database>, query: SelectQueryBuilder<any, any, Row>): { pool: pg.Pool; text: string } | undefined {
+  const pool = poolOf(db);
+  const compiled = query.compile();
+  const text = pool && withLiterals(compiled.sql, compiled.parameters);
+  return pool && text ? { pool, text } : undefined;
+}
+
+/**
+ * The bytes of one `COPY … TO STDOUT` (the statement `prepare` answers on the connection it is given), read only as
+ * fast as they are taken. A COPY that failed or was left unread (the client went away) leaves its connection unusable:
+ * closed, not reused.
+ */
+async function* copyOut(pool: pg.Pool, prepare: (client: pg.PoolClient) => Promise<string>): AsyncGenerator<Buffer> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  let finished = false;
+  try {
+    const stream = client.query(copyTo(await prepare(client)));
+    stream.on('error', (e) => (broken = e));
+    yield* stream as AsyncIterable<Buffer>;
+    if (broken) throw broken;
+    finished = true;
+  } finally {
+    client.release(finished ? undefined : (broken ?? true));
+  }
+}
+
 /**
  * PostgreSQL only (undefined on PGlite): the rows of a query through `COPY (query) TO STDOUT`, in its order and
  * from one snapshot, batch by batch as they arrive, each value read by the parser node-pg would use for its type
@@ -101,39 +129,31 @@ const unescapeCopy = (text: string) => (text.includes('\\') ? text.replace(/\\(.
  * read only as fast as the rows are taken.
  */
 export function copyBatches(db: Kysely<Database>, query: SelectQueryBuilder<any, any, Row>): AsyncGenerator<Row[]> | undefined {
-  const pool = poolOf(db);
-  const compiled = query.compile();
-  const text = pool && withLiterals(compiled.sql, compiled.parameters);
-  if (!pool || !text) return undefined;
+  const source = copySource(db, query);
+  if (!source) return undefined;
+  const { pool, text } = source;
   return (async function* () {
-    const client = await pool.connect();
-    let broken: Error | undefined;
-    let finished = false;
-    try {
+    let names: string[] = [];
+    let parsers: ((value: string) => unknown)[] = [];
+    const chunks = copyOut(pool, async (client) => {
       const { fields } = await client.query(`select * from (${text}) as q limit 0`);
-      const names = fields.map((f) => f.name);
-      const parsers = fields.map((f) => pg.types.getTypeParser(f.dataTypeID, 'text') as (value: string) => unknown);
-      const stream = client.query(copyTo(`copy (${text}) to stdout`));
-      stream.on('error', (e) => (broken = e));
-      const decoder = new StringDecoder('utf8');
-      let rest = '';
-      for await (const chunk of stream as AsyncIterable<Buffer>) {
-        const lines = (rest + decoder.write(chunk)).split('\n');
-        rest = lines.pop()!;
-        const rows: Row[] = [];
-        for (const line of lines) {
-          const cells = line.split('\t');
-          const row: Row = {};
-          for (let i = 0; i < names.length; i++) row[names[i]] = cells[i] === '\\N' ? null : parsers[i](unescapeCopy(cells[i]));
-          rows.push(rowNames.row(row));
-        }
-        if (rows.length) yield rows;
+      names = fields.map((f) => f.name);
+      parsers = fields.map((f) => pg.types.getTypeParser(f.dataTypeID, 'text') as (value: string) => unknown);
+      return `copy (${text}) to stdout`;
+    });
+    const decoder = new StringDecoder('utf8');
+    let rest = '';
+    for await (const chunk of chunks) {
+      const lines = (rest + decoder.write(chunk)).split('\n');
+      rest = lines.pop()!;
+      const rows: Row[] = [];
+      for (const line of lines) {
+        const cells = line.split('\t');
+        const row: Row = {};
+        for (let i = 0; i < names.length; i++) row[names[i]] = cells[i] === '\\N' ? null : parsers[i](unescapeCopy(cells[i]));
+        rows.push(rowNames.row(row));
       }
-      if (broken) throw broken;
-      finished = true;
-    } finally {
-      // A COPY that failed or was left unread (the client went away) leaves its connection unusable: closed, not reused.
-      client.release(finished ? undefined : (broken ?? true));
+      if (rows.length) yield rows;
     }
   })();
 }
@@ -190,19 +210,18 @@ export async function copyCsv(
   query: SelectQueryBuilder<any, any, Row>,
   fields: readonly string[],
 ): Promise<AsyncIterable<Buffer> | undefined> {
-  const pool = poolOf(db);
-  const compiled = query.compile();
-  const text = pool && withLiterals(compiled.sql, compiled.parameters);
-  if (!pool || !text) return undefined;
+  const source = copySource(db, query);
+  if (!source) return undefined;
+  const { pool, text } = source;
   const { fields: columns } = await pool.query(`select * from (${text}) as q limit 0`);
   const byName = new Map(columns.map((c) => [Object.keys(rowNames.row({ [c.name]: null }))[0], c]));
   const cells: string[] = [];
   for (const field of fields) {
     const key = customKeyOf(field);
     const column = byName.get(key === undefined ? field : CUSTOM_PROPERTY);
-    const ref = column && `q.${pg.Client.prototype.escapeIdentifier(column.name)}`;
+    const ref = `q.${pg.Client.prototype.escapeIdentifier(column?.name ?? '')}`;
     let cell: string;
-    if (!column || !ref) cell = 'null';
+    if (!column) cell = 'null';
     // A custom value is a JSON scalar (text, number, date or choice): a number's text (never an exponent in jsonb)
     // or a boolean's passes the guard unchanged.
     else if (key !== undefined) cell = guardedText(`(${ref} ->> ${pg.Client.prototype.escapeLiteral(key)})`);
@@ -213,21 +232,9 @@ export async function copyCsv(
     cells.push(`${cell} as ${pg.Client.prototype.escapeIdentifier(field)}`);
   }
   const copy = `copy (select ${cells.join(', ')} from (${text}) as q) to stdout with (format csv, header)`;
+  const ends = crlf();
   return (async function* () {
-    const client = await pool.connect();
-    let broken: Error | undefined;
-    let finished = false;
-    try {
-      const stream = client.query(copyTo(copy));
-      stream.on('error', (e) => (broken = e));
-      const ends = crlf();
-      for await (const chunk of stream as AsyncIterable<Buffer>) yield ends(chunk);
-      if (broken) throw broken;
-      finished = true;
-    } finally {
-      // As in copyBatches: a COPY failed or left unread closes its connection.
-      client.release(finished ? undefined : (broken ?? true));
-    }
+    for await (const chunk of copyOut(pool, async () => copy)) yield ends(chunk);
   })();
 }
 
