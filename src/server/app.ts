@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyServerOptions } from 'fastify';
+import helmet from 'helmet';
 import type { EntitySchema } from '@shared/schema';
 import pkg from '../../package.json' with { type: 'json' };
 import type { Db } from './db';
@@ -126,7 +126,9 @@ export async function buildApp(opts: AppOptions) {
   app.addHook('onRequest', (_request, _reply, done) => asRequest(done));
   registerInputGuard(app);
   registerIdParams(app);
-  await app.register(fastifyHelmet, {
+  // Helmet's security headers, its middleware made once: the Fastify plugin builds helmet anew (and parses the
+  // policy's directives again) for every request.
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
         'script-src': ["'self'"],
@@ -136,6 +138,7 @@ export async function buildApp(opts: AppOptions) {
       },
     },
   });
+  app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)));
   // A call to the API that finds the database's line full is refused before anything is read or checked: under a
   // flood of retries the refusals must cost little, or they take the thread from the requests in line.
   app.addHook('onRequest', (request, _reply, done) => done(request.url.startsWith('/portal/') ? opts.database.queue.refuseIfFull() : undefined));

@@ -72,3 +72,34 @@ describe("the web app's files", () => {
     expect(res.headers['cache-control']).toBe('no-cache');
   });
 });
+
+describe('security headers', () => {
+  let ctx: Awaited<ReturnType<typeof testApp>>;
+  beforeAll(async () => {
+    ctx = await testApp('pglite');
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it('come with every answer: the page, the API and its refusals', async () => {
+    const answers = [
+      await ctx.app.inject({ method: 'GET', url: '/portal/version' }),
+      await ctx.app.inject({ method: 'POST', url: '/portal/subscribers/paged', payload: {} }),
+      await ctx.app.inject({ method: 'GET', url: '/no/such/page' }),
+    ];
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 401, 404]);
+    for (const res of answers) {
+      const policy = String(res.headers['content-security-policy']);
+      expect(policy).toContain("default-src 'self'");
+      expect(policy).toContain("script-src 'self'");
+      expect(policy).toContain("style-src 'self' 'unsafe-inline'");
+      expect(policy).toContain("img-src 'self' data: blob:");
+      expect(policy).toContain("worker-src 'self' blob:");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+    }
+  });
+});
