@@ -145,7 +145,7 @@ if (PARTS.has('csv')) {
     figure: `CSV bulk update, ${CSV_ROWS.toLocaleString('en')} lines (name and group; ${Math.round(body.length / 1024)} kB)`,
     value:
       status === 'running'
-        ? `check ${checked} s; confirmed: accepted ${accepted} s, job left after ${total} s at ${Math.round(Number(succeeded) / total)} lines/s (${valid} valid, ${succeeded} succeeded, ${failed} failed)`
+        ? `check ${checked} s; confirmed: accepted ${accepted} s, job left after ${total} s at ${Math.round(Number(succeeded) / total)} lines/s (the job itself ${jobSeconds} s, ${Math.round(Number(succeeded) / jobSeconds)} lines/s; ${valid} valid, ${succeeded} succeeded, ${failed} failed)`
         : `check ${checked} s; confirmed: accepted ${accepted} s, job done ${total} s (the job itself ${jobSeconds} s, ${Math.round(Number(succeeded) / jobSeconds)} lines/s; ${valid} valid, ${succeeded} succeeded, ${failed} failed)`,
     load: load(),
   });
