@@ -281,16 +281,41 @@ describe.each(engines)('SIM inventory on %s', (engine) => {
       expect(await refused(sql`insert into subscriber_audit (subscriber_id, username, action) values (2000000000, 'x', 'y')`)).toEqual(
         fk('subscriber_audit_subscriber_id_fkey'),
       );
-      // Deleting a subscriber deletes its audit entries; a whole insert of good rows passes.
+      expect(
+        await refused(sql`insert into subscriber_operation (subscriber_id, operation, status, username) values (2000000000, 'x', 'success', 'y')`),
+      ).toEqual(fk('subscriber_operation_subscriber_id_fkey'));
+      // A record moved to a subscriber that does not exist, and a subscriber's id changed under its records (a new
+      // subscriber's, which nothing else refers to).
+      const withOperation = (then: string) =>
+        sql.raw(`do $$ declare mine integer; begin
+          insert into subscriber (imsi, iccid, account_id, reseller_id) values ('901289999999999', '${free.iccid}', ${Number(s.accountId)}, ${Number(s.resellerId)})
+            returning subscriber_id into mine;
+          insert into subscriber_operation (subscriber_id, operation, status, username) values (mine, 'x', 'success', 'y');
+          ${then};
+        end $$`);
+      expect(await refused(withOperation('update subscriber_operation set subscriber_id = 2000000000 where subscriber_id = mine'))).toEqual(
+        fk('subscriber_operation_subscriber_id_fkey'),
+      );
+      expect(await refused(withOperation('update subscriber set subscriber_id = 2000000000 where subscriber_id = mine'))).toEqual(
+        fk('subscriber_operation_subscriber_id_fkey'),
+      );
+      // Deleting a subscriber deletes its audit entries and operation records; a whole insert of good rows passes.
       const left = await ctx.db
         .transaction()
         .execute(async (trx) => {
           await add(s.accountId, s.resellerId, free.iccid).execute(trx);
           const [mine] = (await sql<Row>`select subscriber_id from subscriber where iccid = ${free.iccid}`.execute(trx)).rows;
           await sql`insert into subscriber_audit (subscriber_id, username, action) values (${mine.subscriberId}, 'x', 'y')`.execute(trx);
+          await sql`insert into subscriber_operation (subscriber_id, operation, status, username) values (${mine.subscriberId}, 'x', 'success', 'y')`.execute(
+            trx,
+          );
+          const [written] = (await sql<Row>`select count(*)::int as n from subscriber_operation where subscriber_id = ${mine.subscriberId}`.execute(trx)).rows;
+          expect(written.n).toBe(1);
           await sql`delete from subscriber where subscriber_id = ${mine.subscriberId}`.execute(trx);
           const [audit] = (await sql<Row>`select count(*)::int as n from subscriber_audit where subscriber_id = ${mine.subscriberId}`.execute(trx)).rows;
-          throw Object.assign(new Error('rolled back'), { left: audit.n as number });
+          const [operations] = (await sql<Row>`select count(*)::int as n from subscriber_operation where subscriber_id = ${mine.subscriberId}`.execute(trx))
+            .rows;
+          throw Object.assign(new Error('rolled back'), { left: (audit.n as number) + (operations.n as number) });
         })
         .catch((e: { left?: number; message: string }) => e.left ?? e.message);
       expect(left).toBe(0);

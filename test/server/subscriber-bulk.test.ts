@@ -1072,6 +1072,65 @@ describe.each(engines)('subscriber ranges and bulk actions on %s', (engine) => {
       expect(after[1].subscriber).toMatchObject({ name: 'Line 1', apn: 'apn1.example', groupName: 'Group 1' });
       expect(after[1].audit.map((a) => a[0])).toEqual(['daily-limit', 'details', 'group-name']);
     });
+
+    it('fails alone a line the database refuses among good lines of one chunk; the others change with their entries', async () => {
+      const ids = nw.slice(1820, 1825);
+      await sql`update subscriber set name = 'Before', group_name = 'Old' where subscriber_id in (${sql.join(ids)})`.execute(ctx.db);
+      const subs = await q(sql`select subscriber_id as id, iccid from subscriber where subscriber_id in (${sql.join(ids)}) order by 1`);
+      // The database itself refuses one name (as a constraint would): the checks of the upload let it through.
+      await sql`create function refuse_test_name() returns trigger language plpgsql as $$
+        begin
+          if new.name = 'Refused line' then raise exception 'refused by the database'; end if;
+          return new;
+        end $$`.execute(ctx.db);
+      await sql`create trigger refuse_test_name before update on subscriber for each row execute function refuse_test_name()`.execute(ctx.db);
+      const refused = ids[2];
+      let job: Row;
+      try {
+        const csv = ['iccid,name,groupName', ...subs.map((s) => `${s.iccid},${s.id === refused ? 'Refused line' : `Line ${s.id}`},Group ${s.id}`)].join('\n');
+        const confirmed = await upload(multipart(csv), true);
+        expect(confirmed.statusCode, confirmed.body).toBe(202);
+        expect(confirmed.json()).toMatchObject({ valid: 5, rejected: [] });
+        job = await waitFor(confirmed.json().jobId);
+      } finally {
+        await sql`drop trigger refuse_test_name on subscriber`.execute(ctx.db);
+        await sql`drop function refuse_test_name()`.execute(ctx.db);
+      }
+      expect(job).toMatchObject({ status: 'done', total: 5, succeeded: 4, failed: 1, skipped: 0 });
+      const items = await q(sql`select key, status, message_id from job_item where job_id = ${job.id} order by seq`);
+      expect(items.map((i) => [Number(i.key), i.status, i.messageId])).toEqual(
+        ids.map((id) => (id === refused ? [id, 'failed', 'job.reason.unexpected'] : [id, 'done', null])),
+      );
+      const rows = await q(sql`select subscriber_id as id, name, group_name from subscriber where subscriber_id in (${sql.join(ids)}) order by 1`);
+      // A line changes all its columns or none: the refused one keeps its group too.
+      expect(rows.map((r) => [r.id, r.name, r.groupName])).toEqual(
+        ids.map((id) => (id === refused ? [id, 'Before', 'Old'] : [id, `Line ${id}`, `Group ${id}`])),
+      );
+      const entries = await q(
+        sql`select subscriber_id as id, action, after from subscriber_audit where subscriber_id in (${sql.join(ids)}) and username = 'northwind'
+          and action in ('details', 'group-name') and at >= (select created_at from job where id = ${job.id}) order by 1, 2`,
+      );
+      const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
+      expect(entries.map((e) => [e.id, e.action, json(e.after)])).toEqual(
+        ids
+          .filter((id) => id !== refused)
+          .flatMap((id) => [
+            [id, 'details', { name: `Line ${id}` }],
+            [id, 'group-name', { groupName: `Group ${id}` }],
+          ]),
+      );
+      const operations = await q(
+        sql`select subscriber_id as id, operation, status from subscriber_operation where request->>'bulk' = ${`job:${job.id}`} order by 1, 2`,
+      );
+      expect(operations.map((o) => [o.id, o.operation, o.status])).toEqual(
+        ids
+          .filter((id) => id !== refused)
+          .flatMap((id) => [
+            [id, 'details', 'success'],
+            [id, 'group-name', 'success'],
+          ]),
+      );
+    });
   });
 
   describe('CSV round trip of details', () => {

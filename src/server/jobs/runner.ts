@@ -65,6 +65,8 @@ export interface JobKind {
   retry?(db: Kysely<Database>, principal: Principal, job: JobRecord, failedKeys: string[]): Promise<RetryPlan>;
   /** Items whose network answer never came (now failed): lets the kind settle what it left pending for them. */
   expire?(trx: Kysely<Database>, job: JobRecord, keys: string[]): Promise<void>;
+  /** Items per transaction for this kind (a set-based `applyChunk` takes more at once), unless the runner is given its own. */
+  chunk?: number;
 }
 
 export interface NewJob {
@@ -78,7 +80,7 @@ export interface NewJob {
 }
 
 export interface RunnerOptions {
-  /** Items per transaction. */
+  /** Items per transaction, for every kind (otherwise the kind's own, or 500). */
   chunk?: number;
   /** How often an idle runner looks for work, in ms. */
   pollMs?: number;
@@ -89,13 +91,14 @@ export interface RunnerOptions {
 }
 
 const INSERT_BATCH = 1000;
+const DEFAULT_CHUNK = 500;
 /** A network operation left without an answer this long has failed (as a single subscriber operation does). */
 export const ANSWER_TIMEOUT_SECONDS = 300;
 
 export class JobRunner {
   private readonly kinds = new Map<string, JobKind>();
   private readonly owner = randomUUID();
-  private readonly chunk: number;
+  private readonly chunk: number | undefined;
   private readonly pollMs: number;
   private readonly leaseSeconds: number;
   readonly answerTimeoutSeconds: number;
@@ -108,7 +111,7 @@ export class JobRunner {
     private readonly log: FastifyBaseLogger,
     opts: RunnerOptions = {},
   ) {
-    this.chunk = opts.chunk ?? 500;
+    this.chunk = opts.chunk;
     this.pollMs = opts.pollMs ?? 1000;
     this.leaseSeconds = opts.leaseSeconds ?? 30;
     this.answerTimeoutSeconds = opts.answerTimeoutSeconds ?? ANSWER_TIMEOUT_SECONDS;
@@ -318,7 +321,7 @@ export class JobRunner {
           .where('jobId', '=', job.id)
           .where('status', '=', 'pending')
           .orderBy('seq')
-          .limit(this.chunk)
+          .limit(this.chunk ?? handler.chunk ?? DEFAULT_CHUNK)
           .execute();
         if (items.length === 0) {
           await endJobs(trx, [job.id], this.answerTimeoutSeconds);

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Principal } from '../../http/principal';
 import type { Database } from '../../db/types';
 
@@ -19,7 +19,10 @@ export async function auditSubscriber(
   await auditSubscribers(trx, principal, action, [{ subscriberId, before, after }]);
 }
 
-/** The entries of one action on many subscribers, as `auditSubscriber` writes each, in one statement per thousand. */
+/** Entries per statement: one JSON parameter each, well within what a statement carries. */
+const AUDIT_BATCH = 10000;
+
+/** The entries of one action on many subscribers, as `auditSubscriber` writes each, in one statement (per ten thousand). */
 export async function auditSubscribers(
   trx: Kysely<Database>,
   principal: Pick<Principal, 'userId' | 'username'>,
@@ -38,18 +41,11 @@ export async function auditSubscribers(
       changedAfter[key] = now;
     }
     if (!Object.keys(changedAfter).length) continue;
-    rows.push({
-      subscriberId,
-      userId: principal.userId,
-      username: principal.username,
-      action,
-      before: JSON.stringify(changedBefore),
-      after: JSON.stringify(changedAfter),
-    });
+    rows.push({ subscriber_id: subscriberId, before: changedBefore, after: changedAfter });
   }
-  for (let i = 0; i < rows.length; i += 1000)
-    await trx
-      .insertInto('subscriberAudit')
-      .values(rows.slice(i, i + 1000))
-      .execute();
+  // The rows as one JSON value rather than six parameters each: far less for the database to parse and plan.
+  for (let i = 0; i < rows.length; i += AUDIT_BATCH)
+    await sql`insert into subscriber_audit (subscriber_id, user_id, username, action, before, after)
+      select v.subscriber_id, ${principal.userId}::integer, ${principal.username}::text, ${action}::text, v.before, v.after
+      from jsonb_to_recordset(${JSON.stringify(rows.slice(i, i + AUDIT_BATCH))}::jsonb) as v(subscriber_id integer, before jsonb, after jsonb)`.execute(trx);
 }

@@ -31,6 +31,7 @@ import {
   reasonFor,
   resolveAction,
   UNCHANGED,
+  type Applied,
   type ApplyContext,
   type BulkAction,
   type Resolved,
@@ -44,6 +45,8 @@ export const BULK_JOB = 'subscribers.bulk';
 export const CSV_JOB = 'subscribers.csv';
 /** Subscribers one bulk action or one file may cover. */
 export const BULK_MAX = 100000;
+/** Lines of an upload applied per transaction: set-based, so the larger the chunk, the less each line costs. */
+export const CSV_CHUNK = 2000;
 /** Upload files are "less than 4 MB": this size is refused. */
 export const CSV_MAX_BYTES = 4 * 1024 * 1024;
 
@@ -116,10 +119,13 @@ const linesOf = async (db: Kysely<Database>, jobId: number, subscriberIds: reado
 export function csvJobKind(db: Kysely<Database>, app: Pick<FastifyInstance, 'coreNetwork' | 'jobs'>): JobKind {
   return {
     /**
-     * A chunk of lines at once, as `apply` does each: their first changes, then their second ones and so on, each
-     * round grouped by change (a name or group that differs per line goes by one UPDATE … FROM). A refusal rolls
-     * the chunk back (thrown), and the runner applies its lines one by one, each failing or passing on its own.
+     * A chunk of lines at once, as `apply` does each. Their names, details and groups (values that differ per line)
+     * go first, all together: each subscriber's row rewritten once, by one UPDATE … FROM per set of columns, with
+     * their audit entries and operation records in one statement each. Then their other changes, first ones, then
+     * second ones and so on, each round grouped by change. A refusal rolls the chunk back (thrown), and the runner
+     * applies its lines one by one, each failing or passing on its own.
      */
+    chunk: CSV_CHUNK,
     async applyChunk(trx, keys, job, afterCommit) {
       const principal = await jobPrincipal(trx, job.userId);
       const lines = await linesOf(trx, job.id, keys.map(Number));
@@ -143,33 +149,36 @@ export function csvJobKind(db: Kysely<Database>, app: Pick<FastifyInstance, 'cor
       };
       const changed = new Set<number>();
       const answers = new Map<number, number>();
+      const take = ({ refused, changed: ids, waiting }: Applied) => {
+        const [refusal] = refused.values();
+        if (refusal) throw refusal;
+        for (const id of ids) changed.add(id);
+        for (const id of waiting) answers.set(id, (answers.get(id) ?? 0) + 1);
+      };
+      // The values of every line (they touch columns no other change reads), in the order of the lines' changes.
       const rounds = Math.max(0, ...lines.map((line) => line.changes.length));
+      const perRow: { subscriberId: number; resolved: Resolved }[] = [];
+      for (let round = 0; round < rounds; round++)
+        for (const line of lines) {
+          const change = line.changes[round];
+          if (change && PER_ROW_ACTIONS.has(change.action)) perRow.push({ subscriberId: line.subscriberId, resolved: await resolve(change) });
+        }
+      if (perRow.length) take(await applyValuesToMany(ctx, perRow));
       for (let round = 0; round < rounds; round++) {
         const items: { subscriberId: number; change: Change; resolved: Resolved }[] = [];
         for (const line of lines) {
           const change = line.changes[round];
-          if (change) items.push({ subscriberId: line.subscriberId, change, resolved: await resolve(change) });
+          if (change && !PER_ROW_ACTIONS.has(change.action)) items.push({ subscriberId: line.subscriberId, change, resolved: await resolve(change) });
         }
-        const perRow = items.filter((i) => PER_ROW_ACTIONS.has(i.change.action));
-        const shared = groupBy(
-          items.filter((i) => !PER_ROW_ACTIONS.has(i.change.action)),
-          (i) => JSON.stringify([i.change.action, i.change.params]),
-        );
-        const applied = [...(perRow.length ? [await applyValuesToMany(ctx, perRow)] : [])];
+        const shared = groupBy(items, (i) => JSON.stringify([i.change.action, i.change.params]));
         for (const group of shared.values())
-          applied.push(
+          take(
             await applyActionToMany(
               ctx,
               group[0].resolved,
               group.map((i) => i.subscriberId),
             ),
           );
-        for (const { refused, changed: ids, waiting } of applied) {
-          const [refusal] = refused.values();
-          if (refusal) throw refusal;
-          for (const id of ids) changed.add(id);
-          for (const id of waiting) answers.set(id, (answers.get(id) ?? 0) + 1);
-        }
       }
       for (const fn of held) afterCommit(fn);
       const outcomes = new Map<string, ItemOutcome>();

@@ -129,28 +129,40 @@ async function finish(db: Kysely<Database>, id: number, subscriberId: number, op
     .execute();
 }
 
+/** Operation records per statement: one JSON parameter each. */
+const OPERATION_BATCH = 10000;
+
 /** Records the same operation, completed by the portal, on many subscribers, as `recordOperation` does for one. */
 export async function recordOperations(
   trx: Kysely<Database>,
-  principal: Principal,
+  principal: Actor,
   subscriberIds: readonly number[],
   name: string,
   request: Record<string, unknown>,
 ) {
-  const rows = subscriberIds.map((subscriberId) => ({
-    subscriberId,
-    operation: name,
-    status: 'success',
-    request: JSON.stringify(request),
-    userId: principal.userId,
-    username: principal.username,
-    finishedAt: sql<Date>`now()`,
-  }));
-  for (let i = 0; i < rows.length; i += 1000)
-    await trx
-      .insertInto('subscriberOperation')
-      .values(rows.slice(i, i + 1000))
-      .execute();
+  await recordOperationRows(
+    trx,
+    principal,
+    subscriberIds.map((subscriberId) => ({ subscriberId, operation: name, request })),
+  );
+}
+
+/**
+ * Records operations the portal completed by itself, each subscriber's own (its name and request), in one statement
+ * per ten thousand: the rows go as one JSON value rather than seven parameters each.
+ */
+export async function recordOperationRows(
+  trx: Kysely<Database>,
+  principal: Actor,
+  operations: readonly { subscriberId: number; operation: string; request: Record<string, unknown> }[],
+) {
+  const rows = operations.map((o) => ({ subscriber_id: o.subscriberId, operation: o.operation, request: o.request }));
+  for (let i = 0; i < rows.length; i += OPERATION_BATCH)
+    await sql`insert into subscriber_operation (subscriber_id, operation, status, request, user_id, username, finished_at)
+      select v.subscriber_id, v.operation, 'success', v.request, ${principal.userId}::integer, ${principal.username}::text, now()
+      from jsonb_to_recordset(${JSON.stringify(rows.slice(i, i + OPERATION_BATCH))}::jsonb) as v(subscriber_id integer, operation text, request jsonb)`.execute(
+      trx,
+    );
 }
 
 /** Records an operation the portal completes by itself (billing, settings) in the transaction of its change. */

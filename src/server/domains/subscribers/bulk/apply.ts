@@ -7,7 +7,7 @@ import type { Principal } from '../../../http/principal';
 import type { JobRunner } from '../../../jobs/runner';
 import { DETAIL_FIELDS } from '@shared/subscriberCsv';
 import { QOS_BLOCK } from '../infoRoutes';
-import { recordOperations } from '../network';
+import { recordOperationRows, recordOperations } from '../network';
 import { changeSubscribers } from '../operationRoutes';
 import { auditSubscribers } from '../audit';
 import type { Database } from '../../../db/types';
@@ -248,19 +248,21 @@ async function changeCustomValues(
 /** Actions whose values differ from subscriber to subscriber in an upload: applied with one statement per set of columns. */
 export const PER_ROW_ACTIONS = new Set(['details', 'group-name']);
 
+/** Subscribers per UPDATE: the values go as one JSON parameter. */
+const VALUES_BATCH = 10000;
+
+const snake = (c: string) => c.replace(/[A-Z]/g, (x) => `_${x.toLowerCase()}`);
+
 /**
- * Applies `details` or `group-name` changes whose values differ per subscriber (an upload's lines), each checked
- * as `applyActionToMany` checks it, the changing ones written by one UPDATE … FROM per set of columns, with an
- * audit entry and an operation record (its own values) each. Answers as `applyActionToMany`.
+ * Applies `details` and `group-name` changes whose values differ per subscriber (an upload's lines, a subscriber
+ * possibly with one of each), each checked as `applyActionToMany` checks it. Each subscriber's changes are written
+ * together: one UPDATE … FROM per set of columns changed (so a row is rewritten once, and its indexes once), then
+ * the audit entries and operation records (its own values) of every change, each kind in one statement. Answers
+ * as `applyActionToMany`.
  */
 export async function applyValuesToMany(ctx: ApplyContext, items: readonly { subscriberId: number; resolved: Resolved }[]): Promise<Applied> {
   const { trx, principal } = ctx;
-  const targets = await loadTargets(
-    trx,
-    principal,
-    items.map((i) => i.subscriberId),
-    true,
-  );
+  const targets = await loadTargets(trx, principal, [...new Set(items.map((i) => i.subscriberId))], true);
   const refused = new Map<number, HttpError>();
   const changing: { t: Target; r: Resolved; values: Record<string, unknown> }[] = [];
   for (const { subscriberId, resolved: r } of items) {
@@ -278,14 +280,16 @@ export async function applyValuesToMany(ctx: ApplyContext, items: readonly { sub
         : Object.fromEntries(DETAIL_FIELDS.filter((f) => p[f] !== undefined).map((f) => [f, p[f]]));
     changing.push({ t: t!, r, values });
   }
-  const actor = { userId: principal.userId, username: principal.username };
-  const byColumns = groupBy(changing, (c) => `${c.r.action}:${Object.keys(c.values).join(',')}`);
+  // Each subscriber's new values, all its changes together.
+  const merged = new Map<number, Record<string, unknown>>();
+  for (const c of changing) merged.set(c.t.subscriberId, { ...merged.get(c.t.subscriberId), ...c.values });
+  const byColumns = groupBy([...merged], ([, values]) => Object.keys(values).sort().join(','));
   for (const group of byColumns.values()) {
-    const columns = Object.keys(group[0].values);
-    const snake = (c: string) => c.replace(/[A-Z]/g, (x) => `_${x.toLowerCase()}`);
-    for (let i = 0; i < group.length; i += 5000) {
-      const part = group.slice(i, i + 5000);
-      const rows = part.map((c) => ({ subscriber_id: c.t.subscriberId, ...Object.fromEntries(columns.map((k) => [snake(k), c.values[k]])) }));
+    const columns = Object.keys(group[0][1]).sort();
+    for (let i = 0; i < group.length; i += VALUES_BATCH) {
+      const rows = group
+        .slice(i, i + VALUES_BATCH)
+        .map(([subscriberId, values]) => ({ subscriber_id: subscriberId, ...Object.fromEntries(columns.map((k) => [snake(k), values[k]])) }));
       await sql`update subscriber as s set ${sql.join(
         columns.map((k) => sql`${sql.id(snake(k))} = v.${sql.id(snake(k))}`),
         sql`, `,
@@ -294,30 +298,23 @@ export async function applyValuesToMany(ctx: ApplyContext, items: readonly { sub
         sql`, `,
       )}) where s.subscriber_id = v.subscriber_id`.execute(trx);
     }
+  }
+  const actor = { userId: principal.userId, username: principal.username };
+  for (const [action, group] of groupBy(changing, (c) => c.r.action))
     await auditSubscribers(
       trx,
       actor,
-      group[0].r.action,
+      action,
       group.map((c) => ({
         subscriberId: c.t.subscriberId,
-        before: Object.fromEntries(columns.map((k) => [k, c.t[k as keyof Target]])),
+        before: Object.fromEntries(Object.keys(c.values).map((k) => [k, c.t[k as keyof Target]])),
         after: c.values,
       })),
     );
-  }
-  const operations = changing.map((c) => ({
-    subscriberId: c.t.subscriberId,
-    operation: c.r.action,
-    status: 'success',
-    request: JSON.stringify({ ...c.r.params, bulk: ctx.subject }),
-    userId: principal.userId,
-    username: principal.username,
-    finishedAt: sql<Date>`now()`,
-  }));
-  for (let i = 0; i < operations.length; i += 1000)
-    await trx
-      .insertInto('subscriberOperation')
-      .values(operations.slice(i, i + 1000))
-      .execute();
-  return { refused, changed: changing.map((c) => c.t.subscriberId), waiting: new Set() };
+  await recordOperationRows(
+    trx,
+    actor,
+    changing.map((c) => ({ subscriberId: c.t.subscriberId, operation: c.r.action, request: { ...c.r.params, bulk: ctx.subject } })),
+  );
+  return { refused, changed: [...merged.keys()], waiting: new Set() };
 }
