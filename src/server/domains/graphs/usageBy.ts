@@ -218,7 +218,7 @@ export function totalsQuery(
   }
   const subscriberLevel = d.levels === SUBSCRIBER_LEVELS;
   const rows = rollupRows(d.levels, scope, from, to, bounds, sql`, ${d.key} as key${subscriberLevel ? sql`, x.subscriber_id` : sql``}`);
-  // Grouped by the key as read (an id is an integer, far quicker to group than its text), then as text.
+  // Grouped by the key as read (an id is an integer, quicker to group than its text), then as text.
   const grouped = sql`(select x.key::text as key, sum(x.bytes_up) as up, sum(x.bytes_down) as down, sum(x.records) as records from ${rows} x
     ${sets ? sql`where x.subscriber_id in (select m.subscriber_id from ${sets.members} m)` : sql``} group by x.key)`;
   const mapped = d.remap
