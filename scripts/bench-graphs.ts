@@ -16,6 +16,8 @@
  *     holding its two ends, and the named ranges' ends fall in the raw days;
  *   - each subscriber's latest quarter hour with usage and their histogram by day (`subscriber_activity`,
  *     `active_day`) built from the per-subscriber rollups, before the raw days move them forward;
+ *   - each subscriber's bytes of a day and the day before (`usage_subscriber_recent_days`) built from the generated
+ *     days, before the raw days add theirs;
  * - BENCH_GRAPHS_SALES package sales over the year (default: one a subscriber), the sales rollups (every level, the
  *   per-reseller ones included) then built from them by the sales rollup's own function.
  *
@@ -41,6 +43,7 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { buildApp } from '@server/app';
 import { buildSubscriberActivity } from '@server/db/migrations/0176_subscriber_activity';
+import { buildRecentDays } from '@server/db/migrations/0178_subscriber_recent_days';
 import { ensureAdmin, seedDemo } from '@server/db/seed';
 import { openDatabase } from '@server/db';
 import { copySubscribers } from './lib/copySubscribers';
@@ -267,6 +270,9 @@ try {
     await buildSubscriberActivity(db);
     load.push(`subscriber_activity and active_day ${s(performance.now() - t)}`);
     await client.query('alter table subscriber_activity enable trigger user');
+    // Each subscriber's bytes of today and yesterday (migration 0178) as far as generated days hold them (the day
+    // before the raw days counts for the first raw day's row); the raw days add theirs through the triggers.
+    await buildRecentDays(db);
 
     // The raw days: records through COPY, every rollup level added by the triggers.
     t = performance.now();

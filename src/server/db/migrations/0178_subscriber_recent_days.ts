@@ -27,6 +27,17 @@ const ROWS = `select d.subscriber_id, v.slot at time zone 'UTC' as slot, sum(d.b
   where v.slot >= ${TODAY} - interval '1 day'
   group by 1, 2`;
 
+/**
+ * The rows of yesterday and later from the per-subscriber days (those of the day before yesterday count for
+ * yesterday's), for the days already there. Also used by the graphs benchmark after its bulk load.
+ */
+export async function buildRecentDays(db: Kysely<any>) {
+  await sql`insert into usage_subscriber_recent_days (subscriber_id, slot, bytes)
+    with d as (select u.subscriber_id, u.slot as at, u.bytes_up + u.bytes_down as bytes from usage_subscriber_day u
+      where u.slot >= (${sql.raw(TODAY)} - interval '2 days') at time zone 'UTC')
+    select * from (${sql.raw(ROWS)}) k where k.bytes <> 0`.execute(db);
+}
+
 export async function up(db: Kysely<any>) {
   await sql`create table usage_subscriber_recent_days (
     subscriber_id integer not null,
@@ -52,11 +63,7 @@ export async function up(db: Kysely<any>) {
     for each statement execute function usage_recent_days_deleted()`.execute(db);
   await sql`create trigger usage_record_recent_days_update after update on usage_record referencing old table as old_rows new table as new_rows
     for each statement execute function usage_recent_days_updated()`.execute(db);
-  // The rows of yesterday and later from the per-subscriber days (those of the day before yesterday count for yesterday's).
-  await sql`insert into usage_subscriber_recent_days (subscriber_id, slot, bytes)
-    with d as (select u.subscriber_id, u.slot as at, u.bytes_up + u.bytes_down as bytes from usage_subscriber_day u
-      where u.slot >= (${sql.raw(TODAY)} - interval '2 days') at time zone 'UTC')
-    select * from (${sql.raw(ROWS)}) k where k.bytes <> 0`.execute(db);
+  await buildRecentDays(db);
 }
 
 export async function down(db: Kysely<any>) {
