@@ -3,8 +3,8 @@
  * sales totals by country, customer, operator and vendor, the trends of the last 24 hours against the six days
  * before, and the top subscribers of the last 24 hours. Every figure is read from the rollups of migrations 0150,
  * 0166, 0170 and 0175 (quarter hours, UTC hours, days and months, kept by triggers) at the coarsest level the range's
- * boundaries allow (`rollupRows`), never from the raw usage log or the packages, and is scoped to the caller's subtree
- * (an account user: its account).
+ * boundaries allow (`rollupRows`; the top subscribers: their quarter hours, found through migration 0178's rollup),
+ * never from the raw usage log or the packages, and is scoped to the caller's subtree (an account user: its account).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
