@@ -16,6 +16,8 @@
  *     holding its two ends, and the named ranges' ends fall in the raw days;
  *   - each subscriber's latest quarter hour with usage and their histogram by day (`subscriber_activity`,
  *     `active_day`) built from the per-subscriber rollups, before the raw days move them forward;
+ *   - each subscriber's bytes of a day and the day before (`usage_subscriber_recent_days`) built from the generated
+ *     days, before the raw days add theirs;
  * - BENCH_GRAPHS_SALES package sales over the year (default: one a subscriber), the sales rollups (every level, the
  *   per-reseller ones included) then built from them by the sales rollup's own function.
  *
@@ -29,6 +31,9 @@
  *   BENCH_RANGES=last30Days,last12Months BENCH_CALLS=usage,usageBy:subscriber   only those
  *   BENCH_EXPLAIN=1 npm run bench:graphs   also prints the plans of the totals per subscriber over 12 months and of the
  *                                          map's countries over 12 months and the custom 92 days
+ *   BENCH_GRAPHS_DATABASE=bench_graphs npm run bench:graphs   keeps the database under that name: the first run loads
+ *                                          it and leaves it, later runs only migrate it and time the calls (its raw
+ *                                          days stay those of the load); drop it by hand when done
  */
 import { cpus, loadavg } from 'node:os';
 import { Readable } from 'node:stream';
@@ -38,7 +43,9 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { buildApp } from '@server/app';
 import { buildSubscriberActivity } from '@server/db/migrations/0176_subscriber_activity';
+import { buildRecentDays } from '@server/db/migrations/0178_subscriber_recent_days';
 import { ensureAdmin, seedDemo } from '@server/db/seed';
+import { openDatabase } from '@server/db';
 import { copySubscribers } from './lib/copySubscribers';
 import { totalsQuery } from '@server/domains/graphs/usageBy';
 import { countriesQuery } from '@server/domains/graphs/countries';
@@ -140,185 +147,208 @@ function* rawLines(subs: Sub[], w: number[]) {
   if (lines.length) yield lines.join('');
 }
 
-const database = await freshDatabase('postgres');
+const KEEP = process.env.BENCH_GRAPHS_DATABASE;
+/** The kept database when BENCH_GRAPHS_DATABASE names one, created empty when it is not there yet; else a fresh one. */
+async function benchDatabase(): Promise<{ database: Awaited<ReturnType<typeof freshDatabase>>; loaded: boolean }> {
+  if (!KEEP) return { database: await freshDatabase('postgres'), loaded: false };
+  if (!/^[a-z_][a-z0-9_]*$/.test(KEEP)) throw new Error(`BENCH_GRAPHS_DATABASE: ${KEEP} is not a plain database name`);
+  const admin = new pg.Client({ connectionString: pgUrl });
+  await admin.connect();
+  const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [KEEP]);
+  if (!rowCount) await admin.query(`create database ${KEEP}`);
+  await admin.end();
+  const url = new URL(pgUrl);
+  url.pathname = `/${KEEP}`;
+  const kept = await openDatabase({ databaseUrl: url.toString(), queue: { limit: 10_000, waitMs: 120_000 } });
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from subscriber`.execute(kept.db);
+  return { database: { ...kept, url: url.toString() }, loaded: rows[0].n > 0 };
+}
+const { database, loaded } = await benchDatabase();
 const db = database.db;
 let client: pg.Client | undefined;
 const s = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
 const n = (v: number | string) => Number(v).toLocaleString('en');
 try {
-  await ensureAdmin(db, PASSWORD);
-  await seedDemo(db, { subscribers: 0, networkEvents: false });
-  const load: string[] = [];
-  const t0 = performance.now();
-  await copySubscribers(db, SUBSCRIBERS, database.url ?? pgUrl);
-  const { rows: subs } = await sql<Sub>`select subscriber_id as id, imsi, reseller_id as reseller, account_id as account
-    from subscriber order by subscriber_id`.execute(db);
-  const w = weights(subs.length);
-  load.push(`${n(subs.length)} subscribers ${s(performance.now() - t0)}`);
+  if (loaded) console.log(`The kept database ${KEEP}: nothing loaded`);
+  else {
+    await ensureAdmin(db, PASSWORD);
+    await seedDemo(db, { subscribers: 0, networkEvents: false });
+    const load: string[] = [];
+    const t0 = performance.now();
+    await copySubscribers(db, SUBSCRIBERS, database.url ?? pgUrl);
+    const { rows: subs } = await sql<Sub>`select subscriber_id as id, imsi, reseller_id as reseller, account_id as account
+      from subscriber order by subscriber_id`.execute(db);
+    const w = weights(subs.length);
+    load.push(`${n(subs.length)} subscribers ${s(performance.now() - t0)}`);
 
-  client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  const { rows: schemaRow } = await client.query<{ schema: string }>(`select current_schema() as schema`);
-  await client.query(`set search_path = ${schemaRow[0].schema}, public`);
-  await client.query(`set maintenance_work_mem = '512MB'`);
-  await client.query(`set work_mem = '256MB'`);
-  const q = async (label: string, text: string) => {
-    const t = performance.now();
-    const r = await client!.query(text);
-    load.push(`${label} ${s(performance.now() - t)}${r.rowCount !== null && r.command === 'INSERT' ? ` (${n(r.rowCount)} rows)` : ''}`);
-    return r;
-  };
+    client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    const { rows: schemaRow } = await client.query<{ schema: string }>(`select current_schema() as schema`);
+    await client.query(`set search_path = ${schemaRow[0].schema}, public`);
+    await client.query(`set maintenance_work_mem = '512MB'`);
+    await client.query(`set work_mem = '256MB'`);
+    const q = async (label: string, text: string) => {
+      const t = performance.now();
+      const r = await client!.query(text);
+      load.push(`${label} ${s(performance.now() - t)}${r.rowCount !== null && r.command === 'INSERT' ? ` (${n(r.rowCount)} rows)` : ''}`);
+      return r;
+    };
 
-  // The generated days: the staging table, then each rollup from it as the triggers would add it.
-  let t = performance.now();
-  await client.query(`create unlogged table bench_usage_day (subscriber_id integer, reseller_id integer, account_id integer, day date,
-    hour integer, plmn text, bytes_up bigint, bytes_down bigint, records integer)`);
-  await pipeline(
-    Readable.from(stagingLines(subs, w)),
-    client.query(copyFrom('copy bench_usage_day (subscriber_id, reseller_id, account_id, day, hour, plmn, bytes_up, bytes_down, records) from stdin')),
-  );
-  const { rows: staged } = await client.query<{ n: string; r: string }>(`select count(*)::text as n, sum(records)::text as r from bench_usage_day`);
-  load.push(`generated subscriber-days through COPY ${s(performance.now() - t)} (${n(staged[0].n)} subscriber-days standing for ${n(staged[0].r)} records)`);
-  /** Loads a big rollup with its indexes dropped, then builds them anew (as a restore does). */
-  const bulk = async (table: string, label: string, insert: string) => {
-    const { rows: indexes } = await client!.query<{ name: string; def: string; pk: boolean }>(
-      `select i.relname as name, pg_get_indexdef(i.oid) as def, x.indisprimary as pk
-       from pg_index x join pg_class i on i.oid = x.indexrelid where x.indrelid = $1::regclass`,
-      [table],
+    // The generated days: the staging table, then each rollup from it as the triggers would add it.
+    let t = performance.now();
+    await client.query(`create unlogged table bench_usage_day (subscriber_id integer, reseller_id integer, account_id integer, day date,
+      hour integer, plmn text, bytes_up bigint, bytes_down bigint, records integer)`);
+    await pipeline(
+      Readable.from(stagingLines(subs, w)),
+      client.query(copyFrom('copy bench_usage_day (subscriber_id, reseller_id, account_id, day, hour, plmn, bytes_up, bytes_down, records) from stdin')),
     );
-    for (const i of indexes) await client!.query(i.pk ? `alter table ${table} drop constraint ${i.name}` : `drop index ${i.name}`);
-    await q(label, insert);
-    const ti = performance.now();
-    for (const i of indexes) {
-      await client!.query(i.def);
-      if (i.pk) await client!.query(`alter table ${table} add constraint ${i.name} primary key using index ${i.name}`);
-    }
-    load.push(`${table} indexes ${s(performance.now() - ti)}`);
-  };
-  const utc = (expr: string) => `(${expr})::timestamp at time zone 'UTC'`;
-  await bulk(
-    'usage_subscriber_day',
-    'usage_subscriber_day',
-    `insert into usage_subscriber_day (subscriber_id, slot, reseller_id, account_id, bytes_up, bytes_down, records)
-     select subscriber_id, ${utc('day')}, min(reseller_id), min(account_id), sum(bytes_up), sum(bytes_down), sum(records) from bench_usage_day group by 1, 2 order by 2`,
-  );
-  await bulk(
-    'usage_subscriber_month',
-    'usage_subscriber_month',
-    `insert into usage_subscriber_month (subscriber_id, slot, reseller_id, account_id, bytes_up, bytes_down, records)
-     select subscriber_id, ${utc("date_trunc('month', day)")}, min(reseller_id), min(account_id), sum(bytes_up), sum(bytes_down), sum(records)
-     from bench_usage_day group by 1, 2 order by 2`,
-  );
-  await q(
-    'usage_hour',
-    `insert into usage_hour (slot, reseller_id, account_id, plmn, bytes_up, bytes_down, records)
-     select ${utc("day + hour * interval '1 hour'")}, reseller_id, account_id, coalesce(plmn, ''), sum(bytes_up), sum(bytes_down), sum(records)
-     from bench_usage_day group by 1, 2, 3, 4 order by 1`,
-  );
-  await client.query('drop table bench_usage_day');
-  for (const [table, unit, source] of [
-    ['usage_day', 'day', 'usage_hour'],
-    ['usage_month', 'month', 'usage_day'],
-  ])
+    const { rows: staged } = await client.query<{ n: string; r: string }>(`select count(*)::text as n, sum(records)::text as r from bench_usage_day`);
+    load.push(`generated subscriber-days through COPY ${s(performance.now() - t)} (${n(staged[0].n)} subscriber-days standing for ${n(staged[0].r)} records)`);
+    /** Loads a big rollup with its indexes dropped, then builds them anew (as a restore does). */
+    const bulk = async (table: string, label: string, insert: string) => {
+      const { rows: indexes } = await client!.query<{ name: string; def: string; pk: boolean }>(
+        `select i.relname as name, pg_get_indexdef(i.oid) as def, x.indisprimary as pk
+         from pg_index x join pg_class i on i.oid = x.indexrelid where x.indrelid = $1::regclass`,
+        [table],
+      );
+      for (const i of indexes) await client!.query(i.pk ? `alter table ${table} drop constraint ${i.name}` : `drop index ${i.name}`);
+      await q(label, insert);
+      const ti = performance.now();
+      for (const i of indexes) {
+        await client!.query(i.def);
+        if (i.pk) await client!.query(`alter table ${table} add constraint ${i.name} primary key using index ${i.name}`);
+      }
+      load.push(`${table} indexes ${s(performance.now() - ti)}`);
+    };
+    const utc = (expr: string) => `(${expr})::timestamp at time zone 'UTC'`;
+    await bulk(
+      'usage_subscriber_day',
+      'usage_subscriber_day',
+      `insert into usage_subscriber_day (subscriber_id, slot, reseller_id, account_id, bytes_up, bytes_down, records)
+       select subscriber_id, ${utc('day')}, min(reseller_id), min(account_id), sum(bytes_up), sum(bytes_down), sum(records) from bench_usage_day group by 1, 2 order by 2`,
+    );
+    await bulk(
+      'usage_subscriber_month',
+      'usage_subscriber_month',
+      `insert into usage_subscriber_month (subscriber_id, slot, reseller_id, account_id, bytes_up, bytes_down, records)
+       select subscriber_id, ${utc("date_trunc('month', day)")}, min(reseller_id), min(account_id), sum(bytes_up), sum(bytes_down), sum(records)
+       from bench_usage_day group by 1, 2 order by 2`,
+    );
     await q(
-      table,
-      `insert into ${table} (slot, reseller_id, account_id, plmn, bytes_up, bytes_down, records)
-       select date_trunc('${unit}', slot at time zone 'UTC') at time zone 'UTC', reseller_id, account_id, plmn, sum(bytes_up), sum(bytes_down), sum(records)
-       from ${source} group by 1, 2, 3, 4`,
+      'usage_hour',
+      `insert into usage_hour (slot, reseller_id, account_id, plmn, bytes_up, bytes_down, records)
+       select ${utc("day + hour * interval '1 hour'")}, reseller_id, account_id, coalesce(plmn, ''), sum(bytes_up), sum(bytes_down), sum(records)
+       from bench_usage_day group by 1, 2, 3, 4 order by 1`,
     );
-  for (const [table, source] of [
-    ['usage_reseller_hour', 'usage_hour'],
-    ['usage_reseller_day', 'usage_day'],
-    ['usage_reseller_month', 'usage_month'],
-  ])
+    await client.query('drop table bench_usage_day');
+    for (const [table, unit, source] of [
+      ['usage_day', 'day', 'usage_hour'],
+      ['usage_month', 'month', 'usage_day'],
+    ])
+      await q(
+        table,
+        `insert into ${table} (slot, reseller_id, account_id, plmn, bytes_up, bytes_down, records)
+         select date_trunc('${unit}', slot at time zone 'UTC') at time zone 'UTC', reseller_id, account_id, plmn, sum(bytes_up), sum(bytes_down), sum(records)
+         from ${source} group by 1, 2, 3, 4`,
+      );
+    for (const [table, source] of [
+      ['usage_reseller_hour', 'usage_hour'],
+      ['usage_reseller_day', 'usage_day'],
+      ['usage_reseller_month', 'usage_month'],
+    ])
+      await q(
+        table,
+        `insert into ${table} (reseller_id, slot, bytes_up, bytes_down, records) select reseller_id, slot, sum(bytes_up), sum(bytes_down), sum(records)
+         from ${source} group by 1, 2`,
+      );
+
+    // Each subscriber's latest quarter hour with usage and the histogram of those by day (migration 0176), built from
+    // the per-subscriber rollups with their own triggers off (the generated days have no hours: their latest is the
+    // day's start); the raw days then move them forward through the usage triggers.
+    await client.query('alter table subscriber_activity disable trigger user');
+    t = performance.now();
+    await buildSubscriberActivity(db);
+    load.push(`subscriber_activity and active_day ${s(performance.now() - t)}`);
+    await client.query('alter table subscriber_activity enable trigger user');
+    // Each subscriber's bytes of today and yesterday (migration 0178) as far as generated days hold them (the day
+    // before the raw days counts for the first raw day's row); the raw days add theirs through the triggers.
+    await buildRecentDays(db);
+
+    // The raw days: records through COPY, every rollup level added by the triggers.
+    t = performance.now();
+    await pipeline(
+      Readable.from(rawLines(subs, w)),
+      client.query(copyFrom('copy usage_record (subscriber_id, imsi, at, request_type, plmn, bytes_up, bytes_down) from stdin')),
+    );
+    const { rows: rawCount } = await client.query<{ n: string }>(`select count(*)::text as n from usage_record`);
+    load.push(`${n(rawCount[0].n)} raw usage records of the last ${RAW_DAYS} days through COPY with the rollup triggers ${s(performance.now() - t)}`);
+
+    // Package sales over the year, their rollups built from them afterwards (the sales triggers' own function).
+    await client.query('alter table prepaid_package disable trigger prepaid_package_sales_insert');
     await q(
-      table,
-      `insert into ${table} (reseller_id, slot, bytes_up, bytes_down, records) select reseller_id, slot, sum(bytes_up), sum(bytes_down), sum(records)
-       from ${source} group by 1, 2`,
+      `${n(SALES)} package sales`,
+      `insert into prepaid_package (template_id, subscriber_id, reseller_id, account_id, location_zone_id, period_days, price,
+        sale_kind, sold_by, status, payment_date, purchase_date)
+      select t.id, s.subscriber_id, s.reseller_id, s.account_id, t.location_zone_id, t.period_days, t.price, 'purchase', 'bench', 'active', at, at
+      from (select g, now() - random() * interval '365 days' as at, 1 + floor(random() * ${subs.length})::int as k from generate_series(1, ${SALES}) g) x
+      join (select row_number() over (order by subscriber_id) as k, * from subscriber) s on s.k = x.k
+      join (select row_number() over (order by id) - 1 as k, * from prepaid_template) t on t.k = x.g % (select count(*) from prepaid_template)`,
     );
+    await client.query('alter table prepaid_package enable trigger prepaid_package_sales_insert');
+    await q('the sales rollups', `select sales_rollup_add(array_agg(id)) from prepaid_package where sale_kind = 'purchase'`);
 
-  // Each subscriber's latest quarter hour with usage and the histogram of those by day (migration 0176), built from
-  // the per-subscriber rollups with their own triggers off (the generated days have no hours: their latest is the
-  // day's start); the raw days then move them forward through the usage triggers.
-  await client.query('alter table subscriber_activity disable trigger user');
-  t = performance.now();
-  await buildSubscriberActivity(db);
-  load.push(`subscriber_activity and active_day ${s(performance.now() - t)}`);
-  await client.query('alter table subscriber_activity enable trigger user');
+    t = performance.now();
+    const tables = [
+      'usage_record',
+      'usage_slot',
+      'usage_hour',
+      'usage_day',
+      'usage_month',
+      'usage_subscriber_slot',
+      'usage_subscriber_hour',
+      'usage_subscriber_day',
+      'usage_subscriber_month',
+      'usage_subscriber_recent_days',
+      'usage_reseller_hour',
+      'usage_reseller_day',
+      'usage_reseller_month',
+      'sales_slot',
+      'sales_hour',
+      'sales_day',
+      'sales_month',
+      'sales_reseller_hour',
+      'sales_reseller_day',
+      'sales_reseller_month',
+      'sales_rollup_key',
+      'subscriber_activity',
+      'active_day',
+      'prepaid_package',
+      'subscriber',
+    ];
+    for (const table of tables) await client.query(`vacuum analyze ${table}`);
+    load.push(`vacuum analyze ${s(performance.now() - t)}`);
+    const { rows: sizes } = await client.query<{ t: string; n: string; size: string }>(
+      tables
+        .filter((x) => x.includes('_'))
+        .map((x) => `select '${x}' as t, count(*)::text as n, pg_size_pretty(pg_total_relation_size('${x}')) as size from ${x}`)
+        .join(' union all '),
+    );
+    await client.end();
+    client = undefined;
+    console.log(
+      `Load (${cpus().length} cores, load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}): ${s(performance.now() - t0)} in all`,
+    );
+    for (const line of load) console.log(`  ${line}`);
+    console.log(`Rows: ${sizes.map((r) => `${r.t} ${n(r.n)} (${r.size})`).join(', ')}`);
 
-  // The raw days: records through COPY, every rollup level added by the triggers.
-  t = performance.now();
-  await pipeline(
-    Readable.from(rawLines(subs, w)),
-    client.query(copyFrom('copy usage_record (subscriber_id, imsi, at, request_type, plmn, bytes_up, bytes_down) from stdin')),
-  );
-  const { rows: rawCount } = await client.query<{ n: string }>(`select count(*)::text as n from usage_record`);
-  load.push(`${n(rawCount[0].n)} raw usage records of the last ${RAW_DAYS} days through COPY with the rollup triggers ${s(performance.now() - t)}`);
-
-  // Package sales over the year, their rollups built from them afterwards (the sales triggers' own function).
-  await client.query('alter table prepaid_package disable trigger prepaid_package_sales_insert');
-  await q(
-    `${n(SALES)} package sales`,
-    `insert into prepaid_package (template_id, subscriber_id, reseller_id, account_id, location_zone_id, period_days, price,
-      sale_kind, sold_by, status, payment_date, purchase_date)
-    select t.id, s.subscriber_id, s.reseller_id, s.account_id, t.location_zone_id, t.period_days, t.price, 'purchase', 'bench', 'active', at, at
-    from (select g, now() - random() * interval '365 days' as at, 1 + floor(random() * ${subs.length})::int as k from generate_series(1, ${SALES}) g) x
-    join (select row_number() over (order by subscriber_id) as k, * from subscriber) s on s.k = x.k
-    join (select row_number() over (order by id) - 1 as k, * from prepaid_template) t on t.k = x.g % (select count(*) from prepaid_template)`,
-  );
-  await client.query('alter table prepaid_package enable trigger prepaid_package_sales_insert');
-  await q('the sales rollups', `select sales_rollup_add(array_agg(id)) from prepaid_package where sale_kind = 'purchase'`);
-
-  t = performance.now();
-  const tables = [
-    'usage_record',
-    'usage_slot',
-    'usage_hour',
-    'usage_day',
-    'usage_month',
-    'usage_subscriber_slot',
-    'usage_subscriber_hour',
-    'usage_subscriber_day',
-    'usage_subscriber_month',
-    'usage_reseller_hour',
-    'usage_reseller_day',
-    'usage_reseller_month',
-    'sales_slot',
-    'sales_hour',
-    'sales_day',
-    'sales_month',
-    'sales_reseller_hour',
-    'sales_reseller_day',
-    'sales_reseller_month',
-    'sales_rollup_key',
-    'subscriber_activity',
-    'active_day',
-    'prepaid_package',
-    'subscriber',
-  ];
-  for (const table of tables) await client.query(`vacuum analyze ${table}`);
-  load.push(`vacuum analyze ${s(performance.now() - t)}`);
-  const { rows: sizes } = await client.query<{ t: string; n: string; size: string }>(
-    tables
-      .filter((x) => x.includes('_'))
-      .map((x) => `select '${x}' as t, count(*)::text as n, pg_size_pretty(pg_total_relation_size('${x}')) as size from ${x}`)
-      .join(' union all '),
-  );
-  await client.end();
-  client = undefined;
-  console.log(
-    `Load (${cpus().length} cores, load average ${loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}): ${s(performance.now() - t0)} in all`,
-  );
-  for (const line of load) console.log(`  ${line}`);
-  console.log(`Rows: ${sizes.map((r) => `${r.t} ${n(r.n)} (${r.size})`).join(', ')}`);
-
-  // The incremental path: a batch of 10,000 new records through every trigger.
-  const tb = performance.now();
-  await sql`insert into usage_record (subscriber_id, imsi, at, request_type, bytes_up, bytes_down)
-    select s.subscriber_id, s.imsi, now() - random() * interval '1 hour', 'UPDATE', 1000, 10000 from subscriber s limit 10000`.execute(db);
-  console.log(`A batch of 10,000 new usage records with its rollup upserts: ${(performance.now() - tb).toFixed(0)} ms`);
+    // The incremental path: a batch of 10,000 new records through every trigger.
+    const tb = performance.now();
+    await sql`insert into usage_record (subscriber_id, imsi, at, request_type, bytes_up, bytes_down)
+      select s.subscriber_id, s.imsi, now() - random() * interval '1 hour', 'UPDATE', 1000, 10000 from subscriber s limit 10000`.execute(db);
+    console.log(`A batch of 10,000 new usage records with its rollup upserts: ${(performance.now() - tb).toFixed(0)} ms`);
+  }
 
   if (process.env.BENCH_EXPLAIN === '1') {
     const explain = async (query: CompiledQuery) => {
@@ -406,4 +436,5 @@ try {
 } finally {
   await client?.end().catch(() => undefined);
   await database.close();
+  if (KEEP) console.log(`The database stays as ${KEEP} (BENCH_GRAPHS_DATABASE)`);
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
+import { topSubscribers } from '@server/domains/graphs';
 import { engines, testApp } from './helpers';
 
 type Ctx = Awaited<ReturnType<typeof testApp>>;
@@ -488,7 +489,7 @@ describe.each(engines)('dashboard graphs on %s', (engine) => {
       select u.subscriber_id as id, sum(u.bytes_up + u.bytes_down)::text as bytes from usage_record u join subscriber s on s.subscriber_id = u.subscriber_id
       join reseller r on r.id = s.reseller_id
       where u.at >= graph_slot(now()) - interval '23 hours 45 minutes' and r.path like ${`${reseller['Northwind Mobile'].path}%`}
-      group by 1 order by 2 desc, 1 limit 5`.execute(ctx.db);
+      group by 1 order by sum(u.bytes_up + u.bytes_down) desc, 1 limit 5`.execute(ctx.db);
     expect(top.map((t) => t.subscriberId)).toEqual(rows.map((r) => r.id));
     expect(top[0].totalMb).toBeCloseTo(Number(rows[0].bytes) / MB, 3);
     expect(top[0].todayMb).toBeLessThanOrEqual(top[0].totalMb + 0.001);
@@ -498,6 +499,69 @@ describe.each(engines)('dashboard graphs on %s', (engine) => {
     expect((await call('northwind', `/portal/subscriber-info/top24Hours/${reseller['Blue Sky Telecom'].id}`)).statusCode).toBe(404);
     const harbor = (await ok('harbor', '/portal/subscriber-info/top24Hours')) as unknown as Row[];
     expect(new Set(harbor.map((r) => r.accountId))).toEqual(new Set([harborAccount]));
+  });
+
+  it('finds the top subscribers among the largest of today and yesterday when no other can rank, else adds up the whole scope, the same either way', async () => {
+    // Three Northwind subscribers far above the rest a few minutes ago.
+    const { rows: big } = await sql<{ id: number }>`select s.subscriber_id as id from subscriber s join reseller r on r.id = s.reseller_id
+      where r.name = 'Northwind Mobile' order by s.subscriber_id limit 3`.execute(ctx.db);
+    await sql`insert into usage_record (subscriber_id, imsi, at, request_type, bytes_up, bytes_down)
+      select s.subscriber_id, s.imsi, now() - interval '5 minutes', 'UPDATE', 1000, 9000000000 - 1000000000 * s.k
+      from (select subscriber_id, imsi, row_number() over (order by subscriber_id) - 1 as k from subscriber
+        where subscriber_id in (${sql.join(big.map((b) => b.id))})) s`.execute(ctx.db);
+    await sql`update usage_record set bytes_up = bytes_up + 1 where bytes_down = 8000000000`.execute(ctx.db);
+    // Today's row of each subscriber: the bytes of their records of today and yesterday (UTC), as the triggers keep them.
+    const recentDays = async () => {
+      const { rows } = await sql<{ id: number; kept: string | null; raw: string | null }>`
+        with raw as (select subscriber_id as id, sum(bytes_up + bytes_down) as bytes from usage_record
+          where at >= (date_trunc('day', now() at time zone 'UTC') - interval '1 day') at time zone 'UTC'
+            and at < (date_trunc('day', now() at time zone 'UTC') + interval '1 day') at time zone 'UTC' group by 1),
+        kept as (select subscriber_id as id, bytes from usage_subscriber_recent_days where slot = date_trunc('day', now() at time zone 'UTC') at time zone 'UTC')
+        select coalesce(raw.id, kept.id) as id, kept.bytes::text as kept, raw.bytes::text as raw
+        from raw full join kept on kept.id = raw.id where coalesce(raw.bytes, 0) <> coalesce(kept.bytes, 0)`.execute(ctx.db);
+      return rows;
+    };
+    expect(await recentDays()).toEqual([]);
+    const scopes = [
+      { name: 'all', scope: sql<SqlBool>`true`, raw: sql`true` },
+      {
+        name: 'Northwind',
+        scope: sql<SqlBool>`x.reseller_id in (select r.id from reseller r where r.path like ${`${reseller['Northwind Mobile'].path}%`})`,
+        raw: sql`r.path like ${`${reseller['Northwind Mobile'].path}%`}`,
+      },
+      { name: 'Harbor', scope: sql<SqlBool>`x.account_id = ${harborAccount}`, raw: sql`s.account_id = ${harborAccount}` },
+    ];
+    const answeredBy: Record<string, number | null> = {};
+    try {
+      for (const { name, scope, raw } of scopes)
+        for (const size of [1, 3, 10])
+          for (const candidates of [[1], [5], [1, 5], [1000], []]) {
+            const { rows: expected } = await sql<{ id: number; bytes: string }>`
+              select u.subscriber_id as id, sum(u.bytes_up + u.bytes_down)::text as bytes from usage_record u
+              join subscriber s on s.subscriber_id = u.subscriber_id join reseller r on r.id = s.reseller_id
+              where u.at >= graph_slot(now()) - interval '23 hours 45 minutes' and ${raw}
+              group by 1 having sum(u.bytes_up + u.bytes_down) > 0 order by sum(u.bytes_up + u.bytes_down) desc, 1 limit ${size}`.execute(ctx.db);
+            const found = await topSubscribers(ctx.db, scope, 'Europe/Berlin', size, candidates);
+            const label = `${name} ${size} [${candidates.join()}]`;
+            expect(
+              found.rows.map((r) => [r.subscriberId, r.bytes]),
+              label,
+            ).toEqual(expected.map((r) => [r.id, r.bytes]));
+            answeredBy[label] = found.candidates;
+          }
+    } finally {
+      await sql`delete from usage_record where bytes_down >= 7000000000`.execute(ctx.db);
+    }
+    expect(await recentDays()).toEqual([]);
+    // The three are sure among the five largest, not among the one largest (whose bound is the largest's own bytes);
+    // ten are not sure among five; a thousand is everyone.
+    expect(answeredBy['all 3 [5]']).toBe(5);
+    expect(answeredBy['all 3 [1,5]']).toBe(5);
+    expect(answeredBy['all 3 [1]']).toBeNull();
+    expect(answeredBy['all 10 [1]']).toBeNull();
+    expect(answeredBy['all 10 [1000]']).toBe(1000);
+    expect(answeredBy['Northwind 1 [1]']).toBeNull();
+    expect(answeredBy['Harbor 3 [1]']).toBeNull();
   });
 
   it('compares the last 24 hours with the daily average of the six days before', async () => {

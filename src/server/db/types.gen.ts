@@ -1235,6 +1235,12 @@ export interface UsageSubscriberMonth {
   subscriberId: number;
 }
 
+export interface UsageSubscriberRecentDays {
+  bytes: Generated<number>;
+  slot: Timestamp;
+  subscriberId: number;
+}
+
 export interface UsageSubscriberSlot {
   accountId: number;
   bytes: Generated<number>;
@@ -1387,6 +1393,7 @@ export interface DB {
   usageSubscriberDay: UsageSubscriberDay;
   usageSubscriberHour: UsageSubscriberHour;
   usageSubscriberMonth: UsageSubscriberMonth;
+  usageSubscriberRecentDays: UsageSubscriberRecentDays;
   usageSubscriberSlot: UsageSubscriberSlot;
   webhookAttempt: WebhookAttempt;
   webhookDelivery: WebhookDelivery;

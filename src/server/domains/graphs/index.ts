@@ -3,8 +3,8 @@
  * sales totals by country, customer, operator and vendor, the trends of the last 24 hours against the six days
  * before, and the top subscribers of the last 24 hours. Every figure is read from the rollups of migrations 0150,
  * 0166, 0170 and 0175 (quarter hours, UTC hours, days and months, kept by triggers) at the coarsest level the range's
- * boundaries allow (`rollupRows`), never from the raw usage log or the packages, and is scoped to the caller's subtree
- * (an account user: its account).
+ * boundaries allow (`rollupRows`; the top subscribers: their quarter hours, found through migration 0178's rollup),
+ * never from the raw usage log or the packages, and is scoped to the caller's subtree (an account user: its account).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
@@ -16,7 +16,26 @@ import { subtreePattern } from '../../http/tenancy';
 import { LEDGER_CURRENCY } from '../ledger';
 import { bucketOf, bucketSeries, rangeProperties, resolveRange, timeZoneOf, TIME_ZONE_HEADER, type RangeBody, type ResolvedRange } from './ranges';
 import { scopeOf, type ScopeBody } from './scope';
-import { NETWORK_LEVELS, rollupRows, SALES_FIGURES, SALES_LEVELS, salesLevels, SUBSCRIBER_LEVELS, usageLevels, graphRead, type Levels } from './usageBy';
+import { NETWORK_LEVELS, rollupRows, SALES_FIGURES, SALES_LEVELS, salesLevels, usageLevels, graphRead, type Levels } from './usageBy';
+
+/** The numbers of subscribers with most data today and yesterday among whom the top subscribers are first looked for. */
+const TOP_CANDIDATES = [500, 10_000];
+type TopRow = {
+  subscriberId: number | null;
+  name: string | null;
+  imsi: string;
+  accountId: number;
+  resellerId: number;
+  resellerName: string;
+  bytes: string;
+  today: string;
+  charge: string;
+  usageTodayBytes: string;
+  dailyLimitBytes: string | null;
+  bound: string | null;
+};
+/** The rows of subscribers (a top answer with none is one row of nulls but its bound). */
+const present = (rows: TopRow[]) => rows.filter((r): r is TopRow & { subscriberId: number } => r.subscriberId !== null);
 
 /** A megabyte of the graphs: 2^20 bytes. */
 export const MB = 1_048_576;
@@ -260,6 +279,62 @@ export async function trends(db: Kysely<Database>, scope: RawBuilder<SqlBool>, l
   };
 }
 
+/**
+ * The `size` subscribers in `scope` that used most data in the last 24 hours (to the end of the current quarter hour),
+ * added up from their quarter hours (`usage_subscriber_slot`), with their data since midnight in `zone` and their
+ * charges of the 24 hours. Adding up every subscriber's quarter hours of the 24 hours costs seconds at a million
+ * subscribers, so the largest are first looked for among a few: the `k` (each of `candidates` in turn) with the most
+ * data today and yesterday (UTC), which hold the 24 hours, read from the end of the index of
+ * `usage_subscriber_recent_days` (migration 0178). Any other subscriber used at most the k-th of those two days' bytes
+ * (`bound`) in the 24 hours (counted bytes are never negative): when the last of the `size` largest among the few used
+ * more than that, or fewer than `k` subscribers used data in those days, they are the answer. Past the last k the
+ * whole scope is added up. Answers the rows and the k that found them (null: the whole scope).
+ */
+export async function topSubscribers(
+  db: Kysely<Database>,
+  scope: RawBuilder<SqlBool>,
+  zone: string,
+  size: number,
+  candidates: readonly number[] = TOP_CANDIDATES,
+) {
+  // The 24 hours to the end of the current quarter hour, written out so the planner sees where they fall.
+  const since = sql`graph_slot(now()) - interval '23 hours 45 minutes'`;
+  const until = sql`graph_slot(now()) + interval '15 minutes'`;
+  /**
+   * The answer's rows given `ctes`: `t` (subscriber_id, bytes: the `size` largest) and `bound` (one row); when `t` is
+   * empty, one row of nulls but the bound.
+   */
+  const answer = (trx: Kysely<Database>, ctes: RawBuilder<unknown>) =>
+    sql<TopRow>`
+    with w as (select ${since} as since, (date_trunc('day', now() at time zone ${zone}) at time zone ${zone}) as midnight),
+    ${ctes}
+    select s.subscriber_id as "subscriberId", s.name, s.imsi, s.account_id as "accountId", s.reseller_id as "resellerId", r.name as "resellerName",
+      t.bytes::text as bytes,
+      (select coalesce(sum(u.bytes), 0) from usage_subscriber_slot u where u.subscriber_id = t.subscriber_id and u.slot >= w.midnight)::text as today,
+      (select coalesce(sum(c.amount), 0) from subscriber_charge c where c.subscriber_id = t.subscriber_id and c.created_at >= w.since)::text as charge,
+      s.usage_today_bytes::text as "usageTodayBytes", s.daily_limit_bytes::text as "dailyLimitBytes", b.bytes::text as bound
+    from bound b left join (t cross join w join subscriber s on s.subscriber_id = t.subscriber_id join reseller r on r.id = s.reseller_id) on true
+    order by t.bytes desc, t.subscriber_id`.execute(trx);
+  const largest = (from: RawBuilder<unknown>) => sql`select x.subscriber_id, sum(x.bytes_up + x.bytes_down) as bytes from ${from}
+    where ${scope} and x.slot >= ${since} and x.slot < ${until} group by 1 having sum(x.bytes_up + x.bytes_down) > 0 order by 2 desc, 1 limit ${size}`;
+  return graphRead(db, async (trx) => {
+    for (const k of candidates) {
+      const { rows: found } = await answer(
+        trx,
+        sql`few as (select f.subscriber_id, f.bytes from usage_subscriber_recent_days f
+          where f.slot = date_trunc('day', now() at time zone 'UTC') at time zone 'UTC' order by f.bytes desc limit ${k}),
+        bound as (select case when count(*) = ${k} then min(f.bytes) else 0 end as bytes from few f),
+        t as (${largest(sql`few c join usage_subscriber_slot x on x.subscriber_id = c.subscriber_id`)})`,
+      );
+      const bound = BigInt(found[0].bound!);
+      const rows = present(found);
+      if (bound === 0n || (rows.length === size && BigInt(rows[size - 1].bytes) > bound)) return { rows, candidates: k };
+    }
+    const { rows } = await answer(trx, sql`bound as (select null::numeric as bytes), t as (${largest(sql`usage_subscriber_slot x`)})`);
+    return { rows: present(rows), candidates: null };
+  });
+}
+
 export function registerGraphRoutes(app: FastifyInstance, db: Kysely<Database>) {
   const ranged = (summary: string, response: object) => ({ config, schema: { tags, summary, headers, body: rangedBody, response: { 200: response } } });
 
@@ -331,7 +406,6 @@ export function registerGraphRoutes(app: FastifyInstance, db: Kysely<Database>) 
   async function top(request: FastifyRequest, resellerId?: number) {
     const principal = principalOf(request);
     const body = (request.body ?? {}) as { size?: number };
-    const size = body.size ?? 10;
     const zone = await timeZoneOf(db, request);
     let scope = await scopeOf(db, principal, {});
     if (resellerId !== undefined) {
@@ -341,34 +415,7 @@ export function registerGraphRoutes(app: FastifyInstance, db: Kysely<Database>) 
       if (!found) throw notFound();
       scope = sql<SqlBool>`${scope} and x.reseller_id in (select r.id from reseller r where r.path like ${subtreePattern({ resellerPath: found.path })})`;
     }
-    const since = sql`graph_slot(now()) - interval '23 hours 45 minutes'`;
-    const end = sql`graph_slot(now()) + interval '15 minutes'`;
-    const { rows } = await graphRead(db, (trx) =>
-      sql<{
-        subscriberId: number;
-        name: string | null;
-        imsi: string;
-        accountId: number;
-        resellerId: number;
-        resellerName: string;
-        bytes: string;
-        today: string;
-        charge: string;
-        usageTodayBytes: string;
-        dailyLimitBytes: string | null;
-      }>`
-      with w as (select graph_slot(now()) - interval '23 hours 45 minutes' as since, (date_trunc('day', now() at time zone ${zone}) at time zone ${zone}) as midnight),
-      t as (
-        select x.subscriber_id, sum(x.bytes_up + x.bytes_down) as bytes from ${rollupRows(SUBSCRIBER_LEVELS, scope, since, end, sql`(select unnest(array[${since}, ${end}]) as t)`, sql`, x.subscriber_id`)} x
-        group by 1 having sum(x.bytes_up + x.bytes_down) > 0 order by 2 desc, 1 limit ${size})
-      select s.subscriber_id as "subscriberId", s.name, s.imsi, s.account_id as "accountId", s.reseller_id as "resellerId", r.name as "resellerName",
-        t.bytes::text as bytes,
-        (select coalesce(sum(u.bytes), 0) from usage_subscriber_slot u where u.subscriber_id = t.subscriber_id and u.slot >= w.midnight)::text as today,
-        (select coalesce(sum(c.amount), 0) from subscriber_charge c where c.subscriber_id = t.subscriber_id and c.created_at >= w.since)::text as charge,
-        s.usage_today_bytes::text as "usageTodayBytes", s.daily_limit_bytes::text as "dailyLimitBytes"
-      from t cross join w join subscriber s on s.subscriber_id = t.subscriber_id join reseller r on r.id = s.reseller_id
-      order by t.bytes desc, t.subscriber_id`.execute(trx),
-    );
+    const { rows } = await topSubscribers(db, scope, zone, body.size ?? 10);
     return rows.map((r) => ({
       subscriberId: r.subscriberId,
       name: r.name,

@@ -129,21 +129,21 @@ export function graphRead<T>(db: Kysely<Database>, read: (trx: Kysely<Database>)
 }
 
 const NETWORK_LABEL = sql`(select coalesce(n.brand, n.operator) from network n where n.plmn = k.key order by n.withdrawn_at nulls first limit 1)`;
-/** How each dimension reads: its rollup, its key column (text), a key mapped once more (country) and its label. */
+/** How each dimension reads: its rollup, its key column (an id or a PLMN), a key mapped once more (country) and its label. */
 function dimensionOf(dimension: UsageDimension, accountLevel: boolean) {
   switch (dimension) {
     case 'subscriber':
       return {
         levels: SUBSCRIBER_LEVELS,
-        key: sql`x.subscriber_id::text`,
+        key: sql`x.subscriber_id`,
         label: sql`(select coalesce(nullif(s.name, ''), s.imsi) from subscriber s where s.subscriber_id = k.key::int)`,
       };
     case 'account':
-      return { levels: NETWORK_LEVELS, key: sql`x.account_id::text`, label: sql`(select a.name from account a where a.account_id = k.key::int)` };
+      return { levels: NETWORK_LEVELS, key: sql`x.account_id`, label: sql`(select a.name from account a where a.account_id = k.key::int)` };
     case 'reseller':
       return {
         levels: accountLevel ? NETWORK_LEVELS : RESELLER_LEVELS,
-        key: sql`x.reseller_id::text`,
+        key: sql`x.reseller_id`,
         label: sql`(select r.name from reseller r where r.id = k.key::int)`,
       };
     case 'operator':
@@ -218,8 +218,9 @@ export function totalsQuery(
   }
   const subscriberLevel = d.levels === SUBSCRIBER_LEVELS;
   const rows = rollupRows(d.levels, scope, from, to, bounds, sql`, ${d.key} as key${subscriberLevel ? sql`, x.subscriber_id` : sql``}`);
-  const grouped = sql`(select x.key, sum(x.bytes_up) as up, sum(x.bytes_down) as down, sum(x.records) as records from ${rows} x
-    ${sets ? sql`where x.subscriber_id in (select m.subscriber_id from ${sets.members} m)` : sql``} group by 1)`;
+  // Grouped by the key as read (an id is an integer, quicker to group than its text), then as text.
+  const grouped = sql`(select x.key::text as key, sum(x.bytes_up) as up, sum(x.bytes_down) as down, sum(x.records) as records from ${rows} x
+    ${sets ? sql`where x.subscriber_id in (select m.subscriber_id from ${sets.members} m)` : sql``} group by x.key)`;
   const mapped = d.remap
     ? sql`(select ${d.remap} as key, sum(p.up) as up, sum(p.down) as down, sum(p.records) as records from ${grouped} p group by 1)`
     : grouped;
