@@ -562,6 +562,16 @@ describe.each(engines)('dashboard graphs on %s', (engine) => {
     expect(answeredBy['all 10 [1000]']).toBe(1000);
     expect(answeredBy['Northwind 1 [1]']).toBeNull();
     expect(answeredBy['Harbor 3 [1]']).toBeNull();
+    // The bound holds only while no record takes bytes away: the database refuses one that would.
+    const [one] = big;
+    for (const [up, down] of [
+      [-1, 0],
+      [0, -1],
+    ])
+      await expect(
+        sql`insert into usage_record (subscriber_id, imsi, at, request_type, bytes_up, bytes_down)
+          select subscriber_id, imsi, now(), 'UPDATE', ${up}, ${down} from subscriber where subscriber_id = ${one.id}`.execute(ctx.db),
+      ).rejects.toThrow(/usage_record_bytes_not_negative/);
   });
 
   it('compares the last 24 hours with the daily average of the six days before', async () => {
