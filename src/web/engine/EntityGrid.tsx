@@ -135,21 +135,25 @@ const NO_CUSTOM: readonly CustomFieldDefinition[] = [];
 const ROW_HEIGHT_PX = 40;
 
 /**
- * The rows handed to the grid: at first about as many as the window shows, then, once the grid has drawn them, all
- * of them. The grid draws every row of the page (no virtualisation, see below), which on a slow machine takes
- * hundreds of milliseconds before anything shows; the rows below the fold can follow a frame later.
+ * The rows handed to the grid: at first about as many as the window shows, then, a frame later, all of them. The
+ * grid draws every row of the page (no virtualisation, see below), which on a slow machine takes hundreds of
+ * milliseconds before anything shows; the rows below the fold can follow once the first ones are painted.
  */
-function useFirstWindow(rows: EntityRow[]): { shown: EntityRow[]; drawn: () => void } {
+function useFirstWindow(rows: EntityRow[]): EntityRow[] {
   const fit = Math.max(1, Math.ceil(window.innerHeight / ROW_HEIGHT_PX));
   const [whole, setWhole] = useState(() => rows.length <= fit);
-  const timer = useRef<number | undefined>(undefined);
-  useEffect(() => () => window.clearTimeout(timer.current), []);
-  const drawn = useCallback(() => {
+  useEffect(() => {
+    if (whole) return;
     // After the browser has painted the first rows: a frame, then a task.
-    requestAnimationFrame(() => (timer.current = window.setTimeout(() => setWhole(true))));
-  }, []);
+    let timer: number | undefined;
+    const frame = requestAnimationFrame(() => (timer = window.setTimeout(() => setWhole(true))));
+    return () => {
+      cancelAnimationFrame(frame);
+      window.clearTimeout(timer);
+    };
+  }, [whole]);
   const first = useMemo(() => rows.slice(0, fit), [rows, fit]);
-  return { shown: whole ? rows : first, drawn };
+  return whole ? rows : first;
 }
 
 export function EntityGrid({ schema, rows, sort, onSortChange, onOpenRow, columns, onColumnsChange, selection, custom = NO_CUSTOM }: EntityGridProps) {
@@ -159,7 +163,7 @@ export function EntityGrid({ schema, rows, sort, onSortChange, onOpenRow, column
   const gridApi = useRef<GridApi<EntityRow> | null>(null);
   const selected = selection?.selected;
   const onSelection = selection?.onChange;
-  const { shown, drawn } = useFirstWindow(rows);
+  const shown = useFirstWindow(rows);
 
   useEffect(() => {
     if (gridApi.current && selected) showSelection(gridApi.current, selected);
@@ -241,7 +245,6 @@ export function EntityGrid({ schema, rows, sort, onSortChange, onOpenRow, column
         key={look.key}
         {...look.props}
         rowData={shown}
-        onFirstDataRendered={drawn}
         columnDefs={columnDefs}
         defaultColDef={DEFAULT_COLUMN}
         getRowId={getRowId}
