@@ -19,7 +19,7 @@ import type {
   SortChangedEvent,
 } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useIntl } from 'react-intl';
 import type { CustomFieldDefinition } from '@shared/customFields';
 import type { EntitySchema } from '@shared/schema';
@@ -131,31 +131,6 @@ function showSelection(api: GridApi<EntityRow>, selected: ReadonlySet<string>) {
 
 const NO_CUSTOM: readonly CustomFieldDefinition[] = [];
 
-/** A row's height in the portal's theme, at least: the first window holds what the screen can show. */
-const ROW_HEIGHT_PX = 40;
-
-/**
- * The rows handed to the grid: at first about as many as the window shows, then, a frame later, all of them. The
- * grid draws every row of the page (no virtualisation, see below), which on a slow machine takes hundreds of
- * milliseconds before anything shows; the rows below the fold can follow once the first ones are painted.
- */
-function useFirstWindow(rows: EntityRow[]): EntityRow[] {
-  const fit = Math.max(1, Math.ceil(window.innerHeight / ROW_HEIGHT_PX));
-  const [whole, setWhole] = useState(() => rows.length <= fit);
-  useEffect(() => {
-    if (whole) return;
-    // After the browser has painted the first rows: a frame, then a task.
-    let timer: number | undefined;
-    const frame = requestAnimationFrame(() => (timer = window.setTimeout(() => setWhole(true))));
-    return () => {
-      cancelAnimationFrame(frame);
-      window.clearTimeout(timer);
-    };
-  }, [whole]);
-  const first = useMemo(() => rows.slice(0, fit), [rows, fit]);
-  return whole ? rows : first;
-}
-
 export function EntityGrid({ schema, rows, sort, onSortChange, onOpenRow, columns, onColumnsChange, selection, custom = NO_CUSTOM }: EntityGridProps) {
   const intl = useIntl();
   const key = schema['x-entity'].key;
@@ -163,7 +138,6 @@ export function EntityGrid({ schema, rows, sort, onSortChange, onOpenRow, column
   const gridApi = useRef<GridApi<EntityRow> | null>(null);
   const selected = selection?.selected;
   const onSelection = selection?.onChange;
-  const shown = useFirstWindow(rows);
 
   useEffect(() => {
     if (gridApi.current && selected) showSelection(gridApi.current, selected);
@@ -244,7 +218,7 @@ export function EntityGrid({ schema, rows, sort, onSortChange, onOpenRow, column
       <AgGridReact<EntityRow>
         key={look.key}
         {...look.props}
-        rowData={shown}
+        rowData={rows}
         columnDefs={columnDefs}
         defaultColDef={DEFAULT_COLUMN}
         getRowId={getRowId}
