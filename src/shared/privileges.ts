@@ -99,6 +99,16 @@ export function hasPrivilege(granted: PrivilegeItem[], privilege: string, sub?: 
   return sub === undefined || item.subPrivileges.includes(sub);
 }
 
+/**
+ * Whether a screen marked with `privilege` opens for a user holding `granted`: ADMIN_ONLY for the administrator
+ * alone, SIGNED_IN for everyone, any other privilege for those who hold it.
+ */
+export function opensScreen(granted: PrivilegeItem[], privilege: string, isAdmin: boolean): boolean {
+  if (privilege === SIGNED_IN) return true;
+  if (privilege === ADMIN_ONLY) return isAdmin;
+  return hasPrivilege(granted, privilege);
+}
+
 /** Keeps only names the catalogue knows, so a stored role can never grant an unknown privilege. */
 export function normalisePrivileges(items: PrivilegeItem[]): PrivilegeItem[] {
   return PRIVILEGE_CATALOGUE.flatMap((known) => {

@@ -2,7 +2,7 @@ import { ErrorIcon, LockIcon } from '@blueprintjs/icons';
 import { NonIdealState } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
-import { ADMIN_ONLY, hasPrivilege, SIGNED_IN } from '@shared/privileges';
+import { opensScreen } from '@shared/privileges';
 import { useIsAdmin } from '@web/core/useIsAdmin';
 import { useGetUserUiPrivilegesQuery } from '@web/core/authApi';
 import { Loading } from '@web/ui/Loading';
@@ -19,8 +19,7 @@ export function RequirePrivilege({ privilege, children }: { privilege: string; c
     return <NonIdealState icon={<ErrorIcon size={48} />} title={<FormattedMessage id="app.error.generic" />} />;
   }
   if (!granted) return <Loading />;
-  const allowed = privilege === SIGNED_IN || (privilege === ADMIN_ONLY ? isAdmin : hasPrivilege(granted, privilege));
-  if (!allowed) {
+  if (!opensScreen(granted, privilege, isAdmin)) {
     return (
       <div data-testid="no-privilege">
         <NonIdealState icon={<LockIcon size={48} />} description={<FormattedMessage id="app.noPrivilege" />} />

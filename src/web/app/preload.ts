@@ -7,7 +7,8 @@ import { authApi } from '@web/core/authApi';
 import { selectIsAdmin } from '@web/core/authSlice';
 import type { AppStore } from './store';
 import { loadShell } from './LazyShell';
-import { preloadRoute } from './routeTable';
+import { prefetchRouteList } from './preloadLink';
+import { preloadRoute, routeList } from './routeTable';
 
 /** The router's path of a hash address (`#/subscribers?x=1` is `/subscribers`). */
 export function hashPath(hash: string): string {
@@ -25,6 +26,17 @@ export function preloadSignedIn(store: AppStore, hash: string): void {
   const path = hashPath(hash);
   if (path === '/login') return;
   preloadRoute(path);
+  if (routeList(path)) {
+    // A list's first page as soon as the privileges say its screen opens and the profile gives the saved sort, while
+    // the screen's code may still be arriving.
+    const unsubscribe = store.subscribe(() => {
+      const state = store.getState();
+      const { isLoading, isUninitialized } = authApi.endpoints.getUserUiPrivileges.select()(state);
+      if (isLoading || isUninitialized || state.auth.profileStatus === 'idle' || state.auth.profileStatus === 'loading') return;
+      unsubscribe();
+      prefetchRouteList(store, path, hash.split('?')[1] ?? '');
+    });
+  }
   if (path === '/') {
     // The dashboard's figures as soon as the privileges say which it may show, while its code may still be arriving.
     const params = new URLSearchParams(hash.split('?')[1] ?? '');

@@ -1,20 +1,23 @@
 /**
  * Every screen behind the sign-in, with the privilege it needs. Screens that pull in heavy libraries (AG Grid,
- * RJSF and ajv, ECharts) are lazy, so the sign-in page downloads none of them.
+ * RJSF and ajv, ECharts) are lazy, so the sign-in page downloads none of them; a screen whose code has arrived
+ * (preloaded) is drawn at once (`lazyModule`).
  */
-import { lazy, type ComponentType, type LazyExoticComponent, type ReactElement } from 'react';
+import type { ComponentType, ReactElement } from 'react';
 import { matchPath } from 'react-router-dom';
-import { entityName } from '@web/core/schemas';
+import type { EntitySchema } from '@shared/schema';
+import { lazyModule, type LazyModule } from '@web/core/lazyModule';
+import { entityName, findSchema } from '@web/core/schemas';
 import { ROUTE_SPECS, type RouteSpec } from './routePaths';
 
 type Loader = () => Promise<{ default: ComponentType }>;
 
-const loadDashboard: Loader = () => import('@web/app/dashboard/DashboardPage');
-const loadEntityList = () => import('@web/engine/EntityListPage');
-const loadEntityDetail = () => import('@web/engine/EntityDetailPage');
-const DashboardPage = lazy(loadDashboard);
-const EntityListPage = lazy(loadEntityList);
-const EntityDetailPage = lazy(loadEntityDetail);
+const dashboardPage = lazyModule(() => import('@web/app/dashboard/DashboardPage'));
+const entityListPage = lazyModule<{ schema: EntitySchema }>(() => import('@web/engine/EntityListPage'));
+const entityDetailPage = lazyModule<{ schema: EntitySchema }>(() => import('@web/engine/EntityDetailPage'));
+const DashboardPage = dashboardPage.Component;
+const EntityListPage = entityListPage.Component;
+const EntityDetailPage = entityDetailPage.Component;
 
 /** Bespoke screens' code by the name SCREEN_SPECS gives them; each is its own chunk. */
 const SCREEN_LOADERS: Record<string, Loader> = {
@@ -53,9 +56,7 @@ const SCREEN_LOADERS: Record<string, Loader> = {
   OrderDetail: () => import('@web/features/orders/OrderDetailPage'),
 };
 
-const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = Object.fromEntries(
-  Object.entries(SCREEN_LOADERS).map(([name, load]) => [name, lazy(load)]),
-);
+const SCREENS: Record<string, LazyModule<object>> = Object.fromEntries(Object.entries(SCREEN_LOADERS).map(([name, load]) => [name, lazyModule(load)]));
 
 export interface AppRoute {
   /** A react-router path. */
@@ -74,7 +75,7 @@ function elementFor(spec: RouteSpec): ReactElement {
     case 'entityDetail':
       return <EntityDetailPage key={entityName(spec.schema)} schema={spec.schema} />;
     case 'screen': {
-      const Screen = SCREENS[spec.screen];
+      const Screen = SCREENS[spec.screen]?.Component;
       if (!Screen) throw new Error(`No screen named ${spec.screen}`);
       return <Screen key={spec.screen} />;
     }
@@ -85,15 +86,17 @@ function elementFor(spec: RouteSpec): ReactElement {
 function loadersOf(spec: RouteSpec): (() => Promise<unknown>)[] {
   switch (spec.page) {
     case 'dashboard':
-      return [loadDashboard, () => import('@web/ui/charts/SeriesChart'), () => import('@web/ui/CountryMap')];
+      return [dashboardPage.load, () => import('@web/ui/charts/SeriesChart'), () => import('@web/ui/CountryMap')];
     case 'entityList':
-      return [loadEntityList];
+      return [entityListPage.load];
     case 'entityDetail':
-      return [loadEntityDetail];
+      return [entityDetailPage.load];
     case 'screen':
-      return SCREEN_LOADERS[spec.screen] ? [SCREEN_LOADERS[spec.screen]] : [];
+      return SCREENS[spec.screen] ? [SCREENS[spec.screen].load] : [];
   }
 }
+
+const specOf = (pathname: string) => ROUTE_SPECS.find((s) => matchPath(s.path, pathname) !== null);
 
 /**
  * Starts downloading the code of the page at `pathname` (and the frame's, by the caller) at once, side by side,
@@ -101,8 +104,19 @@ function loadersOf(spec: RouteSpec): (() => Promise<unknown>)[] {
  * is left to the page's own import, which reports it.
  */
 export function preloadRoute(pathname: string): void {
-  const spec = ROUTE_SPECS.find((s) => matchPath(s.path, pathname) !== null);
+  const spec = specOf(pathname);
   for (const load of spec ? loadersOf(spec) : []) load().catch(() => undefined);
+}
+
+/** Bespoke screens that open on an entity's list as the list screen opens it (`engine/listPage.ts`). */
+const SCREEN_LISTS: Readonly<Record<string, string>> = { Subscribers: 'subscriber' };
+
+/** The entity list the page at `pathname` opens on, with the privilege the page needs; none for other pages. */
+export function routeList(pathname: string): { schema: EntitySchema; privilege: string } | undefined {
+  const spec = specOf(pathname);
+  const schema =
+    spec?.page === 'entityList' ? spec.schema : spec?.page === 'screen' && SCREEN_LISTS[spec.screen] ? findSchema(SCREEN_LISTS[spec.screen]) : undefined;
+  return spec && schema ? { schema, privilege: spec.privilege } : undefined;
 }
 
 export const APP_ROUTES: readonly AppRoute[] = ROUTE_SPECS.map((spec) => ({

@@ -15,7 +15,8 @@ import { showToast } from '@web/ui/toaster';
 import { httpStatus } from '@web/core/apiErrors';
 import { EntityGrid, type GridSort } from './EntityGrid';
 import { entityEndpoints } from '@web/core/endpoints';
-import { pageSize, readListQuery, toListRequest, writeListQuery, type ListQuery } from './listQuery';
+import { pageSize, toListRequest, writeListQuery, type ListQuery } from './listQuery';
+import { openingQuery, pageEndpoint } from './listPage';
 import { Pager } from '@web/ui/Pager';
 import { ColumnChooser } from './ColumnChooser';
 import { DownloadMenu } from './DownloadMenu';
@@ -34,7 +35,7 @@ import { useCustomFields } from './customFields';
 function usePage(schema: EntitySchema, query: ListQuery, pollingInterval = 0, after?: number | string) {
   const { paged, search } = entityEndpoints(schema);
   const request = toListRequest(query, schema, after);
-  const searching = Boolean(query.searchKey && search);
+  const searching = pageEndpoint(schema, query) === search && search !== undefined;
   // Which endpoints exist depends only on the schema, fixed for the page's life (routes key it by entity),
   // so these hooks run in the same order on every render.
   const viaPaged = paged?.useQuery(request, { skip: searching, pollingInterval });
@@ -128,10 +129,7 @@ export default function EntityListPage({ schema, address, bulk }: { schema: Enti
   const [layout, setLayout] = useGridLayout(schema['x-entity'].name);
   const custom = useCustomFields(schema);
   // Without a sort in the address, the list opens in the user's saved sort.
-  const query = {
-    ...readListQuery(params, schema, isAdmin, custom.ready ? custom.fields : undefined),
-    ...(!params.has('sortBy') && layout?.sort ? layout.sort : {}),
-  };
+  const query = openingQuery(schema, params, isAdmin, layout, custom.ready ? custom.fields : undefined);
   // The pager's next page starts after the last row on screen (keyset), when the list is still the one it came from:
   // deep in a million rows, turning a page then costs what the first page costs. Other moves go by page number.
   const [step, setStep] = useState<{ list: string; page: number; after: number | string }>();

@@ -1,15 +1,29 @@
-import { Intent, ProgressBar, Tag } from '@blueprintjs/core';
+import { Classes, Intent, ProgressBar } from '@blueprintjs/core';
 import type { CustomCellRendererProps } from 'ag-grid-react';
+import type { ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import type { EntityRow } from '@web/core/types';
+
+/**
+ * A minimal tag as Blueprint's `Tag` draws it, without its measuring: `Tag` reads each text's width from the page
+ * after drawing it (to title a text cut short), a forced layout per cell of a grid's first paint.
+ */
+function CellTag({ intent, round, status, children }: { intent: Intent; round?: boolean; status?: string; children: ReactNode }) {
+  const classes = [Classes.TAG, Classes.MINIMAL, Classes.intentClass(intent), round ? Classes.ROUND : ''].filter(Boolean).join(' ');
+  return (
+    <span className={classes} data-status={status}>
+      <span className={`${Classes.FILL} ${Classes.TEXT_OVERFLOW_ELLIPSIS}`}>{children}</span>
+    </span>
+  );
+}
 
 /** Booleans as a Yes/No tag; the text comes already translated from the column's value formatter. */
 export function BooleanTag({ value, valueFormatted }: CustomCellRendererProps<EntityRow>) {
   if (value === null || value === undefined) return valueFormatted ?? null;
   return (
-    <Tag minimal round intent={value ? Intent.SUCCESS : Intent.NONE}>
+    <CellTag round intent={value ? Intent.SUCCESS : Intent.NONE}>
       {valueFormatted}
-    </Tag>
+    </CellTag>
   );
 }
 
@@ -27,9 +41,9 @@ const STATUS_INTENTS: Record<string, Intent> = {
 export function StatusTag({ value, valueFormatted }: CustomCellRendererProps<EntityRow>) {
   if (value === null || value === undefined || value === '') return valueFormatted ?? null;
   return (
-    <Tag minimal intent={STATUS_INTENTS[String(value)] ?? Intent.NONE} data-status={String(value)}>
+    <CellTag intent={STATUS_INTENTS[String(value)] ?? Intent.NONE} status={String(value)}>
       {valueFormatted}
-    </Tag>
+    </CellTag>
   );
 }
 
