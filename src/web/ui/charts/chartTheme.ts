@@ -11,6 +11,8 @@ export function useChart() {
   const element = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
   useEffect(() => {
+    // No chart where the page gets no canvas to draw on: the chart's table view still holds its figures.
+    if (!canDraw()) return;
     const instance = echarts.init(element.current!, undefined, { renderer: 'canvas' });
     chart.current = instance;
     // The observer reports the element's size once as it starts watching: a resize to the same size would draw the
@@ -27,6 +29,16 @@ export function useChart() {
     };
   }, []);
   return [element, chart] as const;
+}
+
+let drawable: boolean | undefined;
+/**
+ * Whether the page can draw on a canvas. A browser that blocks canvases (or a DOM without them) gives no drawing
+ * context, and ECharts would then fail as it draws and again as it is disposed.
+ */
+export function canDraw(): boolean {
+  drawable ??= document.createElement('canvas').getContext('2d') !== null;
+  return drawable;
 }
 
 /** Whether the page is dark: Blueprint's class on the body, watched so a chart follows the switch. */
