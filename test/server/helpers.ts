@@ -141,7 +141,8 @@ export async function testApp(engine: string, options: Partial<Omit<AppOptions, 
     database = await freshDatabase(engine);
     demoPassword = await seedTestDemo(database.db, seed);
   }
-  const app = await buildApp({ database, jwtSecret: 'test-secret', ...options });
+  // The simulated network fails only when a test asks it to (the default 3% random failures make tests flaky).
+  const app = await buildApp({ database, jwtSecret: 'test-secret', coreNetwork: { simulator: { failureRate: 0 } }, ...options });
 
   async function login(userName: string, password = userName === 'admin' ? ADMIN_PASSWORD : demoPassword) {
     const res = await app.inject({ method: 'POST', url: '/portal/auth', payload: { userName, password } });
