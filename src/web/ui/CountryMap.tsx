@@ -18,19 +18,41 @@ import { accent, chartColours, useBodyDark, useChart } from './charts/chartTheme
 
 echarts.use([MapChart, TooltipComponent, CanvasRenderer]);
 
+/** The world without Antarctica (no subscriber is ever there, and leaving it out gives the rest a third more room). */
 const MAP = 'portal-world';
+/** The world with Antarctica, for a figure or a zone that names it. */
+const MAP_WHOLE = 'portal-world-whole';
+const ANTARCTICA = 'AQ';
 let registered = false;
 
 type Ring = number[][];
 
 /**
+ * A ring with the points of the other side held at `edge` (the 180th meridian, east or west): a run of such points is
+ * only the meridian between where the ring leaves it and comes back, so only the run's two ends are kept (the rest
+ * would draw the other side's whole outline as a line along the map's edge).
+ */
+function heldAt(ring: Ring, edge: number, other: (x: number) => boolean): Ring {
+  // The ring without its closing point, started at a point of this side, so that no run of held points wraps round.
+  const open = ring.slice(0, -1);
+  const start = open.findIndex(([x]) => !other(x));
+  const points = [...open.slice(start), ...open.slice(0, start)];
+  const held = points.map(([x]) => other(x));
+  const last = points.length - 1;
+  const kept = points
+    .filter((_, i) => !held[i] || !held[i === 0 ? last : i - 1] || !held[i === last ? 0 : i + 1])
+    .map(([x, y]) => (other(x) ? [edge, y] : [x, y]));
+  return [...kept, kept[0]];
+}
+
+/**
  * A ring that crosses the antimeridian (Russia's far east, Fiji) would be drawn across the whole map in plain
  * longitude and latitude: split it into its eastern and western halves, each held at the 180th meridian.
  */
-function splitAtAntimeridian(ring: Ring): Ring[] {
+export function splitAtAntimeridian(ring: Ring): Ring[] {
   const xs = ring.map(([x]) => x);
   if (Math.max(...xs) - Math.min(...xs) <= 180) return [ring];
-  return [ring.map(([x, y]) => [x < 0 ? 180 : x, y]), ring.map(([x, y]) => [x > 0 ? -180 : x, y])];
+  return [heldAt(ring, 180, (x) => x < 0), heldAt(ring, -180, (x) => x > 0)];
 }
 
 function splitPolygons(geometry: Geometry | null): void {
@@ -45,7 +67,7 @@ function splitPolygons(geometry: Geometry | null): void {
   }
 }
 
-/** The shapes keyed by alpha-2 code (world-atlas names them by ISO numeric code). */
+/** The shapes keyed by alpha-2 code (world-atlas names them by ISO numeric code), with and without Antarctica. */
 function registerWorld() {
   if (registered) return;
   const topology = atlas as unknown as Topology<{ countries: GeometryCollection<{ name: string }> }>;
@@ -54,7 +76,8 @@ function registerWorld() {
     f.properties = { name: countries.numericToAlpha2(String(f.id)) ?? `#${String(f.id)}` };
     splitPolygons(f.geometry);
   }
-  echarts.registerMap(MAP, shapes as never);
+  echarts.registerMap(MAP_WHOLE, shapes as never);
+  echarts.registerMap(MAP, { ...shapes, features: shapes.features.filter((f) => f.properties.name !== ANTARCTICA) } as never);
   registered = true;
 }
 
@@ -117,7 +140,7 @@ export default function CountryMap({ codes = [], values, format, onSelect, selec
         series: [
           {
             type: 'map',
-            map: MAP,
+            map: codes.includes(ANTARCTICA) || (values?.[ANTARCTICA] ?? 0) > 0 ? MAP_WHOLE : MAP,
             roam: true,
             selectedMode: false,
             itemStyle: { areaColor: dark ? '#383e47' : '#e5e8eb', borderColor: dark ? '#5f6b7c' : '#abb3bf', borderWidth: 0.5 },
