@@ -136,4 +136,26 @@ describe('line ends of a CSV written by the database', () => {
     const parts = ['a,"two\nli', 'nes",b\n"say ""hi""', '\n",c\nd,e\n'].map((p) => ends(Buffer.from(p)).toString());
     expect(parts.join('')).toBe('a,"two\nlines",b\r\n"say ""hi""\n",c\r\nd,e\r\n');
   });
+
+  it('gives what a byte-by-byte reading gives, for any text cut anywhere', () => {
+    // The reference: every line feed outside quotes (a quote turns the state) becomes CR LF.
+    const byBytes = (text: string) => {
+      let quoted = false;
+      let out = '';
+      for (const c of text) {
+        if (c === '"') quoted = !quoted;
+        out += c === '\n' && !quoted ? '\r\n' : c;
+      }
+      return out;
+    };
+    let seed = 7;
+    const random = (n: number) => (seed = (seed * 48271) % 2147483647) % n;
+    for (let round = 0; round < 200; round++) {
+      const text = Array.from({ length: random(80) }, () => 'ab,"\n\n x'[random(10)]).join('');
+      const cuts = [0, ...Array.from({ length: random(4) }, () => random(text.length + 1)).sort((a, b) => a - b), text.length];
+      const ends = crlf();
+      const out = cuts.slice(1).map((to, i) => ends(Buffer.from(text.slice(cuts[i], to))).toString());
+      expect(out.join(''), JSON.stringify({ text, cuts })).toBe(byBytes(text));
+    }
+  });
 });
