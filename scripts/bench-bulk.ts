@@ -16,6 +16,7 @@ import { sql, type Kysely } from 'kysely';
 import { buildApp } from '@server/app';
 import { ensureAdmin, seedDemo } from '@server/db/seed';
 import { copySubscribers } from './lib/copySubscribers';
+import { lineFeeds } from './lib/lineFeeds';
 import { freshDatabase } from '../test/server/helpers';
 import { apiToken, startPortal } from '../test/e2e/harness';
 import type { Database } from '../src/server/db/types';
@@ -87,7 +88,7 @@ if (PARTS.has('export')) {
     let bytes = 0;
     for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
       bytes += chunk.length;
-      for (const byte of chunk) if (byte === 10) lines++;
+      lines += lineFeeds(chunk);
     }
     const s = seconds(started);
     clearInterval(timer);
