@@ -219,16 +219,17 @@ describe.each(engines)('dashboard calls on %s', (engine) => {
     const first = await readings();
     // Only the range ending two days ago is followed by usage.
     expect(first[0]).toEqual([false, false, false, false, true, false]);
-    // One Northwind subscriber's record dated tomorrow: the administrator's and Northwind's ranges all read the rollups.
+    // One Northwind subscriber's record dated three days ahead (after the end of every range above, whatever the hour
+    // and the zone): the administrator's and Northwind's ranges all read the rollups.
     const [northwind] = await usedLately(10, under('Northwind Mobile'));
-    const tomorrow = await record(northwind, new Date(Date.now() + 86_400_000).toISOString());
+    const ahead = await record(northwind, new Date(Date.now() + 3 * 86_400_000).toISOString());
     await expectKept();
     const second = await readings();
     expect(second[0]).toEqual(ranges.map(() => true));
     expect(second[1]).toEqual(ranges.map(() => true));
     expect(second[2]).toEqual(first[2]);
     // Removed again: its subscriber's latest quarter hour is the one before, and the histogram answers again.
-    await sql`delete from usage_record where id = ${tomorrow}`.execute(ctx.db);
+    await sql`delete from usage_record where id = ${ahead}`.execute(ctx.db);
     await expectKept();
     expect(await readings()).toEqual(first);
   });
