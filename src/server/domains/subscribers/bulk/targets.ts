@@ -7,6 +7,8 @@ import type { Database } from '../../../db/types';
 
 /** Ids per `in (...)` list: well under PostgreSQL's 65535 parameters. */
 const ID_BATCH = 5000;
+/** ICCIDs or IMSIs per statement of `loadTargetsByKey`, sent as one JSON value. */
+const KEY_BATCH = 10000;
 
 /** One subscriber as the checks see it. */
 export interface Target {
@@ -82,6 +84,28 @@ export async function loadTargets(db: Kysely<Database>, principal: Principal, id
     let q = targetsQuery(db, principal).where('s.subscriberId', 'in', ids.slice(i, i + ID_BATCH));
     if (forUpdate) q = q.orderBy('s.subscriberId').forUpdate('s');
     for (const row of await q.execute()) found.set(Number(row.subscriberId), toTarget(row));
+  }
+  return found;
+}
+
+/**
+ * The subscribers the caller may see among those named by ICCID or IMSI, by that key; the others are simply absent.
+ * One statement per ten thousand keys, the keys sent as one JSON value rather than one parameter each.
+ */
+export async function loadTargetsByKey(
+  db: Kysely<Database>,
+  principal: Principal,
+  column: 'iccid' | 'imsi',
+  keys: readonly string[],
+): Promise<Map<string, Target>> {
+  const found = new Map<string, Target>();
+  for (let i = 0; i < keys.length; i += KEY_BATCH) {
+    const list = JSON.stringify(keys.slice(i, i + KEY_BATCH));
+    const q = targetsQuery(db, principal).where(`s.${column}`, 'in', sql<string>`(select jsonb_array_elements_text(${list}::jsonb))`);
+    for (const row of await q.execute()) {
+      const t = toTarget(row);
+      found.set(t[column], t);
+    }
   }
   return found;
 }
