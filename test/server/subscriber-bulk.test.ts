@@ -948,6 +948,18 @@ describe.each(engines)('subscriber ranges and bulk actions on %s', (engine) => {
         [ids[1], 'done', 0],
         [ids[2], 'done', 0],
       ]);
+      // A retry takes the failed line's changes along, stored beside the new job as they were.
+      const retry = await northwind.post(`/portal/jobs/${job.id}/retry`);
+      expect(retry.statusCode, retry.body).toBe(202);
+      const linesOf = async (id: number) =>
+        (await q(sql`select subscriber_id, changes from subscriber_upload_line where job_id = ${id} order by 1`)).map((l) => [
+          Number(l.subscriberId),
+          typeof l.changes === 'string' ? JSON.parse(l.changes) : l.changes,
+        ]);
+      const [first] = await linesOf(job.id);
+      expect(first[0]).toBe(ids[0]);
+      expect(await linesOf(retry.json().jobId)).toEqual([first]);
+      await waitFor(retry.json().jobId);
     });
   });
 
