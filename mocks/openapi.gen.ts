@@ -4542,7 +4542,7 @@ export interface paths {
     put?: never;
     /**
      * Change subscribers from a CSV file (multipart field `file`, less than 4 MB)
-     * @description Columns: `iccid` or `imsi`, and any of `status`, `dailyLimitBytes`, `qosThrottling`, `pricingPlanId`, `roamingProfileId`, `accountId`, `groupName`, `name`, `deviceType`, `device`, `imei`, `apn`, `custom.<key>` for each of the caller's custom fields; the other columns of the subscriber export are ignored, so an export can be edited and sent back. An empty cell changes nothing. Without `confirm=true` the answer lists every rejected line with its reasons and nothing is written; with it, the valid lines become a job (202). Answers 403 LAB_OFF while the lab subscriberCsvUpdate is off for the caller's tenant.
+     * @description Columns: `iccid` or `imsi`, and any of `status`, `dailyLimitBytes`, `qosThrottling`, `pricingPlanId`, `roamingProfileId`, `accountId`, `groupName`, `name`, `deviceType`, `device`, `imei`, `apn`, `custom.<key>` for each of the caller's custom fields; the other columns of the subscriber export are ignored, so an export can be edited and sent back. An empty cell changes nothing. Without `confirm=true` the answer lists every rejected line with its reasons and nothing is written; with it, the valid lines become a job (202). The confirmation of a file the caller checked in the last five minutes takes that check (each line is checked again as the job applies it). Answers 403 LAB_OFF while the lab subscriberCsvUpdate is off for the caller's tenant.
      */
     post: operations['postSubscribersBulkCsv'];
     delete?: never;

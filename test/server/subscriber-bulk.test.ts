@@ -948,6 +948,18 @@ describe.each(engines)('subscriber ranges and bulk actions on %s', (engine) => {
         [ids[1], 'done', 0],
         [ids[2], 'done', 0],
       ]);
+      // A retry takes the failed line's changes along, stored beside the new job as they were.
+      const retry = await northwind.post(`/portal/jobs/${job.id}/retry`);
+      expect(retry.statusCode, retry.body).toBe(202);
+      const linesOf = async (id: number) =>
+        (await q(sql`select subscriber_id, changes from subscriber_upload_line where job_id = ${id} order by 1`)).map((l) => [
+          Number(l.subscriberId),
+          typeof l.changes === 'string' ? JSON.parse(l.changes) : l.changes,
+        ]);
+      const [first] = await linesOf(job.id);
+      expect(first[0]).toBe(ids[0]);
+      expect(await linesOf(retry.json().jobId)).toEqual([first]);
+      await waitFor(retry.json().jobId);
     });
   });
 
@@ -990,6 +1002,80 @@ describe.each(engines)('subscriber ranges and bulk actions on %s', (engine) => {
       expect(Number((await q(sql`select daily_limit_bytes from subscriber where subscriber_id = ${subs[0].id}`))[0].dailyLimitBytes)).toBe(5000000);
       expect((await q(sql`select group_name from subscriber where subscriber_id = ${subs[3].id}`))[0].groupName).toBe('Bulk B');
       expect(await auditCount([subs[1].id, subs[2].id, subs[4].id])).toBe(0);
+    });
+
+    it('checks many lines of distinct values each exactly as alone, and stores the valid ones as a job', async () => {
+      const ids = nw.slice(1560, 1590);
+      await sql`update subscriber set daily_limit_bytes = 1000, qos_throttling = null, name = null, imei = null where subscriber_id in (${sql.join(ids)})`.execute(
+        ctx.db,
+      );
+      const subs = await q(sql`select subscriber_id as id, iccid, pricing_plan_id from subscriber where subscriber_id in (${sql.join(ids)}) order by 1`);
+      const plan = (
+        await q(
+          sql`select pp.id from pricing_plan pp join reseller r on r.id = pp.reseller_id where r.path = '/-1/' or r.path like '/-1/1/%' order by 1 limit 1`,
+        )
+      )[0]?.id;
+      // Every line its own values: a limit, a name; a known and an unknown QoS code, plan and IMEI pattern in turn.
+      const lineOf = (s: Row, i: number) =>
+        [
+          s.iccid,
+          1000 + (i % 5 === 4 ? 0 : i + 1),
+          ['64kbps', 'no-such-qos', '', '128kbps'][i % 4],
+          [plan ?? '', 987654 + i, ''][i % 3],
+          `Line ${i}`,
+          i % 7 === 3 ? `12AB${i}` : '',
+        ].join(',');
+      const header = 'iccid,dailyLimitBytes,qosThrottling,pricingPlanId,name,imei';
+      const file = [header, ...subs.map(lineOf)].join('\n');
+      const summary = (res: { json: () => any }) => {
+        const body = res.json();
+        return { ...body, rejected: body.rejected.map((r: Row) => r.fields.map((f: Row) => `${f.field}:${f.rule}:${f.messageId}`)) };
+      };
+      const whole = await upload(multipart(file));
+      expect(whole.statusCode, whole.body).toBe(200);
+      const alone = await Promise.all(subs.map(async (s, i) => summary(await upload(multipart(`${header}\n${lineOf(s, i)}`)))));
+      const body = summary(whole);
+      expect(body).toMatchObject({
+        total: subs.length,
+        valid: alone.reduce((n, a) => n + a.valid, 0),
+        unchanged: alone.reduce((n, a) => n + a.unchanged, 0),
+      });
+      expect(body.rejected).toEqual(alone.flatMap((a) => a.rejected));
+      expect(whole.json().rejected.map((r: Row) => r.line)).toEqual(alone.flatMap((a, i) => (a.rejected.length ? [i + 2] : [])));
+      expect(body.valid).toBeGreaterThan(0);
+      expect(body.rejected.length).toBeGreaterThan(0);
+
+      const confirmed = await upload(multipart(file), true);
+      expect(confirmed.statusCode, confirmed.body).toBe(202);
+      const { jobId } = confirmed.json();
+      const stored = await q(sql`select subscriber_id, changes from subscriber_upload_line where job_id = ${jobId} order by 1`);
+      const items = await q(sql`select seq, key from job_item where job_id = ${jobId} order by seq`);
+      expect(items.map((i) => Number(i.key))).toEqual(stored.map((l) => Number(l.subscriberId)));
+      expect(items.map((i) => Number(i.seq))).toEqual(items.map((_, i) => i));
+      const named = new Map(subs.map((s, i) => [Number(s.id), `Line ${i}`]));
+      for (const line of stored) {
+        const changes = typeof line.changes === 'string' ? JSON.parse(line.changes) : line.changes;
+        expect(changes).toContainEqual({ action: 'details', params: { name: named.get(Number(line.subscriberId)) } });
+      }
+      await waitFor(jobId);
+    });
+
+    it('confirms a file just checked by the same caller on that check; the job checks each line again as it applies it', async () => {
+      const [a, b] = nw.slice(1545, 1547);
+      await sql`update subscriber set group_name = 'Before' where subscriber_id in (${a}, ${b})`.execute(ctx.db);
+      const subs = await q(sql`select subscriber_id as id, iccid from subscriber where subscriber_id in (${a}, ${b}) order by 1`);
+      const file = multipart(['iccid,groupName', `${subs[0].iccid},Checked A`, `${subs[1].iccid},Checked B`].join('\n'));
+      expect((await upload(file)).json()).toEqual({ total: 2, valid: 2, unchanged: 0, rejected: [] });
+      // Changed between the check and the confirmation: the confirmation answers as the check did, the job finds it so.
+      await sql`update subscriber set group_name = 'Checked A' where subscriber_id = ${a}`.execute(ctx.db);
+      const confirmed = await upload(file, true);
+      expect(confirmed.statusCode, confirmed.body).toBe(202);
+      expect(confirmed.json()).toMatchObject({ total: 2, valid: 2, unchanged: 0 });
+      expect(await waitFor(confirmed.json().jobId)).toMatchObject({ total: 2, succeeded: 1, skipped: 1, failed: 0 });
+      expect(await auditCount([a], 'group-name')).toBe(0);
+      // Once: the same file confirmed again is checked in full.
+      await sql`update subscriber set group_name = 'Checked B' where subscriber_id = ${b}`.execute(ctx.db);
+      expect(fields(await upload(file, true))).toEqual([{ field: 'file', rule: 'rows', messageId: 'validation.csv.noValidLines' }]);
     });
 
     it('takes back an unedited export without a change, and refuses bad files', async () => {

@@ -90,7 +90,8 @@ export interface RunnerOptions {
   answerTimeoutSeconds?: number;
 }
 
-const INSERT_BATCH = 1000;
+/** Items stored per statement. */
+const INSERT_BATCH = 10000;
 const DEFAULT_CHUNK = 500;
 /** A network operation left without an answer this long has failed (as a single subscriber operation does). */
 export const ANSWER_TIMEOUT_SECONDS = 300;
@@ -166,10 +167,11 @@ export class JobRunner {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    for (let i = 0; i < job.keys.length; i += INSERT_BATCH) {
-      const rows = job.keys.slice(i, i + INSERT_BATCH).map((key, j) => ({ jobId: id, seq: i + j, key }));
-      await db.insertInto('jobItem').values(rows).execute();
-    }
+    // The keys go as one JSON value per statement rather than three parameters per item.
+    for (let i = 0; i < job.keys.length; i += INSERT_BATCH)
+      await sql`insert into job_item (job_id, seq, key)
+        select ${id}::integer, ${i}::integer + k.n::integer - 1, k.key
+        from jsonb_array_elements_text(${JSON.stringify(job.keys.slice(i, i + INSERT_BATCH))}::jsonb) with ordinality as k(key, n)`.execute(db);
     if (job.keys.length === 0)
       await db
         .updateTable('job')

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import fastifyMultipart from '@fastify/multipart';
+import { LRUCache } from 'lru-cache';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import Papa from 'papaparse';
 import { ListRequestError, normaliseListRequest, type EntitySchema } from '@shared/schema';
 import type { EntityHooks } from '../../engine/routes';
@@ -26,6 +28,8 @@ import {
   expireOperations,
   jobPrincipal,
   loadTargets,
+  loadTargetsByKey,
+  Lookups,
   outcomesOf,
   previewOf,
   reasonFor,
@@ -37,7 +41,7 @@ import {
   type Resolved,
   type Target,
 } from './bulk';
-import { scopeToCaller, type Body } from './context';
+import { type Body } from './context';
 import { uploadedText } from '../../http/upload';
 import type { Database } from '../../db/types';
 
@@ -49,6 +53,11 @@ export const BULK_MAX = 100000;
 export const CSV_CHUNK = 2000;
 /** Upload files are "less than 4 MB": this size is refused. */
 export const CSV_MAX_BYTES = 4 * 1024 * 1024;
+
+/** How long the check of a file stands for its confirmation by the same caller, in ms. */
+export const CSV_CHECK_REUSE_MS = 5 * 60_000;
+/** Upload lines per statement storing them, sent as one JSON value. */
+const LINE_BATCH = 10000;
 
 /** One change of an uploaded line: an action and its parameters. */
 interface Change {
@@ -97,6 +106,15 @@ export function bulkJobKind(db: Kysely<Database>, app: Pick<FastifyInstance, 'co
 async function visibleKeys(db: Kysely<Database>, principal: Principal, keys: readonly string[]): Promise<string[]> {
   const visible = await loadTargets(db, principal, keys.map(Number));
   return keys.filter((key) => visible.has(Number(key)));
+}
+
+/** Stores the changes of each line beside the job: one statement per ten thousand lines. */
+async function storeLines(trx: Kysely<Database>, jobId: number, lines: readonly { subscriberId: number; changes: Change[] }[]) {
+  const rows = lines.map((line) => ({ subscriber_id: line.subscriberId, changes: line.changes }));
+  for (let i = 0; i < rows.length; i += LINE_BATCH)
+    await sql`insert into subscriber_upload_line (job_id, subscriber_id, changes)
+      select ${jobId}::integer, v.subscriber_id, v.changes
+      from jsonb_to_recordset(${JSON.stringify(rows.slice(i, i + LINE_BATCH))}::jsonb) as v(subscriber_id integer, changes jsonb)`.execute(trx);
 }
 
 const linesOf = async (db: Kysely<Database>, jobId: number, subscriberIds: readonly number[]) => {
@@ -224,14 +242,7 @@ export function csvJobKind(db: Kysely<Database>, app: Pick<FastifyInstance, 'cor
       return {
         keys,
         params: { ...job.params, resend: true },
-        async prepare(trx, jobId) {
-          const rows = lines.map((line) => ({ jobId, subscriberId: line.subscriberId, changes: JSON.stringify(line.changes) }));
-          for (let i = 0; i < rows.length; i += 1000)
-            await trx
-              .insertInto('subscriberUploadLine')
-              .values(rows.slice(i, i + 1000))
-              .execute();
-        },
+        prepare: (trx, jobId) => storeLines(trx, jobId, lines),
       };
     },
     expire: (trx, job, keys) => expireOperations(trx, job.id, keys),
@@ -364,23 +375,6 @@ export async function registerSubscriberBulkRoutes(
     },
   );
 
-  /** The subscribers an upload names, by ICCID or IMSI, among those the caller may see. */
-  async function targetsByKey(principal: Principal, column: 'iccid' | 'imsi', keys: string[]) {
-    const found = new Map<string, Target>();
-    const ids: number[] = [];
-    for (let i = 0; i < keys.length; i += 5000) {
-      let q = db
-        .selectFrom('subscriber as s')
-        .innerJoin('reseller as r', 'r.id', 's.resellerId')
-        .select('s.subscriberId')
-        .where(`s.${column}`, 'in', keys.slice(i, i + 5000));
-      q = scopeToCaller(q, principal);
-      ids.push(...(await q.execute()).map((r) => Number(r.subscriberId)));
-    }
-    for (const t of (await loadTargets(db, principal, ids)).values()) found.set(t[column], t);
-    return found;
-  }
-
   /** Reads and checks an upload; writes nothing. */
   async function checkUpload(principal: Principal, text: string) {
     const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: 'greedy' });
@@ -397,14 +391,17 @@ export async function registerSubscriberBulkRoutes(
       // The export guards text a spreadsheet would run as a formula with an apostrophe: take it off again.
       return /^'[=+\-@]/.test(raw) ? raw.slice(1) : raw;
     };
-    const targets = await targetsByKey(principal, keyColumn, [...new Set(parsed.data.map((row) => cell(row, keyColumn)).filter(Boolean))]);
+    // The subscribers it names, by ICCID or IMSI, among those the caller may see.
+    const targets = await loadTargetsByKey(db, principal, keyColumn, [...new Set(parsed.data.map((row) => cell(row, keyColumn)).filter(Boolean))]);
+    // Each distinct change checked once; what its check looks up in the database, once per distinct value.
+    const lookups = new Lookups();
     const resolvedCache = new Map<string, Promise<Resolved | FieldError[]>>();
     const resolve = (action: BulkAction, params: Body) => {
       const cacheKey = JSON.stringify([action, params]);
       if (!resolvedCache.has(cacheKey)) {
         resolvedCache.set(
           cacheKey,
-          resolveAction(db, principal, action, params).catch((e) => {
+          resolveAction(db, principal, action, params, lookups).catch((e) => {
             if (e instanceof HttpError) return e.fields ?? [fieldError('', e.code, e.statusCode === 403 ? 'error.forbidden' : 'error.validation')];
             throw e;
           }),
@@ -476,6 +473,20 @@ export async function registerSubscriberBulkRoutes(
     return { total: parsed.data.length, valid: Object.keys(lines).length, unchanged, rejected, lines };
   }
 
+  /**
+   * Checks answered lately, by caller (as loaded for the request: its privileges included) and file, each kept for
+   * the confirmation of the same file by the same caller, once. Sound because the job checks every change of every
+   * line again, as it applies it, against the subscriber then and the caller's privileges then; the confirmation of
+   * a file not checked just before (or checked on another server process) checks it in full.
+   */
+  const lastChecks = new LRUCache<string, Awaited<ReturnType<typeof checkUpload>>>({
+    // Counted in lines: a few files of the largest size at most.
+    maxSize: 4 * BULK_MAX,
+    sizeCalculation: (checked) => Math.max(1, checked.total),
+    ttl: CSV_CHECK_REUSE_MS,
+  });
+  const checkKey = (principal: Principal, text: string) => createHash('sha256').update(JSON.stringify(principal)).update('\0').update(text).digest('hex');
+
   await app.register(async (scope) => {
     await scope.register(fastifyMultipart, { limits: { fileSize: CSV_MAX_BYTES - 1, files: 1, fields: 0 } });
     const refuse = (rule: string, messageId: string) => invalid([fieldError('file', rule, messageId)]);
@@ -493,14 +504,22 @@ export async function registerSubscriberBulkRoutes(
             'Columns: `iccid` or `imsi`, and any of `status`, `dailyLimitBytes`, `qosThrottling`, `pricingPlanId`, `roamingProfileId`, `accountId`, ' +
             "`groupName`, `name`, `deviceType`, `device`, `imei`, `apn`, `custom.<key>` for each of the caller's custom fields; the other columns of the subscriber export are ignored, so an export can be edited and sent back. An empty cell changes nothing. " +
             'Without `confirm=true` the answer lists every rejected line with its reasons and nothing is written; with it, the valid lines become a job (202). ' +
+            'The confirmation of a file the caller checked in the last five minutes takes that check (each line is checked again as the job applies it). ' +
             "Answers 403 LAB_OFF while the lab subscriberCsvUpdate is off for the caller's tenant.",
         },
       },
       async (request, reply) => {
         const { text, filename } = await uploadedText(request, 'file');
         const principal = principalOf(request);
-        const { lines, ...summary } = await checkUpload(principal, text);
-        if ((request.query as { confirm?: boolean }).confirm !== true) return summary;
+        const confirm = (request.query as { confirm?: boolean }).confirm === true;
+        const key = checkKey(principal, text);
+        const checked = (confirm && lastChecks.get(key)) || (await checkUpload(principal, text));
+        const { lines, ...summary } = checked;
+        if (!confirm) {
+          lastChecks.set(key, checked);
+          return summary;
+        }
+        lastChecks.delete(key);
         if (!summary.valid) throw refuse('rows', 'validation.csv.noValidLines');
         // The changes of each line wait beside the job, which carries only the subscriber ids.
         const jobId = await db.transaction().execute(async (trx) => {
@@ -508,16 +527,11 @@ export async function registerSubscriberBulkRoutes(
             { kind: CSV_JOB, userId: principal.userId, resellerId: principal.resellerId, keys: Object.keys(lines), params: { file: filename } },
             trx as never,
           );
-          const rows = Object.entries(lines).map(([subscriberId, changes]) => ({
-            jobId: id,
-            subscriberId: Number(subscriberId),
-            changes: JSON.stringify(changes),
-          }));
-          for (let i = 0; i < rows.length; i += 1000)
-            await trx
-              .insertInto('subscriberUploadLine')
-              .values(rows.slice(i, i + 1000))
-              .execute();
+          await storeLines(
+            trx,
+            id,
+            Object.entries(lines).map(([subscriberId, changes]) => ({ subscriberId: Number(subscriberId), changes })),
+          );
           return id;
         });
         return reply.code(202).send({ ...summary, jobId });

@@ -4,8 +4,8 @@
  * subscriber (a reason when it cannot or need not change) and applied per subscriber with its audit entry.
  * Applying is idempotent: a subscriber already in the target state is left alone and gets no second entry.
  */
-export { BULK_ACTIONS, resolveAction, type BulkAction, type Resolved } from './resolve';
-export { loadTargets, type Target } from './targets';
+export { BULK_ACTIONS, Lookups, resolveAction, type BulkAction, type Resolved } from './resolve';
+export { loadTargets, loadTargetsByKey, type Target } from './targets';
 export { customUnchanged, detailsUnchanged, previewOf, reasonFor, refusal, UNCHANGED } from './reasons';
 export { applyAction, applyActionToMany, type ApplyContext, type Applied } from './apply';
 export { expireOperations, jobPrincipal, outcomesOf } from './job';

@@ -56,10 +56,36 @@ export interface Resolved {
 const positiveInt = (v: unknown) => isId(v);
 
 /**
+ * What the checks of many actions look up in the database (a QoS code, a plan, a profile, an account, the custom
+ * fields), each distinct value once: the check of an uploaded file, whose lines differ in values the database need
+ * not see (a name, a group), asks the database once per distinct code or id rather than once per line.
+ */
+export class Lookups {
+  private readonly found = new Map<string, Promise<unknown>>();
+
+  once<T>(key: string, look: () => Promise<T>): Promise<T> {
+    let known = this.found.get(key) as Promise<T> | undefined;
+    if (!known) {
+      known = look();
+      this.found.set(key, known);
+    }
+    return known;
+  }
+}
+
+/**
  * Checks an action's parameters against what the caller may use; 400 naming `params.<field>` and the rule,
  * 403 for a move without MoveSubscribers.
  */
-export async function resolveAction(db: Kysely<Database>, principal: Principal, action: unknown, rawParams: unknown): Promise<Resolved> {
+export async function resolveAction(
+  db: Kysely<Database>,
+  principal: Principal,
+  action: unknown,
+  rawParams: unknown,
+  /** Lookups shared by the checks of one request (the same caller, the same moment). */
+  lookups?: Lookups,
+): Promise<Resolved> {
+  const once = <T>(key: string, look: () => Promise<T>) => (lookups ? lookups.once(key, look) : look());
   if (typeof action !== 'string' || !(BULK_ACTIONS as readonly string[]).includes(action)) {
     throw invalid([fieldError('action', action === undefined ? 'required' : 'enum', 'validation.bulk.action')]);
   }
@@ -92,7 +118,7 @@ export async function resolveAction(db: Kysely<Database>, principal: Principal, 
       );
   }
   if ((action === 'daily-limit' && params.qosThrottling !== undefined) || action === 'qos') {
-    if (!(await isQosAllowed(db, principal, params.qosThrottling)))
+    if (!(await once(`qos:${JSON.stringify(params.qosThrottling)}`, () => isQosAllowed(db, principal, params.qosThrottling))))
       errors.push(fieldError('params.qosThrottling', params.qosThrottling === undefined ? 'required' : 'enum', 'validation.qos.invalid'));
   }
   if (action === 'group-name' && params.groupName !== null && (typeof params.groupName !== 'string' || params.groupName.length > 50)) {
@@ -107,7 +133,7 @@ export async function resolveAction(db: Kysely<Database>, principal: Principal, 
   }
   if (action === 'custom') {
     // The caller's custom fields, which apply to every subscriber of its subtree; a required one is never cleared.
-    const defs = await customFieldsOf(db).forPath('subscriber', principal.resellerPath);
+    const defs = await once('custom', () => customFieldsOf(db).forPath('subscriber', principal.resellerPath));
     const sent = params.custom;
     if (typeof sent !== 'object' || sent === null || Array.isArray(sent) || !Object.keys(sent).length)
       errors.push(fieldError('params.custom', 'required', 'validation.required'));
@@ -137,7 +163,8 @@ export async function resolveAction(db: Kysely<Database>, principal: Principal, 
     if (!positiveInt(params.pricingPlanId))
       errors.push(fieldError('params.pricingPlanId', params.pricingPlanId === undefined ? 'required' : 'type', 'validation.pricingPlan.required'));
     else {
-      const plan = await visibleResellerRow('pricingPlan', 'id', params.pricingPlanId as number).executeTakeFirst();
+      const id = params.pricingPlanId as number;
+      const plan = await once(`plan:${id}`, () => visibleResellerRow('pricingPlan', 'id', id).executeTakeFirst());
       if (!plan) errors.push(fieldError('params.pricingPlanId', 'exists', 'validation.pricingPlan.unknown'));
       else resolved.plan = { id: Number(plan.id), path: plan.path };
     }
@@ -146,9 +173,8 @@ export async function resolveAction(db: Kysely<Database>, principal: Principal, 
     if (!positiveInt(params.roamingProfileId))
       errors.push(fieldError('params.roamingProfileId', params.roamingProfileId === undefined ? 'required' : 'type', 'validation.roamingProfile.required'));
     else {
-      const profile = await visibleResellerRow('roamingProfile', 'id', params.roamingProfileId as number)
-        .select(['x.slots', 'x.reviewState'])
-        .executeTakeFirst();
+      const id = params.roamingProfileId as number;
+      const profile = await once(`profile:${id}`, () => visibleResellerRow('roamingProfile', 'id', id).select(['x.slots', 'x.reviewState']).executeTakeFirst());
       if (!profile) errors.push(fieldError('params.roamingProfileId', 'exists', 'validation.roamingProfile.unknown'));
       else if (profile.reviewState !== 'approved') errors.push(fieldError('params.roamingProfileId', 'approved', 'validation.roamingProfile.notApproved'));
       else resolved.profile = { id: Number(profile.id), path: profile.path, slots: Number(profile.slots) };
@@ -159,9 +185,12 @@ export async function resolveAction(db: Kysely<Database>, principal: Principal, 
     if (!positiveInt(params.accountId))
       errors.push(fieldError('params.accountId', params.accountId === undefined ? 'required' : 'type', 'validation.move.account'));
     else {
-      let q = visibleResellerRow('account', 'accountId', params.accountId as number);
-      if (principal.accountId !== null) q = q.where('x.accountId', '=', principal.accountId);
-      const account = await q.executeTakeFirst();
+      const id = params.accountId as number;
+      const account = await once(`account:${id}`, () => {
+        let q = visibleResellerRow('account', 'accountId', id);
+        if (principal.accountId !== null) q = q.where('x.accountId', '=', principal.accountId);
+        return q.executeTakeFirst();
+      });
       if (!account) errors.push(fieldError('params.accountId', 'exists', 'validation.move.account'));
       else resolved.account = { accountId: Number(account.id), resellerId: Number(account.resellerId), path: account.path };
     }

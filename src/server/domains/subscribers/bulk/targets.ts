@@ -7,6 +7,8 @@ import type { Database } from '../../../db/types';
 
 /** Ids per `in (...)` list: well under PostgreSQL's 65535 parameters. */
 const ID_BATCH = 5000;
+/** ICCIDs or IMSIs per statement of `loadTargetsByKey`, sent as one JSON value. */
+const KEY_BATCH = 10000;
 
 /** One subscriber as the checks see it. */
 export interface Target {
@@ -65,15 +67,15 @@ function targetsQuery(db: Kysely<Database>, principal: Principal) {
   return scopeToCaller(q, principal);
 }
 
+/** A row as a target, in place (an upload's check takes in a hundred thousand of them). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows of a query joined across tables chosen at run time
-const toTarget = (r: Record<string, any>): Target =>
-  ({
-    ...r,
-    subscriberId: Number(r.subscriberId),
-    dailyLimitBytes: r.dailyLimitBytes === null ? null : Number(r.dailyLimitBytes),
-    multiImsi: Boolean(r.multiImsi),
-    custom: typeof r.custom === 'string' ? JSON.parse(r.custom) : (r.custom ?? {}),
-  }) as Target;
+const toTarget = (r: Record<string, any>): Target => {
+  r.subscriberId = Number(r.subscriberId);
+  r.dailyLimitBytes = r.dailyLimitBytes === null ? null : Number(r.dailyLimitBytes);
+  r.multiImsi = Boolean(r.multiImsi);
+  r.custom = typeof r.custom === 'string' ? JSON.parse(r.custom) : (r.custom ?? {});
+  return r as Target;
+};
 
 /** The subscribers among `ids` the caller may see, by id; the others are simply absent. */
 export async function loadTargets(db: Kysely<Database>, principal: Principal, ids: readonly number[], forUpdate = false): Promise<Map<number, Target>> {
@@ -83,5 +85,30 @@ export async function loadTargets(db: Kysely<Database>, principal: Principal, id
     if (forUpdate) q = q.orderBy('s.subscriberId').forUpdate('s');
     for (const row of await q.execute()) found.set(Number(row.subscriberId), toTarget(row));
   }
+  return found;
+}
+
+/**
+ * The subscribers the caller may see among those named by ICCID or IMSI, by that key; the others are simply absent.
+ * One statement per ten thousand keys, the keys sent as one JSON value rather than one parameter each.
+ */
+export async function loadTargetsByKey(
+  db: Kysely<Database>,
+  principal: Principal,
+  column: 'iccid' | 'imsi',
+  keys: readonly string[],
+): Promise<Map<string, Target>> {
+  const found = new Map<string, Target>();
+  const batch = (i: number) =>
+    targetsQuery(db, principal)
+      .where(`s.${column}`, 'in', sql<string>`(select jsonb_array_elements_text(${JSON.stringify(keys.slice(i, i + KEY_BATCH))}::jsonb))`)
+      .execute();
+  // Two statements at a time: the database reads one batch while Node takes in the rows of the other.
+  for (let i = 0; i < keys.length; i += 2 * KEY_BATCH)
+    for (const rows of await Promise.all(i + KEY_BATCH < keys.length ? [batch(i), batch(i + KEY_BATCH)] : [batch(i)]))
+      for (const row of rows) {
+        const t = toTarget(row);
+        found.set(t[column], t);
+      }
   return found;
 }
