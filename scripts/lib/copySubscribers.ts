@@ -7,11 +7,10 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { subscriberSeedContext, subscriberSeedRows, type SubscriberSeedContext, type SubscriberSeedRow } from '@server/db/seedSubscribers';
 import type { Database } from '../../src/server/db/types';
+import { columnName as snake } from '@server/db/columnName';
 
 /** Subscribers generated and copied at a time. */
 const CHUNK = 50_000;
-
-const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 const SPECIAL = /[\\\t\n\r]/;
 

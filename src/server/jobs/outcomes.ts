@@ -5,6 +5,7 @@
 import { sql, type Kysely } from 'kysely';
 import { englishText, HttpError } from '../http/errors';
 import type { Database } from '../db/types';
+import { jsonRecords } from '../db/jsonRecords';
 
 export type ItemOutcome =
   | { status: 'done' }
@@ -92,7 +93,7 @@ export async function settleJobItems(trx: Kysely<Database>, answers: readonly It
       message_id = case when v.failed then v.message_id else i.message_id end,
       error = case when v.failed then v.error else i.error end,
       detail = case when v.failed then v.detail else i.detail end
-    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(job_id integer, key text, count integer, failed boolean, message_id text, error text, detail text)
+    from ${jsonRecords(rows, { job_id: 'integer', key: 'text', count: 'integer', failed: 'boolean', message_id: 'text', error: 'text', detail: 'text' })}
     where i.job_id = v.job_id and i.key = v.key and i.status = 'waiting'
     returning i.job_id as "jobId", i.status`.execute(trx);
   const counts = new Map<number, { done: number; failed: number }>();

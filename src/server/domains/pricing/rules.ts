@@ -9,6 +9,7 @@ import { createValidator } from '../../engine/validator';
 import { fieldError } from '../../http/errors';
 import type { Database } from '../../db/types';
 import { pageAnswer } from '@shared/wire';
+import { columnName as snake } from '../../db/columnName';
 
 type Row = Record<string, unknown>;
 
@@ -121,8 +122,6 @@ export async function knownNetworks(db: Kysely<Database>): Promise<Set<string>> 
   const rows = await db.selectFrom('network').select('plmn').execute();
   return new Set(rows.map((r) => String(r.plmn)));
 }
-
-const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 export class RuleStore {
   constructor(

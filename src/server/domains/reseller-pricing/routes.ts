@@ -23,6 +23,7 @@ import { exactText } from '../pricing/rules';
 import type { Database } from '../../db/types';
 import { subtreePattern } from '../../http/tenancy';
 import { pageAnswer } from '@shared/wire';
+import { columnName as snake } from '../../db/columnName';
 
 type Row = Record<string, unknown>;
 
@@ -44,7 +45,6 @@ const DEFAULT_OF: Record<(typeof RATE_FIELDS)[number], string> = {
   moSmsRate: 'default_mo_sms',
   mtSmsRate: 'default_mt_sms',
 };
-const snake = (f: string) => f.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** The priced networks of a plan, one row per network (see the module's comment); none without a plan. */
 function effectivePrices(planId: number | null): RawBuilder<Row> {

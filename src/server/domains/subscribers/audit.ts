@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Principal } from '../../http/principal';
 import type { Database } from '../../db/types';
+import { jsonRecords, slices } from '../../db/jsonRecords';
 
 type Row = Record<string, unknown>;
 
@@ -44,8 +45,8 @@ export async function auditSubscribers(
     rows.push({ subscriber_id: subscriberId, before: changedBefore, after: changedAfter });
   }
   // The rows as one JSON value rather than six parameters each: far less for the database to parse and plan.
-  for (let i = 0; i < rows.length; i += AUDIT_BATCH)
+  for (const slice of slices(rows, AUDIT_BATCH))
     await sql`insert into subscriber_audit (subscriber_id, user_id, username, action, before, after)
       select v.subscriber_id, ${principal.userId}::integer, ${principal.username}::text, ${action}::text, v.before, v.after
-      from jsonb_to_recordset(${JSON.stringify(rows.slice(i, i + AUDIT_BATCH))}::jsonb) as v(subscriber_id integer, before jsonb, after jsonb)`.execute(trx);
+      from ${jsonRecords(slice, { subscriber_id: 'integer', before: 'jsonb', after: 'jsonb' })}`.execute(trx);
 }

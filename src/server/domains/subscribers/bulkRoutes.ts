@@ -44,6 +44,7 @@ import {
 import { type Body } from './context';
 import { uploadedText } from '../../http/upload';
 import type { Database } from '../../db/types';
+import { jsonRecords, slices } from '../../db/jsonRecords';
 
 export const BULK_JOB = 'subscribers.bulk';
 export const CSV_JOB = 'subscribers.csv';
@@ -111,10 +112,10 @@ async function visibleKeys(db: Kysely<Database>, principal: Principal, keys: rea
 /** Stores the changes of each line beside the job: one statement per ten thousand lines. */
 async function storeLines(trx: Kysely<Database>, jobId: number, lines: readonly { subscriberId: number; changes: Change[] }[]) {
   const rows = lines.map((line) => ({ subscriber_id: line.subscriberId, changes: line.changes }));
-  for (let i = 0; i < rows.length; i += LINE_BATCH)
+  for (const slice of slices(rows, LINE_BATCH))
     await sql`insert into subscriber_upload_line (job_id, subscriber_id, changes)
       select ${jobId}::integer, v.subscriber_id, v.changes
-      from jsonb_to_recordset(${JSON.stringify(rows.slice(i, i + LINE_BATCH))}::jsonb) as v(subscriber_id integer, changes jsonb)`.execute(trx);
+      from ${jsonRecords(slice, { subscriber_id: 'integer', changes: 'jsonb' })}`.execute(trx);
 }
 
 const linesOf = async (db: Kysely<Database>, jobId: number, subscriberIds: readonly number[]) => {

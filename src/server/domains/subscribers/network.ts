@@ -5,6 +5,7 @@ import { conflict, englishText, fieldError, HttpError } from '../../http/errors'
 import type { Principal } from '../../http/principal';
 import { pgCode, toIso, type Subscriber } from './context';
 import type { Database } from '../../db/types';
+import { jsonRecords, slices } from '../../db/jsonRecords';
 
 /** Who asked for an operation: enough of a principal for the audit log once the answer arrives. */
 export type Actor = Pick<Principal, 'userId' | 'username'>;
@@ -157,12 +158,10 @@ export async function recordOperationRows(
   operations: readonly { subscriberId: number; operation: string; request: Record<string, unknown> }[],
 ) {
   const rows = operations.map((o) => ({ subscriber_id: o.subscriberId, operation: o.operation, request: o.request }));
-  for (let i = 0; i < rows.length; i += OPERATION_BATCH)
+  for (const slice of slices(rows, OPERATION_BATCH))
     await sql`insert into subscriber_operation (subscriber_id, operation, status, request, user_id, username, finished_at)
       select v.subscriber_id, v.operation, 'success', v.request, ${principal.userId}::integer, ${principal.username}::text, now()
-      from jsonb_to_recordset(${JSON.stringify(rows.slice(i, i + OPERATION_BATCH))}::jsonb) as v(subscriber_id integer, operation text, request jsonb)`.execute(
-      trx,
-    );
+      from ${jsonRecords(slice, { subscriber_id: 'integer', operation: 'text', request: 'jsonb' })}`.execute(trx);
 }
 
 /** Records an operation the portal completes by itself (billing, settings) in the transaction of its change. */

@@ -16,6 +16,8 @@ import { loadTargets, type Target } from './targets';
 import { reasonFor, refusal, UNCHANGED } from './reasons';
 import { answerOutcome, settleStatus } from './settle';
 import { groupBy } from './groupBy';
+import { jsonRecords } from '../../../db/jsonRecords';
+import { columnName as snake } from '../../../db/columnName';
 
 export interface ApplyContext {
   /** The database, for the network's answer, which arrives after the transaction. */
@@ -251,8 +253,6 @@ export const PER_ROW_ACTIONS = new Set(['details', 'group-name']);
 /** Subscribers per UPDATE: the values go as one JSON parameter. */
 const VALUES_BATCH = 10000;
 
-const snake = (c: string) => c.replace(/[A-Z]/g, (x) => `_${x.toLowerCase()}`);
-
 /**
  * Applies `details` and `group-name` changes whose values differ per subscriber (an upload's lines, a subscriber
  * possibly with one of each), each checked as `applyActionToMany` checks it. Each subscriber's changes are written
@@ -293,10 +293,9 @@ export async function applyValuesToMany(ctx: ApplyContext, items: readonly { sub
       await sql`update subscriber as s set ${sql.join(
         columns.map((k) => sql`${sql.id(snake(k))} = v.${sql.id(snake(k))}`),
         sql`, `,
-      )} from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(subscriber_id bigint, ${sql.join(
-        columns.map((k) => sql`${sql.id(snake(k))} text`),
-        sql`, `,
-      )}) where s.subscriber_id = v.subscriber_id`.execute(trx);
+      )} from ${jsonRecords(rows, { subscriber_id: 'bigint', ...Object.fromEntries(columns.map((k) => [snake(k), 'text'])) })} where s.subscriber_id = v.subscriber_id`.execute(
+        trx,
+      );
     }
   }
   const actor = { userId: principal.userId, username: principal.username };

@@ -8,6 +8,7 @@ import { changeSubscribers } from '../operationRoutes';
 import type { Database } from '../../../db/types';
 import type { ApplyContext } from './apply';
 import { groupBy } from './groupBy';
+import { jsonRecords } from '../../../db/jsonRecords';
 
 /** A network answer as a job item's: its failure reason is the network's refusal, with the network's own words. */
 export const answerOutcome = (answer: CoreNetworkAnswer) => ({
@@ -114,7 +115,7 @@ async function finishStatuses(db: Kysely<Database>, answers: readonly StatusAnsw
       request_id: answer.requestId,
     }));
     await sql`update subscriber_operation o set status = v.status, message_id = v.message_id, detail = v.detail, network_request_id = v.request_id, finished_at = now()
-      from jsonb_to_recordset(${JSON.stringify(settled)}::jsonb) as v(id bigint, status text, message_id text, detail text, request_id text)
+      from ${jsonRecords(settled, { id: 'bigint', status: 'text', message_id: 'text', detail: 'text', request_id: 'text' })}
       where o.id = v.id`.execute(t);
     // The jobs' items: the answer is each one's outcome.
     const runner = live.find((a) => a.job)?.job?.runner;
