@@ -180,24 +180,18 @@ export function crlf(): (chunk: Buffer) => Buffer {
     const ends: number[] = [];
     let at = 0;
     let quote = chunk.indexOf(34);
-    while (at < chunk.length) {
-      if (quoted) {
-        if (quote < 0) break;
-        quoted = false;
-        at = quote + 1;
-        quote = chunk.indexOf(34, at);
+    for (;;) {
+      // Outside quotes, a line feed before the next quote ends a line; otherwise the next quote turns the state.
+      const end = quoted ? -1 : chunk.indexOf(10, at);
+      if (end >= 0 && (quote < 0 || end < quote)) {
+        ends.push(end);
+        at = end + 1;
         continue;
       }
-      const end = chunk.indexOf(10, at);
-      if (quote >= 0 && (end < 0 || quote < end)) {
-        quoted = true;
-        at = quote + 1;
-        quote = chunk.indexOf(34, at);
-        continue;
-      }
-      if (end < 0) break;
-      ends.push(end);
-      at = end + 1;
+      if (quote < 0) break;
+      quoted = !quoted;
+      at = quote + 1;
+      quote = chunk.indexOf(34, at);
     }
     if (!ends.length) return chunk;
     const out = Buffer.allocUnsafe(chunk.length + ends.length);

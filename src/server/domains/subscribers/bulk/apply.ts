@@ -16,7 +16,7 @@ import { loadTargets, type Target } from './targets';
 import { reasonFor, refusal, UNCHANGED } from './reasons';
 import { answerOutcome, settleStatus } from './settle';
 import { groupBy } from './groupBy';
-import { jsonRecords } from '../../../db/jsonRecords';
+import { jsonRecords, slices } from '../../../db/jsonRecords';
 import { columnName as snake } from '../../../db/columnName';
 
 export interface ApplyContext {
@@ -286,10 +286,8 @@ export async function applyValuesToMany(ctx: ApplyContext, items: readonly { sub
   const byColumns = groupBy([...merged], ([, values]) => Object.keys(values).sort().join(','));
   for (const group of byColumns.values()) {
     const columns = Object.keys(group[0][1]).sort();
-    for (let i = 0; i < group.length; i += VALUES_BATCH) {
-      const rows = group
-        .slice(i, i + VALUES_BATCH)
-        .map(([subscriberId, values]) => ({ subscriber_id: subscriberId, ...Object.fromEntries(columns.map((k) => [snake(k), values[k]])) }));
+    for (const slice of slices(group, VALUES_BATCH)) {
+      const rows = slice.map(([subscriberId, values]) => ({ subscriber_id: subscriberId, ...Object.fromEntries(columns.map((k) => [snake(k), values[k]])) }));
       await sql`update subscriber as s set ${sql.join(
         columns.map((k) => sql`${sql.id(snake(k))} = v.${sql.id(snake(k))}`),
         sql`, `,
