@@ -14,8 +14,9 @@
  *     account and network by hour, day and month; per reseller by hour, day and month). The quarter-hour rows and
  *     the per-subscriber hours of those days are not generated: a range reads them only in the hours and days
  *     holding its two ends, and the named ranges' ends fall in the raw days;
- *   - each subscriber's latest quarter hour with usage and their histogram by day (`subscriber_activity`,
- *     `active_day`) built from the per-subscriber rollups, before the raw days move them forward;
+ *   - each subscriber's latest quarter hour with usage, the UTC days it used data on, and their histogram by day
+ *     (`subscriber_activity`, `active_day`) built from the per-subscriber rollups, before the raw days move them
+ *     forward;
  *   - each subscriber's bytes of a day and the day before (`usage_subscriber_recent_days`) built from the generated
  *     days, before the raw days add theirs;
  * - BENCH_GRAPHS_SALES package sales over the year (default: one a subscriber), the sales rollups (every level, the
@@ -42,7 +43,7 @@ import { sql, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { buildApp } from '@server/app';
-import { buildSubscriberActivity } from '@server/db/migrations/0176_subscriber_activity';
+import { buildSubscriberActivityWithDays } from '@server/db/migrations/0180_subscriber_active_days';
 import { buildRecentDays } from '@server/db/migrations/0178_subscriber_recent_days';
 import { ensureAdmin, seedDemo } from '@server/db/seed';
 import { openDatabase } from '@server/db';
@@ -267,8 +268,8 @@ try {
     // day's start); the raw days then move them forward through the usage triggers.
     await client.query('alter table subscriber_activity disable trigger user');
     t = performance.now();
-    await buildSubscriberActivity(db);
-    load.push(`subscriber_activity and active_day ${s(performance.now() - t)}`);
+    await buildSubscriberActivityWithDays(db);
+    load.push(`subscriber_activity (with its day bits, migration 0180) and active_day ${s(performance.now() - t)}`);
     await client.query('alter table subscriber_activity enable trigger user');
     // Each subscriber's bytes of today and yesterday (migration 0178) as far as generated days hold them (the day
     // before the raw days counts for the first raw day's row); the raw days add theirs through the triggers.

@@ -58,6 +58,12 @@ describe.each(engines)('dashboard calls on %s', (engine) => {
       from subscriber_activity group by 1, 2, 3, 4 order by 1, 2, 3, 4`.execute(ctx.db);
     const histogram = await sql<Row>`select reseller_id, account_id, country, day::text as day, sims from active_day order by 1, 2, 3, 4`.execute(ctx.db);
     expect(histogram.rows).toEqual(days.rows);
+    // The UTC days each subscriber used data on, as its row's day bits hold them and as the log has them.
+    const bits = await sql<Row>`select a.subscriber_id, (a.first_day + g.i)::text as day from subscriber_activity a
+      cross join generate_series(0, length(a.active_days) - 1) g(i) where get_bit(a.active_days, g.i) = 1 order by 1, 2`.execute(ctx.db);
+    const logged = await sql<Row>`select distinct subscriber_id, (at at time zone 'UTC')::date::text as day from usage_record
+      where bytes_up + bytes_down <> 0 order by 1, 2`.execute(ctx.db);
+    expect(bits.rows).toEqual(logged.rows);
   };
 
   /** The raw usage log per network country, active subscribers per subscriber country, and sales per sale country, in [from, to) under `path`. */
@@ -356,6 +362,14 @@ describe.each(engines)('dashboard calls on %s', (engine) => {
     await check();
     await sql`update usage_record set at = now() - interval '1 minute' where id = (select id from usage_record where subscriber_id = ${b}
       and bytes_up + bytes_down > 0 order by at limit 1)`.execute(ctx.db);
+    await check();
+    // Records of days before b's first and between its days (its day bits grow at the front), then one of a day it used.
+    await sql`insert into usage_record (subscriber_id, imsi, at, request_type, bytes_up, bytes_down)
+      select subscriber_id, imsi, now() - d * interval '1 day', 'UPDATE', 10, 20 from subscriber, unnest(array[40, 41, 20]) d
+      where subscriber_id = ${b}`.execute(ctx.db);
+    await check();
+    await sql`insert into usage_record (subscriber_id, imsi, at, request_type, bytes_up, bytes_down)
+      select subscriber_id, imsi, now() - interval '2 minutes', 'UPDATE', 10, 20 from subscriber where subscriber_id = ${b}`.execute(ctx.db);
     await check();
     // Older records of two subscribers in one statement, then every record of one of them.
     await sql`delete from usage_record where subscriber_id in (${b}, ${c}) and at < now() - interval '5 days'`.execute(ctx.db);

@@ -1046,7 +1046,9 @@ export interface Subscriber {
 
 export interface SubscriberActivity {
   accountId: number;
+  activeDays: string;
   country: Generated<string>;
+  firstDay: Timestamp;
   lastAt: Timestamp;
   resellerId: number;
   subscriberId: number;

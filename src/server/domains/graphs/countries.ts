@@ -33,24 +33,64 @@ const instant = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
  *   the subscribers of `from`'s own day before `from` (or, when `from` lies in that day's second half, the days after
  *   it plus that day's subscribers from `from`), so a count reads at most half a day of subscribers;
  * - otherwise (a range ending in the past, or records dated after it) those with `last_at` in [from, to), and those
- *   with `last_at` at or after `to` that have a per-subscriber rollup row with bytes in the range.
+ *   with `last_at` at or after `to` that used data on one of the range's whole UTC days (the row's day bits, migration
+ *   0180) or have a per-subscriber rollup row with bytes in the parts of a UTC day at the range's ends.
  *
  * Which one is read is decided in the same statement (a one-time filter: the other branch is never run).
  */
-function activeSims(r: ResolvedRange, scope: RawBuilder<SqlBool>, from: RawBuilder<unknown>, to: RawBuilder<unknown>, ends: RawBuilder<unknown>) {
-  const counted = (since: RawBuilder<unknown>, until: RawBuilder<unknown> | null, sign: 1 | -1 = 1, also: RawBuilder<unknown> = sql``) =>
+function activeSims(r: ResolvedRange, scope: RawBuilder<SqlBool>, from: RawBuilder<unknown>, to: RawBuilder<unknown>) {
+  const counted = (since: RawBuilder<unknown>, until: RawBuilder<unknown>, sign: 1 | -1 = 1) =>
     sql`select x.country, ${sql.lit(sign)} * count(*) as sims from subscriber_activity x
-      where ${scope} and x.last_at >= ${since} ${until ? sql`and x.last_at < ${until}` : sql``} ${also} group by 1`;
+      where ${scope} and x.last_at >= ${since} and x.last_at < ${until} group by 1`;
   const start = Date.parse(r.from);
   const midnight = start - (start % DAY_MS);
   const early = start - midnight <= DAY_MS / 2;
   const firstDay = new Date(early ? midnight : midnight + DAY_MS).toISOString().slice(0, 10);
   const present = sql`select x.country, x.sims from active_day x where ${scope} and x.day >= ${firstDay}::date
     union all ${early ? counted(instant(midnight), from, -1) : counted(from, instant(midnight + DAY_MS))}`;
-  const later = sql<SqlBool>`x.subscriber_id in (select x.subscriber_id from subscriber_activity x where ${scope} and x.last_at >= ${to})`;
-  const used = rollupRows(SUBSCRIBER_LEVELS, later, from, to, ends, sql`, x.subscriber_id`);
-  const past = sql`${counted(from, to)}
-    union all ${counted(to, null, 1, sql`and x.subscriber_id in (select u.subscriber_id from ${used} u where u.bytes_up + u.bytes_down <> 0)`)}`;
+  // A range ending in the past: its whole UTC days [dayFrom, dayTo) from the rows' day bits (migration 0180), the parts
+  // of a UTC day at its ends from the per-subscriber rollups (hours and quarter hours only) of every owner: a rollup row
+  // keeps the owner of its time, the count the owner of now.
+  const end = Date.parse(r.to);
+  const dayFrom = start % DAY_MS === 0 ? start : midnight + DAY_MS;
+  const dayTo = end - (end % DAY_MS);
+  const pieces =
+    dayFrom < dayTo
+      ? [
+          [start, dayFrom],
+          [dayTo, end],
+        ].filter(([a, b]) => a < b)
+      : [[start, end]];
+  const edges = pieces.map(([a, b]) => {
+    const rows = rollupRows(
+      SUBSCRIBER_LEVELS,
+      sql<SqlBool>`true`,
+      instant(a),
+      instant(b),
+      sql`(select unnest(array[${instant(a)}, ${instant(b)}]) as t)`,
+      sql`, x.subscriber_id`,
+    );
+    return sql`select distinct u.subscriber_id from ${rows} u where u.bytes_up + u.bytes_down <> 0`;
+  });
+  const day = (ms: number) => sql`${new Date(ms).toISOString().slice(0, 10)}::date`;
+  const wholeDays =
+    dayFrom < dayTo
+      ? sql`position(B'1' in substring(x.active_days from greatest(${day(dayFrom)} - x.first_day, 0) + 1
+          for greatest(${day(dayTo)} - greatest(${day(dayFrom)}, x.first_day), 0))) > 0`
+      : sql`false`;
+  // Each row since `from` is one test (counted, not filtered on, so the planner sees every row read: a parallel
+  // sequential read, hashed by country); the subscribers active only in the ends' parts of a day (at most a day's
+  // active subscribers) are each looked up by key.
+  const inRange = sql`(x.last_at < ${to} or ${wholeDays})`;
+  const past = sql`select x.country, count(*) filter (where ${inRange}) as sims
+    from subscriber_activity x where ${scope} and x.last_at >= ${from} group by 1
+    ${
+      edges.length
+        ? sql`union all select x.country, count(*) as sims from (${sql.join(edges, sql` union `)}) e
+            cross join lateral (select x.country from subscriber_activity x
+              where x.subscriber_id = e.subscriber_id and ${scope} and x.last_at >= ${to} and not ${inRange}) x group by 1`
+        : sql``
+    }`;
   // Whether usage of the scope follows the range.
   const followed = sql`(select exists (select 1 from subscriber_activity x where ${scope} and x.last_at >= ${to}))`;
   return sql`(select * from (${present}) p where not ${followed}
@@ -69,7 +109,7 @@ export function countriesQuery(r: ResolvedRange, scope: RawBuilder<SqlBool>) {
       select coalesce((select n.country from network n where n.plmn = u.plmn order by n.withdrawn_at nulls first limit 1), '') as country,
         sum(u.bytes_up + u.bytes_down) as bytes
       from ${usageRows(NETWORK_LEVELS, sql`, x.plmn`)} u group by u.plmn),
-    active as (select a.country, sum(a.sims) as sims from ${activeSims(r, scope, from, to, ends)} a group by 1),
+    active as (select a.country, sum(a.sims) as sims from ${activeSims(r, scope, from, to)} a group by 1),
     sold as (select x.country, sum(x.amount) as amount from ${rollupRows(SALES_LEVELS, scope, from, to, ends, sql`, x.country`, SALES_FIGURES)} x group by 1),
     countries as (select country from usage union select country from active union select country from sold)
     select c.country,
