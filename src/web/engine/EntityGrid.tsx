@@ -19,7 +19,7 @@ import type {
   SortChangedEvent,
 } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import type { CustomFieldDefinition } from '@shared/customFields';
 import type { EntitySchema } from '@shared/schema';
@@ -131,6 +131,42 @@ function showSelection(api: GridApi<EntityRow>, selected: ReadonlySet<string>) {
 
 const NO_CUSTOM: readonly CustomFieldDefinition[] = [];
 
+/** A row's height in the portal's theme, at least: the first window holds what the screen can show. */
+const ROW_HEIGHT_PX = 40;
+/** The longest the rest of the page waits for the grid to report its first rows drawn. */
+const REST_AFTER_MS = 1000;
+
+/**
+ * The rows handed to the grid as it is first drawn: about as many as the window shows, then, once the grid has drawn
+ * them and the browser has painted them (the grid's first-data event, a frame, then a task), all of them. The grid
+ * draws every row of the page (no virtualisation, see below) and its first drawing also sets the grid up, which on a
+ * page load takes hundreds of milliseconds before anything shows; the rows below the fold can follow. Only the
+ * grid's first rows are held back: once the whole page has been handed over, every later page is handed over whole.
+ */
+function useFirstWindow(rows: EntityRow[]): { shown: EntityRow[]; onFirstDataRendered: () => void } {
+  const fit = Math.max(1, Math.ceil(window.innerHeight / ROW_HEIGHT_PX));
+  const [whole, setWhole] = useState(() => rows.length <= fit);
+  const [drawn, setDrawn] = useState(false);
+  const waiting = !whole && rows.length > 0;
+  useEffect(() => {
+    if (!waiting) return;
+    let frame = 0;
+    let next = 0;
+    const done = () => setWhole(true);
+    // A hidden tab draws no frames, and a grid that reports nothing must not keep its rows short.
+    const fallback = window.setTimeout(done, REST_AFTER_MS);
+    if (drawn) frame = requestAnimationFrame(() => (next = window.setTimeout(done)));
+    return () => {
+      cancelAnimationFrame(frame);
+      window.clearTimeout(next);
+      window.clearTimeout(fallback);
+    };
+  }, [waiting, drawn]);
+  const first = useMemo(() => rows.slice(0, fit), [rows, fit]);
+  const onFirstDataRendered = useCallback(() => setDrawn(true), []);
+  return { shown: whole || rows.length <= fit ? rows : first, onFirstDataRendered };
+}
+
 export function EntityGrid({ schema, rows, sort, onSortChange, onOpenRow, columns, onColumnsChange, selection, custom = NO_CUSTOM }: EntityGridProps) {
   const intl = useIntl();
   const key = schema['x-entity'].key;
@@ -138,6 +174,7 @@ export function EntityGrid({ schema, rows, sort, onSortChange, onOpenRow, column
   const gridApi = useRef<GridApi<EntityRow> | null>(null);
   const selected = selection?.selected;
   const onSelection = selection?.onChange;
+  const { shown, onFirstDataRendered } = useFirstWindow(rows);
 
   useEffect(() => {
     if (gridApi.current && selected) showSelection(gridApi.current, selected);
@@ -218,7 +255,7 @@ export function EntityGrid({ schema, rows, sort, onSortChange, onOpenRow, column
       <AgGridReact<EntityRow>
         key={look.key}
         {...look.props}
-        rowData={rows}
+        rowData={shown}
         columnDefs={columnDefs}
         defaultColDef={DEFAULT_COLUMN}
         getRowId={getRowId}
@@ -238,6 +275,7 @@ export function EntityGrid({ schema, rows, sort, onSortChange, onOpenRow, column
         rowSelection={selection ? ROW_SELECTION : undefined}
         onGridReady={handleGridReady}
         onRowDataUpdated={handleRowDataUpdated}
+        onFirstDataRendered={onFirstDataRendered}
         onSelectionChanged={handleSelectionChanged}
         enableCellTextSelection={false}
         animateRows={false}
