@@ -522,6 +522,9 @@ describe.each(engines)('subscriber operations on %s', (engine) => {
     });
 
     it("ranks the top users of the last 24 hours within the caller's tenancy or one reseller subtree", async () => {
+      // The demo's sessions spread over the year: every subscriber uses some data in the last hour as well.
+      await sql`insert into usage_record (subscriber_id, imsi, at, request_type, bytes_up, bytes_down)
+        select subscriber_id, imsi, now() - interval '30 minutes', 'UPDATE', subscriber_id * 10, subscriber_id * 100 from subscriber`.execute(ctx.db);
       const top = (await northwind.post('/portal/subscriber-info/top24Hours', { size: 20 })).json();
       expect(top).toHaveLength(20);
       const usage = top.map((r: Row) => r.totalMb);
