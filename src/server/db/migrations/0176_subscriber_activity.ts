@@ -40,11 +40,11 @@ const USAGE_ADDED = `
   where n.bytes_up + n.bytes_down <> 0 group by n.subscriber_id, s.reseller_id, s.account_id, s.country order by 1
   on conflict (subscriber_id) do update set last_at = excluded.last_at where a.last_at < excluded.last_at;`;
 /** Removed records with bytes in (or after) the subscriber's latest quarter hour have it read again. */
-const USAGE_REMOVED = `
+export const USAGE_REMOVED = `
   perform subscriber_activity_recount(array_agg(distinct o.subscriber_id))
   from old_rows o join subscriber_activity a on a.subscriber_id = o.subscriber_id
   where o.bytes_up + o.bytes_down <> 0 and graph_slot(o.at) >= a.last_at;`;
-const USAGE_EVENTS = {
+export const USAGE_EVENTS = {
   subscriber_activity_usage_inserted: USAGE_ADDED,
   subscriber_activity_usage_deleted: USAGE_REMOVED,
   subscriber_activity_usage_updated: `${USAGE_REMOVED} ${USAGE_ADDED}`,

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { buildSubscriberActivity } from './0176_subscriber_activity';
+import { buildSubscriberActivity, USAGE_EVENTS as BEFORE, USAGE_REMOVED as LAST_AT_REMOVED } from './0176_subscriber_activity';
 
 /**
  * The map's active SIMs over a range ending in the past without reading the range's per-subscriber rollups
@@ -31,10 +31,7 @@ const USAGE_ADDED = `
   where a.last_at < excluded.last_at
     or day_bits_or(a.first_day, a.active_days, excluded.first_day, excluded.active_days) is distinct from a.active_days;`;
 /** Removed records with bytes: `last_at` read again when it may have gone (migration 0176), then the days left empty cleared. */
-const USAGE_REMOVED = `
-  perform subscriber_activity_recount(array_agg(distinct o.subscriber_id))
-  from old_rows o join subscriber_activity a on a.subscriber_id = o.subscriber_id
-  where o.bytes_up + o.bytes_down <> 0 and graph_slot(o.at) >= a.last_at;
+const USAGE_REMOVED = `${LAST_AT_REMOVED}
   update subscriber_activity a set active_days = day_bits_clear(a.first_day, a.active_days, c.days)
   from (select d.subscriber_id, array_agg(d.day) as days
     from (select distinct o.subscriber_id, ${UTC_DAY('o.at')} as day from old_rows o where o.bytes_up + o.bytes_down <> 0) d
@@ -46,19 +43,6 @@ const USAGE_EVENTS = {
   subscriber_activity_usage_inserted: USAGE_ADDED,
   subscriber_activity_usage_deleted: USAGE_REMOVED,
   subscriber_activity_usage_updated: `${USAGE_REMOVED} ${USAGE_ADDED}`,
-};
-/** Migration 0176's bodies, restored by `down`. */
-const BEFORE = {
-  added: `
-  insert into subscriber_activity as a (subscriber_id, reseller_id, account_id, country, last_at)
-  select n.subscriber_id, s.reseller_id, s.account_id, coalesce(s.country, '')::text, graph_slot(max(n.at))
-  from new_rows n join subscriber s on s.subscriber_id = n.subscriber_id
-  where n.bytes_up + n.bytes_down <> 0 group by n.subscriber_id, s.reseller_id, s.account_id, s.country order by 1
-  on conflict (subscriber_id) do update set last_at = excluded.last_at where a.last_at < excluded.last_at;`,
-  removed: `
-  perform subscriber_activity_recount(array_agg(distinct o.subscriber_id))
-  from old_rows o join subscriber_activity a on a.subscriber_id = o.subscriber_id
-  where o.bytes_up + o.bytes_down <> 0 and graph_slot(o.at) >= a.last_at;`,
 };
 
 async function defineUsageEvents(db: Kysely<any>, events: Record<string, string>) {
@@ -146,11 +130,7 @@ export async function up(db: Kysely<any>) {
 }
 
 export async function down(db: Kysely<any>) {
-  await defineUsageEvents(db, {
-    subscriber_activity_usage_inserted: BEFORE.added,
-    subscriber_activity_usage_deleted: BEFORE.removed,
-    subscriber_activity_usage_updated: `${BEFORE.removed} ${BEFORE.added}`,
-  });
+  await defineUsageEvents(db, BEFORE);
   await sql`alter table subscriber_activity drop column if exists first_day, drop column if exists active_days`.execute(db);
   await sql`drop function if exists day_bits(date[]), day_bits_or(date, bit varying, date, bit varying), day_bits_clear(date, bit varying, date[])`.execute(db);
 }

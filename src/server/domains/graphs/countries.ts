@@ -16,7 +16,7 @@ import { idSchema, INT_MIN, objectBody } from '../../http/input';
 import { LEDGER_CURRENCY } from '../ledger';
 import { rangeProperties, resolveRange, timeZoneOf, TIME_ZONE_HEADER, type RangeBody, type ResolvedRange } from './ranges';
 import { scopeOf, type ScopeBody } from './scope';
-import { graphRead, NETWORK_LEVELS, rollupRows, SALES_FIGURES, SALES_LEVELS, SUBSCRIBER_LEVELS } from './usageBy';
+import { endsOf, graphRead, NETWORK_LEVELS, rollupRows, SALES_FIGURES, SALES_LEVELS, SUBSCRIBER_LEVELS } from './usageBy';
 
 const MB = 1_048_576;
 const DAY_MS = 86_400_000;
@@ -62,14 +62,7 @@ function activeSims(r: ResolvedRange, scope: RawBuilder<SqlBool>, from: RawBuild
         ].filter(([a, b]) => a < b)
       : [[start, end]];
   const edges = pieces.map(([a, b]) => {
-    const rows = rollupRows(
-      SUBSCRIBER_LEVELS,
-      sql<SqlBool>`true`,
-      instant(a),
-      instant(b),
-      sql`(select unnest(array[${instant(a)}, ${instant(b)}]) as t)`,
-      sql`, x.subscriber_id`,
-    );
+    const rows = rollupRows(SUBSCRIBER_LEVELS, sql<SqlBool>`true`, instant(a), instant(b), endsOf(instant(a), instant(b)), sql`, x.subscriber_id`);
     return sql`select distinct u.subscriber_id from ${rows} u where u.bytes_up + u.bytes_down <> 0`;
   });
   const day = (ms: number) => sql`${new Date(ms).toISOString().slice(0, 10)}::date`;
@@ -102,7 +95,7 @@ export function countriesQuery(r: ResolvedRange, scope: RawBuilder<SqlBool>) {
   const from = sql`${r.from}::timestamptz`;
   const to = sql`${r.to}::timestamptz`;
   // Each rollup's rows of [from, to) at the coarsest levels the two ends allow (see `rollupRows`).
-  const ends = sql`(select unnest(array[${from}, ${to}]) as t)`;
+  const ends = endsOf(from, to);
   const usageRows = (levels: typeof NETWORK_LEVELS, columns: RawBuilder<unknown>) => rollupRows(levels, scope, from, to, ends, columns);
   return sql<{ country: string; sims: string; bytes: string; amount: string }>`
     with usage as (

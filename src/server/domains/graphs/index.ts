@@ -16,7 +16,7 @@ import { subtreePattern } from '../../http/tenancy';
 import { LEDGER_CURRENCY } from '../ledger';
 import { bucketOf, bucketSeries, rangeProperties, resolveRange, timeZoneOf, TIME_ZONE_HEADER, type RangeBody, type ResolvedRange } from './ranges';
 import { scopeOf, type ScopeBody } from './scope';
-import { NETWORK_LEVELS, rollupRows, SALES_FIGURES, SALES_LEVELS, salesLevels, usageLevels, graphRead, type Levels } from './usageBy';
+import { endsOf, NETWORK_LEVELS, rollupRows, SALES_FIGURES, SALES_LEVELS, salesLevels, usageLevels, graphRead, type Levels } from './usageBy';
 
 /** The numbers of subscribers with most data today and yesterday among whom the top subscribers are first looked for. */
 const TOP_CANDIDATES = [500, 10_000];
@@ -162,7 +162,7 @@ async function question(db: Kysely<Database>, request: FastifyRequest) {
 const bucketBounds = (r: ResolvedRange) =>
   sql`(select start as t from ${bucketSeries(r)} s union all select unnest(array[${r.from}::timestamptz, ${r.to}::timestamptz]))`;
 /** The range's two ends alone, for a total over it. */
-const endBounds = (r: ResolvedRange) => sql`(select unnest(array[${r.from}::timestamptz, ${r.to}::timestamptz]) as t)`;
+const endBounds = (r: ResolvedRange) => endsOf(sql`${r.from}::timestamptz`, sql`${r.to}::timestamptz`);
 /**
  * The package sales rows of a range, each once, at the coarsest levels its `bounds` allow (see `rollupRows`), from
  * `levels`: the per-reseller rollups unless the scope names an account or the rows need a key of the detailed ones.

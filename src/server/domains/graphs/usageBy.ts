@@ -82,6 +82,9 @@ const windows = (unit: 'hour' | 'day' | 'month') =>
  * filtering. Columns: `slot`, `figures` (the usage's bytes and records by default) and `columns` (more of the
  * rollup's, e.g. `, x.plmn`).
  */
+/** A range's two ends alone as the boundaries of `rollupRows`: for a total over it, nothing else splits a row. */
+export const endsOf = (from: RawBuilder<unknown>, to: RawBuilder<unknown>) => sql`(select unnest(array[${from}, ${to}]) as t)`;
+
 export function rollupRows(
   levels: Levels,
   scope: RawBuilder<SqlBool>,
@@ -207,7 +210,7 @@ export function totalsQuery(
   const d = dimensionOf(dimension, accountLevel);
   const from = sql`${range.from}::timestamptz`;
   const to = sql`${range.to}::timestamptz`;
-  const bounds = sql`(select unnest(array[${from}, ${to}]) as t)`;
+  const bounds = endsOf(from, to);
   if (dimension === 'group' && sets) {
     // Each group's subscribers (a group of groups: `members` answers group id `g.id` and `subscriber_id`).
     const perSubscriber = sql`(select m.id::text as key, x.subscriber_id, sum(x.bytes_up) as up, sum(x.bytes_down) as down, sum(x.records) as records
