@@ -18,6 +18,8 @@ export interface Config {
   seedDemo: boolean;
   /** Subscribers the demo seed creates. */
   demoSubscribers: number;
+  /** Whether the demo seed writes a year of package sales (DEMO_SALES). */
+  demoSales: boolean;
   jwtSecret?: string;
   jwtExpirySeconds: number;
   twoFactorKey?: string;
@@ -100,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Demo data fills the embedded database by default; PostgreSQL gets it only when asked.
     seedDemo: env.SEED_DEMO !== undefined ? env.SEED_DEMO === '1' || env.SEED_DEMO === 'true' : !databaseUrl,
     demoSubscribers: Number(env.DEMO_SUBSCRIBERS ?? 20000),
+    demoSales: env.DEMO_SALES !== '0' && env.DEMO_SALES !== 'false',
     jwtSecret: env.JWT_SECRET || undefined,
     jwtExpirySeconds: Number(env.JWT_EXPIRY_SECONDS ?? 3600),
     twoFactorKey: env.TWO_FACTOR_KEY || undefined,

@@ -23,7 +23,7 @@ const queue = { limit: config.dbQueueLimit, waitMs: config.dbQueueWaitMs };
 async function prepare(database: Db) {
   const adminPassword = await ensureAdmin(database.db, config.adminPassword);
   const seedStart = performance.now();
-  const demoUsers = config.seedDemo ? await seedDemo(database.db, { subscribers: config.demoSubscribers }) : [];
+  const demoUsers = config.seedDemo ? await seedDemo(database.db, { subscribers: config.demoSubscribers, sales: config.demoSales }) : [];
   return { adminPassword, demoUsers, seedSeconds: (performance.now() - seedStart) / 1000 };
 }
 

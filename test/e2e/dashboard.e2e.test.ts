@@ -49,7 +49,8 @@ async function shoot(page: Page, name: string) {
 }
 
 describe('dashboard in the browser', () => {
-  const session = browserSession();
+  // The demo as a newcomer gets it, with its year of package sales.
+  const session = browserSession({ DEMO_SALES: '1' });
 
   it('loads every widget, keeps a switched range over a refresh, and opens the subscribers of a country clicked on the map', async () => {
     const { page, portal } = session;
@@ -100,6 +101,16 @@ describe('dashboard in the browser', () => {
     await page.reload();
     await allDrawn(page);
     expect(await page.getByTestId('dashboard-range-select').inputValue()).toBe('last30Days');
+
+    // The last twelve months hold the demo's year of sales: the sales charts draw them.
+    const yearOfSales = page.waitForResponse((r) => r.url().endsWith('/portal/graphs/sales') && (r.request().postData() ?? '').includes('last12Months'));
+    await page.getByTestId('dashboard-range-select').selectOption('last12Months');
+    const sold = (await (await yearOfSales).json()) as { points: { count: number }[] };
+    expect(sold.points.filter((p) => p.count > 0).length).toBeGreaterThan(1);
+    for (const id of ['dashboard-sales', 'dashboard-sales-by'])
+      await expect.poll(() => page.getByTestId(id).getAttribute('data-state'), { timeout: 30_000 }).toBe('ready');
+    await allDrawn(page);
+    await shoot(page, 'sales-year');
 
     // The support form: a request sent to the administrator.
     await page.getByTestId('shortcut-openTicket').click();

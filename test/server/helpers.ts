@@ -121,19 +121,19 @@ export async function migratedDatabase(engine: string): Promise<Db & { url?: str
 }
 
 /** Seeds the admin user and the demo data the way every test app has them; answers the demo users' password. */
-export async function seedTestDemo(db: Db['db'], seed: { networkEvents?: boolean } = {}) {
+export async function seedTestDemo(db: Db['db'], seed: { networkEvents?: boolean; sales?: boolean } = {}) {
   await ensureAdmin(db, ADMIN_PASSWORD);
-  const demo = await seedDemo(db, { subscribers: DEMO_TEST_SUBSCRIBERS, networkEvents: seed.networkEvents ?? false });
+  const demo = await seedDemo(db, { subscribers: DEMO_TEST_SUBSCRIBERS, networkEvents: seed.networkEvents ?? false, sales: seed.sales ?? false });
   return demo[0].password;
 }
 
 /**
- * An app on a fresh database with the demo data. The demo's month of network events is left out unless
- * `seed.networkEvents` asks for it, so suites count the events their own calls write.
+ * An app on a fresh database with the demo data. The demo's month of network events and year of package sales are
+ * left out unless `seed` asks for them, so suites count the events and balances their own calls write.
  */
-export async function testApp(engine: string, options: Partial<Omit<AppOptions, 'database'>> = {}, seed: { networkEvents?: boolean } = {}) {
-  // The demo data without network events is the run's snapshot; other seeds are written anew.
-  const copy = seed.networkEvents ? undefined : await fromSnapshot(engine, 'demo');
+export async function testApp(engine: string, options: Partial<Omit<AppOptions, 'database'>> = {}, seed: { networkEvents?: boolean; sales?: boolean } = {}) {
+  // The demo data without network events and sales is the run's snapshot; other seeds are written anew.
+  const copy = seed.networkEvents || seed.sales ? undefined : await fromSnapshot(engine, 'demo');
   let database: Db & { url?: string };
   let demoPassword: string;
   if (copy) ({ database, demoPassword } = copy);

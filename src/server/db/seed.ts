@@ -9,6 +9,7 @@ import { seedResellerPricing } from './seedResellerPricing';
 import { seedInventory } from './seedInventory';
 import { seedNetworkEvents } from './seedNetworkEvents';
 import { seedSubscribers } from './seedSubscribers';
+import { DEMO_HISTORY_DAYS, seedSales } from './seedSales';
 import { seedUsage } from './seedUsage';
 import type { Database } from './types';
 
@@ -132,10 +133,14 @@ async function seedAllowedLists(trx: Kysely<Database>, resellerIds: Map<string, 
 
 /**
  * Demo resellers with a sub-reseller, roles, users and accounts for the embedded database, and `subscribers`
- * subscribers with their SIMs spread over the accounts, their usage and (unless `networkEvents` is false) a
- * month of network events.
+ * subscribers with their SIMs spread over the accounts, their usage, (unless `sales` is false) a year of package
+ * sales and (unless `networkEvents` is false) a month of network events.
  */
-export async function seedDemo(db: Kysely<Database>, opts: { subscribers?: number; networkEvents?: boolean } = {}): Promise<SeedReport['demoUsers']> {
+export async function seedDemo(
+  db: Kysely<Database>,
+  opts: { subscribers?: number; networkEvents?: boolean; sales?: boolean } = {},
+): Promise<SeedReport['demoUsers']> {
+  const sales = opts.sales ?? true;
   if (await db.selectFrom('reseller').select('id').where('id', '<>', ADMIN_RESELLER_ID).limit(1).executeTakeFirst()) return [];
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
@@ -231,12 +236,13 @@ export async function seedDemo(db: Kysely<Database>, opts: { subscribers?: numbe
     }
     await seedZones(trx as unknown as Kysely<Database>, ids);
     await seedRoamingProfiles(trx as unknown as Kysely<Database>, ids);
-    await seedPrepaid(trx as unknown as Kysely<Database>, ids);
+    await seedPrepaid(trx as unknown as Kysely<Database>, ids, sales ? new Date(Date.now() - DEMO_HISTORY_DAYS * 86_400_000).toISOString() : undefined);
     await seedOrders(trx as unknown as Kysely<Database>, ids);
   });
   await seedSubscribers(db, opts.subscribers ?? 0);
   await seedInventory(db);
   await seedUsage(db);
+  if (sales) await seedSales(db);
   if (opts.networkEvents ?? true) await seedNetworkEvents(db);
   return users;
 }

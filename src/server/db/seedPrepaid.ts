@@ -17,10 +17,13 @@ const DEMO_TEMPLATES: [string, string, string, string | null, number, string, nu
   ['Americas 30 days unlimited', 'Blue Sky Telecom', 'North America', 'Worldwide calls', 30, '45.00', null, 300, 100, 10],
 ];
 
-/** Demo prepaid templates and the resellers' opening balances (zones come first, from the demo seed). */
-export async function seedPrepaid(trx: Kysely<Database>, resellerIds: Map<string, number>) {
+/**
+ * Demo prepaid templates and the resellers' opening balances (zones come first, from the demo seed), dated `openedAt`
+ * (ISO time; now when not given).
+ */
+export async function seedPrepaid(trx: Kysely<Database>, resellerIds: Map<string, number>, openedAt?: string) {
   for (const [reseller, amount] of OPENING_BALANCES) {
-    await post(trx, { resellerId: resellerIds.get(reseller)!, amount, kind: 'opening', reference: 'opening balance' });
+    await post(trx, { resellerId: resellerIds.get(reseller)!, amount, kind: 'opening', reference: 'opening balance', at: openedAt });
   }
   const zoneId = async (table: 'locationZone' | 'destinationZone', name: string) =>
     (await trx.selectFrom(table).select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;

@@ -39,6 +39,8 @@ export interface Posting {
   confirmationCode?: string | null;
   /** Refuse the posting when it would take the balance below zero (a purchase). */
   mustCover?: boolean;
+  /** When the movement happened (ISO time), for a history written after the fact; now when not given. */
+  at?: string;
 }
 
 /** A reseller's balance as exact decimal text ("0.00" before any movement). */
@@ -80,6 +82,7 @@ export async function post(trx: Kysely<Database>, posting: Posting): Promise<{ i
       userId: posting.userId ?? null,
       confirmationCode: posting.confirmationCode ?? null,
       balanceAfter: rows[0].after,
+      ...(posting.at === undefined ? {} : { createdAt: posting.at }),
     })
     .returning(['id', sql<string>`balance_after::text`.as('balanceAfter')])
     .executeTakeFirstOrThrow();

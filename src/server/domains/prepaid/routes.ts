@@ -16,9 +16,9 @@ import { conflict, fieldError, forbidden, invalid, notFound } from '../../http/e
 import { principalOf } from '../../http/guard';
 import { idSchema, INT_MIN, objectBody, pathId, queryId } from '../../http/input';
 import { can, type Principal } from '../../http/principal';
-import { post } from '../ledger';
 import type { Database } from '../../db/types';
 import { subtreePattern } from '../../http/tenancy';
+import { expireDue, writeSale } from './sale';
 
 type Body = Record<string, unknown>;
 
@@ -70,16 +70,6 @@ const TEMPLATE_LIST_FIELDS = [
 ] as const;
 
 const withoutNulls = (row: Body): Body => Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null));
-
-/** Packages whose period has run out read as expired: brought up to date before a list is read. */
-async function expireDue(db: Kysely<Database>) {
-  await db
-    .updateTable('prepaidPackage')
-    .set({ status: 'expired' })
-    .where('status', '=', 'active')
-    .where('expirationDate', '<=', sql<Date>`now()`)
-    .execute();
-}
 
 /** Bodies of named ids (each a choice of the screen: "please choose" when missing or wrong), flags, nothing else. */
 const choice = { ...idSchema({}, 'type'), errorMessage: 'validation.select.required' };
@@ -236,49 +226,14 @@ export function registerPrepaidRoutes(app: FastifyInstance, db: Kysely<Database>
         .executeTakeFirst();
       if (!template) throw notFound();
       if (!subscriber.path.startsWith(String(template.resellerPath))) throw invalid([fieldError('templateId', 'offered', 'prepaid.template.notOffered')]);
-      const waits = body.activateUponFirstUse === true;
-      const row = await trx
-        .insertInto('prepaidPackage')
-        .values({
-          templateId: template.id,
-          subscriberId: subscriber.subscriberId,
-          resellerId: subscriber.resellerId,
-          accountId: subscriber.accountId,
-          locationZoneId: template.locationZoneId,
-          destinationZoneId: template.destinationZoneId,
-          periodDays: template.periodDays,
-          activationDate: waits ? null : sql`now()`,
-          expirationDate: waits ? null : sql`now() + make_interval(days => ${template.periodDays}::int)`,
-          priority: template.priority,
-          mocMinutes: template.moCallMinutes,
-          mtcMinutes: template.mtCallMinutes,
-          smsOut: template.moSms,
-          smsIn: template.mtSms,
-          bitrate: template.bitrate,
-          dataMb: template.dataMb,
-          unlimitedData: template.unlimitedData,
-          dataSlices: template.slices,
-          status: waits ? 'pending' : 'active',
-          price: kind === 'purchase' ? template.price : '0',
-          saleKind: kind,
-          paymentDate: kind === 'purchase' ? sql`now()` : null,
-          activateUponFirstUse: waits,
-          soldBy: principal.username,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      if (kind === 'purchase') {
-        const entry = await post(trx, {
-          resellerId: subscriber.resellerId,
-          amount: `-${template.price}`,
-          kind: 'purchase',
-          userId: principal.userId,
-          mustCover: true,
-          reference: `prepaid package ${row.id} (template ${template.id}, subscriber ${subscriber.subscriberId})`,
-        });
-        await trx.updateTable('prepaidPackage').set({ ledgerEntryId: entry.id }).where('id', '=', row.id).execute();
-      }
-      return row.id as number;
+      return writeSale(trx, {
+        subscriber,
+        template,
+        kind,
+        activateUponFirstUse: body.activateUponFirstUse,
+        soldBy: principal.username,
+        userId: principal.userId,
+      });
     });
     return packages.get(id, { principal });
   }

@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { PRIVILEGE_CATALOGUE } from '@shared/privileges';
 import { renderWithProviders, signedIn } from '@web/test/renderWithProviders';
@@ -43,6 +44,20 @@ const state = (id: string) => screen.getByTestId(id).dataset.state;
 const ready = (id: string) => waitFor(() => expect(state(id)).toBe('ready'));
 
 describe('dashboard', () => {
+  it('reads a trend with nothing in either period as none, and something after nothing as new', async () => {
+    api.server.use(
+      http.post('/portal/graphs/trends', () =>
+        HttpResponse.json({
+          usage: { last24Hours: 12, previousDailyAverage: 0, direction: 'up', percent: null, unit: 'MB' },
+          sales: { last24Hours: 0, previousDailyAverage: 0, direction: 'flat', percent: null, unit: 'USD' },
+        }),
+      ),
+    );
+    render('nora');
+    await waitFor(() => expect(screen.getByTestId('dashboard-trend-sales').textContent).toContain('none'));
+    expect(screen.getByTestId('dashboard-trend-usage').textContent).toContain('new');
+  });
+
   it('draws every graph of the range, and a new range is asked of the server and kept in the address', async () => {
     render('nora');
     for (const id of ['dashboard-map', 'dashboard-usage', 'dashboard-sales', 'dashboard-sales-by', 'dashboard-top']) await ready(id);

@@ -13,10 +13,13 @@ function TrendCard({ id, trend, format, loading }: { id: 'usage' | 'sales'; tren
   const intl = useIntl();
   const Icon = trend ? ICONS[trend.direction] : ArrowRightIcon;
   const skeleton = loading ? Classes.SKELETON : undefined;
+  // Nothing in either period reads "none"; something after nothing reads "new".
   const percent =
-    trend?.percent === null || trend?.percent === undefined
-      ? intl.formatMessage({ id: 'dashboard.trend.noAverage' })
-      : intl.formatNumber(trend.percent / 100, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' });
+    trend && trend.last24Hours === 0 && trend.previousDailyAverage === 0
+      ? intl.formatMessage({ id: 'dashboard.trend.none' })
+      : trend?.percent === null || trend?.percent === undefined
+        ? intl.formatMessage({ id: 'dashboard.trend.noAverage' })
+        : intl.formatNumber(trend.percent / 100, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' });
   return (
     <Card className="portal-trend" data-testid={`dashboard-trend-${id}`} data-direction={trend?.direction}>
       <H4 className="portal-trend-title">
