@@ -127,6 +127,8 @@ interface PageArgs {
   req: NormalisedListRequest;
   v: Visibility;
   offset: number;
+  /** The sort value of the row a page comes after (`page.after`; see `afterValue`). */
+  afterValue?: unknown;
 }
 
 /** A parameter of a kept statement: read from each request that runs it (see `EntityRepository.statement`). */
@@ -331,12 +333,39 @@ export class EntityRepository {
     return Object.entries(this.schema.properties).filter(([, p]) => !p['x-join'] && !p.writeOnly && !p['x-apart']);
   }
 
-  /** Every readable column, in the order of `selected`. */
-  private selectAll(q: AnyQuery): AnyQuery {
+  /**
+   * Every readable column, in the order of `selected`. Joined properties from `q`'s joins (`base`), or with `joined`,
+   * those it names; the others each by a subquery on their table's key (see `pageJoins`).
+   */
+  private selectAll(q: AnyQuery, joined?: ReadonlySet<string>): AnyQuery {
     const own = this.ownSelected().map(([name]) => this.ref(name).as(name));
-    const joined = this.joins.map((j) => this.ref(j.prop).as(j.prop));
+    const joins = this.joins.map((j) =>
+      !joined || joined.has(j.prop)
+        ? this.ref(j.prop).as(j.prop)
+        : this.reads
+            .selectFrom(`${j.table} as ${j.alias}`)
+            .select(`${j.alias}.${j.column}`)
+            .where(`${j.alias}.${j.key}`, '=', sql.ref(`${T}.${j.on}`))
+            .as(j.prop),
+    );
     const version = this.versioned ? [sql.ref(`${T}.${VERSION}`).as(VERSION)] : [];
-    return q.select([...own, ...joined, ...version]);
+    return q.select([...own, ...joins, ...version]);
+  }
+
+  /**
+   * The joined properties a page's rows take by joining their table: the order's, and those of a join that brings
+   * several; each other one comes by a subquery on its table's key (see `selectAll`). Fewer joins are quicker to plan,
+   * which PostgreSQL does on every run of a page's statement.
+   */
+  private pageJoins(req: NormalisedListRequest): Set<string> {
+    const shared = (alias: string) => this.joins.filter((j) => j.alias === alias).length > 1;
+    return new Set(this.joins.filter((j) => j.prop === req.sortBy || shared(j.alias)).map((j) => j.prop));
+  }
+
+  /** A page's rows with every readable column, in the list's order (see `pageJoins`). */
+  private pageRows(req: NormalisedListRequest): AnyQuery {
+    const joined = this.pageJoins(req);
+    return this.ordered(this.selectAll(this.base(this.reads, joined), joined), req);
   }
 
   /**
@@ -565,34 +594,58 @@ export class EntityRepository {
   }
 
   /**
-   * Keyset paging: the rows after the row whose key is `req.after`, in the list's order (empty values last), as
-   * a condition an index can serve. The row must be one the caller sees.
+   * The sort value of the row whose key is `req.after` (keyset paging), which must be one the caller sees: by a kept
+   * statement for a request of `shape`, else built for this request.
    */
-  private async afterRow(q: AnyQuery, req: NormalisedListRequest, v: Visibility): Promise<AnyQuery> {
-    if (req.after === undefined) return q;
-    const row = await this.listed(this.base(this.reads), v).select(this.ref(req.sortBy).as('v')).where(this.ref(this.key), '=', req.after).executeTakeFirst();
-    if (!row) throw new ListRequestError('page.after', 'exists', 'validation.page.after');
+  private async afterValue(req: NormalisedListRequest, v: Visibility, shape: string | undefined, args: PageArgs): Promise<unknown> {
+    const lookup = () =>
+      this.listed(this.base(this.reads, this.usedBy(req, v)), v)
+        .select(this.ref(req.sortBy).as('v'))
+        .where(
+          this.ref(this.key),
+          '=',
+          this.bind(req.after, (a) => a.req.after),
+        );
+    const row =
+      shape === undefined ? ((await lookup().executeTakeFirst()) as Row | undefined)?.v : (await this.statement('after', shape, args, lookup))[0]?.[0];
+    if (row === undefined) throw new ListRequestError('page.after', 'exists', 'validation.page.after');
+    return row;
+  }
+
+  /**
+   * Keyset paging: the rows after the row whose key is `req.after` and whose sort value is `value` (see
+   * `afterValue`), in the list's order (empty values last), as a condition an index can serve. A kept statement reads
+   * both from each request; its SQL differs by whether the list is sorted by its key and whether the value is empty
+   * (see `afterKind`).
+   */
+  private afterward(q: AnyQuery, req: NormalisedListRequest, value: unknown): AnyQuery {
     const op = req.sortDir === 'desc' ? '<' : '>';
     const col = this.ref(req.sortBy);
     const key = this.ref(this.key);
-    const value = row.v;
+    const after = this.bind(req.after, (a) => a.req.after);
     return q.where((eb: ExpressionBuilder<any, any>) => {
-      if (req.sortBy === this.key) return eb(key, op, req.after);
-      if (value === null || value === undefined) return eb.and([eb(col, 'is', null), eb(key, op, req.after)]);
-      const later = eb.and([eb(col, `${op}=`, value), eb.or([eb(col, op, value), eb(key, op, req.after)])]);
+      if (req.sortBy === this.key) return eb(key, op, after);
+      if (value === null) return eb.and([eb(col, 'is', null), eb(key, op, after)]);
+      const at = this.bind(value, (a) => a.afterValue);
+      const later = eb.and([eb(col, `${op}=`, at), eb.or([eb(col, op, at), eb(key, op, after)])]);
       return eb.or([later, eb(col, 'is', null)]);
     });
+  }
+
+  /** What the SQL of a page after a row (`afterward`) depends on beyond the request's shape: '' when not paging after one. */
+  private afterKind(req: NormalisedListRequest, value: unknown): string {
+    if (req.after === undefined) return '';
+    return req.sortBy === this.key ? ' after' : value === null ? ' after an empty value' : ' after a value';
   }
 
   /**
    * What decides the SQL of a page's statements beyond the schema: the order, the search and how each of its
    * comparisons matches, the caller's kind of tenancy, the rows hidden unless asked for and the properties the rows
-   * must equal. Undefined where kept statements do not serve (see `statement`): on read replicas, for keyset paging,
-   * for searches whose SQL depends on the key's value (countries, custom fields) and for the tenancies of resellers
+   * must equal. Undefined where kept statements do not serve (see `statement`): on read replicas, for searches whose SQL depends on the key's value (countries, custom fields) and for the tenancies of resellers
    * themselves and of rows inherited from above.
    */
   private shapeOf(req: NormalisedListRequest, v: Visibility): string | undefined {
-    if (!this.arrays || req.after !== undefined) return undefined;
+    if (!this.arrays) return undefined;
     const { principal } = v;
     const entity = this.schema['x-entity'];
     if (entity.scope === 'tree' || (entity.scope === 'reseller' && entity.inherited && !principal.isAdmin)) return undefined;
@@ -732,12 +785,7 @@ export class EntityRepository {
     const rowsOf = (kind: string, keys: () => AnyQuery) =>
       run(
         kind,
-        () =>
-          this.ordered(this.selectAll(this.base(this.reads)), req).where(
-            this.ref(this.key),
-            'in',
-            this.reads.selectFrom(keys().limit(size()).offset(from()).as('p')).select('p.k'),
-          ),
+        () => this.pageRows(req).where(this.ref(this.key), 'in', this.reads.selectFrom(keys().limit(size()).offset(from()).as('p')).select('p.k')),
         this.selected,
       );
 
@@ -749,7 +797,7 @@ export class EntityRepository {
       const { items, length, counted } = await run(
         'counted',
         () =>
-          this.ordered(this.selectAll(this.base(this.reads)), req)
+          this.pageRows(req)
             .innerJoin(
               this.fencedKeys(filtered(), req, limit + 1)
                 .select(sql<number>`count(*) over ()`.as('n'))
@@ -780,14 +828,14 @@ export class EntityRepository {
     }
     const { total, estimate } = counted;
     if (!estimate && (total === 0 || (req.after === undefined && offset >= total))) return answer([], total, false);
-    // Kept statements never page after a row (see `shapeOf`): their query is built only when first kept.
-    const start = shape === undefined ? await this.afterRow(filtered(), req, v) : undefined;
-    const matching = () => start ?? filtered();
+    if (req.after !== undefined) args.afterValue = await this.afterValue(req, v, shape, args);
+    const matching = () => (req.after === undefined ? filtered() : this.afterward(filtered(), req, args.afterValue));
+    const after = this.afterKind(req, args.afterValue);
     // Many matches: walking the index of the order finds a page of them soon. A counted few: see `fencedKeys`.
     return answer(
       (estimate
-        ? await rowsOf('estimated', () => this.ordered(matching().select(this.ref(this.key).as('k')), req))
-        : await rowsOf('few', () => this.fencedKeys(matching(), req))
+        ? await rowsOf(`estimated${after}`, () => this.ordered(matching().select(this.ref(this.key).as('k')), req))
+        : await rowsOf(`few${after}`, () => this.fencedKeys(matching(), req))
       ).items,
       total,
       estimate,
