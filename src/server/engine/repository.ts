@@ -333,39 +333,12 @@ export class EntityRepository {
     return Object.entries(this.schema.properties).filter(([, p]) => !p['x-join'] && !p.writeOnly && !p['x-apart']);
   }
 
-  /**
-   * Every readable column, in the order of `selected`. Joined properties from `q`'s joins (`base`), or with `joined`,
-   * those it names; the others each by a subquery on their table's key (see `pageJoins`).
-   */
-  private selectAll(q: AnyQuery, joined?: ReadonlySet<string>): AnyQuery {
+  /** Every readable column, in the order of `selected`. */
+  private selectAll(q: AnyQuery): AnyQuery {
     const own = this.ownSelected().map(([name]) => this.ref(name).as(name));
-    const joins = this.joins.map((j) =>
-      !joined || joined.has(j.prop)
-        ? this.ref(j.prop).as(j.prop)
-        : this.reads
-            .selectFrom(`${j.table} as ${j.alias}`)
-            .select(`${j.alias}.${j.column}`)
-            .where(`${j.alias}.${j.key}`, '=', sql.ref(`${T}.${j.on}`))
-            .as(j.prop),
-    );
+    const joined = this.joins.map((j) => this.ref(j.prop).as(j.prop));
     const version = this.versioned ? [sql.ref(`${T}.${VERSION}`).as(VERSION)] : [];
-    return q.select([...own, ...joins, ...version]);
-  }
-
-  /**
-   * The joined properties a page's rows take by joining their table: the order's, and those of a join that brings
-   * several; each other one comes by a subquery on its table's key (see `selectAll`). Fewer joins are quicker to plan,
-   * which PostgreSQL does on every run of a page's statement.
-   */
-  private pageJoins(req: NormalisedListRequest): Set<string> {
-    const shared = (alias: string) => this.joins.filter((j) => j.alias === alias).length > 1;
-    return new Set(this.joins.filter((j) => j.prop === req.sortBy || shared(j.alias)).map((j) => j.prop));
-  }
-
-  /** A page's rows with every readable column, in the list's order (see `pageJoins`). */
-  private pageRows(req: NormalisedListRequest): AnyQuery {
-    const joined = this.pageJoins(req);
-    return this.ordered(this.selectAll(this.base(this.reads, joined), joined), req);
+    return q.select([...own, ...joined, ...version]);
   }
 
   /**
@@ -641,8 +614,9 @@ export class EntityRepository {
   /**
    * What decides the SQL of a page's statements beyond the schema: the order, the search and how each of its
    * comparisons matches, the caller's kind of tenancy, the rows hidden unless asked for and the properties the rows
-   * must equal. Undefined where kept statements do not serve (see `statement`): on read replicas, for searches whose SQL depends on the key's value (countries, custom fields) and for the tenancies of resellers
-   * themselves and of rows inherited from above.
+   * must equal. Undefined where kept statements do not serve (see `statement`): on read replicas, for searches whose
+   * SQL depends on the key's value (countries, custom fields) and for the tenancies of resellers themselves and of
+   * rows inherited from above. A page after a row adds to it (see `afterKind`).
    */
   private shapeOf(req: NormalisedListRequest, v: Visibility): string | undefined {
     if (!this.arrays) return undefined;
@@ -785,7 +759,12 @@ export class EntityRepository {
     const rowsOf = (kind: string, keys: () => AnyQuery) =>
       run(
         kind,
-        () => this.pageRows(req).where(this.ref(this.key), 'in', this.reads.selectFrom(keys().limit(size()).offset(from()).as('p')).select('p.k')),
+        () =>
+          this.ordered(this.selectAll(this.base(this.reads)), req).where(
+            this.ref(this.key),
+            'in',
+            this.reads.selectFrom(keys().limit(size()).offset(from()).as('p')).select('p.k'),
+          ),
         this.selected,
       );
 
@@ -797,7 +776,7 @@ export class EntityRepository {
       const { items, length, counted } = await run(
         'counted',
         () =>
-          this.pageRows(req)
+          this.ordered(this.selectAll(this.base(this.reads)), req)
             .innerJoin(
               this.fencedKeys(filtered(), req, limit + 1)
                 .select(sql<number>`count(*) over ()`.as('n'))
