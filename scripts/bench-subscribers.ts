@@ -13,7 +13,10 @@
  * (50 and 100 rows), the ICCID search, the multi-field search and a sorted, filtered page, also the latency at one
  * client: the HTTP call against the same SQL (the statements the server runs for that page, captured from its own
  * list code) run directly through pg, one at a time. BENCH_LISTS_ONLY=1 leaves out the export, the browser, the
- * custom fields and the bulk suspend; BENCH_PGLITE_SUBSCRIBERS=0 leaves out PGlite.
+ * custom fields and the bulk suspend; BENCH_PGLITE_SUBSCRIBERS=0 leaves out PGlite. BENCH_KEEP_DATABASE=<name> loads the
+ * subscribers into a PostgreSQL database of that name on the server of TEST_DATABASE_URL and keeps it: a later run
+ * with the same name (and size) measures over it again without loading (with BENCH_LISTS_ONLY=1: the other parts
+ * write to it); drop it by hand when done.
  *
  *   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:subscribers
  *   BENCH_SUBSCRIBERS=200000 BENCH_SECONDS=5 npm run bench:subscribers
@@ -48,6 +51,7 @@ const pgUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
 const WEB_ROOT = resolve(process.env.WEB_ROOT ?? 'dist/web');
 const BULK_SUBSCRIBERS = Number(process.env.BENCH_BULK ?? 100_000);
 const LISTS_ONLY = process.env.BENCH_LISTS_ONLY === '1';
+const KEEP_DATABASE = process.env.BENCH_KEEP_DATABASE;
 
 /** The resident memory of a process, from /proc (Linux), in bytes. */
 function residentBytes(pid: number): number {
@@ -407,15 +411,50 @@ if (PGLITE_ROWS > 0) {
   if (exportRow) exports.push(exportRow);
 }
 
+/**
+ * The database BENCH_KEEP_DATABASE names, and whether it holds a previous run's subscribers (then nothing is loaded):
+ * created, migrated and seeded when it does not exist, never dropped.
+ */
+async function keptDatabase(name: string): Promise<{ database: Db & { url: string }; loaded: boolean }> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`BENCH_KEEP_DATABASE: not a plain database name: ${name}`);
+  const admin = new pg.Client({ connectionString: pgUrl });
+  await admin.connect();
+  let exists;
+  try {
+    exists = (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
+    if (!exists) await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(pgUrl!);
+  url.pathname = `/${name}`;
+  const database = { ...(await openDatabase({ databaseUrl: url.toString() })), url: url.toString() };
+  const db = database.db as unknown as Kysely<Database>;
+  if (!exists) {
+    await ensureAdmin(database.db, PASSWORD);
+    await seedDemo(database.db, { subscribers: 0 });
+  }
+  const { n } = await db
+    .selectFrom('subscriber')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
+  if (Number(n) !== 0 && Number(n) !== PG_ROWS) throw new Error(`BENCH_KEEP_DATABASE: ${name} holds ${n} subscribers, not ${PG_ROWS}`);
+  return { database, loaded: Number(n) === PG_ROWS };
+}
+
 if (pgUrl) {
-  const database = await setUp('postgres', '');
-  const started = performance.now();
-  const written = await copySubscribers(database.db, PG_ROWS, database.url ?? pgUrl);
-  const loadSeconds = (performance.now() - started) / 1000;
-  for (const table of ['sim_card', 'subscriber', 'subscriber_msisdn', 'sponsor_imsi']) await sql`vacuum analyze ${sql.id(table)}`.execute(database.db);
-  console.log(
-    `[postgres] loaded ${PG_ROWS.toLocaleString('en')} subscribers (${written.toLocaleString('en')} rows with SIM cards, MSISDNs and sponsor IMSIs) through COPY in ${loadSeconds.toFixed(1)} s: ${Math.round(written / loadSeconds).toLocaleString('en')} rows/s, ${Math.round(PG_ROWS / loadSeconds).toLocaleString('en')} subscribers/s`,
-  );
+  const kept = KEEP_DATABASE ? await keptDatabase(KEEP_DATABASE) : undefined;
+  const database = kept?.database ?? (await setUp('postgres', ''));
+  if (kept?.loaded) console.log(`[postgres] ${PG_ROWS.toLocaleString('en')} subscribers kept in ${KEEP_DATABASE} by an earlier run`);
+  else {
+    const started = performance.now();
+    const written = await copySubscribers(database.db, PG_ROWS, database.url ?? pgUrl);
+    const loadSeconds = (performance.now() - started) / 1000;
+    for (const table of ['sim_card', 'subscriber', 'subscriber_msisdn', 'sponsor_imsi']) await sql`vacuum analyze ${sql.id(table)}`.execute(database.db);
+    console.log(
+      `[postgres] loaded ${PG_ROWS.toLocaleString('en')} subscribers (${written.toLocaleString('en')} rows with SIM cards, MSISDNs and sponsor IMSIs) through COPY in ${loadSeconds.toFixed(1)} s: ${Math.round(written / loadSeconds).toLocaleString('en')} rows/s, ${Math.round(PG_ROWS / loadSeconds).toLocaleString('en')} subscribers/s`,
+    );
+  }
   const { rows, exportRow } = await measure('postgres', database, PG_ROWS, mkdtempSync(join(tmpdir(), 'bench-unused-')));
   lists.push(...rows);
   if (exportRow) exports.push(exportRow);

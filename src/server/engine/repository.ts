@@ -127,6 +127,8 @@ interface PageArgs {
   req: NormalisedListRequest;
   v: Visibility;
   offset: number;
+  /** The sort value of the row a page comes after (`page.after`; see `afterValue`). */
+  afterValue?: unknown;
 }
 
 /** A parameter of a kept statement: read from each request that runs it (see `EntityRepository.statement`). */
@@ -565,34 +567,59 @@ export class EntityRepository {
   }
 
   /**
-   * Keyset paging: the rows after the row whose key is `req.after`, in the list's order (empty values last), as
-   * a condition an index can serve. The row must be one the caller sees.
+   * The sort value of the row whose key is `req.after` (keyset paging), which must be one the caller sees: by a kept
+   * statement for a request of `shape`, else built for this request.
    */
-  private async afterRow(q: AnyQuery, req: NormalisedListRequest, v: Visibility): Promise<AnyQuery> {
-    if (req.after === undefined) return q;
-    const row = await this.listed(this.base(this.reads), v).select(this.ref(req.sortBy).as('v')).where(this.ref(this.key), '=', req.after).executeTakeFirst();
-    if (!row) throw new ListRequestError('page.after', 'exists', 'validation.page.after');
+  private async afterValue(req: NormalisedListRequest, v: Visibility, shape: string | undefined, args: PageArgs): Promise<unknown> {
+    const lookup = () =>
+      this.listed(this.base(this.reads, this.usedBy(req, v)), v)
+        .select(this.ref(req.sortBy).as('v'))
+        .where(
+          this.ref(this.key),
+          '=',
+          this.bind(req.after, (a) => a.req.after),
+        );
+    const row =
+      shape === undefined ? ((await lookup().executeTakeFirst()) as Row | undefined)?.v : (await this.statement('after', shape, args, lookup))[0]?.[0];
+    if (row === undefined) throw new ListRequestError('page.after', 'exists', 'validation.page.after');
+    return row;
+  }
+
+  /**
+   * Keyset paging: the rows after the row whose key is `req.after` and whose sort value is `value` (see
+   * `afterValue`), in the list's order (empty values last), as a condition an index can serve. A kept statement reads
+   * both from each request; its SQL differs by whether the list is sorted by its key and whether the value is empty
+   * (see `afterKind`).
+   */
+  private afterward(q: AnyQuery, req: NormalisedListRequest, value: unknown): AnyQuery {
     const op = req.sortDir === 'desc' ? '<' : '>';
     const col = this.ref(req.sortBy);
     const key = this.ref(this.key);
-    const value = row.v;
+    const after = this.bind(req.after, (a) => a.req.after);
     return q.where((eb: ExpressionBuilder<any, any>) => {
-      if (req.sortBy === this.key) return eb(key, op, req.after);
-      if (value === null || value === undefined) return eb.and([eb(col, 'is', null), eb(key, op, req.after)]);
-      const later = eb.and([eb(col, `${op}=`, value), eb.or([eb(col, op, value), eb(key, op, req.after)])]);
+      if (req.sortBy === this.key) return eb(key, op, after);
+      if (value === null) return eb.and([eb(col, 'is', null), eb(key, op, after)]);
+      const at = this.bind(value, (a) => a.afterValue);
+      const later = eb.and([eb(col, `${op}=`, at), eb.or([eb(col, op, at), eb(key, op, after)])]);
       return eb.or([later, eb(col, 'is', null)]);
     });
+  }
+
+  /** What the SQL of a page after a row (`afterward`) depends on beyond the request's shape: '' when not paging after one. */
+  private afterKind(req: NormalisedListRequest, value: unknown): string {
+    if (req.after === undefined) return '';
+    return req.sortBy === this.key ? ' after' : value === null ? ' after an empty value' : ' after a value';
   }
 
   /**
    * What decides the SQL of a page's statements beyond the schema: the order, the search and how each of its
    * comparisons matches, the caller's kind of tenancy, the rows hidden unless asked for and the properties the rows
-   * must equal. Undefined where kept statements do not serve (see `statement`): on read replicas, for keyset paging,
-   * for searches whose SQL depends on the key's value (countries, custom fields) and for the tenancies of resellers
-   * themselves and of rows inherited from above.
+   * must equal. Undefined where kept statements do not serve (see `statement`): on read replicas, for searches whose
+   * SQL depends on the key's value (countries, custom fields) and for the tenancies of resellers themselves and of
+   * rows inherited from above. A page after a row adds to it (see `afterKind`).
    */
   private shapeOf(req: NormalisedListRequest, v: Visibility): string | undefined {
-    if (!this.arrays || req.after !== undefined) return undefined;
+    if (!this.arrays) return undefined;
     const { principal } = v;
     const entity = this.schema['x-entity'];
     if (entity.scope === 'tree' || (entity.scope === 'reseller' && entity.inherited && !principal.isAdmin)) return undefined;
@@ -780,14 +807,14 @@ export class EntityRepository {
     }
     const { total, estimate } = counted;
     if (!estimate && (total === 0 || (req.after === undefined && offset >= total))) return answer([], total, false);
-    // Kept statements never page after a row (see `shapeOf`): their query is built only when first kept.
-    const start = shape === undefined ? await this.afterRow(filtered(), req, v) : undefined;
-    const matching = () => start ?? filtered();
+    if (req.after !== undefined) args.afterValue = await this.afterValue(req, v, shape, args);
+    const matching = () => (req.after === undefined ? filtered() : this.afterward(filtered(), req, args.afterValue));
+    const after = this.afterKind(req, args.afterValue);
     // Many matches: walking the index of the order finds a page of them soon. A counted few: see `fencedKeys`.
     return answer(
       (estimate
-        ? await rowsOf('estimated', () => this.ordered(matching().select(this.ref(this.key).as('k')), req))
-        : await rowsOf('few', () => this.fencedKeys(matching(), req))
+        ? await rowsOf(`estimated${after}`, () => this.ordered(matching().select(this.ref(this.key).as('k')), req))
+        : await rowsOf(`few${after}`, () => this.fencedKeys(matching(), req))
       ).items,
       total,
       estimate,
