@@ -129,7 +129,7 @@ async function lighthouseScores(url: string) {
   }
 }
 
-const portal = await startPortal({ DEMO_SUBSCRIBERS: SUBSCRIBERS, LOG_LEVEL: 'warn' });
+const portal = await startPortal({ DEMO_SUBSCRIBERS: SUBSCRIBERS, DEMO_SALES: '1', LOG_LEVEL: 'warn' });
 try {
   console.log(
     `bench:web on ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), load ${loadavg()[0].toFixed(2)}, ${SUBSCRIBERS} demo subscribers, embedded database`,
