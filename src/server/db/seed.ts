@@ -9,7 +9,7 @@ import { seedResellerPricing } from './seedResellerPricing';
 import { seedInventory } from './seedInventory';
 import { seedNetworkEvents } from './seedNetworkEvents';
 import { seedSubscribers } from './seedSubscribers';
-import { DEMO_HISTORY_DAYS, seedSales } from './seedSales';
+import { demoOpenedAt, seedSales } from './seedSales';
 import { seedUsage } from './seedUsage';
 import type { Database } from './types';
 
@@ -236,7 +236,7 @@ export async function seedDemo(
     }
     await seedZones(trx as unknown as Kysely<Database>, ids);
     await seedRoamingProfiles(trx as unknown as Kysely<Database>, ids);
-    await seedPrepaid(trx as unknown as Kysely<Database>, ids, sales ? new Date(Date.now() - DEMO_HISTORY_DAYS * 86_400_000).toISOString() : undefined);
+    await seedPrepaid(trx as unknown as Kysely<Database>, ids, sales ? demoOpenedAt() : undefined);
     await seedOrders(trx as unknown as Kysely<Database>, ids);
   });
   await seedSubscribers(db, opts.subscribers ?? 0);

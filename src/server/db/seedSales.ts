@@ -8,7 +8,10 @@ const ONE_IN = 50;
 const KEPT_SHARE = 0.2;
 const DAY_MS = 86_400_000;
 /** The demo's history starts this long before the seed: the resellers' opening balances are dated then. */
-export const DEMO_HISTORY_DAYS = 366;
+const DEMO_HISTORY_DAYS = 366;
+
+/** When the demo's resellers opened their balances, a year and a day before the sales (ISO time). */
+export const demoOpenedAt = () => new Date(Date.now() - DEMO_HISTORY_DAYS * DAY_MS).toISOString();
 
 /**
  * The demo's package sales: one subscriber in fifty bought a package offered to it (a template of its reseller or of
