@@ -14,9 +14,9 @@
  *     account and network by hour, day and month; per reseller by hour, day and month). The quarter-hour rows and
  *     the per-subscriber hours of those days are not generated: a range reads them only in the hours and days
  *     holding its two ends, and the named ranges' ends fall in the raw days;
- *   - each subscriber's latest quarter hour with usage, the UTC days it used data on, and their histogram by day
- *     (`subscriber_activity`, `active_day`) built from the per-subscriber rollups, before the raw days move them
- *     forward;
+ *   - each subscriber's latest quarter hour with usage, the UTC days it used data on, their histogram by day and the
+ *     steps between those days (`subscriber_activity`, `active_day`, `active_day_prev`) built from the per-subscriber
+ *     rollups, before the raw days move them forward;
  *   - each subscriber's bytes of a day and the day before (`usage_subscriber_recent_days`) built from the generated
  *     days, before the raw days add theirs;
  * - BENCH_GRAPHS_SALES package sales over the year (default: one a subscriber), the sales rollups (every level, the
@@ -31,7 +31,7 @@
  *   BENCH_GRAPHS_SUBSCRIBERS=50000 BENCH_REQUESTS=16 npm run bench:graphs   a quick run
  *   BENCH_RANGES=last30Days,last12Months BENCH_CALLS=usage,usageBy:subscriber   only those
  *   BENCH_EXPLAIN=1 npm run bench:graphs   also prints the plans of the totals per subscriber over 12 months and of the
- *                                          map's countries over 12 months and the custom 92 days
+ *                                          map's countries over the last 24 hours, 12 months and the custom 92 days
  *   BENCH_GRAPHS_DATABASE=bench_graphs npm run bench:graphs   keeps the database under that name: the first run loads
  *                                          it and leaves it, later runs only migrate it and time the calls (its raw
  *                                          days stay those of the load); drop it by hand when done
@@ -44,11 +44,12 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { buildApp } from '@server/app';
 import { buildSubscriberActivityWithDays } from '@server/db/migrations/0180_subscriber_active_days';
+import { buildActiveDayPrev } from '@server/db/migrations/0181_active_day_prev';
 import { buildRecentDays } from '@server/db/migrations/0178_subscriber_recent_days';
 import { ensureAdmin, seedDemo } from '@server/db/seed';
 import { openDatabase } from '@server/db';
 import { copySubscribers } from './lib/copySubscribers';
-import { totalsQuery } from '@server/domains/graphs/usageBy';
+import { graphRead, totalsQuery } from '@server/domains/graphs/usageBy';
 import { countriesQuery } from '@server/domains/graphs/countries';
 import { resolveRange } from '@server/domains/graphs/ranges';
 import { freshDatabase } from '../test/server/helpers';
@@ -270,6 +271,9 @@ try {
     t = performance.now();
     await buildSubscriberActivityWithDays(db);
     load.push(`subscriber_activity (with its day bits, migration 0180) and active_day ${s(performance.now() - t)}`);
+    t = performance.now();
+    await buildActiveDayPrev(db);
+    load.push(`active_day_prev (migration 0181) ${s(performance.now() - t)}`);
     await client.query('alter table subscriber_activity enable trigger user');
     // Each subscriber's bytes of today and yesterday (migration 0178) as far as generated days hold them (the day
     // before the raw days counts for the first raw day's row); the raw days add theirs through the triggers.
@@ -352,14 +356,16 @@ try {
   }
 
   if (process.env.BENCH_EXPLAIN === '1') {
-    const explain = async (query: CompiledQuery) => {
-      const { rows: plan } = await sql
-        .raw<{ 'QUERY PLAN': string }>(
-          `explain (analyze, buffers) ${query.sql.replace(/\$(\d+)/g, (_m, i) => `'${String(query.parameters[Number(i) - 1]).replace(/'/g, "''")}'`)}`,
-        )
-        .execute(db);
-      console.log(plan.map((r) => Object.values(r)[0]).join('\n'));
-    };
+    // As the calls read (graphRead: no JIT, 64 MB to group in).
+    const explain = (query: CompiledQuery) =>
+      graphRead(db, async (trx) => {
+        const { rows: plan } = await sql
+          .raw<{ 'QUERY PLAN': string }>(
+            `explain (analyze, buffers) ${query.sql.replace(/\$(\d+)/g, (_m, i) => `'${String(query.parameters[Number(i) - 1]).replace(/'/g, "''")}'`)}`,
+          )
+          .execute(trx);
+        console.log(plan.map((r) => Object.values(r)[0]).join('\n'));
+      });
     await explain(
       sql`select count(*) from ${totalsQuery(await resolveRange(db, { range: 'last12Months' }, ZONE), 'subscriber', sql`true`, false, null)} t`.compile(db),
     );
@@ -368,7 +374,8 @@ try {
       from: new Date(Date.now() - 98 * DAY_MS).toISOString().slice(0, 10),
       to: new Date(Date.now() - 7 * DAY_MS).toISOString().slice(0, 10),
     };
-    for (const body of [{ range: 'last12Months' }, custom]) await explain(countriesQuery(await resolveRange(db, body, ZONE), sql`true`).compile(db));
+    for (const body of [{ range: 'last24Hours' }, { range: 'last12Months' }, custom])
+      await explain(countriesQuery(await resolveRange(db, body, ZONE), sql`true`).compile(db));
   }
 
   const app = await buildApp({ database, jwtSecret: 'bench' });

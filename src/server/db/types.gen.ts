@@ -49,6 +49,15 @@ export interface ActiveDay {
   sims: number;
 }
 
+export interface ActiveDayPrev {
+  accountId: number;
+  country: string;
+  day: Timestamp;
+  prevDay: Timestamp;
+  resellerId: number;
+  sims: number;
+}
+
 export interface AddressType {
   description: string | null;
   id: Generated<number>;
@@ -1296,6 +1305,7 @@ export interface WebhookSecret {
 export interface DB {
   account: Account;
   activeDay: ActiveDay;
+  activeDayPrev: ActiveDayPrev;
   addressType: AddressType;
   allowedList: AllowedList;
   allowedListNetwork: AllowedListNetwork;

@@ -32,9 +32,10 @@ const instant = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
  *   SIMs are those with `last_at` at or after `from`: the histogram's whole UTC days from `from`'s day on, corrected by
  *   the subscribers of `from`'s own day before `from` (or, when `from` lies in that day's second half, the days after
  *   it plus that day's subscribers from `from`), so a count reads at most half a day of subscribers;
- * - otherwise (a range ending in the past, or records dated after it) those with `last_at` in [from, to), and those
- *   with `last_at` at or after `to` that used data on one of the range's whole UTC days (the row's day bits, migration
- *   0180) or have a per-subscriber rollup row with bytes in the parts of a UTC day at the range's ends.
+ * - otherwise (a range ending in the past, or records dated after it) those that used data on one of the range's whole
+ *   UTC days, counted from the steps between each subscriber's days with usage (`active_day_prev`, migration 0181)
+ *   without reading a row per subscriber, and those with a per-subscriber rollup row with bytes in the parts of a UTC
+ *   day at the range's ends and no usage on its whole days (the row's day bits, migration 0180).
  *
  * Which one is read is decided in the same statement (a one-time filter: the other branch is never run).
  */
@@ -48,9 +49,9 @@ function activeSims(r: ResolvedRange, scope: RawBuilder<SqlBool>, from: RawBuild
   const firstDay = new Date(early ? midnight : midnight + DAY_MS).toISOString().slice(0, 10);
   const present = sql`select x.country, x.sims from active_day x where ${scope} and x.day >= ${firstDay}::date
     union all ${early ? counted(instant(midnight), from, -1) : counted(from, instant(midnight + DAY_MS))}`;
-  // A range ending in the past: its whole UTC days [dayFrom, dayTo) from the rows' day bits (migration 0180), the parts
-  // of a UTC day at its ends from the per-subscriber rollups (hours and quarter hours only) of every owner: a rollup row
-  // keeps the owner of its time, the count the owner of now.
+  // A range ending in the past: its whole UTC days [dayFrom, dayTo) from the steps between each subscriber's days with
+  // usage (migration 0181), the parts of a UTC day at its ends from the per-subscriber rollups (hours and quarter hours
+  // only) of every owner: a rollup row keeps the owner of its time, the count the owner of now.
   const end = Date.parse(r.to);
   const dayFrom = start % DAY_MS === 0 ? start : midnight + DAY_MS;
   const dayTo = end - (end % DAY_MS);
@@ -71,17 +72,29 @@ function activeSims(r: ResolvedRange, scope: RawBuilder<SqlBool>, from: RawBuild
       ? sql`position(B'1' in substring(x.active_days from greatest(${day(dayFrom)} - x.first_day, 0) + 1
           for greatest(${day(dayTo)} - greatest(${day(dayFrom)}, x.first_day), 0))) > 0`
       : sql`false`;
-  // Each row since `from` is one test (counted, not filtered on, so the planner sees every row read: a parallel
-  // sequential read, hashed by country); the subscribers active only in the ends' parts of a day (at most a day's
-  // active subscribers) are each looked up by key.
-  const inRange = sql`(x.last_at < ${to} or ${wholeDays})`;
-  const past = sql`select x.country, count(*) filter (where ${inRange}) as sims
-    from subscriber_activity x where ${scope} and x.last_at >= ${from} group by 1
+  // The subscribers with usage on a whole UTC day of [dayFrom, dayTo), from the steps between each subscriber's days
+  // (migration 0181), one index range a day: those stepping into the range from before it; or, when fewer days follow
+  // the range than it has, those with usage since dayFrom (the histogram) less those stepping over it.
+  // (Summed inside the lateral read, so it stays one index range per day rather than a join over every step.)
+  const stepsFromBefore = (days: RawBuilder<unknown>, sign: 1 | -1) =>
+    sql`select x.country, ${sql.lit(sign)} * x.sims as sims from ${days} d(day)
+      cross join lateral (select x.country, sum(x.sims) as sims from active_day_prev x
+        where x.day = d.day::date and x.prev_day < ${day(dayFrom)} and ${scope} group by 1) x`;
+  const today = Date.now() - (Date.now() % DAY_MS);
+  const wholeDayCounts =
+    dayFrom >= dayTo
+      ? null
+      : dayTo - dayFrom <= today - dayTo + DAY_MS
+        ? stepsFromBefore(sql`generate_series(${day(dayFrom)}, ${day(dayTo - DAY_MS)}, interval '1 day')`, 1)
+        : sql`select x.country, x.sims from active_day x where ${scope} and x.day >= ${day(dayFrom)}
+            union all ${stepsFromBefore(sql`generate_series(${day(dayTo)}, greatest(${day(dayTo)}, (select max(m.day) from active_day m)), interval '1 day')`, -1)}`;
+  // The subscribers with usage only in the parts of a UTC day at the ends (at most a day's), each looked up by key.
+  const past = sql`${wholeDayCounts ?? sql`select null::text as country, 0::bigint as sims where false`}
     ${
       edges.length
         ? sql`union all select x.country, count(*) as sims from (${sql.join(edges, sql` union `)}) e
             cross join lateral (select x.country from subscriber_activity x
-              where x.subscriber_id = e.subscriber_id and ${scope} and x.last_at >= ${to} and not ${inRange}) x group by 1`
+              where x.subscriber_id = e.subscriber_id and ${scope} and not ${wholeDays}) x group by 1`
         : sql``
     }`;
   // Whether usage of the scope follows the range.
