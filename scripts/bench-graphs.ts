@@ -14,9 +14,9 @@
  *     account and network by hour, day and month; per reseller by hour, day and month). The quarter-hour rows and
  *     the per-subscriber hours of those days are not generated: a range reads them only in the hours and days
  *     holding its two ends, and the named ranges' ends fall in the raw days;
- *   - each subscriber's latest quarter hour with usage, the UTC days it used data on, their histogram by day and the
- *     steps between those days (`subscriber_activity`, `active_day`, `active_day_prev`) built from the per-subscriber
- *     rollups, before the raw days move them forward;
+ *   - each subscriber's latest quarter hour with usage, the UTC days it used data on, their histograms by day and hour
+ *     and the steps between those days (`subscriber_activity`, `active_day`, `active_hour`, `active_day_prev`) built
+ *     from the per-subscriber rollups, before the raw days move them forward;
  *   - each subscriber's bytes of a day and the day before (`usage_subscriber_recent_days`) built from the generated
  *     days, before the raw days add theirs;
  * - BENCH_GRAPHS_SALES package sales over the year (default: one a subscriber), the sales rollups (every level, the
@@ -45,6 +45,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { buildApp } from '@server/app';
 import { buildSubscriberActivityWithDays } from '@server/db/migrations/0180_subscriber_active_days';
 import { buildActiveDayPrev } from '@server/db/migrations/0181_active_day_prev';
+import { buildActiveHour } from '@server/db/migrations/0182_active_hour';
 import { buildRecentDays } from '@server/db/migrations/0178_subscriber_recent_days';
 import { ensureAdmin, seedDemo } from '@server/db/seed';
 import { openDatabase } from '@server/db';
@@ -273,7 +274,8 @@ try {
     load.push(`subscriber_activity (with its day bits, migration 0180) and active_day ${s(performance.now() - t)}`);
     t = performance.now();
     await buildActiveDayPrev(db);
-    load.push(`active_day_prev (migration 0181) ${s(performance.now() - t)}`);
+    await buildActiveHour(db);
+    load.push(`active_day_prev and active_hour (migrations 0181, 0182) ${s(performance.now() - t)}`);
     await client.query('alter table subscriber_activity enable trigger user');
     // Each subscriber's bytes of today and yesterday (migration 0178) as far as generated days hold them (the day
     // before the raw days counts for the first raw day's row); the raw days add theirs through the triggers.

@@ -43,7 +43,7 @@ describe.each(engines)('dashboard calls on %s', (engine) => {
     expect(got, `${user} ${JSON.stringify(body)} ${zone}`).toEqual(await activeRaw(answer.from, answer.to, tenant));
     return usedAfter(answer.to, tenant);
   };
-  /** `subscriber_activity` equals a rebuild from the usage log and the subscribers, and `active_day` one from it. */
+  /** `subscriber_activity` equals a rebuild from the usage log and the subscribers, and its histograms ones from it. */
   const expectKept = async () => {
     const rebuilt = await sql<Row>`select s.subscriber_id, s.reseller_id, s.account_id, coalesce(s.country, '')::text as country,
         to_timestamp(floor(extract(epoch from max(u.at)) / 900) * 900)::text as last_at
@@ -58,6 +58,10 @@ describe.each(engines)('dashboard calls on %s', (engine) => {
       from subscriber_activity group by 1, 2, 3, 4 order by 1, 2, 3, 4`.execute(ctx.db);
     const histogram = await sql<Row>`select reseller_id, account_id, country, day::text as day, sims from active_day order by 1, 2, 3, 4`.execute(ctx.db);
     expect(histogram.rows).toEqual(days.rows);
+    const hours = await sql<Row>`select reseller_id, account_id, country, date_trunc('hour', last_at, 'UTC')::text as hour, count(*)::int as sims
+      from subscriber_activity group by 1, 2, 3, 4 order by 1, 2, 3, 4`.execute(ctx.db);
+    const byHour = await sql<Row>`select reseller_id, account_id, country, hour::text as hour, sims from active_hour order by 1, 2, 3, 4`.execute(ctx.db);
+    expect(byHour.rows).toEqual(hours.rows);
     // The UTC days each subscriber used data on, as its row's day bits hold them and as the log has them.
     const bits = await sql<Row>`select a.subscriber_id, (a.first_day + g.i)::text as day from subscriber_activity a
       cross join generate_series(0, length(a.active_days) - 1) g(i) where get_bit(a.active_days, g.i) = 1 order by 1, 2`.execute(ctx.db);
@@ -250,6 +254,25 @@ describe.each(engines)('dashboard calls on %s', (engine) => {
     await sql`delete from usage_record where id = ${ahead}`.execute(ctx.db);
     await expectKept();
     expect(await readings()).toEqual(first);
+  });
+
+  it('counts the subscribers whose latest usage lies between a range start off the hour and the next hour', async () => {
+    // Kathmandu's midnight is 18:15 UTC: a range from it to the present counts [18:15, 19:00) subscriber by subscriber.
+    const body = { range: 'custom', from: ago(2), to: ago(0) };
+    const { from } = await countries('admin', body, 'Asia/Kathmandu');
+    expect(from.slice(11, 16)).toBe('18:15');
+    // Two subscribers with no usage since an hour before it: one record just after the start, one just before.
+    const start = Date.parse(from);
+    const idle = (
+      await sql<{ id: number }>`select s.subscriber_id as id from subscriber s where not exists (select 1 from usage_record u
+        where u.subscriber_id = s.subscriber_id and u.at >= ${new Date(start - 3_600_000).toISOString()}::timestamptz) order by 1 limit 2`.execute(ctx.db)
+    ).rows.map((r) => r.id);
+    expect(idle).toHaveLength(2);
+    const added = [await record(idle[0], new Date(start + 10 * 60_000).toISOString()), await record(idle[1], new Date(start - 10 * 60_000).toISOString())];
+    await expectKept();
+    expect(await expectActive('admin', body, 'Asia/Kathmandu', sql<SqlBool>`true`)).toBe(false);
+    await sql`delete from usage_record where id in (${sql.join(added)})`.execute(ctx.db);
+    await expectKept();
   });
 
   it('counts a DST change day in its zone, from the histogram and from the rollups', async () => {

@@ -58,6 +58,14 @@ export interface ActiveDayPrev {
   sims: number;
 }
 
+export interface ActiveHour {
+  accountId: number;
+  country: string;
+  hour: Timestamp;
+  resellerId: number;
+  sims: number;
+}
+
 export interface AddressType {
   description: string | null;
   id: Generated<number>;
@@ -1306,6 +1314,7 @@ export interface DB {
   account: Account;
   activeDay: ActiveDay;
   activeDayPrev: ActiveDayPrev;
+  activeHour: ActiveHour;
   addressType: AddressType;
   allowedList: AllowedList;
   allowedListNetwork: AllowedListNetwork;

@@ -18,16 +18,45 @@ import { sql, type Kysely } from 'kysely';
  */
 
 const DAY = (column: string) => `(${column} at time zone 'UTC')::date`;
-/** The rows a change of `subscriber_activity` adds to (+1) and takes from (-1) the histogram, per event. */
-const ADDED = `select 1 as sign, reseller_id, account_id, country, ${DAY('last_at')} as day from new_rows`;
-const REMOVED = `select -1 as sign, reseller_id, account_id, country, ${DAY('last_at')} as day from old_rows`;
-const HISTOGRAM_EVENTS = {
-  active_day_inserted: { rows: ADDED, removes: false },
-  active_day_deleted: { rows: REMOVED, removes: true },
-  active_day_updated: { rows: `${REMOVED} union all ${ADDED}`, removes: true },
-};
-/** Keys in one order, so two statements upserting the same counts lock them in the same order. */
 const KEY = 'reseller_id, account_id, country, day';
+
+/**
+ * Statement triggers on `subscriber_activity` keeping `table`, how many subscribers have their `last_at` in each
+ * `bucket` (its column `column`) per reseller, account and country: one upsert of the statement's net counts per key,
+ * then the keys it emptied go (keys in one order, so two statements upserting the same counts lock them alike).
+ * Functions `<table>_inserted`, `_deleted` and `_updated`. Also used by migration 0182.
+ */
+export async function createActivityHistogram(db: Kysely<any>, table: string, column: string, bucket: (at: string) => string) {
+  const key = `reseller_id, account_id, country, ${column}`;
+  // The rows a change of `subscriber_activity` adds to (+1) and takes from (-1) the histogram, per event.
+  const added = `select 1 as sign, reseller_id, account_id, country, ${bucket('last_at')} as ${column} from new_rows`;
+  const removed = `select -1 as sign, reseller_id, account_id, country, ${bucket('last_at')} as ${column} from old_rows`;
+  const events = {
+    inserted: { rows: added, removes: false },
+    deleted: { rows: removed, removes: true },
+    updated: { rows: `${removed} union all ${added}`, removes: true },
+  };
+  for (const [event, { rows, removes }] of Object.entries(events))
+    await sql`create function ${sql.raw(`${table}_${event}`)}() returns trigger language plpgsql as $$
+      begin
+        insert into ${sql.raw(table)} as x (${sql.raw(key)}, sims)
+        select ${sql.raw(key)}, sum(d.sign) from (${sql.raw(rows)}) d group by 1, 2, 3, 4 having sum(d.sign) <> 0 order by 1, 2, 3, 4
+        on conflict (${sql.raw(key)}) do update set sims = x.sims + excluded.sims;
+        ${sql.raw(
+          removes
+            ? `delete from ${table} x using old_rows o where x.sims = 0 and x.reseller_id = o.reseller_id and x.account_id = o.account_id
+                and x.country = o.country and x.${column} = ${bucket('o.last_at')};`
+            : '',
+        )}
+        return null;
+      end $$`.execute(db);
+  await sql`create trigger ${sql.raw(`${table}_insert`)} after insert on subscriber_activity referencing new table as new_rows
+    for each statement execute function ${sql.raw(`${table}_inserted`)}()`.execute(db);
+  await sql`create trigger ${sql.raw(`${table}_delete`)} after delete on subscriber_activity referencing old table as old_rows
+    for each statement execute function ${sql.raw(`${table}_deleted`)}()`.execute(db);
+  await sql`create trigger ${sql.raw(`${table}_update`)} after update on subscriber_activity referencing old table as old_rows new table as new_rows
+    for each statement execute function ${sql.raw(`${table}_updated`)}()`.execute(db);
+}
 
 /** The per-subscriber rollups from the coarsest down: each level's latest row with bytes inside the coarser one's. */
 const LEVELS = ['usage_subscriber_month', 'usage_subscriber_day', 'usage_subscriber_hour', 'usage_subscriber_slot'] as const;
@@ -103,27 +132,7 @@ export async function up(db: Kysely<any>) {
   await sql`create index active_day_day_idx on active_day (day)`.execute(db);
   await buildSubscriberActivity(db);
 
-  // The histogram: one upsert of the statement's net counts per key, then the keys it emptied go.
-  for (const [name, { rows, removes }] of Object.entries(HISTOGRAM_EVENTS))
-    await sql`create function ${sql.raw(name)}() returns trigger language plpgsql as $$
-      begin
-        insert into active_day as x (${sql.raw(KEY)}, sims)
-        select ${sql.raw(KEY)}, sum(d.sign) from (${sql.raw(rows)}) d group by 1, 2, 3, 4 having sum(d.sign) <> 0 order by 1, 2, 3, 4
-        on conflict (${sql.raw(KEY)}) do update set sims = x.sims + excluded.sims;
-        ${sql.raw(
-          removes
-            ? `delete from active_day x using old_rows o where x.sims = 0 and x.reseller_id = o.reseller_id and x.account_id = o.account_id
-                and x.country = o.country and x.day = ${DAY('o.last_at')};`
-            : '',
-        )}
-        return null;
-      end $$`.execute(db);
-  await sql`create trigger active_day_insert after insert on subscriber_activity referencing new table as new_rows
-    for each statement execute function active_day_inserted()`.execute(db);
-  await sql`create trigger active_day_delete after delete on subscriber_activity referencing old table as old_rows
-    for each statement execute function active_day_deleted()`.execute(db);
-  await sql`create trigger active_day_update after update on subscriber_activity referencing old table as old_rows new table as new_rows
-    for each statement execute function active_day_updated()`.execute(db);
+  await createActivityHistogram(db, 'active_day', 'day', DAY);
 
   // The usage log: subscribers whose latest quarter hour with bytes may have gone have it read again (the records'
   // index by subscriber and time, newest first), and lose their row when no record with bytes is left.

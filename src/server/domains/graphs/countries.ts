@@ -20,18 +20,21 @@ import { endsOf, graphRead, NETWORK_LEVELS, rollupRows, SALES_FIGURES, SALES_LEV
 
 const MB = 1_048_576;
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 const instant = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
+const day = (ms: number) => sql`${new Date(ms).toISOString().slice(0, 10)}::date`;
 
 /**
  * The subscribers with usage in [from, to) under the scope (their reseller and account now), per their country now,
- * as a subquery of `country` and `sims` rows to add up, read from `subscriber_activity` and `active_day` (migration
- * 0176). A subscriber used data in the range exactly when its latest quarter hour with bytes (`last_at`) is at or after
+ * as a subquery of `country` and `sims` rows to add up, read from `subscriber_activity` and its histograms (migrations
+ * 0176, 0181 and 0182). A subscriber used data in the range exactly when its latest quarter hour with bytes (`last_at`) is at or after
  * `from` and before `to`, or is at or after `to` and it used data in the range too. So:
  *
  * - when no subscriber of the scope has `last_at` at or after `to` (a range reaching the present), the range's active
- *   SIMs are those with `last_at` at or after `from`: the histogram's whole UTC days from `from`'s day on, corrected by
- *   the subscribers of `from`'s own day before `from` (or, when `from` lies in that day's second half, the days after
- *   it plus that day's subscribers from `from`), so a count reads at most half a day of subscribers;
+ *   SIMs are those with `last_at` at or after `from`: the histogram's whole UTC days after `from`'s day
+ *   (`active_day`), the whole hours of that day from `from`'s next hour (`active_hour`), and the subscribers with
+ *   `last_at` in the quarter hours between `from` and that hour, so a count reads at most three quarter hours of
+ *   subscribers;
  * - otherwise (a range ending in the past, or records dated after it) those that used data on one of the range's whole
  *   UTC days, counted from the steps between each subscriber's days with usage (`active_day_prev`, migration 0181)
  *   without reading a row per subscriber, and those with a per-subscriber rollup row with bytes in the parts of a UTC
@@ -40,20 +43,21 @@ const instant = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
  * Which one is read is decided in the same statement (a one-time filter: the other branch is never run).
  */
 function activeSims(r: ResolvedRange, scope: RawBuilder<SqlBool>, from: RawBuilder<unknown>, to: RawBuilder<unknown>) {
-  const counted = (since: RawBuilder<unknown>, until: RawBuilder<unknown>, sign: 1 | -1 = 1) =>
-    sql`select x.country, ${sql.lit(sign)} * count(*) as sims from subscriber_activity x
-      where ${scope} and x.last_at >= ${since} and x.last_at < ${until} group by 1`;
+  const counted = (since: RawBuilder<unknown>, until: RawBuilder<unknown>) =>
+    sql`select x.country, count(*) as sims from subscriber_activity x where ${scope} and x.last_at >= ${since} and x.last_at < ${until} group by 1`;
   const start = Date.parse(r.from);
-  const midnight = start - (start % DAY_MS);
-  const early = start - midnight <= DAY_MS / 2;
-  const firstDay = new Date(early ? midnight : midnight + DAY_MS).toISOString().slice(0, 10);
-  const present = sql`select x.country, x.sims from active_day x where ${scope} and x.day >= ${firstDay}::date
-    union all ${early ? counted(instant(midnight), from, -1) : counted(from, instant(midnight + DAY_MS))}`;
+  // To the present: the whole UTC days after `from`'s (the histogram by day), the whole hours of its day after its hour
+  // (by hour, migration 0182) and the subscribers of the quarter hours between `from` and the next hour.
+  const nextHour = Math.ceil(start / HOUR_MS) * HOUR_MS;
+  const nextDay = Math.ceil(start / DAY_MS) * DAY_MS;
+  const present = sql`select x.country, x.sims from active_day x where ${scope} and x.day >= ${day(nextDay)}
+    union all select x.country, x.sims from active_hour x where ${scope} and x.hour >= ${instant(nextHour)} and x.hour < ${instant(nextDay)}
+    ${start < nextHour ? sql`union all ${counted(from, instant(nextHour))}` : sql``}`;
   // A range ending in the past: its whole UTC days [dayFrom, dayTo) from the steps between each subscriber's days with
   // usage (migration 0181), the parts of a UTC day at its ends from the per-subscriber rollups (hours and quarter hours
   // only) of every owner: a rollup row keeps the owner of its time, the count the owner of now.
   const end = Date.parse(r.to);
-  const dayFrom = start % DAY_MS === 0 ? start : midnight + DAY_MS;
+  const dayFrom = nextDay;
   const dayTo = end - (end % DAY_MS);
   const pieces =
     dayFrom < dayTo
@@ -66,7 +70,6 @@ function activeSims(r: ResolvedRange, scope: RawBuilder<SqlBool>, from: RawBuild
     const rows = rollupRows(SUBSCRIBER_LEVELS, sql<SqlBool>`true`, instant(a), instant(b), endsOf(instant(a), instant(b)), sql`, x.subscriber_id`);
     return sql`select distinct u.subscriber_id from ${rows} u where u.bytes_up + u.bytes_down <> 0`;
   });
-  const day = (ms: number) => sql`${new Date(ms).toISOString().slice(0, 10)}::date`;
   const wholeDays =
     dayFrom < dayTo
       ? sql`position(B'1' in substring(x.active_days from greatest(${day(dayFrom)} - x.first_day, 0) + 1
