@@ -10,10 +10,10 @@
  *   - the days of the year before them generated as what their records roll up to, never as records: per subscriber
  *     and active day its records, bytes and network (skewed: a few subscribers use most), copied into a staging table
  *     and rolled up from it in SQL the way the triggers add them, in time order as the triggers write them (per
- *     subscriber by day and month; per reseller,
- *     account and network by hour, day and month; per reseller by hour, day and month). The quarter-hour rows and
- *     the per-subscriber hours of those days are not generated: a range reads them only in the hours and days
- *     holding its two ends, and the named ranges' ends fall in the raw days;
+ *     subscriber by day and month, and by hour in the days holding the custom ranges' ends; per reseller, account
+ *     and network by hour, day and month; per reseller by hour, day and month). The quarter-hour rows and the other
+ *     days' per-subscriber hours are not generated: a range reads them only in the hours and days holding its two
+ *     ends, the named ranges' ends fall in the raw days, and the custom ranges' ends on whole hours;
  *   - each subscriber's latest quarter hour with usage, the UTC days it used data on, their histograms by day and hour
  *     and the steps between those days (`subscriber_activity`, `active_day`, `active_hour`, `active_day_prev`) built
  *     from the per-subscriber rollups, before the raw days move them forward;
@@ -70,6 +70,13 @@ const PLMNS = ['26201', '26202', '310260', '23410', '20404', '20801', '22201', '
 const DAY_MS = 86_400_000;
 /** Records of an active day: 1 to 8 hourly records, 4.5 on average. */
 const PER_ACTIVE_DAY = 4.5;
+/** The UTC date `offset` days ago. */
+const day = (offset: number) => new Date(Date.now() - offset * DAY_MS).toISOString().slice(0, 10);
+/** The custom ranges (local dates in ZONE, both ends included), ending a week ago, in generated days. */
+const CUSTOM = {
+  custom92Days: { range: 'custom', from: day(98), to: day(7) },
+  custom6Months: { range: 'custom', from: day(190), to: day(7) },
+};
 
 try {
   const probe = new pg.Client({ connectionString: pgUrl, connectionTimeoutMillis: 5000 });
@@ -230,6 +237,16 @@ try {
       `insert into usage_subscriber_day (subscriber_id, slot, reseller_id, account_id, bytes_up, bytes_down, records)
        select subscriber_id, ${utc('day')}, min(reseller_id), min(account_id), sum(bytes_up), sum(bytes_down), sum(records) from bench_usage_day group by 1, 2 order by 2`,
     );
+    // The per-subscriber hours of the UTC days holding the custom ranges' ends (a range reads hours only in the days
+    // holding its ends; the named ranges' ends fall in the raw days, which have every level).
+    const ends = await Promise.all(Object.values(CUSTOM).map((body) => resolveRange(db, body, ZONE)));
+    const endDays = [...new Set(ends.flatMap((r) => [r.from, r.to]).map((at) => `'${at.slice(0, 10)}'`))].join(', ');
+    await q(
+      `usage_subscriber_hour of the custom ranges' end days (${endDays})`,
+      `insert into usage_subscriber_hour (subscriber_id, slot, reseller_id, account_id, bytes_up, bytes_down, records)
+       select subscriber_id, ${utc("day + hour * interval '1 hour'")}, min(reseller_id), min(account_id), sum(bytes_up), sum(bytes_down), sum(records)
+       from bench_usage_day where day in (${endDays}) group by 1, 2 order by 2`,
+    );
     await bulk(
       'usage_subscriber_month',
       'usage_subscriber_month',
@@ -383,14 +400,13 @@ try {
   const app = await buildApp({ database, jwtSecret: 'bench' });
   await app.ready();
   const jwt = (await app.inject({ method: 'POST', url: '/portal/auth', payload: { userName: 'admin', password: PASSWORD } })).json().jwt as string;
-  const day = (offset: number) => new Date(Date.now() - offset * DAY_MS).toISOString().slice(0, 10);
   const RANGES: Record<string, { body: object; history: object }> = {
     last24Hours: { body: { range: 'last24Hours' }, history: { from: day(1), to: day(0) } },
     last7Days: { body: { range: 'last7Days' }, history: { from: day(6), to: day(0) } },
     last30Days: { body: { range: 'last30Days' }, history: { from: day(29), to: day(0) } },
     last12Months: { body: { range: 'last12Months' }, history: { from: day(364), to: day(0), interval: 'month' } },
-    custom92Days: { body: { range: 'custom', from: day(98), to: day(7) }, history: { from: day(98), to: day(7) } },
-    custom6Months: { body: { range: 'custom', from: day(190), to: day(7) }, history: { from: day(190), to: day(7), interval: 'month' } },
+    custom92Days: { body: CUSTOM.custom92Days, history: { from: day(98), to: day(7) } },
+    custom6Months: { body: CUSTOM.custom6Months, history: { from: day(190), to: day(7), interval: 'month' } },
   };
   const wanted = (process.env.BENCH_RANGES ?? Object.keys(RANGES).join(',')).split(',');
   const ranged = ['usage', 'sales', 'salesTotal', 'salesTotalByCountry', 'salesTotalByCustomer', 'salesTotalByOperator', 'salesTotalByVendor', 'countries'];

@@ -53,53 +53,89 @@ function activeSims(r: ResolvedRange, scope: RawBuilder<SqlBool>, from: RawBuild
   const present = sql`select x.country, x.sims from active_day x where ${scope} and x.day >= ${day(nextDay)}
     union all select x.country, x.sims from active_hour x where ${scope} and x.hour >= ${instant(nextHour)} and x.hour < ${instant(nextDay)}
     ${start < nextHour ? sql`union all ${counted(from, instant(nextHour))}` : sql``}`;
-  // A range ending in the past: its whole UTC days [dayFrom, dayTo) from the steps between each subscriber's days with
-  // usage (migration 0181), the parts of a UTC day at its ends from the per-subscriber rollups (hours and quarter hours
-  // only) of every owner: a rollup row keeps the owner of its time, the count the owner of now.
+  // A range ending in the past: the subscribers with usage on the range's whole UTC days [dayFrom, dayTo), counted from
+  // the steps between each subscriber's days with usage (migration 0181); the parts of a UTC day at its ends ("pieces")
+  // from the per-subscriber rollups (hours and quarter hours only) of every owner: a rollup row keeps the owner of its
+  // time, the count the owner of now.
   const end = Date.parse(r.to);
   const dayFrom = nextDay;
   const dayTo = end - (end % DAY_MS);
-  const pieces =
-    dayFrom < dayTo
+  // (Each piece lies in one UTC day: a range inside one day is one piece.)
+  const pieces: [number, number][] = (
+    dayFrom <= dayTo
       ? [
           [start, dayFrom],
           [dayTo, end],
-        ].filter(([a, b]) => a < b)
-      : [[start, end]];
-  const edges = pieces.map(([a, b]) => {
-    const rows = rollupRows(SUBSCRIBER_LEVELS, sql<SqlBool>`true`, instant(a), instant(b), endsOf(instant(a), instant(b)), sql`, x.subscriber_id`);
-    return sql`select distinct u.subscriber_id from ${rows} u where u.bytes_up + u.bytes_down <> 0`;
+        ]
+      : [[start, end]]
+  ).filter(([a, b]) => a < b) as [number, number][];
+  // A piece of more than half its UTC day is counted with its whole day (the steps), less the subscribers whose only
+  // usage there lies in the rest of that day (its "complement"); a shorter one adds its subscribers without usage in
+  // the rest of the range. Either way at most half a day of subscribers is read, each looked up by key.
+  const long = pieces.filter(([a, b]) => b - a > DAY_MS / 2);
+  const short = pieces.filter(([a, b]) => b - a <= DAY_MS / 2);
+  const complements = long.flatMap(([a, b]) => {
+    const midnight = a - (a % DAY_MS);
+    return (
+      [
+        [midnight, a],
+        [b, midnight + DAY_MS],
+      ] as [number, number][]
+    ).filter(([x, y]) => x < y);
   });
-  const wholeDays =
-    dayFrom < dayTo
-      ? sql`position(B'1' in substring(x.active_days from greatest(${day(dayFrom)} - x.first_day, 0) + 1
-          for greatest(${day(dayTo)} - greatest(${day(dayFrom)}, x.first_day), 0))) > 0`
-      : sql`false`;
-  // The subscribers with usage on a whole UTC day of [dayFrom, dayTo), from the steps between each subscriber's days
-  // (migration 0181), one index range a day: those stepping into the range from before it; or, when fewer days follow
-  // the range than it has, those with usage since dayFrom (the histogram) less those stepping over it.
-  // (Summed inside the lateral read, so it stays one index range per day rather than a join over every step.)
+  const stepsFrom = Math.min(dayFrom, ...long.map(([a]) => a - (a % DAY_MS)));
+  const stepsTo = Math.max(dayTo, ...long.map(([a]) => a - (a % DAY_MS) + DAY_MS));
+  const idsOf = (parts: [number, number][]) =>
+    sql.join(
+      parts.map(([a, b]) => {
+        const rows = rollupRows(SUBSCRIBER_LEVELS, sql<SqlBool>`true`, instant(a), instant(b), endsOf(instant(a), instant(b)), sql`, x.subscriber_id`);
+        return sql`select distinct u.subscriber_id from ${rows} u where u.bytes_up + u.bytes_down <> 0`;
+      }),
+      sql` union `,
+    );
+  // A looked-up subscriber `a` used data in the range elsewhere: on a whole UTC day of it (the row's day bits, migration
+  // 0180), or else in a long piece (its own rollup rows there), tested in that order.
+  const elsewhere = sql.join(
+    [
+      dayFrom < dayTo
+        ? sql`position(B'1' in substring(a.active_days from greatest(${day(dayFrom)} - a.first_day, 0) + 1
+            for greatest(${day(dayTo)} - greatest(${day(dayFrom)}, a.first_day), 0))) > 0`
+        : sql`false`,
+      ...long.map(([a, b]) => {
+        const own = sql<SqlBool>`x.subscriber_id = a.subscriber_id`;
+        return sql`exists (select 1 from ${rollupRows(SUBSCRIBER_LEVELS, own, instant(a), instant(b), endsOf(instant(a), instant(b)), sql`, x.subscriber_id`)} u
+          where u.bytes_up + u.bytes_down <> 0)`;
+      }),
+    ],
+    sql` or `,
+  );
+  const lookedUp = (parts: [number, number][], sign: 1 | -1) =>
+    sql`select a.country, ${sql.lit(sign)} * count(*) as sims from (${idsOf(parts)}) e
+      cross join lateral (select x.subscriber_id, x.country, x.first_day, x.active_days from subscriber_activity x
+        where x.subscriber_id = e.subscriber_id and ${scope}) a
+      where not (${elsewhere}) group by 1`;
+  // The subscribers with usage on a UTC day of [stepsFrom, stepsTo), one index range a day: those stepping into those
+  // days from before them; or, when fewer days follow them than they are, those with usage since stepsFrom (the
+  // histogram) less those stepping over them. (Summed inside the lateral read, so it stays one index range per day
+  // rather than a join over every step.)
   const stepsFromBefore = (days: RawBuilder<unknown>, sign: 1 | -1) =>
     sql`select x.country, ${sql.lit(sign)} * x.sims as sims from ${days} d(day)
       cross join lateral (select x.country, sum(x.sims) as sims from active_day_prev x
-        where x.day = d.day::date and x.prev_day < ${day(dayFrom)} and ${scope} group by 1) x`;
+        where x.day = d.day::date and x.prev_day < ${day(stepsFrom)} and ${scope} group by 1) x`;
   const today = Date.now() - (Date.now() % DAY_MS);
-  const wholeDayCounts =
-    dayFrom >= dayTo
-      ? null
-      : dayTo - dayFrom <= today - dayTo + DAY_MS
-        ? stepsFromBefore(sql`generate_series(${day(dayFrom)}, ${day(dayTo - DAY_MS)}, interval '1 day')`, 1)
-        : sql`select x.country, x.sims from active_day x where ${scope} and x.day >= ${day(dayFrom)}
-            union all ${stepsFromBefore(sql`generate_series(${day(dayTo)}, greatest(${day(dayTo)}, (select max(m.day) from active_day m)), interval '1 day')`, -1)}`;
-  // The subscribers with usage only in the parts of a UTC day at the ends (at most a day's), each looked up by key.
-  const past = sql`${wholeDayCounts ?? sql`select null::text as country, 0::bigint as sims where false`}
-    ${
-      edges.length
-        ? sql`union all select x.country, count(*) as sims from (${sql.join(edges, sql` union `)}) e
-            cross join lateral (select x.country from subscriber_activity x
-              where x.subscriber_id = e.subscriber_id and ${scope} and not ${wholeDays}) x group by 1`
-        : sql``
-    }`;
+  const parts = [
+    ...(stepsFrom >= stepsTo
+      ? []
+      : stepsTo - stepsFrom <= today - stepsTo + DAY_MS
+        ? [stepsFromBefore(sql`generate_series(${day(stepsFrom)}, ${day(stepsTo - DAY_MS)}, interval '1 day')`, 1)]
+        : [
+            sql`select x.country, x.sims from active_day x where ${scope} and x.day >= ${day(stepsFrom)}`,
+            stepsFromBefore(sql`generate_series(${day(stepsTo)}, greatest(${day(stepsTo)}, (select max(m.day) from active_day m)), interval '1 day')`, -1),
+          ]),
+    ...(short.length ? [lookedUp(short, 1)] : []),
+    ...(complements.length ? [lookedUp(complements, -1)] : []),
+  ];
+  const past = parts.length ? sql.join(parts, sql` union all `) : sql`select null::text as country, 0::bigint as sims where false`;
   // Whether usage of the scope follows the range.
   const followed = sql`(select exists (select 1 from subscriber_activity x where ${scope} and x.last_at >= ${to}))`;
   return sql`(select * from (${present}) p where not ${followed}
