@@ -370,6 +370,15 @@ describe.each(engines)('dashboard calls on %s', (engine) => {
     await sql`update subscriber set account_id = ${before.accountId}, reseller_id = ${before.resellerId}, country = ${before.country}
       where subscriber_id = ${id}`.execute(ctx.db);
     await check();
+    // Several in one statement, one of them only renamed (no move), then back.
+    const several = (await usedLately(5, under('Northwind Mobile'))).slice(0, 4);
+    const { rows: was } = await sql<Row>`select subscriber_id, country from subscriber where subscriber_id in (${sql.join(several)})`.execute(ctx.db);
+    await sql`update subscriber set country = case when subscriber_id = ${several[0]} then country else 'FR' end, name = name || ' '
+      where subscriber_id in (${sql.join(several)})`.execute(ctx.db);
+    await check();
+    await sql`update subscriber s set country = w.country, name = rtrim(s.name)
+      from (values ${sql.join(was.map((w) => sql`(${w.subscriberId}::int, ${w.country}::text)`))}) w(id, country) where s.subscriber_id = w.id`.execute(ctx.db);
+    await check();
   });
 
   it('keeps the counts when usage records are changed or removed and when a subscriber is removed', async () => {
