@@ -108,6 +108,20 @@ export async function buildSubscriberActivity(db: Kysely<any>) {
     .execute(db);
 }
 
+/** A subscriber's new reseller, account or country copied to its row, one subscriber at a time (replaced by migration 0183). */
+export async function createMovedRowTrigger(db: Kysely<any>) {
+  await sql`create or replace function subscriber_activity_moved() returns trigger language plpgsql as $$
+    begin
+      update subscriber_activity set reseller_id = new.reseller_id, account_id = new.account_id, country = coalesce(new.country, '')::text
+      where subscriber_id = new.subscriber_id;
+      return null;
+    end $$`.execute(db);
+  await sql`create trigger subscriber_activity_moved after update of reseller_id, account_id, country on subscriber for each row
+    when (old.reseller_id is distinct from new.reseller_id or old.account_id is distinct from new.account_id
+      or old.country is distinct from new.country)
+    execute function subscriber_activity_moved()`.execute(db);
+}
+
 export async function up(db: Kysely<any>) {
   await sql`create table subscriber_activity (
     subscriber_id integer primary key,
@@ -160,16 +174,7 @@ export async function up(db: Kysely<any>) {
     for each statement execute function subscriber_activity_usage_updated()`.execute(db);
 
   // The subscriber: its new reseller, account or country, and its removal.
-  await sql`create function subscriber_activity_moved() returns trigger language plpgsql as $$
-    begin
-      update subscriber_activity set reseller_id = new.reseller_id, account_id = new.account_id, country = coalesce(new.country, '')::text
-      where subscriber_id = new.subscriber_id;
-      return null;
-    end $$`.execute(db);
-  await sql`create trigger subscriber_activity_moved after update of reseller_id, account_id, country on subscriber for each row
-    when (old.reseller_id is distinct from new.reseller_id or old.account_id is distinct from new.account_id
-      or old.country is distinct from new.country)
-    execute function subscriber_activity_moved()`.execute(db);
+  await createMovedRowTrigger(db);
   await sql`create function subscriber_activity_removed() returns trigger language plpgsql as $$
     begin
       delete from subscriber_activity where subscriber_id in (select subscriber_id from removed);

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { createMovedRowTrigger } from './0176_subscriber_activity';
 
 /**
  * A statement moving many subscribers to another reseller, account or country moves their `subscriber_activity` rows
@@ -26,14 +27,5 @@ export async function up(db: Kysely<any>) {
 
 export async function down(db: Kysely<any>) {
   await sql`drop trigger if exists subscriber_activity_moved on subscriber`.execute(db);
-  await sql`create or replace function subscriber_activity_moved() returns trigger language plpgsql as $$
-    begin
-      update subscriber_activity set reseller_id = new.reseller_id, account_id = new.account_id, country = coalesce(new.country, '')::text
-      where subscriber_id = new.subscriber_id;
-      return null;
-    end $$`.execute(db);
-  await sql`create trigger subscriber_activity_moved after update of reseller_id, account_id, country on subscriber for each row
-    when (old.reseller_id is distinct from new.reseller_id or old.account_id is distinct from new.account_id
-      or old.country is distinct from new.country)
-    execute function subscriber_activity_moved()`.execute(db);
+  await createMovedRowTrigger(db);
 }
