@@ -26,9 +26,9 @@ const day = (ms: number) => sql`${new Date(ms).toISOString().slice(0, 10)}::date
 
 /**
  * The subscribers with usage in [from, to) under the scope (their reseller and account now), per their country now,
- * as a subquery of `country` and `sims` rows to add up, read from `subscriber_activity` and its histograms (migrations
- * 0176, 0181 and 0182). A subscriber used data in the range exactly when its latest quarter hour with bytes (`last_at`) is at or after
- * `from` and before `to`, or is at or after `to` and it used data in the range too. So:
+ * as a subquery of `country` and `sims` rows to add up, read from `subscriber_activity` and its histograms
+ * (migrations 0176, 0181 and 0182). A subscriber used data in the range exactly when its latest quarter hour with bytes
+ * (`last_at`) is at or after `from` and before `to`, or is at or after `to` and it used data in the range too. So:
  *
  * - when no subscriber of the scope has `last_at` at or after `to` (a range reaching the present), the range's active
  *   SIMs are those with `last_at` at or after `from`: the histogram's whole UTC days after `from`'s day
@@ -37,8 +37,8 @@ const day = (ms: number) => sql`${new Date(ms).toISOString().slice(0, 10)}::date
  *   subscribers;
  * - otherwise (a range ending in the past, or records dated after it) those that used data on one of the range's whole
  *   UTC days, counted from the steps between each subscriber's days with usage (`active_day_prev`, migration 0181)
- *   without reading a row per subscriber, and those with a per-subscriber rollup row with bytes in the parts of a UTC
- *   day at the range's ends and no usage on its whole days (the row's day bits, migration 0180).
+ *   without reading a row per subscriber, and those with usage only in the parts of a UTC day at the range's ends
+ *   (below), at most half a UTC day of subscribers looked up one by one.
  *
  * Which one is read is decided in the same statement (a one-time filter: the other branch is never run).
  */
