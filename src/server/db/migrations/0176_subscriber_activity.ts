@@ -50,12 +50,26 @@ export async function createActivityHistogram(db: Kysely<any>, table: string, co
         )}
         return null;
       end $$`.execute(db);
-  await sql`create trigger ${sql.raw(`${table}_insert`)} after insert on subscriber_activity referencing new table as new_rows
-    for each statement execute function ${sql.raw(`${table}_inserted`)}()`.execute(db);
-  await sql`create trigger ${sql.raw(`${table}_delete`)} after delete on subscriber_activity referencing old table as old_rows
-    for each statement execute function ${sql.raw(`${table}_deleted`)}()`.execute(db);
-  await sql`create trigger ${sql.raw(`${table}_update`)} after update on subscriber_activity referencing old table as old_rows new table as new_rows
-    for each statement execute function ${sql.raw(`${table}_updated`)}()`.execute(db);
+  await createActivityTriggers(db, table);
+}
+
+/**
+ * The statement triggers `<name>_insert`, `_delete` and `_update` on `subscriber_activity`, with its transition tables,
+ * calling the functions `<name>_inserted`, `_deleted` and `_updated`. Also used by migration 0181.
+ */
+export async function createActivityTriggers(db: Kysely<any>, name: string) {
+  await sql`create trigger ${sql.raw(`${name}_insert`)} after insert on subscriber_activity referencing new table as new_rows
+    for each statement execute function ${sql.raw(`${name}_inserted`)}()`.execute(db);
+  await sql`create trigger ${sql.raw(`${name}_delete`)} after delete on subscriber_activity referencing old table as old_rows
+    for each statement execute function ${sql.raw(`${name}_deleted`)}()`.execute(db);
+  await sql`create trigger ${sql.raw(`${name}_update`)} after update on subscriber_activity referencing old table as old_rows new table as new_rows
+    for each statement execute function ${sql.raw(`${name}_updated`)}()`.execute(db);
+}
+
+/** Drops what `createActivityTriggers` made and the three functions it calls (migrations 0181 and 0182 going down). */
+export async function dropActivityTriggers(db: Kysely<any>, name: string) {
+  for (const event of ['insert', 'delete', 'update']) await sql`drop trigger if exists ${sql.id(`${name}_${event}`)} on subscriber_activity`.execute(db);
+  await sql`drop function if exists ${sql.raw(['inserted', 'deleted', 'updated'].map((e) => `${name}_${e}()`).join(', '))}`.execute(db);
 }
 
 /** The per-subscriber rollups from the coarsest down: each level's latest row with bytes inside the coarser one's. */

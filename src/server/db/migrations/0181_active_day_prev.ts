@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { createActivityTriggers, dropActivityTriggers } from './0176_subscriber_activity';
 
 /**
  * The map's active SIMs over a range ending in the past without reading a row per subscriber (docs/dashboard.md, "The
@@ -132,18 +133,11 @@ export async function up(db: Kysely<any>) {
         end if;
         return null;
       end $$`.execute(db);
-  await sql`create trigger active_day_prev_insert after insert on subscriber_activity referencing new table as new_rows
-    for each statement execute function active_day_prev_inserted()`.execute(db);
-  await sql`create trigger active_day_prev_delete after delete on subscriber_activity referencing old table as old_rows
-    for each statement execute function active_day_prev_deleted()`.execute(db);
-  await sql`create trigger active_day_prev_update after update on subscriber_activity referencing old table as old_rows new table as new_rows
-    for each statement execute function active_day_prev_updated()`.execute(db);
+  await createActivityTriggers(db, 'active_day_prev');
 }
 
 export async function down(db: Kysely<any>) {
-  for (const event of ['insert', 'delete', 'update'])
-    await sql`drop trigger if exists ${sql.id(`active_day_prev_${event}`)} on subscriber_activity`.execute(db);
-  await sql`drop function if exists active_day_prev_inserted(), active_day_prev_deleted(), active_day_prev_updated()`.execute(db);
+  await dropActivityTriggers(db, 'active_day_prev');
   await sql`drop table if exists active_day_prev`.execute(db);
   await sql`drop function if exists day_steps(date, bit varying), day_bits_last(date, bit varying)`.execute(db);
 }

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { createActivityHistogram } from './0176_subscriber_activity';
+import { createActivityHistogram, dropActivityTriggers } from './0176_subscriber_activity';
 
 /**
  * The map's active SIMs over a range reaching the present without reading a row per subscriber of the part of a UTC
@@ -39,7 +39,6 @@ export async function up(db: Kysely<any>) {
 }
 
 export async function down(db: Kysely<any>) {
-  for (const event of ['insert', 'delete', 'update']) await sql`drop trigger if exists ${sql.id(`active_hour_${event}`)} on subscriber_activity`.execute(db);
-  await sql`drop function if exists active_hour_inserted(), active_hour_deleted(), active_hour_updated()`.execute(db);
+  await dropActivityTriggers(db, 'active_hour');
   await sql`drop table if exists active_hour`.execute(db);
 }

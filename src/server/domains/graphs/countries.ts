@@ -23,6 +23,11 @@ const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 const instant = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
 const day = (ms: number) => sql`${new Date(ms).toISOString().slice(0, 10)}::date`;
+/** The UTC midnight starting the day of `ms`. */
+const midnightOf = (ms: number) => ms - (ms % DAY_MS);
+/** The per-subscriber rollup rows of [a, b) matching `condition`, at the coarsest levels its ends allow. */
+const subscriberRows = (condition: RawBuilder<SqlBool>, a: number, b: number) =>
+  rollupRows(SUBSCRIBER_LEVELS, condition, instant(a), instant(b), endsOf(instant(a), instant(b)), sql`, x.subscriber_id`);
 
 /**
  * The subscribers with usage in [from, to) under the scope (their reseller and account now), per their country now,
@@ -59,7 +64,7 @@ function activeSims(r: ResolvedRange, scope: RawBuilder<SqlBool>, from: RawBuild
   // time, the count the owner of now.
   const end = Date.parse(r.to);
   const dayFrom = nextDay;
-  const dayTo = end - (end % DAY_MS);
+  const dayTo = midnightOf(end);
   // (Each piece lies in one UTC day: a range inside one day is one piece.)
   const pieces: [number, number][] = (
     dayFrom <= dayTo
@@ -75,7 +80,7 @@ function activeSims(r: ResolvedRange, scope: RawBuilder<SqlBool>, from: RawBuild
   const long = pieces.filter(([a, b]) => b - a > DAY_MS / 2);
   const short = pieces.filter(([a, b]) => b - a <= DAY_MS / 2);
   const complements = long.flatMap(([a, b]) => {
-    const midnight = a - (a % DAY_MS);
+    const midnight = midnightOf(a);
     return (
       [
         [midnight, a],
@@ -83,14 +88,11 @@ function activeSims(r: ResolvedRange, scope: RawBuilder<SqlBool>, from: RawBuild
       ] as [number, number][]
     ).filter(([x, y]) => x < y);
   });
-  const stepsFrom = Math.min(dayFrom, ...long.map(([a]) => a - (a % DAY_MS)));
-  const stepsTo = Math.max(dayTo, ...long.map(([a]) => a - (a % DAY_MS) + DAY_MS));
+  const stepsFrom = Math.min(dayFrom, ...long.map(([a]) => midnightOf(a)));
+  const stepsTo = Math.max(dayTo, ...long.map(([a]) => midnightOf(a) + DAY_MS));
   const idsOf = (parts: [number, number][]) =>
     sql.join(
-      parts.map(([a, b]) => {
-        const rows = rollupRows(SUBSCRIBER_LEVELS, sql<SqlBool>`true`, instant(a), instant(b), endsOf(instant(a), instant(b)), sql`, x.subscriber_id`);
-        return sql`select distinct u.subscriber_id from ${rows} u where u.bytes_up + u.bytes_down <> 0`;
-      }),
+      parts.map(([a, b]) => sql`select distinct u.subscriber_id from ${subscriberRows(sql<SqlBool>`true`, a, b)} u where u.bytes_up + u.bytes_down <> 0`),
       sql` union `,
     );
   // A looked-up subscriber `a` used data in the range elsewhere: on a whole UTC day of it (the row's day bits, migration
@@ -101,11 +103,9 @@ function activeSims(r: ResolvedRange, scope: RawBuilder<SqlBool>, from: RawBuild
         ? sql`position(B'1' in substring(a.active_days from greatest(${day(dayFrom)} - a.first_day, 0) + 1
             for greatest(${day(dayTo)} - greatest(${day(dayFrom)}, a.first_day), 0))) > 0`
         : sql`false`,
-      ...long.map(([a, b]) => {
-        const own = sql<SqlBool>`x.subscriber_id = a.subscriber_id`;
-        return sql`exists (select 1 from ${rollupRows(SUBSCRIBER_LEVELS, own, instant(a), instant(b), endsOf(instant(a), instant(b)), sql`, x.subscriber_id`)} u
-          where u.bytes_up + u.bytes_down <> 0)`;
-      }),
+      ...long.map(
+        ([a, b]) => sql`exists (select 1 from ${subscriberRows(sql<SqlBool>`x.subscriber_id = a.subscriber_id`, a, b)} u where u.bytes_up + u.bytes_down <> 0)`,
+      ),
     ],
     sql` or `,
   );
@@ -122,7 +122,7 @@ function activeSims(r: ResolvedRange, scope: RawBuilder<SqlBool>, from: RawBuild
     sql`select x.country, ${sql.lit(sign)} * x.sims as sims from ${days} d(day)
       cross join lateral (select x.country, sum(x.sims) as sims from active_day_prev x
         where x.day = d.day::date and x.prev_day < ${day(stepsFrom)} and ${scope} group by 1) x`;
-  const today = Date.now() - (Date.now() % DAY_MS);
+  const today = midnightOf(Date.now());
   const parts = [
     ...(stepsFrom >= stepsTo
       ? []
