@@ -25,7 +25,9 @@
  * Then, through the real server (buildApp, `inject`, BENCH_CLIENTS requests at a time, default 8; BENCH_REQUESTS a
  * call, default 48) as the administrator in Europe/Berlin, every graph call over every range (the last 24 hours, 7 and
  * 30 days, 12 months, and a custom 92 days and 6 months ending a week ago, whose ends fall in generated days), with
- * the load average. Prints p50/p95/p99 in ms per call and range.
+ * the load average. Prints p50/p95/p99 in ms per call and range; there the Usage screen's totals (`usageBy`) are not
+ * kept, so each of its requests adds up its range. Then, for each `usageBy` call, the screen as used: a first page
+ * alone (which keeps the totals), then pages 1 to 20 of the same question read from them.
  *
  *   npm run bench:graphs          postgres://postgres@127.0.0.1:5432/test unless TEST_DATABASE_URL or DATABASE_URL
  *   BENCH_GRAPHS_SUBSCRIBERS=50000 BENCH_REQUESTS=16 npm run bench:graphs   a quick run
@@ -155,6 +157,49 @@ function* rawLines(subs: Sub[], w: number[]) {
     }
   }
   if (lines.length) yield lines.join('');
+}
+
+/**
+ * The Usage screen as it is used: a first page (which adds up the range and keeps the totals), then the next pages
+ * of the same question, read from the kept totals (`usageTotals`, totalsCache.ts), `CLIENTS` at a time.
+ */
+async function pageTurns(calls: { name: string; range: string; url: string; payload: object }[], headers: Record<string, string>) {
+  const app = await buildApp({ database, jwtSecret: 'bench' });
+  await app.ready();
+  const rows: Record<string, string | number>[] = [];
+  try {
+    for (const c of calls) {
+      const send = (page: number) => app.inject({ method: 'POST', url: c.url, payload: { ...c.payload, page }, headers });
+      const start = performance.now();
+      const first = await send(0);
+      const firstMs = performance.now() - start;
+      if (first.statusCode !== 200) throw new Error(`${c.url}: ${first.statusCode} ${first.body}`);
+      const times: number[] = [];
+      let left = REQUESTS;
+      await Promise.all(
+        Array.from({ length: CLIENTS }, async () => {
+          while (left-- > 0) {
+            const at = performance.now();
+            const res = await send(1 + (left % 20));
+            times.push(performance.now() - at);
+            if (res.statusCode !== 200) throw new Error(`${c.url}: ${res.statusCode}`);
+          }
+        }),
+      );
+      times.sort((a, b) => a - b);
+      const ms = (v: number) => Number(v.toFixed(0));
+      rows.push({
+        call: c.name,
+        range: c.range,
+        'first page ms': ms(firstMs),
+        'next pages p50 ms': ms(percentile(times, 50)),
+        'p99 ms': ms(percentile(times, 99)),
+      });
+    }
+  } finally {
+    await app.close();
+  }
+  return rows;
 }
 
 const KEEP = process.env.BENCH_GRAPHS_DATABASE;
@@ -392,7 +437,8 @@ try {
       await explain(countriesQuery(await resolveRange(db, body, ZONE), sql`true`).compile(db));
   }
 
-  const app = await buildApp({ database, jwtSecret: 'bench' });
+  // Every request adds up its range: the Usage screen's totals are not kept here (see the page turns below).
+  const app = await buildApp({ database, jwtSecret: 'bench', usageTotals: { keepMs: 0 } });
   await app.ready();
   const jwt = (await app.inject({ method: 'POST', url: '/portal/auth', payload: { userName: 'admin', password: PASSWORD } })).json().jwt as string;
   const RANGES: Record<string, { body: object; history: object }> = {
@@ -448,6 +494,16 @@ try {
   console.log(
     `\nThrough the server (buildApp, inject, ${CLIENTS} at a time, ${REQUESTS} requests per call, X-Time-Zone ${ZONE}, the administrator) in ${s(performance.now() - tr)}`,
   );
+  const turns = await pageTurns(
+    calls.filter((x) => x.name.startsWith('usageBy:') && (!only || only.includes(x.name))),
+    headers,
+  );
+  if (turns.length) {
+    console.log(
+      `\nThe Usage screen's page turns: the first page adds up the range, its next pages (1 to 20, ${CLIENTS} at a time, ${REQUESTS} requests) read the kept totals`,
+    );
+    console.table(turns);
+  }
   console.log(
     `${cpus().length} cores; load average (1 min) per call in the last column; now ${loadavg()
       .map((l) => l.toFixed(1))

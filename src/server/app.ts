@@ -22,6 +22,7 @@ import inventory from './domains/inventory/plugin';
 import invoices, { type InvoiceOptions } from './domains/invoices/plugin';
 import labs from './domains/labs/plugin';
 import graphs from './domains/graphs/plugin';
+import type { UsageTotalsOptions } from './domains/graphs/totalsCache';
 import support from './domains/support/plugin';
 import ledger from './domains/ledger/plugin';
 import logo from './domains/logo/plugin';
@@ -92,6 +93,8 @@ export interface AppOptions {
   usageSimulator?: UsageSimulatorOptions;
   /** SIM orders: the key the SIMs' secret keys are encrypted with, and the SIM vendor (a simulator unless configured). */
   orders?: OrderOptions;
+  /** How long the Usage screen's totals are kept for its pages and orders, and how many rows in all (totalsCache.ts). */
+  usageTotals?: UsageTotalsOptions;
 }
 
 declare module 'fastify' {

@@ -25,6 +25,21 @@ describe('usage by dimension in the browser', () => {
     await expect.poll(async () => (await rows.allInnerTexts()).join(' ')).toMatch(/Germany|Netherlands|France|Spain|United/);
     await screenshotThemes(page, `${SHOTS}/usage`);
 
+    // Per subscriber: the next page, picked from the totals the first page added up, goes on in the same order.
+    await page.getByTestId('usage-dimension').getByText('Subscriber', { exact: true }).click();
+    await expect.poll(() => page.url()).toContain('dimension=subscriber');
+    await expect.poll(async () => (await rows.first().getAttribute('data-key')) ?? '').toMatch(/^\d+$/);
+    const firstPage = await rows.evaluateAll((all) => all.map((r) => r.getAttribute('data-key')));
+    const lastMb = (await page.getByTestId('usage-mb').allInnerTexts()).map((t) => Number(t.replace(/,/g, ''))).at(-1)!;
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect.poll(() => page.url()).toContain('page=2');
+    await expect.poll(async () => (await rows.first().getAttribute('data-key')) !== firstPage[0]).toBe(true);
+    const secondPage = await rows.evaluateAll((all) => all.map((r) => r.getAttribute('data-key')));
+    expect(secondPage.filter((k) => firstPage.includes(k))).toEqual([]);
+    const nextMb = (await page.getByTestId('usage-mb').allInnerTexts()).map((t) => Number(t.replace(/,/g, '')));
+    expect(nextMb[0]).toBeLessThanOrEqual(lastMb);
+    await page.screenshot({ path: `${SHOTS}/usage-subscribers-page-2.png` });
+
     // Per account, then the subscribers of the largest: the subscribers list filtered by that account.
     await page.getByTestId('usage-dimension').getByText('Account', { exact: true }).click();
     await expect.poll(() => page.url()).toContain('dimension=account');

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import { random } from '@server/db/seedSubscribers';
 import { engines, testApp } from './helpers';
@@ -118,11 +118,19 @@ describe.each(engines)('usage by dimension on %s', (engine) => {
     const all = await ok('admin', body);
     const first = await ok('admin', { ...body, size: 3, page: 0, sortBy: 'bytesUp', sortDir: 'asc' });
     const second = await ok('admin', { ...body, size: 3, page: 1, sortBy: 'bytesUp', sortDir: 'asc' });
-    const byUp = [...all.items].sort((x: Row, y: Row) => x.bytesUp - y.bytesUp || (x.key < y.key ? -1 : 1));
+    // Ties by the key: a subscriber's id, as a number.
+    const byUp = [...all.items].sort((x: Row, y: Row) => x.bytesUp - y.bytesUp || Number(x.key) - Number(y.key));
     expect([...first.items, ...second.items].map((i: Row) => i.key)).toEqual(byUp.slice(0, 6).map((i: Row) => i.key));
     expect(first.totalItemsCount).toBe(all.totalItemsCount);
     expect(first.totalPageCount).toBe(Math.ceil(all.totalItemsCount / 3));
+    // The chart's ten, whether the page is in their order (taken from it) or not (read apart).
     expect(all.top.map((i: Row) => i.key)).toEqual(all.items.slice(0, 10).map((i: Row) => i.key));
+    expect(first.top.map((i: Row) => i.key)).toEqual(all.items.slice(0, 10).map((i: Row) => i.key));
+    // Ids in the order of their numbers (9 before 10), not of their text.
+    const byKey = await ok('admin', { ...body, sortBy: 'key', sortDir: 'asc' });
+    const ids = byKey.items.map((i: Row) => Number(i.key));
+    expect(ids.some((id: number) => id < 10) && ids.some((id: number) => id >= 10)).toBe(true);
+    expect(ids).toEqual([...ids].sort((x, y) => x - y));
     expect(all.items[0].label).toBeTruthy();
 
     // A sub-reseller sees its own resellers only; an account user its account.
@@ -193,6 +201,37 @@ describe.each(engines)('usage by dimension on %s', (engine) => {
       const bad = await call('admin', body);
       expect(bad.statusCode, JSON.stringify(body)).toBe(400);
       expect(bad.json().fields[0].field).toBe(field);
+    }
+  });
+
+  it("answers a question's pages from its totals for 30 seconds, then adds them up again", async () => {
+    const body = { dimension: 'subscriber', range: 'last12Months', size: 5 };
+    const first = await ok('admin', body, 'Pacific/Auckland');
+    /** Every page of the question. */
+    const all = async () => {
+      const items: Row[] = [];
+      for (let page = 0, pages = 1; page < pages; page += 1) {
+        const answer = await ok('admin', { ...body, size: 200, page }, 'Pacific/Auckland');
+        items.push(...answer.items);
+        pages = answer.totalPageCount;
+      }
+      return answered({ items });
+    };
+    const before = await all();
+    expect(before).toEqual(await rawBy('subscriber', first.from, first.to));
+    // More usage of the largest: not in the kept totals.
+    const id = Number(first.items[0].key);
+    await sql`insert into usage_record (subscriber_id, imsi, at, request_type, bytes_up, bytes_down)
+      select s.subscriber_id, s.imsi, now() - interval '2 hours', 'UPDATE', 1, 2 from subscriber s where s.subscriber_id = ${id}`.execute(ctx.db);
+    const raw = await rawBy('subscriber', first.from, first.to);
+    expect(raw[id]).toEqual([before[id][0] + 1, before[id][1] + 2, before[id][2] + 1]);
+    expect(await all()).toEqual(before);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 30_000);
+      expect(await all()).toEqual(raw);
+    } finally {
+      vi.useRealTimers();
     }
   });
 

@@ -20,6 +20,7 @@ import type { Principal } from '../../http/principal';
 import { GROUP_FILTER, groupListHook } from '../subscribers/groups';
 import { rangeProperties, resolveRange, timeZoneOf, TIME_ZONE_HEADER, type RangeBody, type ResolvedRange } from './ranges';
 import { scopeOf, type ScopeBody } from './scope';
+import { numbersOf, pickPage, TotalsCache, type Totals, type UsageTotalsOptions } from './totalsCache';
 
 export const USAGE_DIMENSIONS = ['subscriber', 'account', 'reseller', 'country', 'operator', 'group'] as const;
 export type UsageDimension = (typeof USAGE_DIMENSIONS)[number];
@@ -27,6 +28,10 @@ export const USAGE_BY_SORTS = ['key', 'label', 'mb', 'bytesUp', 'bytesDown', 're
 type Sort = (typeof USAGE_BY_SORTS)[number];
 /** The chart's items: the largest this many. */
 export const USAGE_BY_TOP = 10;
+/** The dimensions keyed by an integer id. */
+const NUMBER_KEYS: ReadonlySet<UsageDimension> = new Set(['subscriber', 'account', 'reseller', 'group']);
+/** Between the text keys (PLMNs, countries) of kept totals: a character no key holds. */
+const UNIT_SEPARATOR = '\x1f';
 /** The group dimension adds up at most this many groups (the caller's first by name). */
 export const MAX_USAGE_GROUPS = 200;
 const MB = 1_048_576;
@@ -160,7 +165,7 @@ function dimensionOf(dimension: UsageDimension, accountLevel: boolean) {
         label: sql`null::text`,
       };
     case 'group':
-      return { levels: SUBSCRIBER_LEVELS, key: sql`g.id::text`, label: sql`(select g.name from subscriber_group g where g.id = k.key::int)` };
+      return { levels: SUBSCRIBER_LEVELS, key: sql`g.id`, label: sql`(select g.name from subscriber_group g where g.id = k.key::int)` };
   }
 }
 
@@ -199,7 +204,10 @@ function orderOf(q: Question) {
   return sql`${column} ${dir} nulls last, k.key ${dir}`;
 }
 
-/** Totals per key of the range as a subquery of `key`, `up`, `down`, `records`, `active` (null when not counted). */
+/**
+ * Totals per key of the range as a subquery of `key` (an integer id, or a PLMN or country's text), `up`, `down`,
+ * `records`, `active` (null when not counted).
+ */
 export function totalsQuery(
   range: ResolvedRange,
   dimension: UsageDimension,
@@ -213,7 +221,7 @@ export function totalsQuery(
   const bounds = endsOf(from, to);
   if (dimension === 'group' && sets) {
     // Each group's subscribers (a group of groups: `members` answers group id `g.id` and `subscriber_id`).
-    const perSubscriber = sql`(select m.id::text as key, x.subscriber_id, sum(x.bytes_up) as up, sum(x.bytes_down) as down, sum(x.records) as records
+    const perSubscriber = sql`(select m.id as key, x.subscriber_id, sum(x.bytes_up) as up, sum(x.bytes_down) as down, sum(x.records) as records
       from ${rollupRows(d.levels, scope, from, to, bounds, sql`, x.subscriber_id`)} x join ${sets.members} m on m.subscriber_id = x.subscriber_id
       group by 1, 2)`;
     return sql`(select p.key, sum(p.up) as up, sum(p.down) as down, sum(p.records) as records, count(*) filter (where p.records <> 0 or p.up + p.down <> 0) as active
@@ -221,8 +229,8 @@ export function totalsQuery(
   }
   const subscriberLevel = d.levels === SUBSCRIBER_LEVELS;
   const rows = rollupRows(d.levels, scope, from, to, bounds, sql`, ${d.key} as key${subscriberLevel ? sql`, x.subscriber_id` : sql``}`);
-  // Grouped by the key as read (an id is an integer, quicker to group than its text), then as text.
-  const grouped = sql`(select x.key::text as key, sum(x.bytes_up) as up, sum(x.bytes_down) as down, sum(x.records) as records from ${rows} x
+  // Grouped, sorted and compared by the key as read: an id stays an integer, quicker than its text (the answer's text).
+  const grouped = sql`(select x.key, sum(x.bytes_up) as up, sum(x.bytes_down) as down, sum(x.records) as records from ${rows} x
     ${sets ? sql`where x.subscriber_id in (select m.subscriber_id from ${sets.members} m)` : sql``} group by x.key)`;
   const mapped = d.remap
     ? sql`(select ${d.remap} as key, sum(p.up) as up, sum(p.down) as down, sum(p.records) as records from ${grouped} p group by 1)`
@@ -230,12 +238,19 @@ export function totalsQuery(
   return sql`(select p.key, p.up, p.down, p.records, null::bigint as active from ${mapped} p where p.records <> 0 or p.up + p.down <> 0)`;
 }
 
-type ItemRow = { key: string; label: string | null; up: number | string; down: number | string; records: number | string; active: number | string | null };
+type ItemRow = {
+  key: string | number;
+  label: string | null;
+  up: number | string;
+  down: number | string;
+  records: number | string;
+  active: number | string | null;
+};
 const toItem = (r: ItemRow) => {
   const up = Number(r.up);
   const down = Number(r.down);
   return {
-    key: r.key,
+    key: String(r.key),
     label: r.label,
     mb: mb(up + down),
     bytesUp: up,
@@ -282,7 +297,7 @@ const answerSchema = pageSchema(itemSchema, {
   top: { type: 'array', items: itemSchema, description: `The ${USAGE_BY_TOP} largest totals, for a chart` },
 });
 
-export function registerUsageByRoutes(app: FastifyInstance, db: Kysely<Database>, engine: Engine, schemas: EntitySchema[]) {
+export function registerUsageByRoutes(app: FastifyInstance, db: Kysely<Database>, engine: Engine, schemas: EntitySchema[], keep: UsageTotalsOptions = {}) {
   const subscriber = schemas.find((s) => s.$id === 'subscriber');
   const groupSchema = schemas.find((s) => s.$id === 'subscriberGroup');
   if (!subscriber || !groupSchema) throw new Error('usage by dimension needs the subscriber and group schemas');
@@ -341,6 +356,68 @@ export function registerUsageByRoutes(app: FastifyInstance, db: Kysely<Database>
     };
   }
 
+  const kept = TotalsCache.of(keep);
+
+  /** Every total of the question, added up once and kept briefly for its pages and orders (totalsCache.ts). */
+  async function keptTotals(q: Question): Promise<Totals> {
+    const compiled = q.totals.compile(db);
+    return kept.get(JSON.stringify([compiled.sql, compiled.parameters]), async () => {
+      const numberKeys = NUMBER_KEYS.has(q.dimension);
+      // Each column as one text (one pass of the aggregate, so the columns stay aligned): far cheaper to build and
+      // read than a row, or a JSON value, a total.
+      const { rows } = await graphRead(db, (trx) =>
+        sql<Record<'keys' | 'up' | 'down' | 'records' | 'active', string | null>>`
+          select string_agg(k.key::text, ${numberKeys ? ',' : UNIT_SEPARATOR}) as keys, string_agg(k.up::text, ',') as up, string_agg(k.down::text, ',') as down,
+            string_agg(k.records::text, ',') as records, string_agg(k.active::text, ',') as active
+          from ${q.totals} k`.execute(trx),
+      );
+      const r = rows[0];
+      return {
+        // Ids are numbers (and order as numbers); PLMNs and countries text.
+        keys: numberKeys ? Array.from(numbersOf(r.keys)) : r.keys === null ? [] : r.keys.split(UNIT_SEPARATOR),
+        up: numbersOf(r.up),
+        down: numbersOf(r.down),
+        records: numbersOf(r.records),
+        active: r.active === null ? null : numbersOf(r.active),
+      };
+    });
+  }
+
+  /** A page and the chart's largest picked from the kept totals, with the labels of those alone. */
+  async function fromKept(q: Question) {
+    const t = await keptTotals(q);
+    const page = pickPage(t, q.sortBy as Exclude<Sort, 'label'>, q.sortDir, q.page * q.size, q.size);
+    const largest = pickPage(t, 'mb', 'desc', 0, USAGE_BY_TOP);
+    const keys = [...new Set([...page, ...largest].map((i) => String(t.keys[i])))];
+    const { rows } = await sql<{ key: string; label: string | null }>`select k.key, ${q.label} as label from unnest(${keys}::text[]) as k(key)`.execute(db);
+    const labels = new Map(rows.map((r) => [r.key, r.label]));
+    const item = (i: number) =>
+      toItem({
+        key: t.keys[i],
+        label: labels.get(String(t.keys[i])) ?? null,
+        up: t.up[i],
+        down: t.down[i],
+        records: t.records[i],
+        active: t.active ? t.active[i] : null,
+      });
+    return { items: page.map(item), total: t.keys.length, top: largest.map(item) };
+  }
+
+  /** Ordered by label: every total's label is read, so the page is read from the database. */
+  async function byLabel(q: Question) {
+    const item = sql`json_build_object('key', k.key, 'label', k.label, 'up', k.up, 'down', k.down, 'records', k.records, 'active', k.active)`;
+    const rowsIn = (order: Question, limit: number, offset: number) => sql`(select json_agg(${item} order by ${orderOf(order)}) from (
+              select k.key, ${q.label} as label, k.up, k.down, k.records, k.active
+              from (select * from totals k order by ${orderOf(order)} limit ${limit} offset ${offset}) k) k)`;
+    const { rows } = await graphRead(db, (trx) =>
+      sql<{ total: string; items: ItemRow[] | null; top: ItemRow[] | null }>`
+          with totals as materialized (select t.*, (select ${q.label} from (select t.key) k) as label from ${q.totals} t)
+          select (select count(*) from totals)::text as total, ${rowsIn(q, q.size, q.page * q.size)} as items,
+            ${rowsIn({ ...q, sortBy: 'mb', sortDir: 'desc' }, USAGE_BY_TOP, 0)} as top`.execute(trx),
+    );
+    return { items: (rows[0].items ?? []).map(toItem), total: Number(rows[0].total), top: (rows[0].top ?? []).map(toItem) };
+  }
+
   const pageProperties = { page: { ...pageNumberSchema(), description: 'The page, from 0' }, size: { ...pageSizeSchema(200), description: '25 by default' } };
   app.post(
     '/portal/graphs/usageBy',
@@ -356,28 +433,16 @@ export function registerUsageByRoutes(app: FastifyInstance, db: Kysely<Database>
     },
     async (request) => {
       const q = await question(request, true);
-      const item = sql`json_build_object('key', k.key, 'label', k.label, 'up', k.up, 'down', k.down, 'records', k.records, 'active', k.active)`;
-      const { rows } = await graphRead(db, (trx) =>
-        sql<{ total: string; items: ItemRow[] | null; top: ItemRow[] | null }>`
-          with totals as materialized (select t.*, ${q.sortBy === 'label' ? sql`(select ${q.label} from (select t.key) k)` : sql`null::text`} as label from ${q.totals} t)
-          select (select count(*) from totals)::text as total,
-            (select json_agg(${item} order by ${orderOf(q)}) from (
-              select k.key, ${q.label} as label, k.up, k.down, k.records, k.active
-              from (select * from totals k order by ${orderOf(q)} limit ${q.size} offset ${q.page * q.size}) k) k) as items,
-            (select json_agg(${item} order by k.up + k.down desc, k.key) from (
-              select k.key, ${q.label} as label, k.up, k.down, k.records, k.active
-              from (select * from totals k order by k.up + k.down desc, k.key limit ${USAGE_BY_TOP}) k) k) as top`.execute(trx),
-      );
-      const total = Number(rows[0].total);
+      const { items, total, top } = q.sortBy === 'label' ? await byLabel(q) : await fromKept(q);
       return {
-        ...pageAnswer((rows[0].items ?? []).map(toItem), total, q.page, q.size),
+        ...pageAnswer(items, total, q.page, q.size),
         range: q.range.range,
         timeZone: q.range.timeZone,
         bucket: q.range.bucket,
         from: q.range.from,
         to: q.range.to,
         dimension: q.dimension,
-        top: (rows[0].top ?? []).map(toItem),
+        top,
       };
     },
   );
