@@ -159,6 +159,29 @@ function* rawLines(subs: Sub[], w: number[]) {
   if (lines.length) yield lines.join('');
 }
 
+/** Milliseconds, whole. */
+const ms = (v: number) => Number(v.toFixed(0));
+
+/**
+ * The times of REQUESTS requests made by `send` (given how many are left to send), CLIENTS at a time, sorted; any
+ * answer but 200 stops the bench.
+ */
+async function timedRequests(url: string, send: (left: number) => Promise<{ statusCode: number }>) {
+  const times: number[] = [];
+  let left = REQUESTS;
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (left-- > 0) {
+        const start = performance.now();
+        const res = await send(left);
+        times.push(performance.now() - start);
+        if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode}`);
+      }
+    }),
+  );
+  return times.sort((a, b) => a - b);
+}
+
 /**
  * The Usage screen as it is used: a first page (which adds up the range and keeps the totals), then the next pages
  * of the same question, read from the kept totals (`usageTotals`, totalsCache.ts), `CLIENTS` at a time.
@@ -174,20 +197,7 @@ async function pageTurns(calls: { name: string; range: string; url: string; payl
       const first = await send(0);
       const firstMs = performance.now() - start;
       if (first.statusCode !== 200) throw new Error(`${c.url}: ${first.statusCode} ${first.body}`);
-      const times: number[] = [];
-      let left = REQUESTS;
-      await Promise.all(
-        Array.from({ length: CLIENTS }, async () => {
-          while (left-- > 0) {
-            const at = performance.now();
-            const res = await send(1 + (left % 20));
-            times.push(performance.now() - at);
-            if (res.statusCode !== 200) throw new Error(`${c.url}: ${res.statusCode}`);
-          }
-        }),
-      );
-      times.sort((a, b) => a - b);
-      const ms = (v: number) => Number(v.toFixed(0));
+      const times = await timedRequests(c.url, (left) => send(1 + (left % 20)));
       rows.push({
         call: c.name,
         range: c.range,
@@ -471,21 +481,8 @@ try {
     const first = await send();
     if (first.statusCode !== 200) throw new Error(`${c.url}: ${first.statusCode} ${first.body}`);
     await send();
-    const times: number[] = [];
-    let left = REQUESTS;
     const before = loadavg()[0];
-    await Promise.all(
-      Array.from({ length: CLIENTS }, async () => {
-        while (left-- > 0) {
-          const start = performance.now();
-          const res = await send();
-          times.push(performance.now() - start);
-          if (res.statusCode !== 200) throw new Error(`${c.url}: ${res.statusCode}`);
-        }
-      }),
-    );
-    times.sort((a, b) => a - b);
-    const ms = (v: number) => Number(v.toFixed(0));
+    const times = await timedRequests(c.url, send);
     const row = { call: c.name, range: c.range, 'p50 ms': ms(percentile(times, 50)), 'p95 ms': ms(percentile(times, 95)), 'p99 ms': ms(percentile(times, 99)) };
     table.push({ ...row, load: `${before.toFixed(1)}–${loadavg()[0].toFixed(1)}` });
     console.log(JSON.stringify(table[table.length - 1]));
