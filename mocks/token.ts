@@ -1,5 +1,5 @@
 /**
- * Unsigned JWT-shaped tokens for the mocks: the web app reads only `exp`, the mock server only `sub`.
+ * Unsigned JWT-shaped tokens for the mocks: the web app reads `exp` and `sub`, the mock server `sub`.
  */
 function base64url(text: string): string {
   return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

@@ -7,7 +7,8 @@ import { authApi } from '@web/core/authApi';
 import { selectIsAdmin } from '@web/core/authSlice';
 import type { AppStore } from './store';
 import { loadShell } from './LazyShell';
-import { prefetchRouteList } from './preloadLink';
+import { readOpeningHint } from '@web/core/openingHint';
+import { prefetchListWith, prefetchRouteList } from './preloadLink';
 import { preloadRoute, routeList } from './routeTable';
 
 /** The router's path of a hash address (`#/subscribers?x=1` is `/subscribers`). */
@@ -18,7 +19,8 @@ export function hashPath(hash: string): string {
 
 /** With a stored session: the profile, the privileges, the frame's code and the current page's code, all at once. */
 export function preloadSignedIn(store: AppStore, hash: string): void {
-  if (!store.getState().auth.token) return;
+  const { token } = store.getState().auth;
+  if (!token) return;
   // Into the API's cache, where the frame's own queries find them (or find them on their way).
   const profile = store.dispatch(authApi.endpoints.getUser.initiate(undefined, { subscribe: false }));
   const privileges = store.dispatch(authApi.endpoints.getUserUiPrivileges.initiate(undefined, { subscribe: false }));
@@ -27,6 +29,11 @@ export function preloadSignedIn(store: AppStore, hash: string): void {
   if (path === '/login') return;
   preloadRoute(path);
   if (routeList(path)) {
+    const query = hash.split('?')[1] ?? '';
+    // A list's first page at once, as the last page load's privileges and saved sort say it opens, side by side with
+    // the profile and privileges; when theirs say the same, the screen finds that request, else a second one.
+    const hint = readOpeningHint(token);
+    if (hint) prefetchListWith(store.dispatch, path, query, hint);
     // A list's first page as soon as the privileges say its screen opens and the profile gives the saved sort, while
     // the screen's code may still be arriving.
     const unsubscribe = store.subscribe(() => {
@@ -34,7 +41,7 @@ export function preloadSignedIn(store: AppStore, hash: string): void {
       const { isLoading, isUninitialized } = authApi.endpoints.getUserUiPrivileges.select()(state);
       if (isLoading || isUninitialized || state.auth.profileStatus === 'idle' || state.auth.profileStatus === 'loading') return;
       unsubscribe();
-      prefetchRouteList(store, path, hash.split('?')[1] ?? '');
+      prefetchRouteList(store, path, query);
     });
   }
   if (path === '/') {

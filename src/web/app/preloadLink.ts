@@ -7,7 +7,9 @@
 import { opensScreen } from '@shared/privileges';
 import { authApi } from '@web/core/authApi';
 import { selectIsAdmin } from '@web/core/authSlice';
+import type { OpeningHint } from '@web/core/openingHint';
 import type { AppDispatch, RootState } from '@web/core/rootReducer';
+import { prefetchListPage } from '@web/engine/listPage';
 import { preloadRoute, routeList } from './routeTable';
 
 interface StoreLike {
@@ -15,18 +17,19 @@ interface StoreLike {
   dispatch: AppDispatch;
 }
 
-/** The list's first page of the screen at `path` (`?` and what follows: the list's address), when it opens for the user. */
-export function prefetchRouteList(store: StoreLike, path: string, query = ''): void {
+/** The list's first page of the screen at `path` (`?` and what follows: the list's address), when the privileges given open it. */
+export function prefetchListWith(dispatch: AppDispatch, path: string, query: string, { privileges, isAdmin, preferences }: OpeningHint): void {
   const list = routeList(path);
-  if (!list) return;
+  if (!list || !opensScreen(privileges, list.privilege, isAdmin)) return;
+  prefetchListPage(dispatch, list.schema, { params: new URLSearchParams(query), isAdmin, preferences });
+}
+
+/** The list's first page of the screen at `path`, when the user's privileges (once in) open it. */
+export function prefetchRouteList(store: StoreLike, path: string, query = ''): void {
   const state = store.getState();
-  const granted = authApi.endpoints.getUserUiPrivileges.select()(state).data;
-  const isAdmin = selectIsAdmin(state);
-  if (!granted || !opensScreen(granted, list.privilege, isAdmin)) return;
-  const preferences = state.auth.profile?.preferences;
-  import('@web/engine/listPage')
-    .then((page) => page.prefetchListPage(store.dispatch, list.schema, { params: new URLSearchParams(query), isAdmin, preferences }))
-    .catch(() => undefined);
+  const privileges = authApi.endpoints.getUserUiPrivileges.select()(state).data;
+  if (!privileges) return;
+  prefetchListWith(store.dispatch, path, query, { privileges, isAdmin: selectIsAdmin(state), preferences: state.auth.profile?.preferences ?? null });
 }
 
 /** Everything a link to `path` will need: the screen's code and, where it opens on a list, the list's first page. */

@@ -4,16 +4,26 @@
  */
 import { RENEW_BEFORE_EXPIRY_S } from './config';
 
-export function tokenExpiry(jwt: string): number | null {
+function payloadOf(jwt: string): Record<string, unknown> | null {
   const payload = jwt.split('.')[1];
   if (!payload) return null;
   try {
-    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
-    const exp: unknown = JSON.parse(json).exp;
-    return typeof exp === 'number' && Number.isFinite(exp) ? exp : null;
+    const json: unknown = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/')));
+    return json !== null && typeof json === 'object' ? (json as Record<string, unknown>) : null;
   } catch {
     return null;
   }
+}
+
+export function tokenExpiry(jwt: string): number | null {
+  const exp = payloadOf(jwt)?.exp;
+  return typeof exp === 'number' && Number.isFinite(exp) ? exp : null;
+}
+
+/** The user a token was issued to (its `sub`), or null. */
+export function tokenSubject(jwt: string): string | null {
+  const sub = payloadOf(jwt)?.sub;
+  return typeof sub === 'string' && sub !== '' ? sub : null;
 }
 
 /** setTimeout holds 32-bit delays; a longer one would fire at once. */

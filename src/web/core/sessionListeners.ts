@@ -12,6 +12,8 @@ import { currencyChosen, darkModeChosen, languageChosen, preferencesLoaded } fro
 import { signOut, type SessionEnv } from './session';
 import type { AppDispatch, RootState } from './rootReducer';
 import { writeStoredToken } from './tokenStorage';
+import { writeOpeningHint } from './openingHint';
+import { selectIsAdmin } from './authSlice';
 
 /** A failed renewal is retried this often while the token is still valid. */
 const RENEW_RETRY_MS = 60_000;
@@ -25,6 +27,19 @@ export function createSessionListeners(env: SessionEnv) {
     effect: (_action, { getState }) => {
       const { token, remember } = getState().auth;
       writeStoredToken({ token, remember });
+    },
+  });
+
+  // What decides how a screen opens, kept for the next page load (see openingHint.ts); gone when signed out.
+  startListening({
+    predicate: (_action, current, previous) =>
+      current.auth.token !== previous.auth.token || current.auth.profile !== previous.auth.profile || current.auth.privileges !== previous.auth.privileges,
+    effect: (_action, { getState }) => {
+      const state = getState();
+      const { token, remember, profile, privileges } = state.auth;
+      if (!token) writeOpeningHint(null, remember);
+      else if (profile && privileges)
+        writeOpeningHint(token, remember, { privileges, isAdmin: selectIsAdmin(state), preferences: profile.preferences ?? null });
     },
   });
 

@@ -18,16 +18,27 @@ function safe<T>(read: () => T, fallback: T): T {
   }
 }
 
+/** The text kept under `key`: local storage's (remembered), else session storage's. */
+export function readKept(key: string): { text: string | null; remember: boolean } {
+  const remembered = safe(() => localStorage.getItem(key), null);
+  if (remembered) return { text: remembered, remember: true };
+  return { text: safe(() => sessionStorage.getItem(key), null), remember: false };
+}
+
+/** Keeps `text` under `key` in local storage (remembered) or session storage, and removes it from the other; null removes it. */
+export function writeKept(key: string, text: string | null, remember: boolean): void {
+  safe(() => {
+    localStorage.removeItem(key);
+    sessionStorage.removeItem(key);
+    if (text) (remember ? localStorage : sessionStorage).setItem(key, text);
+  }, undefined);
+}
+
 export function readStoredToken(): StoredToken {
-  const remembered = safe(() => localStorage.getItem(KEY), null);
-  if (remembered) return { token: remembered, remember: true };
-  return { token: safe(() => sessionStorage.getItem(KEY), null), remember: false };
+  const { text, remember } = readKept(KEY);
+  return { token: text, remember };
 }
 
 export function writeStoredToken({ token, remember }: StoredToken): void {
-  safe(() => {
-    localStorage.removeItem(KEY);
-    sessionStorage.removeItem(KEY);
-    if (token) (remember ? localStorage : sessionStorage).setItem(KEY, token);
-  }, undefined);
+  writeKept(KEY, token, remember);
 }
