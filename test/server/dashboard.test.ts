@@ -188,6 +188,8 @@ describe.each(engines)('dashboard calls on %s', (engine) => {
   });
 
   const ago = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+  /** The date `days` days ago in a zone (its calendar, not UTC's). */
+  const agoIn = (days: number, zone: string) => new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(Date.now() - days * 86_400_000);
   const under = (name: string) => sql<SqlBool>`r.path like ${`${reseller[name].path}%`}`;
   /** A usage record of `bytes` for a subscriber at an instant; answers its id. */
   const record = async (subscriberId: number, at: string, bytes = 1000) =>
@@ -258,7 +260,8 @@ describe.each(engines)('dashboard calls on %s', (engine) => {
 
   it('counts the subscribers whose latest usage lies between a range start off the hour and the next hour', async () => {
     // Kathmandu's midnight is 18:15 UTC: a range from it to the present counts [18:15, 19:00) subscriber by subscriber.
-    const body = { range: 'custom', from: ago(2), to: ago(0) };
+    // Its dates are Kathmandu's: from 18:15 UTC on, UTC's today has already ended there.
+    const body = { range: 'custom', from: agoIn(2, 'Asia/Kathmandu'), to: agoIn(0, 'Asia/Kathmandu') };
     const { from } = await countries('admin', body, 'Asia/Kathmandu');
     expect(from.slice(11, 16)).toBe('18:15');
     // Two subscribers with no usage since an hour before it: one record just after the start, one just before.

@@ -5,7 +5,9 @@ import { RANGES, type DashboardRange, type RangeName } from './range';
 
 export function RangePicker({ value, onChange }: { value: DashboardRange; onChange: (next: DashboardRange) => void }) {
   const intl = useIntl();
-  const today = new Date().toISOString().slice(0, 10);
+  // Today in the device's calendar (the zone the server computes the range in), not UTC's.
+  const now = new Date();
+  const today = [now.getFullYear(), now.getMonth() + 1, now.getDate()].map((n) => String(n).padStart(2, '0')).join('-');
   return (
     <ControlGroup className="portal-range-picker" data-testid="dashboard-range">
       <HTMLSelect
