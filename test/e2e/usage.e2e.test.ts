@@ -28,7 +28,7 @@ describe('usage by dimension in the browser', () => {
     // Per subscriber: the next page, picked from the totals the first page added up, goes on in the same order.
     await page.getByTestId('usage-dimension').getByText('Subscriber', { exact: true }).click();
     await expect.poll(() => page.url()).toContain('dimension=subscriber');
-    await expect.poll(async () => (await rows.first().getAttribute('data-key')) ?? '').toMatch(/^\d+$/);
+    await page.locator('[data-testid="usage-grid"][data-dimension="subscriber"]').waitFor();
     const firstPage = await rows.evaluateAll((all) => all.map((r) => r.getAttribute('data-key')));
     const lastMb = (await page.getByTestId('usage-mb').allInnerTexts()).map((t) => Number(t.replace(/,/g, ''))).at(-1)!;
     await page.getByRole('button', { name: 'Next page' }).click();
@@ -43,8 +43,9 @@ describe('usage by dimension in the browser', () => {
     // Per account, then the subscribers of the largest: the subscribers list filtered by that account.
     await page.getByTestId('usage-dimension').getByText('Account', { exact: true }).click();
     await expect.poll(() => page.url()).toContain('dimension=account');
-    // The rows turn to accounts once their totals arrive: an account's key is its id.
-    await expect.poll(async () => (await rows.first().getAttribute('data-key')) ?? '').toMatch(/^\d+$/);
+    // The rows turn to accounts once their totals arrive (the subscribers' rows go at once): an account's key is its id.
+    await page.locator('[data-testid="usage-grid"][data-dimension="account"]').waitFor();
+    expect(await rows.first().getAttribute('data-key')).toMatch(/^\d+$/);
     const key = await rows.first().getAttribute('data-key');
     await rows.first().getByTestId('usage-drill').click();
     await expect.poll(() => page.url()).toContain(`searchBy=accountId&searchKey=${key}`);

@@ -1,20 +1,24 @@
 /**
  * Every screen behind the sign-in, with the privilege it needs. Screens that pull in heavy libraries (AG Grid,
  * RJSF and ajv, ECharts) are lazy, so the sign-in page downloads none of them; a screen whose code has arrived
- * (preloaded) is drawn at once (`lazyModule`).
+ * (preloaded) is drawn at once, and one on its way shows the spinner (`lazyModule`).
  */
-import type { ComponentType, ReactElement } from 'react';
-import { matchPath } from 'react-router-dom';
+import { Fragment, type ComponentType, type ReactElement } from 'react';
+import { matchPath, useParams } from 'react-router-dom';
 import type { EntitySchema } from '@shared/schema';
 import { lazyModule, type LazyModule } from '@web/core/lazyModule';
 import { entityName, findSchema } from '@web/core/schemas';
+import { Loading } from '@web/ui/Loading';
 import { ROUTE_SPECS, type RouteSpec } from './routePaths';
 
 type Loader = () => Promise<{ default: ComponentType }>;
 
-const dashboardPage = lazyModule(() => import('@web/app/dashboard/DashboardPage'));
-const entityListPage = lazyModule<{ schema: EntitySchema }>(() => import('@web/engine/EntityListPage'));
-const entityDetailPage = lazyModule<{ schema: EntitySchema }>(() => import('@web/engine/EntityDetailPage'));
+/** A screen's code on its own, with the spinner while it is on its way. */
+const lazyScreen = <P extends object>(importer: () => Promise<{ default: ComponentType<P> }>) => lazyModule<P>(importer, Loading);
+
+const dashboardPage = lazyScreen(() => import('@web/app/dashboard/DashboardPage'));
+const entityListPage = lazyScreen<{ schema: EntitySchema }>(() => import('@web/engine/EntityListPage'));
+const entityDetailPage = lazyScreen<{ schema: EntitySchema }>(() => import('@web/engine/EntityDetailPage'));
 const DashboardPage = dashboardPage.Component;
 const EntityListPage = entityListPage.Component;
 const EntityDetailPage = entityDetailPage.Component;
@@ -56,7 +60,7 @@ const SCREEN_LOADERS: Record<string, Loader> = {
   OrderDetail: () => import('@web/features/orders/OrderDetailPage'),
 };
 
-const SCREENS: Record<string, LazyModule<object>> = Object.fromEntries(Object.entries(SCREEN_LOADERS).map(([name, load]) => [name, lazyModule(load)]));
+const SCREENS: Record<string, LazyModule<object>> = Object.fromEntries(Object.entries(SCREEN_LOADERS).map(([name, load]) => [name, lazyScreen(load)]));
 
 export interface AppRoute {
   /** A react-router path. */
@@ -65,7 +69,21 @@ export interface AppRoute {
   element: ReactElement;
 }
 
+/**
+ * A page whose address names a row (`/subscriber/:id`) starts afresh when the address names another: nothing of the
+ * last row (its answers, a form's values, a panel's or dialog's state) is shown, or saved, under the new one's address.
+ */
+function FreshPerRow({ children }: { children: ReactElement }) {
+  const params = useParams();
+  return <Fragment key={JSON.stringify(params)}>{children}</Fragment>;
+}
+
 function elementFor(spec: RouteSpec): ReactElement {
+  const page = pageFor(spec);
+  return spec.path.includes('/:') ? <FreshPerRow>{page}</FreshPerRow> : page;
+}
+
+function pageFor(spec: RouteSpec): ReactElement {
   switch (spec.page) {
     case 'dashboard':
       return <DashboardPage />;

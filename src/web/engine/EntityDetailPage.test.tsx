@@ -1,5 +1,7 @@
 // @vitest-environment happy-dom
 import { screen, waitFor, within } from '@testing-library/react';
+import { http } from 'msw';
+import { Link } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { AppRoutes } from '@web/app/AppRoutes';
 import { renderWithProviders, signedIn } from '@web/test/renderWithProviders';
@@ -35,6 +37,32 @@ describe('account detail', () => {
     await waitFor(() => expect(api.requests('/portal/accounts/', 'PUT')).toHaveLength(1));
     expect(api.requests('/portal/accounts/', 'PUT')[0].body).toMatchObject({ accountId: 102, name: 'Beacon Fleet Services' });
     expect(api.db.tables.account.find((r) => r.accountId === 102)?.name).toBe('Beacon Fleet Services');
+  });
+
+  it('shows nothing of the last row while the next one, opened from the same page, is on its way', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // Held, then answered by the mock API as usual.
+    api.server.use(http.get('*/portal/accounts/101', async () => void (await held)));
+    const { user } = renderWithProviders(
+      <>
+        <AppRoutes />
+        <Link to="/account/101">next</Link>
+      </>,
+      { route: '/account/102', preloadedState: signedIn(mockToken('nora')) },
+    );
+    const first = (await screen.findByLabelText(/^Name/, undefined, { timeout: 15000 })) as HTMLInputElement;
+    await waitFor(() => expect(first.value).toBe('Beacon Fleet'));
+    await user.type(first, ' (edited)');
+
+    await user.click(screen.getByRole('link', { name: 'next' }));
+    await waitFor(() => expect(location()).toBe('/account/101'));
+    // Neither the last row nor what was typed into it stands under the new address, where Save would write it.
+    expect(screen.queryByRole('heading', { name: /Beacon Fleet/ })).toBeNull();
+    expect(screen.queryByDisplayValue(/Beacon Fleet/)).toBeNull();
+    release();
+    await waitFor(() => expect((screen.getByLabelText(/^Name/) as HTMLInputElement).value).toBe('Alpha Logistics'));
+    expect(api.requests('/portal/accounts/', 'PUT')).toEqual([]);
   });
 
   it('creates with POST and moves to the new row', async () => {

@@ -169,6 +169,33 @@ describe('accounts list paging', () => {
     expect(screen.getByTestId('list-page').textContent).toBe('Page 2 of 2');
   });
 
+  it("never starts the next page after a row of the last search, still on screen while the new search's answer is on its way", async () => {
+    for (let i = 0; i < 60; i++) {
+      api.db.tables.account.push({ accountId: 1000 + i, name: `Fleet ${1000 + i}`, city: 'Oslo', resellerId: 10, inventoryAccount: false, usageCredit: 0 });
+    }
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The new search's first page is held, then answered by the mock API as usual.
+    api.server.use(
+      http.post('*/portal/accounts/search', async ({ request }) => {
+        const body = (await request.clone().json()) as ListRequest;
+        if (body.searchKey === 'Fleet 10' && body.page?.page === 0) await held;
+      }),
+    );
+    const { user } = renderAccounts('/accounts?searchKey=Fleet&searchBy=name&page=1');
+    const grid = await screen.findByTestId('grid-account');
+    await waitFor(() => expect(columnTexts(grid, 'name')).toHaveLength(50));
+
+    await user.clear(screen.getByTestId('list-search'));
+    await user.type(screen.getByTestId('list-search'), 'Fleet 10{Enter}');
+    await waitFor(() => expect(api.requests('/portal/accounts/search', 'POST').some((r) => (r.body as ListRequest).searchKey === 'Fleet 10')).toBe(true));
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    release();
+    await waitFor(() => expect(location()).toContain('page=2'));
+    await waitFor(() => expect(lastBody('/portal/accounts/search')).toMatchObject({ searchKey: 'Fleet 10', page: { page: 1 } }));
+    expect((lastBody('/portal/accounts/search') as ListRequest).page?.after).toBeUndefined();
+  });
+
   it('takes an estimated total as one and pages past it while pages come back full, until a short one ends the list', async () => {
     const schema = findSchema('account')!;
     const visible = () => api.db.tables.account.filter((a) => a.resellerId === 10 || a.resellerId === 11);

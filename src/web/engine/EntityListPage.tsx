@@ -273,7 +273,9 @@ export default function EntityListPage({ schema, address, bulk }: { schema: Enti
             rows={page.items.length}
             size={pageSize(schema)}
             onPage={(next) => {
-              const last = page.items[page.items.length - 1]?.[schema['x-entity'].key] as number | string | undefined;
+              // Only rows that answer the list as it stands now mark where its next page starts: the last search's or
+              // order's, still on screen while the new answer is on its way, would skip or repeat rows.
+              const last = result?.currentData ? (page.items[page.items.length - 1]?.[schema['x-entity'].key] as number | string | undefined) : undefined;
               setStep(next === query.page + 1 && last !== undefined ? { list: listKey, page: next, after: last } : undefined);
               go({ page: next });
             }}

@@ -73,6 +73,24 @@ describe('labs page', () => {
     expect(screen.queryByTestId('lab-locked-subscriberSms')).toBeNull();
   });
 
+  it("never offers the last tenant's switches while the picked tenant's are on their way: they would write to the last one", async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // Held, then answered by the mock API as usual.
+    api.server.use(http.get('*/portal/labs', async ({ request }) => void (new URL(request.url).searchParams.get('resellerId') === '10' && (await held))));
+    const { user } = renderAs('admin');
+    await screen.findByTestId('lab-subscriberSms');
+    const tenant = screen.getByTestId('labs-tenant') as HTMLSelectElement;
+    await waitFor(() => expect(within(tenant).getAllByRole('option').length).toBeGreaterThan(1));
+    await user.selectOptions(tenant, '10');
+    await waitFor(() => expect(api.requests('/portal/labs').some((r) => r.url.searchParams.get('resellerId') === '10')).toBe(true));
+    expect(screen.queryByTestId('lab-subscriberSms')).toBeNull();
+    release();
+    await user.click(await labSwitch('subscriberSms'));
+    await waitFor(() => expect(api.requests('/portal/labs/subscriberSms', 'PUT')).toHaveLength(1));
+    expect(api.requests('/portal/labs/subscriberSms', 'PUT')[0].body).toEqual({ enabled: false, resellerId: 10 });
+  });
+
   it("lets a reseller's manager with Labs reach the page from the user menu and switch its own tenant", async () => {
     noraManagesLabs();
     switchOff(-1, 'subscriberCsvUpdate');

@@ -87,8 +87,9 @@ export default function LabsPage() {
   const [picked, setPicked] = useState(ADMIN_RESELLER_ID);
   // Everyone else manages its own tenant, which the server takes when none is named.
   const resellerId = isAdmin ? picked : undefined;
-  // Read afresh on opening: a reseller above may have switched something since.
-  const { data, isLoading, isError } = useGetLabsQuery(resellerId, { refetchOnMountOrArgChange: true });
+  // Read afresh on opening: a reseller above may have switched something since. Only the picked tenant's answer is
+  // shown (`currentData`): the last tenant's switches, still on screen, would write to that tenant.
+  const { currentData: data, isFetching, isError } = useGetLabsQuery(resellerId, { refetchOnMountOrArgChange: true });
 
   return (
     <div className="portal-page portal-labs-page" data-testid="labs-page">
@@ -106,7 +107,7 @@ export default function LabsPage() {
           <FormattedMessage id="list.loadError" />
         </Callout>
       )}
-      {isLoading && <Loading />}
+      {!data && isFetching && <Loading />}
       {data && (
         // The few switches the portal defines, each with its own toggle, answered whole by the server: no paging, sorting or search to offer.
         <HTMLTable className="portal-admin-table portal-labs" striped>

@@ -65,6 +65,8 @@ describe('the SIM order wizard', () => {
     await user.click(screen.getByTestId('wizard-next')); // provider profile
     await waitFor(() => expect(screen.getByTestId('order-provider').querySelectorAll('option').length).toBe(2));
     await user.selectOptions(screen.getByTestId('order-provider'), '1');
+    // For its own reseller: that reseller's profiles (and the catalogue's), not its sub-resellers'.
+    await waitFor(() => expect(api.requests('/sim-providers/profiles', 'GET').at(-1)?.url.searchParams.get('reseller_id')).toBe('10'));
     await user.click(screen.getByLabelText('Service provider name'));
     await user.type(screen.getByTestId('order-sp-name'), 'Fleet SP');
     await user.click(screen.getByTestId('wizard-next')); // amount
@@ -104,5 +106,40 @@ describe('the SIM order wizard', () => {
     });
     await waitFor(() => expect(screen.getByTestId('location').textContent).toContain(`/orders/${UUID}`));
     expect(sessionStorage.getItem(WIZARD_KEY)).toBeNull();
+  });
+
+  it('offers only the roaming profiles of the order as it stands: another slot count forgets the pick and the last list', async () => {
+    mockOrders();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    api.server.use(
+      http.get('/portal/roaming-profiles', async ({ request }) => {
+        if (new URL(request.url).searchParams.get('slot_count') !== '2')
+          return HttpResponse.json([{ id: 5, name: 'Europe IoT', reference: 'NW-EU', slots: 1, resellerId: 10 }]);
+        await held;
+        return HttpResponse.json([{ id: 6, name: 'Two slots', reference: 'NW-2', slots: 2, resellerId: 10 }]);
+      }),
+    );
+    const { user } = render();
+    await screen.findByTestId('order-wizard');
+    await user.click(screen.getByTestId('wizard-next'));
+    await user.click(screen.getByLabelText('Physical SIM'));
+    await user.click(screen.getByTestId('wizard-next'));
+    await waitFor(() => expect(screen.getByTestId('order-sponsor-0').querySelectorAll('option').length).toBe(3));
+    await user.selectOptions(screen.getByTestId('order-sponsor-0'), '1');
+    await user.click(screen.getByTestId('wizard-next')); // roaming
+    const roaming = () => screen.getByRole('combobox', { name: 'Roaming profile' }) as HTMLSelectElement;
+    await waitFor(() => expect(roaming().querySelectorAll('option').length).toBe(2));
+    await user.selectOptions(roaming(), '5');
+
+    await user.click(screen.getByTestId('wizard-back'));
+    await user.click(screen.getByRole('button', { name: 'Add a slot' }));
+    await user.selectOptions(screen.getByTestId('order-sponsor-1'), '2');
+    await user.click(screen.getByTestId('wizard-next'));
+    // The one-slot profile is neither kept nor offered while the two-slot list is on its way.
+    expect(roaming().value).toBe('');
+    expect([...roaming().querySelectorAll('option')].map((o) => o.value)).toEqual(['']);
+    release();
+    await waitFor(() => expect([...roaming().querySelectorAll('option')].map((o) => o.value)).toEqual(['', '6']));
   });
 });

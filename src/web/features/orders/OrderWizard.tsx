@@ -14,6 +14,7 @@ import { useGetResellerInfoListQuery } from '@web/core/authApi';
 import { entityEndpoints } from '@web/core/endpoints';
 import { findSchema } from '@web/core/schemas';
 import { useGetRoamingProfilesQuery } from '@web/core/subscriberCommonApi';
+import { useCaller } from '@web/core/useCaller';
 import { showToast } from '@web/ui/toaster';
 import { checkArtwork, type ArtworkCheck } from './artworkInfo';
 import {
@@ -138,6 +139,7 @@ function Step({ title, intro, children }: { title: string; intro?: string; child
 export default function OrderWizard() {
   const intl = useIntl();
   const navigate = useNavigate();
+  const caller = useCaller();
   const [state, setState] = useState<WizardState>(load);
   const [tried, setTried] = useState(false);
   const set = (patch: Partial<WizardState>) => setState((s) => ({ ...s, ...patch }));
@@ -145,10 +147,15 @@ export default function OrderWizard() {
 
   const { data: resellers = [] } = useGetResellerInfoListQuery();
   const { data: sponsors = [] } = sponsorEndpoints().list!.useQuery();
-  const { data: roaming } = useGetRoamingProfilesQuery({ resellerId: state.resellerId, slotCount: state.sponsorIds.length });
+  // The pickers offer only the answer to the current question (`currentData`): while another reseller's, slot count's
+  // or provider's list is on its way, the last one's rows would be picked and refused.
+  const { currentData: roaming } = useGetRoamingProfilesQuery({ resellerId: state.resellerId, slotCount: state.sponsorIds.length });
   const { data: providers = [] } = useGetSimProvidersQuery();
-  const { data: profiles = [] } = useGetSimProvidersProfilesQuery(
-    { simType: state.simType, slotCount: state.sponsorIds.length, status: 'approved', providerId: state.providerId, resellerId: state.resellerId },
+  // The reseller the order is for: the one picked, else the caller's own. Its own profiles and addresses only, as the
+  // server takes them (a sub-reseller's would be refused).
+  const ordering = state.resellerId ?? caller?.resellerId;
+  const { currentData: profiles = [] } = useGetSimProvidersProfilesQuery(
+    { simType: state.simType, slotCount: state.sponsorIds.length, status: 'approved', providerId: state.providerId, resellerId: ordering },
     { skip: !state.simType || !state.providerId },
   );
   const { data: efConfigs = [] } = useGetSimOrdersEfConfigQuery();
@@ -167,13 +174,12 @@ export default function OrderWizard() {
     },
     { skip: !state.simType || !state.simSize || stepProblem(state, STEPS.indexOf('amount')) !== undefined },
   );
+  // The price of the order as it stands: the last amount's or currency's is not shown under the new ones.
+  const quote = price.currentData;
   const roamingProfiles = roaming ?? [];
   const ownAddresses = useMemo(
-    () =>
-      (addresses as { id: number; resellerId: number; city?: string; street?: string; companyName?: string }[]).filter(
-        (a) => state.resellerId === undefined || a.resellerId === state.resellerId,
-      ),
-    [addresses, state.resellerId],
+    () => (addresses as { id: number; resellerId: number; city?: string; street?: string; companyName?: string }[]).filter((a) => a.resellerId === ordering),
+    [addresses, ordering],
   );
   const problem = stepProblem(state, state.step);
   const current = STEPS[state.step];
@@ -256,6 +262,7 @@ export default function OrderWizard() {
                   resellerId: e.currentTarget.value ? Number(e.currentTarget.value) : undefined,
                   deliveryAddressId: undefined,
                   providerProfileId: undefined,
+                  roamingProfileId: undefined,
                 })
               }
             >
@@ -325,12 +332,12 @@ export default function OrderWizard() {
           <div className="portal-order-row">
             <Button
               disabled={state.sponsorIds.length >= MAX_SLOTS}
-              onClick={() => set({ sponsorIds: [...state.sponsorIds, undefined], providerProfileId: undefined })}
+              onClick={() => set({ sponsorIds: [...state.sponsorIds, undefined], providerProfileId: undefined, roamingProfileId: undefined })}
               text={label('orders.wizard.addSlot')}
             />
             <Button
               disabled={state.sponsorIds.length <= 1}
-              onClick={() => set({ sponsorIds: state.sponsorIds.slice(0, -1), providerProfileId: undefined })}
+              onClick={() => set({ sponsorIds: state.sponsorIds.slice(0, -1), providerProfileId: undefined, roamingProfileId: undefined })}
               text={label('orders.wizard.removeSlot')}
             />
           </div>
@@ -621,28 +628,28 @@ export default function OrderWizard() {
                 <dd data-testid="summary-artwork">{state.artwork ? <bdi>{state.artwork.fileName}</bdi> : label('orders.wizard.none')}</dd>
               </>
             )}
-            {price.data && (
+            {quote && (
               <>
                 <dt>{label('orders.price.unitPrice')}</dt>
-                <dd>{money(price.data.unitPrice)}</dd>
+                <dd>{money(quote.unitPrice)}</dd>
                 <dt>{label('orders.price.totalUnitPrice')}</dt>
-                <dd>{money(price.data.totalUnitPrice)}</dd>
+                <dd>{money(quote.totalUnitPrice)}</dd>
                 <dt>{label('orders.price.additionalSlotCharge')}</dt>
-                <dd>{money(price.data.additionalSlotCharge)}</dd>
+                <dd>{money(quote.additionalSlotCharge)}</dd>
                 <dt>{label('orders.price.artworkCharge')}</dt>
-                <dd>{money(price.data.artworkCharge)}</dd>
+                <dd>{money(quote.artworkCharge)}</dd>
                 <dt>
-                  <FormattedMessage id="orders.price.feeBelowMoq" values={{ moq: <bdi>{intl.formatNumber(price.data.moq)}</bdi> }} />
+                  <FormattedMessage id="orders.price.feeBelowMoq" values={{ moq: <bdi>{intl.formatNumber(quote.moq)}</bdi> }} />
                 </dt>
-                <dd>{money(price.data.feeBelowMoq)}</dd>
+                <dd>{money(quote.feeBelowMoq)}</dd>
                 <dt>{label('orders.price.discount')}</dt>
                 <dd>
-                  {money(price.data.discount.value ? -price.data.discount.value : 0)} (
-                  {intl.formatNumber(price.data.discount.rate / 100, { style: 'percent', minimumFractionDigits: 2 })})
+                  {money(quote.discount.value ? -quote.discount.value : 0)} (
+                  {intl.formatNumber(quote.discount.rate / 100, { style: 'percent', minimumFractionDigits: 2 })})
                 </dd>
                 <dt>{label('orders.price.total')}</dt>
                 <dd data-testid="order-total">
-                  <strong>{money(price.data.total)}</strong>
+                  <strong>{money(quote.total)}</strong>
                 </dd>
               </>
             )}

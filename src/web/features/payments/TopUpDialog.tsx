@@ -60,11 +60,13 @@ function amountError(text: string, locale: string): string | undefined {
 
 function FeePreview({ method, amount }: { method: TopUpMethod; amount: number | undefined }) {
   const intl = useIntl();
-  const { data } = usePostPaymentsSubmitCalculateFeeQuery({ method, amount: amount ?? 0 }, { skip: amount === undefined });
+  const { data, currentData } = usePostPaymentsSubmitCalculateFeeQuery({ method, amount: amount ?? 0 }, { skip: amount === undefined });
   if (!data || amount === undefined) return null;
   const money = (value: number) => intl.formatNumber(value, { style: 'currency', currency: data.currency });
+  // The last amount's figures hold the line's place, hidden, until the amount typed now has its own.
+  const stale = data !== currentData;
   return (
-    <p className={Classes.TEXT_MUTED} data-testid="top-up-fee">
+    <p className={stale ? `${Classes.TEXT_MUTED} ${Classes.SKELETON}` : Classes.TEXT_MUTED} data-testid="top-up-fee" aria-busy={stale}>
       <FormattedMessage id="payments.topUp.fee" values={{ fee: money(data.fee), paid: money(data.paidAmount), credited: money(data.creditedAmount) }} />
     </p>
   );

@@ -88,6 +88,31 @@ describe('the usage screen', () => {
     await waitFor(() => expect(asked().some((b) => b.searchBy === 'groupId' && b.searchKey === '7')).toBe(true));
   });
 
+  it("never shows the dimension left while the chosen one's totals are on the way: its keys would open the wrong subscribers", async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    api.server.use(
+      http.post('*/portal/graphs/usageBy', async ({ request }) => {
+        const body = (await request.json()) as Body;
+        if (body.dimension === 'subscriber') await held;
+        return HttpResponse.json(answer(body));
+      }),
+    );
+    const { user } = renderWithProviders(<AppRoutes />, { route: '/usage', preloadedState: signedIn(mockToken('admin')) });
+    await waitFor(() => expect(screen.getAllByTestId('usage-row')).toHaveLength(2), { timeout: 10_000 });
+    expect(screen.getByTestId('usage-grid').getAttribute('data-dimension')).toBe('account');
+
+    await user.click(within(screen.getByTestId('usage-dimension')).getByText('Subscriber'));
+    await waitFor(() => expect(api.requests('/graphs/usageBy', 'POST').at(-1)!.body).toMatchObject({ dimension: 'subscriber' }));
+    // The accounts' rows and links are gone at once; placeholders stand in until the subscribers arrive.
+    expect(screen.queryAllByTestId('usage-row')).toEqual([]);
+    expect(screen.queryAllByTestId('usage-drill')).toEqual([]);
+    expect(screen.getByTestId('usage-skeleton')).toBeTruthy();
+    release();
+    await waitFor(() => expect(screen.getByTestId('usage-grid').getAttribute('data-dimension')).toBe('subscriber'));
+    expect(screen.getAllByTestId('usage-drill').map((a) => a.getAttribute('href'))).toEqual(['/subscriber/1']);
+  });
+
   it('says when a range has no usage and downloads the whole table', async () => {
     api.server.use(
       http.post('*/portal/graphs/usageBy', async ({ request }) => HttpResponse.json(answer((await request.json()) as Body))),

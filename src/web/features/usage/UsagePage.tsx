@@ -118,7 +118,11 @@ export default function UsagePage() {
     [dimension, names, intl],
   );
   const mb = useCallback((v: number) => intl.formatMessage({ id: 'usage.mb' }, { value: intl.formatNumber(v, { maximumFractionDigits: 1 }) }), [intl]);
-  const bars = useMemo(() => (answer.data?.top ?? []).map((i) => ({ name: labelOf(i), value: i.mb })), [answer.data, labelOf]);
+  // While another dimension's totals are on the way, the last answer (of the dimension left) is not shown: its keys
+  // would be read as the new dimension's, and its links would open the wrong subscribers. Another page, sort or range
+  // of the same dimension keeps it until the new one arrives.
+  const data = answer.data?.dimension === dimension ? answer.data : undefined;
+  const bars = useMemo(() => (data?.top ?? []).map((i) => ({ name: labelOf(i), value: i.mb })), [data, labelOf]);
   const customInvalid = !custom.from || !custom.to || custom.from > custom.to;
 
   const applyCustom = (event: FormEvent) => {
@@ -141,7 +145,6 @@ export default function UsagePage() {
     );
   };
 
-  const data = answer.data;
   const grouped = dimension === 'group';
   const columns = grouped ? 8 : 7;
   return (
@@ -223,7 +226,7 @@ export default function UsagePage() {
         <NonIdealState title={intl.formatMessage({ id: 'usage.empty.title' })} description={intl.formatMessage({ id: 'usage.empty' })} />
       ) : (
         <div className="portal-usage-grid-wrap">
-          <HTMLTable compact striped className="portal-usage-grid" data-testid="usage-grid">
+          <HTMLTable compact striped className="portal-usage-grid" data-testid="usage-grid" data-dimension={data?.dimension}>
             <thead>
               <tr>
                 {header('label', `usage.col.${dimension}`)}
