@@ -4501,7 +4501,7 @@ export interface paths {
     get?: never;
     /**
      * Write the subscriber's roaming profile to the HSS, optionally changing it (202, pending operation)
-     * @description Body `{ roamingProfileId? }`: an approved profile of the subscriber's reseller or its parents; without it the current profile is written again.
+     * @description Body `{ roamingProfileId? }`: an approved profile of the subscriber's reseller or its parents that the caller sees; without it the current profile is written again.
      */
     put: operations['putSubscribersByIdRoamingProfileHss'];
     post?: never;

@@ -109,12 +109,16 @@ export function opensScreen(granted: PrivilegeItem[], privilege: string, isAdmin
   return hasPrivilege(granted, privilege);
 }
 
-/** Keeps only names the catalogue knows, so a stored role can never grant an unknown privilege. */
+/**
+ * Keeps only names the catalogue knows, so a stored role can never grant an unknown privilege. A privilege sent
+ * without its sub-privileges grants none of them.
+ */
 export function normalisePrivileges(items: PrivilegeItem[]): PrivilegeItem[] {
   return PRIVILEGE_CATALOGUE.flatMap((known) => {
     const item = items.find((p) => p.privilege === known.privilege);
     if (!item) return [];
-    return [{ privilege: known.privilege, subPrivileges: known.subPrivileges.filter((s) => item.subPrivileges.includes(s)) }];
+    const held = Array.isArray(item.subPrivileges) ? item.subPrivileges : [];
+    return [{ privilege: known.privilege, subPrivileges: known.subPrivileges.filter((s) => held.includes(s)) }];
   });
 }
 

@@ -113,6 +113,40 @@ describe.each(engines)('allowed lists on %s', (engine) => {
       expect((await bluesky.post(`/portal/allowed-lists/${europe.uuid}/download`)).statusCode).toBe(404);
       expect((await northwind.post('/portal/admin/block-networks', { allowedListId: id, blocked: true, plmns: ['23415'] })).statusCode).toBe(403);
     });
+
+    it("keeps an account user to its own reseller's lists: its sub-reseller's list is not one it sees, syncs or reads", async () => {
+      const iotList = (await admin.post('/portal/allowed-lists/paged', { searchBy: 'name', searchKey: 'IoT worldwide' })).json().items[0];
+      expect(iotList).toMatchObject({ name: 'IoT worldwide', resellerName: 'Northwind IoT' });
+      const id = iotList.allowedListId as number;
+      // A change waiting for a sync, so that a sync would send something.
+      expect((await admin.post('/portal/admin/block-networks', { allowedListId: id, blocked: true, plmns: ['23415'] })).json().changed).toBe(1);
+      const written = async () => ({
+        list: await ctx.db
+          .selectFrom('allowedList')
+          .select(['syncTotal', 'syncDone', 'syncFailed', 'syncStartedAt', 'syncFinishedAt'])
+          .where('allowedListId', '=', id)
+          .executeTakeFirstOrThrow(),
+        sent: await ctx.db.selectFrom('allowedListNetwork').select('networkId').where('allowedListId', '=', id).where('sentAt', 'is not', null).execute(),
+      });
+      const before = await written();
+      expect(before.sent).toEqual([]);
+      await ctx.withPrivileges('harbor', ['AllowedLists'], async (harbor) => {
+        const sync = await harbor.post(`/portal/allowed-lists/${id}/sync`);
+        expect(sync.statusCode, sync.body).toBe(404);
+        expect((await harbor.get(`/portal/allowed-lists/${id}/networks`)).statusCode).toBe(404);
+        expect((await harbor.get(`/portal/allowed-lists/${id}/networks/GB`)).statusCode).toBe(404);
+      });
+      await ctx.app.coreNetwork.idle();
+      expect(await written()).toEqual(before);
+      // The sub-reseller's parent reseller sees it.
+      expect((await northwind.get(`/portal/allowed-lists/${id}/networks`)).statusCode).toBe(200);
+      expect((await stateOf(id, 'GB', '23415')).state).toBe('pending');
+      const own = await northwind.post(`/portal/allowed-lists/${id}/sync`);
+      expect(own.statusCode, own.body).toBe(202);
+      expect(own.json().sent).toBe(1);
+      await ctx.app.coreNetwork.idle();
+      expect((await stateOf(id, 'GB', '23415')).state).toBe('blocked');
+    });
   });
 
   describe('blocking through the core network', () => {

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { buildApp, type AppOptions } from '@server/app';
 import { openDatabase, type Db } from '@server/db';
 import { ensureAdmin, seedDemo } from '@server/db/seed';
+import { hashPassword } from '@server/domains/auth/password';
 
 export const ADMIN_PASSWORD = 'Admin@2026pass';
 /** Subscribers every test app starts with (the demo seed's numbering, spread over the demo accounts). */
@@ -171,6 +172,50 @@ export async function testApp(engine: string, options: Partial<Omit<AppOptions, 
     client,
     async as(userName: string) {
       return client(await login(userName));
+    },
+    /**
+     * Signs in a new user of the provider (reseller -1) whose role holds `privileges` (without sub-privileges) but
+     * not Administrator: support staff, as the provider's other users are. Answers its token.
+     */
+    async providerUser(userName: string, privileges: string[]): Promise<string> {
+      const { db } = database;
+      const role = await db
+        .insertInto('role')
+        .values({ name: `${userName} role`, resellerId: -1, privileges: JSON.stringify(privileges.map((privilege) => ({ privilege, subPrivileges: [] }))) })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const password = 'Assistant@2026x';
+      await db
+        .insertInto('appUser')
+        .values({ username: userName, email: `${userName}@provider.example`, passwordHash: await hashPassword(password), resellerId: -1, roleId: role.id })
+        .execute();
+      return login(userName, password);
+    },
+    /**
+     * Adds privileges (a name alone: without sub-privileges) to the role of `userName` for the time of `run`, which
+     * gets a caller signed in with them; the role is as it was afterwards.
+     */
+    async withPrivileges<T>(
+      userName: string,
+      added: (string | { privilege: string; subPrivileges: string[] })[],
+      run: (caller: ReturnType<typeof client>) => Promise<T>,
+    ): Promise<T> {
+      const { db } = database;
+      const { roleId } = await db.selectFrom('appUser').select('roleId').where('username', '=', userName).executeTakeFirstOrThrow();
+      const held = await db.selectFrom('role').select('privileges').where('id', '=', roleId!).executeTakeFirstOrThrow();
+      const privileges = typeof held.privileges === 'string' ? JSON.parse(held.privileges) : held.privileges;
+      const set = (list: unknown) =>
+        db
+          .updateTable('role')
+          .set({ privileges: JSON.stringify(list) })
+          .where('id', '=', roleId!)
+          .execute();
+      await set([...privileges, ...added.map((item) => (typeof item === 'string' ? { privilege: item, subPrivileges: [] } : item))]);
+      try {
+        return await run(client(await login(userName)));
+      } finally {
+        await set(privileges);
+      }
     },
     async close() {
       await app.close();

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '@server/domains/auth/password';
 import { LabStates } from '@server/domains/labs/switches';
 import { effectiveLab, LABS } from '@shared/labs';
 import { engines, testApp } from './helpers';
@@ -123,38 +122,11 @@ describe.each(engines)('labs on %s', (engine) => {
     }
     expect((await harbor.put('/portal/labs/subscriberSms', { enabled: false })).statusCode).toBe(403);
     // An account user never switches its reseller's labs, even with a role that holds Labs.
-    const harborRole = await ctx.db.selectFrom('appUser').select('roleId').where('username', '=', 'harbor').executeTakeFirstOrThrow();
-    const held = await ctx.db.selectFrom('role').select('privileges').where('id', '=', harborRole.roleId!).executeTakeFirstOrThrow();
-    const privileges = typeof held.privileges === 'string' ? JSON.parse(held.privileges) : held.privileges;
-    await ctx.db
-      .updateTable('role')
-      .set({ privileges: JSON.stringify([...privileges, { privilege: 'Labs', subPrivileges: [] }]) })
-      .where('id', '=', harborRole.roleId!)
-      .execute();
-    const withLabs = await ctx.as('harbor');
-    expect((await withLabs.put('/portal/labs/subscriberSms', { enabled: false })).statusCode).toBe(403);
-    await ctx.db
-      .updateTable('role')
-      .set({ privileges: JSON.stringify(privileges) })
-      .where('id', '=', harborRole.roleId!)
-      .execute();
+    await ctx.withPrivileges('harbor', ['Labs'], async (withLabs) =>
+      expect((await withLabs.put('/portal/labs/subscriberSms', { enabled: false })).statusCode).toBe(403),
+    );
     // A provider user holding Labs without being the administrator: the provider's switches reach everyone, so not its.
-    const role = await ctx.db
-      .insertInto('role')
-      .values({ name: 'Lab assistant', resellerId: -1, privileges: JSON.stringify([{ privilege: 'Labs', subPrivileges: [] }]) })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await ctx.db
-      .insertInto('appUser')
-      .values({
-        username: 'lab.assistant',
-        email: 'lab.assistant@provider.example',
-        passwordHash: await hashPassword('Assistant@2026x'),
-        resellerId: -1,
-        roleId: role.id,
-      })
-      .execute();
-    const assistant = ctx.client(await ctx.login('lab.assistant', 'Assistant@2026x'));
+    const assistant = ctx.client(await ctx.providerUser('lab.assistant', ['Labs']));
     expect((await assistant.put('/portal/labs/subscriberSms', { enabled: false })).statusCode).toBe(403);
     expect((await assistant.get('/portal/labs')).statusCode).toBe(200);
     expect(await stored()).toEqual([]);

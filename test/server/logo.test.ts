@@ -1,4 +1,5 @@
 import { JSDOM } from 'jsdom';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, testApp } from './helpers';
 
@@ -217,6 +218,41 @@ describe.each(engines)('reseller logo on %s', (engine) => {
     expect((await put('harbor', PNG, 'image/png')).statusCode).toBe(403);
     expect((await del('harbor')).statusCode).toBe(403);
     expect((await get('harbor')).statusCode).toBe(200); // an account user of Northwind Mobile sees its logo
+  });
+
+  it("lets neither an account user nor a provider user other than the administrator change a reseller's logo, even with Resellers", async () => {
+    const logos = async () =>
+      (
+        await sql<{
+          resellerId: number;
+          contentType: string;
+          bytes: Buffer;
+        }>`select reseller_id, content_type, bytes from reseller_logo order by reseller_id`.execute(ctx.db)
+      ).rows.map((r) => ({ resellerId: Number(r.resellerId), contentType: r.contentType, bytes: Buffer.from(r.bytes).toString('base64') }));
+    expect((await put('northwind', PNG, 'image/png')).statusCode).toBe(204);
+    const before = await logos();
+    const northwindMobile = (await ctx.db.selectFrom('reseller').select('id').where('name', '=', 'Northwind Mobile').executeTakeFirstOrThrow()).id;
+    expect(before).toContainEqual({ resellerId: northwindMobile, contentType: 'image/png', bytes: PNG.toString('base64') });
+    const as = (token: string) => ({
+      put: (payload: Buffer | string, contentType: string) =>
+        ctx.app.inject({ method: 'PUT', url: '/portal/user/logo', headers: { authorization: `Bearer ${token}`, 'content-type': contentType }, payload }),
+      del: () => ctx.app.inject({ method: 'DELETE', url: '/portal/user/logo', headers: { authorization: `Bearer ${token}` } }),
+    });
+    // An account user of Northwind Mobile: its tenant is its account, not the reseller's brand.
+    await ctx.withPrivileges('harbor', ['Resellers'], async () => {
+      const harbor = as(await ctx.login('harbor'));
+      expect((await harbor.put(JPEG, 'image/jpeg')).statusCode).toBe(403);
+      expect((await harbor.del()).statusCode).toBe(403);
+    });
+    expect(await logos()).toEqual(before);
+    // A provider user holding Resellers without being the administrator: the provider's logo shows to every tenant.
+    const assistant = as(await ctx.providerUser('brand.assistant', ['Resellers']));
+    expect((await assistant.put(JPEG, 'image/jpeg')).statusCode).toBe(403);
+    expect((await assistant.del()).statusCode).toBe(403);
+    expect(await logos()).toEqual(before);
+    // The reseller's own user still may.
+    expect((await put('northwind', PNG, 'image/png')).statusCode).toBe(204);
+    expect(await logos()).toEqual(before);
   });
 
   it('removes the logo, after which it answers 204 without one', async () => {

@@ -240,6 +240,19 @@ describe.each(engines)('SIM orders on %s', (engine) => {
     expect((await bluesky.post('/portal/sim-providers/profiles/request', { ...body, resellerId: ids.northwind })).statusCode).toBe(404);
   });
 
+  it("refuses an account user's profile request, even with SimOrders, and writes nothing", async () => {
+    const body = { providerId: ids.orbit, name: 'Harbor cranes fleet', sponsorId: ids.nl, simType: 'physical', imsiPrefix: '20408099' };
+    const profiles = await count('provider_profile');
+    await ctx.withPrivileges('harbor', ['SimOrders'], async (withOrders) => {
+      const res = await withOrders.post('/portal/sim-providers/profiles/request', body);
+      expect(res.statusCode, res.body).toBe(403);
+    });
+    expect(await count('provider_profile')).toBe(profiles);
+    expect(await ctx.db.selectFrom('providerProfile').select('id').where('name', '=', body.name).execute()).toEqual([]);
+    // Its reseller's own users may ask for it.
+    expect((await northwind.post('/portal/sim-providers/profiles/request', body)).statusCode).toBe(201);
+  });
+
   it('answers the catalogue calls and prices through /price', async () => {
     expect(await ok(northwind.get(`${O}/types`))).toEqual([
       { simType: 'physical', sizes: ['triple', 'mff2'] },

@@ -116,6 +116,49 @@ describe.each(engines)('pricing plans on %s', (engine) => {
     });
   });
 
+  describe('account users', () => {
+    it('read the plans their account is on and write no plan or rule of either kind, even with the privileges', async () => {
+      const onAccount = (await northwind.post(`${LOCAL}/`, { name: 'Harbor contract plan' })).json().id;
+      expect((await northwind.post(`${LOCAL}/${onAccount}/rules`, rule())).statusCode).toBe(201);
+      const created = await northwind.post('/portal/pricing-plans/international/', { name: 'Harbor calls plan', defaultPrice: 0.1 });
+      expect(created.statusCode, created.body).toBe(201);
+      const international = created.json().id;
+      await db
+        .updateTable('account')
+        .set({ pricingPlanId: onAccount, internationalPricingPlanId: international })
+        .where('name', '=', 'Harbor Logistics')
+        .execute();
+      const before = await db.selectFrom('roamingRule').selectAll().where('planId', '=', onAccount).execute();
+      await ctx.withPrivileges('harbor', ['PricingPlans', 'IntPricingPlans'], async (harbor) => {
+        const plan = (await harbor.get(`${LOCAL}/${onAccount}`)).json();
+        // Reads: its account's plans and their rules; not the reseller's other plans.
+        expect((await harbor.post(`${LOCAL}/${onAccount}/rules/paged`, {})).json().totalItemsCount).toBe(before.length);
+        expect((await harbor.post(`${LOCAL}/${planId}/rules/paged`, {})).statusCode).toBe(404);
+        // Writes: none, whatever the call.
+        const writes = [
+          harbor.put(`${LOCAL}/`, { ...plan, defaultData: 0 }),
+          harbor.post(`${LOCAL}/${onAccount}`, { defaultData: 0 }),
+          harbor.post(`${LOCAL}/`, { name: 'Harbor own plan' }),
+          harbor.delete(`${LOCAL}/${onAccount}`),
+          harbor.post(`${LOCAL}/${onAccount}/rules`, rule({ dataRate: 0 })),
+          harbor.post(`${LOCAL}/${onAccount}/rules/${before[0].id}`, { dataRate: 0 }),
+          harbor.delete(`${LOCAL}/${onAccount}/rules/${before[0].id}`),
+          harbor.post(`${LOCAL}/${onAccount}/rules/batch`, { delete: [before[0].id] }),
+          harbor.post(`/portal/pricing-plans/international/`, { name: 'Harbor own calls' }),
+          harbor.put(`/portal/pricing-plans/international/`, { id: international, name: 'Harbor calls plan', defaultPrice: 0 }),
+          harbor.delete(`/portal/pricing-plans/international/${international}`),
+        ];
+        for (const res of await Promise.all(writes)) expect(res.statusCode, res.body).toBe(403);
+        expect(await db.selectFrom('roamingRule').selectAll().where('planId', '=', onAccount).execute()).toEqual(before);
+        expect((await harbor.get(`${LOCAL}/${onAccount}`)).json()).toEqual(plan);
+        expect((await db.selectFrom('pricingPlan').select('id').where('name', '=', 'Harbor own plan').execute()).length).toBe(0);
+        // The reseller's own users still write them.
+        expect((await northwind.post(`${LOCAL}/${onAccount}`, { defaultData: 0.5 })).statusCode).toBe(200);
+      });
+      await db.updateTable('account').set({ pricingPlanId: null, internationalPricingPlanId: null }).where('name', '=', 'Harbor Logistics').execute();
+    });
+  });
+
   describe('rules', () => {
     it('creates a rule with the PLMN from MCC and MNC and exact rates', async () => {
       const res = await northwind.post(`${LOCAL}/${planId}/rules`, rule({ dataRate: 0.000001, moCallRate: 123456.789012 }));

@@ -171,6 +171,20 @@ describe.each(engines)('reseller pricing on %s', (engine) => {
     expect((await iot.put(`${BASE}/plan`, { resellerId: ids['Northwind IoT'], pricingPlanId: plans['Sensors Low Data'] })).statusCode).toBe(404);
   });
 
+  it("refuses an account user the prices of its reseller's sub-resellers, even with the Resellers privilege", async () => {
+    // Harbor's reseller, Northwind Mobile, is Northwind IoT's parent.
+    const before = await db.selectFrom('reseller').select('pricingPlanId').where('id', '=', ids['Northwind IoT']).executeTakeFirstOrThrow();
+    const plan = await db.selectFrom('pricingPlan').select('id').where('resellerId', '=', ids['Northwind Mobile']).executeTakeFirstOrThrow();
+    await ctx.withPrivileges('harbor', ['Resellers'], async (harbor) => {
+      for (const pricingPlanId of [plan.id, null]) {
+        const res = await harbor.put(`${BASE}/plan`, { resellerId: ids['Northwind IoT'], pricingPlanId });
+        expect(res.statusCode, res.body).toBe(403);
+      }
+      expect((await harbor.post(`${BASE}/margin-preview`, { resellerId: ids['Northwind IoT'], pricingPlanId: plan.id })).statusCode).toBe(403);
+    });
+    expect(await db.selectFrom('reseller').select('pricingPlanId').where('id', '=', ids['Northwind IoT']).executeTakeFirstOrThrow()).toEqual(before);
+  });
+
   it('previews the margin of a proposed plan per network, exactly, writing nothing', async () => {
     const res = await northwind.post(`${BASE}/margin-preview`, { resellerId: ids['Northwind IoT'], pricingPlanId: plans['Global Fleet Premium'] });
     expect(res.statusCode, res.body).toBe(200);

@@ -409,6 +409,36 @@ describe.each(engines)('subscriber ranges and bulk actions on %s', (engine) => {
       ).toBe(200);
     });
 
+    it("refuses a plan or profile of a reseller above the caller, as a single subscriber's change does, and writes nothing", async () => {
+      const [plan] = await q(sql`insert into pricing_plan (name, reseller_id) values ('Provider wholesale for bulk', -1) returning id`);
+      const [profile] = await q(
+        sql`insert into roaming_profile (name, reference, slots, reseller_id, review_state) values ('Provider only for bulk', 'PROV-BULK-1', 1, -1, 'approved') returning id`,
+      );
+      const ids = nw.slice(0, 3);
+      const before = await q(
+        sql`select subscriber_id, pricing_plan_id, roaming_profile_id from subscriber where subscriber_id in (${sql.join(ids)}) order by 1`,
+      );
+      for (const [action, params, field, messageId] of [
+        ['pricing-plan', { pricingPlanId: plan.id }, 'params.pricingPlanId', 'validation.pricingPlan.unknown'],
+        ['roaming-profile', { roamingProfileId: profile.id }, 'params.roamingProfileId', 'validation.roamingProfile.unknown'],
+      ] as const) {
+        for (const path of ['/portal/subscribers/bulk/preview', '/portal/subscribers/bulk']) {
+          const res = await northwind.post(path, { action, params, selection: { ids } });
+          expect(res.statusCode, res.body).toBe(400);
+          expect(fields(res)).toEqual([{ field, rule: 'exists', messageId }]);
+        }
+      }
+      expect(
+        await q(sql`select subscriber_id, pricing_plan_id, roaming_profile_id from subscriber where subscriber_id in (${sql.join(ids)}) order by 1`),
+      ).toEqual(before);
+      // The administrator may.
+      expect(
+        (await admin.post('/portal/subscribers/bulk/preview', { action: 'pricing-plan', params: { pricingPlanId: plan.id }, selection: { ids } })).statusCode,
+      ).toBe(200);
+      await q(sql`delete from roaming_profile where id = ${profile.id}`);
+      await q(sql`delete from pricing_plan where id = ${plan.id}`);
+    });
+
     it('runs a job whose failures keep their reason; suspends through the core network', async () => {
       const ids = (
         await q(
@@ -960,6 +990,37 @@ describe.each(engines)('subscriber ranges and bulk actions on %s', (engine) => {
       expect(first[0]).toBe(ids[0]);
       expect(await linesOf(retry.json().jobId)).toEqual([first]);
       await waitFor(retry.json().jobId);
+    });
+
+    it('retries no line of an upload while the CSV update lab is off for the tenant, and starts no job', async () => {
+      const [id] = nw.slice(1360, 1361);
+      await sql`delete from subscriber_operation where subscriber_id = ${id} and status = 'pending'`.execute(ctx.db);
+      await sql`update subscriber set status = 'active' where subscriber_id = ${id}`.execute(ctx.db);
+      const [sub] = await q(sql`select iccid from subscriber where subscriber_id = ${id}`);
+      await ctx.app.coreNetwork.idle();
+      ctx.app.coreNetwork.simulator!.failNext(1, 'Diameter 5012 DIAMETER_UNABLE_TO_COMPLY');
+      const confirmed = await upload(multipart(`iccid,status\n${sub.iccid},suspended`), true);
+      expect(confirmed.statusCode, confirmed.body).toBe(202);
+      const job = await waitFor(confirmed.json().jobId);
+      expect(job).toMatchObject({ kind: 'subscribers.csv', total: 1, succeeded: 0, failed: 1 });
+      const jobs = async () => Number((await q(sql`select count(*) as n from job`))[0].n);
+      const before = await jobs();
+      const off = await northwind.put('/portal/labs/subscriberCsvUpdate', { enabled: false });
+      expect(off.statusCode, off.body).toBe(200);
+      try {
+        const retry = await northwind.post(`/portal/jobs/${job.id}/retry`);
+        expect(retry.statusCode, retry.body).toBe(403);
+        expect(retry.json()).toMatchObject({ code: 'LAB_OFF' });
+        expect(retry.json().message).toContain('subscriberCsvUpdate');
+        expect(await jobs()).toBe(before);
+        expect(await q(sql`select id from job where retry_of = ${job.id}`)).toEqual([]);
+      } finally {
+        expect((await northwind.put('/portal/labs/subscriberCsvUpdate', { enabled: true })).statusCode).toBe(200);
+      }
+      // Back on, the retry runs.
+      const retry = await northwind.post(`/portal/jobs/${job.id}/retry`);
+      expect(retry.statusCode, retry.body).toBe(202);
+      expect(await waitFor(retry.json().jobId)).toMatchObject({ status: 'done', total: 1, succeeded: 1, retryOf: job.id });
     });
   });
 

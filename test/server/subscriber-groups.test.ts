@@ -68,6 +68,18 @@ describe.each(engines)('subscriber groups on %s', (engine) => {
     expect(await ctx.db.selectFrom('subscriberGroupMember').select('subscriberId').where('groupId', '=', made.json().id).execute()).toEqual([]);
   });
 
+  it("refuses an account user deleting its reseller's group, which stays", async () => {
+    const harbor = await ctx.as('harbor');
+    const made = await create(northwind, { name: 'Harbor keeps', kind: 'static' });
+    expect(made.statusCode, made.body).toBe(201);
+    const { id } = made.json();
+    const res = await harbor.delete(`/portal/subscriber-groups/${id}`);
+    expect(res.statusCode, res.body).toBe(403);
+    expect(await ctx.db.selectFrom('subscriberGroup').select(['id', 'name']).where('id', '=', id).executeTakeFirst()).toEqual({ id, name: 'Harbor keeps' });
+    // Its reseller's own users still may.
+    expect((await northwind.delete(`/portal/subscriber-groups/${id}`)).statusCode).toBe(204);
+  });
+
   it('adds members with an outcome per id; only subscribers the writer and the owner see join; removes them', async () => {
     const group = (await create(northwind, { name: 'Static members', kind: 'static' })).json();
     const [a, b] = subs['Northwind Mobile'];

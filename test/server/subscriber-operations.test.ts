@@ -223,6 +223,26 @@ describe.each(engines)('subscriber operations on %s', (engine) => {
       });
     });
 
+    it('writes to the HSS only a profile the caller sees when it names one; the current one, whoever set it, again', async () => {
+      const provider = (
+        await sql<Row>`insert into roaming_profile (name, reference, slots, reseller_id, review_state)
+          values ('Provider HSS only', 'PROV-HSS-1', 1, -1, 'approved') returning id`.execute(ctx.db)
+      ).rows[0];
+      const id = nw[7];
+      await sql`update subscriber set roaming_profile_id = null where subscriber_id = ${id}`.execute(ctx.db);
+      const named = await northwind.put(`/portal/subscribers/${id}/roaming-profile/hss`, { roamingProfileId: provider.id });
+      expect(named.statusCode, named.body).toBe(400);
+      expect(fields(named)[0]).toMatchObject({ field: 'roamingProfileId', rule: 'exists' });
+      expect((await sql<Row>`select roaming_profile_id from subscriber where subscriber_id = ${id}`.execute(ctx.db)).rows[0].roamingProfileId).toBeNull();
+      // Set from above, it is written again on the reseller's request.
+      await sql`update subscriber set roaming_profile_id = ${provider.id} where subscriber_id = ${id}`.execute(ctx.db);
+      const again = await northwind.put(`/portal/subscribers/${id}/roaming-profile/hss`, {});
+      expect(again.statusCode, again.body).toBe(202);
+      expect((await settle(northwind, again.json())).status).toBe('success');
+      await sql`update subscriber set roaming_profile_id = null where subscriber_id = ${id}`.execute(ctx.db);
+      await sql`delete from roaming_profile where id = ${provider.id}`.execute(ctx.db);
+    });
+
     it('resets allowed networks, sets a sponsor IMSI pending and pushes pending IMSIs over the air', async () => {
       const { id, imsi } = (
         await sql<{

@@ -248,6 +248,62 @@ describe.each(engines)('trust boundaries on %s', (engine) => {
     });
   });
 
+  describe('an account user prices nothing of its own', () => {
+    it("offers and accepts only its account's plan for a subscriber, alone or in bulk, and leaves the service class as it is", async () => {
+      const harborAccount = (await harbor.post('/portal/accounts/paged', {})).json().items[0].accountId;
+      const plans = (await northwind.get('/portal/pricing-plans/')).json().pricingPlans as Row[];
+      const own = plans.find((p) => p.pricingPlanName === 'Europe IoT Standard')!;
+      // Another plan of Harbor's reseller, which the reseller's own users may give the subscriber.
+      const northwindId = (await ctx.db.selectFrom('reseller').select('id').where('name', '=', 'Northwind Mobile').executeTakeFirstOrThrow()).id;
+      const otherRow =
+        (await ctx.db.selectFrom('pricingPlan').select('id').where('resellerId', '=', northwindId).where('id', '!=', own.pricingPlanId).executeTakeFirst()) ??
+        (await ctx.db.insertInto('pricingPlan').values({ name: 'Northwind spare plan', resellerId: northwindId }).returning('id').executeTakeFirstOrThrow());
+      const other = { pricingPlanId: otherRow.id };
+      expect((await northwind.put('/portal/accounts/', { accountId: harborAccount, pricingPlanId: own.pricingPlanId })).statusCode).toBe(200);
+      const sub = (await harbor.post('/portal/subscribers/paged', { page: { page: 0, size: 1 } })).json().items[0];
+      const before = await ctx.db
+        .selectFrom('subscriber')
+        .select(['pricingPlanId', 'serviceClassId'])
+        .where('subscriberId', '=', sub.subscriberId)
+        .executeTakeFirstOrThrow();
+      await ctx.withPrivileges('harbor', [{ privilege: 'SubscriberDetails', subPrivileges: ['Services'] }], async (withServices) => {
+        // One subscriber: the change dialog's choices, and the change itself.
+        const offered = (await withServices.get(`/portal/subscriber-info/${sub.subscriberId}/pricing-plans`)).json() as Row[];
+        expect(offered.map((p) => p.pricingPlanId)).toEqual([own.pricingPlanId]);
+        const refused = await withServices.post('/portal/subscriber-info/api/', {
+          operation: 'pricing-plan',
+          subscriberId: sub.subscriberId,
+          pricingPlanId: other.pricingPlanId,
+        });
+        expect(refused.statusCode, refused.body).toBe(400);
+        expect(refused.json().fields[0]).toMatchObject({ field: 'pricingPlanId', rule: 'reference' });
+        // In bulk.
+        const bulk = await withServices.post('/portal/subscribers/bulk/preview', {
+          action: 'pricing-plan',
+          params: { pricingPlanId: other.pricingPlanId },
+          selection: { ids: [sub.subscriberId] },
+        });
+        expect(bulk.statusCode, bulk.body).toBe(400);
+        expect(bulk.json().fields[0]).toMatchObject({ field: 'params.pricingPlanId', rule: 'exists' });
+        // Its service class.
+        const serviceClass = await ctx.db.selectFrom('serviceClass').select('id').where('resellerId', '=', -1).executeTakeFirstOrThrow();
+        const classChange = await withServices.post(`/portal/subscriber-info/${sub.subscriberId}`, { serviceClassId: serviceClass.id });
+        expect(classChange.statusCode, classChange.body).toBe(403);
+        expect(classChange.json().fields[0]).toMatchObject({ field: 'serviceClassId', rule: 'protected' });
+      });
+      expect(
+        await ctx.db
+          .selectFrom('subscriber')
+          .select(['pricingPlanId', 'serviceClassId'])
+          .where('subscriberId', '=', sub.subscriberId)
+          .executeTakeFirstOrThrow(),
+      ).toEqual(before);
+      // The reseller's own users still choose among the reseller's plans.
+      const nwOffered = (await northwind.get(`/portal/subscriber-info/${sub.subscriberId}/pricing-plans`)).json() as Row[];
+      expect(nwOffered.map((p) => p.pricingPlanId)).toContain(other.pricingPlanId);
+    });
+  });
+
   describe('no lost update', () => {
     it('refuses a save over a newer row with 409, keeping the newer row', async () => {
       const zone = '/portal/zones/location-zones/1';

@@ -158,6 +158,29 @@ describe.each(engines)('users and roles on %s', (engine) => {
       ]);
     });
 
+    it('takes a privilege sent without its sub-privileges as granting none of them', async () => {
+      const bluesky = await ctx.as('bluesky');
+      for (const privileges of [[{ privilege: 'Search' }], [{ privilege: 'Search', subPrivileges: null }]]) {
+        const created = await bluesky.post('/portal/roles', {
+          name: `Searchers ${privileges.length}${'subPrivileges' in privileges[0] ? ' null' : ''}`,
+          privileges,
+        });
+        expect(created.statusCode, created.body).toBeLessThan(500);
+        if (created.statusCode === 201) expect(created.json().privileges).toEqual([{ privilege: 'Search', subPrivileges: [] }]);
+      }
+      const plain = await bluesky.post('/portal/roles', { name: 'Searchers plain', privileges: [{ privilege: 'Search' }] });
+      expect(plain.statusCode, plain.body).toBe(201);
+      const updated = await bluesky.put(`/portal/roles/${plain.json().id}`, {
+        name: 'Searchers plain',
+        privileges: [{ privilege: 'Search' }, { privilege: 'Accounts' }],
+      });
+      expect(updated.statusCode, updated.body).toBe(200);
+      expect(updated.json().privileges).toEqual([
+        { privilege: 'Accounts', subPrivileges: [] },
+        { privilege: 'Search', subPrivileges: [] },
+      ]);
+    });
+
     it('keeps role names unique per reseller', async () => {
       const bluesky = await ctx.as('bluesky');
       const dup = await bluesky.post('/portal/roles', { name: 'SUPPORT', privileges: [] });

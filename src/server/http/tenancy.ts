@@ -3,7 +3,16 @@
  * of its reseller and of every reseller below it, an account user its own reseller only, the administrator all.
  */
 import { sql, type SqlBool, type RawBuilder } from 'kysely';
+import { forbidden } from './errors';
 import type { Principal } from './principal';
+
+/**
+ * Refuses an account user (403): the call is its reseller's business (orders, prices, the reseller's groups and brand),
+ * not its account's.
+ */
+export function resellerUser(principal: Principal) {
+  if (principal.accountId !== null && !principal.isAdmin) throw forbidden();
+}
 
 /** A value matched literally by LIKE: its `%`, `_` and `\` escaped. */
 export function escapeLike(value: string) {

@@ -32,12 +32,16 @@ const stateSql = sql<string>`case when aln.target is null then aln.applied when 
 
 const staleBefore = () => new Date(Date.now() - STALE_MINUTES * 60_000);
 
-/** The list if the caller may see it: the admin any, others their reseller subtree's. */
+/**
+ * The list if the caller may see it: the admin any, a reseller's users their subtree's, an account user its own
+ * reseller's (its sub-resellers are other tenants to it), as the lists' own tenancy has it.
+ */
 async function visibleList(db: Kysely<Database>, principal: Principal, where: { id?: number; uuid?: string }) {
   let q = db.selectFrom('allowedList as l').selectAll('l');
   if (where.id !== undefined) q = q.where('l.allowedListId', '=', where.id);
   if (where.uuid !== undefined) q = q.where('l.uuid', '=', where.uuid);
-  if (!principal.isAdmin) {
+  if (principal.accountId !== null) q = q.where('l.resellerId', '=', principal.resellerId);
+  else if (!principal.isAdmin) {
     q = q.where('l.resellerId', 'in', (eb) => eb.selectFrom('reseller').select('id').where('path', 'like', subtreePattern(principal)));
   }
   const list = await q.executeTakeFirst();

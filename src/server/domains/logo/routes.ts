@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { sql, type ColumnType, type Kysely } from 'kysely';
+import { ADMIN_RESELLER_ID } from '@shared/privileges';
 import type { Database } from '../../db/types';
-import { fieldError, invalid } from '../../http/errors';
+import { fieldError, forbidden, invalid } from '../../http/errors';
+import { resellerUser } from '../../http/tenancy';
 import { principalOf } from '../../http/guard';
-import { resellerPathIds } from '../../http/principal';
+import { resellerPathIds, type Principal } from '../../http/principal';
 import { sanitiseSvg } from './svg';
 
 interface ResellerLogoTable {
@@ -62,6 +64,17 @@ async function storedLogo(body: Buffer, contentType: string): Promise<Buffer> {
   return Buffer.from(clean);
 }
 
+/**
+ * The reseller whose logo the caller may change: its own, and only by the reseller's own users (an account user's
+ * tenant is its account, not the reseller's brand); the provider's, which every tenant without a logo of its own
+ * shows, only by the administrator.
+ */
+function logoOwner(principal: Principal): number {
+  resellerUser(principal);
+  if (principal.resellerId === ADMIN_RESELLER_ID && !principal.isAdmin) throw forbidden();
+  return principal.resellerId;
+}
+
 /** The reseller logo shown in the top bar: the caller's reseller's, else its nearest ancestor's. */
 export async function registerLogoRoutes(app: FastifyInstance, database: Kysely<Database>) {
   const db = database.withTables<{ resellerLogo: ResellerLogoTable }>();
@@ -103,9 +116,9 @@ export async function registerLogoRoutes(app: FastifyInstance, database: Kysely<
         schema: { tags: ['user'], summary: "Uploads the reseller's logo (SVG or raster image)" },
       },
       async (request, reply) => {
+        const resellerId = logoOwner(principalOf(request));
         const contentType = sniffLogo(request.body);
         const bytes = await storedLogo(request.body as Buffer, contentType);
-        const resellerId = principalOf(request).resellerId;
         await db
           .insertInto('resellerLogo')
           .values({ resellerId, contentType, bytes })
@@ -119,7 +132,10 @@ export async function registerLogoRoutes(app: FastifyInstance, database: Kysely<
       '/portal/user/logo',
       { config: { privilege: 'Resellers' }, schema: { tags: ['user'], summary: "Removes the reseller's logo" } },
       async (request, reply) => {
-        await db.deleteFrom('resellerLogo').where('resellerId', '=', principalOf(request).resellerId).execute();
+        await db
+          .deleteFrom('resellerLogo')
+          .where('resellerId', '=', logoOwner(principalOf(request)))
+          .execute();
         return reply.status(204).send();
       },
     );

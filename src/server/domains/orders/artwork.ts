@@ -12,7 +12,7 @@ import { fieldError, invalid } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { parseId, INT_MIN } from '../../http/input';
 import { resellerInSubtree } from '../resellers/subtree';
-import { resellerUser } from './service';
+import { resellerUser } from '../../http/tenancy';
 
 const ARTWORK_TYPES = new Set(['image/png', 'image/jpeg', 'application/pdf']);
 const bad = (field: string, rule: string, messageId: string) => invalid([fieldError(field, rule, messageId)]);

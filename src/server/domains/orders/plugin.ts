@@ -28,7 +28,7 @@ import { conflict, fieldError, HttpError, invalid } from '../../http/errors';
 import { principalOf } from '../../http/guard';
 import { idParams, INT_MIN, objectBody } from '../../http/input';
 import type { Principal } from '../../http/principal';
-import { subtreePattern } from '../../http/tenancy';
+import { resellerUser, subtreePattern } from '../../http/tenancy';
 import { resellerInSubtree } from '../resellers/subtree';
 import { holdCredit, resizeHold } from '../ledger/holds';
 import { domainPlugin } from '../plugin';
@@ -62,7 +62,6 @@ import {
   orderVisibility,
   ratePerUsd,
   repriced,
-  resellerUser,
   rowView,
   storedPrice,
   toUsd,

@@ -12,7 +12,7 @@ import { principalOf } from '../../http/guard';
 import { pageAnswer } from '@shared/wire';
 import { idParams, idSchema, INT_MIN, pageSchema, pageSizeSchema, pageNumberSchema, queryId, searchTextSchema } from '../../http/input';
 import type { Principal } from '../../http/principal';
-import { resellerVisibility } from '../../http/tenancy';
+import { resellerUser, resellerVisibility } from '../../http/tenancy';
 import { resellerInSubtree } from '../resellers/subtree';
 import { recordProfileReview } from './profileReview';
 import { profileRequestBody, profileSchema, reviewBody, simTypeSchema } from './schemas';
@@ -218,6 +218,7 @@ export function registerProviderRoutes(app: FastifyInstance, db: Kysely<Database
     },
     async (request, reply) => {
       const principal = principalOf(request);
+      resellerUser(principal);
       const body = request.body as {
         providerId: number;
         name: string;

@@ -8,6 +8,7 @@ import type { Engine } from '../../db';
 import { queryBatches, sendCsv } from '../../engine/csv';
 import { EntityRepository, type SchemaDrivenDb } from '../../engine/repository';
 import { conflict, fieldError, invalid, notFound } from '../../http/errors';
+import { resellerUser } from '../../http/tenancy';
 import { principalOf } from '../../http/guard';
 import { INT_MAX, pathId } from '../../http/input';
 import type { Principal } from '../../http/principal';
@@ -29,10 +30,27 @@ function ruleValues(body: unknown): Row {
   return rest;
 }
 
-/** A plan in use cannot be deleted: accounts still priced by it would lose their prices. */
+/**
+ * Plans are the prices of a reseller's accounts, written by the reseller's own users (and those above it): an account
+ * user reads the plans its account is on and writes none of either kind, neither the plans nor their rules, which
+ * would set its own commercial terms.
+ */
+export const internationalPlanHooks: EntityHooks = {
+  async beforeWrite({ values, principal }) {
+    resellerUser(principal);
+    return values;
+  },
+  async beforeDelete({ principal }) {
+    resellerUser(principal);
+  },
+};
+
+/** A local plan in use cannot be deleted besides: accounts still priced by it would lose their prices. */
 export const pricingPlanHooks: EntityHooks = {
-  async beforeDelete({ existing, trx }) {
-    const used = await trx.selectFrom('account').select('accountId').where('pricingPlanId', '=', Number(existing.id)).limit(1).executeTakeFirst();
+  ...internationalPlanHooks,
+  async beforeDelete(ctx) {
+    resellerUser(ctx.principal);
+    const used = await ctx.trx.selectFrom('account').select('accountId').where('pricingPlanId', '=', Number(ctx.existing.id)).limit(1).executeTakeFirst();
     if (used) throw conflict([fieldError('', 'inUse', 'entity.pricingPlan.inUse')]);
   },
 };
@@ -43,6 +61,8 @@ interface RuleRoutes {
   base: string;
   privilege: string;
   plans: EntityRepository;
+  /** The account's column naming a plan of this kind. */
+  accountColumn: 'pricingPlanId' | 'internationalPricingPlanId';
   store: RuleStore;
   /** Every message of a rule's values, in the request's transaction. */
   validate: (values: Row, trx: Kysely<Database>) => Promise<FieldError[]>;
@@ -52,12 +72,25 @@ interface RuleRoutes {
  * Registers a plan's rule calls. A rule is reached through its plan, so the plan's tenancy covers its rules;
  * answers the function that finds the request's plan.
  */
-function registerRuleRoutes(app: FastifyInstance, db: Kysely<Database>, { base, privilege, plans, store, validate }: RuleRoutes) {
-  /** The plan of the request, when the caller may see it; 404 otherwise (another tenant's id is not confirmed). */
-  async function planOf(request: FastifyRequest, trx: Kysely<Database> = db): Promise<{ planId: number; principal: Principal }> {
+function registerRuleRoutes(app: FastifyInstance, db: Kysely<Database>, { base, privilege, plans, accountColumn, store, validate }: RuleRoutes) {
+  /**
+   * The plan of the request, when the caller may see it; 404 otherwise (another tenant's id is not confirmed). An
+   * account user reads only the plans its account is on, and writes none (403).
+   */
+  async function planOf(request: FastifyRequest, access: 'read' | 'write'): Promise<{ planId: number; principal: Principal }> {
     const principal = principalOf(request);
     const planId = pathId(request);
-    if (!(await plans.get(planId, { principal }, trx))) throw notFound();
+    if (!(await plans.get(planId, { principal }, db))) throw notFound();
+    if (principal.accountId !== null) {
+      const onAccount = await db
+        .selectFrom('account')
+        .select('accountId')
+        .where('accountId', '=', principal.accountId)
+        .where(accountColumn, '=', planId)
+        .executeTakeFirst();
+      if (!onAccount) throw notFound();
+      if (access === 'write') resellerUser(principal);
+    }
     return { planId, principal };
   }
 
@@ -66,7 +99,7 @@ function registerRuleRoutes(app: FastifyInstance, db: Kysely<Database>, { base, 
   const schema = store.kind.schema;
 
   app.post(`${base}/paged`, { config, schema: { tags: TAGS, summary: "A page of the plan's rules" } }, async (request) => {
-    const { planId, principal } = await planOf(request);
+    const { planId, principal } = await planOf(request, 'read');
     try {
       return await store.page(planId, normaliseListRequest(schema, (request.body ?? {}) as ListRequest, principal.isAdmin));
     } catch (e) {
@@ -76,12 +109,12 @@ function registerRuleRoutes(app: FastifyInstance, db: Kysely<Database>, { base, 
   });
 
   app.get(`${base}/:ruleId`, { config, schema: { tags: TAGS, summary: 'One rule of the plan' } }, async (request) => {
-    const { planId } = await planOf(request);
+    const { planId } = await planOf(request, 'read');
     return (await store.get(planId, ruleId(request))) ?? Promise.reject(notFound());
   });
 
   app.post(base, { config, schema: { tags: TAGS, summary: 'Adds a rule to the plan' } }, async (request, reply) => {
-    const { planId } = await planOf(request);
+    const { planId } = await planOf(request, 'write');
     const values = ruleValues(request.body);
     const errors = await validate(values, db);
     if (errors.length) throw invalid(errors);
@@ -91,7 +124,7 @@ function registerRuleRoutes(app: FastifyInstance, db: Kysely<Database>, { base, 
 
   /** Updates the fields it sends and keeps the others, like every update. */
   app.post(`${base}/:ruleId`, { config, schema: { tags: TAGS, summary: 'Changes the fields of a rule the body sends' } }, async (request) => {
-    const { planId } = await planOf(request);
+    const { planId } = await planOf(request, 'write');
     const id = ruleId(request);
     return db.transaction().execute(async (trx) => {
       const existing = await store.get(planId, id, trx);
@@ -105,7 +138,7 @@ function registerRuleRoutes(app: FastifyInstance, db: Kysely<Database>, { base, 
   });
 
   app.delete(`${base}/:ruleId`, { config, schema: { tags: TAGS, summary: 'Deletes a rule of the plan' } }, async (request, reply) => {
-    const { planId } = await planOf(request);
+    const { planId } = await planOf(request, 'write');
     if (!(await store.remove(planId, ruleId(request)))) throw notFound();
     return reply.status(204).send();
   });
@@ -131,7 +164,7 @@ function registerRuleRoutes(app: FastifyInstance, db: Kysely<Database>, { base, 
       },
     },
     async (request) => {
-      const { planId } = await planOf(request);
+      const { planId } = await planOf(request, 'write');
       const body = (request.body ?? {}) as { save?: Row[]; delete?: number[] };
       const save = body.save ?? [];
       return db.transaction().execute(async (trx) => {
@@ -254,6 +287,7 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<Dat
     base: '/portal/pricing-plans/local/:id/rules',
     privilege: PRIVILEGE,
     plans,
+    accountColumn: 'pricingPlanId',
     store: rules,
     validate: async (values, trx) => validateRule(values, await knownNetworks(trx)),
   });
@@ -262,6 +296,7 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<Dat
     base: '/portal/pricing-plans/international/:id/rules',
     privilege: 'IntPricingPlans',
     plans: internationalPlans,
+    accountColumn: 'internationalPricingPlanId',
     store: new RuleStore(db, INTERNATIONAL_RULES),
     validate: async (values) => INTERNATIONAL_RULES.validate(values),
   });
@@ -271,7 +306,7 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<Dat
     '/portal/pricing-plans/local/:id/download',
     { config, schema: { tags: TAGS, summary: "The plan's rules as CSV (streamed), in the upload's columns", produces: ['text/csv'] } },
     async (request, reply) => {
-      const { planId } = await planOf(request);
+      const { planId } = await planOf(request, 'read');
       const rulesDb: SchemaDrivenDb = db; // RULE_FIELDS are the schema's
       const query = rulesDb.selectFrom('roamingRule').select(RULE_FIELDS).where('planId', '=', planId).orderBy('id');
       return sendCsv(reply, `pricing-plan-${planId}-rules.csv`, RULE_FIELDS, queryBatches(db, engine, query), (row) =>
@@ -301,7 +336,7 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<Dat
         },
       },
       async (request) => {
-        const { planId } = await planOf(request);
+        const { planId } = await planOf(request, 'write');
         // The file goes to disk as it arrives, then is read from there a batch of rows at a time.
         const upload = await uploadedFile(request, 'pricingPlanFile');
         try {

@@ -21,7 +21,7 @@ import { idSchema, INT_MIN, listRequestSchema, pageSchema, queryId } from '../..
 import type { Principal } from '../../http/principal';
 import { exactText } from '../pricing/rules';
 import type { Database } from '../../db/types';
-import { subtreePattern } from '../../http/tenancy';
+import { resellerUser, subtreePattern } from '../../http/tenancy';
 import { pageAnswer } from '@shared/wire';
 import { columnName as snake } from '../../db/columnName';
 
@@ -194,6 +194,9 @@ function marginBody(raw: unknown): { resellerId: number; pricingPlanId: number }
  * outside the caller's subtree, 400 when deeper down), and the plan one of `parent`'s own.
  */
 async function checkAssignment(db: Kysely<Database>, principal: Principal, childId: number, planId: number | null) {
+  // An account user's tenant is its account: its reseller's children are other tenants to it, and their prices its
+  // reseller's commercial terms.
+  resellerUser(principal);
   const child = await resellerRow(db, childId);
   if (!child || !child.path.startsWith(principal.resellerPath) || child.id === principal.resellerId) throw notFound();
   // The administrator prices any reseller, with a plan of that reseller's parent; others only their children.

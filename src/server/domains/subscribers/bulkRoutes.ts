@@ -45,6 +45,8 @@ import { type Body } from './context';
 import { uploadedText } from '../../http/upload';
 import type { Database } from '../../db/types';
 import { jsonRecords, slices } from '../../db/jsonRecords';
+import { labOff } from '../labs/routes';
+import { LabStates } from '../labs/switches';
 
 export const BULK_JOB = 'subscribers.bulk';
 export const CSV_JOB = 'subscribers.csv';
@@ -235,6 +237,8 @@ export function csvJobKind(db: Kysely<Database>, app: Pick<FastifyInstance, 'cor
     },
     async retry(retryDb, principal, job, failedKeys) {
       if (!principal.isAdmin && !can(principal, 'Subscribers')) throw forbidden();
+      // Under the upload's own lab, read afresh: a tenant that switched the CSV update off runs none again.
+      if (!(await new LabStates(retryDb, 0).of(principal.resellerPath)).subscriberCsvUpdate.enabled) throw labOff('subscriberCsvUpdate');
       const keys = await visibleKeys(retryDb, principal, failedKeys);
       const lines = await linesOf(retryDb, job.id, keys.map(Number));
       // Each change is checked again as the upload checked it (a move needs MoveSubscribers, a plan must still be usable).

@@ -13,6 +13,7 @@ import type { Database } from '../../db/types';
 import { EntityRepository } from '../../engine/repository';
 import type { EntityHooks } from '../../engine/routes';
 import { fieldError, forbidden, HttpError, invalid, notFound } from '../../http/errors';
+import { resellerUser } from '../../http/tenancy';
 import { principalOf } from '../../http/guard';
 import { idParams, idSchema, listRequestSchema, objectBody, pageSchema } from '../../http/input';
 import type { Principal } from '../../http/principal';
@@ -83,7 +84,7 @@ export function subscriberGroupHooks(schemas: EntitySchema[]): EntityHooks {
     async beforeWrite({ values, existing, principal }) {
       // Groups belong to a reseller: its account users use them (each sees only its own account's members) but do
       // not shape them for the reseller's other accounts.
-      if (principal.accountId !== null) throw forbidden();
+      resellerUser(principal);
       const kind = values.kind ?? existing?.kind ?? 'static';
       if (kind === 'static') return { ...values, searchBy: null, searchKey: null };
       const searchBy = (values.searchBy ?? existing?.searchBy ?? '') as string;
@@ -98,6 +99,9 @@ export function subscriberGroupHooks(schemas: EntitySchema[]): EntityHooks {
     },
     async afterWrite({ id, values, trx }) {
       if (values.kind === 'search') await trx.deleteFrom('subscriberGroupMember').where('groupId', '=', id).execute();
+    },
+    async beforeDelete({ principal }) {
+      resellerUser(principal);
     },
   };
 }

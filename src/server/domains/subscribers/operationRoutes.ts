@@ -134,8 +134,8 @@ const pendingImsis = (db: Kysely<Database>, subscriberId: number) =>
  */
 /**
  * The local plans a subscriber may be put on by the caller: plans of the subscriber's reseller or of a reseller above
- * it (plans flow down the tree), that the caller itself sees (its subtree; an account user its own reseller's). The
- * change dialog offers exactly these, and the operation accepts nothing else.
+ * it (plans flow down the tree), that the caller itself sees (its subtree). An account user picks no prices of its
+ * own: only the plan its account is on. The change dialog offers exactly these, and the operation accepts nothing else.
  */
 export function usablePlans(db: Kysely<Database>, principal: Principal, sub: Pick<Subscriber, 'resellerPath'>) {
   let q = db
@@ -144,7 +144,10 @@ export function usablePlans(db: Kysely<Database>, principal: Principal, sub: Pic
     .select(['p.id as pricingPlanId', 'p.name as pricingPlanName'])
     .where(sql<string>`${sub.resellerPath}`, 'like', sql<string>`pr.path || '%'`);
   if (!principal.isAdmin) {
-    q = principal.accountId !== null ? q.where('pr.id', '=', principal.resellerId) : q.where('pr.path', 'like', subtreePattern(principal));
+    q =
+      principal.accountId !== null
+        ? q.where('p.id', 'in', (eb) => eb.selectFrom('account').select('pricingPlanId').where('accountId', '=', principal.accountId!))
+        : q.where('pr.path', 'like', subtreePattern(principal));
   }
   return q;
 }
@@ -413,7 +416,7 @@ export function registerSubscriberOperationRoutes(app: FastifyInstance, db: Kyse
         tags,
         summary: "Write the subscriber's roaming profile to the HSS, optionally changing it (202, pending operation)",
         description:
-          "Body `{ roamingProfileId? }`: an approved profile of the subscriber's reseller or its parents; without it the current profile is written again.",
+          "Body `{ roamingProfileId? }`: an approved profile of the subscriber's reseller or its parents that the caller sees; without it the current profile is written again.",
         params: idParams(),
         body: { type: 'object', properties: { roamingProfileId: { ...idSchema({}, 'type'), errorMessage: 'validation.roamingProfile.unknown' } } },
       },
@@ -423,13 +426,16 @@ export function registerSubscriberOperationRoutes(app: FastifyInstance, db: Kyse
       const { principal, sub } = await withPanel(request, 'RoamingProfile');
       const profileId = (given as number | undefined) ?? sub.roamingProfileId;
       if (profileId === null) throw invalid([fieldError('roamingProfileId', 'required', 'validation.roamingProfile.required')]);
-      const profile = await db
+      let found = db
         .selectFrom('roamingProfile as p')
         .innerJoin('reseller as pr', 'pr.id', 'p.resellerId')
         .select(['p.id', 'p.slots', 'p.reviewState'])
         .where('p.id', '=', profileId)
-        .where(sql<string>`${sub.resellerPath}`, 'like', sql<string>`pr.path || '%'`)
-        .executeTakeFirst();
+        .where(sql<string>`${sub.resellerPath}`, 'like', sql<string>`pr.path || '%'`);
+      // A profile the body names must be one the caller sees (its subtree's); the current one may be written again
+      // whoever set it.
+      if (given !== undefined && !principal.isAdmin) found = found.where('pr.path', 'like', subtreePattern(principal));
+      const profile = await found.executeTakeFirst();
       if (!profile) throw invalid([fieldError('roamingProfileId', 'exists', 'validation.roamingProfile.unknown')]);
       if (profile.reviewState !== 'approved') throw invalid([fieldError('roamingProfileId', 'approved', 'validation.roamingProfile.notApproved')]);
       const sponsors = await db.selectFrom('sponsorImsi').select('imsi').where('subscriberId', '=', sub.subscriberId).limit(1).executeTakeFirst();

@@ -72,6 +72,13 @@ describe('the my pricing screen', () => {
     expect(api.requests('/reseller-pricing/plan')).toHaveLength(0);
   });
 
+  it("shows an account user its prices but no margin preview of its reseller's sub-resellers", async () => {
+    api.db.users.find((u) => u.username === 'nora')!.accountId = 101;
+    render('/my-pricing');
+    expect(await screen.findByTestId('prices-networks')).toBeTruthy();
+    expect(screen.queryByTestId('margin-preview')).toBeNull();
+  });
+
   it('assigns the previewed plan for a user who manages resellers', async () => {
     api.db.users.find((u) => u.username === 'nora')!.privileges.push({ privilege: 'Resellers', subPrivileges: [] });
     const { user } = render('/my-pricing');

@@ -22,6 +22,7 @@ import { Pager } from '@web/ui/Pager';
 import { usePageTitle } from '@web/engine/pageTitle';
 import { SearchBar } from '@web/engine/SearchBar';
 import { showToast } from '@web/ui/toaster';
+import { useCaller } from '@web/core/useCaller';
 import { useIsAdmin } from '@web/core/useIsAdmin';
 import { MarginPreviewPanel } from './MarginPreviewPanel';
 import { PricesGrid } from './PricesGrid';
@@ -212,6 +213,7 @@ function ZoneTable({ kind, resellerId }: { kind: 'location-zones' | 'destination
 
 export default function MyPricingPage() {
   const intl = useIntl();
+  const caller = useCaller();
   usePageTitle(intl.formatMessage({ id: 'resellerPricing.title' }));
   const isAdmin = useIsAdmin();
   const selectId = useId();
@@ -285,8 +287,9 @@ export default function MyPricingPage() {
   if (!summary.data) return <Loading />;
   const data = summary.data;
   const page = prices.data;
-  // The margin preview is for the caller's own sub-resellers, with the caller's own plans.
-  const showMargins = data.subResellers.length > 0 && data.assignablePlans.length > 0;
+  // The margin preview is for the caller's own sub-resellers, with the caller's own plans: never an account user's
+  // (the server refuses it the preview and the assignment).
+  const showMargins = caller?.accountId === null && data.subResellers.length > 0 && data.assignablePlans.length > 0;
   const networksPanel = (
     <div data-testid="prices-networks">
       <div className="portal-my-pricing-toolbar">

@@ -45,6 +45,18 @@ const shownIds = () =>
     .filter((v, i, all) => all.indexOf(v) === i);
 
 describe('subscriber groups on the subscribers screen', () => {
+  it("offers an account user no way to add members to its reseller's groups, which the server refuses it", async () => {
+    seed();
+    const nora = api.db.users.find((u) => u.username === 'nora')!;
+    nora.accountId = 101;
+    nora.privileges.push({ privilege: 'Subscribers', subPrivileges: [] }, { privilege: 'SubscriberDetails', subPrivileges: ['Status'] });
+    const { user } = renderWithProviders(<AppRoutes />, { route: '/subscribers', preloadedState: signedIn(mockToken('nora')) });
+    await user.click(await rowCheckbox(4));
+    await user.click(screen.getByTestId('bulk-actions'));
+    expect(await screen.findByTestId('bulk-menu')).toBeTruthy();
+    expect(screen.queryByTestId('bulk-add-to-group')).toBeNull();
+  });
+
   it('adds the ticked subscribers to a static group, says what happened to each, and filters the list by the group', async () => {
     api.server.use(
       http.post('*/portal/subscriber-groups/7/members', () =>

@@ -1,5 +1,5 @@
 /** The bulk actions, and each one's parameters checked against what the caller may use. */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { FieldError } from '@shared/wire';
 import { fieldError, forbidden, invalid } from '../../../http/errors';
 import { isId } from '../../../http/input';
@@ -148,14 +148,14 @@ export async function resolveAction(
       .innerJoin('reseller as xr', 'xr.id', 'x.resellerId')
       .select([`x.${idColumn} as id`, 'x.resellerId', 'xr.path'])
       .where(`x.${idColumn}`, '=', id);
-    // A plan or profile of the caller's subtree or above it (each subscriber is then checked against its own reseller); an account of the caller's subtree.
+    // A row the caller may use, as the single subscriber's calls allow it: an account, plan or profile of the caller's
+    // subtree (each subscriber is then checked against its own reseller), and for an account user only the plan its
+    // account is on.
     if (!principal.isAdmin) {
       q =
-        table === 'account'
-          ? q.where('xr.path', 'like', subtreePattern(principal))
-          : q.where((eb) =>
-              eb.or([eb('xr.path', 'like', subtreePattern(principal)), eb(sql<string>`${principal.resellerPath}`, 'like', sql<string>`xr.path || '%'`)]),
-            );
+        table === 'pricingPlan' && principal.accountId !== null
+          ? q.where('x.id', 'in', db.selectFrom('account').select('pricingPlanId').where('accountId', '=', principal.accountId!))
+          : q.where('xr.path', 'like', subtreePattern(principal));
     }
     return q;
   };

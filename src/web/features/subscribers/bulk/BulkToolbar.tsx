@@ -7,6 +7,7 @@ import { hasPrivilege } from '@shared/privileges';
 import { selectPrivileges } from '@web/core/authSlice';
 import { useAppSelector } from '@web/core/hooks';
 import type { ListSelection } from '@web/engine/EntityListPage';
+import { useCaller } from '@web/core/useCaller';
 import { useIsAdmin } from '@web/core/useIsAdmin';
 import { AddToGroupDialog } from './AddToGroupDialog';
 import { BulkDialog } from './BulkDialog';
@@ -34,6 +35,7 @@ export function useBulkActions(): BulkAction[] {
 export function BulkToolbar({ selection, onStarted }: { selection: ListSelection; onStarted: (jobId: number) => void }) {
   const intl = useIntl();
   const actions = useBulkActions();
+  const caller = useCaller();
   const [open, setOpen] = useState<BulkAction | null>(null);
   // Adding to a group takes the ticked rows (the Subscribers privilege is enough: groups are the caller's own).
   const [grouping, setGrouping] = useState(false);
@@ -51,12 +53,15 @@ export function BulkToolbar({ selection, onStarted }: { selection: ListSelection
                 data-testid={`bulk-${action}`}
               />
             ))}
-            <MenuItem
-              text={intl.formatMessage({ id: 'bulk.action.add-to-group' })}
-              disabled={!('ids' in selection.target)}
-              onClick={() => setGrouping(true)}
-              data-testid="bulk-add-to-group"
-            />
+            {/* Groups are the reseller's: its account users use them but add no members (the server refuses). */}
+            {caller?.accountId === null && (
+              <MenuItem
+                text={intl.formatMessage({ id: 'bulk.action.add-to-group' })}
+                disabled={!('ids' in selection.target)}
+                onClick={() => setGrouping(true)}
+                data-testid="bulk-add-to-group"
+              />
+            )}
           </Menu>
         }
       >
