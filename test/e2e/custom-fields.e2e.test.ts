@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, browserSession, screenshotThemes, SHOTS, signIn } from './harness';
+import { ADMIN_PASSWORD, browserSession, screenshotThemes, SHOTS, signIn, pickFromMenu } from './harness';
 
 /** The cells of one CSV line (quoted cells may hold commas and doubled quotes). */
 const cells = (line: string) => [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(?:,|$)/g)].map((m) => m[1].replace(/^"|"$/g, '').replace(/""/g, '"')).slice(0, -1);
@@ -18,9 +18,7 @@ describe('custom fields in the browser', () => {
   it('adds a text field to subscribers on the definitions screen', async () => {
     const { page, portal } = session;
     await signIn(page, portal, 'admin', ADMIN_PASSWORD);
-    await page.getByTestId('settings-open').click();
-    await page.getByTestId('settings-customFields').click();
-    await page.getByTestId('list-customField').waitFor();
+    await pickFromMenu(page, 'settings-open', 'settings-customFields', () => page.getByTestId('list-customField').waitFor({ timeout: 10_000 }));
     await page.getByTestId('list-create').click();
     await page.locator('#root_label').fill('Contract ref');
     await page.locator('#root_key').fill('contractRef');

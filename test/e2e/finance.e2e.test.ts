@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, browserSession, screenshotThemes, SHOTS, signIn } from './harness';
+import { ADMIN_PASSWORD, browserSession, screenshotThemes, SHOTS, signIn, pickFromMenu } from './harness';
 
 const account1020Type = (page: import('playwright-core').Page) =>
   page.getByTestId('trial-balance-row').filter({ hasText: '1020' }).locator('td').nth(2).innerText();
@@ -11,9 +11,7 @@ describe('chart of accounts in the browser', () => {
   it('shows the administrator a trial balance with difference 0.00, a journal and no drift', async () => {
     const { page, portal } = session;
     await signIn(page, portal, 'admin', ADMIN_PASSWORD);
-    await page.getByTestId('settings-open').click();
-    await page.getByTestId('settings-chartOfAccount').click();
-    await page.getByTestId('trial-balance').waitFor();
+    await pickFromMenu(page, 'settings-open', 'settings-chartOfAccount', () => page.getByTestId('trial-balance').waitFor({ timeout: 10_000 }));
     await expect.poll(() => page.title()).toMatch(/^Chart of accounts · /);
 
     const rows = page.getByTestId('trial-balance-row');
@@ -62,9 +60,7 @@ describe('chart of accounts in the browser', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.getByText('A system account keeps its type').count()).toBeGreaterThan(0);
     await page.screenshot({ path: `${SHOTS}/ledger-account-system.png` });
-    await page.getByTestId('settings-open').click();
-    await page.getByTestId('settings-chartOfAccount').click();
-    await page.getByTestId('trial-balance').waitFor();
+    await pickFromMenu(page, 'settings-open', 'settings-chartOfAccount', () => page.getByTestId('trial-balance').waitFor({ timeout: 10_000 }));
     expect(await account1020Type(page)).toBe('Asset');
 
     // The products the portal sells, from their schema, and the accounts behind the screen.
@@ -75,9 +71,7 @@ describe('chart of accounts in the browser', () => {
     await page.screenshot({ path: `${SHOTS}/product-billing.png` });
 
     // The finance overview, from the settings menu: the resellers' money, nobody in debt in the demo.
-    await page.getByTestId('settings-open').click();
-    await page.getByTestId('settings-finance').click();
-    await page.getByTestId('finance-overview').waitFor();
+    await pickFromMenu(page, 'settings-open', 'settings-finance', () => page.getByTestId('finance-overview').waitFor({ timeout: 10_000 }));
     expect(await page.getByTestId('finance-balances').innerText()).toMatch(/\$[\d,]+\.\d\d/);
     expect(await page.getByTestId('finance-pending').innerText()).toContain('0 bank wires');
     await screenshotThemes(page, `${SHOTS}/finance-overview`);

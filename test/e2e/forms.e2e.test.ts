@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SHOTS, browserSession, demoPassword, setDarkMode, signIn, type Portal } from './harness';
+import { SHOTS, browserSession, demoPassword, editCell, setDarkMode, signIn, type Portal } from './harness';
 
 describe('forms, pickers and the command palette in the browser', () => {
   const session = browserSession();
@@ -109,9 +109,7 @@ describe('forms, pickers and the command palette in the browser', () => {
     expect(shown.every((text) => /^[A-Z]{2} · .+/.test(text))).toBe(true);
     await page.screenshot({ path: `${SHOTS}/rules-grid-light.png` });
 
-    await country.dblclick();
-    const picker = country.locator('select');
-    await picker.waitFor();
+    const picker = await editCell(country, 'select');
     expect(await picker.locator('option[value="DE"]').innerText()).toBe('Germany');
     await page.screenshot({ path: `${SHOTS}/rules-grid-country-picker.png` });
     await picker.selectOption('AT');

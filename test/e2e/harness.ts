@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 export const ADMIN_PASSWORD = 'Admin@e2e2026';
 /** Node's arguments for the server, exactly as `npm run serve` (and so `npm start`) gives them. */
@@ -175,15 +175,53 @@ export async function openBrowser(): Promise<Browser> {
   };
 }
 
+/**
+ * Opens the top bar's menu `opener` (a test id: `user-menu`, `settings-open`) and picks `item` (a test id, or the
+ * element to click), until `then` succeeds. A click can land as the menu is still moving in or as a dialog that just
+ * closed hands the focus back, and the menu closes without the item's effect; a person clicks again, and so does
+ * this, up to three times.
+ */
+export async function pickFromMenu(page: Page, opener: string, item: string | Locator, then: () => Promise<unknown>) {
+  const target = typeof item === 'string' ? page.getByTestId(item) : item;
+  for (let attempt = 1; ; attempt++) {
+    if (!(await target.isVisible())) await page.getByTestId(opener).click();
+    await target.click();
+    try {
+      await then();
+      return;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
+/**
+ * Opens a grid cell's editor by double-clicking it, as a person does, and answers its `control` (`input`, `select`).
+ * A double click can land as the grid redraws the row (a row just added is scrolled to and drawn again); a person
+ * double-clicks again, and so does this, up to three times.
+ */
+export async function editCell(cell: Locator, control: 'input' | 'select'): Promise<Locator> {
+  const editor = cell.locator(control);
+  for (let attempt = 1; ; attempt++) {
+    await cell.dblclick();
+    try {
+      await editor.waitFor({ timeout: 5_000 });
+      return editor;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
 /** Turns dark mode on or off from the user menu, as a user does, and waits until the page follows. */
 export async function setDarkMode(page: Page, on: boolean) {
   const dark = () => page.evaluate(() => document.body.classList.contains('bp6-dark'));
   if ((await dark()) === on) return;
-  await page.getByTestId('user-menu').click();
   const toggle = page.getByTestId('dark-mode-switch');
   // The switch's label takes the click, as a person's would; Playwright waits for the menu to stop moving first.
-  await page.locator('label', { has: toggle }).click();
-  await page.waitForFunction((wanted) => document.body.classList.contains('bp6-dark') === wanted, on);
+  await pickFromMenu(page, 'user-menu', page.locator('label', { has: toggle }), () =>
+    page.waitForFunction((wanted) => document.body.classList.contains('bp6-dark') === wanted, on, { timeout: 10_000 }),
+  );
   // The menu may have closed as the theme changed; close it if it is still open.
   if (await toggle.isVisible()) await page.keyboard.press('Escape');
   await toggle.waitFor({ state: 'hidden' });

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, SHOTS, apiToken, browserSession, callApi, demoPassword, screenshotThemes, signIn, type Portal } from './harness';
+import { ADMIN_PASSWORD, SHOTS, apiToken, browserSession, callApi, demoPassword, screenshotThemes, signIn, pickFromMenu, type Portal } from './harness';
 
 describe('labs', () => {
   const session = browserSession({ DEMO_SUBSCRIBERS: '300', CORE_NETWORK_DELAY_MS: '100-200', CORE_NETWORK_FAILURE_RATE: '0' });
@@ -24,9 +24,7 @@ describe('labs', () => {
     await page.getByTestId('action-send-sms').waitFor();
 
     // The manager reaches the labs from the user menu.
-    await page.getByTestId('user-menu').click();
-    await page.getByTestId('menu-settings-labs').click();
-    await page.getByTestId('labs-page').waitFor();
+    await pickFromMenu(page, 'user-menu', 'menu-settings-labs', () => page.getByTestId('labs-page').waitFor({ timeout: 10_000 }));
     expect(await page.title()).toBe('Labs · Connectivity Portal');
     expect(await smsSwitch().isChecked()).toBe(true);
     await page.locator('label', { has: smsSwitch() }).click();
@@ -72,9 +70,7 @@ describe('labs', () => {
     await page.getByTestId('sign-out').click();
     await page.locator('#login-userName').waitFor();
     await signIn(page, portal, 'admin', ADMIN_PASSWORD);
-    await page.getByTestId('settings-open').click();
-    await page.getByTestId('settings-labs').click();
-    await page.getByTestId('labs-page').waitFor();
+    await pickFromMenu(page, 'settings-open', 'settings-labs', () => page.getByTestId('labs-page').waitFor({ timeout: 10_000 }));
     const tenant = page.getByTestId('labs-tenant');
     expect(await tenant.inputValue()).toBe('-1');
     await expect.poll(() => page.getByTestId('lab-subscriberCsvUpdate').innerText()).toContain('Switched off by admin');

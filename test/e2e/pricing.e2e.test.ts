@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, demoPassword, openBrowser, setDarkMode, signIn, startPortal, type Browser, type Portal } from './harness';
+import { callApi, demoPassword, editCell, openBrowser, setDarkMode, signIn, startPortal, type Browser, type Portal } from './harness';
 
 const SHOTS = process.env.SHOTS_DIR ?? 'test-results';
 
@@ -58,16 +58,16 @@ describe('pricing plan rules in the browser', () => {
 
   it('marks an invalid rate with its message, then saves a valid one that is there after a reload', async () => {
     const rate = cellOf('26202', 'dataRate');
-    await rate.dblclick();
-    await rate.locator('input').fill('abc');
-    await rate.locator('input').press('Enter');
+    const invalid = await editCell(rate, 'input');
+    await invalid.fill('abc');
+    await invalid.press('Enter');
     await expect.poll(() => rate.getAttribute('class')).toContain('portal-cell-invalid');
     await expect.poll(() => page.getByTestId('rules-errors').innerText()).toContain('Please enter a rate from 0 to 999999.999999 with at most 6 decimals');
     await page.screenshot({ path: `${SHOTS}/pricing-rules-invalid.png` });
 
-    await rate.dblclick();
-    await rate.locator('input').fill('0.0123');
-    await rate.locator('input').press('Enter');
+    const valid = await editCell(rate, 'input');
+    await valid.fill('0.0123');
+    await valid.press('Enter');
     await expect.poll(() => rate.innerText()).toBe('€0.0123');
     await page.getByTestId('rules-save').click();
     await page.getByText('Rules saved').waitFor();
@@ -239,17 +239,16 @@ describe('pricing plan rules in the browser', () => {
     await rules.getByTestId('rules-add').click();
     const cell = (colId: string) => rules.locator(`[role="row"][row-index="6"] [role="gridcell"][col-id="${colId}"]`);
     // The country is picked from the real ones, by name.
-    await cell('country').dblclick();
-    await cell('country').locator('select').selectOption('PT');
+    await (await editCell(cell('country'), 'select')).selectOption('PT');
     await expect.poll(() => cell('country').innerText()).toBe('PT · Portugal');
     for (const [colId, value] of [
       ['prefix', '3519'],
       ['price', '0.135'],
       ['countryName', 'Portugal'],
     ]) {
-      await cell(colId).dblclick();
-      await cell(colId).locator('input').fill(value);
-      await cell(colId).locator('input').press('Enter');
+      const input = await editCell(cell(colId), 'input');
+      await input.fill(value);
+      await input.press('Enter');
     }
     await rules.getByTestId('rules-save').click();
     await page.getByText('Rules saved').waitFor();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, browserSession, callApi, demoPassword, setDarkMode, SHOTS, signIn } from './harness';
+import { ADMIN_PASSWORD, browserSession, callApi, demoPassword, setDarkMode, SHOTS, signIn, pickFromMenu } from './harness';
 
 const cells = (page: import('playwright-core').Page, col: string) => page.getByTestId('grid-serviceClass').locator(`[role="gridcell"][col-id="${col}"]`);
 
@@ -45,9 +45,7 @@ describe('service classes and account settings in the browser', () => {
     await page.getByTestId('user-menu').click();
     await page.getByTestId('sign-out').click();
     await signIn(page, portal, 'northwind', demoPassword(portal));
-    await page.getByTestId('user-menu').click();
-    await page.getByTestId('menu-services').click();
-    await page.getByTestId('services-page').waitFor();
+    await pickFromMenu(page, 'user-menu', 'menu-services', () => page.getByTestId('services-page').waitFor({ timeout: 10_000 }));
     const preview = page.getByTestId('services-preview');
     const variable = (name: string) => preview.evaluate((el, n) => getComputedStyle(el).getPropertyValue(n).trim(), name);
     await page.getByTestId('services-primary').fill('#aa3377');

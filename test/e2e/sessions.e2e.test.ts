@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN_PASSWORD, callApi, demoPassword, openBrowser, screenshotThemes, signIn, startPortal, type Browser, type Portal } from './harness';
+import { ADMIN_PASSWORD, callApi, demoPassword, openBrowser, screenshotThemes, signIn, startPortal, type Browser, type Portal, pickFromMenu } from './harness';
 
 const SHOTS = 'test-results';
 
@@ -33,8 +33,7 @@ describe('sessions after a password change or a disabled account, in the browser
     await signIn(other, portal, 'harbor', password);
     const before = await stored(mine);
 
-    await mine.getByTestId('user-menu').click();
-    await mine.getByTestId('menu-change-password').click();
+    await pickFromMenu(mine, 'user-menu', 'menu-change-password', () => mine.locator('#change-currentPassword').waitFor({ timeout: 10_000 }));
     await mine.locator('#change-currentPassword').fill(password);
     await mine.locator('#change-newPassword').fill('Harbour#2026x');
     await mine.locator('#change-repeat').fill('Harbour#2026x');

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN_PASSWORD, demoPassword, openBrowser, startPortal, type Browser, type Portal, setDarkMode } from './harness';
+import { ADMIN_PASSWORD, demoPassword, openBrowser, startPortal, type Browser, type Portal, setDarkMode, pickFromMenu } from './harness';
 
 const SHOTS = 'test-results';
 
@@ -42,9 +42,7 @@ describe('two-factor sign-in in the browser', () => {
   it('enrols from the security dialog with the QR code and a confirming code', async () => {
     await firstStep('bluesky', demoPassword(portal, 'bluesky'));
     await page.getByTestId('dashboard-welcome').waitFor();
-    await page.getByTestId('user-menu').click();
-    await page.getByTestId('menu-change-password').click();
-    await page.getByTestId('security-tab-two-factor').click();
+    await pickFromMenu(page, 'user-menu', 'menu-change-password', () => page.getByTestId('security-tab-two-factor').click({ timeout: 10_000 }));
     await expect.poll(() => page.getByTestId('two-factor-state').innerText()).toBe('Off');
     await page.getByTestId('two-factor-turn-on').click();
     await page.getByTestId('two-factor-qr').waitFor();
@@ -100,9 +98,7 @@ describe('two-factor sign-in in the browser', () => {
     await page.getByTestId('two-factor-submit').click();
     await page.getByTestId('dashboard-welcome').waitFor();
     // Required: the security dialog offers no way to turn it off.
-    await page.getByTestId('user-menu').click();
-    await page.getByTestId('menu-change-password').click();
-    await page.getByTestId('security-tab-two-factor').click();
+    await pickFromMenu(page, 'user-menu', 'menu-change-password', () => page.getByTestId('security-tab-two-factor').click({ timeout: 10_000 }));
     await page.getByTestId('two-factor-required').waitFor();
     expect(await page.getByTestId('two-factor-turn-off').count()).toBe(0);
   });
