@@ -22,24 +22,30 @@ export function filterLabel(intl: IntlShape, schema: EntitySchema, filter: Searc
   return filter.custom ? filter.custom.label : intl.formatMessage({ id: filterLabelId(schema, filter) });
 }
 
-/** A search box with its "search by" choice. Enter or the button searches; the box keeps what was searched. */
+/**
+ * A search box with its "search by" choice. Enter or the button searches; the box keeps what was searched. Both keep
+ * what the user chose until the address follows: a new address is drawn as a transition, after the typing that may
+ * come at once, and a search sent in between must be by the filter just chosen.
+ */
 export function SearchBar({ schema, filters, searchKey, searchBy, onSearch }: SearchBarProps) {
   const intl = useIntl();
   const [draft, setDraft] = useState(searchKey);
+  const [by, setBy] = useState(searchBy);
   // The address can change under the box (back button, a bookmark): follow it.
-  const [followed, setFollowed] = useState(searchKey);
-  if (followed !== searchKey) {
-    setFollowed(searchKey);
-    setDraft(searchKey);
+  const [followed, setFollowed] = useState({ searchKey, searchBy });
+  if (followed.searchKey !== searchKey || followed.searchBy !== searchBy) {
+    setFollowed({ searchKey, searchBy });
+    if (followed.searchKey !== searchKey) setDraft(searchKey);
+    if (followed.searchBy !== searchBy) setBy(searchBy);
   }
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onSearch(draft.trim(), searchBy);
+    onSearch(draft.trim(), by);
   };
   const clear = () => {
     setDraft('');
-    onSearch('', searchBy);
+    onSearch('', by);
   };
 
   return (
@@ -48,9 +54,12 @@ export function SearchBar({ schema, filters, searchKey, searchBy, onSearch }: Se
         <HTMLSelect
           aria-label={intl.formatMessage({ id: 'search.by' })}
           data-testid="list-search-by"
-          value={searchBy}
+          value={by}
           // A new filter re-runs a search that has text; with an empty box it only changes the choice.
-          onChange={(e) => onSearch(draft.trim(), e.currentTarget.value)}
+          onChange={(e) => {
+            setBy(e.currentTarget.value);
+            onSearch(draft.trim(), e.currentTarget.value);
+          }}
           options={filters.map((f) => ({ value: f.by, label: filterLabel(intl, schema, f) }))}
         />
         <InputGroup
