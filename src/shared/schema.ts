@@ -139,6 +139,11 @@ export interface EntitySchema {
     /** Only the administrator creates, updates and deletes rows; the privilege opens the reads. */
     adminWrites?: boolean;
     /**
+     * The rows are their reseller's own business (its plans, zones, profiles, groups…): an account's users read them
+     * (as far as the domain lets them) but never create, update or delete them.
+     */
+    resellerWrites?: boolean;
+    /**
      * With scope `reseller`: rows of the resellers above the caller (the provider's included) are seen as well, to
      * read and to refer to; only rows of the caller's own subtree are written (the domain's hooks enforce it).
      */
@@ -495,7 +500,14 @@ export function insideTenant(schema: EntitySchema, caller: TenantCaller, row: Re
   return tenant === 'account' ? caller.accountId !== null && caller.accountId === id : caller.resellerId === id;
 }
 
+/** Whether the caller may create, update and delete rows of the entity at all (`adminWrites`, `resellerWrites`). */
+export function mayWriteRows(schema: EntitySchema, caller: TenantCaller): boolean {
+  if (caller.isAdmin) return true;
+  const { adminWrites, resellerWrites } = schema['x-entity'];
+  return !adminWrites && !(resellerWrites && caller.accountId !== null);
+}
+
 /** Whether the caller may create (or delete) rows of the entity: an account user never creates tenants. */
 export function mayCreateRows(schema: EntitySchema, caller: TenantCaller): boolean {
-  return !(schema['x-entity'].tenant && caller.accountId !== null && !caller.isAdmin);
+  return mayWriteRows(schema, caller) && !(schema['x-entity'].tenant && caller.accountId !== null && !caller.isAdmin);
 }

@@ -129,6 +129,45 @@ describe.each(engines)('access to every route on %s', (engine) => {
     });
   });
 
+  // The reseller's own business (its plans, zones, profiles, groups…): an account's user of the reseller reads, never
+  // writes, whatever its role grants.
+  describe.each(schemas.filter((s) => s['x-entity'].resellerWrites).map((s) => [s.$id, s] as const))('rows of %s', (_id, schema) => {
+    it('are never written by an account user of their reseller, whatever its role holds', async () => {
+      const admin = await ctx.as('admin');
+      const id = String(await northwindRow(schema));
+      const get = apiRoute(schema, 'get')!.path.replace('{id}', id);
+      const before = (await admin.get(get)).json();
+      const { table } = schema['x-entity'];
+      const count = async () =>
+        Number(
+          (
+            await ctx.db
+              .selectFrom(table as 'reseller')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      const rows = await count();
+      await ctx.withPrivileges('harbor', [schema['x-entity'].privilege], async (harbor) => {
+        const create = apiRoute(schema, 'create');
+        if (create) {
+          const res = await harbor.send(create.method, create.path, await createBody(schema, admin, schemas, { fromRules: true, resellerId: 1 }));
+          expect(res.statusCode, `create: ${res.body}`).toBe(403);
+        }
+        const update = apiRoute(schema, 'update');
+        if (update) {
+          const field = ['name', 'label', 'lastName', 'city'].find((f) => f in schema.properties)!;
+          const res = await harbor.send(update.method, update.path.replace('{id}', id), { ...before, [field]: 'Changed by an account' });
+          expect(res.statusCode, `update: ${res.body}`).toBe(403);
+        }
+        const remove = apiRoute(schema, 'delete');
+        if (remove) expect((await harbor.send(remove.method, remove.path.replace('{id}', id))).statusCode).toBe(403);
+      });
+      expect((await admin.get(get)).json()).toEqual(before);
+      expect(await count()).toBe(rows);
+    });
+  });
+
   it('answers 403 to a provider user without the Administrator privilege on every administrator route', async () => {
     const role = await ctx.db
       .insertInto('role')

@@ -4,7 +4,7 @@ import { customFieldHooks } from '../domains/custom-fields/hooks';
 import { billingProductHooks, ledgerAccountHooks } from '../domains/finance/hooks';
 import { domainPlugin } from '../domains/plugin';
 import { templateHooks } from '../domains/prepaid/hooks';
-import { internationalPlanHooks, pricingPlanHooks } from '../domains/pricing/routes';
+import { pricingPlanHooks } from '../domains/pricing/routes';
 import { resellerHooks } from '../domains/resellers/hooks';
 import { roamingProfileHooks } from '../domains/roaming-profiles/hooks';
 import { roleHooks } from '../domains/roles/hooks';
@@ -31,7 +31,6 @@ export default domainPlugin('entities', async (app, { database, schemas }) =>
       locationZone: zoneHooks,
       destinationZone: zoneHooks,
       pricingPlan: pricingPlanHooks,
-      internationalPlan: internationalPlanHooks,
       roamingProfile: roamingProfileHooks,
       subscriber: { ...withServiceClass(subscriberHooks, app, (id) => ({ subscriberIds: [id] })), beforeList: groupListHook(database.db, schemas) },
       subscriberGroup: subscriberGroupHooks(schemas),

@@ -41,6 +41,9 @@ type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown
 export const toFastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 /** The row's id in the path, checked by the route's params schema (`idParams`). */
+/** The operations that write rows. */
+const WRITES = new Set(['create', 'update', 'delete']);
+
 const parseId = (request: FastifyRequest): number => (request.params as { id: number }).id;
 
 /** Only writable properties, with empty optional text stored as null. */
@@ -436,7 +439,8 @@ export function registerEntityRoutes(
         url: toFastifyPath(route.path),
         config: {
           privilege: route.op === 'list' ? [schema['x-entity'].privilege, ...(schema['x-entity'].listPrivileges ?? [])] : schema['x-entity'].privilege,
-          ...(schema['x-entity'].adminWrites && ['create', 'update', 'delete'].includes(route.op) ? { adminOnly: true } : {}),
+          ...(schema['x-entity'].adminWrites && WRITES.has(route.op) ? { adminOnly: true } : {}),
+          ...(schema['x-entity'].resellerWrites && WRITES.has(route.op) ? { resellerOnly: true } : {}),
           // The entity form shows each error beside its top-level field.
           ...(route.op === 'create' || route.op === 'update' ? { topLevelFields: true } : {}),
         },

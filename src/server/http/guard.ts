@@ -11,6 +11,8 @@ declare module 'fastify' {
     privilege?: string | string[];
     /** Only the administrator (reseller -1). */
     adminOnly?: boolean;
+    /** Not an account's user (403): the call writes its reseller's own business, which the reseller's users run. */
+    resellerOnly?: boolean;
     /** Any signed-in user (their own profile, session and preferences). */
     signedIn?: boolean;
   }
@@ -67,6 +69,7 @@ export function registerGuard(app: FastifyInstance, principals: Principals, toke
     if (!principal || principal.disabled || principal.sessionVersion !== session!.sessionVersion) throw unauthorized();
     request.principal = principal;
     if (config?.adminOnly && !principal.isAdmin) throw forbidden();
+    if (config?.resellerOnly && principal.accountId !== null && !principal.isAdmin) throw forbidden();
     const needed = config?.privilege === undefined ? [] : [config.privilege].flat();
     if (needed.length && !needed.some((p) => can(principal, p))) throw forbidden();
   });

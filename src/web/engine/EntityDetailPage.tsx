@@ -7,7 +7,7 @@ import { Breadcrumbs, Button, Callout, H2, Intent, NonIdealState } from '@bluepr
 import { lazy, Suspense, useMemo, useState, type MouseEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate, useParams } from 'react-router-dom';
-import { insideTenant, mayCreateRows, protectedFields, VERSION, type EntitySchema } from '@shared/schema';
+import { insideTenant, mayCreateRows, mayWriteRows, protectedFields, VERSION, type EntitySchema } from '@shared/schema';
 import type { FieldError } from '@shared/wire';
 import { selectPrivileges } from '@web/core/authSlice';
 import { useAppSelector } from '@web/core/hooks';
@@ -179,7 +179,7 @@ export default function EntityDetailPage({ schema, listAddress, beforeUpdate }: 
             serverErrors={serverErrors}
             options={options}
             onCancel={backToList}
-            readOnly={!creating && !update}
+            readOnly={!creating && (!update || (caller !== undefined && !mayWriteRows(schema, caller)))}
             grantable={grantable ?? undefined}
             lockedFields={lockedFields}
             ownResellerId={caller?.resellerId}

@@ -13,7 +13,6 @@ import type { Database } from '../../db/types';
 import { EntityRepository } from '../../engine/repository';
 import type { EntityHooks } from '../../engine/routes';
 import { fieldError, forbidden, HttpError, invalid, notFound } from '../../http/errors';
-import { resellerUser } from '../../http/tenancy';
 import { principalOf } from '../../http/guard';
 import { idParams, idSchema, listRequestSchema, objectBody, pageSchema } from '../../http/input';
 import type { Principal } from '../../http/principal';
@@ -77,14 +76,13 @@ export function groupListHook(db: Kysely<Database>, schemas: EntitySchema[]): No
 /**
  * Checks a group's kind and stored search: a saved search names a filter the subscribers list offers the caller (not
  * the group filter itself) and a key; a static group keeps none. A group turned into a saved search loses its list.
+ * Groups belong to a reseller: its account users use them (each sees only its own account's members) but do not
+ * shape them for the reseller's other accounts (the schema's `resellerWrites`, and `groupFor` for members).
  */
 export function subscriberGroupHooks(schemas: EntitySchema[]): EntityHooks {
   const subscriber = schemaOf(schemas, 'subscriber');
   return {
     async beforeWrite({ values, existing, principal }) {
-      // Groups belong to a reseller: its account users use them (each sees only its own account's members) but do
-      // not shape them for the reseller's other accounts.
-      resellerUser(principal);
       const kind = values.kind ?? existing?.kind ?? 'static';
       if (kind === 'static') return { ...values, searchBy: null, searchKey: null };
       const searchBy = (values.searchBy ?? existing?.searchBy ?? '') as string;
@@ -99,9 +97,6 @@ export function subscriberGroupHooks(schemas: EntitySchema[]): EntityHooks {
     },
     async afterWrite({ id, values, trx }) {
       if (values.kind === 'search') await trx.deleteFrom('subscriberGroupMember').where('groupId', '=', id).execute();
-    },
-    async beforeDelete({ principal }) {
-      resellerUser(principal);
     },
   };
 }

@@ -4,6 +4,7 @@ import { FormattedMessage } from 'react-intl';
 import { useParams } from 'react-router-dom';
 import EntityDetailPage from '@web/engine/EntityDetailPage';
 import { findSchema, NEW_ID } from '@web/core/schemas';
+import { useMayWriteRows } from '@web/core/useCaller';
 import { INTERNATIONAL_RULES } from './ruleKinds';
 import { RulesGrid } from './RulesGrid';
 import './pricing.css';
@@ -17,6 +18,7 @@ function newInternationalRule() {
 
 export default function InternationalPlanDetailPage() {
   const { id = NEW_ID } = useParams();
+  const readOnly = !useMayWriteRows(planSchema);
   return (
     <>
       <EntityDetailPage schema={planSchema} />
@@ -25,7 +27,7 @@ export default function InternationalPlanDetailPage() {
           <H3>
             <FormattedMessage id="entity.internationalRule.title" />
           </H3>
-          <RulesGrid kind={INTERNATIONAL_RULES} planId={id} currency="USD" newRow={newInternationalRule} />
+          <RulesGrid kind={INTERNATIONAL_RULES} planId={id} currency="USD" newRow={newInternationalRule} readOnly={readOnly} />
         </section>
       )}
     </>

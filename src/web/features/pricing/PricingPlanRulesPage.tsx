@@ -8,6 +8,7 @@ import { useCallback } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate, useParams } from 'react-router-dom';
 import { entityEndpoints } from '@web/core/endpoints';
+import { useMayWriteRows } from '@web/core/useCaller';
 import { usePageTitle } from '@web/engine/pageTitle';
 import { findSchema } from '@web/core/schemas';
 import { RuleFilePanel } from './RuleFilePanel';
@@ -32,6 +33,8 @@ export default function PricingPlanRulesPage() {
   const { id = '', ruleId } = useParams();
   const navigate = useNavigate();
   const plan = entityEndpoints(planSchema).get!.useQuery(id).data;
+  // Whoever may not write the plan (an account's user) reads its rules only, as the server lets it.
+  const readOnly = !useMayWriteRows(planSchema);
   const rulePath = useCallback((rule: string) => `/pricing-plan-rules/${encodeURIComponent(id)}/${encodeURIComponent(rule)}`, [id]);
   const newRow = useCallback(() => newRoamingRule(plan?.currency)(), [plan?.currency]);
   const back = `/pricing-plan-rules/${encodeURIComponent(id)}`;
@@ -39,7 +42,7 @@ export default function PricingPlanRulesPage() {
   const title = intl.formatMessage({ id: 'pricingRules.title' }, { plan: String(plan?.name ?? id) });
   usePageTitle(ruleId ? undefined : title);
 
-  if (ruleId) return <RuleFormPage kind={ROAMING_RULES} planId={id} ruleId={ruleId} back={back} defaults={newRow} />;
+  if (ruleId) return <RuleFormPage kind={ROAMING_RULES} planId={id} ruleId={ruleId} back={back} defaults={newRow} readOnly={readOnly} />;
 
   return (
     <div className="portal-page" data-testid="pricing-plan-rules">
@@ -55,8 +58,9 @@ export default function PricingPlanRulesPage() {
         currency={typeof plan?.currency === 'string' ? plan.currency : undefined}
         newRow={newRow}
         rulePath={rulePath}
+        readOnly={readOnly}
       />
-      <RuleFilePanel planId={id} />
+      <RuleFilePanel planId={id} readOnly={readOnly} />
     </div>
   );
 }

@@ -18,7 +18,8 @@ import { messageOr } from '@web/core/messages';
 /** Rule files must be less than 4 MB. */
 export const RULE_FILE_MAX_BYTES = 4 * 1024 * 1024;
 
-export function RuleFilePanel({ planId }: { planId: string }) {
+/** A plan's rules as a file: downloaded, and with `readOnly` unset, checked and applied from one. */
+export function RuleFilePanel({ planId, readOnly = false }: { planId: string; readOnly?: boolean }) {
   const intl = useIntl();
   const [file, setFile] = useState<File | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -73,24 +74,30 @@ export function RuleFilePanel({ planId }: { planId: string }) {
       <H3>
         <FormattedMessage id="ruleFile.title" />
       </H3>
-      <p className={Classes.TEXT_MUTED}>
-        <FormattedMessage id="ruleFile.hint" />
-      </p>
+      {!readOnly && (
+        <p className={Classes.TEXT_MUTED}>
+          <FormattedMessage id="ruleFile.hint" />
+        </p>
+      )}
       <div className="portal-rule-file-actions">
-        <FileInput
-          text={file?.name ?? intl.formatMessage({ id: 'ruleFile.choose' })}
-          buttonText={intl.formatMessage({ id: 'ruleFile.browse' })}
-          hasSelection={Boolean(file)}
-          inputProps={{
-            accept: '.csv,text/csv',
-            'aria-label': intl.formatMessage({ id: 'ruleFile.choose' }),
-            ...({ 'data-testid': 'rule-file-input' } as object),
-          }}
-          onInputChange={(event) => choose((event.target as HTMLInputElement).files?.[0] ?? null)}
-        />
-        <Button icon={<UploadIcon />} onClick={() => submit(false)} loading={sending.isLoading && !applying} data-testid="rule-file-check">
-          <FormattedMessage id="ruleFile.check" />
-        </Button>
+        {!readOnly && (
+          <FileInput
+            text={file?.name ?? intl.formatMessage({ id: 'ruleFile.choose' })}
+            buttonText={intl.formatMessage({ id: 'ruleFile.browse' })}
+            hasSelection={Boolean(file)}
+            inputProps={{
+              accept: '.csv,text/csv',
+              'aria-label': intl.formatMessage({ id: 'ruleFile.choose' }),
+              ...({ 'data-testid': 'rule-file-input' } as object),
+            }}
+            onInputChange={(event) => choose((event.target as HTMLInputElement).files?.[0] ?? null)}
+          />
+        )}
+        {!readOnly && (
+          <Button icon={<UploadIcon />} onClick={() => submit(false)} loading={sending.isLoading && !applying} data-testid="rule-file-check">
+            <FormattedMessage id="ruleFile.check" />
+          </Button>
+        )}
         <Button icon={<DownloadIcon />} onClick={onDownload} loading={downloading.isLoading} data-testid="rule-file-download">
           <FormattedMessage id="ruleFile.download" />
         </Button>

@@ -23,9 +23,11 @@ export interface RuleFormPageProps {
   /** Where Cancel and the back button lead. */
   back: string;
   defaults: () => EntityRow;
+  /** Only to read (a user the server would refuse): the rule's form without Save, and no new rule. */
+  readOnly?: boolean;
 }
 
-export function RuleFormPage({ kind, planId, ruleId, back, defaults }: RuleFormPageProps) {
+export function RuleFormPage({ kind, planId, ruleId, back, defaults, readOnly = false }: RuleFormPageProps) {
   const intl = useIntl();
   const navigate = useNavigate();
   const creating = ruleId === NEW_ID;
@@ -52,7 +54,7 @@ export function RuleFormPage({ kind, planId, ruleId, back, defaults }: RuleFormP
     if (creating) navigate(back);
   };
 
-  const missing = !creating && [400, 403, 404].includes(httpStatus(rule.error) ?? 0);
+  const missing = creating ? readOnly : [400, 403, 404].includes(httpStatus(rule.error) ?? 0);
   return (
     <div className="portal-page portal-detail" data-testid="rule-form">
       <header className="portal-page-header">
@@ -74,6 +76,7 @@ export function RuleFormPage({ kind, planId, ruleId, back, defaults }: RuleFormP
             submitting={saving.isLoading}
             serverErrors={serverErrors}
             onCancel={() => navigate(back)}
+            readOnly={readOnly}
           />
         </Suspense>
       )}

@@ -228,6 +228,28 @@ describe('roaming rules grid', () => {
   });
 });
 
+describe("an account's user", () => {
+  // Plans are the reseller's business: the server refuses an account user every write of a plan or rule (403), so
+  // the screen offers none of them.
+  it('reads the rules without a control that edits, pastes or uploads them', async () => {
+    serveRules();
+    const nora = api.db.users.find((u) => u.username === 'nora')!;
+    Object.assign(nora, { accountId: 5, privileges: [...nora.privileges, { privilege: 'PricingPlans', subPrivileges: [] }] });
+    const { user } = renderWithProviders(<AppRoutes />, { route: '/pricing-plan-rules/2', preloadedState: signedIn(mockToken('nora')) });
+    await screen.findByTestId('rules-grid', {}, { timeout: 20000 });
+    await waitFor(() => expect(cell(1, 'network').textContent).toBe('Orange'));
+    expect(screen.queryByTestId('rules-add')).toBeNull();
+    expect(screen.queryByTestId('rules-save')).toBeNull();
+    expect(screen.queryByTestId('rule-file-input')).toBeNull();
+    expect(screen.queryByTestId('rule-file-check')).toBeNull();
+    expect(screen.getByTestId('rule-file-download')).toBeTruthy();
+    await user.dblClick(cell(0, 'dataRate'));
+    expect(cell(0, 'dataRate').querySelector('input')).toBeNull();
+    paste(cell(0, 'dataRate'), '0.5');
+    expect(screen.queryByTestId('rules-pending')).toBeNull();
+  });
+});
+
 describe('rule file', () => {
   it('asks for a file and refuses one of 4 MB before sending anything', async () => {
     serveRules();

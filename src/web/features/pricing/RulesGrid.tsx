@@ -90,6 +90,8 @@ export interface RulesGridProps {
   newRow: () => EntityRow;
   /** The address of one rule's form, when the kind has one. */
   rulePath?: (ruleId: string) => string;
+  /** Only to read: no cell is edited, pasted into, added or deleted (a user the server would refuse). */
+  readOnly?: boolean;
 }
 
 const NETWORK_FIELDS = new Set(['network']);
@@ -105,7 +107,7 @@ function gridHeight(rows: number): string {
   return `min(70vh, ${50 + Math.max(rows, 3) * 42 + 20}px)`;
 }
 
-export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGridProps) {
+export function RulesGrid({ kind, planId, currency, newRow, rulePath, readOnly = false }: RulesGridProps) {
   const intl = useIntl();
   const isAdmin = useIsAdmin();
   const look = useGridLook();
@@ -174,7 +176,7 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
     const defs = columnsFromSchema(schema, intl).map((col): ColDef<GridRow> => {
       const field = String(col.field);
       const prop = schema.properties[field];
-      const editable = Boolean(prop) && !isReadOnly(prop);
+      const editable = !readOnly && Boolean(prop) && !isReadOnly(prop);
       const def: ColDef<GridRow> = {
         ...(col as ColDef<GridRow>),
         ...(col.flex ? { minWidth: 180 } : {}),
@@ -254,7 +256,7 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
       });
     }
     return defs.map((d) => ({ ...d, sort: d.colId === query.sortBy ? query.sortDir : null }));
-  }, [schema, intl, dirty, currency, byCountry, networks, rulePath, query.sortBy, query.sortDir]);
+  }, [schema, intl, dirty, currency, byCountry, networks, rulePath, readOnly, query.sortBy, query.sortDir]);
 
   /** Values typed or pasted into cells, as the rule holds them; a chosen network brings its MCC, MNC and country. */
   const toValues = useCallback(
@@ -290,7 +292,7 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
   const onPaste = (event: ClipboardEvent<HTMLDivElement>) => {
     const api = apiRef.current;
     const focused = api?.getFocusedCell();
-    if (!api || !focused || api.getEditingCells().length > 0) return;
+    if (readOnly || !api || !focused || api.getEditingCells().length > 0) return;
     const text = event.clipboardData.getData('text/plain');
     if (!text) return;
     event.preventDefault();
@@ -384,36 +386,40 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
           searchBy={query.searchBy}
           onSearch={(searchKey, searchBy) => setQuery((q) => ({ ...q, searchKey, searchBy, page: 0 }))}
         />
-        <div className="portal-page-actions">
-          <Button icon={<AddIcon />} onClick={addRow} data-testid="rules-add">
-            <FormattedMessage id="pricingRules.add" />
-          </Button>
-          <Button icon={<TrashIcon />} onClick={deleteSelected} data-testid="rules-delete">
-            <FormattedMessage id="pricingRules.delete" />
-          </Button>
-          <Button icon={<UndoIcon />} onClick={() => dispatch({ type: 'undo' })} disabled={!dirty} data-testid="rules-undo">
-            <FormattedMessage id="pricingRules.undo" />
-          </Button>
-          <Button
-            intent={Intent.PRIMARY}
-            icon={<FloppyDiskIcon />}
-            onClick={save}
-            disabled={!dirty || edits.changeCount(state) === 0}
-            loading={saving.isLoading}
-            data-testid="rules-save"
-          >
-            <FormattedMessage id="pricingRules.save" />
-          </Button>
-        </div>
-      </div>
-      <p className={Classes.TEXT_MUTED}>
-        <FormattedMessage id="pricingRules.hint" />{' '}
-        {dirty && (
-          <strong data-testid="rules-pending">
-            <FormattedMessage id="pricingRules.pending" values={{ count: edits.changeCount(state) }} />
-          </strong>
+        {!readOnly && (
+          <div className="portal-page-actions">
+            <Button icon={<AddIcon />} onClick={addRow} data-testid="rules-add">
+              <FormattedMessage id="pricingRules.add" />
+            </Button>
+            <Button icon={<TrashIcon />} onClick={deleteSelected} data-testid="rules-delete">
+              <FormattedMessage id="pricingRules.delete" />
+            </Button>
+            <Button icon={<UndoIcon />} onClick={() => dispatch({ type: 'undo' })} disabled={!dirty} data-testid="rules-undo">
+              <FormattedMessage id="pricingRules.undo" />
+            </Button>
+            <Button
+              intent={Intent.PRIMARY}
+              icon={<FloppyDiskIcon />}
+              onClick={save}
+              disabled={!dirty || edits.changeCount(state) === 0}
+              loading={saving.isLoading}
+              data-testid="rules-save"
+            >
+              <FormattedMessage id="pricingRules.save" />
+            </Button>
+          </div>
         )}
-      </p>
+      </div>
+      {!readOnly && (
+        <p className={Classes.TEXT_MUTED}>
+          <FormattedMessage id="pricingRules.hint" />{' '}
+          {dirty && (
+            <strong data-testid="rules-pending">
+              <FormattedMessage id="pricingRules.pending" values={{ count: edits.changeCount(state) }} />
+            </strong>
+          )}
+        </p>
+      )}
       {result.isError && !page ? (
         <Callout intent={Intent.DANGER} role="alert">
           <FormattedMessage id="list.loadError" />
@@ -439,7 +445,7 @@ export function RulesGrid({ kind, planId, currency, newRow, rulePath }: RulesGri
             readOnlyEdit
             onCellEditRequest={onCellEditRequest}
             onSortChanged={onSortChanged}
-            rowSelection={{ mode: 'multiRow', checkboxes: true, headerCheckbox: true, enableClickSelection: false }}
+            rowSelection={readOnly ? undefined : { mode: 'multiRow', checkboxes: true, headerCheckbox: true, enableClickSelection: false }}
             rowClassRules={{ 'portal-row-changed': (p) => p.data?.__status === 'changed', 'portal-row-new': (p) => p.data?.__status === 'new' }}
             suppressRowVirtualisation
             suppressColumnVirtualisation

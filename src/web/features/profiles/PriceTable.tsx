@@ -23,6 +23,8 @@ export interface PriceTableProps {
   /** Saves the table; answers whether the server took it. */
   onSave: (rates: Rate[]) => Promise<boolean>;
   saving: boolean;
+  /** Only to read (a user the server would refuse): no cell, country or button that changes the table. */
+  readOnly?: boolean;
 }
 
 function RemoveButton({ data, context }: CustomCellRendererProps<DraftRate, unknown, { remove: (country: string) => void; label: string }>) {
@@ -30,7 +32,7 @@ function RemoveButton({ data, context }: CustomCellRendererProps<DraftRate, unkn
   return <Button variant="minimal" size="small" icon={<TrashIcon />} aria-label={context.label} onClick={() => context.remove(data.country)} />;
 }
 
-export function PriceTable({ rates, onSave, saving }: PriceTableProps) {
+export function PriceTable({ rates, onSave, saving, readOnly = false }: PriceTableProps) {
   const intl = useIntl();
   const look = useGridLook();
   const names = useMemo(() => countryNames(intl.locale), [intl.locale]);
@@ -64,7 +66,7 @@ export function PriceTable({ rates, onSave, saving }: PriceTableProps) {
         colId: field,
         field,
         headerName: intl.formatMessage({ id: `entity.roamingProfile.rate.${field}` }),
-        editable: true,
+        editable: !readOnly,
         type: 'rightAligned',
         flex: 1,
         minWidth: 110,
@@ -73,9 +75,9 @@ export function PriceTable({ rates, onSave, saving }: PriceTableProps) {
         cellClassRules: { 'portal-cell-invalid': (p) => !isRateText(String(p.value ?? '')) },
         tooltip: (p) => (isRateText(String(p.value ?? '')) ? undefined : intl.formatMessage({ id: 'roamingProfile.rates.invalid' })),
       })),
-      { colId: 'remove', headerName: '', width: 70, minWidth: 70, sortable: false, cellRenderer: RemoveButton },
+      ...(readOnly ? [] : [{ colId: 'remove', headerName: '', width: 70, minWidth: 70, sortable: false, cellRenderer: RemoveButton }]),
     ],
-    [intl, names],
+    [intl, names, readOnly],
   );
 
   const context = useMemo(
@@ -111,37 +113,41 @@ export function PriceTable({ rates, onSave, saving }: PriceTableProps) {
         <H3>
           <FormattedMessage id="roamingProfile.rates.title" />
         </H3>
-        <div className="portal-page-actions">
-          <Button icon={<UndoIcon />} disabled={!dirty || saving} onClick={() => setDraft(saved)} data-testid="price-table-reset">
-            <FormattedMessage id="roamingProfile.rates.reset" />
-          </Button>
-          <Button
-            intent={Intent.PRIMARY}
-            icon={<FloppyDiskIcon />}
-            disabled={!dirty || invalid.length > 0}
-            loading={saving}
-            onClick={save}
-            data-testid="price-table-save"
-          >
-            <FormattedMessage id="roamingProfile.rates.save" />
+        {!readOnly && (
+          <div className="portal-page-actions">
+            <Button icon={<UndoIcon />} disabled={!dirty || saving} onClick={() => setDraft(saved)} data-testid="price-table-reset">
+              <FormattedMessage id="roamingProfile.rates.reset" />
+            </Button>
+            <Button
+              intent={Intent.PRIMARY}
+              icon={<FloppyDiskIcon />}
+              disabled={!dirty || invalid.length > 0}
+              loading={saving}
+              onClick={save}
+              data-testid="price-table-save"
+            >
+              <FormattedMessage id="roamingProfile.rates.save" />
+            </Button>
+          </div>
+        )}
+      </header>
+      {!readOnly && (
+        <div className="portal-price-add">
+          <HTMLSelect
+            value={adding}
+            onChange={(e) => setAdding(e.currentTarget.value)}
+            aria-label={intl.formatMessage({ id: 'roamingProfile.rates.country' })}
+            data-testid="price-table-country"
+            options={[
+              { value: '', label: intl.formatMessage({ id: 'roamingProfile.rates.country' }) },
+              ...addable.map((c) => ({ value: c, label: `${names[c] ?? c} (${c})` })),
+            ]}
+          />
+          <Button icon={<AddIcon />} disabled={!adding} onClick={add} data-testid="price-table-add">
+            <FormattedMessage id="roamingProfile.rates.add" />
           </Button>
         </div>
-      </header>
-      <div className="portal-price-add">
-        <HTMLSelect
-          value={adding}
-          onChange={(e) => setAdding(e.currentTarget.value)}
-          aria-label={intl.formatMessage({ id: 'roamingProfile.rates.country' })}
-          data-testid="price-table-country"
-          options={[
-            { value: '', label: intl.formatMessage({ id: 'roamingProfile.rates.country' }) },
-            ...addable.map((c) => ({ value: c, label: `${names[c] ?? c} (${c})` })),
-          ]}
-        />
-        <Button icon={<AddIcon />} disabled={!adding} onClick={add} data-testid="price-table-add">
-          <FormattedMessage id="roamingProfile.rates.add" />
-        </Button>
-      </div>
+      )}
       {invalid.length > 0 && (
         <Callout intent={Intent.DANGER} role="alert" data-testid="price-table-invalid">
           <FormattedMessage id="roamingProfile.rates.invalidCells" values={{ count: invalid.length }} />

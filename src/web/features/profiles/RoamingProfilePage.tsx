@@ -12,6 +12,7 @@ import { findSchema, NEW_ID } from '@web/core/schemas';
 import { showToast } from '@web/ui/toaster';
 import type { EntityRow } from '@web/core/types';
 import { useIsAdmin } from '@web/core/useIsAdmin';
+import { useMayWriteRows } from '@web/core/useCaller';
 import { useImpactCheck } from './ImpactDialog';
 import { PriceTable } from './PriceTable';
 import {
@@ -38,6 +39,7 @@ function ProfileExtras({ id }: { id: number }) {
   const [downloadProfile, downloadingProfile] = useDownloadWholeProfileMutation();
   const [previewImpact] = usePostRoamingProfilesByIdImpactMutation();
   const impact = useImpactCheck();
+  const readOnly = !useMayWriteRows(schema);
   if (!row) return null;
 
   const failed = (messageId: string) => showToast({ intent: Intent.DANGER, icon: <ErrorIcon />, message: intl.formatMessage({ id: messageId }) });
@@ -88,7 +90,7 @@ function ProfileExtras({ id }: { id: number }) {
           <FormattedMessage id="roamingProfile.download.profile" />
         </Button>
       </div>
-      <PriceTable rates={(row.rates as Rate[] | undefined) ?? []} onSave={onSave} saving={updating.isLoading} />
+      <PriceTable rates={(row.rates as Rate[] | undefined) ?? []} onSave={onSave} saving={updating.isLoading} readOnly={readOnly} />
       {impact.dialog}
     </>
   );
