@@ -13647,6 +13647,8 @@ export interface operations {
               internationalPricingPlanName: string;
             }[];
             pricingPlans: {
+              /** @description Whether the caller may give the plan (to an account, a sub-reseller or a subscriber): false for the plan its parent assigned its own reseller, which it is named by but does not give */
+              assignable: boolean;
               pricingPlanId: number;
               pricingPlanName: string;
             }[];

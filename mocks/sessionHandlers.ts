@@ -74,14 +74,14 @@ export function sessionHandlers(db: MockDatabase, base: string) {
         : unauthorizedResponse(),
     ),
 
-    // The plans of the caller's subtree, as the portal names them across screens.
+    // The plans of the caller's subtree, as the portal names them across screens (each one the caller's to give).
     http.get('/pricing-plans/', ({ request }) => {
       const user = callerOf(db, request);
       if (!user) return unauthorizedResponse();
       const visible = visibleResellerIds(db, user);
       const plans = (table: string) => (db.tables[table] ?? []).filter((p) => visible.has(p.resellerId as number));
       return HttpResponse.json({
-        pricingPlans: plans('pricingPlan').map((p) => ({ pricingPlanId: Number(p.id), pricingPlanName: String(p.name) })),
+        pricingPlans: plans('pricingPlan').map((p) => ({ pricingPlanId: Number(p.id), pricingPlanName: String(p.name), assignable: true })),
         internationalPricingPlans: plans('internationalPlan').map((p) => ({
           internationalPricingPlanId: Number(p.id),
           internationalPricingPlanName: String(p.name),

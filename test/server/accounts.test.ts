@@ -215,6 +215,24 @@ describe.each(engines)('accounts on %s', (engine) => {
       expect((await northwind.post('/portal/accounts/', { name: 'Sneaky Plan', pricingPlanId: others.local['Blue Sky Worldwide'] })).statusCode).toBe(400);
     });
 
+    it('names the plan a parent assigned the reseller without offering it to give, as the server refuses it', async () => {
+      const iot = await ctx.as('northwind-iot');
+      const parentPlan = (await planIds(await ctx.as('northwind'))).local['Europe IoT Standard'];
+      await ctx.db.updateTable('reseller').set({ pricingPlanId: parentPlan }).where('name', '=', 'Northwind IoT').execute();
+      const plans = (await iot.get('/portal/pricing-plans/')).json().pricingPlans as { pricingPlanId: number; assignable: boolean }[];
+      expect(plans.find((p) => p.pricingPlanId === parentPlan)).toMatchObject({ assignable: false });
+      expect(plans.filter((p) => p.pricingPlanId !== parentPlan).every((p) => p.assignable)).toBe(true);
+      const refused = await iot.post('/portal/accounts/', { name: 'Parent Priced', pricingPlanId: parentPlan });
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json().fields).toEqual([expect.objectContaining({ field: 'pricingPlanId', rule: 'reference' })]);
+      // Whoever gives the plan sees it as theirs to give.
+      expect(
+        ((await (await ctx.as('northwind')).get('/portal/pricing-plans/')).json().pricingPlans as { pricingPlanId: number; assignable: boolean }[]).find(
+          (p) => p.pricingPlanId === parentPlan,
+        ),
+      ).toMatchObject({ assignable: true });
+    });
+
     it('keeps a plan the administrator set, which the reseller cannot see, while the reseller edits other fields', async () => {
       const northwind = await ctx.as('northwind');
       const blueSkyPlan = (await planIds(await ctx.as('bluesky'))).local['Blue Sky Worldwide'];

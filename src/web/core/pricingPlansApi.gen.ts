@@ -19,6 +19,8 @@ export type GetPricingPlansApiResponse = /** status 200 Default Response */ {
   pricingPlans: {
     pricingPlanId: number;
     pricingPlanName: string;
+    /** Whether the caller may give the plan (to an account, a sub-reseller or a subscriber): false for the plan its parent assigned its own reseller, which it is named by but does not give */
+    assignable: boolean;
   }[];
   internationalPricingPlans: {
     internationalPricingPlanId: number;

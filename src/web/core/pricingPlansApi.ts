@@ -7,7 +7,7 @@ import type { SelectOption } from './types';
 import { enhancedApi } from './pricingPlansApi.gen';
 
 export interface PricingPlanLists {
-  pricingPlans: { pricingPlanId: number; pricingPlanName: string }[];
+  pricingPlans: { pricingPlanId: number; pricingPlanName: string; assignable: boolean }[];
   internationalPricingPlans: { internationalPricingPlanId: number; internationalPricingPlanName: string }[];
 }
 
@@ -34,10 +34,13 @@ export const pricingPlansApi = enhancedApi.enhanceEndpoints({
 
 export const { useGetPricingPlansQuery } = pricingPlansApi;
 
-/** The plans of one kind as select options. */
+/**
+ * The plans of one kind the user may give, as select options: not the plan its parent assigned its own reseller,
+ * which the server refuses anywhere else (it stays named as the value it is, see `planChoices`).
+ */
 export function planOptions(lists: PricingPlanLists, reference: PlanReference): SelectOption[] {
   return reference === 'pricingPlan'
-    ? lists.pricingPlans.map((p) => ({ value: p.pricingPlanId, label: p.pricingPlanName }))
+    ? lists.pricingPlans.filter((p) => p.assignable).map((p) => ({ value: p.pricingPlanId, label: p.pricingPlanName }))
     : lists.internationalPricingPlans.map((p) => ({ value: p.internationalPricingPlanId, label: p.internationalPricingPlanName }));
 }
 

@@ -31,7 +31,7 @@ export const referenceApi = api.injectEndpoints({
           if (reference === 'reseller') {
             const result = await baseQuery('/reseller-info/list');
             if (result.error) return { error: result.error };
-            options.reseller = (result.data as ResellerListItem[]).map((r) => ({ value: r.id, label: r.name }));
+            options.reseller = (result.data as ResellerListItem[]).map((r) => ({ value: r.id, label: r.name, parentId: r.parentId ?? null }));
             continue;
           }
           if (isPlanReference(reference)) {

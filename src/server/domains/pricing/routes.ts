@@ -32,24 +32,12 @@ function ruleValues(body: unknown): Row {
 
 /**
  * Plans are the prices of a reseller's accounts, written by the reseller's own users (and those above it): an account
- * user reads the plans its account is on and writes none of either kind, neither the plans nor their rules, which
- * would set its own commercial terms.
+ * user reads the plans its account is on and writes none of either kind (their schemas' `resellerWrites`), nor their
+ * rules (`planOf`), which would set its own commercial terms. A local plan in use cannot be deleted: accounts still
+ * priced by it would lose their prices.
  */
-export const internationalPlanHooks: EntityHooks = {
-  async beforeWrite({ values, principal }) {
-    resellerUser(principal);
-    return values;
-  },
-  async beforeDelete({ principal }) {
-    resellerUser(principal);
-  },
-};
-
-/** A local plan in use cannot be deleted besides: accounts still priced by it would lose their prices. */
 export const pricingPlanHooks: EntityHooks = {
-  ...internationalPlanHooks,
   async beforeDelete(ctx) {
-    resellerUser(ctx.principal);
     const used = await ctx.trx.selectFrom('account').select('accountId').where('pricingPlanId', '=', Number(ctx.existing.id)).limit(1).executeTakeFirst();
     if (used) throw conflict([fieldError('', 'inUse', 'entity.pricingPlan.inUse')]);
   },
@@ -245,8 +233,16 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<Dat
                 type: 'array',
                 items: {
                   type: 'object',
-                  required: ['pricingPlanId', 'pricingPlanName'],
-                  properties: { pricingPlanId: { type: 'integer' }, pricingPlanName: { type: 'string' } },
+                  required: ['pricingPlanId', 'pricingPlanName', 'assignable'],
+                  properties: {
+                    pricingPlanId: { type: 'integer' },
+                    pricingPlanName: { type: 'string' },
+                    assignable: {
+                      type: 'boolean',
+                      description:
+                        'Whether the caller may give the plan (to an account, a sub-reseller or a subscriber): false for the plan its parent assigned its own reseller, which it is named by but does not give',
+                    },
+                  },
                 },
               },
               internationalPricingPlans: {
@@ -265,7 +261,14 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<Dat
     async (request) => {
       const principal = principalOf(request);
       const [local, international] = await Promise.all([
-        namedPlans(principal, 'pricingPlan').select(['p.id as pricingPlanId', 'p.name as pricingPlanName']).execute(),
+        namedPlans(principal, 'pricingPlan')
+          .select(['p.id as pricingPlanId', 'p.name as pricingPlanName'])
+          .select(
+            principal.isAdmin || principal.accountId !== null
+              ? sql<boolean>`true`.as('assignable')
+              : sql<boolean>`r.path like ${principal.resellerPath} || '%'`.as('assignable'),
+          )
+          .execute(),
         namedPlans(principal, 'internationalPlan').select(['p.id as internationalPricingPlanId', 'p.name as internationalPricingPlanName']).execute(),
       ]);
       return { pricingPlans: local, internationalPricingPlans: international };

@@ -10,7 +10,7 @@ import { auditSubscriber, auditSubscribers } from './audit';
 import { money, pathId, pgCode, requirePanel, scopeToCaller, visibleSubscriber, type Body, type Subscriber } from './context';
 import { operationToWire, recordOperation, startNetworkOperation, type Actor, type NetworkOperation } from './network';
 import type { Database } from '../../db/types';
-import { subtreePattern } from '../../http/tenancy';
+import { plansOfCaller, subtreePattern } from '../../http/tenancy';
 import { billingOperationSchema, msisdnsSchema, operationSchema, roamingProfileViewSchema, usablePlansSchema } from './schemas';
 
 /** The operations of `POST /portal/subscriber-info/api/`, each with the detail panel (sub-privilege) it belongs to. */
@@ -138,18 +138,12 @@ const pendingImsis = (db: Kysely<Database>, subscriberId: number) =>
  * own: only the plan its account is on. The change dialog offers exactly these, and the operation accepts nothing else.
  */
 export function usablePlans(db: Kysely<Database>, principal: Principal, sub: Pick<Subscriber, 'resellerPath'>) {
-  let q = db
+  const q = db
     .selectFrom('pricingPlan as p')
     .innerJoin('reseller as pr', 'pr.id', 'p.resellerId')
     .select(['p.id as pricingPlanId', 'p.name as pricingPlanName'])
     .where(sql<string>`${sub.resellerPath}`, 'like', sql<string>`pr.path || '%'`);
-  if (!principal.isAdmin) {
-    q =
-      principal.accountId !== null
-        ? q.where('p.id', 'in', (eb) => eb.selectFrom('account').select('pricingPlanId').where('accountId', '=', principal.accountId!))
-        : q.where('pr.path', 'like', subtreePattern(principal));
-  }
-  return q;
+  return plansOfCaller(db, principal, q, 'p', 'pr');
 }
 
 export function registerSubscriberOperationRoutes(app: FastifyInstance, db: Kysely<Database>) {

@@ -8,6 +8,8 @@ import type { CustomFieldDefinition } from '@shared/customFields';
 import type { EntitySchema } from '@shared/schema';
 import type { FieldError } from '@shared/wire';
 import accountJson from '@schemas/account.json';
+import prepaidTemplateJson from '@schemas/prepaid-template.json';
+import resellerJson from '@schemas/reseller.json';
 import userJson from '@schemas/user.json';
 import de from '../../../../i18n/de.json';
 import en from '../../../../i18n/en.json';
@@ -270,6 +272,31 @@ describe('EntityForm with the user schema', () => {
     expect(saveButton()).toHaveProperty('disabled', false);
   });
 
+  // The server takes a role of the user's own reseller only: moving the user to another reseller drops the role of
+  // the last one, and offers only the new reseller's.
+  it("offers only the roles of the user's reseller and drops the last reseller's role when the user moves", async () => {
+    const perReseller = [
+      { value: 1, label: 'Acme manager', resellerId: 1 },
+      { value: 2, label: 'Globex manager', resellerId: 2 },
+    ];
+    const { user: typist, onSubmit } = renderForm({
+      schema: user,
+      formData: { userId: 7, username: 'casey', email: 'casey@example.com', resellerId: 1, roleId: 1 },
+      options: { role: perReseller, reseller: resellers },
+    });
+    const role = () => screen.getByLabelText(/^Role/) as HTMLSelectElement;
+    expect(role().value).toBe('1');
+    expect([...role().options].map((o) => o.text)).not.toContain('Globex manager');
+    await typist.selectOptions(screen.getByLabelText(/^Reseller/), '2');
+    await act(async () => {});
+    expect(role().value).toBe('');
+    expect([...role().options].map((o) => o.text)).toContain('Globex manager');
+    expect([...role().options].map((o) => o.text)).not.toContain('Acme manager');
+    await typist.selectOptions(role(), '2');
+    await typist.click(saveButton());
+    expect(onSubmit).toHaveBeenCalledWith(expect.objectContaining({ resellerId: 2, roleId: 2 }));
+  });
+
   it('leaves the password optional when editing one', () => {
     renderUserForm({ userId: 7, username: 'casey', email: 'casey@example.com', roleId: 1 });
     expect(groupOf(passwordInput()).textContent).not.toContain('(required)');
@@ -320,5 +347,58 @@ describe('EntityForm with custom fields', () => {
     expect(within(section).getByTestId('custom-error-tier')).toBeTruthy();
     await user.selectOptions(within(section).getByLabelText(/^Tier/), 'Silver');
     expect(within(section).queryByTestId('custom-error-tier')).toBeNull();
+  });
+});
+
+describe('EntityForm with the reseller schema', () => {
+  // A reseller moved under itself or one of its own sub-resellers would make a cycle, which the server refuses.
+  it("offers as a reseller's parent neither itself nor a reseller below it", () => {
+    const tree = [
+      { value: 1, label: 'Acme Telecom', parentId: -1 },
+      { value: 2, label: 'Acme IoT', parentId: 1 },
+      { value: 3, label: 'Acme IoT Labs', parentId: 2 },
+      { value: 4, label: 'Globex', parentId: -1 },
+    ];
+    renderForm({
+      schema: resellerJson as unknown as EntitySchema,
+      formData: { id: 2, name: 'Acme IoT', parentId: 1 },
+      options: { reseller: tree },
+    });
+    const parent = screen.getByLabelText(/^Parent reseller/) as HTMLSelectElement;
+    const offered = [...parent.options].map((o) => o.text);
+    expect(offered).toEqual(expect.arrayContaining(['Acme Telecom', 'Globex']));
+    expect(offered).not.toContain('Acme IoT');
+    expect(offered).not.toContain('Acme IoT Labs');
+    expect(parent.value).toBe('1');
+  });
+});
+
+describe('EntityForm with the prepaid template schema', () => {
+  // A template names zones of its own reseller or of one above it, never of another branch or of a reseller below.
+  it("offers the zones of the template's reseller and those above it, and drops a zone the new reseller may not name", async () => {
+    const tree = [
+      { value: 1, label: 'Acme Telecom', parentId: -1 },
+      { value: 2, label: 'Acme IoT', parentId: 1 },
+      { value: 3, label: 'Acme IoT Labs', parentId: 2 },
+      { value: 4, label: 'Globex', parentId: -1 },
+    ];
+    const zones = [
+      { value: 11, label: 'Acme Europe', resellerId: 1 },
+      { value: 12, label: 'IoT Nordics', resellerId: 2 },
+      { value: 13, label: 'Labs Baltics', resellerId: 3 },
+      { value: 14, label: 'Globex World', resellerId: 4 },
+    ];
+    const { user: typist } = renderForm({
+      schema: prepaidTemplateJson as unknown as EntitySchema,
+      formData: { id: 5, name: 'IoT month', resellerId: 2, locationZoneId: 12, periodDays: 30, price: 5 },
+      options: { reseller: tree, locationZone: zones, destinationZone: zones },
+    });
+    const zone = () => screen.getByLabelText(/^Location zone/) as HTMLSelectElement;
+    expect(zone().value).toBe('12');
+    expect([...zone().options].map((o) => o.text).filter((t) => zones.some((z) => z.label === t))).toEqual(['Acme Europe', 'IoT Nordics']);
+    await typist.selectOptions(screen.getByLabelText(/^Reseller/), '4');
+    await act(async () => {});
+    expect(zone().value).toBe('');
+    expect([...zone().options].map((o) => o.text).filter((t) => zones.some((z) => z.label === t))).toEqual(['Globex World']);
   });
 });

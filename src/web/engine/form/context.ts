@@ -8,6 +8,8 @@ export interface ReferenceOption {
   label: string;
   /** The reseller the row belongs to, when it belongs to one (see the `sameReseller` widget option). */
   resellerId?: number;
+  /** A reseller's own parent (see the `outsideSubtreeOf` widget option). */
+  parentId?: number | null;
 }
 
 export interface BlueprintFormContext {

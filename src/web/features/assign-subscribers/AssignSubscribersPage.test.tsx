@@ -211,6 +211,21 @@ describe('assign subscribers', () => {
           createdAt: '2026-01-02T00:00:00.000Z',
         },
         {
+          batchId: 6,
+          name: 'HI-2026-02',
+          resellerId: 11,
+          resellerName: 'Harbor IoT',
+          simType: 'physical',
+          rangeStart: '8988228000000020001',
+          rangeEnd: '8988228000000020100',
+          total: 10,
+          allocated: 0,
+          available: 10,
+          firstAvailable: '8988228000000020001',
+          serviceProviderName: null,
+          createdAt: '2026-01-03T00:00:00.000Z',
+        },
+        {
           batchId: 5,
           name: 'Used up',
           resellerId: 10,
@@ -256,7 +271,19 @@ describe('assign subscribers', () => {
     expect(BigInt(end.slice(0, -1)) - BigInt(first.slice(0, -1))).toBe(119n);
     await waitFor(() => expect(within(screen.getByTestId('inventory-account')).getByText('Beacon Fleet')).toBeTruthy());
     const accountId = within(screen.getByTestId('inventory-account')).getByText('Beacon Fleet').getAttribute('value')!;
+    // Harbor IoT's cards go to its own accounts, not to one of Northwind above it; with no account chosen, every range.
+    expect(within(screen.getByTestId('inventory-range')).getByText('HI-2026-02: 10 of 10 available')).toBeTruthy();
     await user.selectOptions(screen.getByTestId('inventory-account'), accountId);
+    expect(within(screen.getByTestId('inventory-range')).queryByText(/HI-2026-02/)).toBeNull();
+    const harborAccount = within(screen.getByTestId('inventory-account')).getByText('Cobalt Sensors').getAttribute('value')!;
+    await user.selectOptions(screen.getByTestId('inventory-account'), harborAccount);
+    expect(within(screen.getByTestId('inventory-range')).getByText('NW-2026-01: 500 of 500 available')).toBeTruthy();
+    await user.selectOptions(screen.getByTestId('inventory-range'), '6');
+    await user.selectOptions(screen.getByTestId('inventory-account'), accountId);
+    expect((screen.getByTestId('inventory-range') as HTMLSelectElement).value).toBe('');
+    await user.selectOptions(screen.getByTestId('inventory-range'), '4');
+    await user.clear(screen.getByTestId('inventory-quantity'));
+    await user.type(screen.getByTestId('inventory-quantity'), '120');
     await user.click(within(form).getByTestId('inventory-submit'));
     expect(await within(form).findByText('The quantity must equal the number of SIM cards in the range')).toBeTruthy();
     expect(api.requests('/portal/inventory/assign', 'POST')[0].body).toEqual({ accountId: Number(accountId), iccidStart: first, iccidEnd: end, quantity: 120 });

@@ -14,6 +14,7 @@ import { MAX_ASSIGN_RANGE } from '@shared/inventory';
 import { apiErrorOf } from '@web/core/apiErrors';
 import { useGetInventoryRangesQuery, usePostInventoryAssignMutation } from '@web/core/inventoryApi';
 import { useReferenceOptionsQuery } from '@web/engine/referenceOptions';
+import { chainOf } from '@web/core/resellerTree';
 import { LabelledInput } from '@web/ui/LabelledInput';
 import { Choice, serverFieldText } from './RangeFields';
 import { iccidAfter } from './iccidRange';
@@ -23,14 +24,18 @@ type Field = 'iccidStart' | 'iccidEnd' | 'quantity';
 export function InventoryAssignForm() {
   const intl = useIntl();
   const ranges = useGetInventoryRangesQuery(undefined);
-  const accounts = useReferenceOptionsQuery(['account']);
+  const accounts = useReferenceOptionsQuery(['account', 'reseller']);
   const [assign, state] = usePostInventoryAssignMutation();
   const [accountId, setAccountId] = useState('');
   const [batchId, setBatchId] = useState('');
   const [values, setValues] = useState<Record<Field, string>>({ iccidStart: '', iccidEnd: '', quantity: '' });
   const [endTyped, setEndTyped] = useState(false);
   const [tried, setTried] = useState(false);
-  const open = (ranges.data?.ranges ?? []).filter((r) => r.available > 0);
+  // A card goes to an account of its owner or of a reseller below it: with an account chosen, only the ranges of its
+  // reseller and of those above it are offered, as the server takes no other.
+  const account = accounts.data?.account?.find((a) => String(a.value) === accountId);
+  const owners = account?.resellerId === undefined ? undefined : chainOf(accounts.data?.reseller ?? [], account.resellerId);
+  const open = (ranges.data?.ranges ?? []).filter((r) => r.available > 0 && (!owners || owners.has(r.resellerId)));
   const options = accounts.isError ? undefined : (accounts.data?.account ?? []).map((o) => ({ value: Number(o.value), label: o.label }));
 
   const set = (field: Field, value: string) =>
@@ -40,6 +45,13 @@ export function InventoryAssignForm() {
       const end = endTyped ? undefined : iccidAfter(next.iccidStart, Number(next.quantity));
       return end ? { ...next, iccidEnd: end } : next;
     });
+  const chooseAccount = (id: string) => {
+    setAccountId(id);
+    // A range of a reseller the new account is not under is not kept.
+    const chosen = accounts.data?.account?.find((a) => String(a.value) === id);
+    const range = (ranges.data?.ranges ?? []).find((r) => String(r.batchId) === batchId);
+    if (range && chosen?.resellerId !== undefined && !chainOf(accounts.data?.reseller ?? [], chosen.resellerId).has(range.resellerId)) setBatchId('');
+  };
   const chooseRange = (id: string) => {
     setBatchId(id);
     const range = open.find((r) => String(r.batchId) === id);
@@ -75,7 +87,7 @@ export function InventoryAssignForm() {
         id="inventory-account"
         label={intl.formatMessage({ id: 'assign.account' })}
         value={accountId}
-        onChange={setAccountId}
+        onChange={chooseAccount}
         options={options}
         error={message('accountId')}
         required

@@ -67,7 +67,7 @@ describe('login screen', () => {
     await waitFor(() => expect(api.requests('/portal/pricing-plans/', 'GET')).toHaveLength(1));
     expect(api.requests('/portal/user/ui-privileges', 'GET').length).toBeGreaterThan(0);
     expect(store.getState().api.queries['getPricingPlans(undefined)']?.data).toMatchObject({
-      pricingPlans: expect.arrayContaining([{ pricingPlanId: 2, pricingPlanName: 'Northwind Europe' }]),
+      pricingPlans: expect.arrayContaining([{ pricingPlanId: 2, pricingPlanName: 'Northwind Europe', assignable: true }]),
     });
   });
 

@@ -12,7 +12,7 @@ import type { Body } from '../context';
 import { isQosAllowed } from '../../service-classes';
 import type { Database } from '../../../db/types';
 import { tableAs } from '../../../db/dynamicTable';
-import { subtreePattern } from '../../../http/tenancy';
+import { plansOfCaller, subtreePattern } from '../../../http/tenancy';
 
 export const BULK_ACTIONS = [
   'suspend',
@@ -143,7 +143,7 @@ export async function resolveAction(
     }
   }
   const visibleResellerRow = (table: 'account' | 'pricingPlan' | 'roamingProfile', idColumn: string, id: number) => {
-    let q = db
+    const q = db
       .selectFrom(tableAs<Record<string, unknown>, 'x'>(table, 'x'))
       .innerJoin('reseller as xr', 'xr.id', 'x.resellerId')
       .select([`x.${idColumn} as id`, 'x.resellerId', 'xr.path'])
@@ -151,13 +151,8 @@ export async function resolveAction(
     // A row the caller may use, as the single subscriber's calls allow it: an account, plan or profile of the caller's
     // subtree (each subscriber is then checked against its own reseller), and for an account user only the plan its
     // account is on.
-    if (!principal.isAdmin) {
-      q =
-        table === 'pricingPlan' && principal.accountId !== null
-          ? q.where('x.id', 'in', db.selectFrom('account').select('pricingPlanId').where('accountId', '=', principal.accountId!))
-          : q.where('xr.path', 'like', subtreePattern(principal));
-    }
-    return q;
+    if (table === 'pricingPlan') return plansOfCaller(db, principal, q, 'x', 'xr');
+    return principal.isAdmin ? q : q.where('xr.path', 'like', subtreePattern(principal));
   };
   if (action === 'pricing-plan') {
     if (!positiveInt(params.pricingPlanId))

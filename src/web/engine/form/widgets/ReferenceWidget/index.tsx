@@ -1,26 +1,42 @@
 import type { FormContextType, RJSFSchema, StrictRJSFSchema, Widget, WidgetProps } from '@rjsf/utils';
+import { useEffect } from 'react';
 import { useIntl } from 'react-intl';
 import { isPlanReference, planChoices } from '@web/core/pricingPlansApi';
+import { chainOf, subtreeOf } from '@web/core/resellerTree';
 import { formContextOf, type BlueprintFormContext, type ReferenceOption } from '../../context';
 import { WidgetSelect } from '../OptionSelect';
+
+/** The reseller the edited row belongs to: its `resellerId`, else the editor's own. */
+function rowReseller(context: BlueprintFormContext): number | undefined {
+  const chosen = context.data?.resellerId;
+  return typeof chosen === 'number' ? chosen : context.ownResellerId;
+}
+
+/**
+ * Which loaded rows the server would take, as the property's `ui:options` say:
+ * - `sameReseller`: rows of the reseller the edited row belongs to (a user's role and account);
+ * - `resellerOrAbove`: rows of that reseller or of one above it (a template's zones);
+ * - `outsideSubtreeOf`: the field holding the edited reseller's own id; its parent is neither itself nor a reseller
+ *   below it (a cycle).
+ */
+function allowedBy(options: Record<string, unknown>, context: BlueprintFormContext, loaded: readonly ReferenceOption[]) {
+  const resellers = context.options?.reseller ?? [];
+  const owner = rowReseller(context);
+  const chain = options.resellerOrAbove ? chainOf(resellers, owner) : undefined;
+  const ownField = options.outsideSubtreeOf;
+  const within = typeof ownField === 'string' ? subtreeOf(loaded, context.data?.[ownField]) : undefined;
+  return (o: ReferenceOption) =>
+    !(within?.has(String(o.value)) ?? false) &&
+    (o.resellerId === undefined || owner === undefined || ((!options.sameReseller || o.resellerId === owner) && (!chain || chain.has(o.resellerId))));
+}
 
 /**
  * A widget for an id that refers to another entity. Its choices are `formContext.options[reference]`,
  * where the reference is `ui:options.reference`, else the property's `x-reference`, else the name the
- * widget was registered under (so `ui:widget: "reseller"` reads `options.reseller`). A plan reference also offers
- * "N/D" and names a plan the user cannot see "Set by admin".
+ * widget was registered under (so `ui:widget: "reseller"` reads `options.reseller`), narrowed to the rows the server
+ * would take (`allowedBy`). A value the edit has put out of bounds (the row moved to another reseller) is cleared, so
+ * the form asks for another. A plan reference also offers "N/D" and names a plan the user cannot see "Set by admin".
  */
-/**
- * `ui:options.sameReseller`: only rows of the reseller the edited row belongs to (its `resellerId`, else the editor's
- * own), as the server accepts (e.g. a user's role and account); the value already chosen stays listed.
- */
-function sameResellerChoices(options: ReferenceOption[], context: BlueprintFormContext, value: unknown): ReferenceOption[] {
-  const chosen = context.data?.resellerId;
-  const resellerId = typeof chosen === 'number' ? chosen : context.ownResellerId;
-  if (resellerId === undefined) return options;
-  return options.filter((o) => o.resellerId === undefined || o.resellerId === resellerId || String(o.value) === String(value));
-}
-
 export function referenceWidget<T = unknown, S extends StrictRJSFSchema = RJSFSchema, F extends FormContextType = FormContextType>(
   defaultReference?: string,
 ): Widget<T, S, F> {
@@ -30,7 +46,13 @@ export function referenceWidget<T = unknown, S extends StrictRJSFSchema = RJSFSc
     const intl = useIntl();
     const context = formContextOf(props.registry);
     const loaded = (reference && context.options?.[reference]) || [];
-    const offered = props.options.sameReseller ? sameResellerChoices(loaded, context, props.value) : loaded;
+    const allowed = allowedBy(props.options, context, loaded);
+    const offered = loaded.filter(allowed);
+    const stale = loaded.some((o) => String(o.value) === String(props.value) && !allowed(o));
+    const { onChange, options } = props;
+    useEffect(() => {
+      if (stale) onChange(options.emptyValue);
+    }, [stale, onChange, options.emptyValue]);
     const choices = isPlanReference(reference) ? planChoices(offered, props.value, intl) : offered;
     return <WidgetSelect widget={props} choices={choices} />;
   };
