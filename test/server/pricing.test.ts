@@ -94,7 +94,7 @@ describe.each(engines)('pricing plans on %s', (engine) => {
 
     it('serves the plan lists of the caller subtree', async () => {
       const mine = (await northwind.get('/portal/pricing-plans/')).json();
-      expect(mine.pricingPlans).toContainEqual({ pricingPlanId: planId, pricingPlanName: 'Test Plan Alpha' });
+      expect(mine.pricingPlans).toContainEqual({ pricingPlanId: planId, pricingPlanName: 'Test Plan Alpha', assignable: true });
       expect(mine.pricingPlans.map((p: { pricingPlanName: string }) => p.pricingPlanName)).not.toContain('Blue Sky Worldwide');
       expect(mine.internationalPricingPlans).toEqual([expect.objectContaining({ internationalPricingPlanName: 'International Calls Basic' })]);
       const all = (await admin.get('/portal/pricing-plans/')).json();
