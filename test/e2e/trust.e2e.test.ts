@@ -43,6 +43,42 @@ describe('trust boundaries in the browser', () => {
     await page.locator('#login-userName').waitFor();
   });
 
+  it("shows an account user holding Pricing plans its account's plan and rules to read, with nothing that edits them", async () => {
+    const nw = demoPassword(portal, 'northwind');
+    // The account user's role is given Pricing plans, and its account a plan of its reseller.
+    const roles = await api('admin', ADMIN_PASSWORD, 'POST', '/portal/roles/paged', {
+      searchBy: 'name',
+      searchKey: 'Account user',
+      page: { page: 0, size: 5 },
+    });
+    const role = await api('admin', ADMIN_PASSWORD, 'GET', `/portal/roles/${roles.items[0].id}`);
+    await api('admin', ADMIN_PASSWORD, 'PUT', `/portal/roles/${role.id}`, {
+      ...role,
+      privileges: [...role.privileges, { privilege: 'PricingPlans', subPrivileges: [] }],
+    });
+    const plan = (await api('northwind', nw, 'GET', '/portal/pricing-plans/')).pricingPlans.find(
+      (p: { pricingPlanName: string }) => p.pricingPlanName === 'Europe IoT Standard',
+    );
+    const own = (await api('harbor', demoPassword(portal, 'harbor'), 'POST', '/portal/accounts/paged', {})).items[0];
+    await api('northwind', nw, 'PUT', '/portal/accounts/', { accountId: own.accountId, pricingPlanId: plan.pricingPlanId });
+
+    await signIn(page, portal, 'harbor', demoPassword(portal, 'harbor'));
+    await page.goto(`${portal.url}/#/pricing-plan/${plan.pricingPlanId}`);
+    await page.locator('#root_name').waitFor();
+    expect(await page.locator('#root_name').isEditable()).toBe(false);
+    expect(await page.getByRole('button', { name: 'Save' }).count()).toBe(0);
+    await page.goto(`${portal.url}/#/pricing-plan-rules/${plan.pricingPlanId}`);
+    await page.getByTestId('rules-grid').locator('[role="gridcell"][col-id="country"]').first().waitFor();
+    for (const control of ['rules-add', 'rules-delete', 'rules-save', 'rule-file-input', 'rule-file-check'])
+      expect(await page.getByTestId(control).count(), control).toBe(0);
+    expect(await page.getByTestId('rule-file-download').count()).toBe(1);
+    await page.getByTestId('rules-grid').locator('[role="gridcell"][col-id="dataRate"]').first().dblclick();
+    expect(await page.getByTestId('rules-grid').locator('input').count()).toBe(0);
+    await page.screenshot({ path: `${SHOTS}/account-user-rules.png`, fullPage: true });
+    await page.getByTestId('sign-out').click();
+    await page.locator('#login-userName').waitFor();
+  });
+
   it('offers a user only roles of its own reseller, and reloads a row someone else saved meanwhile', async () => {
     await signIn(page, portal, 'admin', ADMIN_PASSWORD);
     const users = await api('admin', ADMIN_PASSWORD, 'POST', '/portal/user/search', { searchBy: 'username', searchKey: 'harbor' });
