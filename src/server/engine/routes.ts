@@ -40,10 +40,10 @@ type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown
 
 export const toFastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
-/** The row's id in the path, checked by the route's params schema (`idParams`). */
 /** The operations that write rows. */
 const WRITES = new Set(['create', 'update', 'delete']);
 
+/** The row's id in the path, checked by the route's params schema (`idParams`). */
 const parseId = (request: FastifyRequest): number => (request.params as { id: number }).id;
 
 /** Only writable properties, with empty optional text stored as null. */

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Tokens } from '../domains/auth/tokens';
 import { forbidden, unauthorized } from './errors';
 import { can, type Caller, type Principals } from './principal';
+import { resellerUser } from './tenancy';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -69,7 +70,7 @@ export function registerGuard(app: FastifyInstance, principals: Principals, toke
     if (!principal || principal.disabled || principal.sessionVersion !== session!.sessionVersion) throw unauthorized();
     request.principal = principal;
     if (config?.adminOnly && !principal.isAdmin) throw forbidden();
-    if (config?.resellerOnly && principal.accountId !== null && !principal.isAdmin) throw forbidden();
+    if (config?.resellerOnly) resellerUser(principal);
     const needed = config?.privilege === undefined ? [] : [config.privilege].flat();
     if (needed.length && !needed.some((p) => can(principal, p))) throw forbidden();
   });

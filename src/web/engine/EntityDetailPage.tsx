@@ -7,7 +7,7 @@ import { Breadcrumbs, Button, Callout, H2, Intent, NonIdealState } from '@bluepr
 import { lazy, Suspense, useMemo, useState, type MouseEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate, useParams } from 'react-router-dom';
-import { insideTenant, mayCreateRows, mayWriteRows, protectedFields, VERSION, type EntitySchema } from '@shared/schema';
+import { insideTenant, mayCreateRows, protectedFields, VERSION, type EntitySchema } from '@shared/schema';
 import type { FieldError } from '@shared/wire';
 import { selectPrivileges } from '@web/core/authSlice';
 import { useAppSelector } from '@web/core/hooks';
@@ -18,7 +18,7 @@ import { useReferenceOptionsQuery } from './referenceOptions';
 import { detailPath, entityName, listPath, NEW_ID } from '@web/core/schemas';
 import { rowName, usePageTitle } from './pageTitle';
 import { showToast } from '@web/ui/toaster';
-import { useCaller } from '@web/core/useCaller';
+import { useCaller, useMayWriteRows } from '@web/core/useCaller';
 import type { EntityRow } from '@web/core/types';
 import { useCustomFields } from './customFields';
 
@@ -64,6 +64,7 @@ export default function EntityDetailPage({ schema, listAddress, beforeUpdate }: 
   // Somebody saved the row after it was loaded: the save was refused; reloading shows their version.
   const [stale, setStale] = useState(false);
   const caller = useCaller();
+  const mayWrite = useMayWriteRows(schema);
   const custom = useCustomFields(schema);
   // A user inside the row's own tenant (an account user on its account) sees its commercial fields read-only.
   const lockedFields = useMemo(
@@ -179,7 +180,7 @@ export default function EntityDetailPage({ schema, listAddress, beforeUpdate }: 
             serverErrors={serverErrors}
             options={options}
             onCancel={backToList}
-            readOnly={!creating && (!update || (caller !== undefined && !mayWriteRows(schema, caller)))}
+            readOnly={!creating && (!update || !mayWrite)}
             grantable={grantable ?? undefined}
             lockedFields={lockedFields}
             ownResellerId={caller?.resellerId}

@@ -37,8 +37,8 @@ function ruleValues(body: unknown): Row {
  * priced by it would lose their prices.
  */
 export const pricingPlanHooks: EntityHooks = {
-  async beforeDelete(ctx) {
-    const used = await ctx.trx.selectFrom('account').select('accountId').where('pricingPlanId', '=', Number(ctx.existing.id)).limit(1).executeTakeFirst();
+  async beforeDelete({ existing, trx }) {
+    const used = await trx.selectFrom('account').select('accountId').where('pricingPlanId', '=', Number(existing.id)).limit(1).executeTakeFirst();
     if (used) throw conflict([fieldError('', 'inUse', 'entity.pricingPlan.inUse')]);
   },
 };
@@ -198,6 +198,8 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<Dat
     schemas.find((s) => s.$id === 'internationalPlan')!,
   );
   const config = { privilege: PRIVILEGE };
+  /** A plan (`p`) whose reseller (`r`) is of the caller's subtree: one it gives. */
+  const ownPlan = (principal: Principal) => sql<boolean>`r.path like ${principal.resellerPath} || '%'`;
 
   /**
    * The plans a caller's screens name: a reseller's users those of its subtree and the plan its parent assigned it
@@ -212,7 +214,7 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<Dat
     const column = table === 'pricingPlan' ? 'pricingPlanId' : 'internationalPricingPlanId';
     if (principal.isAdmin) return q;
     if (principal.accountId !== null) return q.where('p.id', 'in', db.selectFrom('account').select(column).where('accountId', '=', principal.accountId));
-    const subtree = sql<boolean>`r.path like ${principal.resellerPath} || '%'`;
+    const subtree = ownPlan(principal);
     if (table === 'internationalPlan') return q.where(subtree);
     return q.where((eb) => eb.or([subtree, eb('p.id', '=', eb.selectFrom('reseller').select('pricingPlanId').where('id', '=', principal.resellerId))]));
   };
@@ -263,11 +265,7 @@ export async function registerPricingRoutes(app: FastifyInstance, db: Kysely<Dat
       const [local, international] = await Promise.all([
         namedPlans(principal, 'pricingPlan')
           .select(['p.id as pricingPlanId', 'p.name as pricingPlanName'])
-          .select(
-            principal.isAdmin || principal.accountId !== null
-              ? sql<boolean>`true`.as('assignable')
-              : sql<boolean>`r.path like ${principal.resellerPath} || '%'`.as('assignable'),
-          )
+          .select(principal.isAdmin || principal.accountId !== null ? sql<boolean>`true`.as('assignable') : ownPlan(principal).as('assignable'))
           .execute(),
         namedPlans(principal, 'internationalPlan').select(['p.id as internationalPricingPlanId', 'p.name as internationalPricingPlanName']).execute(),
       ]);

@@ -12,7 +12,8 @@ import type { ListRequest } from '@shared/wire';
 import type { Database } from '../../db/types';
 import { EntityRepository } from '../../engine/repository';
 import type { EntityHooks } from '../../engine/routes';
-import { fieldError, forbidden, HttpError, invalid, notFound } from '../../http/errors';
+import { fieldError, HttpError, invalid, notFound } from '../../http/errors';
+import { resellerUser } from '../../http/tenancy';
 import { principalOf } from '../../http/guard';
 import { idParams, idSchema, listRequestSchema, objectBody, pageSchema } from '../../http/input';
 import type { Principal } from '../../http/principal';
@@ -145,7 +146,7 @@ export function registerSubscriberGroupRoutes(app: FastifyInstance, db: Kysely<D
   async function groupFor(principal: Principal, id: number, trx: Kysely<Database> = db, forMembers = false) {
     const group = await groups.get(id, { principal }, trx);
     if (!group) throw notFound();
-    if (forMembers && principal.accountId !== null) throw forbidden();
+    if (forMembers) resellerUser(principal);
     if (forMembers && group.kind !== 'static')
       throw new HttpError(409, 'CONFLICT', 'subscriberGroup.members.searchKind', [fieldError('kind', 'static', 'subscriberGroup.members.searchKind')]);
     return group;

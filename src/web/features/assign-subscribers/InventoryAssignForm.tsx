@@ -36,6 +36,8 @@ export function InventoryAssignForm() {
   const account = accounts.data?.account?.find((a) => String(a.value) === accountId);
   const owners = account?.resellerId === undefined ? undefined : chainOf(accounts.data?.reseller ?? [], account.resellerId);
   const open = (ranges.data?.ranges ?? []).filter((r) => r.available > 0 && (!owners || owners.has(r.resellerId)));
+  // A range picked for another account that the chosen one may not take is not shown as picked.
+  const shownBatch = open.some((r) => String(r.batchId) === batchId) ? batchId : '';
   const options = accounts.isError ? undefined : (accounts.data?.account ?? []).map((o) => ({ value: Number(o.value), label: o.label }));
 
   const set = (field: Field, value: string) =>
@@ -45,13 +47,6 @@ export function InventoryAssignForm() {
       const end = endTyped ? undefined : iccidAfter(next.iccidStart, Number(next.quantity));
       return end ? { ...next, iccidEnd: end } : next;
     });
-  const chooseAccount = (id: string) => {
-    setAccountId(id);
-    // A range of a reseller the new account is not under is not kept.
-    const chosen = accounts.data?.account?.find((a) => String(a.value) === id);
-    const range = (ranges.data?.ranges ?? []).find((r) => String(r.batchId) === batchId);
-    if (range && chosen?.resellerId !== undefined && !chainOf(accounts.data?.reseller ?? [], chosen.resellerId).has(range.resellerId)) setBatchId('');
-  };
   const chooseRange = (id: string) => {
     setBatchId(id);
     const range = open.find((r) => String(r.batchId) === id);
@@ -87,14 +82,14 @@ export function InventoryAssignForm() {
         id="inventory-account"
         label={intl.formatMessage({ id: 'assign.account' })}
         value={accountId}
-        onChange={chooseAccount}
+        onChange={setAccountId}
         options={options}
         error={message('accountId')}
         required
         testId="inventory-account"
       />
       <FormGroup label={intl.formatMessage({ id: 'assign.inventory.range' })} labelFor="inventory-range">
-        <HTMLSelect id="inventory-range" fill value={batchId} onChange={(e) => chooseRange(e.currentTarget.value)} data-testid="inventory-range">
+        <HTMLSelect id="inventory-range" fill value={shownBatch} onChange={(e) => chooseRange(e.currentTarget.value)} data-testid="inventory-range">
           <option value="">{intl.formatMessage({ id: 'assign.inventory.rangeAny' })}</option>
           {open.map((r) => (
             <option key={r.batchId} value={r.batchId}>

@@ -25,9 +25,12 @@ function allowedBy(options: Record<string, unknown>, context: BlueprintFormConte
   const chain = options.resellerOrAbove ? chainOf(resellers, owner) : undefined;
   const ownField = options.outsideSubtreeOf;
   const within = typeof ownField === 'string' ? subtreeOf(loaded, context.data?.[ownField]) : undefined;
-  return (o: ReferenceOption) =>
-    !(within?.has(String(o.value)) ?? false) &&
-    (o.resellerId === undefined || owner === undefined || ((!options.sameReseller || o.resellerId === owner) && (!chain || chain.has(o.resellerId))));
+  return (o: ReferenceOption) => {
+    if (within?.has(String(o.value))) return false;
+    if (o.resellerId === undefined || owner === undefined) return true;
+    if (options.sameReseller && o.resellerId !== owner) return false;
+    return !chain || chain.has(o.resellerId);
+  };
 }
 
 /**
