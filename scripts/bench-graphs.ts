@@ -19,6 +19,7 @@
  *     from the per-subscriber rollups, before the raw days move them forward;
  *   - each subscriber's bytes of a day and the day before (`usage_subscriber_recent_days`) built from the generated
  *     days, before the raw days add theirs;
+ *   - each subscriber's bytes over the last 2, 8, 32 and 367 UTC days (`usage_subscriber_span`) likewise;
  * - BENCH_GRAPHS_SALES package sales over the year (default: one a subscriber), the sales rollups (every level, the
  *   per-reseller ones included) then built from them by the sales rollup's own function.
  *
@@ -49,10 +50,12 @@ import { buildSubscriberActivityWithDays } from '@server/db/migrations/0180_subs
 import { buildActiveDayPrev } from '@server/db/migrations/0181_active_day_prev';
 import { buildActiveHour } from '@server/db/migrations/0182_active_hour';
 import { buildRecentDays } from '@server/db/migrations/0178_subscriber_recent_days';
+import { buildSpans } from '@server/db/migrations/0184_subscriber_spans';
 import { ensureAdmin, seedDemo } from '@server/db/seed';
 import { openDatabase } from '@server/db';
 import { copySubscribers } from './lib/copySubscribers';
-import { graphRead, totalsQuery } from '@server/domains/graphs/usageBy';
+import { graphRead } from '@server/domains/graphs/rollups';
+import { totalsQuery } from '@server/domains/graphs/usageBy';
 import { countriesQuery } from '@server/domains/graphs/countries';
 import { resolveRange } from '@server/domains/graphs/ranges';
 import { freshDatabase } from '../test/server/helpers';
@@ -352,6 +355,11 @@ try {
     // Each subscriber's bytes of today and yesterday (migration 0178) as far as generated days hold them (the day
     // before the raw days counts for the first raw day's row); the raw days add theirs through the triggers.
     await buildRecentDays(db);
+    // Each subscriber's data over the last 2, 8, 32 and 367 UTC days (migration 0184), as far as generated days hold
+    // it; the raw days add theirs through the triggers.
+    t = performance.now();
+    await buildSpans(db);
+    load.push(`usage_subscriber_span (migration 0184) ${s(performance.now() - t)}`);
 
     // The raw days: records through COPY, every rollup level added by the triggers.
     t = performance.now();

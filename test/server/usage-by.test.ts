@@ -205,7 +205,8 @@ describe.each(engines)('usage by dimension on %s', (engine) => {
   });
 
   it("answers a question's pages from its totals for 30 seconds, then adds them up again", async () => {
-    const body = { dimension: 'subscriber', range: 'last12Months', size: 5 };
+    // (An order other than the largest first: those pages are found from the spans, not from kept totals.)
+    const body = { dimension: 'subscriber', range: 'last12Months', size: 5, sortBy: 'bytesDown' };
     const first = await ok('admin', body, 'Pacific/Auckland');
     /** Every page of the question. */
     const all = async () => {

@@ -16,7 +16,7 @@ import { idSchema, INT_MIN, objectBody } from '../../http/input';
 import { LEDGER_CURRENCY } from '../ledger';
 import { rangeProperties, resolveRange, timeZoneOf, TIME_ZONE_HEADER, type RangeBody, type ResolvedRange } from './ranges';
 import { scopeOf, type ScopeBody } from './scope';
-import { endsOf, graphRead, NETWORK_LEVELS, rollupRows, SALES_FIGURES, SALES_LEVELS, SUBSCRIBER_LEVELS } from './usageBy';
+import { endsOf, graphRead, NETWORK_LEVELS, rollupRows, SALES_FIGURES, SALES_LEVELS, SUBSCRIBER_LEVELS } from './rollups';
 
 const MB = 1_048_576;
 const DAY_MS = 86_400_000;
@@ -47,7 +47,7 @@ const subscriberRows = (condition: RawBuilder<SqlBool>, a: number, b: number) =>
  *
  * Which one is read is decided in the same statement (a one-time filter: the other branch is never run).
  */
-function activeSims(r: ResolvedRange, scope: RawBuilder<SqlBool>, from: RawBuilder<unknown>, to: RawBuilder<unknown>) {
+export function activeSims(r: ResolvedRange, scope: RawBuilder<SqlBool>, from: RawBuilder<unknown>, to: RawBuilder<unknown>) {
   const counted = (since: RawBuilder<unknown>, until: RawBuilder<unknown>) =>
     sql`select x.country, count(*) as sims from subscriber_activity x where ${scope} and x.last_at >= ${since} and x.last_at < ${until} group by 1`;
   const start = Date.parse(r.from);

@@ -16,7 +16,7 @@ import { subtreePattern } from '../../http/tenancy';
 import { LEDGER_CURRENCY } from '../ledger';
 import { bucketOf, bucketSeries, rangeProperties, resolveRange, timeZoneOf, TIME_ZONE_HEADER, type RangeBody, type ResolvedRange } from './ranges';
 import { scopeOf, type ScopeBody } from './scope';
-import { endsOf, NETWORK_LEVELS, rollupRows, SALES_FIGURES, SALES_LEVELS, salesLevels, usageLevels, graphRead, type Levels } from './usageBy';
+import { endsOf, NETWORK_LEVELS, rollupRows, SALES_FIGURES, SALES_LEVELS, salesLevels, usageLevels, graphRead, type Levels } from './rollups';
 
 /** The numbers of subscribers with most data today and yesterday among whom the top subscribers are first looked for. */
 const TOP_CANDIDATES = [500, 10_000];

@@ -34,6 +34,8 @@ export interface UsageTotalsOptions {
   keepMs?: number;
   /** Rows kept in all, over every question. */
   maxRows?: number;
+  /** How many of a span's largest subscribers are tried, in turn, as the largest of a range (`usageBy.ts`). */
+  candidates?: number[];
 }
 
 export class TotalsCache {

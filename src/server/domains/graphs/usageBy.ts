@@ -19,6 +19,8 @@ import { idSchema, INT_MIN, objectBody, pageNumberSchema, pageSchema, pageSizeSc
 import type { Principal } from '../../http/principal';
 import { GROUP_FILTER, groupListHook } from '../subscribers/groups';
 import { rangeProperties, resolveRange, timeZoneOf, TIME_ZONE_HEADER, type RangeBody, type ResolvedRange } from './ranges';
+import { accountScoped, endsOf, graphRead, NETWORK_LEVELS, RESELLER_LEVELS, rollupRows, SUBSCRIBER_LEVELS } from './rollups';
+import { activeSims } from './countries';
 import { scopeOf, type ScopeBody } from './scope';
 import { numbersOf, pickPage, TotalsCache, type Totals, type UsageTotalsOptions } from './totalsCache';
 
@@ -35,106 +37,14 @@ const UNIT_SEPARATOR = '\x1f';
 /** The group dimension adds up at most this many groups (the caller's first by name). */
 export const MAX_USAGE_GROUPS = 200;
 const MB = 1_048_576;
+const DAY_MS = 86_400_000;
+/** The spans of `usage_subscriber_span` (migration 0184), in UTC days, shortest first: column `w<S>`. */
+const SPANS = [2, 8, 32, 367] as const;
+/** How many of a span's largest are tried as candidates for the largest of a range, in turn, before adding up everyone. */
+const SPAN_CANDIDATES = [500, 10_000];
+/** Past this many totals (the last page's end), a page per subscriber is added up in full. */
+const LARGEST_AT_MOST = 2_000;
 const mb = (bytes: number) => Math.round((bytes / MB) * 1000) / 1000;
-
-/** The four levels of one rollup: quarter hours, UTC hours, UTC days, UTC months. */
-export type Levels = readonly [slot: string, hour: string, day: string, month: string];
-export const NETWORK_LEVELS: Levels = ['usage_slot', 'usage_hour', 'usage_day', 'usage_month'];
-/** Per reseller alone (no account or network split): for callers not narrowed to an account. */
-export const RESELLER_LEVELS: Levels = ['usage_slot', 'usage_reseller_hour', 'usage_reseller_day', 'usage_reseller_month'];
-export const SUBSCRIBER_LEVELS: Levels = ['usage_subscriber_slot', 'usage_subscriber_hour', 'usage_subscriber_day', 'usage_subscriber_month'];
-/** The package sales (migrations 0150 and 0170). */
-export const SALES_LEVELS: Levels = ['sales_slot', 'sales_hour', 'sales_day', 'sales_month'];
-/** The package sales per reseller alone (migration 0175; the quarter hours are `sales_slot`'s). */
-export const SALES_RESELLER_LEVELS: Levels = ['sales_slot', 'sales_reseller_hour', 'sales_reseller_day', 'sales_reseller_month'];
-/** The figures every usage rollup row has. */
-export const USAGE_FIGURES = sql`x.bytes_up, x.bytes_down, x.records`;
-export const SALES_FIGURES = sql`x.amount, x.sales`;
-
-/** Whether a caller's scope is one account (an account user, or `accountId` asked): only the account-split rollups hold its figures. */
-export function accountScoped(principal: Principal, body: ScopeBody): boolean {
-  return body.accountId !== undefined || (principal.accountId !== null && !principal.isAdmin);
-}
-
-/** The rollup a caller's usage over time reads: per reseller alone unless the scope is one account. */
-export function usageLevels(principal: Principal, body: ScopeBody): Levels {
-  return accountScoped(principal, body) ? NETWORK_LEVELS : RESELLER_LEVELS;
-}
-
-/** The rollup a caller's sales over time (not by key) read: per reseller alone unless the scope is one account. */
-export function salesLevels(principal: Principal, body: ScopeBody): Levels {
-  return accountScoped(principal, body) ? SALES_LEVELS : SALES_RESELLER_LEVELS;
-}
-
-/**
- * A level's windows: the UTC hours, days or months (`unit`) one of the instants `t` falls inside, as [s, e). An
- * instant at a period's very start splits nothing: a zone's whole hours are whole UTC hours, and UTC's days and
- * months whole UTC days and months.
- */
-const windows = (unit: 'hour' | 'day' | 'month') =>
-  sql`(select s at time zone 'UTC' as s, (s + ${sql.lit(`1 ${unit}`)}::interval) at time zone 'UTC' as e
-    from (select distinct date_trunc(${sql.lit(unit)}, t at time zone 'UTC') as s from t
-      where date_trunc(${sql.lit(unit)}, t at time zone 'UTC') <> t at time zone 'UTC') q)`;
-
-/**
- * The rows of [from, to) of a rollup, each exactly once, read at the coarsest level that stays inside one bucket:
- * whole UTC months without a boundary (`bounds`: a subquery of instants `t`, the buckets' starts and the range's end),
- * whole days of the months holding one, whole hours of the days holding one, and quarter hours only in the hours
- * holding one. A month or a day of a zone off UTC always holds a boundary of a monthly or daily bucket in that zone,
- * so such a series reads its middle by days or hours; a total (two boundaries, the range's ends) reads every whole
- * UTC month between them. Each window's reads are bounded by the window alone (clipped to the range), so the planner
- * reads them through the slot index window by window instead of reading the whole range at the finer levels and
- * filtering. Columns: `slot`, `figures` (the usage's bytes and records by default) and `columns` (more of the
- * rollup's, e.g. `, x.plmn`).
- */
-/** A range's two ends alone as the boundaries of `rollupRows`: for a total over it, nothing else splits a row. */
-export const endsOf = (from: RawBuilder<unknown>, to: RawBuilder<unknown>) => sql`(select unnest(array[${from}, ${to}]) as t)`;
-
-export function rollupRows(
-  levels: Levels,
-  scope: RawBuilder<SqlBool>,
-  from: RawBuilder<unknown>,
-  to: RawBuilder<unknown>,
-  bounds: RawBuilder<unknown>,
-  columns: RawBuilder<unknown> = sql``,
-  figures: RawBuilder<unknown> = USAGE_FIGURES,
-) {
-  const [slot, hour, day, month] = levels.map((t) => sql.table(t));
-  const cols = sql`x.slot, ${figures} ${columns}`;
-  // The period holding `to` is always read a level finer, so each level's reads also stop at its start: the index
-  // range then leaves out that period's rows (the current month's, for a range to now) instead of filtering them.
-  const below = (unit: string) => sql`least(${to}, date_trunc(${sql.lit(unit)}, (${to}) at time zone 'UTC') at time zone 'UTC')`;
-  const within = (unit: string) => sql`x.slot >= greatest(w.s, ${from}) and x.slot < least(w.e, ${below(unit)})`;
-  return sql`(
-    with t as (select distinct t from ${bounds} b),
-    qwin as materialized ${windows('hour')},
-    hwin as materialized ${windows('day')},
-    dwin as materialized ${windows('month')}
-    select x.* from qwin w cross join lateral (select ${cols} from ${slot} x where ${scope} and x.slot >= greatest(w.s, ${from}) and x.slot < least(w.e, ${to})) x
-    union all
-    select x.* from hwin w cross join lateral (
-      select ${cols} from ${hour} x where ${scope} and ${within('hour')} and x.slot not in (select s from qwin)) x
-    union all
-    select x.* from dwin w cross join lateral (
-      select ${cols} from ${day} x where ${scope} and ${within('day')} and x.slot not in (select s from hwin)) x
-    union all
-    select ${cols} from ${month} x
-      where ${scope} and x.slot >= ${from} and x.slot < ${below('month')} and x.slot not in (select s from dwin))`;
-}
-
-/**
- * Runs a graph read with PostgreSQL's JIT compilation off (the planner's row estimates for the windowed reads are far
- * above the rows they read, and compiling the plan cost more than running it) and room to group a range's keys in
- * memory (totals per subscriber or the map's active SIMs group hundreds of thousands of keys; the default 4 MB
- * spilled them to disk).
- */
-export function graphRead<T>(db: Kysely<Database>, read: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-  return db.transaction().execute(async (trx) => {
-    await sql`set local jit = off`.execute(trx);
-    await sql`set local work_mem = '64MB'`.execute(trx);
-    return read(trx);
-  });
-}
 
 const NETWORK_LABEL = sql`(select coalesce(n.brand, n.operator) from network n where n.plmn = k.key order by n.withdrawn_at nulls first limit 1)`;
 /** How each dimension reads: its rollup, its key column (an id or a PLMN), a key mapped once more (country) and its label. */
@@ -187,6 +97,8 @@ interface Question {
   size: number;
   totals: RawBuilder<unknown>;
   label: RawBuilder<unknown>;
+  /** Whether the scope is every reseller's (the administrator's, narrowed to nothing) and no group is asked. */
+  everything: boolean;
 }
 
 /** The order of a sort column over the totals `k`; ties by key, so pages never overlap. */
@@ -235,7 +147,9 @@ export function totalsQuery(
   const mapped = d.remap
     ? sql`(select ${d.remap} as key, sum(p.up) as up, sum(p.down) as down, sum(p.records) as records from ${grouped} p group by 1)`
     : grouped;
-  return sql`(select p.key, p.up, p.down, p.records, null::bigint as active from ${mapped} p where p.records <> 0 or p.up + p.down <> 0)`;
+  // A subscriber is listed for its data (as the map counts active SIMs); the other keys for any record too.
+  const listed = dimension === 'subscriber' ? sql`p.up + p.down <> 0` : sql`p.records <> 0 or p.up + p.down <> 0`;
+  return sql`(select p.key, p.up, p.down, p.records, null::bigint as active from ${mapped} p where ${listed})`;
 }
 
 type ItemRow = {
@@ -353,6 +267,7 @@ export function registerUsageByRoutes(app: FastifyInstance, db: Kysely<Database>
       size: paged ? (body.size ?? 25) : 0,
       totals: totalsQuery(range, dimension, scope, accountLevel, sets),
       label: dimensionOf(dimension, accountLevel).label,
+      everything: principal.isAdmin && body.resellerId === undefined && body.accountId === undefined && sets === null,
     };
   }
 
@@ -383,14 +298,18 @@ export function registerUsageByRoutes(app: FastifyInstance, db: Kysely<Database>
     });
   }
 
+  /** The labels of some keys. */
+  async function labelsOf(q: Question, keys: string[]) {
+    const { rows } = await sql<{ key: string; label: string | null }>`select k.key, ${q.label} as label from unnest(${keys}::text[]) as k(key)`.execute(db);
+    return new Map(rows.map((r) => [r.key, r.label]));
+  }
+
   /** A page and the chart's largest picked from the kept totals, with the labels of those alone. */
   async function fromKept(q: Question) {
     const t = await keptTotals(q);
     const page = pickPage(t, q.sortBy as Exclude<Sort, 'label'>, q.sortDir, q.page * q.size, q.size);
     const largest = pickPage(t, 'mb', 'desc', 0, USAGE_BY_TOP);
-    const keys = [...new Set([...page, ...largest].map((i) => String(t.keys[i])))];
-    const { rows } = await sql<{ key: string; label: string | null }>`select k.key, ${q.label} as label from unnest(${keys}::text[]) as k(key)`.execute(db);
-    const labels = new Map(rows.map((r) => [r.key, r.label]));
+    const labels = await labelsOf(q, [...new Set([...page, ...largest].map((i) => String(t.keys[i])))]);
     const item = (i: number) =>
       toItem({
         key: t.keys[i],
@@ -401,6 +320,67 @@ export function registerUsageByRoutes(app: FastifyInstance, db: Kysely<Database>
         active: t.active ? t.active[i] : null,
       });
     return { items: page.map(item), total: t.keys.length, top: largest.map(item) };
+  }
+
+  let rolling: Promise<unknown> | null = null;
+  /** The day the spans count from (migration 0184), moved to today first when a UTC day has passed since. */
+  async function spansAsOf(): Promise<number> {
+    const { rows } = await sql<{ asOf: string; today: string }>`select as_of::text as "asOf", (now() at time zone 'UTC')::date::text as today
+      from usage_span_state`.execute(db);
+    if (rows[0].asOf >= rows[0].today) return Date.parse(rows[0].asOf);
+    // One roll a process at a time; another process's waits on the state row's lock and then finds nothing to do.
+    rolling ??= sql`select usage_span_roll(${rows[0].today}::date)`.execute(db).finally(() => (rolling = null));
+    await rolling;
+    return Date.parse(rows[0].today);
+  }
+
+  /**
+   * The largest subscribers of the range, by data, without adding up every subscriber (docs/dashboard.md, "The largest
+   * subscribers of a range"): the subscribers with the most data in the shortest span holding the range (an upper
+   * bound of each one's range) are the candidates; their totals of the range are added up, and when the `k`-th largest
+   * of them is above the bound of every subscriber left out, they are the first `k` of the whole order. Else more
+   * candidates, then null (add up everyone). The count is the subscribers with data in the range (the map's active SIMs).
+   */
+  async function largestSubscribers(q: Question, k: number) {
+    const asOf = await spansAsOf();
+    const startDay = Date.parse(q.range.from.slice(0, 10));
+    const span = SPANS.find((s) => startDay >= asOf - (s - 1) * DAY_MS);
+    if (span === undefined) return null;
+    const w = sql.ref(`u.w${span}`);
+    const from = sql`${q.range.from}::timestamptz`;
+    const to = sql`${q.range.to}::timestamptz`;
+    for (const n of keep.candidates ?? SPAN_CANDIDATES) {
+      const { rows } = await graphRead(db, (trx) =>
+        sql<{ n: number; bound: string | null; totals: ItemRow[]; count: string }>`
+          with c as materialized (select u.subscriber_id, ${w} as bound from usage_subscriber_span u where ${w} > 0 order by ${w} desc limit ${n})
+          select (select count(*) from c)::int as n, (select min(c.bound) from c)::text as bound,
+            coalesce((select json_agg(t) from (select x.subscriber_id as key, sum(x.bytes_up)::text as up, sum(x.bytes_down)::text as down,
+                sum(x.records)::text as records, null as active, null as label
+              from ${rollupRows(SUBSCRIBER_LEVELS, sql`x.subscriber_id in (select c.subscriber_id from c)`, from, to, endsOf(from, to), sql`, x.subscriber_id`)} x
+              group by 1 having sum(x.bytes_up + x.bytes_down) <> 0) t), '[]') as totals,
+            (select coalesce(sum(a.sims), 0) from ${activeSims(q.range, sql<SqlBool>`true`, from, to)} a)::text as count`.execute(trx),
+      );
+      const r = rows[0];
+      // Every subscriber left out has at most `bound` in the span, so at most that in the range (0: none left out has any).
+      const bound = r.n < n ? 0 : Number(r.bound);
+      const bytes = (t: ItemRow) => Number(t.up) + Number(t.down);
+      const sorted = r.totals.sort((a, b) => bytes(b) - bytes(a) || Number(b.key) - Number(a.key));
+      if (bound === 0 || (sorted.length >= k && bytes(sorted[k - 1]) > bound)) return { sorted, total: Number(r.count) };
+    }
+    return null;
+  }
+
+  /** The largest subscribers' page and the chart's ten, when `largestSubscribers` finds them. */
+  async function fromLargest(q: Question) {
+    const k = Math.max((q.page + 1) * q.size, USAGE_BY_TOP);
+    if (!q.everything || q.dimension !== 'subscriber' || q.sortBy !== 'mb' || q.sortDir !== 'desc' || k > LARGEST_AT_MOST) return null;
+    const found = await largestSubscribers(q, k);
+    if (!found) return null;
+    const page = found.sorted.slice(q.page * q.size, (q.page + 1) * q.size);
+    const top = found.sorted.slice(0, USAGE_BY_TOP);
+    const labels = await labelsOf(q, [...new Set([...page, ...top].map((t) => String(t.key)))]);
+    const item = (t: ItemRow) => toItem({ ...t, label: labels.get(String(t.key)) ?? null });
+    return { items: page.map(item), total: found.total, top: top.map(item) };
   }
 
   /** Ordered by label: every total's label is read, so the page is read from the database. */
@@ -433,7 +413,7 @@ export function registerUsageByRoutes(app: FastifyInstance, db: Kysely<Database>
     },
     async (request) => {
       const q = await question(request, true);
-      const { items, total, top } = q.sortBy === 'label' ? await byLabel(q) : await fromKept(q);
+      const { items, total, top } = q.sortBy === 'label' ? await byLabel(q) : ((await fromLargest(q)) ?? (await fromKept(q)));
       return {
         ...pageAnswer(items, total, q.page, q.size),
         range: q.range.range,
