@@ -35,24 +35,30 @@ export const pricingPlansApi = enhancedApi.enhanceEndpoints({
 export const { useGetPricingPlansQuery } = pricingPlansApi;
 
 /**
- * The plans of one kind the user may give, as select options: not the plan its parent assigned its own reseller,
- * which the server refuses anywhere else (it stays named as the value it is, see `planChoices`).
+ * The plans of one kind the user sees, as select options; the plan its parent assigned its own reseller, which the
+ * server refuses anywhere else, is marked `assignable: false`: named as a value already set, never offered (see
+ * `planChoices` and `assignablePlans`).
  */
 export function planOptions(lists: PricingPlanLists, reference: PlanReference): SelectOption[] {
   return reference === 'pricingPlan'
-    ? lists.pricingPlans.filter((p) => p.assignable).map((p) => ({ value: p.pricingPlanId, label: p.pricingPlanName }))
+    ? lists.pricingPlans.map((p) => ({ value: p.pricingPlanId, label: p.pricingPlanName, ...(p.assignable ? {} : { assignable: false }) }))
     : lists.internationalPricingPlans.map((p) => ({ value: p.internationalPricingPlanId, label: p.internationalPricingPlanName }));
 }
 
+/** The options a user may give. */
+export const assignablePlans = (options: readonly SelectOption[]) => options.filter((o) => o.assignable !== false);
+
 /**
- * A plan's choices for a form: "N/D" for no plan first, then the visible plans, and the current value as
- * "Set by admin" when it is a plan the user cannot see, so it is kept rather than shown as a bare number.
+ * A plan's choices for a form: "N/D" for no plan first, then the plans offered, and the current value when it is not
+ * among them: by its name when the user sees it (`known`), else as "Set by admin", so it is kept rather than shown as a
+ * bare number.
  */
-export function planChoices(visible: readonly SelectOption[], value: unknown, intl: IntlShape): SelectOption[] {
+export function planChoices(visible: readonly SelectOption[], value: unknown, intl: IntlShape, known: readonly SelectOption[] = []): SelectOption[] {
   const choices: SelectOption[] = [{ value: NO_PLAN, label: intl.formatMessage({ id: 'pricingPlan.none' }) }, ...visible];
   const empty = value === undefined || value === null || value === '';
   if (!empty && !choices.some((c) => String(c.value) === String(value))) {
-    choices.push({ value: value as number, label: intl.formatMessage({ id: 'pricingPlan.setByAdmin' }) });
+    const named = known.find((c) => String(c.value) === String(value));
+    choices.push({ value: value as number, label: named?.label ?? intl.formatMessage({ id: 'pricingPlan.setByAdmin' }) });
   }
   return choices;
 }

@@ -7,4 +7,6 @@ export interface SelectOption {
   label: string;
   /** The reseller the row belongs to, when it belongs to one. */
   resellerId?: number;
+  /** False for a plan the user sees but may not give (the one its parent assigned its own reseller). */
+  assignable?: boolean;
 }

@@ -44,6 +44,20 @@ const nameInput = () => screen.getByRole('textbox', { name: /^Name/ });
 const saveButton = () => screen.getByRole('button', { name: 'Save' });
 
 describe('EntityForm with the account schema', () => {
+  // The plan a reseller's parent assigned the reseller itself is refused anywhere else: an account already on it keeps
+  // it, named, but it is never offered for another choice.
+  it('names the plan set above as what it is without offering it', async () => {
+    const plans = [
+      { value: 2, label: 'Northwind Europe' },
+      { value: 5, label: 'Wholesale World', assignable: false },
+    ];
+    const { user: typist } = renderForm({ formData: { accountId: 3, name: 'Fleet', pricingPlanId: 5 }, options: { reseller: resellers, pricingPlan: plans } });
+    const plan = screen.getByLabelText(/^Roaming plan/) as HTMLSelectElement;
+    expect(plan.selectedOptions[0]?.textContent).toBe('Wholesale World');
+    await typist.selectOptions(plan, '2');
+    expect([...plan.options].map((o) => o.text)).not.toContain('Wholesale World');
+  });
+
   it('labels every editable field with its English title and hides read-only ones', () => {
     renderForm();
     for (const title of [

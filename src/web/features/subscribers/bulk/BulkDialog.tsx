@@ -5,7 +5,7 @@
 import { Button, Callout, Classes, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, HTMLTable, InputGroup, Intent } from '@blueprintjs/core';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { planOptions, useGetPricingPlansQuery } from '@web/core/pricingPlansApi';
+import { assignablePlans, planOptions, useGetPricingPlansQuery } from '@web/core/pricingPlansApi';
 import { useReferenceOptionsQuery } from '@web/engine/referenceOptions';
 import type { ListSelection } from '@web/engine/EntityListPage';
 import { dailyLimitProblem } from '../dialogs';
@@ -57,7 +57,8 @@ function useChoices(action: BulkAction) {
   const plans = useGetPricingPlansQuery(undefined, { skip: action !== 'pricing-plan' });
   const profiles = useGetRoamingProfilesQuery({}, { skip: action !== 'roaming-profile' });
   const accounts = useReferenceOptionsQuery(['account'], { skip: action !== 'move' });
-  if (action === 'pricing-plan') return plans.data ? planOptions(plans.data, 'pricingPlan').map((p) => ({ value: String(p.value), label: p.label })) : [];
+  if (action === 'pricing-plan')
+    return plans.data ? assignablePlans(planOptions(plans.data, 'pricingPlan')).map((p) => ({ value: String(p.value), label: p.label })) : [];
   if (action === 'roaming-profile') return (profiles.data ?? []).map((p) => ({ value: String(p.id), label: `${p.name} (${p.resellerName})` }));
   if (action === 'move') return (accounts.data?.account ?? []).map((a) => ({ value: String(a.value), label: a.label }));
   return [];

@@ -1,7 +1,7 @@
 import type { FormContextType, RJSFSchema, StrictRJSFSchema, Widget, WidgetProps } from '@rjsf/utils';
 import { useEffect } from 'react';
 import { useIntl } from 'react-intl';
-import { isPlanReference, planChoices } from '@web/core/pricingPlansApi';
+import { assignablePlans, isPlanReference, planChoices } from '@web/core/pricingPlansApi';
 import { chainOf, subtreeOf } from '@web/core/resellerTree';
 import { formContextOf, type BlueprintFormContext, type ReferenceOption } from '../../context';
 import { WidgetSelect } from '../OptionSelect';
@@ -38,7 +38,8 @@ function allowedBy(options: Record<string, unknown>, context: BlueprintFormConte
  * where the reference is `ui:options.reference`, else the property's `x-reference`, else the name the
  * widget was registered under (so `ui:widget: "reseller"` reads `options.reseller`), narrowed to the rows the server
  * would take (`allowedBy`). A value the edit has put out of bounds (the row moved to another reseller) is cleared, so
- * the form asks for another. A plan reference also offers "N/D" and names a plan the user cannot see "Set by admin".
+ * the form asks for another. A plan reference also offers "N/D", names a plan set that the user sees but may not give (its parent's
+ * assignment to its own reseller) by its name without offering it, and one the user cannot see "Set by admin".
  */
 export function referenceWidget<T = unknown, S extends StrictRJSFSchema = RJSFSchema, F extends FormContextType = FormContextType>(
   defaultReference?: string,
@@ -56,7 +57,7 @@ export function referenceWidget<T = unknown, S extends StrictRJSFSchema = RJSFSc
     useEffect(() => {
       if (stale) onChange(options.emptyValue);
     }, [stale, onChange, options.emptyValue]);
-    const choices = isPlanReference(reference) ? planChoices(offered, props.value, intl) : offered;
+    const choices = isPlanReference(reference) ? planChoices(assignablePlans(offered), props.value, intl, loaded) : offered;
     return <WidgetSelect widget={props} choices={choices} />;
   };
 }
