@@ -455,7 +455,8 @@ try {
       await explain(countriesQuery(await resolveRange(db, body, ZONE), sql`true`).compile(db));
   }
 
-  // Every request adds up its range: the Usage screen's totals are not kept here (see the page turns below).
+  // The Usage screen's totals are not kept here: each request adds up its range (or reads the spans: the totals per
+  // subscriber, largest first). The page turns below use them.
   const app = await buildApp({ database, jwtSecret: 'bench', usageTotals: { keepMs: 0 } });
   await app.ready();
   const jwt = (await app.inject({ method: 'POST', url: '/portal/auth', payload: { userName: 'admin', password: PASSWORD } })).json().jwt as string;
@@ -505,7 +506,7 @@ try {
   );
   if (turns.length) {
     console.log(
-      `\nThe Usage screen's page turns: the first page adds up the range, its next pages (1 to 20, ${CLIENTS} at a time, ${REQUESTS} requests) read the kept totals`,
+      `\nThe Usage screen's page turns: a first page alone, then its next pages (1 to 20, ${CLIENTS} at a time, ${REQUESTS} requests): from the spans where they answer (the largest first, the administrator), else from the totals the first page kept`,
     );
     console.table(turns);
   }

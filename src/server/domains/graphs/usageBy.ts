@@ -40,8 +40,8 @@ const MB = 1_048_576;
 const DAY_MS = 86_400_000;
 /** The spans of `usage_subscriber_span` (migration 0184), in UTC days, shortest first: column `w<S>`. */
 const SPANS = [2, 8, 32, 367] as const;
-/** How many of a span's largest are tried as candidates for the largest of a range, in turn, before adding up everyone. */
-const SPAN_CANDIDATES = [500, 10_000];
+/** How many of a span's largest are tried (at least) as candidates for the largest of a range, in turn, before adding up everyone. */
+const SPAN_CANDIDATES = [100, 2_000, 10_000];
 /** Past this many totals (the last page's end), a page per subscriber is added up in full. */
 const LARGEST_AT_MOST = 2_000;
 const mb = (bytes: number) => Math.round((bytes / MB) * 1000) / 1000;
@@ -349,7 +349,8 @@ export function registerUsageByRoutes(app: FastifyInstance, db: Kysely<Database>
     const w = sql.ref(`u.w${span}`);
     const from = sql`${q.range.from}::timestamptz`;
     const to = sql`${q.range.to}::timestamptz`;
-    for (const n of keep.candidates ?? SPAN_CANDIDATES) {
+    // At least four times the totals asked for, so a page far in does not go through a round too small to answer it.
+    for (const n of (keep.candidates ?? SPAN_CANDIDATES).map((c) => Math.max(c, 4 * k))) {
       const { rows } = await graphRead(db, (trx) =>
         sql<{ n: number; bound: string | null; totals: ItemRow[]; count: string }>`
           with c as materialized (select u.subscriber_id, ${w} as bound from usage_subscriber_span u where ${w} > 0 order by ${w} desc limit ${n})
