@@ -9,7 +9,8 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 120000,
     hookTimeout: 180000,
-    fileParallelism: false,
+    // Two files at a time: each waits mostly on its portal and browser, so two share the cores of a small machine.
+    maxWorkers: 2,
     globalSetup: ['test/e2e/e2eSetup.ts'],
   },
 });

@@ -65,11 +65,25 @@ export async function startPortal(env: Record<string, string> = {}, dataDir?: st
     .digest('hex')
     .slice(0, 16);
   const template = join(templates, key);
-  if (!existsSync(join(template, 'output.txt'))) {
-    rmSync(template, { recursive: true, force: true }); // what a first start that failed left
-    const first = await launchPortal(env, join(template, 'data'), '');
-    await first.stopKeepingData();
-    writeFileSync(join(template, 'output.txt'), first.output());
+  // Test files run side by side: one fills a template, another wanting it waits for the lock.
+  const lock = `${template}.lock`;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  try {
+    if (!existsSync(join(template, 'output.txt'))) {
+      rmSync(template, { recursive: true, force: true }); // what a first start that failed left
+      const first = await launchPortal(env, join(template, 'data'), '');
+      await first.stopKeepingData();
+      writeFileSync(join(template, 'output.txt'), first.output());
+    }
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
   }
   const copy = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
   cpSync(join(template, 'data'), copy, { recursive: true });
