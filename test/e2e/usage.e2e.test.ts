@@ -25,7 +25,7 @@ describe('usage by dimension in the browser', () => {
     await expect.poll(async () => (await rows.allInnerTexts()).join(' ')).toMatch(/Germany|Netherlands|France|Spain|United/);
     await screenshotThemes(page, `${SHOTS}/usage`);
 
-    // Per subscriber: the next page, picked from the totals the first page added up, goes on in the same order.
+    // Per subscriber: the next page goes on in the same order (the largest first, found from the spans).
     await page.getByTestId('usage-dimension').getByText('Subscriber', { exact: true }).click();
     await expect.poll(() => page.url()).toContain('dimension=subscriber');
     await page.locator('[data-testid="usage-grid"][data-dimension="subscriber"]').waitFor();
