@@ -1224,6 +1224,10 @@ export interface UsageSlot {
   slot: Timestamp;
 }
 
+export interface UsageSpanState {
+  asOf: Timestamp;
+}
+
 export interface UsageSubscriberDay {
   accountId: number;
   bytesDown: Generated<number>;
@@ -1269,6 +1273,14 @@ export interface UsageSubscriberSlot {
   resellerId: number;
   slot: Timestamp;
   subscriberId: number;
+}
+
+export interface UsageSubscriberSpan {
+  subscriberId: number;
+  w2: Generated<number>;
+  w32: Generated<number>;
+  w367: Generated<number>;
+  w8: Generated<number>;
 }
 
 export interface WebhookAttempt {
@@ -1411,11 +1423,13 @@ export interface DB {
   usageResellerHour: UsageResellerHour;
   usageResellerMonth: UsageResellerMonth;
   usageSlot: UsageSlot;
+  usageSpanState: UsageSpanState;
   usageSubscriberDay: UsageSubscriberDay;
   usageSubscriberHour: UsageSubscriberHour;
   usageSubscriberMonth: UsageSubscriberMonth;
   usageSubscriberRecentDays: UsageSubscriberRecentDays;
   usageSubscriberSlot: UsageSubscriberSlot;
+  usageSubscriberSpan: UsageSubscriberSpan;
   webhookAttempt: WebhookAttempt;
   webhookDelivery: WebhookDelivery;
   webhookEndpoint: WebhookEndpoint;
