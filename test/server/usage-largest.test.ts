@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { buildSpans } from '@server/db/migrations/0184_subscriber_spans';
+import { buildSpans, SPANS } from '@server/db/migrations/0184_subscriber_spans';
 import { engines, testApp } from './helpers';
 
 type Ctx = Awaited<ReturnType<typeof testApp>>;
 type Row = Record<string, any>;
-const SPANS = [2, 8, 32, 367];
 
 describe.each(engines)('the largest subscribers of a range on %s', (engine) => {
   let ctx: Ctx;

@@ -24,10 +24,11 @@ const PER_SUBSCRIBER = `select d.subscriber_id, ${SPANS.map((s) => `coalesce(sum
   from d cross join st group by 1`;
 const ADDED = `select n.subscriber_id, (n.at at time zone 'UTC')::date as day, n.bytes_up + n.bytes_down as bytes from new_rows n`;
 const REMOVED = `select o.subscriber_id, (o.at at time zone 'UTC')::date as day, -(o.bytes_up + o.bytes_down) as bytes from old_rows o`;
+/** Per event on `usage_record`: its trigger function, its transition tables and the signed records they hold. */
 const EVENTS = {
-  usage_span_inserted: ADDED,
-  usage_span_deleted: REMOVED,
-  usage_span_updated: `${REMOVED} union all ${ADDED}`,
+  insert: { fn: 'usage_span_inserted', tables: 'new table as new_rows', rows: ADDED },
+  delete: { fn: 'usage_span_deleted', tables: 'old table as old_rows', rows: REMOVED },
+  update: { fn: 'usage_span_updated', tables: 'old table as old_rows new table as new_rows', rows: `${REMOVED} union all ${ADDED}` },
 };
 
 /** The spans from the per-subscriber days on or after each span's first day, for `as_of` as stored. Also used by the graphs benchmark after its bulk load. */
@@ -38,7 +39,7 @@ export async function buildSpans(db: Kysely<any>) {
       `insert into usage_subscriber_span (subscriber_id, ${COLUMNS})
     with st as (select as_of from usage_span_state),
     d as (select u.subscriber_id, (u.slot at time zone 'UTC')::date as day, u.bytes_up + u.bytes_down as bytes from usage_subscriber_day u
-      where u.slot >= ((select as_of from usage_span_state) - ${SPANS[SPANS.length - 1] - 1})::timestamp at time zone 'UTC')
+      where u.slot >= ((select as_of from st) - ${SPANS[SPANS.length - 1] - 1})::timestamp at time zone 'UTC')
     select * from (${PER_SUBSCRIBER}) k where k.w${SPANS[SPANS.length - 1]} <> 0`,
     )
     .execute(db);
@@ -57,10 +58,10 @@ export async function up(db: Kysely<any>) {
   for (const s of SPANS) await sql.raw(`create index usage_subscriber_span_w${s}_idx on usage_subscriber_span (w${s}) where w${s} > 0`).execute(db);
   await sql`create table usage_span_state (as_of date not null)`.execute(db);
   await sql`insert into usage_span_state (as_of) values ((now() at time zone 'UTC')::date)`.execute(db);
-  for (const [name, rows] of Object.entries(EVENTS))
+  for (const { fn, rows } of Object.values(EVENTS))
     await sql
       .raw(
-        `create function ${name}() returns trigger language plpgsql as $$
+        `create function ${fn}() returns trigger language plpgsql as $$
       begin
         with st as (select as_of from usage_span_state for share),
         d as (${rows}),
@@ -95,20 +96,18 @@ export async function up(db: Kysely<any>) {
     end $$`,
     )
     .execute(db);
-  for (const event of ['insert', 'delete', 'update']) {
-    const tables = event === 'insert' ? 'new table as new_rows' : event === 'delete' ? 'old table as old_rows' : 'old table as old_rows new table as new_rows';
+  for (const [event, { fn, tables }] of Object.entries(EVENTS))
     await sql
-      .raw(
-        `create trigger usage_record_span_${event} after ${event} on usage_record referencing ${tables}
-      for each statement execute function usage_span_${event === 'insert' ? 'inserted' : event === 'delete' ? 'deleted' : 'updated'}()`,
-      )
+      .raw(`create trigger usage_record_span_${event} after ${event} on usage_record referencing ${tables} for each statement execute function ${fn}()`)
       .execute(db);
-  }
   await buildSpans(db);
 }
 
 export async function down(db: Kysely<any>) {
-  for (const event of ['insert', 'delete', 'update']) await sql.raw(`drop trigger if exists usage_record_span_${event} on usage_record`).execute(db);
-  await sql`drop function if exists usage_span_inserted(), usage_span_deleted(), usage_span_updated(), usage_span_roll(date)`.execute(db);
+  for (const [event, { fn }] of Object.entries(EVENTS)) {
+    await sql.raw(`drop trigger if exists usage_record_span_${event} on usage_record`).execute(db);
+    await sql.raw(`drop function if exists ${fn}()`).execute(db);
+  }
+  await sql`drop function if exists usage_span_roll(date)`.execute(db);
   await sql`drop table if exists usage_subscriber_span, usage_span_state`.execute(db);
 }

@@ -9,6 +9,8 @@ import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { normaliseListRequest, type EntitySchema } from '@shared/schema';
 import { pageAnswer } from '@shared/wire';
 import type { Engine } from '../../db';
+// The spans of `usage_subscriber_span`, in UTC days, shortest first: column `w<S>`.
+import { SPANS } from '../../db/migrations/0184_subscriber_spans';
 import type { Database } from '../../db/types';
 import { queryBatches, sendCsv } from '../../engine/csv';
 import { customFieldsOf } from '../../engine/customFields';
@@ -38,8 +40,6 @@ const UNIT_SEPARATOR = '\x1f';
 export const MAX_USAGE_GROUPS = 200;
 const MB = 1_048_576;
 const DAY_MS = 86_400_000;
-/** The spans of `usage_subscriber_span` (migration 0184), in UTC days, shortest first: column `w<S>`. */
-const SPANS = [2, 8, 32, 367] as const;
 /** How many of a span's largest are tried (at least) as candidates for the largest of a range, in turn, before adding up everyone. */
 const SPAN_CANDIDATES = [100, 2_000, 10_000];
 /** Past this many totals (the last page's end), a page per subscriber is added up in full. */
